@@ -1,0 +1,1 @@
+// Alerts: see README.md for this module's role.

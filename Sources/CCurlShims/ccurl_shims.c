@@ -1,0 +1,1 @@
+#include "ccurl_shims.h"

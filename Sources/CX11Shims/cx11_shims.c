@@ -1,0 +1,1 @@
+#include "cx11_shims.h"

@@ -1,0 +1,1 @@
+// Clipboard: see README.md for this module's role.

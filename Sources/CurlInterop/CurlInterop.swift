@@ -1,0 +1,1 @@
+// CurlInterop: see README.md for this module's role.

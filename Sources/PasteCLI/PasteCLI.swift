@@ -1,0 +1,1 @@
+// PasteCLI: see README.md for this module's role.

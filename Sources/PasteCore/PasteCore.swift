@@ -1,0 +1,1 @@
+// PasteCore: see README.md for this module's role.

@@ -1,0 +1,1 @@
+// TestSupport: see README.md for this module's role.

@@ -1,0 +1,1 @@
+// Upload: see README.md for this module's role.

@@ -1,0 +1,1 @@
+// X11Interop: see README.md for this module's role.
