@@ -1,0 +1,27 @@
+/// The exit statuses of `paste`, after sysexits.h, as documented in paste(1) EXIT STATUS.
+///
+/// The numbers are a contract: scripts and tests outside the project rely on them.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// Everything worked.
+    case success = 0
+    /// The command line was wrong (`EX_USAGE`).
+    case usage = 64
+    /// The input was unusable: empty, binary, or no text target on the selection (`EX_DATAERR`).
+    case badInput = 65
+    /// The input was not there: a missing file or an empty clipboard (`EX_NOINPUT`).
+    case noInput = 66
+    /// The service failed or gave no usable URL (`EX_UNAVAILABLE`).
+    case unavailable = 69
+    /// A bug in paste itself (`EX_SOFTWARE`).
+    case internalError = 70
+    /// A local read or write failed (`EX_IOERR`).
+    case ioError = 74
+    /// A temporary failure: network, timeout, 429 or 503. The text waits in the outbox (`EX_TEMPFAIL`).
+    case temporaryFailure = 75
+    /// The secret guard refused the upload (`EX_NOPERM`).
+    case refused = 77
+    /// The configuration is wrong (`EX_CONFIG`).
+    case config = 78
+    /// The person cancelled (128 + SIGINT, as shells report an interrupted command).
+    case cancelled = 130
+}

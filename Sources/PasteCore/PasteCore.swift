@@ -1,1 +1,0 @@
-// PasteCore: see README.md for this module's role.

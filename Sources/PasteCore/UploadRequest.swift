@@ -1,0 +1,149 @@
+/// Where the bytes of a paste come from.
+///
+/// Clipboard text is already in memory; files and piped stdin are streamed so memory stays flat.
+public enum ContentSource: Sendable, Equatable {
+    /// Bytes already in memory (clipboard text, a rendered JSON body).
+    case bytes([UInt8])
+    /// A regular file of known size, streamed with a Content-Length.
+    case file(path: String, size: Int64)
+    /// An open descriptor of unknown length (piped stdin), streamed chunked. When `teePath` is set,
+    /// every byte read is also appended to that file as it streams (the outbox copy).
+    case stream(fileDescriptor: Int32, teePath: String?)
+}
+
+/// One field of a form: a plain value, or the content itself.
+public struct FormField: Sendable, Equatable {
+    /// What a field holds.
+    public enum Value: Sendable, Equatable {
+        /// A short text value (`paste[parser]=plaintext`).
+        case text(String)
+        /// The paste's content, with an optional file name and content type for multipart.
+        case content(ContentSource, fileName: String?, contentType: String?)
+    }
+
+    /// The field's name (`paste[body]`).
+    public var name: String
+    /// The field's value.
+    public var value: Value
+
+    /// Makes a field.
+    public init(name: String, value: Value) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// The body of an HTTP request, independent of libcurl.
+public enum RequestBody: Sendable, Equatable {
+    /// `multipart/form-data`, one part per field, in order.
+    case multipart([FormField])
+    /// `application/x-www-form-urlencoded`; values are already final text (content is in memory).
+    case form([(name: String, value: String)])
+    /// The content itself is the body (`raw` format, `PUT`/`POST` of the text).
+    case raw(ContentSource, contentType: String)
+    /// A body already rendered in memory (a filled JSON template), with its content type.
+    case rendered([UInt8], contentType: String)
+
+    public static func == (lhs: RequestBody, rhs: RequestBody) -> Bool {
+        switch (lhs, rhs) {
+        case (.multipart(let a), .multipart(let b)): a == b
+        case (.form(let a), .form(let b)): a.map { [$0.name, $0.value] } == b.map { [$0.name, $0.value] }
+        case (.raw(let a, let t), .raw(let b, let u)): a == b && t == u
+        case (.rendered(let a, let t), .rendered(let b, let u)): a == b && t == u
+        default: false
+        }
+    }
+}
+
+/// How the paste's URL is taken from the server's answer.
+public enum ResultRule: Sendable, Equatable {
+    /// The final URL after following redirects.
+    case redirect
+    /// The `Location` header of the first answer, without following it.
+    case location
+    /// The first http(s) URL in the body.
+    case body
+    /// A string at an RFC 6901 JSON pointer in the body.
+    case json(pointer: String)
+    /// The first capture group of a regular expression over the body.
+    case regex(String)
+
+    /// Whether the transfer should follow redirects to produce this result.
+    public var followsRedirects: Bool { self == .redirect }
+}
+
+/// A complete description of one upload: what to send where, and how to read the answer.
+///
+/// PasteCore builds it from a service profile and the options; Upload runs it through libcurl
+/// (or a plain TCP socket for `tcp://` services).
+public struct UploadRequest: Sendable, Equatable {
+    /// `http://`, `https://` or `tcp://host:port`.
+    public var url: String
+    /// `POST` or `PUT`.
+    public var method: String
+    /// Extra header lines, `Name: value`, secrets already resolved.
+    public var headers: [String]
+    /// What to send. For `tcp://` services only `.raw` is meaningful.
+    public var body: RequestBody
+    /// How the URL is read back.
+    public var result: ResultRule
+
+    /// Makes a request description.
+    public init(
+        url: String, method: String = "POST", headers: [String] = [], body: RequestBody,
+        result: ResultRule
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.result = result
+    }
+
+    /// Whether this request goes over a raw TCP connection (termbin/fiche style).
+    public var isTCP: Bool { url.hasPrefix("tcp://") }
+}
+
+/// What came back from the server, as much as result extraction and error reports need.
+public struct UploadResponse: Sendable, Equatable {
+    /// The HTTP status of the last answer (0 for TCP).
+    public var status: Int
+    /// The header lines of the last answer, names as sent.
+    public var headers: [(name: String, value: String)]
+    /// The URL of the last answer after redirects (the request URL when none were followed).
+    public var effectiveURL: String
+    /// How many redirects were followed.
+    public var redirectCount: Int
+    /// The start of the body, bounded (see `UploadResponse.maximumBodyBytes`).
+    public var body: [UInt8]
+    /// How many bytes of the request body went out.
+    public var bytesSent: Int64
+
+    /// The most of a response body kept in memory: enough for any JSON answer or error page.
+    public static let maximumBodyBytes = 1 << 20
+
+    /// Makes a response.
+    public init(
+        status: Int, headers: [(name: String, value: String)] = [], effectiveURL: String,
+        redirectCount: Int = 0, body: [UInt8] = [], bytesSent: Int64 = 0
+    ) {
+        self.status = status
+        self.headers = headers
+        self.effectiveURL = effectiveURL
+        self.redirectCount = redirectCount
+        self.body = body
+        self.bytesSent = bytesSent
+    }
+
+    /// The first header with this name, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    public static func == (lhs: UploadResponse, rhs: UploadResponse) -> Bool {
+        lhs.status == rhs.status && lhs.effectiveURL == rhs.effectiveURL
+            && lhs.redirectCount == rhs.redirectCount && lhs.body == rhs.body
+            && lhs.bytesSent == rhs.bytesSent
+            && lhs.headers.map { [$0.name, $0.value] } == rhs.headers.map { [$0.name, $0.value] }
+    }
+}

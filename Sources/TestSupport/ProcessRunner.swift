@@ -1,0 +1,133 @@
+import Foundation
+
+/// What a finished process left behind.
+public struct ProcessResult: Sendable {
+    /// Exit status, or 128 + signal number when it was killed.
+    public var status: Int32
+    /// Everything written to stdout.
+    public var stdout: Data
+    /// Everything written to stderr.
+    public var stderr: Data
+    /// stdout as UTF-8 text.
+    public var out: String { String(decoding: stdout, as: UTF8.self) }
+    /// stderr as UTF-8 text.
+    public var err: String { String(decoding: stderr, as: UTF8.self) }
+}
+
+/// Raised when a process outlives its deadline; it has been killed.
+public struct ProcessTimedOut: Error, CustomStringConvertible {
+    public var command: [String]
+    public var seconds: Double
+    public var description: String { "\(command.joined(separator: " ")) ran past \(seconds)s" }
+}
+
+/// How stdin is provided to a child.
+public enum ProcessInput: Sendable {
+    /// `/dev/null`.
+    case null
+    /// These bytes through a pipe, then end of file.
+    case bytes(Data)
+    /// A file opened read-only (stdin is then a regular file).
+    case file(String)
+    /// Inherit nothing: stdin is closed in the child.
+    case closed
+}
+
+/// Runs a process to completion with a deadline, capturing stdout and stderr.
+///
+/// Every wait in the tests goes through a deadline: a hung child is killed and reported, never
+/// left to hang the suite.
+public func runProcess(
+    _ executable: String, _ arguments: [String], input: ProcessInput = .null,
+    environment: [String: String]? = nil, currentDirectory: String? = nil,
+    timeout: Double = 60
+) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+    let outPipe = Pipe()
+    let errPipe = Pipe()
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    var inPipe: Pipe?
+    switch input {
+    case .null: process.standardInput = FileHandle.nullDevice
+    case .bytes: inPipe = Pipe(); process.standardInput = inPipe
+    case .file(let path):
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+        }
+        process.standardInput = handle
+    case .closed: process.standardInput = nil
+    }
+    let done = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in done.signal() }
+
+    // Drain both pipes on their own threads so a chatty child never blocks on a full pipe.
+    let collected = OutputCollector()
+    let group = DispatchGroup()
+    for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
+        group.enter()
+        Thread.detachNewThread {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            collected.set(data, isOut: isOut)
+            group.leave()
+        }
+    }
+    try process.run()
+    if case .bytes(let data) = input, let inPipe {
+        Thread.detachNewThread {
+            try? inPipe.fileHandleForWriting.write(contentsOf: data)
+            try? inPipe.fileHandleForWriting.close()
+        }
+    }
+    if done.wait(timeout: .now() + timeout) == .timedOut {
+        kill(process.processIdentifier, SIGKILL)
+        _ = done.wait(timeout: .now() + 5)
+        throw ProcessTimedOut(command: [executable] + arguments, seconds: timeout)
+    }
+    // The child exited; its pipes close once any grandchildren holding them are gone.
+    _ = group.wait(timeout: .now() + timeout)
+    let status: Int32 =
+        process.terminationReason == .uncaughtSignal
+        ? 128 + process.terminationStatus : process.terminationStatus
+    return ProcessResult(status: status, stdout: collected.out, stderr: collected.err)
+}
+
+/// Thread-safe holder for the two captured streams.
+private final class OutputCollector: @unchecked Sendable {
+    // Safe: every access holds `lock`.
+    private let lock = NSLock()
+    private var outData = Data()
+    private var errData = Data()
+    func set(_ data: Data, isOut: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        if isOut { outData = data } else { errData = data }
+    }
+    var out: Data { lock.lock(); defer { lock.unlock() }; return outData }
+    var err: Data { lock.lock(); defer { lock.unlock() }; return errData }
+}
+
+/// Waits until `condition` holds, checking every few milliseconds, or throws at the deadline.
+///
+/// This is how tests synchronise: on a condition with a deadline, never on a bare sleep.
+public func waitUntil(
+    _ what: String, timeout: Double = 10, _ condition: () throws -> Bool
+) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return }
+        if Date() > deadline { throw ConditionTimedOut(what: what, seconds: timeout) }
+        usleep(5_000)
+    }
+}
+
+/// Raised by `waitUntil` when its condition never held.
+public struct ConditionTimedOut: Error, CustomStringConvertible {
+    public var what: String
+    public var seconds: Double
+    public var description: String { "gave up after \(seconds)s waiting for \(what)" }
+}

@@ -1,1 +1,0 @@
-// TestSupport: see README.md for this module's role.
