@@ -1,0 +1,57 @@
+import FoundationEssentials
+
+/// Everything a run of `paste` learns from its surroundings, passed in rather than read globally.
+///
+/// Libraries never read `ProcessInfo` or the clock directly: `main` builds one `Context` and hands
+/// it down, and tests build their own with a fake environment and clock.
+public struct Context: Sendable {
+    /// The environment variables of the run.
+    public var environment: [String: String]
+    /// The current time; tests pin it.
+    public var now: @Sendable () -> Date
+    /// The process's real and effective user id (for config permission checks).
+    public var userID: UInt32
+
+    /// Makes a context.
+    public init(
+        environment: [String: String], now: @escaping @Sendable () -> Date = { Date() },
+        userID: UInt32 = 0
+    ) {
+        self.environment = environment
+        self.now = now
+        self.userID = userID
+    }
+
+    /// The home folder (`$HOME`, or `/` when unset, as a last resort).
+    public var home: String { nonEmpty("HOME") ?? "/" }
+
+    /// `$XDG_CONFIG_HOME`, or `~/.config` (XDG Base Directory Specification).
+    public var configHome: String { nonEmpty("XDG_CONFIG_HOME") ?? home + "/.config" }
+
+    /// `$XDG_STATE_HOME`, or `~/.local/state`.
+    public var stateHome: String { nonEmpty("XDG_STATE_HOME") ?? home + "/.local/state" }
+
+    /// `$XDG_CACHE_HOME`, or `~/.cache`.
+    public var cacheHome: String { nonEmpty("XDG_CACHE_HOME") ?? home + "/.cache" }
+
+    /// `$XDG_RUNTIME_DIR` when set (per-user, 0700), for locks that must not outlive a login.
+    public var runtimeDirectory: String? { nonEmpty("XDG_RUNTIME_DIR") }
+
+    /// The folder of paste's own state: history and outbox.
+    public var pasteStateDirectory: String { stateHome + "/paste" }
+
+    /// The outbox folder, where failed uploads wait for `paste --retry`.
+    public var outboxDirectory: String { pasteStateDirectory + "/outbox" }
+
+    /// The history file.
+    public var historyPath: String { pasteStateDirectory + "/history" }
+
+    /// The default config file: `$PASTE_CONFIG`, else `$XDG_CONFIG_HOME/paste/config`.
+    public var defaultConfigPath: String { nonEmpty("PASTE_CONFIG") ?? configHome + "/paste/config" }
+
+    /// An environment variable, treating an empty value as unset (as the XDG spec asks).
+    public func nonEmpty(_ name: String) -> String? {
+        guard let value = environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+}
