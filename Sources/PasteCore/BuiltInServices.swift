@@ -1,0 +1,92 @@
+/// The services paste knows without any configuration.
+///
+/// Each profile follows the service's own published API description; each is tested against a
+/// mock of that API in the test suite (never against the real site).
+public enum BuiltInServices {
+    /// The service used when neither flags, `PASTE_SERVICE` nor the config name one.
+    public static let defaultName = "dpaste"
+
+    /// Every built-in profile, by name.
+    public static let all: [ServiceProfile] = [dpaste, pasteRS, termbin, nullPointer, sprunge, bpaST]
+
+    /// dpaste.com: form fields `content`, `syntax`, `title`, `expiry_days`; the URL is the body.
+    public static var dpaste: ServiceProfile {
+        var profile = ServiceProfile(name: "dpaste", url: ConfigValue("https://dpaste.com/api/v2/"))
+        profile.format = .form
+        profile.contentField = "content"
+        profile.langField = "syntax"
+        profile.titleField = "title"
+        profile.expiryField = "expiry_days"
+        profile.expiryUnit = .count(secondsPerUnit: 86_400)
+        profile.result = .body
+        profile.maximumBytes = 250_000
+        profile.summary = "dpaste.com (public, expires in 7 days unless -e)"
+        return profile
+    }
+
+    /// paste.rs: the raw body is the paste; the URL is the body of the 201 answer.
+    public static var pasteRS: ServiceProfile {
+        var profile = ServiceProfile(name: "paste.rs", url: ConfigValue("https://paste.rs/"))
+        profile.format = .raw
+        profile.result = .body
+        profile.isAlwaysPrivate = true
+        profile.summary = "paste.rs (unlisted, raw body)"
+        return profile
+    }
+
+    /// termbin.com: the fiche protocol over TCP port 9999.
+    public static var termbin: ServiceProfile {
+        var profile = ServiceProfile(name: "termbin", url: ConfigValue("tcp://termbin.com:9999"))
+        profile.format = .tcp
+        profile.result = .body
+        profile.isAlwaysPrivate = true
+        profile.summary = "termbin.com (fiche over TCP, unlisted)"
+        return profile
+    }
+
+    /// 0x0.st: multipart `file`, optional `expires` (hours) and `secret`; deletion token in X-Token.
+    public static var nullPointer: ServiceProfile {
+        var profile = ServiceProfile(name: "0x0", url: ConfigValue("https://0x0.st"))
+        profile.format = .multipart
+        profile.contentField = "file"
+        profile.fileName = "paste.txt"
+        profile.privateField = ("secret", "")
+        profile.expiryField = "expires"
+        profile.expiryUnit = .count(secondsPerUnit: 3_600)
+        profile.result = .body
+        profile.deletionSource = "header:X-Token"
+        profile.summary = "0x0.st (multipart file, deletable)"
+        return profile
+    }
+
+    /// sprunge.us: form field `sprunge`; the URL is the body.
+    public static var sprunge: ServiceProfile {
+        var profile = ServiceProfile(name: "sprunge", url: ConfigValue("http://sprunge.us"))
+        profile.format = .form
+        profile.contentField = "sprunge"
+        profile.result = .body
+        profile.isAlwaysPrivate = true
+        profile.summary = "sprunge.us (form, unlisted)"
+        return profile
+    }
+
+    /// bpa.st, a pinnwand instance: a JSON API answering `link` and `removal`.
+    public static var bpaST: ServiceProfile {
+        pinnwand(name: "bpa.st", url: "https://bpa.st/api/v1/paste")
+    }
+
+    /// Any pinnwand instance's v1 API.
+    public static func pinnwand(name: String, url: String) -> ServiceProfile {
+        var profile = ServiceProfile(name: name, url: ConfigValue(url))
+        profile.format = .json
+        profile.jsonTemplate = ConfigValue(
+            #"{"expiry": "{expiry:1day}", "files": [{"name": "{title:paste}", "lexer": "{lang:text}", "content": "{content}"}]}"#)
+        profile.expiryField = "expiry"
+        profile.expiryUnit = .choices([("1hour", 3_600), ("1day", 86_400), ("1week", 604_800)])
+        profile.isAlwaysPrivate = true
+        profile.result = .json(pointer: "/link")
+        profile.deletionSource = "json:/removal"
+        profile.summary = "\(name) (pinnwand JSON API, unlisted, deletable)"
+        return profile
+    }
+}

@@ -1,0 +1,59 @@
+/// Why a configuration could not be used. Each case names the file and line it came from.
+public enum ConfigError: PasteError, Equatable {
+    /// The file could not be read (errno text in `reason`).
+    case unreadable(path: String, reason: String)
+    /// A line is not a section header, a `key = value` pair, a comment or blank.
+    case syntax(path: String, line: Int, expected: String)
+    /// A key that does not belong in its section.
+    case unknownKey(path: String, line: Int, section: String, key: String)
+    /// A section name we do not know.
+    case unknownSection(path: String, line: Int, name: String)
+    /// A key's value is not one of the accepted forms.
+    case badValue(path: String, line: Int, key: String, value: String, expected: String)
+    /// A `${env:NAME}` reference to an unset variable.
+    case missingEnvironment(path: String, line: Int, name: String)
+    /// A `${file:PATH}` reference that cannot be read.
+    case unreadableSecretFile(path: String, line: Int, file: String, reason: String)
+    /// The file holds a literal secret and others can read it.
+    case secretReadableByOthers(path: String, line: Int, key: String, mode: UInt32)
+    /// A service is missing a key it needs.
+    case incompleteService(path: String, line: Int, service: String, missing: String)
+    /// No service by that name is configured or built in.
+    case unknownService(name: String, known: [String])
+
+    public var message: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            "cannot read config '\(path)': \(reason)"
+        case .syntax(let path, let line, let expected):
+            "\(path):\(line): syntax error: expected \(expected)"
+        case .unknownKey(let path, let line, let section, let key):
+            "\(path):\(line): unknown key '\(key)' in section [\(section)]"
+        case .unknownSection(let path, let line, let name):
+            "\(path):\(line): unknown section [\(name)]; expected [paste] or [service \"NAME\"]"
+        case .badValue(let path, let line, let key, let value, let expected):
+            "\(path):\(line): bad value '\(value)' for '\(key)': expected \(expected)"
+        case .missingEnvironment(let path, let line, let name):
+            "\(path):\(line): environment variable \(name) is not set"
+        case .unreadableSecretFile(let path, let line, let file, let reason):
+            "\(path):\(line): cannot read secret file '\(file)': \(reason)"
+        case .secretReadableByOthers(let path, let line, let key, let mode):
+            "\(path):\(line): '\(key)' holds a literal secret but the file is readable by others (mode \(String(mode & 0o777, radix: 8)))"
+        case .incompleteService(let path, let line, let service, let missing):
+            "\(path):\(line): service '\(service)' has no '\(missing)'"
+        case .unknownService(let name, let known):
+            "unknown service '\(name)'; known: \(known.joined(separator: ", "))"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .secretReadableByOthers(let path, _, _, _):
+            "run 'chmod 600 \(path)', or take the secret from ${env:NAME} or ${file:PATH}"
+        case .unknownService: "'paste --list-services' shows them all"
+        default: nil
+        }
+    }
+
+    public var exitStatus: ExitStatus { .config }
+}

@@ -1,0 +1,367 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// When windows are shown instead of (or as well as) stderr lines.
+public enum NotifyMode: String, Sendable, CaseIterable {
+    /// Windows when the input is the clipboard, stderr is no terminal and a display is there.
+    case auto
+    /// Always show windows (when a display is there).
+    case always
+    /// Never show windows.
+    case never
+}
+
+/// The `[paste]` section: settings that are not about one service.
+public struct Settings: Sendable, Equatable {
+    /// The service used when no flag or `PASTE_SERVICE` names one.
+    public var service: String?
+    /// When windows are shown.
+    public var notify: NotifyMode = .auto
+    /// Seconds to wait for a TCP connection.
+    public var connectTimeout: Double = 10
+    /// Seconds the whole upload may take (`nil`: no limit beyond the stall timeout).
+    public var timeout: Double?
+    /// Seconds a transfer may stall before it is abandoned.
+    public var stallTimeout: Double = 30
+    /// How many times a request that never reached the server is tried again.
+    public var retries: Int = 3
+    /// The longest Retry-After paste honours, in seconds.
+    public var maximumRetryAfter: Double = 30
+    /// Seconds during which the same content to the same service reuses the earlier URL.
+    public var repeatWindow: Double = 300
+    /// Seconds to wait for a clipboard owner to answer.
+    public var clipboardTimeout: Double = 2
+    /// Seconds a notification stays on screen.
+    public var notifyTimeout: Double = 4
+    /// Whether the URL is copied to the clipboard.
+    public var copy = true
+
+    public init() {}
+}
+
+/// The whole configuration in force: settings and every known service.
+public struct Configuration: Sendable {
+    /// The `[paste]` settings.
+    public var settings = Settings()
+    /// Built-in and configured services; a configured one replaces a built-in of the same name.
+    public var services: [ServiceProfile] = BuiltInServices.all
+    /// The file it came from, if one was read.
+    public var path: String?
+
+    /// The built-ins alone.
+    public init() {}
+
+    /// Reads the config file, if any, and merges it over the built-ins.
+    ///
+    /// - Parameters:
+    ///   - explicitPath: `--config FILE`; a missing explicit file is an error, a missing default
+    ///     file is not.
+    ///   - context: where `$PASTE_CONFIG` and the XDG folders come from.
+    /// - Throws: `ConfigError` naming file and line.
+    public static func load(explicitPath: String?, context: Context) throws(ConfigError) -> Configuration {
+        let path = explicitPath ?? context.defaultConfigPath
+        let mustExist = explicitPath != nil || context.nonEmpty("PASTE_CONFIG") != nil
+        let text: String
+        let mode: UInt32
+        switch FileReader.readText(path) {
+        case .success(let read): (text, mode) = read
+        case .failure(let error):
+            if error.code == ENOENT && !mustExist { return Configuration() }
+            throw .unreadable(path: path, reason: error.description)
+        }
+        let file = try ConfigFile(parsing: text, path: path)
+        var configuration = try Configuration(file: file)
+        configuration.path = path
+        try configuration.checkLiteralSecrets(fileMode: mode, path: path)
+        return configuration
+    }
+
+    /// Builds the configuration from a parsed file, validating every key.
+    public init(file: ConfigFile) throws(ConfigError) {
+        path = file.path
+        for section in file.sections where section.name != "paste" && section.name != "service" {
+            throw .unknownSection(path: file.path, line: section.line, name: section.name)
+        }
+        for section in file.sections where section.name == "paste" && section.subsection != nil {
+            throw .syntax(path: file.path, line: section.line, expected: "[paste] without a subsection")
+        }
+        for section in file.sections where section.name == "service" && section.subsection == nil {
+            throw .syntax(path: file.path, line: section.line, expected: "[service \"NAME\"]")
+        }
+        for entry in file.entries where entry.section == "paste" {
+            try settings.apply(entry, path: file.path)
+        }
+        var configured: [String: ServiceProfile] = [:]
+        var order: [String] = []
+        for section in file.sections where section.name == "service" {
+            let name = section.subsection!
+            if configured[name] == nil {
+                var profile = ServiceProfile(name: name, url: ConfigValue(""))
+                profile.origin = (file.path, section.line)
+                profile.summary = "configured in \(file.path):\(section.line)"
+                configured[name] = profile
+                order.append(name)
+            }
+        }
+        for entry in file.entries where entry.section == "service" {
+            try configured[entry.subsection!]!.apply(entry, path: file.path)
+        }
+        for name in order {
+            let profile = configured[name]!
+            let line = profile.origin!.line
+            if profile.url.raw.isEmpty {
+                throw .incompleteService(path: file.path, line: line, service: name, missing: "url")
+            }
+            if profile.format == .json && profile.jsonTemplate == nil {
+                throw .incompleteService(path: file.path, line: line, service: name, missing: "json")
+            }
+            if (profile.format == .tcp) != profile.url.raw.hasPrefix("tcp://") {
+                throw .badValue(
+                    path: file.path, line: profile.url.origin?.line ?? line, key: "url", value: profile.url.raw,
+                    expected: profile.format == .tcp ? "a tcp://host:port URL for format = tcp" : "an http(s) URL")
+            }
+            services.removeAll { $0.name == name }
+            services.append(profile)
+        }
+    }
+
+    /// The service by name, or `ConfigError.unknownService`.
+    public func service(named name: String) throws(ConfigError) -> ServiceProfile {
+        guard let profile = services.first(where: { $0.name == name }) else {
+            throw .unknownService(name: name, known: services.map(\.name))
+        }
+        return profile
+    }
+
+    /// Chooses the service: `-S` > `PASTE_SERVICE` > `[paste] service` > the built-in default.
+    public func resolveService(flag: String?, context: Context) throws(ConfigError) -> ServiceProfile {
+        try service(
+            named: flag ?? context.nonEmpty("PASTE_SERVICE") ?? settings.service ?? BuiltInServices.defaultName)
+    }
+
+    /// Refuses a file that holds a literal secret while others can read it.
+    ///
+    /// A literal secret is an authentication header whose value is written in the file rather
+    /// than taken from `${env:…}` or `${file:…}`.
+    func checkLiteralSecrets(fileMode: UInt32, path: String) throws(ConfigError) {
+        guard fileMode & 0o077 != 0 else { return }
+        for profile in services where !profile.isBuiltIn {
+            for header in profile.headers where Redaction.isSensitiveHeader(header.raw) && !header.hasReference {
+                throw .secretReadableByOthers(
+                    path: path, line: header.origin?.line ?? 0, key: "header", mode: fileMode)
+            }
+        }
+    }
+}
+
+// MARK: - Applying entries
+
+extension Settings {
+    mutating func apply(_ entry: ConfigFile.Entry, path: String) throws(ConfigError) {
+        func bad(_ expected: String) -> ConfigError {
+            .badValue(path: path, line: entry.line, key: entry.key, value: entry.value, expected: expected)
+        }
+        func seconds() throws(ConfigError) -> Double {
+            guard let value = Duration.parseSeconds(entry.value), value > 0 else {
+                throw bad("a duration such as 10, 2.5s, 1m")
+            }
+            return value
+        }
+        switch entry.key {
+        case "service": service = entry.value
+        case "notify":
+            guard let mode = NotifyMode(rawValue: entry.value.lowercased()) else { throw bad("auto, always or never") }
+            notify = mode
+        case "timeout": timeout = try seconds()
+        case "connect-timeout": connectTimeout = try seconds()
+        case "stall-timeout": stallTimeout = try seconds()
+        case "clipboard-timeout": clipboardTimeout = try seconds()
+        case "notify-timeout": notifyTimeout = try seconds()
+        case "max-retry-after": maximumRetryAfter = try seconds()
+        case "repeat-window":
+            guard let value = Duration.parseSeconds(entry.value), value >= 0 else { throw bad("a duration such as 5m, or 0") }
+            repeatWindow = value
+        case "retries":
+            guard let value = Int(entry.value), (0...10).contains(value) else { throw bad("a whole number from 0 to 10") }
+            retries = value
+        case "copy":
+            guard let value = Bool(configText: entry.value) else { throw bad("true or false") }
+            copy = value
+        default:
+            throw .unknownKey(path: path, line: entry.line, section: "paste", key: entry.key)
+        }
+    }
+}
+
+extension ServiceProfile {
+    mutating func apply(_ entry: ConfigFile.Entry, path: String) throws(ConfigError) {
+        let value = ConfigValue(entry.value, origin: (path, entry.line))
+        func bad(_ expected: String) -> ConfigError {
+            .badValue(path: path, line: entry.line, key: entry.key, value: entry.value, expected: expected)
+        }
+        func pair() throws(ConfigError) -> (String, String) {
+            guard let equals = entry.value.firstIndex(of: "="), equals != entry.value.startIndex else {
+                throw bad("NAME=VALUE")
+            }
+            return (String(entry.value[..<equals]), String(entry.value[entry.value.index(after: equals)...]))
+        }
+        switch entry.key {
+        case "url":
+            let lower = entry.value.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("tcp://")
+                    || entry.value.hasPrefix("${")
+            else { throw bad("an http://, https:// or tcp:// URL") }
+            url = value
+        case "format":
+            guard let format = RequestFormat(rawValue: entry.value.lowercased()) else {
+                throw bad("multipart, form, raw, json or tcp")
+            }
+            self.format = format
+        case "method":
+            let upper = entry.value.uppercased()
+            guard upper == "POST" || upper == "PUT" else { throw bad("POST or PUT") }
+            method = upper
+        case "content-field": contentField = entry.value
+        case "file-name": fileName = entry.value
+        case "content-type": contentType = entry.value
+        case "field":
+            let (name, fieldValue) = try pair()
+            fields.append((name, ConfigValue(fieldValue, origin: (path, entry.line))))
+        case "lang-field": langField = entry.value
+        case "title-field": titleField = entry.value
+        case "private-field":
+            privateField = try entry.value.contains("=") ? pair() : (entry.value, "1")
+        case "always-private":
+            guard let flag = Bool(configText: entry.value) else { throw bad("true or false") }
+            isAlwaysPrivate = flag
+        case "expiry-field": expiryField = entry.value
+        case "expiry-unit":
+            guard let unit = ExpiryUnit(configText: entry.value) else {
+                throw bad("seconds, minutes, hours, days, or choices NAME=DURATION,…")
+            }
+            expiryUnit = unit
+        case "json": jsonTemplate = value
+        case "header":
+            guard let colon = entry.value.firstIndex(of: ":"), colon != entry.value.startIndex,
+                !entry.value[..<colon].contains(" ")
+            else { throw bad("'Name: value'") }
+            headers.append(value)
+        case "result":
+            guard let rule = ResultRule(configText: entry.value) else {
+                throw bad("redirect, location, body, json:/pointer or regex:RE")
+            }
+            if case .regex(let pattern) = rule, (try? Regex(pattern)) == nil {
+                throw bad("a valid regular expression after 'regex:'")
+            }
+            result = rule
+        case "deletion":
+            guard entry.value.hasPrefix("header:") || entry.value.hasPrefix("json:/") else {
+                throw bad("header:NAME or json:/pointer")
+            }
+            deletionSource = entry.value
+        case "max-size":
+            guard let bytes = ByteCount.parse(entry.value) else { throw bad("a size such as 512K, 10M") }
+            maximumBytes = bytes
+        case "summary": summary = entry.value
+        default:
+            throw .unknownKey(path: path, line: entry.line, section: "service \"\(name)\"", key: entry.key)
+        }
+    }
+}
+
+extension ResultRule {
+    /// Parses the `result` key's value.
+    public init?(configText text: String) {
+        switch text {
+        case "redirect": self = .redirect
+        case "location": self = .location
+        case "body": self = .body
+        default:
+            if text.hasPrefix("json:/") || text == "json:" {
+                self = .json(pointer: String(text.dropFirst(5)))
+            } else if text.hasPrefix("regex:"), text.count > 6 {
+                self = .regex(String(text.dropFirst(6)))
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// The config spelling of the rule.
+    public var configText: String {
+        switch self {
+        case .redirect: "redirect"
+        case .location: "location"
+        case .body: "body"
+        case .json(let pointer): "json:" + pointer
+        case .regex(let pattern): "regex:" + pattern
+        }
+    }
+}
+
+extension ExpiryUnit {
+    /// Parses `seconds`, `minutes`, `hours`, `days`, `weeks`, or `choices 1hour=1h,1day=1d`.
+    init?(configText text: String) {
+        switch text.lowercased() {
+        case "seconds": self = .count(secondsPerUnit: 1)
+        case "minutes": self = .count(secondsPerUnit: 60)
+        case "hours": self = .count(secondsPerUnit: 3_600)
+        case "days": self = .count(secondsPerUnit: 86_400)
+        case "weeks": self = .count(secondsPerUnit: 604_800)
+        default:
+            guard text.hasPrefix("choices ") else { return nil }
+            var choices: [(String, Int)] = []
+            for item in text.dropFirst(8).split(separator: ",") {
+                let parts = item.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let seconds = Duration.parseSeconds(parts[1].trimmingSpaces()) else {
+                    return nil
+                }
+                choices.append((parts[0].trimmingSpaces(), Int(seconds)))
+            }
+            guard !choices.isEmpty else { return nil }
+            self = .choices(choices)
+        }
+    }
+}
+
+extension Bool {
+    /// git-config booleans: true/yes/on/1 and false/no/off/0.
+    init?(configText text: String) {
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": self = true
+        case "false", "no", "off", "0": self = false
+        default: return nil
+        }
+    }
+}
+
+/// Parses byte counts such as `512`, `64K`, `10M`, `1G` (binary multiples).
+public enum ByteCount {
+    public static func parse(_ text: String) -> Int64? {
+        guard let last = text.last else { return nil }
+        let multipliers: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        if let multiplier = multipliers[Character(last.uppercased())] {
+            guard let number = Int64(text.dropLast()), number >= 0 else { return nil }
+            return number * multiplier
+        }
+        guard let number = Int64(text), number >= 0 else { return nil }
+        return number
+    }
+}
+
+extension Duration {
+    /// Parses `30`, `2.5s`, `10m`, `1h`, `7d`, `2w` into seconds.
+    public static func parseSeconds(_ text: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
+        guard let last = text.last else { return nil }
+        if let unit = units[last] {
+            guard let number = Double(text.dropLast()), number.isFinite, number >= 0 else { return nil }
+            return number * unit
+        }
+        guard let number = Double(text), number.isFinite, number >= 0 else { return nil }
+        return number
+    }
+}

@@ -1,0 +1,83 @@
+/// JSON string escaping and a small JSON value, without Foundation's serialization.
+public enum JSONText {
+    /// The text as the inside of a JSON string (no surrounding quotes), per RFC 8259 §7.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The text as a quoted JSON string.
+    public static func quote(_ text: String) -> String { "\"" + escape(text) + "\"" }
+}
+
+/// A parsed JSON document, for `json:/pointer` results.
+public indirect enum JSONValue: Sendable, Equatable, Decodable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// The value at an RFC 6901 pointer (`/data/url`, `/files/0/link`, `~1` and `~0` escapes).
+    public func value(at pointer: String) -> JSONValue? {
+        guard !pointer.isEmpty else { return self }
+        guard pointer.hasPrefix("/") else { return nil }
+        var current = self
+        for rawToken in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            let token = String(rawToken).replacingAll("~1", with: "/").replacingAll("~0", with: "~")
+            switch current {
+            case .object(let members):
+                guard let next = members[token] else { return nil }
+                current = next
+            case .array(let items):
+                guard let index = Int(token), token == String(index), items.indices.contains(index) else { return nil }
+                current = items[index]
+            default: return nil
+            }
+        }
+        return current
+    }
+
+    /// The string value, if this is a string.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+}

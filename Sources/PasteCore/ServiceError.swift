@@ -1,0 +1,53 @@
+/// The service answered, but not with a paste.
+public enum ServiceError: PasteError, Equatable {
+    /// An HTTP error status; `excerpt` is the sanitized start of the body.
+    case httpStatus(service: String, status: Int, excerpt: String)
+    /// The answer held no usable URL.
+    case noURL(service: String, status: Int, excerpt: String)
+    /// A URL was there but is not safe to show or copy.
+    case unsafeURL(service: String, problem: Sanitizer.URLProblem)
+    /// The URL is the endpoint, the site's root or the form page: nothing was created.
+    case notAPaste(service: String, url: String)
+    /// A partial answer (206) is never a finished paste.
+    case partial(service: String)
+
+    public var message: String {
+        switch self {
+        case .httpStatus(let service, let status, let excerpt):
+            "\(service) answered HTTP \(status)" + (excerpt.isEmpty ? "" : ": \(excerpt)")
+        case .noURL(let service, let status, let excerpt):
+            "\(service) gave no paste URL (HTTP \(status))" + (excerpt.isEmpty ? "" : ": \(excerpt)")
+        case .unsafeURL(let service, let problem):
+            "\(service) gave an unusable URL: \(problem.text)"
+        case .notAPaste(let service, let url):
+            "\(service) sent back to \(url), not to a new paste"
+        case .partial(let service):
+            "\(service) gave a partial answer (HTTP 206)"
+        }
+    }
+
+    public var hint: String? { "the text waits in the outbox; 'paste --retry' sends it again" }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .httpStatus(_, let status, _) where Self.isTemporary(status): .temporaryFailure
+        default: .unavailable
+        }
+    }
+
+    /// Statuses that mean "try again later": too many requests, bad gateway, unavailable, gateway timeout.
+    public static func isTemporary(_ status: Int) -> Bool { [408, 429, 502, 503, 504].contains(status) }
+}
+
+extension Sanitizer.URLProblem {
+    /// How the problem reads in a message.
+    public var text: String {
+        switch self {
+        case .notHTTP(let scheme): scheme.isEmpty ? "not a URL" : "scheme '\(Sanitizer.printable(scheme, limit: 20))' is not http(s)"
+        case .tooLong(let length): "\(length) bytes long"
+        case .controlCharacters: "it holds control characters"
+        case .whitespace: "it holds white space"
+        case .noHost: "it names no host"
+        }
+    }
+}

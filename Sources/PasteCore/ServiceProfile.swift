@@ -1,0 +1,142 @@
+/// How the request body is shaped for a service.
+public enum RequestFormat: String, Sendable, CaseIterable {
+    /// `multipart/form-data` (the classic pastie API, 0x0.st).
+    case multipart
+    /// `application/x-www-form-urlencoded` (dpaste.com, sprunge).
+    case form
+    /// The content itself is the body (paste.rs).
+    case raw
+    /// A JSON template with placeholders (pinnwand).
+    case json
+    /// A plain TCP connection: send the content, read the URL back (termbin, fiche).
+    case tcp
+}
+
+/// A value from the config file, kept raw until it is used so that `${env:…}` and `${file:…}`
+/// are resolved only for the service actually chosen, and errors can name the line.
+public struct ConfigValue: Sendable, Equatable {
+    /// The text as written, after unquoting.
+    public var raw: String
+    /// Where it was written (`nil` for built-ins).
+    public var origin: (path: String, line: Int)?
+
+    /// Makes a value; built-ins have no origin.
+    public init(_ raw: String, origin: (path: String, line: Int)? = nil) {
+        self.raw = raw
+        self.origin = origin
+    }
+
+    /// Whether the value reads a secret through `${env:…}` or `${file:…}`.
+    public var hasReference: Bool { raw.contains("${env:") || raw.contains("${file:") }
+
+    public static func == (lhs: ConfigValue, rhs: ConfigValue) -> Bool {
+        lhs.raw == rhs.raw && lhs.origin?.path == rhs.origin?.path && lhs.origin?.line == rhs.origin?.line
+    }
+}
+
+/// How a service turns an expiry duration into its own field value.
+public enum ExpiryUnit: Sendable, Equatable {
+    /// A whole number of this many seconds per unit (seconds 1, hours 3600, days 86400).
+    case count(secondsPerUnit: Int)
+    /// One of a fixed set of names, each meaning a duration (pinnwand's `1hour`, `1day`, `1week`).
+    case choices([(name: String, seconds: Int)])
+
+    public static func == (lhs: ExpiryUnit, rhs: ExpiryUnit) -> Bool {
+        switch (lhs, rhs) {
+        case (.count(let a), .count(let b)): a == b
+        case (.choices(let a), .choices(let b)): a.map(\.name) == b.map(\.name) && a.map(\.seconds) == b.map(\.seconds)
+        default: false
+        }
+    }
+}
+
+/// Everything paste needs to know to upload to one pastebin and read the URL back.
+public struct ServiceProfile: Sendable, Equatable {
+    /// The name used with `-S` and in `[service "NAME"]`.
+    public var name: String
+    /// The endpoint: `http(s)://…` or `tcp://host:port`.
+    public var url: ConfigValue
+    /// `POST` (default) or `PUT`.
+    public var method: String = "POST"
+    /// The body's shape.
+    public var format: RequestFormat = .multipart
+    /// The form field that carries the content (multipart and form).
+    public var contentField: String = "content"
+    /// The file name sent with the content part, for services that want a file upload (0x0.st).
+    public var fileName: String?
+    /// The content type of a raw body.
+    public var contentType: String = "text/plain; charset=utf-8"
+    /// Fixed fields sent with every paste, in order (`paste[parser]=plaintext`).
+    public var fields: [(name: String, value: ConfigValue)] = []
+    /// The field that carries `-l LANG`.
+    public var langField: String?
+    /// The field that carries `-t TITLE`.
+    public var titleField: String?
+    /// The field (and value) that makes a paste private (`paste[restricted]=1`).
+    public var privateField: (name: String, value: String)?
+    /// Whether every paste on this service is unlisted anyway, so `-p` needs no field.
+    public var isAlwaysPrivate = false
+    /// The field that carries `-e DURATION`, and how the duration is written.
+    public var expiryField: String?
+    /// The unit of `expiryField`.
+    public var expiryUnit: ExpiryUnit = .count(secondsPerUnit: 1)
+    /// The JSON template for `format = json`.
+    public var jsonTemplate: ConfigValue?
+    /// Extra headers (`Authorization: Bearer ${env:TOKEN}`).
+    public var headers: [ConfigValue] = []
+    /// How the URL is read back.
+    public var result: ResultRule = .redirect
+    /// Where a deletion token or URL is found in the answer (`header:X-Token`, `json:/removal`).
+    public var deletionSource: String?
+    /// The largest content the service accepts, checked before sending.
+    public var maximumBytes: Int64?
+    /// A one-line description for `--list-services`.
+    public var summary: String = ""
+    /// Whether the profile is one of paste's own.
+    public var isBuiltIn = false
+    /// Where `[service "NAME"]` was declared.
+    public var origin: (path: String, line: Int)?
+
+    /// Makes a profile with defaults for everything but the name and URL.
+    public init(name: String, url: ConfigValue) {
+        self.name = name
+        self.url = url
+    }
+
+    /// Whether `-p` can be honoured.
+    public var canBePrivate: Bool { isAlwaysPrivate || privateField != nil }
+
+    public static func == (lhs: ServiceProfile, rhs: ServiceProfile) -> Bool {
+        lhs.name == rhs.name && lhs.url == rhs.url && lhs.method == rhs.method && lhs.format == rhs.format
+            && lhs.contentField == rhs.contentField && lhs.fileName == rhs.fileName
+            && lhs.fields.map(\.name) == rhs.fields.map(\.name) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
+            && lhs.langField == rhs.langField && lhs.titleField == rhs.titleField
+            && lhs.privateField?.name == rhs.privateField?.name && lhs.privateField?.value == rhs.privateField?.value
+            && lhs.isAlwaysPrivate == rhs.isAlwaysPrivate && lhs.expiryField == rhs.expiryField
+            && lhs.expiryUnit == rhs.expiryUnit && lhs.jsonTemplate == rhs.jsonTemplate
+            && lhs.headers == rhs.headers && lhs.result == rhs.result && lhs.maximumBytes == rhs.maximumBytes
+            && lhs.deletionSource == rhs.deletionSource
+    }
+}
+
+extension ServiceProfile {
+    /// The classic pastie API at `url`: the fields of the one-liner paste replaces.
+    ///
+    /// This is what `--url URL` uses: multipart `paste[body]`, `paste[parser]=plaintext`,
+    /// `paste[authorization]=burger`, and the URL taken from the redirect.
+    public static func pastie(name: String = "pastie", url: String) -> ServiceProfile {
+        var profile = ServiceProfile(name: name, url: ConfigValue(url))
+        profile.format = .multipart
+        profile.contentField = "paste[body]"
+        profile.fields = [
+            ("paste[parser]", ConfigValue("plaintext")),
+            ("paste[authorization]", ConfigValue("burger")),
+        ]
+        profile.langField = "paste[parser]"
+        profile.titleField = "paste[title]"
+        profile.privateField = ("paste[restricted]", "1")
+        profile.result = .redirect
+        profile.summary = "classic pastie API (multipart, URL from the redirect)"
+        return profile
+    }
+}
