@@ -1,0 +1,46 @@
+import PasteCore
+
+/// The version of the paste suite.
+public let pasteVersion = "0.1.0"
+
+/// `paste --help`: grouped by task, under 80 columns, generated from `optionTable`.
+public func helpText() -> String {
+    var lines = [
+        "Usage: paste [OPTIONS]            upload stdin (when piped) or the clipboard",
+        "       paste -f FILE [-f FILE…]   upload files, one paste each",
+        "",
+        "Uploads text to a pastebin, prints the paste's URL and puts it on the clipboard.",
+        "Any operand, or coreutils' -d, -s or -z, runs coreutils paste(1) instead.",
+    ]
+    for group in OptionSpec.Group.allCases {
+        lines.append("")
+        lines.append(group.rawValue + ":")
+        for spec in optionTable where spec.group == group {
+            var left = "  " + (spec.short.map { "-\($0), " } ?? "    ") + "--" + spec.long
+            if let argument = spec.argument { left += " " + argument }
+            if left.count < 26 {
+                lines.append(left.padding(to: 26) + spec.help)
+            } else {
+                lines.append(left)
+                lines.append(String(repeating: " ", count: 26) + spec.help)
+            }
+        }
+    }
+    lines += [
+        "",
+        "Exit status: 0 ok, 64 usage, 65 bad input, 66 no input, 69 service failed,",
+        "70 internal error, 74 I/O error, 75 temporary failure (text kept in the outbox),",
+        "77 refused by the secret guard, 78 config error, 130 cancelled.",
+        "",
+        "Environment: PASTE_SERVICE, PASTE_CONFIG, DISPLAY, NO_COLOR, XDG_CONFIG_HOME,",
+        "XDG_STATE_HOME, http_proxy/https_proxy.",
+        "See paste(1) and paste-config(5).",
+    ]
+    return lines.joined(separator: "\n") + "\n"
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

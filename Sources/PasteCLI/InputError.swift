@@ -1,0 +1,43 @@
+import PasteCore
+
+/// Why there is nothing (usable) to paste.
+enum InputError: PasteError, Equatable {
+    /// The input had no bytes.
+    case empty(source: String)
+    /// The input holds NUL bytes: binary data, not text.
+    case binary(source: String)
+    /// A `-f` file does not exist.
+    case missingFile(path: String)
+    /// A `-f` file cannot be read.
+    case unreadable(path: String, reason: String)
+    /// A `-f` operand is a folder or a device.
+    case notAFile(path: String)
+    /// stdin is a terminal and there is no clipboard to read.
+    case nothingToRead
+
+    var message: String {
+        switch self {
+        case .empty(let source): "nothing to paste: \(source) is empty"
+        case .binary(let source): "\(source) looks like binary data (it holds NUL bytes); only text is pasted"
+        case .missingFile(let path): "cannot read '\(path)': no such file or directory"
+        case .unreadable(let path, let reason): "cannot read '\(path)': \(reason)"
+        case .notAFile(let path): "cannot paste '\(path)': not a regular file"
+        case .nothingToRead: "nothing to paste: stdin is a terminal and there is no display to read a clipboard from"
+        }
+    }
+
+    var hint: String? {
+        switch self {
+        case .nothingToRead: "pipe text in (cmd | paste), or use -f FILE"
+        default: nil
+        }
+    }
+
+    var exitStatus: ExitStatus {
+        switch self {
+        case .empty, .binary: .badInput
+        case .missingFile, .nothingToRead, .notAFile: .noInput
+        case .unreadable: .ioError
+        }
+    }
+}

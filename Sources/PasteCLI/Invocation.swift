@@ -1,0 +1,207 @@
+import PasteCore
+
+/// Where the text of this run comes from.
+public enum InputChoice: Sendable, Equatable {
+    /// stdin when it is a pipe, a file or a socket; otherwise the clipboard.
+    case automatic
+    /// The CLIPBOARD selection (`-c`).
+    case clipboard
+    /// The PRIMARY selection (`-P`).
+    case primary
+    /// These files, one paste each (`-f`).
+    case files([String])
+}
+
+/// What the person asked for, after parsing: the neutral model between argv and running.
+public struct Invocation: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        case upload
+        case help
+        case version
+        case listServices
+        case history
+        case retry
+        case pick
+        case delete(url: String)
+        case deleteLast
+    }
+
+    public var action: Action = .upload
+    public var input: InputChoice = .automatic
+    public var service: String?
+    public var url: String?
+    public var configPath: String?
+    public var options = PasteOptions()
+    public var isNew = false
+    public var copies = true
+    public var isJSON = false
+    public var isQuiet = false
+    public var isVerbose = false
+    public var isDryRun = false
+    public var isForced = false
+    public var timeout: Double?
+    public var isInsecure = false
+    /// `--notify` (true), `--no-notify` (false), or neither (nil: the config's `notify`).
+    public var notify: Bool?
+    public var prompts = false
+
+    public init() {}
+}
+
+/// The result of reading argv.
+public enum ParsedCommandLine: Sendable, Equatable {
+    /// Ours to run.
+    case paste(Invocation)
+    /// coreutils paste(1)'s: positional operands or its options were given.
+    case coreutils
+}
+
+/// A command line that cannot be run.
+public struct UsageError: PasteError, Equatable {
+    public var detail: String
+    public var message: String { detail }
+    public var hint: String? { "try 'paste --help'" }
+    public var exitStatus: ExitStatus { .usage }
+}
+
+/// Reads argv (without argv[0]) into an `Invocation`.
+///
+/// Any positional operand, `-` or `--` followed by operands, or a coreutils option (-d, -s, -z and
+/// their long forms, or an unambiguous prefix of one) means the whole command line belongs to
+/// coreutils paste(1): a script that meets our `paste` first keeps working.
+public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
+    var invocation = Invocation()
+    var files: [String] = []
+    var actions: [Invocation.Action] = []
+    var index = 0
+
+    func take(_ spec: OptionSpec, inline: String?) throws(UsageError) -> String {
+        if let inline { return inline }
+        index += 1
+        guard index < arguments.count else {
+            throw UsageError(detail: "option '--\(spec.long)' needs \(spec.argument!)")
+        }
+        return arguments[index]
+    }
+
+    while index < arguments.count {
+        let argument = arguments[index]
+        if argument == "--" {
+            // Everything after `--` is an operand: coreutils' if there is any.
+            return index + 1 < arguments.count ? .coreutils : .paste(try finish())
+        }
+        if argument.hasPrefix("--") {
+            let body = argument.dropFirst(2)
+            let name = String(body.prefix { $0 != "=" })
+            let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+            guard let spec = optionTable.first(where: { $0.long == name }) else {
+                if coreutilsLongOptions.contains(where: { $0.hasPrefix(name) }) && !name.isEmpty {
+                    return .coreutils
+                }
+                throw UsageError(detail: "unknown option '--\(name)'")
+            }
+            if spec.argument == nil && inline != nil {
+                throw UsageError(detail: "option '--\(name)' takes no value")
+            }
+            let value = spec.argument == nil ? nil : try take(spec, inline: inline)
+            try apply(spec, value, &invocation, &files, &actions)
+        } else if argument.hasPrefix("-") && argument.count > 1 {
+            var letters = Substring(argument.dropFirst())
+            while let letter = letters.first {
+                letters.removeFirst()
+                if coreutilsShortOptions.contains(letter) { return .coreutils }
+                guard let spec = optionTable.first(where: { $0.short == letter }) else {
+                    throw UsageError(detail: "unknown option '-\(letter)'")
+                }
+                if spec.argument != nil {
+                    let value = try take(spec, inline: letters.isEmpty ? nil : String(letters))
+                    try apply(spec, value, &invocation, &files, &actions)
+                    break
+                }
+                try apply(spec, nil, &invocation, &files, &actions)
+            }
+        } else {
+            // A positional operand (including `-`): coreutils paste(1) territory.
+            return .coreutils
+        }
+        index += 1
+    }
+    return .paste(try finish())
+
+    func finish() throws(UsageError) -> Invocation {
+        var result = invocation
+        if actions.count > 1 {
+            throw UsageError(detail: "choose one of --help, --version, --list-services, --history, --retry, --pick, --delete, --delete-last")
+        }
+        if let action = actions.first { result.action = action }
+        if !files.isEmpty {
+            if result.input != .automatic { throw UsageError(detail: "-f cannot be combined with -c or -P") }
+            result.input = .files(files)
+        }
+        if result.service != nil && result.url != nil {
+            throw UsageError(detail: "--service and --url name two different places; choose one")
+        }
+        if result.isJSON && result.isVerbose {
+            throw UsageError(detail: "--json and --verbose cannot be combined")
+        }
+        return result
+    }
+}
+
+private func apply(
+    _ spec: OptionSpec, _ value: String?, _ invocation: inout Invocation, _ files: inout [String],
+    _ actions: inout [Invocation.Action]
+) throws(UsageError) {
+    switch spec.long {
+    case "file":
+        guard let value, !value.isEmpty else { throw UsageError(detail: "option '-f' needs a file name") }
+        files.append(value)
+    case "clipboard":
+        if invocation.input == .primary { throw UsageError(detail: "-c and -P cannot be combined") }
+        invocation.input = .clipboard
+    case "primary":
+        if invocation.input == .clipboard { throw UsageError(detail: "-c and -P cannot be combined") }
+        invocation.input = .primary
+    case "service": invocation.service = value
+    case "url":
+        let lower = value!.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+            throw UsageError(detail: "--url needs an http:// or https:// URL, not '\(Sanitizer.printable(value!, limit: 80))'")
+        }
+        invocation.url = value
+    case "config": invocation.configPath = value
+    case "title": invocation.options.title = value
+    case "lang": invocation.options.language = value
+    case "private": invocation.options.isPrivate = true
+    case "expiry":
+        guard let seconds = Duration.parseSeconds(value!), seconds >= 1, seconds < 1e10 else {
+            throw UsageError(detail: "bad expiry '\(value!)': expected a duration such as 10m, 1h, 7d")
+        }
+        invocation.options.expirySeconds = Int(seconds)
+    case "new": invocation.isNew = true
+    case "no-copy": invocation.copies = false
+    case "json": invocation.isJSON = true
+    case "quiet": invocation.isQuiet = true
+    case "verbose": invocation.isVerbose = true
+    case "dry-run": invocation.isDryRun = true
+    case "force": invocation.isForced = true
+    case "timeout":
+        guard let seconds = Duration.parseSeconds(value!), seconds > 0 else {
+            throw UsageError(detail: "bad timeout '\(value!)': expected seconds, such as 30 or 2.5")
+        }
+        invocation.timeout = seconds
+    case "insecure": invocation.isInsecure = true
+    case "notify": invocation.notify = true
+    case "no-notify": invocation.notify = false
+    case "prompt": invocation.prompts = true
+    case "pick": actions.append(.pick)
+    case "history": actions.append(.history)
+    case "retry": actions.append(.retry)
+    case "delete": actions.append(.delete(url: value!))
+    case "delete-last": actions.append(.deleteLast)
+    case "list-services": actions.append(.listServices)
+    case "help": actions.append(.help)
+    case "version": actions.append(.version)
+    default: preconditionFailure("option --\(spec.long) is in the table but not handled")
+    }
+}

@@ -1,1 +1,0 @@
-// PasteCLI: see README.md for this module's role.

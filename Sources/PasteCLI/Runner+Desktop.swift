@@ -1,0 +1,103 @@
+import Alerts
+import Clipboard
+import PasteCore
+
+/// What the person chose in the secret guard's dialog.
+enum SecretChoice {
+    case uploadAnyway
+    case uploadPrivately
+}
+
+extension Runner {
+    /// Whether this run talks to a person through windows rather than a terminal.
+    ///
+    /// `--notify`/`--no-notify` decide; otherwise `notify = auto` means: the text came from the
+    /// clipboard, stderr is no terminal, and a display is there (a launcher, not a pipeline or cron).
+    func showsWindows(settings: Settings) -> Bool {
+        guard context.nonEmpty("DISPLAY") != nil else { return false }
+        if let forced = invocation.notify { return forced }
+        switch settings.notify {
+        case .never: return false
+        case .always: return true
+        case .auto: return readsSelection && !StandardStreams.isTerminal(2) && !invocation.isJSON
+        }
+    }
+
+    /// Shows the result window; failures to show it are only noted.
+    func notify(success: Bool, text: String, settings: Settings) {
+        let note = AlertNotification(
+            title: success ? "Copied" : "Paste failed",
+            body: success ? text : text + "\nThe text waits in the outbox.",
+            style: success ? .success : .failure,
+            timeout: .milliseconds(Int(settings.notifyTimeout * 1000)))
+        do {
+            try Alerts.notify(note, displayName: context.environment["DISPLAY"])
+        } catch {
+            output.note("could not show a window: \(error)")
+        }
+    }
+
+    /// Asks at the hotkey whether to upload text the guard flagged. Nil means cancel.
+    func confirmSecretUpload(_ finding: SecretFinding, profile: ServiceProfile) throws -> SecretChoice? {
+        var buttons = ["Upload anyway"]
+        if profile.canBePrivate { buttons.append("Upload as private") }
+        buttons.append("Cancel")
+        let answer = try Alerts.confirm(
+            message: "This text looks like it holds a secret: \(finding.description). Upload it to \(profile.name)?",
+            buttons: buttons, displayName: context.environment["DISPLAY"])
+        switch answer.map({ buttons[$0] }) {
+        case "Upload anyway": return .uploadAnyway
+        case "Upload as private": return .uploadPrivately
+        default: throw Cancelled()
+        }
+    }
+
+    /// `--prompt`: the title, "" for none, nil when cancelled.
+    func promptForTitle() throws -> String? {
+        try Alerts.prompt(
+            title: "Paste", message: "Title of the paste", initialText: invocation.options.title ?? "",
+            displayName: context.environment["DISPLAY"])
+    }
+
+    /// `--pick`: choose an earlier paste in a window; its URL goes on the clipboard.
+    func pick() throws -> ExitStatus {
+        let records = try History(context: context).records().reversed()
+        guard !records.isEmpty else {
+            throw InputError.empty(source: "the history")
+        }
+        let now = context.now()
+        let rows = records.map { record in
+            PickRow(
+                primary: record.title ?? record.preview ?? record.url,
+                secondary: "\(record.service) · \(Age.text(from: record.time, to: now)) · \(record.url)")
+        }
+        guard let index = try Alerts.pick(title: "Earlier pastes", rows: Array(rows), displayName: context.environment["DISPLAY"]) else {
+            return .cancelled
+        }
+        let url = Array(records)[index].url
+        output.result(url)
+        copyToClipboard(url, settings: Settings())
+        return .success
+    }
+}
+
+/// The person cancelled a dialog (exit 130).
+struct Cancelled: PasteError {
+    var message: String { "cancelled; nothing was uploaded" }
+    var exitStatus: ExitStatus { .cancelled }
+}
+
+/// "3 min ago" for the picker.
+enum Age {
+    static func text(from date: Date, to now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3_600: return "\(seconds / 60) min ago"
+        case ..<86_400: return "\(seconds / 3_600) h ago"
+        default: return "\(seconds / 86_400) d ago"
+        }
+    }
+}
+
+import FoundationEssentials

@@ -1,0 +1,101 @@
+import Clipboard
+import CurlInterop
+import PasteCore
+import Upload
+
+extension Runner {
+    /// `--version`: ours and the libraries in use.
+    func versionText() -> String {
+        "paste \(pasteVersion)\nlibcurl \(Curl.versionText)\nXlib \(ClipboardBackend.xlibVersionText)\n"
+    }
+
+    /// `--list-services`: name, endpoint, summary; the default marked.
+    func listServices() throws {
+        let configuration = try loadConfiguration()
+        let chosen = (try? chooseService(configuration))?.name
+        if invocation.isJSON {
+            for profile in configuration.services {
+                output.result(
+                    "{\"name\":\(JSONText.quote(profile.name)),\"url\":\(JSONText.quote(profile.url.raw)),"
+                        + "\"format\":\"\(profile.format.rawValue)\",\"builtin\":\(profile.isBuiltIn),"
+                        + "\"default\":\(profile.name == chosen)}")
+            }
+            return
+        }
+        let width = (configuration.services.map(\.name.count).max() ?? 0) + 2
+        for profile in configuration.services {
+            let mark = profile.name == chosen ? "*" : " "
+            output.result("\(mark) \(profile.name.padding(to: width))\(profile.url.raw)  \(profile.summary)")
+        }
+    }
+
+    /// `--history`: one line per paste, oldest first (or JSON Lines).
+    func printHistory() throws {
+        let records = try History(context: context).records()
+        for record in records {
+            if invocation.isJSON {
+                output.result(JSONOutput.object(for: record))
+            } else {
+                let title = record.title.map { "  \(Sanitizer.printable($0, limit: 60))" } ?? ""
+                output.result("\(JSONOutput.timestamp(record.time))  \(record.service)  \(record.url)  \(record.byteCount) B\(title)")
+            }
+        }
+    }
+
+    /// `--retry`: sends what waits in the outbox, oldest first; each sent entry is removed.
+    func retryOutbox() throws -> ExitStatus {
+        let configuration = try loadConfiguration()
+        let outbox = Outbox(context: context)
+        let history = History(context: context)
+        var status = ExitStatus.success
+        for entry in try outbox.entries() {
+            // Another `paste --retry` (cron and a person at once) may hold it: skip, never send twice.
+            guard let claim = try outbox.claim(entry) else { continue }
+            defer { claim.release() }
+            let metadata = entry.metadata
+            do {
+                let profile =
+                    try metadata.serviceURL.map { ServiceProfile.pastie(name: "url", url: $0) }
+                    ?? configuration.service(named: metadata.service)
+                let options = PasteOptions(
+                    title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
+                    expirySeconds: metadata.expiry.flatMap { Int($0) })
+                var builder = RequestBuilder(profile: profile, context: context)
+                let content: ContentSource = .file(path: entry.contentPath, size: entry.contentSize)
+                let request = try builder.build(content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options)
+                let response = try perform(request, uploader: Uploader(options: transportOptions(configuration.settings)), settings: configuration.settings)
+                let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
+                let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
+                try? history.append(
+                    HistoryRecord(
+                        time: context.now(), service: profile.name, url: outcome.url, byteCount: entry.contentSize,
+                        sha256: entry.sha256(), title: metadata.title,
+                        deletionToken: isURLDeletion ? nil : outcome.deletion, deletionURL: isURLDeletion ? outcome.deletion : nil,
+                        preview: nil))
+                try outbox.remove(entry)
+                if invocation.isJSON {
+                    output.result(
+                        JSONOutput.object(
+                            for: PasteResult(
+                                url: outcome.url, service: profile.name, byteCount: entry.contentSize, sha256: entry.sha256(),
+                                title: metadata.title, deletion: outcome.deletion), fileName: metadata.fileName))
+                } else {
+                    output.result(outcome.url)
+                }
+            } catch {
+                let pasteError = error as? any PasteError
+                try? outbox.markFailed(entry, error: pasteError?.message ?? "\(error)")
+                output.report(pasteError ?? InternalFailure(detail: "\(error)"))
+                if status == .success { status = pasteError?.exitStatus ?? .internalError }
+            }
+        }
+        return status
+    }
+
+    func spoolFile(_ path: String) throws -> ContentSource {
+        switch FileReader.readBytes(path, limit: Int.max) {
+        case .success(let (bytes, _)): return .bytes(bytes)
+        case .failure(let error): throw InputError.unreadable(path: path, reason: error.description)
+        }
+    }
+}

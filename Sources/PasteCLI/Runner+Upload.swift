@@ -1,0 +1,229 @@
+import Clipboard
+import PasteCore
+import Upload
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A finished paste, as printed and recorded.
+struct PasteResult {
+    var url: String
+    var service: String
+    var byteCount: Int64
+    var sha256: String
+    var title: String?
+    var deletion: String?
+    var isRepeat = false
+}
+
+extension Runner {
+    /// The main job: read, check, upload, print, record, copy.
+    mutating func upload() throws -> ExitStatus {
+        let configuration = try loadConfiguration()
+        let settings = configuration.settings
+        let profile = try chooseService(configuration)
+        var options = invocation.options
+        var builder = RequestBuilder(profile: profile, context: context)
+        // Refuse options the service cannot honour before reading anything.
+        try builder.validate(options, size: nil)
+
+        let inputs = try gatherInputs(settings: settings)
+        let atHotkey = showsWindows(settings: settings)
+
+        // The secret guard: nothing that looks like a key or token leaves without consent.
+        if !invocation.isForced {
+            for input in inputs {
+                let findings = SecretGuard.scan(input.inspectable)
+                guard let first = findings.first else { continue }
+                if atHotkey, let choice = try confirmSecretUpload(first, profile: profile) {
+                    if choice == .uploadPrivately { options.isPrivate = true }
+                    continue
+                }
+                throw GuardError(findings: findings, source: input.label)
+            }
+        }
+
+        if invocation.prompts {
+            guard let title = try promptForTitle() else { return .cancelled }
+            if !title.isEmpty { options.title = title }
+        }
+
+        var requests: [UploadRequest] = []
+        for input in inputs {
+            var content = input.content
+            if case .stream = content, !profile.format.canStream {
+                content = try spool(input)
+            }
+            requests.append(try builder.build(content: content, options: options))
+        }
+
+        if invocation.isDryRun {
+            for (request, input) in zip(requests, inputs) {
+                StandardStreams.out(DryRun.describe(request, expansion: builder.expansion, label: input.label))
+            }
+            return .success
+        }
+
+        let history = History(context: context)
+        var results: [Result<PasteResult, any Error>] = []
+        for (index, input) in inputs.enumerated() {
+            results.append(
+                Result { () throws -> PasteResult in
+                    try send(request: requests[index], input: input, profile: profile, options: options, settings: settings, history: history)
+                })
+        }
+
+        var status = ExitStatus.success
+        var copied: String?
+        for (result, input) in zip(results, inputs) {
+            switch result {
+            case .success(let paste):
+                if invocation.isJSON {
+                    output.result(JSONOutput.object(for: paste, fileName: input.fileName))
+                } else {
+                    output.result(paste.url)
+                }
+                if paste.isRepeat { output.note("the same text went to \(paste.service) moments ago; reusing its URL (--new makes another)") }
+                copied = paste.url
+            case .failure(let error):
+                let pasteError = error as? any PasteError
+                output.report(pasteError ?? InternalFailure(detail: "\(error)"))
+                if status == .success { status = pasteError?.exitStatus ?? .internalError }
+                if atHotkey {
+                    notify(success: false, text: pasteError?.message ?? "\(error)", settings: settings)
+                }
+            }
+        }
+        if let url = copied {
+            copyToClipboard(url, settings: settings)
+            if atHotkey && status == .success {
+                notify(success: true, text: url, settings: settings)
+            }
+        }
+        return status
+    }
+
+    /// Sends one paste with retries, keeping the text in the outbox on failure.
+    func send(
+        request: UploadRequest, input: PasteInput, profile: ServiceProfile, options: PasteOptions,
+        settings: Settings, history: History
+    ) throws -> PasteResult {
+        let digest = input.bytes.map { SHA256.hex(of: $0) }
+        // A repeat of the same text to the same service within the window reuses the URL.
+        if !invocation.isNew, let digest, settings.repeatWindow > 0,
+            let earlier = try? history.recent(
+                sha256: digest, service: profile.name, within: .milliseconds(Int(settings.repeatWindow * 1000)))
+        {
+            return PasteResult(
+                url: earlier.url, service: profile.name, byteCount: earlier.byteCount, sha256: digest,
+                title: earlier.title, deletion: earlier.deletionToken ?? earlier.deletionURL, isRepeat: true)
+        }
+
+        let outbox = Outbox(context: context)
+        let metadata = OutboxEntry.Metadata(
+            service: profile.name, serviceURL: invocation.url, title: options.title, language: options.language,
+            isPrivate: options.isPrivate, expiry: options.expirySeconds.map(String.init), fileName: input.fileName,
+            created: context.now())
+        var request = request
+        var writer: OutboxEntryWriter?
+        if case .stream(let descriptor, _) = input.content {
+            // Streamed stdin is teed into the outbox as it goes: nothing is lost if the upload fails.
+            writer = try outbox.makeEntry(metadata)
+            request = request.teeing(descriptor: descriptor, prefix: input.prefix, to: writer!.contentPath)
+        }
+
+        let uploader = Uploader(options: transportOptions(settings))
+        do {
+            let response = try perform(request, uploader: uploader, settings: settings)
+            let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
+            writer?.discard()
+            let size = input.bytes.map { Int64($0.count) } ?? response.bytesSent
+            let sha = digest ?? writer?.digest ?? ""
+            let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
+            let record = HistoryRecord(
+                time: context.now(), service: profile.name, url: outcome.url, byteCount: size, sha256: sha,
+                title: options.title, deletionToken: isURLDeletion ? nil : outcome.deletion,
+                deletionURL: isURLDeletion ? outcome.deletion : nil,
+                preview: input.bytes.flatMap { HistoryRecord.preview(of: $0) })
+            do { try history.append(record) } catch { output.note("could not record the paste in history: \(error.message)") }
+            return PasteResult(
+                url: outcome.url, service: profile.name, byteCount: size, sha256: sha, title: options.title,
+                deletion: outcome.deletion)
+        } catch {
+            // Keep the text: in the outbox, fsynced, before paste exits.
+            let message = (error as? any PasteError)?.message ?? "\(error)"
+            if let writer {
+                try? writer.commit(lastError: message)
+            } else if let bytes = input.bytes {
+                _ = try? outbox.store(content: bytes, metadata: metadata, lastError: message)
+            } else if case .file(let path, _) = input.content {
+                _ = try? outbox.store(copyingFile: path, metadata: metadata, lastError: message)
+            }
+            throw error
+        }
+    }
+
+    /// Runs a request, retrying only what cannot create a duplicate paste.
+    func perform(_ request: UploadRequest, uploader: Uploader, settings: Settings) throws -> UploadResponse {
+        var policy = RetryPolicy(maximumAttempts: settings.retries + 1, maximumRetryAfter: .seconds(settings.maximumRetryAfter))
+        var attempt = 1
+        while true {
+            let outcome: Result<UploadResponse, UploadError>
+            do { outcome = .success(try uploader.send(request)) } catch { outcome = .failure(error) }
+            // A stream cannot be read twice; only in-memory and file bodies are retried.
+            guard request.isReplayable, let delay = policy.delay(after: outcome, attempt: attempt) else {
+                return try outcome.get()
+            }
+            output.note("retrying in \(delay.secondsText) (attempt \(attempt + 1))")
+            policy.wait(delay)
+            attempt += 1
+        }
+    }
+
+    /// Reads a streamed input whole into memory, for formats that cannot stream (form, json).
+    func spool(_ input: PasteInput) throws -> ContentSource {
+        guard case .stream(let descriptor, _) = input.content else { return input.content }
+        var bytes = input.prefix
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw InputError.unreadable(path: input.label, reason: SystemError.current.description)
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return .bytes(bytes)
+    }
+
+    /// Puts the URL on the clipboard through the detached owner; a note when there is no display.
+    func copyToClipboard(_ url: String, settings: Settings) {
+        guard invocation.copies && settings.copy else { return }
+        guard let clipboard = makeClipboard() else {
+            output.note("no display: the URL was printed but not copied")
+            return
+        }
+        do {
+            try clipboard.write(Array(url.utf8), to: .clipboard)
+        } catch {
+            output.note("the URL was not copied: \(ClipboardFailure(error: error).message)")
+        }
+    }
+}
+
+/// A bug, reported as exit 70.
+struct InternalFailure: PasteError {
+    var detail: String
+    var message: String { "internal error: \(detail)" }
+    var exitStatus: ExitStatus { .internalError }
+}
+
+extension Duration {
+    var secondsText: String {
+        let (seconds, attoseconds) = components
+        let value = Double(seconds) + Double(attoseconds) / 1e18
+        return value < 10 ? "\((value * 10).rounded() / 10)s" : "\(Int(value))s"
+    }
+}

@@ -1,0 +1,75 @@
+import Clipboard
+import PasteCore
+import Upload
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs one `paste` command: the funnel from argv to an exit status.
+///
+/// `main.swift` calls `PasteCommand.main` and exits with what it returns; nothing below prints
+/// except through `Output`, and every error becomes one stderr line and a sysexits status here.
+public enum PasteCommand {
+    /// Runs `paste` with argv (including argv[0]) and the process environment.
+    public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        let rest = Array(arguments.dropFirst())
+        if rest.first == SelectionOwnerProcess.subcommand {
+            return SelectionOwnerProcess.run(arguments: rest, environment: environment)
+        }
+        let context = Context(environment: environment, userID: getuid())
+        let output = Output(environment: environment)
+        do {
+            switch try parseCommandLine(rest) {
+            case .coreutils:
+                guard let coreutils = Coreutils.findPaste(path: environment["PATH"]) else {
+                    output.error("coreutils paste(1) was not found; '-f FILE' uploads a file")
+                    return ExitStatus.usage.rawValue
+                }
+                let failure = Coreutils.exec(coreutils, arguments: rest)
+                output.error("cannot run \(coreutils): \(failure)")
+                return 126
+            case .paste(let invocation):
+                var runner = Runner(invocation: invocation, context: context, output: output)
+                return try runner.run().rawValue
+            }
+        } catch let error as any PasteError {
+            output.report(error)
+            return error.exitStatus.rawValue
+        } catch {
+            output.error("internal error: \(error)")
+            return ExitStatus.internalError.rawValue
+        }
+    }
+}
+
+/// Everything paste writes for the person: stdout results and stderr lines.
+struct Output {
+    var environment: [String: String]
+    var isQuiet = false
+    var isJSON = false
+
+    /// `NO_COLOR` (https://no-color.org) or a non-terminal stderr turns colour off.
+    var usesColor: Bool {
+        environment["NO_COLOR"].map(\.isEmpty) ?? true && StandardStreams.isTerminal(2)
+            && environment["TERM"] != "dumb"
+    }
+
+    func result(_ line: String) { StandardStreams.out(line + "\n") }
+
+    func error(_ message: String) {
+        let prefix = usesColor ? "\u{1B}[1;31mpaste:\u{1B}[0m " : "paste: "
+        StandardStreams.err(prefix + message + "\n")
+    }
+
+    func report(_ error: any PasteError) {
+        self.error(error.message)
+        if let hint = error.hint, !isJSON { StandardStreams.err("paste: " + hint + "\n") }
+    }
+
+    /// A note that is not an error (no display to copy to, a repeat reused): quiet in -q and --json.
+    func note(_ message: String) {
+        guard !isQuiet && !isJSON else { return }
+        StandardStreams.err("paste: " + message + "\n")
+    }
+}

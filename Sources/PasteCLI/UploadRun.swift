@@ -1,0 +1,122 @@
+import Clipboard
+import PasteCore
+import Upload
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One run of `paste` for an invocation that is ours.
+struct Runner {
+    var invocation: Invocation
+    var context: Context
+    var output: Output
+    /// The binary to re-exec as the selection owner.
+    var executablePath = "/proc/self/exe"
+
+    init(invocation: Invocation, context: Context, output: Output) {
+        self.invocation = invocation
+        self.context = context
+        self.output = output
+        self.output.isQuiet = invocation.isQuiet
+        self.output.isJSON = invocation.isJSON
+    }
+
+    mutating func run() throws -> ExitStatus {
+        switch invocation.action {
+        case .help:
+            StandardStreams.out(helpText())
+            return .success
+        case .version:
+            StandardStreams.out(versionText())
+            return .success
+        case .listServices:
+            try listServices()
+            return .success
+        case .history:
+            try printHistory()
+            return .success
+        case .retry:
+            return try retryOutbox()
+        case .pick:
+            return try pick()
+        case .delete(let url):
+            return try delete(url: url)
+        case .deleteLast:
+            return try deleteLast()
+        case .upload:
+            return try upload()
+        }
+    }
+
+    // MARK: - Configuration
+
+    func loadConfiguration() throws(ConfigError) -> Configuration {
+        try Configuration.load(explicitPath: invocation.configPath, context: context)
+    }
+
+    func chooseService(_ configuration: Configuration) throws(ConfigError) -> ServiceProfile {
+        if let url = invocation.url { return ServiceProfile.pastie(name: "url", url: url) }
+        return try configuration.resolveService(flag: invocation.service, context: context)
+    }
+
+    func transportOptions(_ settings: Settings) -> TransportOptions {
+        var options = TransportOptions()
+        options.connectTimeout = settings.connectTimeout
+        options.totalTimeout = invocation.timeout ?? settings.timeout
+        options.stallTimeout = settings.stallTimeout
+        options.insecure = invocation.isInsecure
+        options.userAgent = "paste/\(pasteVersion)"
+        if invocation.isVerbose {
+            options.verbose = { line in StandardStreams.err("paste: " + Sanitizer.printable(line, limit: 400) + "\n") }
+        }
+        return options
+    }
+
+    // MARK: - Input
+
+    /// Whether the clipboard is read (as opposed to stdin or files).
+    var readsSelection: Bool {
+        switch invocation.input {
+        case .clipboard, .primary: true
+        case .files: false
+        case .automatic: StandardStreams.inputKind() == .none
+        }
+    }
+
+    func gatherInputs(settings: Settings) throws -> [PasteInput] {
+        switch invocation.input {
+        case .files(let paths):
+            // Check every file before uploading any: a typo must not leave half a batch sent.
+            var inputs: [PasteInput] = []
+            for path in paths { inputs.append(try PasteInput.file(path)) }
+            return inputs
+        case .clipboard: return [try readSelection(.clipboard, settings: settings)]
+        case .primary: return [try readSelection(.primary, settings: settings)]
+        case .automatic:
+            if StandardStreams.inputKind() == .none {
+                return [try readSelection(.clipboard, settings: settings)]
+            }
+            return [try PasteInput.standardInput()]
+        }
+    }
+
+    func readSelection(_ selection: Selection, settings: Settings) throws -> PasteInput {
+        guard let clipboard = makeClipboard() else {
+            if invocation.input == .automatic { throw InputError.nothingToRead }
+            throw ClipboardFailure(error: .noDisplay)
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try clipboard.read(selection, timeout: .milliseconds(Int(settings.clipboardTimeout * 1000)))
+        } catch {
+            throw ClipboardFailure(error: error)
+        }
+        let label = selection == .primary ? "the primary selection" : "the clipboard"
+        return try PasteInput(bytes: bytes, label: label, isFromSelection: true)
+    }
+
+    func makeClipboard() -> (any Clipboard)? {
+        ClipboardBackend.detect(environment: context.environment, helperExecutable: executablePath)
+    }
+}
