@@ -1,0 +1,136 @@
+import FoundationEssentials
+import Glibc
+
+/// The history file: one `HistoryRecord` per line (JSON Lines), newest last.
+///
+/// Writers serialise on an exclusive `FileLock` on a sibling lock file (`history.lock`), not on
+/// the history file itself, because `remove(url:)` replaces the file by rename and a lock on the
+/// old inode would not exclude anyone from the new one. Each record goes out as one `write` to a
+/// descriptor opened with `O_APPEND`. Readers take the lock shared. A record torn by a crash
+/// (or any line that is not a record) is skipped when reading, and the next append starts on a
+/// fresh line so it is never glued to the torn one. The file is created 0600: deletion tokens
+/// are secrets.
+public struct History: Sendable {
+    /// The history file.
+    public let path: String
+    /// The lock file beside it.
+    public let lockPath: String
+    /// The clock, for the repeat window.
+    private let now: @Sendable () -> Date
+
+    /// The history of the run's context: `$XDG_STATE_HOME/paste/history`.
+    public init(context: Context) {
+        self.init(path: context.historyPath, now: context.now)
+    }
+
+    /// A history stored at `path`.
+    public init(path: String, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.path = path
+        self.lockPath = path + ".lock"
+        self.now = now
+    }
+
+    // MARK: - Writing
+
+    /// Appends a record, creating the file (0600) and its folder (0700) when missing.
+    ///
+    /// - Throws: `StoreError` when the folder, lock or file cannot be made or written.
+    public func append(_ record: HistoryRecord) throws(StoreError) {
+        var line = try encode(record)
+        line.append(UInt8(ascii: "\n"))
+        try AtomicFile.createFolder(AtomicFile.folderOf(path))
+        let lock = try FileLock(path: lockPath, kind: .exclusive)
+        let file = try FileDescriptor.open(path, O_RDWR | O_APPEND | O_CREAT)
+        let size = Int(try file.status().st_size)
+        if size > 0, try file.byte(at: size - 1) != UInt8(ascii: "\n") {
+            // The last record was torn mid-write: end its line so ours stands alone.
+            line.insert(UInt8(ascii: "\n"), at: 0)
+        }
+        try file.write(line)
+        withExtendedLifetime(lock) {}
+    }
+
+    /// Removes every record of `url` (for `--delete`), rewriting the file atomically under the
+    /// lock. Lines that are not records are dropped at the same time.
+    ///
+    /// - Returns: How many records were removed; the file is untouched when none were.
+    @discardableResult
+    public func remove(url: String) throws(StoreError) -> Int {
+        guard AtomicFile.isFolder(AtomicFile.folderOf(path)) else { return 0 }
+        let lock = try FileLock(path: lockPath, kind: .exclusive)
+        defer { withExtendedLifetime(lock) {} }
+        guard let bytes = try AtomicFile.read(path) else { return 0 }
+        let all = History.decode(bytes)
+        let kept = all.filter { $0.url != url }
+        guard kept.count != all.count else { return 0 }
+        var output: [UInt8] = []
+        for record in kept {
+            output += try encode(record)
+            output.append(UInt8(ascii: "\n"))
+        }
+        try AtomicFile.write(output, to: path)
+        return all.count - kept.count
+    }
+
+    // MARK: - Reading
+
+    /// Every readable record, oldest first (newest last). An absent file is an empty history.
+    public func records() throws(StoreError) -> [HistoryRecord] {
+        guard AtomicFile.isFolder(AtomicFile.folderOf(path)) else { return [] }
+        let lock: FileLock?
+        do {
+            lock = try FileLock(path: lockPath, kind: .shared)
+        } catch {
+            // A read-only state folder still has a readable history: read it unlocked.
+            guard error.errno == EACCES || error.errno == EROFS else { throw error }
+            lock = nil
+        }
+        defer { withExtendedLifetime(lock) {} }
+        guard let bytes = try AtomicFile.read(path) else { return [] }
+        return History.decode(bytes)
+    }
+
+    /// The newest record of `url`, if any.
+    public func find(url: String) throws(StoreError) -> HistoryRecord? {
+        try records().last { $0.url == url }
+    }
+
+    /// The newest record of the same content sent to the same service within `window` of now:
+    /// the repeat window, so pressing the hotkey twice gives the same URL instead of a new paste.
+    public func recent(sha256: String, service: String, within window: Duration)
+        throws(StoreError) -> HistoryRecord?
+    {
+        let seconds = Double(window.components.seconds)
+            + Double(window.components.attoseconds) / 1e18
+        let earliest = now().addingTimeInterval(-seconds)
+        return try records().last {
+            $0.sha256 == sha256 && $0.service == service && $0.time >= earliest
+        }
+    }
+
+    // MARK: - Encoding
+
+    private func encode(_ record: HistoryRecord) throws(StoreError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(record))
+        } catch {
+            throw .cannotEncode(path: path)
+        }
+    }
+
+    /// The records among the lines of `bytes`; any line that does not decode is skipped.
+    static func decode(_ bytes: [UInt8]) -> [HistoryRecord] {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var records: [HistoryRecord] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            if let record = try? decoder.decode(HistoryRecord.self, from: Data(line)) {
+                records.append(record)
+            }
+        }
+        return records
+    }
+}
