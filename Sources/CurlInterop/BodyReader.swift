@@ -1,0 +1,169 @@
+internal import CCurlShims
+internal import Glibc
+
+/// Reads a `BodySource` in chunks into buffers libcurl hands us, teeing streams to a file.
+///
+/// One reader per body or multipart part. It owns the descriptors it opened (the file, the tee)
+/// and closes them in `deinit`; a stream's own descriptor belongs to the caller. When a read
+/// fails, the reason is kept in `failure` and the callback returns the abort value: errors never
+/// cross C.
+final class BodyReader {
+    private let source: BodySource
+    /// The descriptor read from: the opened file, or the caller's stream.
+    private let fileDescriptor: Int32
+    private let ownsDescriptor: Bool
+    /// The tee file, opened for appending; -1 when there is none.
+    private let teeDescriptor: Int32
+    /// Where `.bytes` and `.file` are; for `.bytes` the next byte to send.
+    private var offset: Int64 = 0
+    /// Set when a read or tee write failed; the transfer was aborted because of it.
+    private(set) var failure: CurlError.LocalFailure?
+
+    /// Opens what the source needs: the file, and the tee file for a stream.
+    ///
+    /// - Throws: `CurlError` with a `.read`/`.tee` local failure when `open` fails.
+    init(_ source: BodySource) throws(CurlError) {
+        self.source = source
+        switch source {
+        case .bytes:
+            fileDescriptor = -1
+            ownsDescriptor = false
+            teeDescriptor = -1
+        case .file(let path, _):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw CurlError(code: .readError, detail: "", localFailure: .read(path: path, errno: errno))
+            }
+            fileDescriptor = fd
+            ownsDescriptor = true
+            teeDescriptor = -1
+        case .stream(let fd, let teePath):
+            fileDescriptor = fd
+            ownsDescriptor = false
+            if let teePath {
+                let tee = open(teePath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+                guard tee >= 0 else {
+                    throw CurlError(code: .readError, detail: "", localFailure: .tee(path: teePath, errno: errno))
+                }
+                teeDescriptor = tee
+            } else {
+                teeDescriptor = -1
+            }
+        }
+    }
+
+    deinit {
+        if ownsDescriptor { close(fileDescriptor) }
+        if teeDescriptor >= 0 { close(teeDescriptor) }
+    }
+
+    /// A name for the source in error messages.
+    private var sourceName: String {
+        switch source {
+        case .bytes: "<memory>"
+        case .file(let path, _): path
+        case .stream(let fd, _): fd == 0 ? "<stdin>" : "<fd \(fd)>"
+        }
+    }
+
+    /// Fills `buffer` with the next bytes; returns how many, 0 at the end, or -1 after a failure
+    /// (recorded in `failure`).
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        switch source {
+        case .bytes(let bytes):
+            let start = Int(offset)
+            let count = min(buffer.count, bytes.count - start)
+            guard count > 0 else { return 0 }
+            bytes.withUnsafeBytes { whole in
+                base.copyMemory(from: whole.baseAddress! + start, byteCount: count)
+            }
+            offset += Int64(count)
+            return count
+        case .file(let path, let size):
+            let wanted = Int(min(Int64(buffer.count), size - offset))
+            guard wanted > 0 else { return 0 }
+            let got = readRetrying(base, wanted)
+            guard got >= 0 else {
+                failure = .read(path: path, errno: errno)
+                return -1
+            }
+            offset += Int64(got)
+            return got
+        case .stream:
+            let got = readRetrying(base, buffer.count)
+            guard got >= 0 else {
+                failure = .read(path: sourceName, errno: errno)
+                return -1
+            }
+            if got > 0, !appendToTee(UnsafeRawBufferPointer(start: base, count: got)) { return -1 }
+            return got
+        }
+    }
+
+    /// `read(2)`, retried on EINTR, waiting with `poll` when a non-blocking descriptor is empty.
+    private func readRetrying(_ base: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        while true {
+            let got = Glibc.read(fileDescriptor, base, count)
+            if got >= 0 { return got }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN:
+                var entry = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, -1)
+            default: return -1
+            }
+        }
+    }
+
+    /// Appends a chunk to the tee file; false (with `failure` set) when that fails.
+    private func appendToTee(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        guard teeDescriptor >= 0, case .stream(_, let teePath?) = source else { return true }
+        var written = 0
+        while written < chunk.count {
+            let result = write(teeDescriptor, chunk.baseAddress! + written, chunk.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                failure = .tee(path: teePath, errno: errno)
+                return false
+            }
+            written += result
+        }
+        return true
+    }
+
+    /// Moves back to `position` so libcurl can send the body again (a 307/308 redirect or an
+    /// authentication retry); false when the source is a stream, which cannot rewind.
+    func rewind(to position: Int64) -> Bool {
+        switch source {
+        case .bytes(let bytes):
+            guard position >= 0, position <= Int64(bytes.count) else { return false }
+            offset = position
+            return true
+        case .file:
+            guard lseek(fileDescriptor, off_t(position), SEEK_SET) == off_t(position) else { return false }
+            offset = position
+            return true
+        case .stream:
+            return false
+        }
+    }
+}
+
+// MARK: - Trampolines shared by the body read and the mime part read
+
+/// `curl_read_callback` for a `BodyReader` passed (unretained) as the user data.
+///
+/// The reader's owner (the `EasyHandle` or the `Mime`) outlives the transfer.
+let bodyReadTrampoline: curl_read_callback = { buffer, size, count, userData in
+    let reader = Unmanaged<BodyReader>.fromOpaque(userData!).takeUnretainedValue()
+    let got = reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+    return got < 0 ? Int(CURL_READFUNC_ABORT) : got
+}
+
+/// `curl_seek_callback` for a `BodyReader`: only `SEEK_SET` is used by libcurl for rewinding.
+let bodySeekTrampoline: curl_seek_callback = { userData, offset, origin in
+    let reader = Unmanaged<BodyReader>.fromOpaque(userData!).takeUnretainedValue()
+    guard origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+    return reader.rewind(to: Int64(offset)) ? Int32(CURL_SEEKFUNC_OK) : Int32(CURL_SEEKFUNC_CANTSEEK)
+}

@@ -1,1 +1,0 @@
-// CurlInterop: see README.md for this module's role.

@@ -1,0 +1,63 @@
+internal import CCurlShims
+
+/// What libcurl knows about a transfer after (or during) it, copied out of the handle.
+public struct TransferInfo: Sendable, Equatable {
+    /// The last HTTP status (`CURLINFO_RESPONSE_CODE`), 0 when none arrived.
+    public var responseCode: Int
+    /// The last URL used (`CURLINFO_EFFECTIVE_URL`).
+    public var effectiveURL: String
+    /// Redirects followed (`CURLINFO_REDIRECT_COUNT`).
+    public var redirectCount: Int
+    /// Where the last answer's redirect points (`CURLINFO_REDIRECT_URL`), if anywhere.
+    public var redirectURL: String?
+    /// Request body bytes sent (`CURLINFO_SIZE_UPLOAD_T`).
+    public var bodyBytesSent: Int64
+    /// Request header bytes sent (`CURLINFO_REQUEST_SIZE`); > 0 once a request went out.
+    public var headerBytesSent: Int
+    /// Seconds until the TCP connection was made (`CURLINFO_CONNECT_TIME_T`), 0 if never.
+    public var connectSeconds: Double
+    /// Seconds the transfer took (`CURLINFO_TOTAL_TIME_T`).
+    public var totalSeconds: Double
+    /// The errno of the last failed connect or socket call (`CURLINFO_OS_ERRNO`).
+    public var osErrno: Int32
+    /// New connections this transfer made (`CURLINFO_NUM_CONNECTS`); 0 when it reused one.
+    public var newConnections: Int
+    /// The IP address connected to (`CURLINFO_PRIMARY_IP`).
+    public var primaryIP: String
+}
+
+extension EasyHandle {
+    /// A snapshot of the transfer's counters. Wraps `curl_easy_getinfo`.
+    public var info: TransferInfo {
+        TransferInfo(
+            responseCode: long(CURLINFO_RESPONSE_CODE),
+            effectiveURL: string(CURLINFO_EFFECTIVE_URL) ?? "",
+            redirectCount: long(CURLINFO_REDIRECT_COUNT),
+            redirectURL: string(CURLINFO_REDIRECT_URL),
+            bodyBytesSent: offset(CURLINFO_SIZE_UPLOAD_T),
+            headerBytesSent: long(CURLINFO_REQUEST_SIZE),
+            connectSeconds: Double(offset(CURLINFO_CONNECT_TIME_T)) / 1e6,
+            totalSeconds: Double(offset(CURLINFO_TOTAL_TIME_T)) / 1e6,
+            osErrno: Int32(truncatingIfNeeded: long(CURLINFO_OS_ERRNO)),
+            newConnections: long(CURLINFO_NUM_CONNECTS),
+            primaryIP: string(CURLINFO_PRIMARY_IP) ?? "")
+    }
+
+    private func long(_ item: CURLINFO) -> Int {
+        var value = 0
+        _ = ccurl_easy_getinfo_long(raw, item, &value)
+        return value
+    }
+
+    private func offset(_ item: CURLINFO) -> Int64 {
+        var value: curl_off_t = 0
+        _ = ccurl_easy_getinfo_off_t(raw, item, &value)
+        return Int64(value)
+    }
+
+    private func string(_ item: CURLINFO) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard ccurl_easy_getinfo_string(raw, item, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+}

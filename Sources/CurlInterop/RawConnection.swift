@@ -1,0 +1,122 @@
+internal import CCurlShims
+internal import Glibc
+
+/// A plain TCP exchange for netcat-style pastebins (termbin, fiche): connect, send the content,
+/// close the sending side, read the answer.
+///
+/// libcurl makes the connection (`CURLOPT_CONNECT_ONLY`: its resolver, connect timeout and
+/// IPv4/IPv6 fallback) and moves the bytes (`curl_easy_send`, `curl_easy_recv`); the socket it
+/// reports (`CURLINFO_ACTIVESOCKET`) is waited on with `poll` and half-closed with `shutdown`.
+/// The easy handle owns the socket and closes it in its `deinit`.
+public final class RawConnection {
+    private let easy: EasyHandle
+    private let socket: Int32
+    /// The size of one chunk read from the source and sent.
+    private static let chunkSize = 64 * 1024
+
+    /// Connects to `host:port`.
+    ///
+    /// Proxies are switched off (`CURLOPT_PROXY ""`): a proxy from the environment speaks HTTP,
+    /// and this is not HTTP.
+    /// - Throws: `CurlError` (`couldNotResolveHost`, `couldNotConnect`, `operationTimedOut`).
+    public init(host: String, port: Int, connectTimeoutMilliseconds: Int) throws(CurlError) {
+        easy = try EasyHandle()
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        try easy.set(.url, "http://\(authority)/")
+        try easy.set(.noSignal, true)
+        try easy.set(.connectOnly, true)
+        try easy.set(.connectTimeoutMilliseconds, connectTimeoutMilliseconds)
+        _ = ccurl_easy_setopt_string(easy.raw, CURLOPT_PROXY, "")
+        try easy.perform()
+        var socket: curl_socket_t = -1
+        _ = ccurl_easy_getinfo_socket(easy.raw, CURLINFO_ACTIVESOCKET, &socket)
+        guard socket >= 0 else { throw CurlError(code: .couldNotConnect, detail: "no socket after connect") }
+        self.socket = socket
+    }
+
+    /// What libcurl knows of the connection (the IP connected to, connect time).
+    public var info: TransferInfo { easy.info }
+
+    /// Sends all of `source`, then shuts the sending side (`shutdown(SHUT_WR)`) so the server
+    /// sees the end of the paste.
+    ///
+    /// - Parameters:
+    ///   - deadline: when the whole exchange must be over.
+    ///   - onProgress: called with the bytes sent so far after each chunk.
+    /// - Returns: the number of bytes sent.
+    /// - Throws: `CurlError` (`sendError`, `operationTimedOut`, or a local read/tee failure).
+    public func send(
+        _ source: BodySource, deadline: ContinuousClock.Instant, onProgress: ((Int64) -> Void)? = nil
+    ) throws(CurlError) -> Int64 {
+        let reader = try BodyReader(source)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 1)
+        defer { buffer.deallocate() }
+        var total: Int64 = 0
+        while true {
+            let got = reader.read(into: buffer)
+            if got < 0 {
+                throw CurlError(code: .readError, detail: "", localFailure: reader.failure)
+            }
+            if got == 0 { break }
+            var sent = 0
+            while sent < got {
+                var count = 0
+                let code = curl_easy_send(easy.raw, buffer.baseAddress! + sent, got - sent, &count)
+                if code == CURLE_AGAIN {
+                    try wait(for: Int16(POLLOUT), until: deadline, doing: "sending")
+                    continue
+                }
+                guard code == CURLE_OK else { throw easy.makeError(code) }
+                sent += count
+            }
+            total += Int64(got)
+            onProgress?(total)
+        }
+        if shutdown(socket, Int32(SHUT_WR)) != 0 {
+            throw CurlError(code: .sendError, detail: "shutdown: " + String(cString: strerror(errno)))
+        }
+        return total
+    }
+
+    /// Reads the answer until the server closes, `maximumBytes` arrived, or the deadline.
+    ///
+    /// - Returns: at most `maximumBytes` bytes of the answer.
+    /// - Throws: `CurlError` (`receiveError`, or `operationTimedOut` when the server neither
+    ///   answers nor closes in time).
+    public func receive(maximumBytes: Int, deadline: ContinuousClock.Instant) throws(CurlError) -> [UInt8] {
+        var answer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        while answer.count < maximumBytes {
+            var count = 0
+            let code = chunk.withUnsafeMutableBytes { curl_easy_recv(easy.raw, $0.baseAddress, $0.count, &count) }
+            if code == CURLE_AGAIN {
+                try wait(for: Int16(POLLIN), until: deadline, doing: "waiting for the answer")
+                continue
+            }
+            guard code == CURLE_OK else { throw easy.makeError(code) }
+            if count == 0 { break }  // the server closed: the answer is complete
+            answer.append(contentsOf: chunk[0..<min(count, maximumBytes - answer.count)])
+        }
+        return answer
+    }
+
+    /// Waits until the socket is ready for `events`, or throws a timeout at the deadline.
+    private func wait(for events: Int16, until deadline: ContinuousClock.Instant, doing what: String) throws(CurlError) {
+        while true {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+            guard milliseconds > 0 else {
+                throw CurlError(code: .operationTimedOut, detail: "timed out \(what)")
+            }
+            var entry = pollfd(fd: socket, events: events, revents: 0)
+            let ready = poll(&entry, 1, Int32(min(milliseconds, Int64(Int32.max))))
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR {
+                throw CurlError(code: .receiveError, detail: "poll: " + String(cString: strerror(errno)))
+            }
+        }
+    }
+}
+
+@available(*, unavailable, message: "a connection belongs to one thread")
+extension RawConnection: Sendable {}

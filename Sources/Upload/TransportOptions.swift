@@ -1,0 +1,60 @@
+/// How transfers behave: timeouts, redirects, TLS, identification, and what is reported.
+///
+/// Proxies come from the usual environment variables (`http_proxy`, `https_proxy`,
+/// `no_proxy`, ...) because that is libcurl's default and nothing here overrides it.
+public struct TransportOptions: Sendable {
+    /// The client version sent in the default User-Agent.
+    // TODO(lead): take the version from PasteCore once it has one.
+    public static let clientVersion = "0.1.0"
+
+    /// The longest wait for a connection (libcurl's CURLOPT_CONNECTTIMEOUT_MS).
+    public var connectTimeout: Duration
+    /// The longest a whole transfer may take, if bounded (CURLOPT_TIMEOUT_MS).
+    public var totalTimeout: Duration?
+    /// Abort when fewer than 1 byte per second moved for this long (CURLOPT_LOW_SPEED_TIME,
+    /// whole seconds, at least 1). It also bounds a raw TCP exchange's waits.
+    public var stallTimeout: Duration
+    /// The most redirects followed (CURLOPT_MAXREDIRS).
+    public var maxRedirects: Int
+    /// Skip TLS certificate and host name verification. Off unless asked for.
+    public var insecure: Bool
+    /// The User-Agent header.
+    public var userAgent: String
+    /// Receives the verbose trace, one line at a time, prefixed `> ` (sent), `< ` (received) or
+    /// `* ` (libcurl's notes); credentials and cookies are redacted before it sees them.
+    public var verbose: (@Sendable (String) -> Void)?
+    /// Receives (bytes of the body sent, total when known) as a transfer runs.
+    public var progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?
+
+    /// Makes options; every default is the documented one.
+    public init(
+        connectTimeout: Duration = .seconds(10), totalTimeout: Duration? = nil,
+        stallTimeout: Duration = .seconds(30), maxRedirects: Int = 10, insecure: Bool = false,
+        userAgent: String = "paste/\(TransportOptions.clientVersion)",
+        verbose: (@Sendable (String) -> Void)? = nil,
+        progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)? = nil
+    ) {
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.stallTimeout = stallTimeout
+        self.maxRedirects = maxRedirects
+        self.insecure = insecure
+        self.userAgent = userAgent
+        self.verbose = verbose
+        self.progress = progress
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so a small positive timeout never becomes 0 ("no limit").
+    var roundedUpMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        let fraction = attoseconds > 0 ? (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000 : 0
+        return Int(seconds) * 1000 + Int(fraction)
+    }
+
+    /// The value in seconds as a floating-point number.
+    var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,1 +1,0 @@
-// Upload: see README.md for this module's role.

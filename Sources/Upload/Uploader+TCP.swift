@@ -1,0 +1,52 @@
+import CurlInterop
+import PasteCore
+
+extension Uploader {
+    /// Sends a `tcp://host:port` request, netcat style (termbin, fiche): connect, send the
+    /// content, close the sending side, read the answer until the server closes.
+    ///
+    /// The answer is bounded by `UploadResponse.maximumBodyBytes`; each wait is bounded by the
+    /// stall timeout and the whole exchange by the total timeout, when set.
+    func sendOverTCP(_ request: UploadRequest) throws(UploadError) -> UploadResponse {
+        let endpoint = Endpoint(request.url)
+        guard endpoint.scheme == "tcp", let port = endpoint.port, !endpoint.host.isEmpty else {
+            throw .unsupportedURL(request.url)
+        }
+        let source: BodySource
+        switch request.body {
+        case .raw(let content, _): source = BodySource(content)
+        case .rendered(let bytes, _): source = .bytes(bytes)
+        case .multipart, .form: throw .bodyNotSendableOverTCP(url: request.url)
+        }
+        let deadline = ContinuousClock.now + (options.totalTimeout ?? .seconds(Self.tcpDefaultLimitSeconds))
+        let connection: RawConnection
+        do {
+            connection = try RawConnection(
+                host: endpoint.bareHost, port: port,
+                connectTimeoutMilliseconds: options.connectTimeout.roundedUpMilliseconds)
+        } catch {
+            throw classify(error, nil, request)
+        }
+        let progress = options.progress
+        let total = source.knownLength
+        do {
+            let sent = try connection.send(
+                source, idleTimeout: options.stallTimeout, deadline: deadline,
+                onProgress: progress.map { report in { report($0, total) } })
+            let answer = try connection.receive(
+                maximumBytes: UploadResponse.maximumBodyBytes, idleTimeout: options.stallTimeout,
+                deadline: deadline)
+            return UploadResponse(status: 0, effectiveURL: request.url, body: answer, bytesSent: sent)
+        } catch {
+            if error.code == .operationTimedOut {
+                throw .timedOut(url: request.url, phase: .stalled(seconds: stallSeconds), requestSent: true)
+            }
+            var info = connection.info
+            info.headerBytesSent = 1  // the connection was open: bytes may have gone out
+            throw classify(error, info, request)
+        }
+    }
+
+    /// The bound on a whole TCP exchange when no total timeout is set: one hour.
+    static let tcpDefaultLimitSeconds: Int64 = 3600
+}
