@@ -13,6 +13,8 @@ public struct PropertyHeader: Sendable, Equatable {
     public var format: Int
     /// How many bytes were appended to the caller's buffer.
     public var byteCount: Int
+    /// The items of a format-32 property (such as `INCR`'s size), as C `long`s widened to `UInt`.
+    public var values: [UInt]
 }
 
 extension Display {
@@ -24,8 +26,8 @@ extension Display {
     /// deletion is what asks an INCR owner for the next chunk (ICCCM §2.7.2).
     ///
     /// Wraps `XGetWindowProperty(req_type: AnyPropertyType)`.
-    /// - Returns: nil when the window has no such property (type `None`); a format-32 property
-    ///   appends nothing and reports its format (use `property(_:of:delete:)` for those).
+    /// - Returns: nil when the window has no such property (type `None`). A format-32 property
+    ///   appends nothing; its items are in the header's `values`.
     public func readProperty(
         _ property: Atom, of window: Window, delete: Bool, appendingTo buffer: inout [UInt8]
     ) -> PropertyHeader? {
@@ -40,11 +42,16 @@ extension Display {
         defer { if let data { XFree(data) } }
         guard status == Success, actualType != 0 else { return nil }
         var count = 0
+        var values: [UInt] = []
         if let data, actualFormat == 8 || actualFormat == 16 {
             count = Int(itemCount) * Int(actualFormat / 8)
             buffer.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+        } else if let data, actualFormat == 32 {
+            let longs = UnsafeRawPointer(data).bindMemory(to: UInt.self, capacity: Int(itemCount))
+            values = Array(UnsafeBufferPointer(start: longs, count: Int(itemCount)))
         }
-        return PropertyHeader(type: Atom(rawValue: actualType), format: Int(actualFormat), byteCount: count)
+        return PropertyHeader(
+            type: Atom(rawValue: actualType), format: Int(actualFormat), byteCount: count, values: values)
     }
 
     /// Reads a whole property of `window` into Swift storage, or nil when it does not exist.
