@@ -51,7 +51,7 @@ let package = Package(
             swiftSettings: safeSwift),
 
         // MARK: - Executables
-        .executableTarget(name: "paste", dependencies: ["PasteCLI"], swiftSettings: safeSwift),
+        .executableTarget(name: "paste", dependencies: ["PasteCLI", "Clipboard"], swiftSettings: safeSwift),
         // The mock pastebin shares no code with the client: a shared encoder would hide its bugs.
         .executableTarget(name: "paste-mock"),
 

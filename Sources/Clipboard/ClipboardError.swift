@@ -1,0 +1,120 @@
+/// Why a clipboard operation failed.
+public enum ClipboardError: Error, Equatable, Sendable {
+    /// No display to talk to: neither a display name nor `DISPLAY` (nor a Wayland clipboard).
+    case noDisplay
+    /// The X server at `name` could not be reached (`XOpenDisplay` failed).
+    case cannotOpenDisplay(name: String)
+    /// Nobody owns the selection, or it holds zero bytes.
+    case empty(Selection)
+    /// The owner offers data, but none as text; `available` names its targets (`image/png`, ...).
+    case noTextTarget(Selection, available: [String])
+    /// The owner did not answer within the deadline.
+    case timedOut(Selection, seconds: Double)
+    /// The owner refused every text conversion we asked for; `target` is the last one tried.
+    case ownerRefused(Selection, target: String)
+    /// The detached selection owner could not be started or did not take the selection.
+    case helperFailed(OwnerFailure)
+    /// `wl-copy`/`wl-paste` (wl-clipboard) is not installed.
+    case waylandToolMissing(tool: String)
+    /// `wl-copy`/`wl-paste` failed.
+    case waylandToolFailed(tool: String, status: Int32)
+
+    /// The broad class of a failure, which the CLI maps to an exit status (Clipboard knows
+    /// nothing of PasteCore): `noInput` → 66, `badInput` → 65, `temporaryFailure` → 75,
+    /// `unavailable` → 69, `ioError` → 74.
+    public enum Kind: Sendable, Equatable {
+        /// Nothing to read (`EX_NOINPUT`).
+        case noInput
+        /// Something there, but not usable as text (`EX_DATAERR`).
+        case badInput
+        /// Might work if tried again (`EX_TEMPFAIL`).
+        case temporaryFailure
+        /// No clipboard service reachable (`EX_UNAVAILABLE`).
+        case unavailable
+        /// A local process or pipe failed (`EX_IOERR`).
+        case ioError
+    }
+
+    /// The class of this failure.
+    public var kind: Kind {
+        switch self {
+        case .empty: .noInput
+        case .noTextTarget: .badInput
+        case .timedOut: .temporaryFailure
+        case .noDisplay, .cannotOpenDisplay, .waylandToolMissing, .ownerRefused: .unavailable
+        case .helperFailed(let failure): failure == .noAnswer ? .temporaryFailure : .ioError
+        case .waylandToolFailed: .ioError
+        }
+    }
+
+    /// One line for a person: what failed, on what, and why.
+    public var message: String {
+        switch self {
+        case .noDisplay: "no display: DISPLAY is not set and no Wayland clipboard was found"
+        case .cannotOpenDisplay(let name): "cannot open display '\(name)'"
+        case .empty(let selection): "the \(selection.displayName) is empty"
+        case .noTextTarget(let selection, let available):
+            "the \(selection.displayName) holds no text (it offers: \(available.joined(separator: ", ")))"
+        case .timedOut(let selection, let seconds):
+            "the \(selection.displayName) owner did not answer within \(seconds.formattedSeconds)"
+        case .ownerRefused(let selection, let target):
+            "the \(selection.displayName) owner refused to convert to \(target)"
+        case .helperFailed(let failure): "cannot take the clipboard: \(failure.message)"
+        case .waylandToolMissing(let tool): "\(tool) not found (install wl-clipboard)"
+        case .waylandToolFailed(let tool, let status): "\(tool) failed with exit status \(status)"
+        }
+    }
+}
+
+/// How the detached selection owner failed to take the selection.
+public enum OwnerFailure: Equatable, Sendable {
+    /// `posix_spawn` of the helper failed with `errno`.
+    case cannotSpawn(path: String, errno: Int32)
+    /// The text could not be handed to the helper (`errno` of the failed write).
+    case payloadNotDelivered(errno: Int32)
+    /// The helper ended before owning the selection: its exit status, or 128 + signal.
+    case exited(status: Int32)
+    /// The helper reported a failure with this status byte (see `SelectionOwnerProcess`).
+    case reported(status: UInt8)
+    /// Another client took the selection with a later timestamp before we could (ICCCM §2.1).
+    case notOwner
+    /// No answer from the helper in time.
+    case noAnswer
+
+    /// The reason, for `ClipboardError.message`.
+    var message: String {
+        switch self {
+        case .cannotSpawn(let path, let errno): "cannot start '\(path)': \(errorText(errno))"
+        case .payloadNotDelivered(let errno): "cannot hand the text to the selection owner: \(errorText(errno))"
+        case .exited(let status): "the selection owner exited with status \(status)"
+        case .reported(let status): "the selection owner failed (status \(status))"
+        case .notOwner: "another client took the selection first"
+        case .noAnswer: "the selection owner did not answer"
+        }
+    }
+}
+
+extension Selection {
+    /// How messages name the selection.
+    var displayName: String {
+        switch self {
+        case .clipboard: "clipboard"
+        case .primary: "primary selection"
+        }
+    }
+}
+
+extension Double {
+    /// `2 s`, `0.5 s`.
+    var formattedSeconds: String {
+        self == rounded() ? "\(Int(self)) s" : "\(self) s"
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, for messages.
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

@@ -1,0 +1,68 @@
+import X11Interop
+
+/// The detached process that owns a selection after `paste` has returned.
+///
+/// `paste`'s `main` calls `run` when `argv[1]` is `subcommand`. The process reads the text from
+/// stdin, takes the selection, reports on stdout with one status byte, and then serves requestors
+/// until another client takes the selection, a clipboard manager has saved the text, or the X
+/// connection is lost (then the error trap ends the process with `Display.connectionLostExitStatus`).
+public enum SelectionOwnerProcess {
+    /// The hidden first argument that selects this mode: `paste --internal-selection-owner clipboard`.
+    public static let subcommand = "--internal-selection-owner"
+
+    /// The status byte the helper writes on stdout (then closes it).
+    public enum Status: UInt8, Sendable {
+        /// It owns the selection: the caller may return.
+        case owning = 0
+        /// `DISPLAY` was not set.
+        case noDisplay = 1
+        /// `XOpenDisplay` failed.
+        case cannotOpenDisplay = 2
+        /// A later owner won (ICCCM §2.1), so we are not the owner.
+        case notOwner = 3
+        /// Wrong arguments.
+        case usage = 4
+        /// Reading the text from stdin failed.
+        case readFailed = 5
+        /// The server did not give us a timestamp.
+        case noTimestamp = 6
+    }
+
+    /// Runs the owner and returns the process's exit status.
+    ///
+    /// - Parameters:
+    ///   - arguments: the whole argv: `[executable, subcommand, "clipboard" | "primary"]`.
+    ///   - environment: the process environment (for `DISPLAY`).
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        guard arguments.count == 3, arguments[1] == subcommand, let selection = Selection(rawValue: arguments[2])
+        else { return report(.usage, exitStatus: 64) }
+        let payload: [UInt8]
+        switch StandardStreams.readAll(0) {
+        case .success(let bytes): payload = bytes
+        case .failure: return report(.readFailed, exitStatus: 74)
+        }
+        StandardStreams.detach(0)
+        StandardStreams.closeInherited()
+        StandardStreams.leaveWorkingDirectory()
+        guard let name = environment["DISPLAY"], !name.isEmpty else { return report(.noDisplay, exitStatus: 69) }
+        let display: Display
+        do { display = try Display(name: name) } catch { return report(.cannotOpenDisplay, exitStatus: 69) }
+        let server = SelectionServer(display: display, selection: selection, text: payload)
+        switch server.takeOwnership() {
+        case .owning: break
+        case let failure: return report(failure, exitStatus: 69)
+        }
+        _ = report(.owning, exitStatus: 0)
+        server.askClipboardManagerToSave()
+        server.serve()
+        return 0
+    }
+
+    /// Writes the status byte to stdout and points stdout at /dev/null, so the caller's
+    /// `$(paste)` sees end of file now.
+    private static func report(_ status: Status, exitStatus: Int32) -> Int32 {
+        StandardStreams.writeByte(status.rawValue, to: 1)
+        StandardStreams.detach(1)
+        return exitStatus
+    }
+}

@@ -1,0 +1,295 @@
+import X11Interop
+
+/// Serves one selection as its ICCCM owner (ICCCM §2.1–2.7), with INCR to many requestors.
+///
+/// The protocol, step by step (as xsel writes it down beside its code):
+///
+/// Taking ownership (§2.1):
+/// 1. Get a server timestamp: a zero-length append to a property of our own window makes the
+///    server send a PropertyNotify with its time. `CurrentTime` is forbidden: two clients racing
+///    for the selection must be ordered by the server's clock.
+/// 2. `XSetSelectionOwner(selection, window, time)`, then `XGetSelectionOwner` to confirm: the
+///    request fails silently when someone took it with a later time.
+///
+/// Answering a `SelectionRequest` (§2.2):
+/// 3. Refuse (reply with property None) when the request is for another selection, or for a time
+///    before we took ownership (unless `CurrentTime`), or comes after we lost it.
+/// 4. Property None in the request means an obsolete requestor: use the target atom as property.
+/// 5. Convert: write the data into the requestor's property, then send it a `SelectionNotify`
+///    naming that property (None when refused). Targets: TARGETS (our list), TIMESTAMP (the
+///    ownership time), MULTIPLE (§2.6.2: a list of (target, property) pairs, each converted; a
+///    failed pair gets its target replaced by None), and the text targets.
+///
+/// INCR (§2.7.2), when the data does not fit one request:
+/// 6. Select PropertyChangeMask on the requestor's window *before* anything else, write a
+///    property of type INCR holding the size, and send the SelectionNotify.
+/// 7. Each time the requestor deletes the property (PropertyNotify, state Deleted), append the
+///    next chunk. After the last chunk, write a zero-length property; its deletion ends the
+///    transfer. Transfers are keyed by (requestor window, property), so many run at once.
+///    A requestor that vanishes or stalls (`transferIdleLimit`) is forgotten.
+///
+/// Ending:
+/// 8. SelectionClear means another client owns the selection now: refuse new requests, finish
+///    transfers already running, and return.
+/// 9. Clipboard manager hand-off (freedesktop ClipboardManager spec): when a manager owns
+///    CLIPBOARD_MANAGER, convert CLIPBOARD_MANAGER to SAVE_TARGETS, with our text targets in the
+///    property. The manager then requests our targets like any requestor and answers with a
+///    SelectionNotify; a non-None property means it saved them, so we may go (it takes over the
+///    clipboard when our window disappears). A refusal leaves us owning as before.
+final class SelectionServer {
+    let display: Display
+    let selection: Selection
+    /// The text, UTF-8.
+    let text: [UInt8]
+    /// The text in ISO Latin-1 for `STRING`, or nil when it has characters beyond U+00FF.
+    let latin1Text: [UInt8]?
+    /// Our unmapped window, the owner.
+    let window: Window
+    /// The largest property value we write in one request; larger data goes by INCR.
+    let chunkSize: Int
+    /// When we took ownership (§2.1), for TIMESTAMP and for refusing older requests.
+    private(set) var ownershipTime = Timestamp.current
+    private let atoms: Atoms
+    private var transfers: [TransferKey: IncrementalTransfer] = [:]
+    private var hasLostOwnership = false
+    private var isHandedOff = false
+
+    /// How long an INCR requestor may stall before we give up on it.
+    static let transferIdleLimit = Duration.seconds(30)
+    /// Bytes left out of `maxRequestBytes` for the ChangeProperty request's own header (24 bytes),
+    /// with room to spare.
+    static let requestHeaderAllowance = 256
+    /// How long to wait for the server to answer our own timestamp request.
+    static let timestampTimeout = Duration.seconds(5)
+
+    init(display: Display, selection: Selection, text: [UInt8], chunkSize: Int? = nil) {
+        self.display = display
+        self.selection = selection
+        self.text = text
+        latin1Text = TextEncoding.latin1(fromUTF8: text)
+        window = display.createWindow(events: .propertyChange)
+        atoms = Atoms(display: display, selection: selection)
+        self.chunkSize = chunkSize ?? (display.maxRequestBytes - Self.requestHeaderAllowance)
+    }
+
+    // MARK: - Steps 1–2: taking ownership
+
+    /// Takes the selection with a server timestamp and confirms it.
+    func takeOwnership() -> SelectionOwnerProcess.Status {
+        do { ownershipTime = try display.serverTime(using: window, before: .now + Self.timestampTimeout) } catch {
+            return .noTimestamp
+        }
+        display.setSelectionOwner(atoms.selection, to: window, at: ownershipTime)
+        return display.selectionOwner(atoms.selection) == window ? .owning : .notOwner
+    }
+
+    // MARK: - Step 9: clipboard manager
+
+    /// Asks a running clipboard manager to save our targets (CLIPBOARD only).
+    func askClipboardManagerToSave() {
+        guard selection == .clipboard, display.selectionOwner(atoms.clipboardManager) != nil else { return }
+        display.changeProperty(atoms.saveTargetsProperty, of: window, type: atoms.atom, atoms: textTargets)
+        display.convertSelection(
+            atoms.clipboardManager, to: atoms.saveTargets, property: atoms.saveTargetsProperty, requestor: window,
+            time: ownershipTime)
+        display.flush()
+    }
+
+    // MARK: - The event loop
+
+    /// Serves requests until the selection is lost or handed off, and running transfers end.
+    func serve() {
+        while !((hasLostOwnership || isHandedOff) && transfers.isEmpty) {
+            let deadline = transfers.values.map(\.deadline).min()
+            guard let event = display.nextEvent(before: deadline) else {
+                dropStalledTransfers()
+                continue
+            }
+            handle(event)
+            display.flush()
+        }
+    }
+
+    func handle(_ event: Event) {
+        switch event {
+        case .selectionRequest(let request):
+            answer(request)
+        case .selectionClear(let owner, let cleared, _) where owner == window && cleared == atoms.selection:
+            hasLostOwnership = true  // Step 8.
+        case .propertyNotify(let change) where change.state == .deleted:
+            continueTransfer(TransferKey(requestor: change.window, property: change.property))
+        case .destroyNotify(let gone):
+            transfers = transfers.filter { $0.key.requestor != gone }
+        case .selectionNotify(let notify)
+        where notify.requestor == window && notify.selection == atoms.clipboardManager
+            && notify.target == atoms.saveTargets:
+            if notify.property != nil { isHandedOff = true }  // Step 9: saved.
+        default:
+            break
+        }
+    }
+
+    // MARK: - Steps 3–5: answering requests
+
+    private func answer(_ request: SelectionRequest) {
+        // Step 4.
+        let property = request.property.isNone ? request.target : request.property
+        // Step 3.
+        let isTimely = request.time == .current || !(request.time < ownershipTime)
+        guard request.selection == atoms.selection, request.owner == window, !hasLostOwnership, isTimely else {
+            refuse(request)
+            return
+        }
+        let converted: Bool
+        if request.target == atoms.multiple {
+            converted = !request.property.isNone && convertMultiple(for: request.requestor, property: property)
+        } else {
+            converted = convert(request.target, for: request.requestor, into: property)
+        }
+        // Step 5 (for INCR, step 6: the property now holds the INCR size).
+        display.sendSelectionNotify(
+            to: request.requestor, selection: request.selection, target: request.target,
+            property: converted ? property : nil, time: request.time)
+    }
+
+    private func refuse(_ request: SelectionRequest) {
+        display.sendSelectionNotify(
+            to: request.requestor, selection: request.selection, target: request.target, property: nil,
+            time: request.time)
+    }
+
+    /// The text targets we can convert to, best first, as atoms.
+    var textTargets: [Atom] {
+        var targets = [atoms.utf8String, atoms.textPlainUTF8, atoms.textPlain, atoms.text]
+        if latin1Text != nil { targets.append(atoms.string) }
+        return targets
+    }
+
+    /// Writes `target`'s conversion into `property` of `requestor`.
+    /// - Returns: false when we cannot convert to `target`.
+    private func convert(_ target: Atom, for requestor: Window, into property: Atom) -> Bool {
+        switch target {
+        case atoms.targets:
+            let list = [atoms.targets, atoms.timestamp, atoms.multiple] + textTargets
+            display.changeProperty(property, of: requestor, type: atoms.atom, atoms: list)
+        case atoms.timestamp:
+            display.changeProperty(property, of: requestor, type: atoms.integer, values: [ownershipTime.rawValue])
+        case atoms.utf8String, atoms.textPlainUTF8, atoms.textPlain:
+            send(text, type: target, to: requestor, property: property)
+        case atoms.text:
+            // TEXT lets the owner choose the encoding (§2.6.2); we choose UTF8_STRING.
+            send(text, type: atoms.utf8String, to: requestor, property: property)
+        case atoms.string:
+            guard let latin1Text else { return false }
+            send(latin1Text, type: atoms.string, to: requestor, property: property)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// MULTIPLE (§2.6.2): converts each (target, property) pair listed in the requestor's
+    /// property, and writes the list back with failed targets replaced by None.
+    private func convertMultiple(for requestor: Window, property: Atom) -> Bool {
+        guard let pairs = display.property(property, of: requestor, delete: false), pairs.format == 32 else {
+            return false
+        }
+        var values = pairs.values
+        var hasFailures = false
+        for index in stride(from: 0, to: values.count - 1, by: 2) {
+            let target = Atom(rawValue: values[index])
+            let pairProperty = Atom(rawValue: values[index + 1])
+            if target == atoms.multiple || pairProperty.isNone || !convert(target, for: requestor, into: pairProperty) {
+                values[index] = Atom.none.rawValue
+                hasFailures = true
+            }
+        }
+        if hasFailures { display.changeProperty(property, of: requestor, type: pairs.type, values: values) }
+        return true
+    }
+
+    /// Writes `data` at once when it fits one request, else starts an INCR transfer (step 6).
+    private func send(_ data: [UInt8], type: Atom, to requestor: Window, property: Atom) {
+        guard data.count > chunkSize else {
+            display.changeProperty(property, of: requestor, type: type, bytes: data[...])
+            return
+        }
+        let key = TransferKey(requestor: requestor, property: property)
+        transfers[key] = IncrementalTransfer(data: data, type: type, deadline: .now + Self.transferIdleLimit)
+        display.selectEvents([.propertyChange, .structureNotify], on: requestor)
+        display.changeProperty(property, of: requestor, type: atoms.incr, values: [UInt(data.count)])
+    }
+
+    // MARK: - Step 7: INCR chunks
+
+    /// Sends the next chunk after the requestor deleted the property, or ends the transfer.
+    private func continueTransfer(_ key: TransferKey) {
+        guard var transfer = transfers[key] else { return }
+        if transfer.isComplete {
+            // The requestor deleted the zero-length property: done.
+            transfers[key] = nil
+            if !transfers.keys.contains(where: { $0.requestor == key.requestor }) {
+                display.selectEvents([], on: key.requestor)
+            }
+            return
+        }
+        let end = min(transfer.offset + chunkSize, transfer.data.count)
+        display.changeProperty(
+            key.property, of: key.requestor, type: transfer.type, bytes: transfer.data[transfer.offset..<end],
+            mode: .append)
+        transfer.isComplete = transfer.offset == end  // A zero-length chunk was just written.
+        transfer.offset = end
+        transfer.deadline = .now + Self.transferIdleLimit
+        transfers[key] = transfer
+    }
+
+    private func dropStalledTransfers() {
+        let now = ContinuousClock.now
+        transfers = transfers.filter { $0.value.deadline > now }
+    }
+}
+
+/// Identifies an INCR transfer: requestors are told apart by window and property.
+struct TransferKey: Hashable {
+    let requestor: Window
+    let property: Atom
+}
+
+/// One INCR transfer in progress (§2.7.2).
+struct IncrementalTransfer {
+    /// The whole value; chunks are slices of it (no copies).
+    let data: [UInt8]
+    /// The type of each chunk.
+    let type: Atom
+    /// How far the requestor has been sent.
+    var offset = 0
+    /// Whether the terminating zero-length chunk was written.
+    var isComplete = false
+    /// When we give up on a silent requestor.
+    var deadline: ContinuousClock.Instant
+
+    init(data: [UInt8], type: Atom, deadline: ContinuousClock.Instant) {
+        self.data = data
+        self.type = type
+        self.deadline = deadline
+    }
+}
+
+/// The atoms the owner uses, interned in one round trip.
+private struct Atoms {
+    let selection, targets, timestamp, multiple, integer, atom, incr: Atom
+    let utf8String, textPlainUTF8, textPlain, text, string: Atom
+    let clipboardManager, saveTargets, saveTargetsProperty: Atom
+
+    init(display: Display, selection: Selection) {
+        let names = [
+            selection.atomName, "TARGETS", "TIMESTAMP", "MULTIPLE", "INTEGER", "ATOM", "INCR",
+            "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "TEXT", "STRING",
+            "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS",
+        ]
+        let a = display.atoms(names)
+        (self.selection, targets, timestamp, multiple, integer, atom, incr) = (a[0], a[1], a[2], a[3], a[4], a[5], a[6])
+        (utf8String, textPlainUTF8, textPlain, text, string) = (a[7], a[8], a[9], a[10], a[11])
+        (clipboardManager, saveTargets, saveTargetsProperty) = (a[12], a[13], a[14])
+    }
+}

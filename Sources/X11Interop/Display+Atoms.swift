@@ -1,0 +1,58 @@
+internal import CX11
+internal import Glibc
+
+extension Display {
+    /// The atom for `name`, interning it on the server the first time (then cached).
+    ///
+    /// Wraps `XInternAtom(only_if_exists: False)`.
+    public func atom(_ name: String) -> Atom {
+        if let cached = atomCache[name] { return cached }
+        let atom = Atom(rawValue: XInternAtom(pointer, name, 0))
+        atomCache[name] = atom
+        return atom
+    }
+
+    /// Interns several atoms in one round trip. Wraps `XInternAtoms`.
+    public func atoms(_ names: [String]) -> [Atom] {
+        let missing = names.filter { atomCache[$0] == nil }
+        if !missing.isEmpty {
+            var cStrings = missing.map { strdup($0) }
+            defer { cStrings.forEach { free($0) } }
+            var results = [UInt](repeating: 0, count: missing.count)
+            XInternAtoms(pointer, &cStrings, Int32(missing.count), 0, &results)
+            for (name, raw) in zip(missing, results) { atomCache[name] = Atom(rawValue: raw) }
+        }
+        return names.map { atomCache[$0]! }
+    }
+
+    /// The name of `atom`, or nil for `None` or an atom the server does not know.
+    ///
+    /// Wraps `XGetAtomName`; the returned C string is copied and `XFree`d here.
+    public func name(of atom: Atom) -> String? {
+        guard !atom.isNone else { return nil }
+        _ = takeLastError()
+        guard let cName = XGetAtomName(pointer, atom.rawValue) else {
+            _ = takeLastError()  // BadAtom, recorded by the handler: the answer is "no name".
+            return nil
+        }
+        defer { XFree(cName) }
+        return String(cString: cName)
+    }
+
+    /// The names of several atoms in one round trip; an unknown atom gets `"atom <n>"`.
+    ///
+    /// Wraps `XGetAtomNames`; every returned string is copied and `XFree`d here.
+    public func names(of atoms: [Atom]) -> [String] {
+        guard !atoms.isEmpty else { return [] }
+        var raw = atoms.map(\.rawValue)
+        var results = [UnsafeMutablePointer<CChar>?](repeating: nil, count: atoms.count)
+        _ = takeLastError()
+        let status = XGetAtomNames(pointer, &raw, Int32(raw.count), &results)
+        _ = takeLastError()
+        defer { results.forEach { if let name = $0 { XFree(name) } } }
+        return zip(atoms, results).map { atom, cName in
+            guard status != 0, let cName else { return name(of: atom) ?? "atom \(atom.rawValue)" }
+            return String(cString: cName)
+        }
+    }
+}

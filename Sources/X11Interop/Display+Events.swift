@@ -1,0 +1,80 @@
+internal import CX11
+internal import Glibc
+
+extension Display {
+    /// The next event, waiting at most until `deadline` (nil: no limit).
+    ///
+    /// Never blocks in `XNextEvent` without data: it `poll`s the connection's socket with the
+    /// time left, then lets `XPending` read what arrived. Events set aside by `waitForEvent`
+    /// come first. Wraps `XPending`, `XNextEvent` and `poll(2)` (EINTR retried here).
+    /// - Returns: nil when the deadline passed first.
+    public func nextEvent(before deadline: ContinuousClock.Instant?) -> Event? {
+        if !queuedEvents.isEmpty { return queuedEvents.removeFirst() }
+        while true {
+            if XPending(pointer) > 0 {
+                var event = XEvent()
+                XNextEvent(pointer, &event)
+                return Event(&event)
+            }
+            var timeout: Int32 = -1
+            if let deadline {
+                let left = deadline - .now
+                if left <= .zero { return nil }
+                let (seconds, attoseconds) = left.components
+                // Round up so we never wake just before the deadline and spin.
+                timeout = Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+            }
+            var descriptor = pollfd(fd: connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, timeout)
+            if ready < 0 && errno != EINTR {
+                // The socket itself failed; XPending will find out and the I/O handler ends us.
+                _ = XPending(pointer)
+            }
+        }
+    }
+
+    /// Waits until `deadline` for an event that `matches`, keeping the others for `nextEvent`.
+    /// - Returns: nil when the deadline passed first.
+    public func waitForEvent(
+        before deadline: ContinuousClock.Instant?, matching matches: (Event) -> Bool
+    ) -> Event? {
+        var setAside: [Event] = []
+        defer { queuedEvents.insert(contentsOf: setAside, at: 0) }
+        while true {
+            // Read only from the connection: the queue holds events already judged elsewhere.
+            let saved = queuedEvents
+            queuedEvents = []
+            let event = nextEvent(before: deadline)
+            queuedEvents = saved
+            guard let event else { return nil }
+            if matches(event) { return event }
+            setAside.append(event)
+        }
+    }
+
+    /// Obtains the current server time, as ICCCM §2.1 prescribes for taking ownership.
+    ///
+    /// Appends zero bytes to a property of `window` (which changes nothing but makes the server
+    /// send a `PropertyNotify` carrying its time) and waits for that event. `window` must be
+    /// ours; `PropertyChangeMask` is added to what we select on it.
+    /// - Throws: `XError.timedOut` when the notification does not come by `deadline`.
+    public func serverTime(using window: Window, before deadline: ContinuousClock.Instant) throws(XError) -> Timestamp {
+        var attributes = XWindowAttributes()
+        XGetWindowAttributes(pointer, window.rawValue, &attributes)
+        let mask = EventMask(rawValue: attributes.your_event_mask)
+        if !mask.contains(.propertyChange) { selectEvents(mask.union(.propertyChange), on: window) }
+        let property = atom("_PASTE_TIMESTAMP")
+        changeProperty(property, of: window, type: atom("INTEGER"), bytes: [], mode: .append)
+        flush()
+        let event = waitForEvent(before: deadline) { event in
+            if case .propertyNotify(let change) = event, change.window == window, change.property == property {
+                return true
+            }
+            return false
+        }
+        guard case .propertyNotify(let change) = event else {
+            throw .timedOut(waitingFor: "PropertyNotify for a server timestamp", seconds: 0)
+        }
+        return change.time
+    }
+}

@@ -1,1 +1,0 @@
-// X11Interop: see README.md for this module's role.
