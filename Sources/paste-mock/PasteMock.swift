@@ -93,9 +93,10 @@ final class PasteMock: Sendable {
         connection.drain(seconds: Self.drainSeconds)
     }
 
-    /// Logs a record (and prints it under `--verbose`).
+    /// Logs a record (and prints it under `--verbose`). Control routes (`/_…`) are not logged,
+    /// so a test's own inspection never shows up in what it inspects.
     private func finish(_ record: RequestRecord) {
-        store.log(record)
+        if !record.path.hasPrefix("/_") { store.log(record) }
         if options.isVerbose {
             var line = "paste-mock: \(record.method) \(record.target) -> \(record.status.map(String.init) ?? "dropped")"
             line += " (\(record.body.size) body bytes)"

@@ -160,7 +160,8 @@ extension PasteMock {
             for name in ["content", "file", "paste[body]", "sprunge", "raw", "text"] {
                 if let field = body.field(name) { return field }
             }
-            return nil
+            // `curl --data-binary` labels any body urlencoded: then the raw body is the paste.
+            return body.kind == .urlencoded && body.size > 0 ? rawContent(body) : nil
         case .json:
             guard let object = try? JSONSerialization.jsonObject(with: Data(body.raw)) as? [String: Any],
                 let text = object["content"] as? String
@@ -419,7 +420,7 @@ extension PasteMock {
         case .javascriptURL:
             return urlAnswer("javascript:alert(document.domain)//\(request.base)/pastes/1", fault)
         case .partial:
-            guard var content = content(of: request) ?? request.body.fields.first else {
+            guard var content = content(of: request) else {
                 return .text(400, "no content\n")
             }
             let total = content.size
