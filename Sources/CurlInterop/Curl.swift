@@ -1,4 +1,5 @@
 internal import CCurlShims
+internal import Glibc
 
 /// Process-wide libcurl facts: global initialisation and the library's version.
 public enum Curl {
@@ -27,5 +28,17 @@ public enum Curl {
     public static var version: String {
         guard let text = curl_version() else { return "libcurl" }
         return String(cString: text)
+    }
+}
+
+extension Curl {
+    /// The system's text for an errno value, first letter lowercased to sit mid-sentence
+    /// (`connection refused`). Wraps `strerror`.
+    public static func describe(errno code: Int32) -> String {
+        var text = String(cString: strerror(code))
+        if let first = text.first, text.dropFirst().first?.isLowercase ?? true {
+            text = first.lowercased() + text.dropFirst()
+        }
+        return text
     }
 }

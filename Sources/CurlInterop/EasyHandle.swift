@@ -187,8 +187,10 @@ public final class EasyHandle {
     }
 
     private func receiveHeaderLine(_ chunk: UnsafeRawBufferPointer) {
-        var line = String(decoding: chunk, as: UTF8.self)
-        while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
+        // Trim CR LF as bytes: as a String, "\r\n" is one Character and matches neither alone.
+        var end = chunk.count
+        while end > 0, chunk[end - 1] == 0x0A || chunk[end - 1] == 0x0D { end -= 1 }
+        let line = String(decoding: chunk[0..<end], as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             // A new answer (after a redirect, a 100 Continue, or a proxy CONNECT): only the
             // last answer's headers describe the result.

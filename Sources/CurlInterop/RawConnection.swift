@@ -41,12 +41,14 @@ public final class RawConnection {
     /// sees the end of the paste.
     ///
     /// - Parameters:
+    ///   - idleTimeout: the longest wait for the socket to accept more bytes.
     ///   - deadline: when the whole exchange must be over.
     ///   - onProgress: called with the bytes sent so far after each chunk.
     /// - Returns: the number of bytes sent.
     /// - Throws: `CurlError` (`sendError`, `operationTimedOut`, or a local read/tee failure).
     public func send(
-        _ source: BodySource, deadline: ContinuousClock.Instant, onProgress: ((Int64) -> Void)? = nil
+        _ source: BodySource, idleTimeout: Duration, deadline: ContinuousClock.Instant,
+        onProgress: ((Int64) -> Void)? = nil
     ) throws(CurlError) -> Int64 {
         let reader = try BodyReader(source)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 1)
@@ -63,7 +65,7 @@ public final class RawConnection {
                 var count = 0
                 let code = curl_easy_send(easy.raw, buffer.baseAddress! + sent, got - sent, &count)
                 if code == CURLE_AGAIN {
-                    try wait(for: Int16(POLLOUT), until: deadline, doing: "sending")
+                    try wait(for: Int16(POLLOUT), until: min(deadline, .now + idleTimeout), doing: "sending")
                     continue
                 }
                 guard code == CURLE_OK else { throw easy.makeError(code) }
@@ -83,14 +85,17 @@ public final class RawConnection {
     /// - Returns: at most `maximumBytes` bytes of the answer.
     /// - Throws: `CurlError` (`receiveError`, or `operationTimedOut` when the server neither
     ///   answers nor closes in time).
-    public func receive(maximumBytes: Int, deadline: ContinuousClock.Instant) throws(CurlError) -> [UInt8] {
+    ///   `idleTimeout` is the longest wait for the next bytes.
+    public func receive(
+        maximumBytes: Int, idleTimeout: Duration, deadline: ContinuousClock.Instant
+    ) throws(CurlError) -> [UInt8] {
         var answer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         while answer.count < maximumBytes {
             var count = 0
             let code = chunk.withUnsafeMutableBytes { curl_easy_recv(easy.raw, $0.baseAddress, $0.count, &count) }
             if code == CURLE_AGAIN {
-                try wait(for: Int16(POLLIN), until: deadline, doing: "waiting for the answer")
+                try wait(for: Int16(POLLIN), until: min(deadline, .now + idleTimeout), doing: "waiting for the answer")
                 continue
             }
             guard code == CURLE_OK else { throw easy.makeError(code) }
