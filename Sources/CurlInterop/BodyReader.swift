@@ -37,7 +37,7 @@ final class BodyReader {
             fileDescriptor = fd
             ownsDescriptor = true
             teeDescriptor = -1
-        case .stream(let fd, let teePath):
+        case .stream(let fd, _, let teePath):
             fileDescriptor = fd
             ownsDescriptor = false
             if let teePath {
@@ -62,7 +62,7 @@ final class BodyReader {
         switch source {
         case .bytes: "<memory>"
         case .file(let path, _): path
-        case .stream(let fd, _): fd == 0 ? "<stdin>" : "<fd \(fd)>"
+        case .stream(let fd, _, _): fd == 0 ? "<stdin>" : "<fd \(fd)>"
         }
     }
 
@@ -90,6 +90,16 @@ final class BodyReader {
             }
             offset += Int64(got)
             return got
+        case .stream(_, let prefix, _) where offset < Int64(prefix.count):
+            // The start the caller already read (to inspect it) goes out first.
+            let start = Int(offset)
+            let count = min(buffer.count, prefix.count - start)
+            prefix.withUnsafeBytes { whole in
+                base.copyMemory(from: whole.baseAddress! + start, byteCount: count)
+            }
+            offset += Int64(count)
+            if !appendToTee(UnsafeRawBufferPointer(start: base, count: count)) { return -1 }
+            return count
         case .stream:
             let got = readRetrying(base, buffer.count)
             guard got >= 0 else {
@@ -118,7 +128,7 @@ final class BodyReader {
 
     /// Appends a chunk to the tee file; false (with `failure` set) when that fails.
     private func appendToTee(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard teeDescriptor >= 0, case .stream(_, let teePath?) = source else { return true }
+        guard teeDescriptor >= 0, case .stream(_, _, let teePath?) = source else { return true }
         var written = 0
         while written < chunk.count {
             let result = write(teeDescriptor, chunk.baseAddress! + written, chunk.count - written)

@@ -7,9 +7,10 @@ public enum BodySource: Sendable, Equatable {
     case bytes([UInt8])
     /// A regular file of known size, sent with a length and read in chunks.
     case file(path: String, size: Int64)
-    /// A descriptor of unknown length (a pipe), sent chunked. Each chunk read is also appended
-    /// to `teePath` when given. The descriptor is read, never closed: its owner closes it.
-    case stream(fileDescriptor: Int32, teePath: String?)
+    /// A descriptor of unknown length (a pipe), sent chunked after `prefix` (bytes the caller
+    /// already read from it). Everything sent, prefix included, is also appended to `teePath`
+    /// when given. The descriptor is read, never closed: its owner closes it.
+    case stream(fileDescriptor: Int32, prefix: [UInt8], teePath: String?)
 
     /// The length when known in advance; nil for streams.
     public var knownLength: Int64? {

@@ -84,13 +84,14 @@ struct PasteInput {
             return try PasteInput(bytes: buffer, label: "stdin")
         }
         if buffer.contains(0) { throw .binary(source: "stdin") }
-        var input = PasteInput(content: .stream(fileDescriptor: 0, teePath: nil), label: "stdin", fileName: nil)
-        input.prefix = buffer
-        return input
+        return PasteInput(content: .stream(fileDescriptor: 0, prefix: buffer, teePath: nil), label: "stdin", fileName: nil)
     }
 
     /// The start of a streamed input, already read from the descriptor; sent before the rest.
-    var prefix: [UInt8] = []
+    var prefix: [UInt8] {
+        if case .stream(_, let prefix, _) = content { return prefix }
+        return []
+    }
 
     /// The bytes the secret guard and the repeat check look at.
     var inspectable: [UInt8] { bytes ?? prefix }

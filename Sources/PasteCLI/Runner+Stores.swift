@@ -1,12 +1,11 @@
 import Clipboard
-import CurlInterop
 import PasteCore
 import Upload
 
 extension Runner {
     /// `--version`: ours and the libraries in use.
     func versionText() -> String {
-        "paste \(pasteVersion)\nlibcurl \(Curl.versionText)\nXlib \(ClipboardBackend.xlibVersionText)\n"
+        "paste \(pasteVersion)\n\(Uploader.libraryVersion)\n\(ClipboardBackend.xlibVersion)\n"
     }
 
     /// `--list-services`: name, endpoint, summary; the default marked.
@@ -51,7 +50,7 @@ extension Runner {
         for entry in try outbox.entries() {
             // Another `paste --retry` (cron and a person at once) may hold it: skip, never send twice.
             guard let claim = try outbox.claim(entry) else { continue }
-            defer { claim.release() }
+            defer { withExtendedLifetime(claim) {} }
             let metadata = entry.metadata
             do {
                 let profile =
@@ -61,15 +60,15 @@ extension Runner {
                     title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
                     expirySeconds: metadata.expiry.flatMap { Int($0) })
                 var builder = RequestBuilder(profile: profile, context: context)
-                let content: ContentSource = .file(path: entry.contentPath, size: entry.contentSize)
+                let content: ContentSource = .file(path: entry.contentPath, size: (Self.fileSize(entry.contentPath) ?? 0))
                 let request = try builder.build(content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options)
                 let response = try perform(request, uploader: Uploader(options: transportOptions(configuration.settings)), settings: configuration.settings)
                 let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
                 let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
                 try? history.append(
                     HistoryRecord(
-                        time: context.now(), service: profile.name, url: outcome.url, byteCount: entry.contentSize,
-                        sha256: entry.sha256(), title: metadata.title,
+                        time: context.now(), service: profile.name, url: outcome.url, byteCount: (Self.fileSize(entry.contentPath) ?? 0),
+                        sha256: Self.digest(ofFile: entry.contentPath), title: metadata.title,
                         deletionToken: isURLDeletion ? nil : outcome.deletion, deletionURL: isURLDeletion ? outcome.deletion : nil,
                         preview: nil))
                 try outbox.remove(entry)
@@ -77,13 +76,13 @@ extension Runner {
                     output.result(
                         JSONOutput.object(
                             for: PasteResult(
-                                url: outcome.url, service: profile.name, byteCount: entry.contentSize, sha256: entry.sha256(),
+                                url: outcome.url, service: profile.name, byteCount: (Self.fileSize(entry.contentPath) ?? 0), sha256: Self.digest(ofFile: entry.contentPath),
                                 title: metadata.title, deletion: outcome.deletion), fileName: metadata.fileName))
                 } else {
                     output.result(outcome.url)
                 }
             } catch {
-                let pasteError = error as? any PasteError
+                let pasteError = error as? (any PasteError)
                 try? outbox.markFailed(entry, error: pasteError?.message ?? "\(error)")
                 output.report(pasteError ?? InternalFailure(detail: "\(error)"))
                 if status == .success { status = pasteError?.exitStatus ?? .internalError }

@@ -34,13 +34,13 @@ extension Runner {
         // The secret guard: nothing that looks like a key or token leaves without consent.
         if !invocation.isForced {
             for input in inputs {
-                let findings = SecretGuard.scan(input.inspectable)
+                let findings = SecretGuard().scan(input.inspectable)
                 guard let first = findings.first else { continue }
                 if atHotkey, let choice = try confirmSecretUpload(first, profile: profile) {
                     if choice == .uploadPrivately { options.isPrivate = true }
                     continue
                 }
-                throw GuardError(findings: findings, source: input.label)
+                throw GuardError.secretsFound(findings, source: input.fileName)
             }
         }
 
@@ -109,7 +109,7 @@ extension Runner {
         request: UploadRequest, input: PasteInput, profile: ServiceProfile, options: PasteOptions,
         settings: Settings, history: History
     ) throws -> PasteResult {
-        let digest = input.bytes.map { SHA256.hex(of: $0) }
+        let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
         // A repeat of the same text to the same service within the window reuses the URL.
         if !invocation.isNew, let digest, settings.repeatWindow > 0,
             let earlier = try? history.recent(
@@ -127,19 +127,19 @@ extension Runner {
             created: context.now())
         var request = request
         var writer: OutboxEntryWriter?
-        if case .stream(let descriptor, _) = input.content {
+        if case .stream = input.content {
             // Streamed stdin is teed into the outbox as it goes: nothing is lost if the upload fails.
             writer = try outbox.makeEntry(metadata)
-            request = request.teeing(descriptor: descriptor, prefix: input.prefix, to: writer!.contentPath)
+            request = request.teeing(to: writer!.contentPath)
         }
 
         let uploader = Uploader(options: transportOptions(settings))
         do {
             let response = try perform(request, uploader: uploader, settings: settings)
             let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
-            writer?.discard()
-            let size = input.bytes.map { Int64($0.count) } ?? response.bytesSent
-            let sha = digest ?? writer?.digest ?? ""
+            let size = input.bytes.map { Int64($0.count) } ?? Self.fileSize(writer?.contentPath) ?? response.bytesSent
+            let sha = digest ?? writer.map { Self.digest(ofFile: $0.contentPath) } ?? ""
+            try? writer?.discard()
             let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
             let record = HistoryRecord(
                 time: context.now(), service: profile.name, url: outcome.url, byteCount: size, sha256: sha,
@@ -153,12 +153,16 @@ extension Runner {
         } catch {
             // Keep the text: in the outbox, fsynced, before paste exits.
             let message = (error as? any PasteError)?.message ?? "\(error)"
-            if let writer {
-                try? writer.commit(lastError: message)
-            } else if let bytes = input.bytes {
-                _ = try? outbox.store(content: bytes, metadata: metadata, lastError: message)
-            } else if case .file(let path, _) = input.content {
-                _ = try? outbox.store(copyingFile: path, metadata: metadata, lastError: message)
+            do {
+                if let writer {
+                    _ = try writer.commit(failure: message)
+                } else if let bytes = input.bytes {
+                    try outbox.store(content: bytes, metadata: metadata, failure: message)
+                } else if case .file(let path, _) = input.content {
+                    try Self.store(copyOf: path, in: outbox, metadata: metadata, failure: message)
+                }
+            } catch let storeError {
+                output.report((storeError as? any PasteError) ?? InternalFailure(detail: "\(storeError)"))
             }
             throw error
         }
@@ -166,24 +170,24 @@ extension Runner {
 
     /// Runs a request, retrying only what cannot create a duplicate paste.
     func perform(_ request: UploadRequest, uploader: Uploader, settings: Settings) throws -> UploadResponse {
-        var policy = RetryPolicy(maximumAttempts: settings.retries + 1, maximumRetryAfter: .seconds(settings.maximumRetryAfter))
+        let policy = RetryPolicy(maximumAttempts: settings.retries + 1, maximumDelay: settings.maximumRetryAfter)
         var attempt = 1
         while true {
             let outcome: Result<UploadResponse, UploadError>
             do { outcome = .success(try uploader.send(request)) } catch { outcome = .failure(error) }
             // A stream cannot be read twice; only in-memory and file bodies are retried.
-            guard request.isReplayable, let delay = policy.delay(after: outcome, attempt: attempt) else {
+            guard request.isReplayable, case .retry(let seconds) = policy.decide(after: outcome, attempt: attempt) else {
                 return try outcome.get()
             }
-            output.note("retrying in \(delay.secondsText) (attempt \(attempt + 1))")
-            policy.wait(delay)
+            output.note("retrying in \(Duration.seconds(seconds).secondsText) (attempt \(attempt + 1) of \(policy.maximumAttempts))")
+            Pause.sleep(seconds: seconds)
             attempt += 1
         }
     }
 
     /// Reads a streamed input whole into memory, for formats that cannot stream (form, json).
     func spool(_ input: PasteInput) throws -> ContentSource {
-        guard case .stream(let descriptor, _) = input.content else { return input.content }
+        guard case .stream(let descriptor, _, _) = input.content else { return input.content }
         var bytes = input.prefix
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
@@ -201,12 +205,10 @@ extension Runner {
     /// Puts the URL on the clipboard through the detached owner; a note when there is no display.
     func copyToClipboard(_ url: String, settings: Settings) {
         guard invocation.copies && settings.copy else { return }
-        guard let clipboard = makeClipboard() else {
-            output.note("no display: the URL was printed but not copied")
-            return
-        }
         do {
-            try clipboard.write(Array(url.utf8), to: .clipboard)
+            try makeClipboard().write(Array(url.utf8), to: .clipboard)
+        } catch .noDisplay {
+            output.note("no display: the URL was printed but not copied")
         } catch {
             output.note("the URL was not copied: \(ClipboardFailure(error: error).message)")
         }

@@ -62,9 +62,9 @@ struct Runner {
 
     func transportOptions(_ settings: Settings) -> TransportOptions {
         var options = TransportOptions()
-        options.connectTimeout = settings.connectTimeout
-        options.totalTimeout = invocation.timeout ?? settings.timeout
-        options.stallTimeout = settings.stallTimeout
+        options.connectTimeout = .seconds(settings.connectTimeout)
+        options.totalTimeout = (invocation.timeout ?? settings.timeout).map { .seconds($0) }
+        options.stallTimeout = .seconds(settings.stallTimeout)
         options.insecure = invocation.isInsecure
         options.userAgent = "paste/\(pasteVersion)"
         if invocation.isVerbose {
@@ -102,13 +102,12 @@ struct Runner {
     }
 
     func readSelection(_ selection: Selection, settings: Settings) throws -> PasteInput {
-        guard let clipboard = makeClipboard() else {
-            if invocation.input == .automatic { throw InputError.nothingToRead }
-            throw ClipboardFailure(error: .noDisplay)
-        }
         let bytes: [UInt8]
         do {
+            let clipboard = try makeClipboard()
             bytes = try clipboard.read(selection, timeout: .milliseconds(Int(settings.clipboardTimeout * 1000)))
+        } catch .noDisplay where invocation.input == .automatic {
+            throw InputError.nothingToRead
         } catch {
             throw ClipboardFailure(error: error)
         }
@@ -116,7 +115,8 @@ struct Runner {
         return try PasteInput(bytes: bytes, label: label, isFromSelection: true)
     }
 
-    func makeClipboard() -> (any Clipboard)? {
-        ClipboardBackend.detect(environment: context.environment, helperExecutable: executablePath)
+    func makeClipboard() throws(ClipboardError) -> any Clipboard {
+        try ClipboardBackend.detect(environment: context.environment)
+            .makeClipboard(helperExecutable: executablePath, environment: context.environment)
     }
 }

@@ -6,9 +6,10 @@ public enum ContentSource: Sendable, Equatable {
     case bytes([UInt8])
     /// A regular file of known size, streamed with a Content-Length.
     case file(path: String, size: Int64)
-    /// An open descriptor of unknown length (piped stdin), streamed chunked. When `teePath` is set,
-    /// every byte read is also appended to that file as it streams (the outbox copy).
-    case stream(fileDescriptor: Int32, teePath: String?)
+    /// An open descriptor of unknown length (piped stdin), streamed chunked after `prefix` (the
+    /// start, already read to check it). When `teePath` is set, every byte sent is also appended
+    /// to that file as it streams (the outbox copy).
+    case stream(fileDescriptor: Int32, prefix: [UInt8], teePath: String?)
 }
 
 /// One field of a form: a plain value, or the content itself.

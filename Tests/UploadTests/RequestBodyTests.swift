@@ -68,7 +68,7 @@ struct RequestBodyTests {
             body: .multipart([
                 FormField(
                     name: "content",
-                    value: .content(.stream(fileDescriptor: pipe.readDescriptor, teePath: tee.path), fileName: nil,
+                    value: .content(.stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path), fileName: nil,
                                     contentType: nil))
             ]), result: .body)
         let echo = try Echo(try uploader.send(request))
@@ -137,7 +137,7 @@ struct RequestBodyTests {
         let pipe = FedPipe(content)
         let request = UploadRequest(
             url: server.base + "/raw",
-            body: .raw(.stream(fileDescriptor: pipe.readDescriptor, teePath: tee.path), contentType: "text/plain"),
+            body: .raw(.stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path), contentType: "text/plain"),
             result: .body)
         let echo = try Echo(try uploader.send(request))
         #expect(echo.chunked)

@@ -154,7 +154,7 @@ struct TransferOutcomeTests {
         let tee = try TemporaryFile()
         let response = try Uploader().send(UploadRequest(
             url: "tcp://127.0.0.1:\(tcpServer.port)",
-            body: .raw(.stream(fileDescriptor: pipe.readDescriptor, teePath: tee.path), contentType: "text/plain"),
+            body: .raw(.stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path), contentType: "text/plain"),
             result: .body))
         let digest = try sha256Hex(content)
         #expect(String(decoding: response.body, as: UTF8.self) == "https://termbin.example/\(content.count)/\(digest)\n")
@@ -182,7 +182,7 @@ struct TransferOutcomeTests {
         let before = try peakResidentBytes()
         let response = try Uploader().send(UploadRequest(
             url: server.base + "/discard",
-            body: .raw(.stream(fileDescriptor: pipe.readDescriptor, teePath: nil), contentType: "application/octet-stream"),
+            body: .raw(.stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: nil), contentType: "application/octet-stream"),
             result: .body))
         let growth = try peakResidentBytes() - before
         // CURLINFO_SIZE_UPLOAD_T counts the chunked framing too.

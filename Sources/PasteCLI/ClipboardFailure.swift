@@ -1,0 +1,28 @@
+import Clipboard
+import PasteCore
+
+/// A clipboard error, as the person sees it: Clipboard knows nothing of PasteCore, so its
+/// broad `kind` is mapped to an exit status here.
+struct ClipboardFailure: PasteError {
+    var error: ClipboardError
+
+    var message: String { error.message }
+
+    var hint: String? {
+        switch error {
+        case .noDisplay: "pipe text in (cmd | paste), or use -f FILE"
+        case .noTextTarget: "copy text, not an image or a file, and try again"
+        default: nil
+        }
+    }
+
+    var exitStatus: ExitStatus {
+        switch error.kind {
+        case .noInput: .noInput
+        case .badInput: .badInput
+        case .temporaryFailure: .temporaryFailure
+        case .unavailable: .unavailable
+        case .ioError: .ioError
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import PasteCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension Runner {
+    /// The size of a file, or nil.
+    static func fileSize(_ path: String?) -> Int64? {
+        guard let path else { return nil }
+        var status = stat()
+        guard unsafe stat(path, &status) == 0 else { return nil }
+        return Int64(status.st_size)
+    }
+
+    /// The SHA-256 of a file, read in chunks; "" when it cannot be read.
+    static func digest(ofFile path: String) -> String {
+        let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var hasher = SHA256()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return "" }
+            if count == 0 { break }
+            hasher.update(chunk[0..<count])
+        }
+        return SHA256.hex(hasher.finalize())
+    }
+
+    /// Copies a file into a new outbox entry in chunks (a large `-f` file that failed to send).
+    static func store(copyOf path: String, in outbox: Outbox, metadata: OutboxEntry.Metadata, failure: String) throws {
+        let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw InputError.unreadable(path: path, reason: SystemError.current.description) }
+        defer { close(descriptor) }
+        let writer = try outbox.makeEntry(metadata)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 {
+                try? writer.discard()
+                throw InputError.unreadable(path: path, reason: SystemError.current.description)
+            }
+            if count == 0 { break }
+            try writer.append(Array(chunk[0..<count]))
+        }
+        _ = try writer.commit(failure: failure)
+    }
+}
+
+/// Waiting between retries (the only sleep in paste: a back-off the server asked for).
+enum Pause {
+    static func sleep(seconds: Double) {
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while unsafe nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+}
+
+extension UploadRequest {
+    /// Whether the body can be sent again (a stream cannot be read twice).
+    var isReplayable: Bool {
+        switch body {
+        case .multipart(let fields):
+            !fields.contains { if case .content(.stream, _, _) = $0.value { true } else { false } }
+        case .raw(.stream, _): false
+        default: true
+        }
+    }
+
+    /// The request with its streamed content teed into `path` as it is sent.
+    func teeing(to path: String) -> UploadRequest {
+        var copy = self
+        func tee(_ source: ContentSource) -> ContentSource {
+            if case .stream(let descriptor, let prefix, _) = source {
+                return .stream(fileDescriptor: descriptor, prefix: prefix, teePath: path)
+            }
+            return source
+        }
+        switch body {
+        case .multipart(let fields):
+            copy.body = .multipart(
+                fields.map { field in
+                    guard case .content(let source, let name, let type) = field.value else { return field }
+                    return FormField(name: field.name, value: .content(tee(source), fileName: name, contentType: type))
+                })
+        case .raw(let source, let type): copy.body = .raw(tee(source), contentType: type)
+        default: break
+        }
+        return copy
+    }
+}
