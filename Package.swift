@@ -62,7 +62,8 @@ let package = Package(
         .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "TestSupport"]),
+        .testTarget(
+            name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
