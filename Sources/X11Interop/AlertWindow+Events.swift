@@ -1,5 +1,5 @@
 internal import CX11
-import Glibc
+internal import Glibc
 
 /// A key the alert windows act on, already translated from its keysym and input method text.
 public enum AlertWindowKey: Hashable, Sendable {
@@ -55,10 +55,10 @@ extension AlertWindow {
     /// shim lands, call it through a fixed prototype: on the System V x86-64 and AAPCS64 (Linux)
     /// ABIs, integer and pointer variadic arguments are passed exactly like fixed ones.
     /// FIXME(alerts-ic-shim): replace with `cx11_create_ic` when the branches merge.
-    private static func createInputContext(method: XIM, window: Window) -> XIC? {
+    private static func createInputContext(method: XIM, window: CX11.Window) -> XIC? {
         typealias CreateIC = @convention(c) (
-            XIM, UnsafePointer<CChar>, Int, UnsafePointer<CChar>, Window, UnsafePointer<CChar>,
-            Window, UnsafeRawPointer?
+            XIM, UnsafePointer<CChar>, Int, UnsafePointer<CChar>, CX11.Window, UnsafePointer<CChar>,
+            CX11.Window, UnsafeRawPointer?
         ) -> XIC?
         guard let library = dlopen(nil, RTLD_NOW) else { return nil }
         defer { dlclose(library) }
@@ -123,7 +123,7 @@ extension AlertWindow {
         switch event.type {
         case Expose:
             return event.xexpose.count == 0 ? .exposed : nil
-        case KeyPress:
+        case CX11.KeyPress:
             return translateKey(&event.xkey).map { .key($0) }
         case ButtonPress:
             let point = DrawingPoint(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
@@ -136,7 +136,7 @@ extension AlertWindow {
             return .pointerMoved(DrawingPoint(x: Int(event.xmotion.x), y: Int(event.xmotion.y)))
         case ClientMessage:
             let message = event.xclient
-            if message.format == 32, Atom(bitPattern: message.data.l.0) == deleteWindowAtom {
+            if message.format == 32, CX11.Atom(bitPattern: message.data.l.0) == deleteWindowAtom {
                 return .closeRequested
             }
             return nil
@@ -149,7 +149,7 @@ extension AlertWindow {
     private static let lookupBufferSize = 64
 
     private func translateKey(_ key: inout XKeyEvent) -> AlertWindowKey? {
-        var keysym: KeySym = 0
+        var keysym: CX11.KeySym = 0
         var text = ""
         var buffer = [CChar](repeating: 0, count: Self.lookupBufferSize)
         if let inputContext {
@@ -174,7 +174,7 @@ extension AlertWindow {
         return .text(text)
     }
 
-    private static func specialKey(_ keysym: KeySym) -> AlertWindowKey? {
+    private static func specialKey(_ keysym: CX11.KeySym) -> AlertWindowKey? {
         switch Int32(truncatingIfNeeded: keysym) {
         case XK_Up, XK_KP_Up: .up
         case XK_Down, XK_KP_Down: .down
@@ -196,8 +196,8 @@ extension AlertWindow {
 
     /// Text for a keysym when no input method is available: Latin-1 keysyms are their code
     /// point, and keysyms `0x01000000 + U` stand for Unicode `U` (X11 keysym encoding, Appendix A).
-    static func text(forKeysym keysym: KeySym) -> String {
-        let unicodeKeysymBase: KeySym = 0x0100_0000
+    static func text(forKeysym keysym: CX11.KeySym) -> String {
+        let unicodeKeysymBase: CX11.KeySym = 0x0100_0000
         let value: UInt32
         if (0x20...0x7E).contains(keysym) || (0xA0...0xFF).contains(keysym) {
             value = UInt32(keysym)

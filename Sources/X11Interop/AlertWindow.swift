@@ -1,6 +1,6 @@
 internal import CX11
 internal import CXft
-import Glibc
+internal import Glibc
 
 /// One alert window on its own X connection: fonts, the window, its drawing surface and its input.
 ///
@@ -19,21 +19,21 @@ import Glibc
 public final class AlertWindow {
     let display: OpaquePointer
     let screen: Int32
-    let root: Window
+    let root: CX11.Window
     private let visual: UnsafeMutablePointer<Visual>
     private let colormap: Colormap
     private let depth: Int32
     private var fonts: [TextStyle: FontSet] = [:]
     private var colors: [DrawingColor: XftColor] = [:]
 
-    var window: Window = 0
+    var window: CX11.Window = 0
     private var backBuffer: Pixmap = 0
     private var graphics: GC?
     private var xftDraw: OpaquePointer?
     private var frame = DrawingRect(x: 0, y: 0, width: 0, height: 0)
     var inputMethod: XIM?
     var inputContext: XIC?
-    var deleteWindowAtom: Atom = 0
+    var deleteWindowAtom: CX11.Atom = 0
     private var isGrabbingKeyboard = false
 
     /// Dots per inch the fonts are rendered at: the `Xft.dpi` resource, else the screen's size.
@@ -125,8 +125,8 @@ public final class AlertWindow {
 
     /// Where the pointer is, in root coordinates. Wraps `XQueryPointer`.
     public func pointerLocation() -> DrawingPoint {
-        var rootReturn: Window = 0
-        var child: Window = 0
+        var rootReturn: CX11.Window = 0
+        var child: CX11.Window = 0
         var rootX: Int32 = 0
         var rootY: Int32 = 0
         var windowX: Int32 = 0
@@ -159,7 +159,7 @@ public final class AlertWindow {
         return set
     }
 
-    // MARK: - Window
+    // MARK: - CX11.Window
 
     /// How long `show` waits for the window to be mapped (a window manager may take a moment).
     private static let mapTimeout = Duration.seconds(5)
@@ -247,12 +247,12 @@ public final class AlertWindow {
     }
 
     /// Wraps `XInternAtom`.
-    func atom(_ name: String) -> Atom {
+    func atom(_ name: String) -> CX11.Atom {
         XInternAtom(display, name, 0)
     }
 
-    private func setAtoms(_ property: String, _ values: [Atom]) {
-        // `Atom` is `unsigned long`: exactly the C `long` items of a format-32 property.
+    private func setAtoms(_ property: String, _ values: [CX11.Atom]) {
+        // `CX11.Atom` is `unsigned long`: exactly the C `long` items of a format-32 property.
         values.withUnsafeBytes { bytes in
             _ = XChangeProperty(
                 display, window, atom(property), atom("ATOM"), 32, PropModeReplace,

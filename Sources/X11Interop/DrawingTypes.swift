@@ -60,7 +60,7 @@ public struct DrawingColor: Hashable, Sendable {
 
 /// The fonts an alert window opens once and draws with.
 public enum TextStyle: CaseIterable, Hashable, Sendable {
-    /// Window titles ("Copied").
+    /// CX11.Window titles ("Copied").
     case heading
     /// Messages, buttons, rows and the text field.
     case body
