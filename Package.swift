@@ -57,7 +57,9 @@ let package = Package(
 
         // MARK: - Tests
         .target(name: "TestSupport", path: "Sources/TestSupport"),
-        .testTarget(name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"]),
+        .testTarget(
+            name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "UploadTests", dependencies: ["Upload", "PasteCore", "TestSupport"]),
         .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "TestSupport"]),
