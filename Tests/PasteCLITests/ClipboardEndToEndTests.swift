@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The whole job under a real X server: xclip puts text on the clipboard, `paste` uploads it to
+/// a pastie-style server that is not ours (a Python implementation of the classic API), and the
+/// URL is then what xclip reads from the clipboard.
+@Suite("Clipboard to URL to clipboard, against an independent pastie server", .serialized)
+struct ClipboardEndToEndTests {
+    let xvfb: Xvfb
+    let server: ServerProcess
+
+    init() throws {
+        xvfb = try Xvfb()
+        server = try ServerProcess("/usr/bin/python3", [fixtures.appendingPathComponent("pastie_server.py").path])
+    }
+
+    func xclip(_ arguments: [String]) throws -> ProcessResult {
+        try runProcess("/usr/bin/xclip", arguments, environment: xvfb.environment, timeout: 20)
+    }
+
+    /// Starts `xclip -i` owning the clipboard with `data` (of `type`), and waits until it serves.
+    ///
+    /// xclip forks a server that keeps its stdio: it gets a file and /dev/null, nothing of ours.
+    func startXclip(_ data: Data, type: String? = nil) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("clip-\(UUID().uuidString)")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
+        process.arguments = ["-i", "-selection", "clipboard"] + (type.map { ["-t", $0] } ?? [])
+        process.environment = xvfb.environment
+        process.standardInput = try FileHandle(forReadingFrom: file)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try waitUntil("xclip to own the clipboard") {
+            let targets = (try? xclip(["-o", "-selection", "clipboard", "-t", "TARGETS"]))?.out ?? ""
+            return targets.contains(type ?? "UTF8_STRING")
+        }
+    }
+
+    /// Puts text on the clipboard with xclip.
+    func putOnClipboard(_ text: String) throws {
+        try startXclip(Data(text.utf8))
+        try waitUntil("the clipboard to hold the text") { try clipboardText() == text }
+    }
+
+    func clipboardText() throws -> String {
+        try xclip(["-o", "-selection", "clipboard"]).out
+    }
+
+    static let texts = [
+        "plain clipboard text",
+        "日本語 «quotes\" 'single' $(not run) `nor this` 🎉\r\nsecond line\n",
+    ]
+
+    @Test("paste -c uploads the clipboard; the server holds the bytes; the URL replaces the text", arguments: texts)
+    func clipboardRoundTrip(_ text: String) throws {
+        try putOnClipboard(text)
+        var paste = try PasteRunner(display: xvfb.display)
+        paste.extraEnvironment["XAUTHORITY"] = xvfb.environment["XAUTHORITY"]
+        let result = try paste.run(["-c", "--url", server.baseURL + "/pastes/create", "--no-notify"], stdin: "stdin is ignored with -c")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.err.isEmpty)
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(url.hasPrefix(server.baseURL + "/pastes/"))
+        #expect(try fetch(url + ".txt") == Data(text.utf8))
+        #expect(try clipboardText() == url)
+    }
+
+    @Test("with stdin a terminal or /dev/null, paste reads the clipboard by itself")
+    func launcherReadsClipboard() throws {
+        try putOnClipboard("from a launcher")
+        let paste = try PasteRunner(display: xvfb.display)
+        let result = try paste.run(["--url", server.baseURL + "/pastes/create", "--no-notify"], input: .null)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(try fetch(url + ".txt") == Data("from a launcher".utf8))
+        #expect(try clipboardText() == url)
+    }
+
+    @Test("piped stdin goes up, and its URL lands on the clipboard")
+    func stdinRoundTrip() throws {
+        try putOnClipboard("old clipboard text")
+        let paste = try PasteRunner(display: xvfb.display)
+        let text = "dmesg | paste\nline two\n"
+        let result = try paste.run(["--url", server.baseURL + "/pastes/create"], stdin: text)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(try fetch(url + ".txt") == Data(text.utf8))
+        #expect(try clipboardText() == url)
+    }
+
+    @Test("url=$(paste …) returns at once: the owner holds none of the caller's stdio")
+    func commandSubstitutionReturns() throws {
+        let paste = try PasteRunner(display: xvfb.display)
+        // runProcess waits for stdout and stderr to close: a helper holding them would hang here.
+        let started = Date()
+        let result = try runProcess(
+            "/bin/sh", ["-c", "url=$(\"$0\" --url \"$1\" -q); echo \"got $url\"", BuiltProducts.path(of: "paste"), server.baseURL + "/pastes/create"],
+            input: .bytes(Data("x".utf8)), environment: paste.environment, timeout: 20)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.out.hasPrefix("got " + server.baseURL))
+        #expect(Date().timeIntervalSince(started) < 15)
+        #expect(try clipboardText() == String(result.out.dropFirst(4)).trimmingCharacters(in: .newlines))
+    }
+
+    @Test("a failed upload leaves the clipboard holding the text, and the text in the outbox")
+    func failureKeepsClipboard() throws {
+        try putOnClipboard("precious text")
+        let paste = try PasteRunner(display: xvfb.display)
+        try paste.home.write("[paste]\nretries = 0\n", to: "config/paste/config")
+        // Nothing listens on the discard port: the connection is refused.
+        let result = try paste.run(["-c", "--url", "http://127.0.0.1:9/pastes/create", "--no-notify"])
+        #expect(result.status == 75, "stderr: \(result.err)")
+        #expect(result.err.hasPrefix("paste: cannot connect to 127.0.0.1:9: connection refused\n"))
+        #expect(try clipboardText() == "precious text")
+        #expect(try paste.outboxContents() == [Data("precious text".utf8)])
+    }
+
+    @Test("an empty clipboard exits 66, an image-only one 65")
+    func clipboardErrors() throws {
+        let paste = try PasteRunner(display: xvfb.display)
+        let empty = try paste.run(["-P", "--url", server.baseURL + "/pastes/create"])
+        #expect(empty.status == 66)
+        #expect(empty.err == "paste: the primary selection is empty\n")
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0])
+        try startXclip(png, type: "image/png")
+        let image = try paste.run(["-c", "--url", server.baseURL + "/pastes/create"])
+        #expect(image.status == 65)
+        #expect(image.err.hasPrefix("paste: the clipboard holds no text (it offers: "))
+    }
+}
