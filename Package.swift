@@ -51,18 +51,21 @@ let package = Package(
             swiftSettings: safeSwift),
 
         // MARK: - Executables
-        .executableTarget(name: "paste", dependencies: ["PasteCLI", "Clipboard"], swiftSettings: safeSwift),
+        .executableTarget(name: "paste", dependencies: ["PasteCLI"], swiftSettings: safeSwift),
         // The mock pastebin shares no code with the client: a shared encoder would hide its bugs.
         .executableTarget(name: "paste-mock"),
 
         // MARK: - Tests
         .target(name: "TestSupport", path: "Sources/TestSupport"),
-        .testTarget(name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"]),
+        .testTarget(
+            name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "UploadTests", dependencies: ["Upload", "PasteCore", "TestSupport"]),
-        .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "TestSupport"]),
+        .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "TestSupport"]),
+        .testTarget(
+            name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,1 +1,109 @@
-// Alerts: see README.md for this module's role.
+/// Windows for a person at a desktop hotkey, where there is no terminal to print to.
+///
+/// Every call blocks: it opens its own connection to `displayName` (nil: `$DISPLAY`), shows one
+/// window, runs its event loop on the calling thread and closes everything before returning.
+/// Dialogs hold the keyboard grab while they are up and always release it, error or not.
+public enum Alerts {
+    /// Shows a toast at the top right of the monitor under the pointer.
+    ///
+    /// It never takes focus. Returns when `note.timeout` passes, when it is clicked, or on
+    /// Escape/Enter if the window manager gave it focus anyway.
+    /// - Throws: `AlertError` when no window can be shown.
+    public static func notify(_ note: Notification, displayName: String?) throws(AlertError) {
+        let session = try AlertSession(displayName: displayName)
+        let layout = NotificationLayout(note, metrics: session.metrics, measurer: session)
+        let frame = Placement.notificationFrame(
+            size: layout.size, monitor: session.monitor, margin: session.metrics.screenMargin)
+        try session.show(frame: frame, kind: .notification, title: note.title)
+        session.draw(layout.commands)
+        let deadline = ContinuousClock.now + note.timeout
+        while let event = try session.nextEvent(until: deadline) {
+            switch event {
+            case .exposed: session.draw(layout.commands)
+            case .pressed, .closeRequested, .key(.escape), .key(.enter): return
+            default: break
+            }
+        }
+    }
+
+    /// Asks for one line of text.
+    ///
+    /// Typing goes through the X input method, so any UTF-8 text can be entered. Enter (or OK)
+    /// accepts; Escape (or Cancel, or closing the window) cancels.
+    /// - Returns: the text, or nil when cancelled.
+    /// - Throws: `AlertError` when no window can be shown.
+    public static func prompt(
+        title: String, message: String, initialText: String = "", displayName: String?
+    ) throws(AlertError) -> String? {
+        let session = try AlertSession(displayName: displayName)
+        let layout = PromptLayout(title: title, message: message, metrics: session.metrics, measurer: session)
+        var field = TextFieldState(text: initialText)
+        return try session.runDialog(title: title, size: layout.size, draw: {
+            session.draw(layout.commands(field: field, measurer: session))
+        }, handle: { event in
+            switch event {
+            case .key(let key): return field.handle(key)
+            case .pressed(let point, button: 1):
+                switch layout.hitTest(point) {
+                case .button(0): return .finished(field.text)
+                case .button: return .finished(nil)
+                default: return .unchanged
+                }
+            default: return .unchanged
+            }
+        })
+    }
+
+    /// Lets the person choose one of `rows` (newest first, as given).
+    ///
+    /// The window grows with the rows up to a limit, then scrolls. Arrows, Page Up/Down and
+    /// Home/End move; typing filters; Enter or a click picks; Escape cancels.
+    /// - Returns: the index into `rows` of the choice, or nil when cancelled.
+    /// - Throws: `AlertError` when no window can be shown.
+    public static func pick(title: String, rows: [PickRow], displayName: String?) throws(AlertError) -> Int? {
+        let session = try AlertSession(displayName: displayName)
+        let layout = PickerLayout(title: title, rowCount: rows.count, metrics: session.metrics, measurer: session)
+        var state = ListPickerState(rows: rows, visibleRowCount: layout.visibleRowCount)
+        return try session.runDialog(title: title, size: layout.size, draw: {
+            session.draw(layout.commands(state: state, measurer: session))
+        }, handle: { event in
+            switch event {
+            case .key(let key): return state.handle(key)
+            case .scrolled(let lines): return state.scroll(by: lines)
+            case .pressed(let point, button: 1):
+                guard case .row(let slot) = layout.hitTest(point), let index = state.rowIndex(atVisibleSlot: slot)
+                else { return .unchanged }
+                return .finished(index)
+            default: return .unchanged
+            }
+        })
+    }
+
+    /// Asks the person to choose among `buttons`, stacked top to bottom as given.
+    ///
+    /// The last button must be the safe one (Cancel): it has focus at first, so Enter alone
+    /// never does anything irreversible. Up/Down/Tab move focus; Enter or a click chooses.
+    /// - Parameter buttons: the labels, at least one; the last is the safe choice.
+    /// - Returns: the chosen button's index, or nil on Escape or when the window is closed.
+    /// - Throws: `AlertError` when no window can be shown.
+    public static func confirm(message: String, buttons: [String], displayName: String?) throws(AlertError) -> Int? {
+        precondition(!buttons.isEmpty, "confirm needs at least the safe button")
+        let session = try AlertSession(displayName: displayName)
+        let layout = ConfirmLayout(message: message, buttons: buttons, metrics: session.metrics, measurer: session)
+        var state = ButtonStackState(count: buttons.count)
+        return try session.runDialog(title: "paste", size: layout.size, draw: {
+            session.draw(layout.commands(state: state, measurer: session))
+        }, handle: { event in
+            switch event {
+            case .key(let key): return state.handle(key)
+            case .moved(let point):
+                guard case .button(let index) = layout.hitTest(point) else { return .unchanged }
+                return state.focus(index)
+            case .pressed(let point, button: 1):
+                guard case .button(let index) = layout.hitTest(point) else { return .unchanged }
+                return .finished(index)
+            default: return .unchanged
+            }
+        })
+    }
+}

@@ -25,7 +25,7 @@ extension Runner {
 
     /// Shows the result window; failures to show it are only noted.
     func notify(success: Bool, text: String, settings: Settings) {
-        let note = AlertNotification(
+        let note = Alerts.Notification(
             title: success ? "Copied" : "Paste failed",
             body: success ? text : text + "\nThe text waits in the outbox.",
             style: success ? .success : .failure,

@@ -59,6 +59,8 @@ extension Display {
     /// ours; `PropertyChangeMask` is added to what we select on it.
     /// - Throws: `XError.timedOut` when the notification does not come by `deadline`.
     public func serverTime(using window: Window, before deadline: ContinuousClock.Instant) throws(XError) -> Timestamp {
+        let (wholeSeconds, attoseconds) = (deadline - .now).components
+        let waited = Double(wholeSeconds) + Double(attoseconds) / 1e18
         var attributes = XWindowAttributes()
         XGetWindowAttributes(pointer, window.rawValue, &attributes)
         let mask = EventMask(rawValue: attributes.your_event_mask)
@@ -73,7 +75,7 @@ extension Display {
             return false
         }
         guard case .propertyNotify(let change) = event else {
-            throw .timedOut(waitingFor: "PropertyNotify for a server timestamp", seconds: 0)
+            throw .timedOut(waitingFor: "PropertyNotify for a server timestamp", seconds: waited)
         }
         return change.time
     }

@@ -1,0 +1,119 @@
+/// Looks for private keys and access tokens in text before it is uploaded.
+///
+/// A paste is public or at least out of the person's hands; a key pasted by mistake cannot be
+/// taken back. The guard recognises the formats listed in `SecretPattern` with hand-written
+/// matchers (see `SecretScanner`) and reports each finding with its line and column and a
+/// redacted excerpt, never the secret itself. PasteCLI refuses the upload with `GuardError`
+/// unless `--force` is given or the person confirms at a hotkey.
+public struct SecretGuard: Sendable {
+    /// The most findings reported; past that, more would not change the decision.
+    public var maximumFindings: Int
+
+    /// The default cap on findings.
+    public static let defaultMaximumFindings = 100
+
+    /// Makes a guard.
+    public init(maximumFindings: Int = SecretGuard.defaultMaximumFindings) {
+        self.maximumFindings = maximumFindings
+    }
+
+    /// The secrets in `text`, in order of position.
+    public func scan(_ text: [UInt8]) -> [SecretFinding] {
+        scan(text.span)
+    }
+
+    /// The secrets in `text`, in order of position.
+    public func scan(_ text: Span<UInt8>) -> [SecretFinding] {
+        let matches = SecretScanner.matches(in: text, limit: maximumFindings)
+            .sorted { $0.start < $1.start }
+        var findings: [SecretFinding] = []
+        findings.reserveCapacity(matches.count)
+        // Line and column are counted only up to each finding, once, in one forward walk.
+        var line = 1
+        var lineStart = 0
+        var position = 0
+        for match in matches {
+            while position < match.start {
+                if text[position] == 0x0a {
+                    line += 1
+                    lineStart = position + 1
+                }
+                position += 1
+            }
+            var column = 1
+            for index in lineStart..<match.start where text[index] & 0xc0 != 0x80 { column += 1 }
+            findings.append(
+                SecretFinding(pattern: match.pattern, line: line, column: column, excerpt: match.excerpt))
+        }
+        return findings
+    }
+
+    /// Throws when `text` holds a secret.
+    ///
+    /// - Parameter source: What the text is, for the message (`-f` file name); nil for the
+    ///   clipboard or stdin.
+    /// - Throws: `GuardError.secretsFound` with every finding.
+    public func check(_ text: [UInt8], source: String? = nil) throws(GuardError) {
+        let findings = scan(text)
+        if !findings.isEmpty { throw .secretsFound(findings, source: source) }
+    }
+}
+
+/// One secret found in a text: what it looks like and where, never the secret itself.
+public struct SecretFinding: Sendable, Equatable, CustomStringConvertible {
+    /// The kind of secret.
+    public var pattern: SecretPattern
+    /// The line, counted from 1.
+    public var line: Int
+    /// The column in characters (Unicode scalars), counted from 1.
+    public var column: Int
+    /// A redacted excerpt: the public prefix of a token and its last two characters
+    /// (`AKIA…XY`), a PEM header, or a key name (`password=…`).
+    public var excerpt: String
+
+    /// Makes a finding.
+    public init(pattern: SecretPattern, line: Int, column: Int, excerpt: String) {
+        self.pattern = pattern
+        self.line = line
+        self.column = column
+        self.excerpt = excerpt
+    }
+
+    /// One line: `private key (PEM) at line 3`.
+    public var description: String { "\(pattern.name) at line \(line)" }
+}
+
+/// The secret guard refused an upload.
+public enum GuardError: PasteError, Equatable {
+    /// The text holds the findings (at least one). `source` names a file given with `-f`.
+    case secretsFound([SecretFinding], source: String?)
+
+    /// How many further findings the hint lists by name.
+    static let listedInHint = 3
+
+    public var message: String {
+        switch self {
+        case .secretsFound(let findings, let source):
+            let subject = source.map { " '\($0)'" } ?? ""
+            guard let first = findings.first else { return "refusing to upload\(subject)" }
+            return "refusing to upload\(subject): it looks like it holds "
+                + "\(first.pattern.nameWithArticle) (line \(first.line), column \(first.column)); "
+                + "use --force to upload anyway"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .secretsFound(let findings, _):
+            let others = findings.dropFirst()
+            guard !others.isEmpty else { return nil }
+            var listed = others.prefix(GuardError.listedInHint).map(\.description)
+            if others.count > GuardError.listedInHint {
+                listed.append("and \(others.count - GuardError.listedInHint) more")
+            }
+            return "also found: " + listed.joined(separator: ", ")
+        }
+    }
+
+    public var exitStatus: ExitStatus { .refused }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A private X server for one test suite: `Xvfb` on a free display number, killed on `stop()`.
+///
+/// Xvfb picks the first free display number itself and writes it to the descriptor named by
+/// `-displayfd` once it accepts connections, so no sleep and no guessed number is needed: we pass
+/// `-displayfd 1` and read stdout.
+public final class Xvfb: @unchecked Sendable {
+    // Safe: `process` and `display` are set once in init; `stop` is idempotent.
+    /// The display name, `:N`.
+    public let display: String
+    private let process: Process
+
+    /// Starts Xvfb and waits (at most `timeout` seconds) until it accepts connections.
+    /// - Throws: `XvfbError` when it cannot start; tests should fail loudly then.
+    public init(timeout: Double = 20) throws {
+        let executable = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        guard let executable else { throw XvfbError(reason: "Xvfb is not installed (apt install xvfb)") }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp", "-noreset"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+
+        // Read the display number on a thread, so the wait has a deadline.
+        let box = LineBox()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var line = Data()
+            while true {
+                let byte = output.fileHandleForReading.readData(ofLength: 1)
+                if byte.isEmpty || byte == Data("\n".utf8) { break }
+                line.append(byte)
+            }
+            box.line = String(decoding: line, as: UTF8.self)
+            done.signal()
+        }
+        if done.wait(timeout: .now() + timeout) == .timedOut || box.line.isEmpty {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let log = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+            throw XvfbError(reason: "Xvfb did not report a display within \(timeout)s: \(log)")
+        }
+        display = ":" + box.line.trimmingCharacters(in: .whitespaces)
+        // Keep draining stderr so a chatty server never blocks on a full pipe.
+        Thread.detachNewThread { _ = errors.fileHandleForReading.readDataToEndOfFile() }
+    }
+
+    deinit { stop() }
+
+    /// The environment for a child process on this display (the caller's, with `DISPLAY` set and
+    /// `WAYLAND_DISPLAY` removed).
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        environment["WAYLAND_DISPLAY"] = nil
+        return environment
+    }
+
+    /// Kills the server (every client's connection drops with it) and waits for it.
+    ///
+    /// SIGKILL, not SIGTERM: a child started from a Dispatch thread inherits that thread's
+    /// blocked-signal mask, and Xvfb then never sees SIGTERM.
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// Why Xvfb could not be started.
+public struct XvfbError: Error, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
+}
+
+private final class LineBox: @unchecked Sendable {
+    // Safe: written by one thread before the semaphore is signalled, read after it.
+    var line = ""
+}

@@ -1,0 +1,211 @@
+internal import CX11
+internal import Glibc
+
+/// A key the alert windows act on, already translated from its keysym and input method text.
+public enum AlertWindowKey: Hashable, Sendable {
+    case up, down, left, right, pageUp, pageDown, home, end
+    /// Return or keypad Enter.
+    case enter
+    case escape
+    /// Tab, and Shift+Tab (`ISO_Left_Tab`) as `backTab`.
+    case tab, backTab
+    case backspace, delete
+    /// Text typed, as the input method composed it (UTF-8 through `Xutf8LookupString`).
+    case text(String)
+}
+
+/// Something that happened to an alert window.
+public enum AlertWindowEvent: Hashable, Sendable {
+    /// Part of the window must be drawn again (the last `Expose` of a series).
+    case exposed
+    /// A key was pressed while the window had focus or the keyboard grab.
+    case key(AlertWindowKey)
+    /// A mouse button was pressed at this point (window coordinates); `button` 1 is the left one.
+    case pointerPressed(DrawingPoint, button: Int)
+    /// The pointer moved to this point (window coordinates).
+    case pointerMoved(DrawingPoint)
+    /// The wheel turned: negative lines up, positive down.
+    case scrolled(lines: Int)
+    /// The window manager asked the window to close (`WM_DELETE_WINDOW`, ICCCM §4.2.8.1).
+    case closeRequested
+}
+
+extension AlertWindow {
+    // MARK: - Input method
+
+    /// Opens an input method and context so typed text arrives as composed UTF-8.
+    ///
+    /// Wraps `XSetLocaleModifiers`, `XOpenIM` and `XCreateIC`. `XSetLocaleModifiers("")` honours
+    /// `$XMODIFIERS` (ibus, fcitx); when that IM is not running, `@im=none` selects Xlib's
+    /// built-in one. Without any IM, `nextEvent` falls back to `XLookupString` plus keysym→Unicode.
+    func openInputContext() {
+        XSetLocaleModifiers("")
+        var method = XOpenIM(display, nil, nil, nil)
+        if method == nil {
+            XSetLocaleModifiers("@im=none")
+            method = XOpenIM(display, nil, nil, nil)
+        }
+        guard let method else { return }
+        inputMethod = method
+        inputContext = Self.createInputContext(method: method, window: window)
+    }
+
+    /// `XCreateIC` is variadic, which Swift cannot call, and `CX11Shims` (where a
+    /// `cx11_create_ic(im, window)` shim belongs) is being written in another branch. Until that
+    /// shim lands, call it through a fixed prototype: on the System V x86-64 and AAPCS64 (Linux)
+    /// ABIs, integer and pointer variadic arguments are passed exactly like fixed ones.
+    /// FIXME(alerts-ic-shim): replace with `cx11_create_ic` when the branches merge.
+    private static func createInputContext(method: XIM, window: CX11.Window) -> XIC? {
+        typealias CreateIC = @convention(c) (
+            XIM, UnsafePointer<CChar>, Int, UnsafePointer<CChar>, CX11.Window, UnsafePointer<CChar>,
+            CX11.Window, UnsafeRawPointer?
+        ) -> XIC?
+        guard let library = dlopen(nil, RTLD_NOW) else { return nil }
+        defer { dlclose(library) }
+        guard let symbol = dlsym(library, "XCreateIC") else { return nil }
+        let create = unsafeBitCast(symbol, to: CreateIC.self)
+        // XIMPreeditNothing | XIMStatusNothing: we draw our own field, the IM draws nothing.
+        let style = Int(XIMPreeditNothing | XIMStatusNothing)
+        return create(method, XNInputStyle, style, XNClientWindow, window, XNFocusWindow, window, nil)
+    }
+
+    // MARK: - Events
+
+    /// Waits for the next event worth acting on, or until `deadline`.
+    ///
+    /// Wraps `XPending`, `XNextEvent`, `XFilterEvent` (the input method sees every event first)
+    /// and `Xutf8LookupString`; waits on the connection's socket with `poll` so a deadline can end
+    /// the wait. Events that need no action (focus changes, configure, ...) are consumed here.
+    /// - Returns: the event, or nil when the deadline passed first.
+    /// - Throws: `.connectionLost` when the socket reports hang-up or error.
+    public func nextEvent(until deadline: ContinuousClock.Instant?) throws(AlertWindowError)
+        -> AlertWindowEvent?
+    {
+        var event = XEvent()
+        while true {
+            while XPending(display) > 0 {
+                XNextEvent(display, &event)
+                if XFilterEvent(&event, 0) != 0 { continue }
+                if let translated = translate(&event) { return translated }
+            }
+            guard try waitForInput(until: deadline) else { return nil }
+        }
+    }
+
+    /// Blocks until the X socket is readable (true) or the deadline passed (false).
+    ///
+    /// Wraps `XConnectionNumber` and `poll`, retrying `EINTR`.
+    func waitForInput(until deadline: ContinuousClock.Instant?) throws(AlertWindowError) -> Bool {
+        if XPending(display) > 0 { return true }
+        while true {
+            var timeoutMilliseconds: Int32 = -1
+            if let deadline {
+                let left = deadline - .now
+                if left <= .zero { return false }
+                let (seconds, attoseconds) = left.components
+                let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
+                timeoutMilliseconds = Int32(clamping: milliseconds)
+            }
+            var poller = pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, timeoutMilliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .connectionLost
+            }
+            if ready == 0 { continue }  // re-check the deadline
+            if poller.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { throw .connectionLost }
+            // Readable: XPending reads the bytes; they may hold no complete event yet.
+            if XPending(display) > 0 { return true }
+        }
+    }
+
+    private func translate(_ event: inout XEvent) -> AlertWindowEvent? {
+        switch event.type {
+        case Expose:
+            return event.xexpose.count == 0 ? .exposed : nil
+        case CX11.KeyPress:
+            return translateKey(&event.xkey).map { .key($0) }
+        case ButtonPress:
+            let point = DrawingPoint(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
+            switch event.xbutton.button {
+            case UInt32(Button4): return .scrolled(lines: -1)
+            case UInt32(Button5): return .scrolled(lines: 1)
+            default: return .pointerPressed(point, button: Int(event.xbutton.button))
+            }
+        case MotionNotify:
+            return .pointerMoved(DrawingPoint(x: Int(event.xmotion.x), y: Int(event.xmotion.y)))
+        case ClientMessage:
+            let message = event.xclient
+            if message.format == 32, CX11.Atom(bitPattern: message.data.l.0) == deleteWindowAtom {
+                return .closeRequested
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// How many bytes of composed text one key press may carry before the lookup retries bigger.
+    private static let lookupBufferSize = 64
+
+    private func translateKey(_ key: inout XKeyEvent) -> AlertWindowKey? {
+        var keysym: CX11.KeySym = 0
+        var text = ""
+        var buffer = [CChar](repeating: 0, count: Self.lookupBufferSize)
+        if let inputContext {
+            var status: Int32 = 0
+            var count = Xutf8LookupString(inputContext, &key, &buffer, Int32(buffer.count), &keysym, &status)
+            if status == XBufferOverflow {
+                buffer = [CChar](repeating: 0, count: Int(count) + 1)
+                count = Xutf8LookupString(inputContext, &key, &buffer, Int32(buffer.count), &keysym, &status)
+            }
+            if status == XLookupChars || status == XLookupBoth {
+                text = String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            if status != XLookupKeySym && status != XLookupBoth { keysym = 0 }
+        } else {
+            _ = XLookupString(&key, &buffer, Int32(buffer.count), &keysym, nil)
+            text = Self.text(forKeysym: keysym)
+        }
+        if let special = Self.specialKey(keysym) { return special }
+        let isControl = key.state & UInt32(ControlMask | Mod1Mask) != 0
+        guard !isControl, !text.isEmpty, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { return nil }
+        return .text(text)
+    }
+
+    private static func specialKey(_ keysym: CX11.KeySym) -> AlertWindowKey? {
+        switch Int32(truncatingIfNeeded: keysym) {
+        case XK_Up, XK_KP_Up: .up
+        case XK_Down, XK_KP_Down: .down
+        case XK_Left, XK_KP_Left: .left
+        case XK_Right, XK_KP_Right: .right
+        case XK_Page_Up, XK_KP_Page_Up: .pageUp
+        case XK_Page_Down, XK_KP_Page_Down: .pageDown
+        case XK_Home, XK_KP_Home: .home
+        case XK_End, XK_KP_End: .end
+        case XK_Return, XK_KP_Enter: .enter
+        case XK_Escape: .escape
+        case XK_Tab: .tab
+        case XK_ISO_Left_Tab: .backTab
+        case XK_BackSpace: .backspace
+        case XK_Delete, XK_KP_Delete: .delete
+        default: nil
+        }
+    }
+
+    /// Text for a keysym when no input method is available: Latin-1 keysyms are their code
+    /// point, and keysyms `0x01000000 + U` stand for Unicode `U` (X11 keysym encoding, Appendix A).
+    static func text(forKeysym keysym: CX11.KeySym) -> String {
+        let unicodeKeysymBase: CX11.KeySym = 0x0100_0000
+        let value: UInt32
+        if (0x20...0x7E).contains(keysym) || (0xA0...0xFF).contains(keysym) {
+            value = UInt32(keysym)
+        } else if keysym > unicodeKeysymBase, keysym <= unicodeKeysymBase + 0x10_FFFF {
+            value = UInt32(keysym - unicodeKeysymBase)
+        } else {
+            return ""
+        }
+        return Unicode.Scalar(value).map { String($0) } ?? ""
+    }
+}

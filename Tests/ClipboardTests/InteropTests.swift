@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import Clipboard
+
+/// Byte-exact round trips with xclip and xsel on the other side, from one byte to 64 MiB (which
+/// crosses the INCR threshold in both directions), on CLIPBOARD and PRIMARY.
+@Suite("Interop with xclip and xsel", .tags(.x11), .xvfb, .serialized)
+struct InteropTests {
+    static let sizes = [1, 1024, 300 * 1024, 64 << 20]
+
+    @Test("what xclip puts, we read byte-exact", arguments: Selection.allCases, sizes)
+    func readsFromXclip(selection: Selection, size: Int) throws {
+        let server = try XServer.require()
+        let text = Selections.text(size: size)
+        try Selections.startOwnerTool(
+            ["/usr/bin/xclip", "-i"] + xclipSelection(selection), input: text, on: server, selection: selection)
+        let read = try Selections.clipboard(server).read(selection, timeout: .seconds(10))
+        #expect(read.count == text.count)
+        #expect(read == text)
+    }
+
+    @Test("what xsel puts, we read byte-exact", arguments: Selection.allCases, sizes)
+    func readsFromXsel(selection: Selection, size: Int) throws {
+        let server = try XServer.require()
+        let text = Selections.text(size: size)
+        try Selections.startOwnerTool(
+            ["/usr/bin/xsel", "-i", xselFlag(selection)], input: text, on: server, selection: selection)
+        let read = try Selections.clipboard(server).read(selection, timeout: .seconds(10))
+        #expect(read.count == text.count)
+        #expect(read == text)
+    }
+
+    @Test("what we put, xclip -o reads byte-exact", arguments: Selection.allCases, sizes)
+    func xclipReadsOurs(selection: Selection, size: Int) throws {
+        let server = try XServer.require()
+        let text = Selections.text(size: size)
+        try Selections.clipboard(server).write(text, to: selection)
+        let read = try Selections.readWithTool(["/usr/bin/xclip", "-o"] + xclipSelection(selection), on: server)
+        #expect(read.count == text.count)
+        #expect(read == text)
+    }
+
+    @Test("what we put, xsel -o reads byte-exact", arguments: Selection.allCases, sizes)
+    func xselReadsOurs(selection: Selection, size: Int) throws {
+        let server = try XServer.require()
+        let text = Selections.text(size: size)
+        try Selections.clipboard(server).write(text, to: selection)
+        let read = try Selections.readWithTool(["/usr/bin/xsel", "-o", xselFlag(selection)], on: server)
+        #expect(read.count == text.count)
+        #expect(read == text)
+    }
+
+    @Test("what we put, we read back byte-exact (INCR on both sides)", arguments: [300 * 1024, 64 << 20])
+    func roundTrip(size: Int) throws {
+        let server = try XServer.require()
+        let text = Selections.text(size: size)
+        let clipboard = Selections.clipboard(server)
+        try clipboard.write(text, to: .clipboard)
+        #expect(try clipboard.read(.clipboard, timeout: .seconds(10)) == text)
+    }
+}

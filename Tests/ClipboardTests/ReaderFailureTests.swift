@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TestSupport
+import X11Interop
+
+@testable import Clipboard
+
+/// How reading fails: no owner, an owner with no text, an owner that never answers.
+@Suite("Reading failures", .tags(.x11), .xvfb, .serialized)
+struct ReaderFailureTests {
+    @Test("no owner reads as empty", arguments: Selection.allCases)
+    func noOwnerIsEmpty(selection: Selection) throws {
+        let server = try XServer.require()
+        try Selections.clear(selection, on: server)
+        #expect(throws: ClipboardError.empty(selection)) {
+            try Selections.clipboard(server).read(selection)
+        }
+    }
+
+    @Test("an image-only owner is noTextTarget naming image/png")
+    func imageOnlyOwner() throws {
+        let server = try XServer.require()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]
+        try Selections.startOwnerTool(
+            ["/usr/bin/xclip", "-i", "-selection", "clipboard", "-t", "image/png"], input: png, on: server,
+            selection: .clipboard)
+        let error = #expect(throws: ClipboardError.self) { try Selections.clipboard(server).read(.clipboard) }
+        guard case .noTextTarget(.clipboard, let available)? = error else {
+            Issue.record("expected noTextTarget, got \(String(describing: error))")
+            return
+        }
+        #expect(available.contains("image/png"))
+        #expect(!available.contains("TARGETS"))
+        #expect(error?.kind == .badInput)
+    }
+
+    @Test("an owner that never answers times out within the deadline")
+    func stuckOwnerTimesOut() throws {
+        let server = try XServer.require()
+        // Takes CLIPBOARD and then never reads its events.
+        let stuck = try Display(name: server.display)
+        defer { stuck.close() }
+        let window = stuck.createWindow(events: .propertyChange)
+        let time = try stuck.serverTime(using: window, before: .now + .seconds(5))
+        stuck.setSelectionOwner(stuck.atom("CLIPBOARD"), to: window, at: time)
+        try stuck.sync()
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(throws: ClipboardError.timedOut(.clipboard, seconds: 0.5)) {
+            try Selections.clipboard(server).read(.clipboard, timeout: .milliseconds(500))
+        }
+        let elapsed = clock.now - start
+        #expect(elapsed >= .milliseconds(500))
+        #expect(elapsed < .seconds(2))
+    }
+
+    @Test("no display and an unreachable display are told apart")
+    func displayErrors() {
+        #expect(throws: ClipboardError.noDisplay) {
+            try X11Clipboard(displayName: nil, helperExecutable: "/bin/false").read(.clipboard)
+        }
+        #expect(throws: ClipboardError.cannotOpenDisplay(name: ":4242")) {
+            try X11Clipboard(displayName: ":4242", helperExecutable: "/bin/false").read(.clipboard)
+        }
+    }
+
+    @Test("a helper that cannot start is reported, not hung on")
+    func helperCannotStart() throws {
+        let server = try XServer.require()
+        let clipboard = X11Clipboard(displayName: server.display, helperExecutable: "/nonexistent/paste")
+        #expect(throws: ClipboardError.helperFailed(.cannotSpawn(path: "/nonexistent/paste", errno: ENOENT))) {
+            try clipboard.write(Array("x".utf8), to: .clipboard)
+        }
+        let exits = X11Clipboard(displayName: server.display, helperExecutable: "/bin/true")
+        #expect(throws: ClipboardError.self) { try exits.write(Array("x".utf8), to: .clipboard) }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import TestSupport
+
+/// Runs the built `paste` in a temporary home, with no display unless one is given.
+struct PasteRunner {
+    let home: TemporaryHome
+    var display: String?
+    var extraEnvironment: [String: String?] = [:]
+
+    init(display: String? = nil) throws {
+        home = try TemporaryHome()
+        self.display = display
+    }
+
+    var environment: [String: String] {
+        var extra = extraEnvironment
+        extra["DISPLAY"] = display
+        extra["WAYLAND_DISPLAY"] = .some(nil)
+        extra["NO_COLOR"] = "1"
+        return home.environment(extra)
+    }
+
+    /// `paste arguments…` with stdin as given.
+    func run(_ arguments: [String], input: ProcessInput = .null, timeout: Double = 60) throws -> ProcessResult {
+        try runProcess(BuiltProducts.path(of: "paste"), arguments, input: input, environment: environment, timeout: timeout)
+    }
+
+    /// `paste arguments…` with `text` piped in.
+    func run(_ arguments: [String], stdin text: String) throws -> ProcessResult {
+        try run(arguments, input: .bytes(Data(text.utf8)))
+    }
+
+    /// The files waiting in the outbox (content files only).
+    func outboxContents() throws -> [Data] {
+        let folder = home.stateHome.appendingPathComponent("paste/outbox")
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return try names.sorted().filter { !$0.hasSuffix(".json") && !$0.hasPrefix(".") }.map {
+            try Data(contentsOf: folder.appendingPathComponent($0))
+        }
+    }
+
+    /// The lines of the history file.
+    func historyLines() throws -> [String] {
+        let path = home.stateHome.appendingPathComponent("paste/history")
+        guard let data = try? Data(contentsOf: path) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
+
+/// The paste id at the end of a mock URL (`http://127.0.0.1:P/pastes/12` → 12).
+func pasteID(_ url: String) -> Int? {
+    url.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/").last.flatMap { Int($0) }
+}
+
+/// The folder of this test target's fixtures.
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("The spine: stdin and files to a pastie-style endpoint")
+struct SpineTests {
+    @Test("piped stdin is uploaded with the classic fields and the URL printed")
+    func uploadsStdin() throws {
+        let mock = try MockServer()
+        let paste = try PasteRunner()
+        let result = try paste.run(["--url", mock.url("/pastes/create")], stdin: "hello world\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(url.hasPrefix(mock.baseURL + "/pastes/"))
+        #expect(result.out == url + "\n")
+        #expect(result.err == "paste: no display: the URL was printed but not copied\n")
+        let id = try #require(pasteID(url))
+        #expect(try mock.rawPaste(id: id) == Data("hello world\n".utf8))
+        let request = try #require(try mock.requests().last)
+        #expect(request.method == "POST")
+        #expect(request.path == "/pastes/create")
+        #expect(request.header("Expect") == nil)
+        #expect(request.field("paste[parser]")?.text == "plaintext")
+        #expect(request.field("paste[authorization]")?.text == "burger")
+        #expect(request.header("Content-Type")?.hasPrefix("multipart/form-data") == true)
+    }
+
+    static let awkwardTexts: [String] = [
+        "日本語のテキスト 中文 한국어\n",
+        "emoji 🎉👩‍👩‍👧‍👦 and RTL עברית العربية\n",
+        "quotes \" ' and backslashes \\ \\\\ \\n",
+        "$(rm -rf /) `echo pwned` ${HOME} %s %n",
+        "windows\r\nline\r\nendings\r\n",
+        "no trailing newline",
+        "\ttabs\tand  spaces   \n\n\n",
+        "paste[body]=<- -F 'x=y' --data @/etc/passwd",
+    ]
+
+    @Test("content is sent byte-exact", arguments: awkwardTexts)
+    func byteExact(_ text: String) throws {
+        let mock = try MockServer()
+        let paste = try PasteRunner()
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "-q"], stdin: text)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let id = try #require(pasteID(result.out))
+        #expect(try mock.rawPaste(id: id) == Data(text.utf8))
+    }
+
+    @Test("10 MiB of text arrives byte-exact")
+    func tenMebibytes() throws {
+        let mock = try MockServer()
+        let paste = try PasteRunner()
+        var text = ""
+        var line = 0
+        while text.utf8.count < 10 << 20 {
+            text += "line \(line) — ünïcödé and ascii filler to make the line longer than most\n"
+            line += 1
+        }
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "-q"], input: .bytes(Data(text.utf8)))
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let id = try #require(pasteID(result.out))
+        #expect(try mock.rawPaste(id: id) == Data(text.utf8))
+    }
+
+    @Test("stdin from a regular file is read like a pipe")
+    func stdinFromFile() throws {
+        let mock = try MockServer()
+        let paste = try PasteRunner()
+        let path = try paste.home.write("from a file\n", to: "in.txt")
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "-q"], input: .file(path))
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(try mock.rawPaste(id: try #require(pasteID(result.out))) == Data("from a file\n".utf8))
+    }
+
+    @Test("empty input sends nothing and exits 65 with one line")
+    func emptyInput() throws {
+        let mock = try MockServer()
+        let paste = try PasteRunner()
+        let result = try paste.run(["--url", mock.url("/pastes/create")], stdin: "")
+        #expect(result.status == 65)
+        #expect(result.err == "paste: nothing to paste: stdin is empty\n")
+        #expect(result.out.isEmpty)
+        #expect(try mock.requests().isEmpty)
+    }
+
+    @Test("binary input is refused with 65")
+    func binaryInput() throws {
+        let mock = try MockServer()
+        let paste = try PasteRunner()
+        let result = try paste.run(["--url", mock.url("/pastes/create")], input: .bytes(Data([0x89, 0x50, 0x4E, 0x47, 0, 0, 1])))
+        #expect(result.status == 65)
+        #expect(result.err == "paste: stdin looks like binary data (it holds NUL bytes); only text is pasted\n")
+        #expect(try mock.requests().isEmpty)
+    }
+
+    @Test("each -f file is its own paste, URLs in the order given")
+    func files() throws {
+        let mock = try MockServer()
+        let paste = try PasteRunner()
+        let first = try paste.home.write("first file\n", to: "a.txt")
+        let second = try paste.home.write("second file\n", to: "b.txt")
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "-q", "-f", first, "-f", second])
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let urls = result.out.split(separator: "\n").map(String.init)
+        #expect(urls.count == 2)
+        #expect(try mock.rawPaste(id: try #require(pasteID(urls[0]))) == Data("first file\n".utf8))
+        #expect(try mock.rawPaste(id: try #require(pasteID(urls[1]))) == Data("second file\n".utf8))
+    }
+
+    @Test("a missing -f file exits 66 before anything is sent")
+    func missingFile() throws {
+        let mock = try MockServer()
+        let paste = try PasteRunner()
+        let first = try paste.home.write("exists\n", to: "a.txt")
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "-f", first, "-f", "/nonexistent/b.txt"])
+        #expect(result.status == 66)
+        #expect(result.err == "paste: cannot read '/nonexistent/b.txt': no such file or directory\n")
+        #expect(try mock.requests().isEmpty)
+    }
+
+    @Test("a service error exits 69, and the text waits in the outbox")
+    func serviceError() throws {
+        let mock = try MockServer(arguments: ["--fault", "status:status=500,body=boom"])
+        let paste = try PasteRunner()
+        let result = try paste.run(["--url", mock.url("/pastes/create")], stdin: "keep me\n")
+        #expect(result.status == 69)
+        #expect(result.err.hasPrefix("paste: url answered HTTP 500: boom\n"))
+        #expect(try paste.outboxContents() == [Data("keep me\n".utf8)])
+    }
+
+    @Test("usage errors exit 64 and point to --help")
+    func usage() throws {
+        let paste = try PasteRunner()
+        let result = try paste.run(["--frobnicate"])
+        #expect(result.status == 64)
+        #expect(result.err == "paste: unknown option '--frobnicate'\npaste: try 'paste --help'\n")
+        let badURL = try paste.run(["--url", "ftp://x"])
+        #expect(badURL.status == 64)
+    }
+
+    @Test("--help and --version write to stdout and exit 0")
+    func helpAndVersion() throws {
+        let paste = try PasteRunner()
+        let help = try paste.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.out.hasPrefix("Usage: paste [OPTIONS]"))
+        #expect(help.out.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        let version = try paste.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.out.hasPrefix("paste 0.1.0\nlibcurl/"))
+    }
+}
+
+@Suite("coreutils paste(1) keeps working")
+struct CoreutilsTests {
+    static let cases: [[String]] = [
+        ["-d,", "a", "b"],
+        ["-s", "a"],
+        ["-sd+", "a"],
+        ["--serial", "--delimiters=:", "a", "b"],
+        ["a", "b"],
+        ["-z", "a"],
+        ["-", "-"],
+        ["--", "a"],
+        ["a", "missing-file"],
+    ]
+
+    @Test("the same output and status as coreutils", arguments: cases)
+    func sameAsCoreutils(_ arguments: [String]) throws {
+        let paste = try PasteRunner()
+        try paste.home.write("1\n2\n3\n", to: "a")
+        try paste.home.write("x\ny\n", to: "b")
+        let stdin = try paste.home.write("l1\nl2\nl3\nl4\n", to: "stdin")
+        let directory = paste.home.root.path
+        let ours = try runProcess(
+            BuiltProducts.path(of: "paste"), arguments, input: .file(stdin), environment: paste.environment,
+            currentDirectory: directory)
+        let theirs = try runProcess(
+            "/usr/bin/paste", arguments, input: .file(stdin), environment: paste.environment, currentDirectory: directory)
+        #expect(ours.status == theirs.status)
+        #expect(ours.stdout == theirs.stdout)
+        #expect(ours.err == theirs.err)
+    }
+}
