@@ -32,8 +32,11 @@ public enum Coreutils {
     }
 
     /// Replaces this process with coreutils paste; returns only when that fails.
+    ///
+    /// - Parameter arguments: the whole argv, argv[0] included, passed on unchanged (coreutils
+    ///   names itself after argv[0] in its messages, as it would have had it been called directly).
     public static func exec(_ executable: String, arguments: [String]) -> SystemError {
-        var cStrings = unsafe (["paste"] + arguments).map { unsafe strdup($0) }
+        var cStrings = unsafe arguments.map { unsafe strdup($0) }
         unsafe cStrings.append(nil)
         unsafe execv(executable, &cStrings)
         let error = SystemError.current

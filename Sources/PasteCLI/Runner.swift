@@ -15,7 +15,7 @@ public enum PasteCommand {
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
         let rest = Array(arguments.dropFirst())
         if rest.first == SelectionOwnerProcess.subcommand {
-            return SelectionOwnerProcess.run(arguments: rest, environment: environment)
+            return SelectionOwnerProcess.run(arguments: arguments, environment: environment)
         }
         let context = Context(environment: environment, userID: getuid())
         let output = Output(environment: environment)
@@ -26,7 +26,7 @@ public enum PasteCommand {
                     output.error("coreutils paste(1) was not found; '-f FILE' uploads a file")
                     return ExitStatus.usage.rawValue
                 }
-                let failure = Coreutils.exec(coreutils, arguments: rest)
+                let failure = Coreutils.exec(coreutils, arguments: arguments)
                 output.error("cannot run \(coreutils): \(failure)")
                 return 126
             case .paste(let invocation):

@@ -61,7 +61,7 @@ public struct ConfigFile: Sendable, Equatable {
             // A trailing backslash continues the logical line on the next physical one.
             while line.hasSuffix("\\") && index < physical.count {
                 line.removeLast()
-                line += String(physical[index])
+                line += String(physical[index]).trimmingSpaces()
                 index += 1
             }
             if line.hasSuffix("\r") { line.removeLast() }

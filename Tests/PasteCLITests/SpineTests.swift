@@ -16,7 +16,7 @@ struct SpineTests {
         #expect(result.err == "paste: no display: the URL was printed but not copied\n")
         let id = try #require(pasteID(url))
         #expect(try mock.rawPaste(id: id) == Data("hello world\n".utf8))
-        let request = try #require(try mock.requests().last)
+        let request = try #require(try mock.requests().first { $0.method == "POST" })
         #expect(request.method == "POST")
         #expect(request.path == "/pastes/create")
         #expect(request.header("Expect") == nil)
@@ -172,11 +172,17 @@ struct CoreutilsTests {
         try paste.home.write("x\ny\n", to: "b")
         let stdin = try paste.home.write("l1\nl2\nl3\nl4\n", to: "stdin")
         let directory = paste.home.root.path
+        // Both are found on PATH as `paste`, so both see argv[0] == "paste" (it names them in errors).
+        var ourEnvironment = paste.environment
+        ourEnvironment["PATH"] = BuiltProducts.directory.path + ":/usr/bin:/bin"
+        var theirEnvironment = paste.environment
+        theirEnvironment["PATH"] = "/usr/bin:/bin"
         let ours = try runProcess(
-            BuiltProducts.path(of: "paste"), arguments, input: .file(stdin), environment: paste.environment,
+            "/usr/bin/env", ["paste"] + arguments, input: .file(stdin), environment: ourEnvironment,
             currentDirectory: directory)
         let theirs = try runProcess(
-            "/usr/bin/paste", arguments, input: .file(stdin), environment: paste.environment, currentDirectory: directory)
+            "/usr/bin/env", ["paste"] + arguments, input: .file(stdin), environment: theirEnvironment,
+            currentDirectory: directory)
         #expect(ours.status == theirs.status)
         #expect(ours.stdout == theirs.stdout)
         #expect(ours.err == theirs.err)

@@ -39,7 +39,7 @@ struct ConfigFileTests {
         #expect(values.contains("service/pastie/header=Authorization: Bearer ${env:PASTE_TOKEN}"))
         #expect(values.contains(#"service/pinnwand/json={"expiry": "{expiry:1day}", "files": [{"lexer": "{lang:text}", "content": "{content}"}]}"#))
         #expect(values.contains("service/quoted/url=http://example.test/a b # not a comment"))
-        #expect(values.contains("service/quoted/summary=one   two"))
+        #expect(values.contains("service/quoted/summary=one two"))
         #expect(file.entries.first { $0.key == "url" }?.line == 7)
     }
 
