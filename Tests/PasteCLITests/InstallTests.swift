@@ -1,0 +1,155 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A throw-away install prefix with a few files of its own, removed when released.
+final class InstallPrefix {
+    let root: URL
+    var path: String { root.path }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("paste-prefix-\(UUID().uuidString)")
+        // Files that were there before: the install must neither touch nor remove them, nor
+        // the folders that hold them.
+        for (relative, text) in [("bin/other-tool", "#!/bin/sh\n"), ("share/man/man1/other.1", ".TH OTHER 1\n")] {
+            let url = root.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// Every file and folder under the prefix, with its kind and, for files, its size.
+    func listing() throws -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: path) else { return [] }
+        var entries: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path + "/" + relative)
+            let kind = attributes[.type] as? FileAttributeType
+            entries.append(kind == .typeDirectory ? "d \(relative)" : "f \(relative) \(attributes[.size] ?? 0)")
+        }
+        return entries.sorted()
+    }
+
+    func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: path + "/" + relative) }
+
+    func text(_ relative: String) throws -> String { try String(contentsOfFile: path + "/" + relative, encoding: .utf8) }
+}
+
+/// Runs scripts/install. The first run does a release build in `.build/install` (its own
+/// scratch folder, so it never waits for the lock of the `swift test` build): minutes.
+func runInstall(_ arguments: [String]) throws -> ProcessResult {
+    try runProcess(SourceTree.path("scripts/install"), arguments, currentDirectory: SourceTree.root.path, timeout: 900)
+}
+
+@Suite("scripts/install", .serialized)
+struct InstallTests {
+    static let layout = [
+        "bin/paste", "bin/paste-mock", "share/man/man1/paste.1", "share/man/man1/paste-mock.1",
+        "share/man/man5/paste-config.5", "share/bash-completion/completions/paste",
+        "share/zsh/site-functions/_paste", "share/fish/vendor_completions.d/paste.fish",
+        "share/applications/paste.desktop", "share/paste/install-manifest.paste",
+    ]
+
+    @Test("installs the binaries, pages, completions and desktop entry; uninstall restores the prefix")
+    func installAndUninstall() throws {
+        let prefix = try InstallPrefix()
+        let before = try prefix.listing()
+
+        let install = try runInstall(["--prefix", prefix.path])
+        try #require(install.status == 0, "install failed: \(install.err)")
+        #expect(install.out.contains("installed paste "))
+
+        for file in Self.layout { #expect(prefix.exists(file), "missing \(file)") }
+
+        let version = try runProcess(prefix.path + "/bin/paste", ["--version"], timeout: 30)
+        #expect(version.status == 0)
+        #expect(version.out.hasPrefix("paste "))
+        let mock = try runProcess(prefix.path + "/bin/paste-mock", ["--help"], timeout: 30)
+        #expect(mock.status == 0)
+
+        for page in ["share/man/man1/paste.1", "share/man/man5/paste-config.5", "share/man/man1/paste-mock.1"] {
+            let man = try runProcess("/usr/bin/env", ["man", "-P", "cat", "-l", prefix.path + "/" + page], timeout: 60)
+            #expect(man.status == 0, "man -l \(page): \(man.err)")
+            #expect(man.out.contains("SYNOPSIS"))
+        }
+
+        let desktop = try prefix.text("share/applications/paste.desktop")
+        #expect(desktop.contains("\nExec=\(prefix.path)/bin/paste --notify\n"), "Exec must be the absolute path")
+
+        // The manifest names exactly the files the install added.
+        let manifest = try prefix.text("share/paste/install-manifest.paste").split(separator: "\n")
+        let listedFiles = Set(manifest.filter { $0.hasPrefix("f ") }.map { String($0.dropFirst(2)) })
+        let added = Set(try prefix.listing().filter { $0.hasPrefix("f ") && !before.contains($0) }
+            .map { String($0.dropFirst(2).prefix { $0 != " " }) })
+        #expect(added == listedFiles.union(["share/paste/install-manifest.paste"]))
+
+        // Installing again replaces its own files without complaint.
+        let again = try runInstall(["--prefix", prefix.path, "--no-build"])
+        #expect(again.status == 0, "reinstall failed: \(again.err)")
+
+        let uninstall = try runInstall(["--prefix", prefix.path, "--uninstall"])
+        #expect(uninstall.status == 0, "uninstall failed: \(uninstall.err)")
+        #expect(try prefix.listing() == before)
+    }
+
+    @Test("--name pasteit installs bin/pasteit with renamed pages and completions")
+    func installUnderAnotherName() throws {
+        let prefix = try InstallPrefix()
+        let before = try prefix.listing()
+
+        let install = try runInstall(["--prefix", prefix.path, "--name", "pasteit"])
+        try #require(install.status == 0, "install failed: \(install.err)")
+        #expect(!prefix.exists("bin/paste"))
+        #expect(prefix.exists("bin/paste-mock"))
+        let version = try runProcess(prefix.path + "/bin/pasteit", ["--version"], timeout: 30)
+        #expect(version.out.hasPrefix("paste "))
+        #expect(try prefix.text("share/man/man1/pasteit.1").contains(".TH PASTEIT 1 "))
+        #expect(try prefix.text("share/bash-completion/completions/pasteit").contains("\ncomplete -F _paste_pastebin pasteit\n"))
+        #expect(try prefix.text("share/zsh/site-functions/_pasteit").hasPrefix("#compdef pasteit\n"))
+        #expect(try !prefix.text("share/fish/vendor_completions.d/pasteit.fish").contains("complete -c paste "))
+        #expect(try prefix.text("share/applications/pasteit.desktop").contains("\nExec=\(prefix.path)/bin/pasteit --notify\n"))
+
+        // The renamed fish completion works for the new command, services included.
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = prefix.path + "/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let fish = try runProcess(
+            "/usr/bin/env",
+            ["fish", "--no-config", "-c", "source $argv[1]; complete -C 'pasteit -S '",
+             prefix.path + "/share/fish/vendor_completions.d/pasteit.fish"],
+            environment: environment, timeout: 30)
+        #expect(fish.out.split(separator: "\n").map { $0.prefix { $0 != "\t" } }.contains("termbin"))
+
+        let uninstall = try runInstall(["--prefix", prefix.path, "--name", "pasteit", "--uninstall"])
+        #expect(uninstall.status == 0, "uninstall failed: \(uninstall.err)")
+        #expect(try prefix.listing() == before)
+    }
+
+    @Test("two names in one prefix share paste-mock; each uninstall leaves the other working")
+    func twoInstallsShareFiles() throws {
+        let prefix = try InstallPrefix()
+        let before = try prefix.listing()
+        #expect(try runInstall(["--prefix", prefix.path]).status == 0)
+        #expect(try runInstall(["--prefix", prefix.path, "--name", "pasteit", "--no-build"]).status == 0)
+        #expect(try runInstall(["--prefix", prefix.path, "--uninstall"]).status == 0)
+        #expect(!prefix.exists("bin/paste"))
+        #expect(prefix.exists("bin/paste-mock"))
+        #expect(prefix.exists("share/man/man5/paste-config.5"))
+        #expect(try runProcess(prefix.path + "/bin/pasteit", ["--version"], timeout: 30).status == 0)
+        #expect(try runInstall(["--prefix", prefix.path, "--name", "pasteit", "--uninstall"]).status == 0)
+        #expect(try prefix.listing() == before)
+    }
+
+    @Test("refuses to overwrite a file it did not install")
+    func refusesForeignFile() throws {
+        let prefix = try InstallPrefix()
+        try FileManager.default.createDirectory(atPath: prefix.path + "/bin", withIntermediateDirectories: true)
+        try Data("mine\n".utf8).write(to: prefix.root.appendingPathComponent("bin/paste"))
+        let before = try prefix.listing()
+        let install = try runInstall(["--prefix", prefix.path])
+        #expect(install.status == 1)
+        #expect(install.err.contains("refusing to overwrite"))
+        #expect(try prefix.listing() == before)
+    }
+}

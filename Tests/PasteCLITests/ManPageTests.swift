@@ -1,0 +1,229 @@
+import Foundation
+import PasteCLI
+import PasteCore
+import TestSupport
+import Testing
+
+/// Files of the source tree, found from this file's path (`Tests/PasteCLITests/…`).
+enum SourceTree {
+    /// The package's root folder.
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The absolute path of a file given relative to the root.
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// A file's text.
+    static func text(_ relative: String) throws -> String {
+        try String(contentsOfFile: path(relative), encoding: .utf8)
+    }
+}
+
+/// Just enough of roff `-man` to read the tagged paragraphs of a page.
+struct ManPage {
+    /// The page's source lines.
+    var lines: [String]
+
+    init(_ relative: String) throws {
+        lines = try SourceTree.text(relative).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+    }
+
+    /// The lines of the `.SH` section whose title starts with `title`, up to the next `.SH`.
+    func section(_ title: String) -> [String] {
+        guard let start = lines.firstIndex(where: { $0.hasPrefix(".SH ") && plain($0).hasPrefix(title) }) else {
+            return []
+        }
+        let rest = lines[(start + 1)...]
+        return Array(rest.prefix { !$0.hasPrefix(".SH ") })
+    }
+
+    /// The tag of every `.TP` paragraph in `lines` (the line after `.TP`), as plain text.
+    func tags(in lines: [String]) -> [String] {
+        zip(lines, lines.dropFirst()).filter { $0.0 == ".TP" }.map { plain($0.1) }
+    }
+
+    /// A roff line as the reader sees it: macro arguments joined (alternating-font macros such
+    /// as `.BI` join without spaces), quotes and font escapes gone, `\-` as `-`.
+    func plain(_ line: String) -> String {
+        var text = Substring(line)
+        var joiner = " "
+        if text.hasPrefix(".") {
+            let macro = text.prefix { $0 != " " }
+            text = text.dropFirst(macro.count).drop { $0 == " " }
+            if [".BI", ".BR", ".IB", ".IR", ".RB", ".RI"].contains(String(macro)) { joiner = "" }
+        }
+        // Split into arguments: quoted strings or runs without spaces.
+        var arguments: [String] = []
+        var current = ""
+        var isQuoted = false
+        var hasArgument = false
+        for character in text {
+            if character == "\"" {
+                isQuoted.toggle()
+                hasArgument = true
+            } else if character == " " && !isQuoted {
+                if hasArgument { arguments.append(current) }
+                current = ""
+                hasArgument = false
+            } else {
+                current.append(character)
+                hasArgument = true
+            }
+        }
+        if hasArgument { arguments.append(current) }
+        var result = arguments.joined(separator: joiner)
+        for (escape, replacement) in [
+            ("\\fB", ""), ("\\fI", ""), ("\\fR", ""), ("\\fP", ""), ("\\-", "-"), ("\\(dq", "\""),
+            ("\\(aq", "'"), ("\\e", "\\"), ("\\&", ""), ("\\|", ""),
+        ] {
+            result = result.replacingOccurrences(of: escape, with: replacement)
+        }
+        return result
+    }
+}
+
+/// How an option's tag reads in paste(1): `-S, --service NAME`.
+func manTag(for spec: OptionSpec) -> String {
+    (spec.short.map { "-\($0), " } ?? "") + "--" + spec.long + (spec.argument.map { " " + $0 } ?? "")
+}
+
+/// The keys the apply functions of Configuration.swift accept, read from the source: the
+/// `case "key"` lines between `extension <Type> {` and the next top-level declaration.
+func acceptedConfigKeys(of type: String) throws -> [String] {
+    let source = try SourceTree.text("Sources/PasteCore/Configuration.swift")
+    guard let start = source.range(of: "\nextension \(type) {\n    mutating func apply(") else { return [] }
+    let block = source[start.upperBound...]
+    let end = block.range(of: "\n}\n")?.lowerBound ?? block.endIndex
+    var keys: [String] = []
+    for line in block[..<end].split(separator: "\n") {
+        let trimmed = line.drop { $0 == " " }
+        guard trimmed.hasPrefix("case \""), let colon = trimmed.firstIndex(of: ":") else { continue }
+        let labels = trimmed[trimmed.index(trimmed.startIndex, offsetBy: 5)..<colon]
+        for label in labels.split(separator: ",") {
+            let word = label.trimmingCharacters(in: .whitespaces)
+            if word.hasPrefix("\""), word.hasSuffix("\""), word.count > 2 { keys.append(String(word.dropFirst().dropLast())) }
+        }
+    }
+    return keys
+}
+
+@Suite("Man pages")
+struct ManPageTests {
+    /// Every key of `[paste]`, mirrored by hand: a new key must be documented in paste-config(5).
+    static let pasteKeys = [
+        "service", "notify", "timeout", "connect-timeout", "stall-timeout", "clipboard-timeout",
+        "notify-timeout", "max-retry-after", "repeat-window", "retries", "copy",
+    ]
+    /// Every key of `[service "NAME"]`, mirrored by hand.
+    static let serviceKeys = [
+        "url", "format", "method", "content-field", "file-name", "content-type", "field", "lang-field",
+        "title-field", "private-field", "always-private", "expiry-field", "expiry-unit", "json", "header",
+        "result", "deletion", "max-size", "summary",
+    ]
+
+    static let pages = ["man/paste.1", "man/paste-config.5", "man/paste-mock.1"]
+
+    @Test("paste(1) documents exactly the options of the option table")
+    func optionsMatchTable() throws {
+        let page = try ManPage("man/paste.1")
+        let tags = page.tags(in: page.section("OPTIONS"))
+        let documented = Set(tags.flatMap { tag in
+            tag.split(separator: " ").filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2).filter { $0 != "," }) }
+        })
+        let table = Set(optionTable.map(\.long))
+        #expect(table.subtracting(documented).sorted() == [], "in --help but not in man/paste.1")
+        #expect(documented.subtracting(table).sorted() == [], "in man/paste.1 but not in --help")
+        #expect(tags.count == optionTable.count, "one tagged paragraph per option")
+    }
+
+    @Test("paste(1) spells each option's short letter and argument name as the table does",
+          arguments: optionTable)
+    func optionTagMatchesTable(_ spec: OptionSpec) throws {
+        let page = try ManPage("man/paste.1")
+        let tags = page.tags(in: page.section("OPTIONS"))
+        #expect(tags.contains(manTag(for: spec)), "expected a '.TP' tag reading '\(manTag(for: spec))'")
+    }
+
+    @Test("paste(1) lists every exit status of ExitStatus, and no other")
+    func exitStatusesMatch() throws {
+        let page = try ManPage("man/paste.1")
+        let documented = page.tags(in: page.section("EXIT STATUS")).compactMap { Int32($0) }
+        #expect(documented == ExitStatus.allCases.map(\.rawValue))
+    }
+
+    @Test("paste(1) names the coreutils options that hand over to coreutils paste")
+    func coreutilsRuleDocumented() throws {
+        let text = try ManPage("man/paste.1").section("COREUTILS PASTE").map { ManPage.plainText($0) }
+            .joined(separator: " ")
+        for option in ["-d", "-s", "-z", "--delimiters", "--serial", "--zero-terminated"] {
+            #expect(text.contains(option), "the COREUTILS PASTE section does not mention \(option)")
+        }
+    }
+
+    @Test("every page renders with groff -ww and no warning", arguments: pages)
+    func groffIsSilent(_ page: String) throws {
+        let result = try runProcess("/usr/bin/env", ["groff", "-ww", "-z", "-man", SourceTree.path(page)], timeout: 60)
+        #expect(result.status == 0)
+        #expect(result.err == "")
+    }
+
+    @Test("every page opens with man -l", arguments: pages)
+    func manOpensPage(_ page: String) throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["MANWIDTH"] = "80"
+        environment["MAN_KEEP_FORMATTING"] = nil
+        let result = try runProcess(
+            "/usr/bin/env", ["man", "-P", "cat", "-l", SourceTree.path(page)], environment: environment, timeout: 60)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("NAME"))
+        #expect(result.out.contains("SEE ALSO"))
+    }
+
+    @Test("the mirrored key lists match the case labels of Configuration.swift")
+    func keyListsMatchSource() throws {
+        #expect(try acceptedConfigKeys(of: "Settings") == Self.pasteKeys)
+        #expect(try acceptedConfigKeys(of: "ServiceProfile") == Self.serviceKeys)
+    }
+
+    @Test("paste-config(5) documents every [paste] key, and no other")
+    func pasteKeysDocumented() throws {
+        let page = try ManPage("man/paste-config.5")
+        let documented = page.tags(in: page.section("THE [paste] SECTION")).compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(documented.sorted() == Self.pasteKeys.sorted())
+    }
+
+    @Test("paste-config(5) documents every [service] key, and no other")
+    func serviceKeysDocumented() throws {
+        let page = try ManPage("man/paste-config.5")
+        // The nested list of formats is tagged too; keys are the `key = …` tags.
+        let keys = page.tags(in: page.section("THE [service")).filter { $0.contains(" = ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(keys.sorted() == Self.serviceKeys.sorted())
+    }
+
+    @Test("paste-config(5) lists every built-in service")
+    func builtInsDocumented() throws {
+        let page = try ManPage("man/paste-config.5")
+        let documented = page.tags(in: page.section("BUILT-IN SERVICES")).compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(documented == BuiltInServices.all.map(\.name))
+    }
+
+    @Test("paste-config(5) names every json placeholder the request builder fills")
+    func placeholdersDocumented() throws {
+        let page = try ManPage("man/paste-config.5")
+        let documented = page.tags(in: page.section("PLACEHOLDERS"))
+        let filled = RequestBuilder.fill("{content}|{title}|{lang}|{expiry}|{private}", [
+            "content": "c", "title": "t", "lang": "l", "expiry": "e", "private": "p",
+        ])
+        #expect(filled == "c|t|l|e|p")
+        #expect(documented == ["{content}", "{title}", "{lang}", "{expiry}", "{private}"])
+    }
+}
+
+extension ManPage {
+    /// `plain(_:)` without a page at hand.
+    static func plainText(_ line: String) -> String { ManPage(lines: []).plain(line) }
+
+    init(lines: [String]) { self.lines = lines }
+}

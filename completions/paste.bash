@@ -1,0 +1,80 @@
+# bash completion for paste(1), the pastebin client.
+#
+# scripts/install puts this file in share/bash-completion/completions/NAME and renames the
+# command on the `complete` line at the end when installing under another name (--name).
+# The option lists mirror Sources/PasteCLI/OptionTable.swift; CompletionTests checks them.
+#
+# Any positional operand or coreutils option (-d, -s, -z and long forms) hands the command line
+# to coreutils paste(1), so after one of those only file names are completed.
+
+_paste_pastebin_services() {
+    # The names from `paste --list-services`: lines of "M NAME  URL  summary", M a marker.
+    local command=$1 config=$2
+    local -a args=(--list-services)
+    [[ -n $config ]] && args=(--config "$config" --list-services)
+    local line
+    while IFS= read -r line; do
+        line=${line:2}
+        printf '%s\n' "${line%%[[:space:]]*}"
+    done < <("$command" "${args[@]}" </dev/null 2>/dev/null)
+}
+
+_paste_pastebin() {
+    local cur=${COMP_WORDS[COMP_CWORD]}
+    local prev=""
+    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+    # `--config=FI<tab>`: bash splits at '=' (COMP_WORDBREAKS), so the word before is '='.
+    if [[ $cur == "=" ]]; then
+        prev=${COMP_WORDS[COMP_CWORD - 1]}
+        cur=""
+    elif [[ $prev == "=" ]] && ((COMP_CWORD > 1)); then
+        prev=${COMP_WORDS[COMP_CWORD - 2]}
+    fi
+
+    local long_options="--file --clipboard --primary --service --url --config --list-services
+        --title --lang --private --expiry --new --no-copy --json --quiet --verbose --dry-run
+        --force --timeout --insecure --notify --no-notify --prompt --pick --history --retry
+        --delete --delete-last --help --version"
+    local short_options="-f -c -P -S -t -l -p -e -q -v -n -h -V"
+
+    local command=${COMP_WORDS[0]} config="" word i
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word=${COMP_WORDS[i]}
+        case $word in
+            --config) config=${COMP_WORDS[i + 1]} ;;
+            --config=*) config=${word#--config=} ;;
+            -d* | -s* | -z* | --delimiters* | --serial | --zero-terminated | --)
+                # coreutils paste(1) takes over: complete files.
+                COMPREPLY=($(compgen -f -- "$cur"))
+                return 0 ;;
+        esac
+    done
+
+    case $prev in
+        -f | --file | --config)
+            compopt -o filenames 2>/dev/null
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return 0 ;;
+        -S | --service)
+            COMPREPLY=($(compgen -W "$(_paste_pastebin_services "$command" "$config")" -- "$cur"))
+            return 0 ;;
+        -e | --expiry)
+            COMPREPLY=($(compgen -W "10m 1h 1d 7d 30d" -- "$cur"))
+            return 0 ;;
+        -t | --title | -l | --lang | --url | --timeout | --delete)
+            return 0 ;;
+    esac
+
+    case $cur in
+        --*=*) return 0 ;;
+        --*) COMPREPLY=($(compgen -W "$long_options" -- "$cur")) ;;
+        -*) COMPREPLY=($(compgen -W "$short_options $long_options" -- "$cur")) ;;
+        *)
+            # An operand: coreutils paste(1) territory (it merges the lines of files).
+            compopt -o filenames 2>/dev/null
+            COMPREPLY=($(compgen -f -- "$cur")) ;;
+    esac
+    return 0
+}
+
+complete -F _paste_pastebin paste
