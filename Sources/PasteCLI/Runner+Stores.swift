@@ -83,7 +83,7 @@ extension Runner {
                 }
             } catch {
                 let pasteError = error as? (any PasteError)
-                try? outbox.markFailed(entry, error: pasteError?.message ?? "\(error)")
+                _ = try? outbox.markFailed(entry, error: pasteError?.message ?? "\(error)")
                 output.report(pasteError ?? InternalFailure(detail: "\(error)"))
                 if status == .success { status = pasteError?.exitStatus ?? .internalError }
             }

@@ -65,14 +65,7 @@ extension Runner {
             return .success
         }
 
-        let history = History(context: context)
-        var results: [Result<PasteResult, any Error>] = []
-        for (index, input) in inputs.enumerated() {
-            results.append(
-                Result { () throws -> PasteResult in
-                    try send(request: requests[index], input: input, profile: profile, options: options, settings: settings, history: history)
-                })
-        }
+        let results = sendAll(requests: requests, inputs: inputs, profile: profile, options: options, settings: settings)
 
         var status = ExitStatus.success
         var copied: String?
@@ -104,23 +97,91 @@ extension Runner {
         return status
     }
 
-    /// Sends one paste with retries, keeping the text in the outbox on failure.
-    func send(
-        request: UploadRequest, input: PasteInput, profile: ServiceProfile, options: PasteOptions,
-        settings: Settings, history: History
-    ) throws -> PasteResult {
-        let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
-        // A repeat of the same text to the same service within the window reuses the URL.
-        if !invocation.isNew, let digest, settings.repeatWindow > 0,
-            let earlier = try? history.recent(
-                sha256: digest, service: profile.name, within: .milliseconds(Int(settings.repeatWindow * 1000)))
-        {
-            return PasteResult(
-                url: earlier.url, service: profile.name, byteCount: earlier.byteCount, sha256: digest,
-                title: earlier.title, deletion: earlier.deletionToken ?? earlier.deletionURL, isRepeat: true)
+    /// Sends every paste: repeats answered from history, a single one with retries, several on
+    /// one libcurl multi handle (connections reused, transfers overlapped), results in order.
+    func sendAll(
+        requests: [UploadRequest], inputs: [PasteInput], profile: ServiceProfile, options: PasteOptions,
+        settings: Settings
+    ) -> [Result<PasteResult, any Error>] {
+        let history = History(context: context)
+        var results = [Result<PasteResult, any Error>?](repeating: nil, count: inputs.count)
+        var pending: [Pending] = []
+        for index in inputs.indices {
+            do {
+                switch try prepare(requests[index], inputs[index], profile: profile, options: options, settings: settings, history: history) {
+                case .done(let paste): results[index] = .success(paste)
+                case .send(let item): pending.append(Pending(index: index, item: item))
+                }
+            } catch {
+                results[index] = .failure(error)
+            }
         }
+        let uploader = Uploader(options: transportOptions(settings))
+        let responses: [Result<UploadResponse, any Error>]
+        if pending.count == 1 {
+            responses = [Result { try perform(pending[0].item.request, uploader: uploader, settings: settings) }]
+        } else {
+            let batch = uploader.sendAll(pending.map(\.item.request), maxConcurrent: Self.batchConcurrency)
+            // A transfer that never reached the server may go again, alone, with the usual policy.
+            responses = zip(pending, batch).map { item, outcome in
+                let policy = RetryPolicy(maximumAttempts: settings.retries + 1, maximumDelay: settings.maximumRetryAfter)
+                guard case .retry = policy.decide(after: outcome, attempt: 1) else { return outcome.mapError { $0 } }
+                return Result { try perform(item.item.request, uploader: uploader, settings: settings) }
+            }
+        }
+        for (item, response) in zip(pending, responses) {
+            results[item.index] = Result {
+                try finish(item.item, response: response, profile: profile, options: options, history: history)
+            }
+        }
+        return results.map { $0! }
+    }
 
-        let outbox = Outbox(context: context)
+    /// How many uploads of a batch run at once on the multi handle.
+    static let batchConcurrency = 6
+
+    /// One upload waiting to go, with what is needed to finish it.
+    struct Pending {
+        var index: Int
+        var item: PreparedUpload
+    }
+
+    /// An upload ready to send: the request (teeing a stream to the outbox), its input, and the
+    /// lock that makes a concurrent `paste` of the same text wait for this one.
+    struct PreparedUpload {
+        var request: UploadRequest
+        var input: PasteInput
+        var digest: String?
+        var metadata: OutboxEntry.Metadata
+        var writer: OutboxEntryWriter?
+        var repeatLock: FileLock?
+    }
+
+    enum Preparation {
+        case done(PasteResult)
+        case send(PreparedUpload)
+    }
+
+    /// Answers a repeat from history, or gets the upload ready to send.
+    func prepare(
+        _ request: UploadRequest, _ input: PasteInput, profile: ServiceProfile, options: PasteOptions,
+        settings: Settings, history: History
+    ) throws -> Preparation {
+        let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
+        var repeatLock: FileLock?
+        if !invocation.isNew, let digest, settings.repeatWindow > 0 {
+            // Another paste of the same text to the same service may be under way (a hotkey
+            // pressed twice): wait for it, then its URL is in history.
+            repeatLock = try? FileLock(path: repeatLockPath(digest: digest, service: profile.name), kind: .exclusive)
+            if let earlier = try? history.recent(
+                sha256: digest, service: profile.name, within: .milliseconds(Int(settings.repeatWindow * 1000)))
+            {
+                return .done(
+                    PasteResult(
+                        url: earlier.url, service: profile.name, byteCount: earlier.byteCount, sha256: digest,
+                        title: earlier.title, deletion: earlier.deletionToken ?? earlier.deletionURL, isRepeat: true))
+            }
+        }
         let metadata = OutboxEntry.Metadata(
             service: profile.name, serviceURL: invocation.url, title: options.title, language: options.language,
             isPrivate: options.isPrivate, expiry: options.expirySeconds.map(String.init), fileName: input.fileName,
@@ -129,17 +190,31 @@ extension Runner {
         var writer: OutboxEntryWriter?
         if case .stream = input.content {
             // Streamed stdin is teed into the outbox as it goes: nothing is lost if the upload fails.
-            writer = try outbox.makeEntry(metadata)
+            writer = try Outbox(context: context).makeEntry(metadata)
             request = request.teeing(to: writer!.contentPath)
         }
+        return .send(
+            PreparedUpload(
+                request: request, input: input, digest: digest, metadata: metadata, writer: writer, repeatLock: repeatLock))
+    }
 
-        let uploader = Uploader(options: transportOptions(settings))
+    /// Reads the URL from the answer and records the paste; on any failure keeps the text in
+    /// the outbox (fsynced, before paste exits) and rethrows.
+    func finish(
+        _ item: PreparedUpload, response: Result<UploadResponse, any Error>, profile: ServiceProfile,
+        options: PasteOptions, history: History
+    ) throws -> PasteResult {
+        defer { withExtendedLifetime(item.repeatLock) {} }
+        let input = item.input
         do {
-            let response = try perform(request, uploader: uploader, settings: settings)
-            let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
-            let size = input.bytes.map { Int64($0.count) } ?? Self.fileSize(writer?.contentPath) ?? response.bytesSent
-            let sha = digest ?? writer.map { Self.digest(ofFile: $0.contentPath) } ?? ""
-            try? writer?.discard()
+            let response = try response.get()
+            let outcome = try ResultExtractor.extract(from: response, request: item.request, profile: profile)
+            let size = input.bytes.map { Int64($0.count) } ?? Self.fileSize(item.writer?.contentPath) ?? input.content.knownSize ?? response.bytesSent
+            let sha = item.digest ?? item.writer.map { Self.digest(ofFile: $0.contentPath) } ?? {
+                if case .file(let path, _) = input.content { return Self.digest(ofFile: path) }
+                return ""
+            }()
+            try? item.writer?.discard()
             let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
             let record = HistoryRecord(
                 time: context.now(), service: profile.name, url: outcome.url, byteCount: size, sha256: sha,
@@ -151,21 +226,34 @@ extension Runner {
                 url: outcome.url, service: profile.name, byteCount: size, sha256: sha, title: options.title,
                 deletion: outcome.deletion)
         } catch {
-            // Keep the text: in the outbox, fsynced, before paste exits.
-            let message = (error as? any PasteError)?.message ?? "\(error)"
-            do {
-                if let writer {
-                    _ = try writer.commit(failure: message)
-                } else if let bytes = input.bytes {
-                    try outbox.store(content: bytes, metadata: metadata, failure: message)
-                } else if case .file(let path, _) = input.content {
-                    try Self.store(copyOf: path, in: outbox, metadata: metadata, failure: message)
-                }
-            } catch let storeError {
-                output.report((storeError as? any PasteError) ?? InternalFailure(detail: "\(storeError)"))
-            }
+            keepInOutbox(item, error: error)
             throw error
         }
+    }
+
+    /// Puts the text of a failed upload in the outbox.
+    func keepInOutbox(_ item: PreparedUpload, error: any Error) {
+        let message = (error as? any PasteError)?.message ?? "\(error)"
+        let outbox = Outbox(context: context)
+        do {
+            if let writer = item.writer {
+                _ = try writer.commit(failure: message)
+            } else if let bytes = item.input.bytes {
+                try outbox.store(content: bytes, metadata: item.metadata, failure: message)
+            } else if case .file(let path, _) = item.input.content {
+                try Self.store(copyOf: path, in: outbox, metadata: item.metadata, failure: message)
+            }
+        } catch let storeError {
+            output.report((storeError as? any PasteError) ?? InternalFailure(detail: "\(storeError)"))
+        }
+    }
+
+    /// The lock file for uploads of one text to one service.
+    func repeatLockPath(digest: String, service: String) -> String {
+        let folder = (context.runtimeDirectory.map { $0 + "/paste" }) ?? context.pasteStateDirectory
+        try? AtomicFile.createFolder(folder)
+        let safeService = String(service.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        return folder + "/sending-\(digest.prefix(32))-\(safeService).lock"
     }
 
     /// Runs a request, retrying only what cannot create a duplicate paste.
