@@ -260,10 +260,14 @@ public final class AlertWindow {
         }
         setAtoms("_NET_WM_STATE", states)
         // Format-32 items are C `long` (8 bytes here), whatever the property's type.
-        var pid = Int(getpid())
-        _ = XChangeProperty(
-            display, window, atom("_NET_WM_PID"), atom("CARDINAL"), 32, PropModeReplace,
-            withUnsafeBytes(of: &pid) { $0.baseAddress?.assumingMemoryBound(to: UInt8.self) }, 1)
+        let pid = [Int(getpid())]
+        let pidAtom = atom("_NET_WM_PID")
+        let cardinal = atom("CARDINAL")
+        pid.withUnsafeBytes { bytes in
+            _ = XChangeProperty(
+                display, window, pidAtom, cardinal, 32, PropModeReplace,
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
+        }
         deleteWindowAtom = atom("WM_DELETE_WINDOW")
         var protocols = [deleteWindowAtom]
         XSetWMProtocols(display, window, &protocols, 1)
