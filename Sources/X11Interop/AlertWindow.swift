@@ -72,6 +72,13 @@ public final class AlertWindow {
         visual = XDefaultVisual(display, screen)
         colormap = XDefaultColormap(display, screen)
         depth = XDefaultDepth(display, screen)
+        // Register RENDER's per-display record before Xft registers its own. XCloseDisplay runs
+        // the close hooks newest first; Xft's hook frees its cached pictures and glyph sets
+        // through RENDER, and if RENDER's hook had already run, that call re-creates RENDER's
+        // record for a Display that is being freed. The next XOpenDisplay that malloc places at
+        // the same address then finds the stale record and sends requests with another server's
+        // opcodes (seen as BadRequest/BadLength at serial 7 when tests opened displays in turn).
+        Self.registerRenderExtension(display)
         dotsPerInch = Self.readDotsPerInch(display: display, screen: screen)
         monitor = DrawingRect(
             x: 0, y: 0, width: Int(XDisplayWidth(display, screen)),
@@ -100,6 +107,22 @@ public final class AlertWindow {
         if let graphics { XFreeGC(display, graphics) }
         if window != 0 { XDestroyWindow(display, window) }
         XCloseDisplay(display)
+    }
+
+    /// Calls `XRenderQueryExtension`, looked up at run time: libXrender is loaded as libXft's
+    /// dependency but the CXft module map does not link it, so a direct call fails to link.
+    /// FIXME(alerts-xrender-link): add `link "Xrender"` to Sources/CXft/module.modulemap and call
+    /// it directly.
+    private static func registerRenderExtension(_ display: OpaquePointer) {
+        typealias QueryExtension = @convention(c) (
+            OpaquePointer, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>
+        ) -> Int32
+        guard let library = dlopen(nil, RTLD_NOW) else { return }
+        defer { dlclose(library) }
+        guard let symbol = dlsym(library, "XRenderQueryExtension") else { return }
+        var eventBase: Int32 = 0
+        var errorBase: Int32 = 0
+        _ = unsafeBitCast(symbol, to: QueryExtension.self)(display, &eventBase, &errorBase)
     }
 
     // MARK: - Screen facts
@@ -237,10 +260,14 @@ public final class AlertWindow {
         }
         setAtoms("_NET_WM_STATE", states)
         // Format-32 items are C `long` (8 bytes here), whatever the property's type.
-        var pid = Int(getpid())
-        _ = XChangeProperty(
-            display, window, atom("_NET_WM_PID"), atom("CARDINAL"), 32, PropModeReplace,
-            withUnsafeBytes(of: &pid) { $0.baseAddress?.assumingMemoryBound(to: UInt8.self) }, 1)
+        let pid = [Int(getpid())]
+        let pidAtom = atom("_NET_WM_PID")
+        let cardinal = atom("CARDINAL")
+        pid.withUnsafeBytes { bytes in
+            _ = XChangeProperty(
+                display, window, pidAtom, cardinal, 32, PropModeReplace,
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
+        }
         deleteWindowAtom = atom("WM_DELETE_WINDOW")
         var protocols = [deleteWindowAtom]
         XSetWMProtocols(display, window, &protocols, 1)
