@@ -1,5 +1,10 @@
 #include "cx11_shims.h"
 
+XIC cx11_create_ic(XIM method, Window window) {
+    return XCreateIC(method, XNInputStyle, XIMPreeditNothing | XIMStatusNothing, XNClientWindow, window,
+                     XNFocusWindow, window, (char *)NULL);
+}
+
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>

@@ -1,4 +1,5 @@
 internal import CX11
+internal import CX11Shims
 internal import Glibc
 
 /// A key the alert windows act on, already translated from its keysym and input method text.
@@ -50,23 +51,9 @@ extension AlertWindow {
         inputContext = Self.createInputContext(method: method, window: window)
     }
 
-    /// `XCreateIC` is variadic, which Swift cannot call, and `CX11Shims` (where a
-    /// `cx11_create_ic(im, window)` shim belongs) is being written in another branch. Until that
-    /// shim lands, call it through a fixed prototype: on the System V x86-64 and AAPCS64 (Linux)
-    /// ABIs, integer and pointer variadic arguments are passed exactly like fixed ones.
-    /// FIXME(alerts-ic-shim): replace with `cx11_create_ic` when the branches merge.
+    /// Wraps `XCreateIC` through `cx11_create_ic`: it is variadic, which Swift cannot call.
     private static func createInputContext(method: XIM, window: CX11.Window) -> XIC? {
-        typealias CreateIC = @convention(c) (
-            XIM, UnsafePointer<CChar>, Int, UnsafePointer<CChar>, CX11.Window, UnsafePointer<CChar>,
-            CX11.Window, UnsafeRawPointer?
-        ) -> XIC?
-        guard let library = dlopen(nil, RTLD_NOW) else { return nil }
-        defer { dlclose(library) }
-        guard let symbol = dlsym(library, "XCreateIC") else { return nil }
-        let create = unsafeBitCast(symbol, to: CreateIC.self)
-        // XIMPreeditNothing | XIMStatusNothing: we draw our own field, the IM draws nothing.
-        let style = Int(XIMPreeditNothing | XIMStatusNothing)
-        return create(method, XNInputStyle, style, XNClientWindow, window, XNFocusWindow, window, nil)
+        cx11_create_ic(method, window)
     }
 
     // MARK: - Events

@@ -1,4 +1,5 @@
 internal import CX11
+internal import CX11Shims
 internal import CXft
 internal import Glibc
 
@@ -57,6 +58,9 @@ public final class AlertWindow {
             let name = XDisplayName(nil).map { String(cString: $0) } ?? ""
             if name.isEmpty { throw .noDisplay }
         }
+        // Protocol errors are recorded rather than fatal, and a lost connection ends the process
+        // cleanly (see CX11Shims), as for every Display.
+        cx11_install_handlers()
         let opened: OpaquePointer? =
             if let displayName, !displayName.isEmpty {
                 XOpenDisplay(displayName)
@@ -109,20 +113,11 @@ public final class AlertWindow {
         XCloseDisplay(display)
     }
 
-    /// Calls `XRenderQueryExtension`, looked up at run time: libXrender is loaded as libXft's
-    /// dependency but the CXft module map does not link it, so a direct call fails to link.
-    /// FIXME(alerts-xrender-link): add `link "Xrender"` to Sources/CXft/module.modulemap and call
-    /// it directly.
+    /// Calls `XRenderQueryExtension` (libXrender, linked through the CXft module map).
     private static func registerRenderExtension(_ display: OpaquePointer) {
-        typealias QueryExtension = @convention(c) (
-            OpaquePointer, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>
-        ) -> Int32
-        guard let library = dlopen(nil, RTLD_NOW) else { return }
-        defer { dlclose(library) }
-        guard let symbol = dlsym(library, "XRenderQueryExtension") else { return }
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
-        _ = unsafeBitCast(symbol, to: QueryExtension.self)(display, &eventBase, &errorBase)
+        _ = XRenderQueryExtension(display, &eventBase, &errorBase)
     }
 
     // MARK: - Screen facts

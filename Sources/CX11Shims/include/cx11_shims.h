@@ -42,4 +42,9 @@ void cx11_install_handlers(void);
 /// Returns 1 when there was one, 0 otherwise.
 int cx11_take_last_error(cx11_error_record *out);
 
+/// Creates an input context for `window` with no preedit or status drawing by the input method
+/// (the alert draws its own text field). Exists because `XCreateIC` is variadic (a NULL-terminated
+/// list of name/value pairs), which Swift cannot call.
+XIC cx11_create_ic(XIM method, Window window);
+
 #endif
