@@ -33,7 +33,7 @@ struct PasteInput {
         let size = Int64(status.st_size)
         if size == 0 { throw .empty(source: "'\(path)'") }
         if size > inMemoryLimit {
-            guard access(path, R_OK) == 0 || getuid() == 0 else {
+            guard unsafe access(path, R_OK) == 0 || getuid() == 0 else {
                 throw .unreadable(path: path, reason: SystemError(EACCES).description)
             }
             return PasteInput(content: .file(path: path, size: size), label: "'\(path)'", fileName: baseName(path))

@@ -33,7 +33,7 @@ extension Runner {
         do {
             try Alerts.notify(note, displayName: context.environment["DISPLAY"])
         } catch {
-            output.note("could not show a window: \(error)")
+            output.note(AlertFailure(error: error).message)
         }
     }
 
@@ -42,9 +42,14 @@ extension Runner {
         var buttons = ["Upload anyway"]
         if profile.canBePrivate { buttons.append("Upload as private") }
         buttons.append("Cancel")
-        let answer = try Alerts.confirm(
-            message: "This text looks like it holds a secret: \(finding.description). Upload it to \(profile.name)?",
-            buttons: buttons, displayName: context.environment["DISPLAY"])
+        let answer: Int?
+        do {
+            answer = try Alerts.confirm(
+                message: "This text looks like it holds a secret: \(finding.description). Upload it to \(profile.name)?",
+                buttons: buttons, displayName: context.environment["DISPLAY"])
+        } catch {
+            throw AlertFailure(error: error)
+        }
         switch answer.map({ buttons[$0] }) {
         case "Upload anyway": return .uploadAnyway
         case "Upload as private": return .uploadPrivately
@@ -54,9 +59,13 @@ extension Runner {
 
     /// `--prompt`: the title, "" for none, nil when cancelled.
     func promptForTitle() throws -> String? {
-        try Alerts.prompt(
-            title: "Paste", message: "Title of the paste", initialText: invocation.options.title ?? "",
-            displayName: context.environment["DISPLAY"])
+        do {
+            return try Alerts.prompt(
+                title: "Paste", message: "Title of the paste", initialText: invocation.options.title ?? "",
+                displayName: context.environment["DISPLAY"])
+        } catch {
+            throw AlertFailure(error: error)
+        }
     }
 
     /// `--pick`: choose an earlier paste in a window; its URL goes on the clipboard.
@@ -71,9 +80,13 @@ extension Runner {
                 primary: record.title ?? record.preview ?? record.url,
                 secondary: "\(record.service) · \(Age.text(from: record.time, to: now)) · \(record.url)")
         }
-        guard let index = try Alerts.pick(title: "Earlier pastes", rows: Array(rows), displayName: context.environment["DISPLAY"]) else {
-            return .cancelled
+        let chosen: Int?
+        do {
+            chosen = try Alerts.pick(title: "Earlier pastes", rows: Array(rows), displayName: context.environment["DISPLAY"])
+        } catch {
+            throw AlertFailure(error: error)
         }
+        guard let index = chosen else { return .cancelled }
         let url = Array(records)[index].url
         output.result(url)
         copyToClipboard(url, settings: Settings())

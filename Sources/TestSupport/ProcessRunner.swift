@@ -8,6 +8,13 @@ public struct ProcessResult: Sendable {
     public var stdout: Data
     /// Everything written to stderr.
     public var stderr: Data
+    /// Makes a result (for children waited for by other means).
+    public init(status: Int32, stdout: Data, stderr: Data) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
     /// stdout as UTF-8 text.
     public var out: String { String(decoding: stdout, as: UTF8.self) }
     /// stderr as UTF-8 text.
@@ -18,6 +25,10 @@ public struct ProcessResult: Sendable {
 public struct ProcessTimedOut: Error, CustomStringConvertible {
     public var command: [String]
     public var seconds: Double
+    public init(command: [String], seconds: Double) {
+        self.command = command
+        self.seconds = seconds
+    }
     public var description: String { "\(command.joined(separator: " ")) ran past \(seconds)s" }
 }
 

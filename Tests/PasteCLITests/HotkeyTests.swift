@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `paste` as a hotkey runs it: no terminal, the clipboard as input, windows for the person.
+/// Driven with xdotool under a private Xvfb.
+@Suite("At the hotkey: windows driven by xdotool", .serialized)
+struct HotkeyTests {
+    let xvfb: Xvfb
+    let mock: MockServer
+    let paste: PasteRunner
+
+    init() throws {
+        xvfb = try Xvfb()
+        mock = try MockServer()
+        var runner = try PasteRunner(display: xvfb.display)
+        runner.extraEnvironment["XAUTHORITY"] = xvfb.environment["XAUTHORITY"]
+        paste = runner
+        // A short toast keeps the tests quick; the default is 4 s.
+        try paste.home.write("[paste]\nnotify-timeout = 1\n", to: "config/paste/config")
+    }
+
+    // MARK: - Helpers
+
+    func tool(_ name: String, _ arguments: [String]) throws -> ProcessResult {
+        try runProcess("/usr/bin/env", [name] + arguments, environment: xvfb.environment, timeout: 20)
+    }
+
+    func xdotool(_ arguments: String...) throws {
+        let result = try tool("xdotool", arguments)
+        #expect(result.status == 0, "xdotool \(arguments): \(result.err)")
+    }
+
+    func pasteWindows() -> [String] {
+        let result = try? tool("xdotool", ["search", "--onlyvisible", "--classname", "^paste$"])
+        return (result?.out ?? "").split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    func waitForFocusedWindow() throws {
+        try waitUntil("a focused paste window", timeout: 20) {
+            let windows = pasteWindows()
+            guard let focus = try? tool("xdotool", ["getwindowfocus"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+            else { return false }
+            return windows.contains(focus)
+        }
+    }
+
+    func clipboard() throws -> String { try tool("xclip", ["-o", "-selection", "clipboard"]).out }
+
+    func putOnClipboard(_ text: String) throws {
+        let file = paste.home.root.appendingPathComponent("clip-\(UUID().uuidString)")
+        try Data(text.utf8).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
+        process.arguments = ["-i", "-selection", "clipboard"]
+        process.environment = xvfb.environment
+        process.standardInput = try FileHandle(forReadingFrom: file)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try waitUntil("xclip to serve the text") { (try? clipboard()) == text }
+    }
+
+    /// Starts `paste` as a launcher would: stdin /dev/null, stdout and stderr not a terminal.
+    func launch(_ arguments: [String]) throws -> Launched {
+        try Launched(BuiltProducts.path(of: "paste"), arguments, environment: paste.environment)
+    }
+
+    func posts() throws -> [MockRecordedRequest] { try mock.requests().filter { $0.method == "POST" } }
+
+    // MARK: - Tests
+
+    @Test("after an upload with no terminal a notification appears, then goes by itself")
+    func notification() throws {
+        try putOnClipboard("hotkey text")
+        let run = try launch(["--url", mock.url("/pastes/create")])
+        try waitUntil("the notification", timeout: 20) { !pasteWindows().isEmpty }
+        let result = try run.wait(timeout: 30)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(pasteWindows().isEmpty)
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(try clipboard() == url)
+        #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("hotkey text".utf8))
+    }
+
+    @Test("--prompt sends the typed title; Escape cancels with 130 and sends nothing")
+    func prompt() throws {
+        try putOnClipboard("titled text")
+        let typed = try launch(["-c", "--prompt", "--no-notify", "--url", mock.url("/pastes/create")])
+        try waitForFocusedWindow()
+        try xdotool("type", "--delay", "20", "Crash log ünïcode")
+        try xdotool("key", "Return")
+        let result = try typed.wait(timeout: 30)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(try posts().last?.field("paste[title]")?.text == "Crash log ünïcode")
+
+        try mock.clearRequests()
+        let cancelled = try launch(["-c", "--prompt", "--no-notify", "--url", mock.url("/pastes/create")])
+        try waitForFocusedWindow()
+        try xdotool("key", "Escape")
+        let escaped = try cancelled.wait(timeout: 30)
+        #expect(escaped.status == 130)
+        #expect(try posts().isEmpty)
+    }
+
+    @Test("--pick: Down, Down, Enter puts the third newest URL on the clipboard; Escape is 130")
+    func pick() throws {
+        var urls: [String] = []
+        for number in 1...4 {
+            let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy", "-t", "paste \(number)"], stdin: "text \(number)\n")
+            #expect(result.status == 0, "stderr: \(result.err)")
+            urls.append(result.out.trimmingCharacters(in: .newlines))
+        }
+        let picking = try launch(["--pick"])
+        try waitForFocusedWindow()
+        try xdotool("key", "Down", "Down", "Return")
+        let result = try picking.wait(timeout: 30)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        // Newest first: urls[3], urls[2], urls[1] — two steps down is the third newest.
+        #expect(result.out == urls[1] + "\n")
+        #expect(try clipboard() == urls[1])
+
+        let cancelled = try launch(["--pick"])
+        try waitForFocusedWindow()
+        try xdotool("key", "Escape")
+        #expect(try cancelled.wait(timeout: 30).status == 130)
+    }
+
+    @Test("the secret guard's dialog blocks the upload until answered; Cancel is the default")
+    func secretGuardDialog() throws {
+        let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD2fG4aEq"
+        try putOnClipboard("deploy with token \(token)\n")
+        let refused = try launch(["-c", "--notify", "--url", mock.url("/pastes/create")])
+        try waitForFocusedWindow()
+        #expect(try posts().isEmpty)
+        try xdotool("key", "Return")
+        let cancelled = try refused.wait(timeout: 30)
+        #expect(cancelled.status == 130)
+        #expect(try posts().isEmpty)
+        #expect(try clipboard().hasPrefix("deploy with token"))
+
+        let allowed = try launch(["-c", "--notify", "--url", mock.url("/pastes/create")])
+        try waitForFocusedWindow()
+        #expect(try posts().isEmpty)
+        // Buttons top to bottom: Upload anyway, Upload as private, Cancel (focused).
+        try xdotool("key", "Up", "Up", "Return")
+        let result = try allowed.wait(timeout: 30)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(try posts().count == 1)
+    }
+}
+
+/// A child started in the background, waited for with a deadline.
+final class Launched {
+    let process = Process()
+    let output: URL
+    let errors: URL
+    let done = DispatchSemaphore(value: 0)
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+        output = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
+        errors = FileManager.default.temporaryDirectory.appendingPathComponent("err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        let done = done
+        process.terminationHandler = { _ in done.signal() }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: output)
+        try? FileManager.default.removeItem(at: errors)
+    }
+
+    func wait(timeout: Double) throws -> ProcessResult {
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            throw ProcessTimedOut(command: process.arguments ?? [], seconds: timeout)
+        }
+        return ProcessResult(
+            status: process.terminationStatus, stdout: (try? Data(contentsOf: output)) ?? Data(),
+            stderr: (try? Data(contentsOf: errors)) ?? Data())
+    }
+}
