@@ -54,7 +54,7 @@ extension Runner {
             let metadata = entry.metadata
             do {
                 let profile =
-                    try metadata.serviceURL.map { ServiceProfile.pastie(name: "url", url: $0) }
+                    try metadata.serviceURL.map { ServiceProfile.adHoc(url: $0) }
                     ?? configuration.service(named: metadata.service)
                 let options = PasteOptions(
                     title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,

@@ -56,7 +56,7 @@ struct Runner {
     }
 
     func chooseService(_ configuration: Configuration) throws(ConfigError) -> ServiceProfile {
-        if let url = invocation.url { return ServiceProfile.pastie(name: "url", url: url) }
+        if let url = invocation.url { return ServiceProfile.adHoc(url: url) }
         return try configuration.resolveService(flag: invocation.service, context: context)
     }
 

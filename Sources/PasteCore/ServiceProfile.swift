@@ -120,6 +120,14 @@ public struct ServiceProfile: Sendable, Equatable {
 }
 
 extension ServiceProfile {
+    /// The profile `--url URL` uses: the classic pastie API, named after the URL's host (and port)
+    /// so history and messages say where the paste went.
+    public static func adHoc(url: String) -> ServiceProfile {
+        let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? Substring(url)
+        let host = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return pastie(name: host.isEmpty ? "url" : String(host), url: url)
+    }
+
     /// The classic pastie API at `url`: the fields of the one-liner paste replaces.
     ///
     /// This is what `--url URL` uses: multipart `paste[body]`, `paste[parser]=plaintext`,

@@ -72,6 +72,23 @@ struct SpineTests {
         #expect(try mock.rawPaste(id: try #require(pasteID(result.out))) == Data("from a file\n".utf8))
     }
 
+    @Test("without a display the copy is skipped quietly under -q and --json")
+    func quietWithoutDisplay() throws {
+        let mock = try MockServer()
+        let paste = try PasteRunner()
+        let quiet = try paste.run(["--url", mock.url("/pastes/create"), "-q"], stdin: "quiet\n")
+        #expect(quiet.status == 0)
+        #expect(quiet.err.isEmpty)
+        let json = try paste.run(["--url", mock.url("/pastes/create"), "--json", "--new"], stdin: "json\n")
+        #expect(json.status == 0)
+        #expect(json.err.isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        #expect((object["url"] as? String)?.hasPrefix(mock.baseURL + "/pastes/") == true)
+        #expect(object["bytes"] as? Int == 5)
+        #expect(object["sha256"] as? String == "e6d4186a938579ceed4ed5b2fccd42a32448dcda6b0ddbcfd49fc70177bbe9ae")
+        #expect(object["service"] as? String == "127.0.0.1:\(mock.port)")
+    }
+
     @Test("empty input sends nothing and exits 65 with one line")
     func emptyInput() throws {
         let mock = try MockServer()
@@ -124,7 +141,7 @@ struct SpineTests {
         let paste = try PasteRunner()
         let result = try paste.run(["--url", mock.url("/pastes/create")], stdin: "keep me\n")
         #expect(result.status == 69)
-        #expect(result.err.hasPrefix("paste: url answered HTTP 500: boom\n"))
+        #expect(result.err.hasPrefix("paste: 127.0.0.1:\(mock.port) answered HTTP 500: boom\n"))
         #expect(try paste.outboxContents() == [Data("keep me\n".utf8)])
     }
 
