@@ -266,6 +266,9 @@ extension ServiceProfile {
             return (String(entry.value[..<equals]), String(entry.value[entry.value.index(after: equals)...]))
         }
         switch entry.key {
+        case "base":
+            // Chooses where the profile starts; Configuration.init(file:) applies it first.
+            break
         case "url":
             let lower = entry.value.lowercased()
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("tcp://")
