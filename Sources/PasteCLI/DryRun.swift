@@ -2,38 +2,54 @@ import FoundationEssentials
 import PasteCore
 
 /// `--dry-run`: the exact request that would go out, secrets masked, nothing sent.
+///
+/// The content itself is never printed (it may be large, or the very secret the guard is
+/// about): it shows as `<LABEL, N bytes>`. Every value that came from `${env:…}` or
+/// `${file:…}` is masked wherever it appears (URL, headers, fields, JSON body), and so are
+/// credential headers and fields written literally.
 enum DryRun {
-    static func describe(_ request: UploadRequest, expansion: ValueExpansion, label: String) -> String {
+    static func describe(
+        _ request: UploadRequest, expansion: ValueExpansion, preview: RequestBuilder.BodyPreview?, label: String
+    ) -> String {
         var lines: [String] = []
-        if request.isTCP {
-            lines.append("TCP \(request.url)")
-        } else {
-            lines.append("\(request.method) \(request.url)")
-        }
+        let url = expansion.redact(request.url)
+        lines.append(request.isTCP ? "TCP \(url)" : "\(request.method) \(url)")
         for header in request.headers { lines.append(expansion.redact(Redaction.header(header))) }
+        func field(_ name: String, _ value: String) -> String {
+            "  \(name)=" + (Redaction.isSensitiveField(name) && !value.isEmpty ? Redaction.mask : expansion.redact(value))
+        }
         switch request.body {
         case .multipart(let fields):
             lines.append("Content-Type: multipart/form-data")
-            for field in fields {
-                switch field.value {
-                case .text(let value): lines.append("  \(field.name)=\(expansion.redact(value))")
-                case .content(let source, let fileName, _):
-                    lines.append("  \(field.name)=<\(describe(source, label: label))>" + (fileName.map { " filename=\($0)" } ?? ""))
+            for part in fields {
+                switch part.value {
+                case .text(let value): lines.append(field(part.name, value))
+                case .content(let source, let fileName, let contentType):
+                    lines.append(
+                        "  \(part.name)=<\(describe(source, label: label))>" + (fileName.map { "; filename=\($0)" } ?? "")
+                            + (contentType.map { "; type=\($0)" } ?? ""))
                 }
             }
         case .form(let fields):
             lines.append("Content-Type: application/x-www-form-urlencoded")
-            for (index, field) in fields.enumerated() {
-                lines.append("  \(field.name)=" + (index == 0 ? "<\(label), \(field.value.utf8.count) bytes>" : expansion.redact(field.value)))
+            for (index, pair) in fields.enumerated() {
+                // The builder puts the content first.
+                lines.append(index == 0 ? "  \(pair.name)=<\(label), \(pair.value.utf8.count) bytes>" : field(pair.name, pair.value))
             }
         case .raw(let source, let contentType):
-            lines.append("Content-Type: \(contentType)")
+            if !request.isTCP { lines.append("Content-Type: \(contentType)") }
             lines.append("  <\(describe(source, label: label))>")
         case .rendered(let bytes, let contentType):
             lines.append("Content-Type: \(contentType)")
-            lines.append("  <JSON, \(bytes.count) bytes, with \(label) as the content>")
+            if let preview {
+                let body = preview.text.replacing(
+                    RequestBuilder.contentMarker, with: "<\(label), \(preview.contentBytes) bytes>")
+                lines.append("  " + expansion.redact(body))
+            } else {
+                lines.append("  <\(bytes.count) bytes>")
+            }
         }
-        lines.append("result: \(request.result.configText)")
+        lines.append("result: \(expansion.redact(request.result.configText))")
         return lines.joined(separator: "\n") + "\n"
     }
 

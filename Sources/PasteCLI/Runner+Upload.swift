@@ -59,8 +59,9 @@ extension Runner {
         }
 
         if invocation.isDryRun {
-            for (request, input) in zip(requests, inputs) {
-                StandardStreams.out(DryRun.describe(request, expansion: builder.expansion, label: input.label))
+            for (index, (request, input)) in zip(requests, inputs).enumerated() {
+                StandardStreams.out(
+                    DryRun.describe(request, expansion: builder.expansion, preview: builder.previews[index], label: input.label))
             }
             return .success
         }

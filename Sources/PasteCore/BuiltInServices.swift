@@ -6,8 +6,17 @@ public enum BuiltInServices {
     /// The service used when neither flags, `PASTE_SERVICE` nor the config name one.
     public static let defaultName = "dpaste"
 
-    /// Every built-in profile, by name.
-    public static let all: [ServiceProfile] = [dpaste, pasteRS, termbin, nullPointer, sprunge, bpaST]
+    /// Every built-in profile, in the order `--list-services` shows them.
+    public static let all: [ServiceProfile] = [dpaste, pasteRS, termbin, nullPointer, sprunge, bpaST].map {
+        var profile = $0
+        profile.isBuiltIn = true
+        return profile
+    }
+
+    /// The built-in profile of that name, if there is one.
+    public static func named(_ name: String) -> ServiceProfile? {
+        all.first { $0.name == name }
+    }
 
     /// dpaste.com: form fields `content`, `syntax`, `title`, `expiry_days`; the URL is the body.
     public static var dpaste: ServiceProfile {
@@ -75,14 +84,18 @@ public enum BuiltInServices {
         pinnwand(name: "bpa.st", url: "https://bpa.st/api/v1/paste")
     }
 
-    /// Any pinnwand instance's v1 API.
+    /// Any pinnwand instance's v1 API (`POST /api/v1/paste`, pinnwand/handler/api_v1.py).
+    ///
+    /// The expiry choices are pinnwand's shipped defaults (`expiries` in
+    /// pinnwand/configuration.py: `1day`, `1week`); an instance that offers others is
+    /// configured with `expiry-unit = choices …`.
     public static func pinnwand(name: String, url: String) -> ServiceProfile {
         var profile = ServiceProfile(name: name, url: ConfigValue(url))
         profile.format = .json
         profile.jsonTemplate = ConfigValue(
             #"{"expiry": "{expiry:1day}", "files": [{"name": "{title:paste}", "lexer": "{lang:text}", "content": "{content}"}]}"#)
         profile.expiryField = "expiry"
-        profile.expiryUnit = .choices([("1hour", 3_600), ("1day", 86_400), ("1week", 604_800)])
+        profile.expiryUnit = .choices([("1day", 86_400), ("1week", 604_800)])
         profile.isAlwaysPrivate = true
         profile.result = .json(pointer: "/link")
         profile.deletionSource = "json:/removal"

@@ -18,8 +18,9 @@ public enum ConfigError: PasteError, Equatable {
     case secretReadableByOthers(path: String, line: Int, key: String, mode: UInt32)
     /// A service is missing a key it needs.
     case incompleteService(path: String, line: Int, service: String, missing: String)
-    /// No service by that name is configured or built in.
-    case unknownService(name: String, known: [String])
+    /// No service by that name is configured or built in; `path` and `line` are set when the
+    /// name came from `[paste] service` in a config file.
+    case unknownService(name: String, known: [String], path: String? = nil, line: Int? = nil)
 
     public var message: String {
         switch self {
@@ -41,8 +42,9 @@ public enum ConfigError: PasteError, Equatable {
             "\(path):\(line): '\(key)' holds a literal secret but the file is readable by others (mode \(String(mode & 0o777, radix: 8)))"
         case .incompleteService(let path, let line, let service, let missing):
             "\(path):\(line): service '\(service)' has no '\(missing)'"
-        case .unknownService(let name, let known):
-            "unknown service '\(name)'; known: \(known.joined(separator: ", "))"
+        case .unknownService(let name, let known, let path, let line):
+            (path.map { "\($0):\(line ?? 0): " } ?? "")
+                + "unknown service '\(name)'; known: \(known.joined(separator: ", "))"
         }
     }
 

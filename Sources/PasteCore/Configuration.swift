@@ -18,6 +18,8 @@ public enum NotifyMode: String, Sendable, CaseIterable {
 public struct Settings: Sendable, Equatable {
     /// The service used when no flag or `PASTE_SERVICE` names one.
     public var service: String?
+    /// The line of the config file that set `service` (for an unknown-service error).
+    public var serviceLine: Int?
     /// When windows are shown.
     public var notify: NotifyMode = .auto
     /// Seconds to wait for a TCP connection.
@@ -94,37 +96,76 @@ public struct Configuration: Sendable {
         for entry in file.entries where entry.section == "paste" {
             try settings.apply(entry, path: file.path)
         }
-        var configured: [String: ServiceProfile] = [:]
+        // A service may be declared in several sections; its entries apply in file order.
         var order: [String] = []
+        var firstLine: [String: Int] = [:]
         for section in file.sections where section.name == "service" {
             let name = section.subsection!
-            if configured[name] == nil {
-                var profile = ServiceProfile(name: name, url: ConfigValue(""))
-                profile.origin = (file.path, section.line)
-                profile.summary = "configured in \(file.path):\(section.line)"
-                configured[name] = profile
+            if firstLine[name] == nil {
+                firstLine[name] = section.line
                 order.append(name)
             }
         }
-        for entry in file.entries where entry.section == "service" {
-            try configured[entry.subsection!]!.apply(entry, path: file.path)
-        }
+        var configured: [String: ServiceProfile] = [:]
         for name in order {
-            let profile = configured[name]!
-            let line = profile.origin!.line
-            if profile.url.raw.isEmpty {
-                throw .incompleteService(path: file.path, line: line, service: name, missing: "url")
+            let line = firstLine[name]!
+            let entries = file.entries.filter { $0.section == "service" && $0.subsection == name }
+            var profile = try Self.startingProfile(
+                for: name, entries: entries, configured: configured, path: file.path)
+            profile.name = name
+            profile.isBuiltIn = false
+            profile.origin = (file.path, line)
+            let place = "configured in \(file.path):\(line)"
+            if let base = entries.last(where: { $0.key == "base" }), configured[base.value] != nil {
+                profile.summary = "like \(base.value); \(place)"
+            } else {
+                profile.summary = profile.summary.isEmpty ? place : "\(profile.summary); \(place)"
             }
-            if profile.format == .json && profile.jsonTemplate == nil {
-                throw .incompleteService(path: file.path, line: line, service: name, missing: "json")
+            for entry in entries where entry.key != "base" { try profile.apply(entry, path: file.path) }
+            try Self.checkComplete(profile, line: line, path: file.path)
+            configured[name] = profile
+            if let index = services.firstIndex(where: { $0.name == name }) {
+                services[index] = profile
+            } else {
+                services.append(profile)
             }
-            if (profile.format == .tcp) != profile.url.raw.hasPrefix("tcp://") {
+        }
+    }
+
+    /// What a configured service starts from before its own keys apply: the service named by
+    /// `base`, else the built-in of the same name (so `[service "dpaste"] url = …` points the
+    /// built-in at a self-hosted instance and keeps everything else), else nothing.
+    static func startingProfile(
+        for name: String, entries: [ConfigFile.Entry], configured: [String: ServiceProfile], path: String
+    ) throws(ConfigError) -> ServiceProfile {
+        if let base = entries.last(where: { $0.key == "base" }) {
+            guard base.value != name,
+                let profile = configured[base.value] ?? BuiltInServices.named(base.value)
+            else {
                 throw .badValue(
-                    path: file.path, line: profile.url.origin?.line ?? line, key: "url", value: profile.url.raw,
-                    expected: profile.format == .tcp ? "a tcp://host:port URL for format = tcp" : "an http(s) URL")
+                    path: path, line: base.line, key: "base", value: base.value,
+                    expected: "a built-in service or one configured above this one")
             }
-            services.removeAll { $0.name == name }
-            services.append(profile)
+            return profile
+        }
+        if let builtIn = BuiltInServices.named(name) { return builtIn }
+        return ServiceProfile(name: name, url: ConfigValue(""))
+    }
+
+    /// Refuses a service that cannot be used: no URL, a JSON format without a template, a URL
+    /// whose scheme does not match the format.
+    static func checkComplete(_ profile: ServiceProfile, line: Int, path: String) throws(ConfigError) {
+        let name = profile.name
+        if profile.url.raw.isEmpty {
+            throw .incompleteService(path: path, line: line, service: name, missing: "url")
+        }
+        if profile.format == .json && profile.jsonTemplate == nil {
+            throw .incompleteService(path: path, line: line, service: name, missing: "json")
+        }
+        if !profile.url.raw.hasPrefix("${"), (profile.format == .tcp) != profile.url.raw.lowercased().hasPrefix("tcp://") {
+            throw .badValue(
+                path: path, line: profile.url.origin?.line ?? line, key: "url", value: profile.url.raw,
+                expected: profile.format == .tcp ? "a tcp://host:port URL for format = tcp" : "an http(s) URL")
         }
     }
 
@@ -137,22 +178,35 @@ public struct Configuration: Sendable {
     }
 
     /// Chooses the service: `-S` > `PASTE_SERVICE` > `[paste] service` > the built-in default.
+    ///
+    /// An unknown name from the config file is reported at its line.
     public func resolveService(flag: String?, context: Context) throws(ConfigError) -> ServiceProfile {
-        try service(
-            named: flag ?? context.nonEmpty("PASTE_SERVICE") ?? settings.service ?? BuiltInServices.defaultName)
+        if let name = flag ?? context.nonEmpty("PASTE_SERVICE") { return try service(named: name) }
+        guard let name = settings.service else { return try service(named: BuiltInServices.defaultName) }
+        guard let profile = services.first(where: { $0.name == name }) else {
+            throw .unknownService(name: name, known: services.map(\.name), path: path, line: settings.serviceLine)
+        }
+        return profile
     }
 
     /// Refuses a file that holds a literal secret while others can read it.
     ///
-    /// A literal secret is an authentication header whose value is written in the file rather
-    /// than taken from `${env:…}` or `${file:…}`.
+    /// A literal secret is a credential header (`Authorization`, `X-Api-Key`, …) or a field
+    /// whose name says it holds one (`token`, `api_key`, `password`, …), written in the file
+    /// rather than taken from `${env:…}` or `${file:…}`. The first one, in file order, is named.
     func checkLiteralSecrets(fileMode: UInt32, path: String) throws(ConfigError) {
         guard fileMode & 0o077 != 0 else { return }
+        var found: [(line: Int, key: String)] = []
         for profile in services where !profile.isBuiltIn {
             for header in profile.headers where Redaction.isSensitiveHeader(header.raw) && !header.hasReference {
-                throw .secretReadableByOthers(
-                    path: path, line: header.origin?.line ?? 0, key: "header", mode: fileMode)
+                found.append((header.origin?.line ?? 0, "header"))
             }
+            for field in profile.fields where Redaction.isSensitiveField(field.name) && !field.value.hasReference {
+                found.append((field.value.origin?.line ?? 0, "field"))
+            }
+        }
+        if let first = found.min(by: { $0.line < $1.line }) {
+            throw .secretReadableByOthers(path: path, line: first.line, key: first.key, mode: fileMode)
         }
     }
 }
@@ -171,7 +225,10 @@ extension Settings {
             return value
         }
         switch entry.key {
-        case "service": service = entry.value
+        case "service":
+            guard !entry.value.isEmpty else { throw bad("a service name") }
+            service = entry.value
+            serviceLine = entry.line
         case "notify":
             guard let mode = NotifyMode(rawValue: entry.value.lowercased()) else { throw bad("auto, always or never") }
             notify = mode
@@ -209,6 +266,9 @@ extension ServiceProfile {
             return (String(entry.value[..<equals]), String(entry.value[entry.value.index(after: equals)...]))
         }
         switch entry.key {
+        case "base":
+            // Chooses where the profile starts; Configuration.init(file:) applies it first.
+            break
         case "url":
             let lower = entry.value.lowercased()
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("tcp://")

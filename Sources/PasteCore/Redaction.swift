@@ -17,6 +17,17 @@ public enum Redaction {
             || name.contains("password") || name.hasSuffix("-key")
     }
 
+    /// Whether a form field (or JSON member) of this name carries a credential: its name holds
+    /// `token`, `secret`, `password` or `passwd`, or ends in `key` (`api_key`, `apikey`).
+    ///
+    /// The classic pastie field `paste[authorization]=burger` is deliberately not one: it is a
+    /// shared word every client sends, written in the design's own example config.
+    public static func isSensitiveField(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ["token", "secret", "password", "passwd"].contains { lower.contains($0) }
+            || lower.hasSuffix("key") || lower.hasSuffix("key]")
+    }
+
     /// The header line with its value masked when it is a credential.
     public static func header(_ line: String) -> String {
         guard isSensitiveHeader(line), let colon = line.firstIndex(of: ":") else { return line }

@@ -7,6 +7,21 @@ public struct RequestBuilder: Sendable {
     public var profile: ServiceProfile
     /// Resolves secrets and remembers them for redaction.
     public var expansion: ValueExpansion
+    /// For `--dry-run`: one entry per `build` call, in order; for a JSON body, the body with the
+    /// content replaced by `contentMarker` (nil for other formats).
+    public private(set) var previews: [BodyPreview?] = []
+
+    /// A JSON body as it would go out, but with the content left out.
+    public struct BodyPreview: Sendable, Equatable {
+        /// The rendered body, with `RequestBuilder.contentMarker` where the content goes.
+        public var text: String
+        /// The size of the content, in bytes of UTF-8.
+        public var contentBytes: Int
+    }
+
+    /// Stands for the content in a `BodyPreview` (private-use characters, which JSON escaping
+    /// leaves as they are and no template contains).
+    public static let contentMarker = "\u{E000}content\u{E000}"
 
     public init(profile: ServiceProfile, context: Context) {
         self.profile = profile
@@ -113,7 +128,11 @@ public struct RequestBuilder: Sendable {
                 "expiry": expiry, "private": options.isPrivate ? "true" : nil,
             ]
             body = .rendered(Array(Self.fill(template, values).utf8), contentType: "application/json")
+            var previewValues = values
+            previewValues["content"] = Self.contentMarker
+            previews.append(BodyPreview(text: Self.fill(template, previewValues), contentBytes: text.utf8.count))
         }
+        if profile.format != .json { previews.append(nil) }
         return UploadRequest(url: url, method: profile.method, headers: headers, body: body, result: profile.result)
     }
 

@@ -24,7 +24,7 @@ public enum ResultExtractor {
         from response: UploadResponse, request: UploadRequest, profile: ServiceProfile
     ) throws(ServiceError) -> Outcome {
         let service = profile.name
-        let excerpt = Sanitizer.excerpt(response.body)
+        let excerpt = readableExcerpt(response)
         if response.status == 206 { throw .partial(service: service) }
         let isRedirectStatus = (300...399).contains(response.status)
         let acceptable = request.isTCP || (200...299).contains(response.status)
@@ -61,6 +61,31 @@ public enum ResultExtractor {
         return Outcome(url: url, deletion: deletion(from: response, source: profile.deletionSource))
     }
 
+    /// The start of the body for an error message, sanitized; an HTML page (an error page, a
+    /// login form) is reduced to its text so the message says what the page says.
+    static func readableExcerpt(_ response: UploadResponse) -> String {
+        let head = Array(response.body.prefix(Sanitizer.excerptLength * 64))
+        let isHTML =
+            response.header("Content-Type")?.lowercased().contains("html") == true
+            || head.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "<")
+        guard isHTML else { return Sanitizer.excerpt(response.body) }
+        var text = ""
+        var inTag = false
+        for scalar in String(decoding: head, as: UTF8.self).unicodeScalars {
+            switch scalar {
+            case "<": inTag = true
+            case ">" where inTag:
+                inTag = false
+                text += " "
+            default: if !inTag { text.unicodeScalars.append(scalar) }
+            }
+        }
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+            text = text.replacingAll(entity, with: character)
+        }
+        return Sanitizer.printable(text, limit: Sanitizer.excerptLength)
+    }
+
     /// Whether `url` is the endpoint itself, the site's root, or the endpoint's form page.
     static func isFormOrRoot(_ url: String, endpoint: String) -> Bool {
         func normal(_ text: String) -> String {
@@ -93,12 +118,13 @@ public enum ResultExtractor {
         return String(text[start.lowerBound..<end])
     }
 
-    /// The first capture group of `pattern` in `text`, or the whole match when there is none.
+    /// The first capture group of `pattern` in `text` that took part in the match (so
+    /// alternatives such as `(a)|(b)` work), or the whole match when there is no group.
     static func firstCapture(_ pattern: String, in text: String) -> String? {
         guard let regex = try? Regex(pattern), let match = try? regex.firstMatch(in: text) else { return nil }
         let output = match.output
-        let slice = output.count > 1 ? output[1].substring : output[0].substring
-        return slice.map(String.init)
+        guard output.count > 1 else { return output[0].substring.map(String.init) }
+        return (1..<output.count).lazy.compactMap { output[$0].substring }.first.map(String.init)
     }
 
     /// Decodes a JSON body, or nil.

@@ -117,7 +117,7 @@ struct ManPageTests {
     ]
     /// Every key of `[service "NAME"]`, mirrored by hand.
     static let serviceKeys = [
-        "url", "format", "method", "content-field", "file-name", "content-type", "field", "lang-field",
+        "base", "url", "format", "method", "content-field", "file-name", "content-type", "field", "lang-field",
         "title-field", "private-field", "always-private", "expiry-field", "expiry-unit", "json", "header",
         "result", "deletion", "max-size", "summary",
     ]

@@ -147,3 +147,49 @@ struct ConfigFileTests {
 extension Tag {
     @Tag static var config: Self
 }
+
+@Suite("Service inheritance and the base key")
+struct ServiceInheritanceTests {
+    @Test("a section named like a built-in keeps the built-in's keys; base = NAME starts from another")
+    func inherits() throws {
+        let text = """
+            [service "dpaste"]
+                url = http://dpaste.internal/api/v2/
+            [service "work"]
+                base = bpa.st
+                url = https://paste.work.example/api/v1/paste
+                header = X-Team: tools
+            [service "work2"]
+                base = work
+                summary = the other one
+            """
+        let configuration = try Configuration(file: ConfigFile(parsing: text, path: "/c"))
+        let dpaste = try configuration.service(named: "dpaste")
+        #expect(dpaste.url.raw == "http://dpaste.internal/api/v2/")
+        #expect(dpaste.format == .form)
+        #expect(dpaste.langField == "syntax")
+        #expect(dpaste.expiryField == "expiry_days")
+        #expect(!dpaste.isBuiltIn)
+        let work = try configuration.service(named: "work")
+        #expect(work.format == .json)
+        #expect(work.jsonTemplate == BuiltInServices.bpaST.jsonTemplate)
+        #expect(work.result == .json(pointer: "/link"))
+        #expect(work.headers.map(\.raw) == ["X-Team: tools"])
+        let second = try configuration.service(named: "work2")
+        #expect(second.url.raw == "https://paste.work.example/api/v1/paste")
+        #expect(second.headers.map(\.raw) == ["X-Team: tools"])
+        #expect(second.summary == "the other one")
+        #expect(configuration.services.filter(\.isBuiltIn).map(\.name) == ["paste.rs", "termbin", "0x0", "sprunge", "bpa.st"])
+    }
+
+    @Test("base must name a built-in or a service configured above")
+    func badBase() {
+        for text in ["[service \"a\"]\nbase = b\nurl = http://x\n[service \"b\"]\nurl = http://y\n", "[service \"a\"]\nbase = a\n"] {
+            #expect {
+                try Configuration(file: ConfigFile(parsing: text, path: "/c"))
+            } throws: { error in
+                (error as? ConfigError)?.message.hasPrefix("/c:2: bad value") == true
+            }
+        }
+    }
+}

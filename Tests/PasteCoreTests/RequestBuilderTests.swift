@@ -55,8 +55,9 @@ struct RequestBuilderTests {
         #expect(throws: RequestError.self) { try dpaste.expiryValue(3_600) }
         let pinnwand = RequestBuilder(profile: BuiltInServices.bpaST, context: context)
         #expect(try pinnwand.expiryValue(2 * 86_400) == "1day")
-        #expect(try pinnwand.expiryValue(3_600) == "1hour")
-        #expect(throws: RequestError.self) { try pinnwand.expiryValue(60) }
+        #expect(try pinnwand.expiryValue(8 * 86_400) == "1week")
+        // pinnwand's default choices start at a day.
+        #expect(throws: RequestError.self) { try pinnwand.expiryValue(3_600) }
     }
 
     @Test("JSON templates are filled JSON-escaped, with defaults")

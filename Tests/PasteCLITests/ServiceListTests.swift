@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("--list-services: built-ins and configured services, text and JSON")
+struct ServiceListTests {
+    @Test("with no config: the built-ins, the default marked")
+    func builtInsOnly() throws {
+        let paste = try PasteRunner()
+        let result = try paste.run(["--list-services"])
+        #expect(result.status == 0)
+        #expect(result.err == "")
+        #expect(
+            result.out == """
+                * dpaste    https://dpaste.com/api/v2/  dpaste.com (public, expires in 7 days unless -e)
+                  paste.rs  https://paste.rs/  paste.rs (unlisted, raw body)
+                  termbin   tcp://termbin.com:9999  termbin.com (fiche over TCP, unlisted)
+                  0x0       https://0x0.st  0x0.st (multipart file, deletable)
+                  sprunge   http://sprunge.us  sprunge.us (form, unlisted)
+                  bpa.st    https://bpa.st/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable)
+
+                """)
+        let json = try paste.run(["--list-services", "--json"])
+        #expect(json.status == 0)
+        #expect(
+            json.out == """
+                {"name":"dpaste","url":"https://dpaste.com/api/v2/","format":"form","builtin":true,"default":true}
+                {"name":"paste.rs","url":"https://paste.rs/","format":"raw","builtin":true,"default":false}
+                {"name":"termbin","url":"tcp://termbin.com:9999","format":"tcp","builtin":true,"default":false}
+                {"name":"0x0","url":"https://0x0.st","format":"multipart","builtin":true,"default":false}
+                {"name":"sprunge","url":"http://sprunge.us","format":"form","builtin":true,"default":false}
+                {"name":"bpa.st","url":"https://bpa.st/api/v1/paste","format":"json","builtin":true,"default":false}
+
+                """)
+    }
+
+    @Test("configured services follow; an overridden built-in stays in place and is no longer built-in")
+    func configured() throws {
+        var paste = try PasteRunner()
+        let path = try paste.writeConfig(
+            """
+            [paste]
+                service = work
+            [service "dpaste"]
+                url = http://dpaste.internal/api/v2/
+            [service "work"]
+                base = bpa.st
+                url = https://paste.work.example/api/v1/paste
+            [service "notes"]
+                url = https://notes.example/new
+                format = raw
+                result = location
+                summary = team notes
+            """)
+        let result = try paste.run(["--list-services"])
+        #expect(result.status == 0)
+        #expect(
+            result.out == """
+                  dpaste    http://dpaste.internal/api/v2/  dpaste.com (public, expires in 7 days unless -e); configured in \(path):3
+                  paste.rs  https://paste.rs/  paste.rs (unlisted, raw body)
+                  termbin   tcp://termbin.com:9999  termbin.com (fiche over TCP, unlisted)
+                  0x0       https://0x0.st  0x0.st (multipart file, deletable)
+                  sprunge   http://sprunge.us  sprunge.us (form, unlisted)
+                  bpa.st    https://bpa.st/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable)
+                * work      https://paste.work.example/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable); configured in \(path):5
+                  notes     https://notes.example/new  team notes
+
+                """)
+        paste.extraEnvironment["PASTE_SERVICE"] = "notes"
+        let json = try paste.run(["--list-services", "--json"])
+        let objects = try json.out.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.map { $0["name"] as? String } == ["dpaste", "paste.rs", "termbin", "0x0", "sprunge", "bpa.st", "work", "notes"])
+        #expect(objects.map { $0["builtin"] as? Bool } == [false, true, true, true, true, true, false, false])
+        #expect(objects.map { $0["default"] as? Bool } == [false, false, false, false, false, false, false, true])
+        #expect(objects.last?["format"] as? String == "raw")
+    }
+}
