@@ -17,7 +17,7 @@ extension Runner {
                 output.result(
                     "{\"name\":\(JSONText.quote(profile.name)),\"url\":\(JSONText.quote(profile.url.raw)),"
                         + "\"format\":\"\(profile.format.rawValue)\",\"builtin\":\(profile.isBuiltIn),"
-                        + "\"default\":\(profile.name == chosen)}")
+                        + "\"default\":\(profile.name == chosen),\"summary\":\(JSONText.quote(profile.summary))}")
             }
             return
         }
