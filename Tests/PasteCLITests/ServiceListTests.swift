@@ -24,12 +24,12 @@ struct ServiceListTests {
         #expect(json.status == 0)
         #expect(
             json.out == """
-                {"name":"dpaste","url":"https://dpaste.com/api/v2/","format":"form","builtin":true,"default":true}
-                {"name":"paste.rs","url":"https://paste.rs/","format":"raw","builtin":true,"default":false}
-                {"name":"termbin","url":"tcp://termbin.com:9999","format":"tcp","builtin":true,"default":false}
-                {"name":"0x0","url":"https://0x0.st","format":"multipart","builtin":true,"default":false}
-                {"name":"sprunge","url":"http://sprunge.us","format":"form","builtin":true,"default":false}
-                {"name":"bpa.st","url":"https://bpa.st/api/v1/paste","format":"json","builtin":true,"default":false}
+                {"name":"dpaste","url":"https://dpaste.com/api/v2/","format":"form","builtin":true,"default":true,"summary":"dpaste.com (public, expires in 7 days unless -e)"}
+                {"name":"paste.rs","url":"https://paste.rs/","format":"raw","builtin":true,"default":false,"summary":"paste.rs (unlisted, raw body)"}
+                {"name":"termbin","url":"tcp://termbin.com:9999","format":"tcp","builtin":true,"default":false,"summary":"termbin.com (fiche over TCP, unlisted)"}
+                {"name":"0x0","url":"https://0x0.st","format":"multipart","builtin":true,"default":false,"summary":"0x0.st (multipart file, deletable)"}
+                {"name":"sprunge","url":"http://sprunge.us","format":"form","builtin":true,"default":false,"summary":"sprunge.us (form, unlisted)"}
+                {"name":"bpa.st","url":"https://bpa.st/api/v1/paste","format":"json","builtin":true,"default":false,"summary":"bpa.st (pinnwand JSON API, unlisted, deletable)"}
 
                 """)
     }
