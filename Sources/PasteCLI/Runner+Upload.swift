@@ -226,13 +226,14 @@ extension Runner {
                 url: outcome.url, service: profile.name, byteCount: size, sha256: sha, title: options.title,
                 deletion: outcome.deletion)
         } catch {
-            keepInOutbox(item, error: error)
-            throw error
+            guard keepInOutbox(item, error: error), let pasteError = error as? any PasteError else { throw error }
+            throw KeptInOutbox(failure: pasteError)
         }
     }
 
-    /// Puts the text of a failed upload in the outbox.
-    func keepInOutbox(_ item: PreparedUpload, error: any Error) {
+    /// Puts the text of a failed upload in the outbox; true when it is there.
+    @discardableResult
+    func keepInOutbox(_ item: PreparedUpload, error: any Error) -> Bool {
         let message = (error as? any PasteError)?.message ?? "\(error)"
         let outbox = Outbox(context: context)
         do {
@@ -242,9 +243,13 @@ extension Runner {
                 try outbox.store(content: bytes, metadata: item.metadata, failure: message)
             } else if case .file(let path, _) = item.input.content {
                 try Self.store(copyOf: path, in: outbox, metadata: item.metadata, failure: message)
+            } else {
+                return false
             }
+            return true
         } catch let storeError {
             output.report((storeError as? any PasteError) ?? InternalFailure(detail: "\(storeError)"))
+            return false
         }
     }
 
@@ -301,6 +306,17 @@ extension Runner {
             output.note("the URL was not copied: \(ClipboardFailure(error: error).message)")
         }
     }
+}
+
+/// A failed upload whose text is safe in the outbox: the failure's message and status, and a
+/// hint saying where the text is (every kind of failure, not only the service's own).
+struct KeptInOutbox: PasteError {
+    var failure: any PasteError
+    var message: String { failure.message }
+    var hint: String? { Self.hint }
+    var exitStatus: ExitStatus { failure.exitStatus }
+
+    static let hint = "the text waits in the outbox; 'paste --retry' sends it again"
 }
 
 /// A bug, reported as exit 70.
