@@ -238,6 +238,7 @@ extension Runner {
         let outbox = Outbox(context: context)
         do {
             if let writer = item.writer {
+                try completeStream(item.input, into: writer)
                 _ = try writer.commit(failure: message)
             } else if let bytes = item.input.bytes {
                 try outbox.store(content: bytes, metadata: item.metadata, failure: message)
@@ -250,6 +251,30 @@ extension Runner {
         } catch let storeError {
             output.report((storeError as? any PasteError) ?? InternalFailure(detail: "\(storeError)"))
             return false
+        }
+    }
+
+    /// Appends to a streamed input's outbox copy what the failed upload never read: the rest of
+    /// the start kept in memory, then the descriptor to its end. The tee holds exactly what was
+    /// consumed, in order, so the entry ends up byte-exact whatever point the transfer died at.
+    func completeStream(_ input: PasteInput, into writer: OutboxEntryWriter) throws {
+        guard case .stream(let descriptor, let prefix, _) = input.content else { return }
+        let kept = Int(Self.fileSize(writer.contentPath) ?? 0)
+        if kept < prefix.count { try writer.append(Array(prefix[kept...])) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    _ = unsafe poll(&entry, 1, -1)
+                    continue
+                }
+                throw InputError.unreadable(path: input.label, reason: SystemError.current.description)
+            }
+            if count == 0 { return }
+            try writer.append(Array(chunk[0..<count]))
         }
     }
 
