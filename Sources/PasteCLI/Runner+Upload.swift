@@ -29,6 +29,13 @@ extension Runner {
         try builder.validate(options, size: nil)
 
         let inputs = try gatherInputs(settings: settings)
+        // A stream's size is unknown until its end, but a start already past the limit is enough
+        // to refuse before anything is sent. (RequestBuilder checks every known size.)
+        for input in inputs {
+            if case .stream(_, let prefix, _) = input.content, let limit = profile.maximumBytes, prefix.count > limit {
+                throw StreamTooLarge(service: profile.name, bytesRead: prefix.count, limit: limit)
+            }
+        }
         let atHotkey = showsWindows(settings: settings)
 
         // The secret guard: nothing that looks like a key or token leaves without consent.
@@ -342,6 +349,15 @@ struct KeptInOutbox: PasteError {
     var exitStatus: ExitStatus { failure.exitStatus }
 
     static let hint = "the text waits in the outbox; 'paste --retry' sends it again"
+}
+
+/// A streamed input whose first part alone passes the service's `max-size`.
+struct StreamTooLarge: PasteError {
+    var service: String
+    var bytesRead: Int
+    var limit: Int64
+    var message: String { "the text is more than \(bytesRead) bytes but '\(service)' accepts at most \(limit); nothing was uploaded" }
+    var exitStatus: ExitStatus { .badInput }
 }
 
 /// A bug, reported as exit 70.
