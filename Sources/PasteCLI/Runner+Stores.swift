@@ -47,7 +47,10 @@ extension Runner {
         let outbox = Outbox(context: context)
         let history = History(context: context)
         var status = ExitStatus.success
-        for entry in try outbox.entries() {
+        let entries = try outbox.entries()
+        guard !entries.isEmpty else { return .success }
+        let uploader = Uploader(options: transportOptions(configuration.settings))
+        for entry in entries {
             // Another `paste --retry` (cron and a person at once) may hold it: skip, never send twice.
             guard let claim = try outbox.claim(entry) else { continue }
             defer { withExtendedLifetime(claim) {} }
@@ -62,7 +65,7 @@ extension Runner {
                 var builder = RequestBuilder(profile: profile, context: context)
                 let content: ContentSource = .file(path: entry.contentPath, size: (Self.fileSize(entry.contentPath) ?? 0))
                 let request = try builder.build(content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options)
-                let response = try perform(request, uploader: Uploader(options: transportOptions(configuration.settings)), settings: configuration.settings)
+                let response = try perform(request, uploader: uploader, settings: configuration.settings)
                 let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
                 let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
                 try? history.append(

@@ -29,6 +29,13 @@ extension Runner {
         try builder.validate(options, size: nil)
 
         let inputs = try gatherInputs(settings: settings)
+        // A stream's size is unknown until its end, but a start already past the limit is enough
+        // to refuse before anything is sent. (RequestBuilder checks every known size.)
+        for input in inputs {
+            if case .stream(_, let prefix, _) = input.content, let limit = profile.maximumBytes, prefix.count > limit {
+                throw StreamTooLarge(service: profile.name, bytesRead: prefix.count, limit: limit)
+            }
+        }
         let atHotkey = showsWindows(settings: settings)
 
         // The secret guard: nothing that looks like a key or token leaves without consent.
@@ -227,25 +234,55 @@ extension Runner {
                 url: outcome.url, service: profile.name, byteCount: size, sha256: sha, title: options.title,
                 deletion: outcome.deletion)
         } catch {
-            keepInOutbox(item, error: error)
-            throw error
+            guard keepInOutbox(item, error: error), let pasteError = error as? any PasteError else { throw error }
+            throw KeptInOutbox(failure: pasteError)
         }
     }
 
-    /// Puts the text of a failed upload in the outbox.
-    func keepInOutbox(_ item: PreparedUpload, error: any Error) {
+    /// Puts the text of a failed upload in the outbox; true when it is there.
+    @discardableResult
+    func keepInOutbox(_ item: PreparedUpload, error: any Error) -> Bool {
         let message = (error as? any PasteError)?.message ?? "\(error)"
         let outbox = Outbox(context: context)
         do {
             if let writer = item.writer {
+                try completeStream(item.input, into: writer)
                 _ = try writer.commit(failure: message)
             } else if let bytes = item.input.bytes {
                 try outbox.store(content: bytes, metadata: item.metadata, failure: message)
             } else if case .file(let path, _) = item.input.content {
                 try Self.store(copyOf: path, in: outbox, metadata: item.metadata, failure: message)
+            } else {
+                return false
             }
+            return true
         } catch let storeError {
             output.report((storeError as? any PasteError) ?? InternalFailure(detail: "\(storeError)"))
+            return false
+        }
+    }
+
+    /// Appends to a streamed input's outbox copy what the failed upload never read: the rest of
+    /// the start kept in memory, then the descriptor to its end. The tee holds exactly what was
+    /// consumed, in order, so the entry ends up byte-exact whatever point the transfer died at.
+    func completeStream(_ input: PasteInput, into writer: OutboxEntryWriter) throws {
+        guard case .stream(let descriptor, let prefix, _) = input.content else { return }
+        let kept = Int(Self.fileSize(writer.contentPath) ?? 0)
+        if kept < prefix.count { try writer.append(Array(prefix[kept...])) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    _ = unsafe poll(&entry, 1, -1)
+                    continue
+                }
+                throw InputError.unreadable(path: input.label, reason: SystemError.current.description)
+            }
+            if count == 0 { return }
+            try writer.append(Array(chunk[0..<count]))
         }
     }
 
@@ -302,6 +339,26 @@ extension Runner {
             output.note("the URL was not copied: \(ClipboardFailure(error: error).message)")
         }
     }
+}
+
+/// A failed upload whose text is safe in the outbox: the failure's message and status, and a
+/// hint saying where the text is (every kind of failure, not only the service's own).
+struct KeptInOutbox: PasteError {
+    var failure: any PasteError
+    var message: String { failure.message }
+    var hint: String? { Self.hint }
+    var exitStatus: ExitStatus { failure.exitStatus }
+
+    static let hint = "the text waits in the outbox; 'paste --retry' sends it again"
+}
+
+/// A streamed input whose first part alone passes the service's `max-size`.
+struct StreamTooLarge: PasteError {
+    var service: String
+    var bytesRead: Int
+    var limit: Int64
+    var message: String { "the text is more than \(bytesRead) bytes but '\(service)' accepts at most \(limit); nothing was uploaded" }
+    var exitStatus: ExitStatus { .badInput }
 }
 
 /// A bug, reported as exit 70.

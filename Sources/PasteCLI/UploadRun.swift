@@ -66,6 +66,10 @@ struct Runner {
         options.totalTimeout = (invocation.timeout ?? settings.timeout).map { .seconds($0) }
         options.stallTimeout = .seconds(settings.stallTimeout)
         options.insecure = invocation.isInsecure
+        if invocation.isInsecure {
+            // Not a note: -q does not silence it, a security downgrade is always said.
+            StandardStreams.err("paste: warning: --insecure: TLS certificates and host names are not verified\n")
+        }
         options.userAgent = "paste/\(pasteVersion)"
         if invocation.isVerbose {
             options.verbose = { line in StandardStreams.err("paste: " + Sanitizer.printable(line, limit: 400) + "\n") }

@@ -115,7 +115,12 @@ public enum ResultExtractor {
         guard let start = starts.min(by: { $0.lowerBound < $1.lowerBound }) else { return nil }
         let stops: Set<Character> = [" ", "\t", "\n", "\r", "\"", "'", "<", ">", "`"]
         let end = text[start.lowerBound...].firstIndex(where: { stops.contains($0) }) ?? text.endIndex
-        return String(text[start.lowerBound..<end])
+        // The candidate is the whole token the "http" sits in: `javascript:alert(1)//http://x/`
+        // is a javascript: URL (refused by Sanitizer), not an http one.
+        // `=` also starts one, for an unquoted HTML attribute (`href=http://…`).
+        let tokenStart = text[..<start.lowerBound].lastIndex(where: { stops.contains($0) || $0 == "=" })
+            .map { text.index(after: $0) } ?? text.startIndex
+        return String(text[tokenStart..<end])
     }
 
     /// The first capture group of `pattern` in `text` that took part in the match (so

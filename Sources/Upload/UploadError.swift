@@ -24,7 +24,8 @@ public enum UploadError: PasteError, Equatable {
     case timedOut(url: String, phase: TimeoutPhase, requestSent: Bool)
     /// The TLS handshake or certificate verification failed.
     case tls(url: String, detail: String, requestSent: Bool)
-    /// A redirect pointed at a scheme other than http or https (`file:///etc/passwd`).
+    /// A redirect pointed at a scheme other than http or https (`file:///etc/passwd`), or at a
+    /// malformed URL (control characters).
     case redirectRefused(url: String)
     /// The redirect chain was longer than allowed.
     case tooManyRedirects(Int)
@@ -67,13 +68,13 @@ public enum UploadError: PasteError, Equatable {
         case .timedOut(let url, .connect, _):
             "cannot connect to \(Endpoint(url).authority): timed out"
         case .timedOut(let url, .stalled(let seconds), _):
-            "transfer with \(Endpoint(url).authority) stalled: no progress for \(seconds)s"
+            "transfer with \(Endpoint(url).authority) stalled: under \(Uploader.stallBytesPerSecond) bytes/s for \(seconds)s"
         case .timedOut(let url, .total(let seconds), _):
             "transfer with \(Endpoint(url).authority) timed out after \(Self.format(seconds))s"
         case .tls(let url, let detail, _):
             "TLS failure with \(Endpoint(url).authority): \(detail)"
         case .redirectRefused(let url):
-            "refusing redirect to '\(url)': only http and https are followed"
+            "refusing redirect to '\(Sanitizer.printable(url, limit: 200))': only well-formed http and https URLs are followed"
         case .tooManyRedirects(let limit):
             "too many redirects (more than \(limit))"
         case .sendFailed(let url, let detail):

@@ -27,7 +27,7 @@ public final class Uploader {
         do {
             try transfer.perform()
         } catch {
-            throw classify(error, transfer.info, request)
+            throw classify(error, transfer.info, request, location: transfer.responseHeaders.last { $0.name.lowercased() == "location" }?.value)
         }
         return makeResponse(transfer)
     }
@@ -79,7 +79,9 @@ public final class Uploader {
                 let index = inFlight.remove(at: position).index
                 switch outcome {
                 case .success: results[index] = .success(makeResponse(transfer))
-                case .failure(let error): results[index] = .failure(classify(error, transfer.info, requests[index]))
+                case .failure(let error):
+                    let location = transfer.responseHeaders.last { $0.name.lowercased() == "location" }?.value
+                    results[index] = .failure(classify(error, transfer.info, requests[index], location: location))
                 }
             }
         }
@@ -123,8 +125,8 @@ public final class Uploader {
         if let total = options.totalTimeout {
             try transfer.set(.timeoutMilliseconds, total.roundedUpMilliseconds)
         }
-        // "Too slow" = under 1 byte/s; libcurl counts whole seconds.
-        try transfer.set(.lowSpeedLimit, 1)
+        // "Too slow" = under `stallBytesPerSecond` for the stall time; libcurl counts whole seconds.
+        try transfer.set(.lowSpeedLimit, Self.stallBytesPerSecond)
         try transfer.set(.lowSpeedTime, stallSeconds)
         try transfer.set(.verifyPeer, !options.insecure)
         try transfer.set(.verifyHost, options.insecure ? 0 : 2)
@@ -215,8 +217,17 @@ public final class Uploader {
             body: transfer.responseBody, bytesSent: info.bodyBytesSent)
     }
 
+    /// Below this many bytes a second a transfer counts as stalled (CURLOPT_LOW_SPEED_LIMIT).
+    ///
+    /// Not 1: a server trickling one byte a second (a tarpit, or a broken proxy) averages
+    /// exactly 1 B/s and would never trip a limit of 1. No working link is this slow.
+    static let stallBytesPerSecond = 10
+
     /// Turns a libcurl failure into an `UploadError`, using what the handle saw.
-    func classify(_ error: CurlError, _ info: TransferInfo?, _ request: UploadRequest) -> UploadError {
+    ///
+    /// - Parameter location: the last `Location` header received, named in a refused redirect
+    ///   when libcurl could not parse it into CURLINFO_REDIRECT_URL (`javascript:…`).
+    func classify(_ error: CurlError, _ info: TransferInfo?, _ request: UploadRequest, location: String? = nil) -> UploadError {
         let sent = (info?.headerBytesSent ?? 0) > 0 || (info?.bodyBytesSent ?? 0) > 0
         let url = info.map { $0.effectiveURL.isEmpty ? request.url : $0.effectiveURL } ?? request.url
         switch error.localFailure {
@@ -235,10 +246,14 @@ public final class Uploader {
             return .timedOut(url: url, phase: timeoutPhase(info), requestSent: sent)
         case .unsupportedProtocol:
             if let info, info.redirectCount > 0 || info.redirectURL != nil {
-                return .redirectRefused(url: info.redirectURL ?? info.effectiveURL)
+                return .redirectRefused(url: info.redirectURL ?? location ?? info.effectiveURL)
             }
+            if let location { return .redirectRefused(url: location) }
             return .unsupportedURL(request.url)
         case .malformedURL:
+            // The request URL was checked before: a malformed one now is the server's Location
+            // (control characters, escape sequences).
+            if let location, request.result.followsRedirects { return .redirectRefused(url: location) }
             return .unsupportedURL(request.url)
         case .tooManyRedirects:
             return .tooManyRedirects(options.maxRedirects)

@@ -64,7 +64,12 @@ extension PasteMock {
                 return raw(id)
             }
         }
-        if method == "POST", let id = Self.id(in: path, prefix: "/0x0/") { return nullPointerManage(id, request) }
+        // Managed at the paste's own URL, extension and all, as 0x0.st does (`POST /0x0/ID.txt`).
+        if method == "POST", path.hasPrefix("/0x0/"), path.count > 5, !path.dropFirst(5).contains("/"),
+            let id = Int(path.dropFirst(5).split(separator: ".").first ?? "")
+        {
+            return nullPointerManage(id, request)
+        }
         let known = ["/_requests", "/_pastes", "/_faults", "/pastes/create", "/pastes", "/api/v2/", "/api/v1/paste",
                      "/json", "/location", "/pasters/", "/0x0/", "/sprunge/", "/"]
         if known.contains(path) { return .text(405, "method \(request.head.method) not allowed on \(path)\n") }

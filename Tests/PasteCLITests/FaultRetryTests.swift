@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `paste` started in the background, its stderr readable while it runs.
+final class BackgroundPaste: @unchecked Sendable {
+    // Safe: `errText` is only touched with `lock` held; the rest is set in init.
+    let process = Process()
+    private let lock = NSLock()
+    private var errText = Data()
+    private let outPipe = Pipe()
+    private let errPipe = Pipe()
+    private let exited = DispatchSemaphore(value: 0)
+
+    init(_ paste: PasteRunner, _ arguments: [String], stdin text: String) throws {
+        let input = paste.home.root.appendingPathComponent("stdin-\(UUID().uuidString)")
+        try Data(text.utf8).write(to: input)
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path(of: "paste"))
+        process.arguments = arguments
+        process.environment = paste.environment
+        process.standardInput = try FileHandle(forReadingFrom: input)
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        let exited = exited
+        process.terminationHandler = { _ in exited.signal() }
+        let handle = errPipe.fileHandleForReading
+        try process.run()
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
+                lock.lock()
+                errText.append(chunk)
+                lock.unlock()
+            }
+        }
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+
+    var err: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: errText, as: UTF8.self)
+    }
+
+    /// Waits for the exit; returns status and stdout.
+    func finish(timeout: Double = 60) throws -> (status: Int32, out: String) {
+        guard exited.wait(timeout: .now() + timeout) == .success else {
+            process.terminate()
+            throw BackgroundPasteTimeout(stderr: err)
+        }
+        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self))
+    }
+}
+
+struct BackgroundPasteTimeout: Error {
+    var stderr: String
+}
+
+/// The delays in `retrying in 0.7s (attempt 2 of 4)` notes, in order.
+func retryDelays(_ stderr: String) -> [Double] {
+    stderr.split(separator: "\n").compactMap { line in
+        guard let range = line.firstRange(of: "retrying in ") else { return nil }
+        return Double(line[range.upperBound...].prefix { $0.isNumber || $0 == "." })
+    }
+}
+
+/// Retries that cannot duplicate a paste, proved by the mock's request log.
+@Suite("Retries: only what cannot create a second paste")
+struct FaultRetryTests {
+    /// A port where nothing listens (a mock's, after it stopped).
+    static func freePort() throws -> Int {
+        let mock = try MockServer()
+        let port = mock.port
+        try mock.stop()
+        return port
+    }
+
+    @Test("a refused connection (nothing sent) is retried after a jittered backoff, and the paste made once")
+    func connectionRefusedIsRetried() throws {
+        let port = try Self.freePort()
+        let paste = try PasteRunner()
+        try paste.home.write("[paste]\nretries = 3\n", to: "config/paste/config")
+        let run = try BackgroundPaste(paste, ["--url", "http://127.0.0.1:\(port)/pastes/create", "--no-copy"], stdin: "retry me\n")
+        try waitUntil("paste to fail once and back off", timeout: 20) { run.err.contains("retrying in") }
+        let mock = try MockServer(arguments: ["--port", String(port)])
+        let (status, out) = try run.finish()
+        #expect(status == 0, "stderr: \(run.err)")
+        #expect(out.hasPrefix(mock.baseURL + "/pastes/"))
+        let posts = try mock.requests().filter { $0.method == "POST" }
+        #expect(posts.count == 1)
+        #expect(try mock.rawPaste(id: try #require(pasteID(out))) == Data("retry me\n".utf8))
+        // Equal jitter: the first wait is half the 1 s step plus up to the other half.
+        let first = try #require(retryDelays(run.err).first)
+        #expect((0.5...1.0).contains(first), "stderr: \(run.err)")
+    }
+
+    @Test("retries are bounded: retries = 2 means three attempts, each wait within its jitter band, then exit 75")
+    func retriesAreBounded() throws {
+        let port = try Self.freePort()
+        let paste = try PasteRunner()
+        try paste.home.write("[paste]\nretries = 2\n", to: "config/paste/config")
+        let result = try paste.run(["--url", "http://127.0.0.1:\(port)/pastes/create", "--no-copy"], stdin: "bounded\n")
+        #expect(result.status == 75)
+        let delays = retryDelays(result.err)
+        #expect(delays.count == 2, "stderr: \(result.err)")
+        if delays.count == 2 {
+            #expect((0.5...1.0).contains(delays[0]))
+            #expect((1.0...2.0).contains(delays[1]))
+        }
+        #expect(result.err.contains("(attempt 3 of 3)"))
+        #expect(result.err.hasSuffix(
+            "paste: cannot connect to 127.0.0.1:\(port): connection refused\n"
+                + "paste: the text waits in the outbox; 'paste --retry' sends it again\n"))
+        #expect(try paste.outboxContents() == [Data("bounded\n".utf8)])
+    }
+
+    @Test("429 and 503 are retried after the Retry-After they ask for", arguments: [429, 503])
+    func retryAfterIsHonoured(_ code: Int) throws {
+        let mock = try MockServer()
+        try mock.addFault(.status(code, retryAfter: 1), count: 1, path: "/pastes/create")
+        let paste = try PasteRunner()
+        let started = Date()
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "after a while\n")
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.err.contains("paste: retrying in 1.0s (attempt 2 of 4)"))
+        #expect(elapsed >= 1.0)
+        let posts = try mock.requests().filter { $0.method == "POST" }
+        #expect(posts.map(\.status) == [code, 302])
+        #expect(try mock.rawPaste(id: try #require(pasteID(result.out))) == Data("after a while\n".utf8))
+    }
+
+    @Test("a Retry-After beyond max-retry-after is not waited for: exit 75 at once, one POST")
+    func retryAfterCap() throws {
+        let mock = try MockServer()
+        try mock.addFault(.status(503, retryAfter: 3600), count: 0, path: "/pastes/create")
+        let paste = try PasteRunner()
+        try paste.home.write("[paste]\nmax-retry-after = 5\n", to: "config/paste/config")
+        let started = Date()
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "later\n")
+        #expect(result.status == 75)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(try mock.requests().filter { $0.method == "POST" }.count == 1)
+        #expect(try paste.outboxContents() == [Data("later\n".utf8)])
+    }
+
+    @Test("a timeout after the body went out is reported, not re-sent: one POST")
+    func timeoutAfterSendIsNotRetried() throws {
+        let mock = try MockServer()
+        try mock.addFault(.delay(seconds: 2), count: 0, path: "/pastes/create")
+        let paste = try PasteRunner()
+        try paste.home.write("[paste]\nretries = 3\n", to: "config/paste/config")
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy", "--timeout", "1"], stdin: "slow\n")
+        #expect(result.status == 75)
+        #expect(!result.err.contains("retrying"), "stderr: \(result.err)")
+        // The mock logs a request once it has answered it (after its delay).
+        try waitUntil("the mock to log the POST", timeout: 10) { try mock.requests().contains { $0.method == "POST" } }
+        #expect(try mock.requests().filter { $0.method == "POST" }.count == 1)
+        #expect(try paste.outboxContents() == [Data("slow\n".utf8)])
+    }
+
+    @Test("a 500 is reported, not re-sent: one POST")
+    func serverErrorIsNotRetried() throws {
+        let mock = try MockServer()
+        try mock.addFault(.status(500), count: 0, path: "/pastes/create")
+        let paste = try PasteRunner()
+        try paste.home.write("[paste]\nretries = 3\n", to: "config/paste/config")
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "boom\n")
+        #expect(result.status == 69)
+        #expect(!result.err.contains("retrying"))
+        #expect(try mock.requests().filter { $0.method == "POST" }.count == 1)
+    }
+}

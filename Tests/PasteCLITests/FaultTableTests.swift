@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// One row of the fault table in man/paste.1 (FAILURES) and the README: what the server does
+/// wrong, which service shape meets it, and what `paste` must say and return.
+struct FaultRow: CustomTestStringConvertible, Sendable {
+    /// The row's name in the table.
+    var name: String
+    var fault: MockFault
+    /// Only requests to this path are faulted (so a redirect's target answers normally).
+    var path: String
+    /// `pastie` (`--url …/pastes/create`, result redirect), `rs` (raw body, URL in the body) or
+    /// `json` (URL at /data/url of a JSON answer).
+    var service: String
+    var extraArguments: [String] = []
+    var status: Int32
+    /// The start of stderr's first line, after `paste: `; `PORT` stands for the mock's port.
+    var message: String
+
+    var testDescription: String { name }
+
+    static let all: [FaultRow] = [
+        FaultRow(name: "HTTP 500", fault: .status(500), path: "/pastes/create", service: "pastie", status: 69,
+            message: "url answered HTTP 500: 500 Internal Server Error"),
+        FaultRow(name: "HTTP 503 with Retry-After", fault: .status(503, retryAfter: 1), path: "/pastes/create",
+            service: "pastie", status: 75, message: "url answered HTTP 503: 503 Service Unavailable"),
+        FaultRow(name: "HTTP 429 with Retry-After", fault: .status(429, retryAfter: 1), path: "/pastes/create",
+            service: "pastie", status: 75, message: "url answered HTTP 429: 429 Too Many Requests"),
+        FaultRow(name: "delay past --timeout", fault: .delay(seconds: 4), path: "/pastes/create", service: "pastie",
+            extraArguments: ["--timeout", "1"], status: 75, message: "transfer with 127.0.0.1:PORT timed out after 1s"),
+        FaultRow(name: "connection dropped after 10 bytes of the request", fault: .dropRequest(afterBytes: 10),
+            path: "/pastes/create", service: "pastie", status: 75,
+            message: "no usable answer from 127.0.0.1:PORT: Empty reply from server"),
+        FaultRow(name: "connection dropped after 100 bytes of the response", fault: .dropResponse(afterBytes: 100),
+            path: "/json", service: "json", status: 75,
+            message: "no usable answer from 127.0.0.1:PORT: transfer closed with"),
+        FaultRow(name: "redirect loop", fault: .redirectLoop, path: "/pastes/create", service: "pastie", status: 69,
+            message: "too many redirects (more than 10)"),
+        FaultRow(name: "redirect to file:///etc/passwd", fault: .redirectToFile, path: "/pastes/create",
+            service: "pastie", status: 69,
+            message: "refusing redirect to 'file:///etc/passwd': only well-formed http and https URLs are followed"),
+        FaultRow(name: "redirect back to the form page", fault: .redirectToRoot(location: "/"), path: "/pastes/create",
+            service: "pastie", status: 69, message: "url sent back to http://127.0.0.1:PORT/, not to a new paste"),
+        FaultRow(name: "huge response", fault: .huge(bytes: 20 << 20), path: "/pasters/", service: "rs", status: 69,
+            message: "rs gave no paste URL (HTTP 200): paste-mock huge response filler line"),
+        FaultRow(name: "response without a URL", fault: .noURL, path: "/pasters/", service: "rs", status: 69,
+            message: "rs gave no paste URL (HTTP 200): <!DOCTYPE html>"),
+        FaultRow(name: "URL with escape sequences", fault: .escapeURL(), path: "/pasters/", service: "rs", status: 69,
+            message: "rs gave an unusable URL: it holds control characters"),
+        FaultRow(name: "javascript: URL", fault: .javascriptURL(), path: "/pasters/", service: "rs", status: 69,
+            message: "rs gave an unusable URL: scheme 'javascript' is not http(s)"),
+        FaultRow(name: "206 Partial Content", fault: .partial(), path: "/pasters/", service: "rs", status: 69,
+            message: "rs gave a partial answer (HTTP 206)"),
+        FaultRow(name: "a trickle of one byte a second", fault: .trickle(bytes: 1, seconds: 1), path: "/pastes/create",
+            service: "pastie", status: 75, message: "transfer with 127.0.0.1:PORT stalled: under 10 bytes/s for 1s"),
+    ]
+}
+
+/// Every fault of paste-mock, end to end under a real X server: the clipboard holds the text,
+/// `paste -c` meets the fault, and must exit with the documented status and one line (plus the
+/// outbox hint), leave the clipboard alone and the text byte-exact in the outbox; then
+/// `paste --retry` against the healed server sends it and empties the outbox.
+@Suite("Faults: exit status, one line, clipboard kept, outbox byte-exact, --retry heals", .serialized)
+struct FaultTableTests {
+    let xvfb: Xvfb
+
+    init() throws {
+        xvfb = try Xvfb()
+    }
+
+    func xclip(_ arguments: [String]) throws -> ProcessResult {
+        try runProcess("/usr/bin/xclip", arguments, environment: xvfb.environment, timeout: 20)
+    }
+
+    /// Starts `xclip -i` owning the clipboard with `text` and waits until it serves it.
+    func putOnClipboard(_ text: String) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("clip-\(UUID().uuidString)")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
+        process.arguments = ["-i", "-selection", "clipboard"]
+        process.environment = xvfb.environment
+        process.standardInput = try FileHandle(forReadingFrom: file)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try waitUntil("the clipboard to hold the text") { try clipboardText() == text }
+    }
+
+    func clipboardText() throws -> String {
+        try xclip(["-o", "-selection", "clipboard"]).out
+    }
+
+    /// The config naming the mock's body and JSON services; no retries, a 1 s stall limit.
+    static func config(_ mock: MockServer) -> String {
+        """
+        [paste]
+        retries = 0
+        stall-timeout = 1
+        [service "rs"]
+        url = \(mock.url("/pasters/"))
+        format = raw
+        result = body
+        [service "json"]
+        url = \(mock.url("/json"))
+        format = raw
+        result = json:/data/url
+
+        """
+    }
+
+    @Test("a fault of the server", arguments: FaultRow.all)
+    func fault(_ row: FaultRow) throws {
+        let mock = try MockServer()
+        var paste = try PasteRunner(display: xvfb.display)
+        paste.extraEnvironment["XAUTHORITY"] = xvfb.environment["XAUTHORITY"]
+        try paste.home.write(Self.config(mock), to: "config/paste/config")
+        let text = "fault row '\(row.name)': 日本語 \"quotes\" $(not run)\r\nsecond line\n"
+        try putOnClipboard(text)
+        try mock.addFault(row.fault, count: 0, path: row.path)
+
+        let service = row.service == "pastie" ? ["--url", mock.url("/pastes/create")] : ["-S", row.service]
+        let result = try paste.run(["-c", "--no-notify"] + service + row.extraArguments)
+
+        #expect(result.status == row.status, "stderr: \(result.err)")
+        #expect(result.out.isEmpty)
+        let lines = result.err.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let message = "paste: " + row.message.replacingOccurrences(of: "PORT", with: String(mock.port))
+        #expect(lines.count == 2, "stderr: \(result.err)")
+        #expect(lines.first?.hasPrefix(message) == true, "stderr: \(result.err)")
+        #expect(lines.last == "paste: the text waits in the outbox; 'paste --retry' sends it again")
+        #expect(!result.err.unicodeScalars.contains("\u{1B}"), "an escape reached stderr")
+        #expect(try clipboardText() == text)
+        #expect(try paste.outboxContents() == [Data(text.utf8)])
+
+        // Healed: the same server, faults cleared; --retry sends the entry and empties the outbox.
+        try mock.clearFaults()
+        try mock.clearRequests()
+        let retry = try paste.run(["--retry", "--no-notify"])
+        #expect(retry.status == 0, "stderr: \(retry.err)")
+        let url = retry.out.trimmingCharacters(in: .newlines)
+        #expect(retry.out == url + "\n")
+        #expect(url.hasPrefix(mock.baseURL + "/"))
+        #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data(text.utf8))
+        #expect(try paste.outboxContents().isEmpty)
+        #expect(try mock.requests().filter { $0.method == "POST" }.count == 1)
+    }
+}
