@@ -41,7 +41,13 @@ extension Runner {
         // The secret guard: nothing that looks like a key or token leaves without consent.
         if !invocation.isForced {
             for input in inputs {
-                let findings = SecretGuard().scan(input.inspectable)
+                // A large -f file is scanned whole from disk; a stream, its in-memory start.
+                let findings =
+                    if input.bytes == nil, case .file(let path, _) = input.content {
+                        SecretGuard().scan(filePath: path) ?? []
+                    } else {
+                        SecretGuard().scan(input.inspectable)
+                    }
                 guard let first = findings.first else { continue }
                 if atHotkey, let choice = try confirmSecretUpload(first, profile: profile) {
                     if choice == .uploadPrivately { options.isPrivate = true }
