@@ -62,7 +62,7 @@ struct HistoryEndToEndTests {
         let lines = result.out.split(separator: "\n")
         #expect(lines.count == 1)
         let line = String(lines.first ?? "")
-        #expect(line.hasSuffix("  url  \(url)  12 B  my title"), "\(line)")
+        #expect(line.hasSuffix("  127.0.0.1:\(mock.port)  \(url)  12 B  my title"), "\(line)")
         #expect(line.first?.isNumber == true)
     }
 
