@@ -27,7 +27,7 @@ extension Runner {
     func notify(success: Bool, text: String, settings: Settings) {
         let note = Alerts.Notification(
             title: success ? "Copied" : "Paste failed",
-            body: success ? text : text + "\nThe text waits in the outbox.",
+            body: text,
             style: success ? .success : .failure,
             timeout: .milliseconds(Int(settings.notifyTimeout * 1000)))
         do {
@@ -35,6 +35,12 @@ extension Runner {
         } catch {
             output.note(AlertFailure(error: error).message)
         }
+    }
+
+    /// Shows why the paste failed, and that the text waits in the outbox when it does.
+    func notifyFailure(_ error: any PasteError, settings: Settings) {
+        let kept = error is KeptInOutbox ? "\nThe text waits in the outbox: paste --retry sends it." : ""
+        notify(success: false, text: error.message + kept, settings: settings)
     }
 
     /// Asks at the hotkey whether to upload text the guard flagged. Nil means cancel.

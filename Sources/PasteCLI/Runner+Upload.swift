@@ -19,8 +19,28 @@ struct PasteResult {
 
 extension Runner {
     /// The main job: read, check, upload, print, record, copy.
+    /// The main job, with a window for the person when paste runs at a hotkey: every failure
+    /// that ends the run is shown there too, not only on a stderr nobody reads.
     mutating func upload() throws -> ExitStatus {
-        let configuration = try loadConfiguration()
+        let configuration: Configuration
+        do {
+            configuration = try loadConfiguration()
+        } catch {
+            if showsWindows(settings: Settings()) { notifyFailure(error, settings: Settings()) }
+            throw error
+        }
+        do {
+            return try upload(configuration: configuration)
+        } catch let error as any PasteError {
+            if !(error is Cancelled), showsWindows(settings: configuration.settings) {
+                notifyFailure(error, settings: configuration.settings)
+            }
+            throw error
+        }
+    }
+
+    /// Reads, checks, uploads, prints, records and copies.
+    mutating func upload(configuration: Configuration) throws -> ExitStatus {
         let settings = configuration.settings
         let profile = try chooseService(configuration)
         var options = invocation.options
@@ -98,7 +118,7 @@ extension Runner {
                 output.report(pasteError ?? InternalFailure(detail: "\(error)"))
                 if status == .success { status = pasteError?.exitStatus ?? .internalError }
                 if atHotkey {
-                    notify(success: false, text: pasteError?.message ?? "\(error)", settings: settings)
+                    notifyFailure(pasteError ?? InternalFailure(detail: "\(error)"), settings: settings)
                 }
             }
         }

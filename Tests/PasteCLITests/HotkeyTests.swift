@@ -83,6 +83,24 @@ struct HotkeyTests {
         #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("hotkey text".utf8))
     }
 
+    @Test("a failure at the hotkey is shown in a window too: an empty clipboard, an unreachable service")
+    func failureWindow() throws {
+        let empty = try launch(["-P", "--url", mock.url("/pastes/create")])
+        try waitUntil("the failure notification", timeout: 20) { !pasteWindows().isEmpty }
+        let emptyResult = try empty.wait(timeout: 30)
+        #expect(emptyResult.status == 66)
+        #expect(emptyResult.err == "paste: the primary selection is empty\n")
+
+        try putOnClipboard("kept at the hotkey")
+        try paste.home.write("[paste]\nnotify-timeout = 1\nretries = 0\n", to: "config/paste/config")
+        let refused = try launch(["--url", "http://127.0.0.1:9/pastes/create"])
+        try waitUntil("the failure notification", timeout: 20) { !pasteWindows().isEmpty }
+        let refusedResult = try refused.wait(timeout: 30)
+        #expect(refusedResult.status == 75)
+        #expect(try clipboard() == "kept at the hotkey")
+        #expect(pasteWindows().isEmpty)
+    }
+
     @Test("--prompt sends the typed title; Escape cancels with 130 and sends nothing")
     func prompt() throws {
         try putOnClipboard("titled text")
