@@ -142,7 +142,7 @@ extension Runner {
         var pending: [Pending] = []
         for index in inputs.indices {
             do {
-                switch try prepare(requests[index], inputs[index], profile: profile, options: options, settings: settings, history: history) {
+                switch try prepare(requests[index], inputs[index], profile: profile, options: options, settings: settings, history: history, inputCount: inputs.count) {
                 case .done(let paste): results[index] = .success(paste)
                 case .send(let item): pending.append(Pending(index: index, item: item))
                 }
@@ -199,14 +199,18 @@ extension Runner {
     /// Answers a repeat from history, or gets the upload ready to send.
     func prepare(
         _ request: UploadRequest, _ input: PasteInput, profile: ServiceProfile, options: PasteOptions,
-        settings: Settings, history: History
+        settings: Settings, history: History, inputCount: Int
     ) throws -> Preparation {
         let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
         var repeatLock: FileLock?
         if !invocation.isNew, let digest, settings.repeatWindow > 0 {
             // Another paste of the same text to the same service may be under way (a hotkey
-            // pressed twice): wait for it, then its URL is in history.
-            repeatLock = try? FileLock(path: repeatLockPath(digest: digest, service: profile.name), kind: .exclusive)
+            // pressed twice): wait for it, then its URL is in history. Only a run of one paste
+            // waits: a batch would hold several locks of one folder at once (and flock locks of
+            // one process on one file exclude each other).
+            if inputCount == 1 {
+                repeatLock = try? FileLock(path: repeatLockPath(digest: digest, service: profile.name), kind: .exclusive)
+            }
             if let earlier = try? history.recent(
                 sha256: digest, service: profile.name, within: .milliseconds(Int(settings.repeatWindow * 1000)))
             {
@@ -313,11 +317,15 @@ extension Runner {
     }
 
     /// The lock file for uploads of one text to one service.
+    ///
+    /// Sixteen per service, chosen by the digest's first hex digit: the same text always meets
+    /// the same lock, different texts rarely wait for each other, and the folder never fills
+    /// with one file per paste.
     func repeatLockPath(digest: String, service: String) -> String {
         let folder = (context.runtimeDirectory.map { $0 + "/paste" }) ?? context.pasteStateDirectory
         try? AtomicFile.createFolder(folder)
         let safeService = String(service.map { $0.isLetter || $0.isNumber ? $0 : "_" })
-        return folder + "/sending-\(digest.prefix(32))-\(safeService).lock"
+        return folder + "/sending-\(safeService)-\(digest.prefix(1)).lock"
     }
 
     /// Runs a request, retrying only what cannot create a duplicate paste.
