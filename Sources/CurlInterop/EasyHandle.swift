@@ -27,6 +27,21 @@ public final class EasyHandle {
     public private(set) var discardedBodyBytes: Int64 = 0
     /// The most body bytes kept in `responseBody`.
     public var maximumBodyBytes = 1 << 20
+    /// When set, the body of an answer reached through a redirect is dropped once it passes
+    /// `followedBodyAllowance` bytes: the transfer stops there and still counts as complete.
+    ///
+    /// A pastie-style service redirects to the new paste's page, which holds the whole paste
+    /// again as HTML; only its URL is wanted. Small pages are read to the end so the connection
+    /// stays reusable for the next transfer of a batch.
+    public var stopsLargeFollowedBodies = false
+    /// How much of a followed answer's body is read before `stopsLargeFollowedBodies` stops it.
+    public var followedBodyAllowance = 64 << 10
+    /// How many final (non-1xx) answers have begun in this transfer.
+    private var answersSeen = 0
+    /// Body bytes of the current answer so far.
+    private var currentBodyBytes = 0
+    /// Whether the transfer was stopped on purpose after a followed answer's headers.
+    public private(set) var stoppedFollowedBody = false
 
     /// Called with (bytes sent, total to send or 0 when unknown); return false to abort.
     public var onProgress: ((Int64, Int64) -> Bool)? {
@@ -154,12 +169,17 @@ public final class EasyHandle {
         responseHeaders = []
         responseBody = []
         discardedBodyBytes = 0
+        answersSeen = 0
+        currentBodyBytes = 0
+        stoppedFollowedBody = false
         errorBuffer[0] = 0
     }
 
     /// Turns a transfer's final code into success or a `CurlError`.
     func finish(_ code: CURLcode) throws(CurlError) {
         guard code != CURLE_OK else { return }
+        // A write "error" we caused ourselves to skip a followed page's body is a success.
+        if code == CURLE_WRITE_ERROR && stoppedFollowedBody { return }
         throw makeError(code)
     }
 
@@ -179,6 +199,11 @@ public final class EasyHandle {
     // MARK: - Callbacks (called from the trampolines, on the transfer's thread)
 
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
+        currentBodyBytes += chunk.count
+        if stopsLargeFollowedBodies && answersSeen > 1 && currentBodyBytes > followedBodyAllowance {
+            stoppedFollowedBody = true
+            return 0
+        }
         let room = max(0, maximumBodyBytes - responseBody.count)
         let kept = min(room, chunk.count)
         if kept > 0 { responseBody.append(contentsOf: chunk[0..<kept]) }
@@ -195,6 +220,9 @@ public final class EasyHandle {
             // A new answer (after a redirect, a 100 Continue, or a proxy CONNECT): only the
             // last answer's headers describe the result.
             responseHeaders = []
+            currentBodyBytes = 0
+            let status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            if status >= 200 { answersSeen += 1 }
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }

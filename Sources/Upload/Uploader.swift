@@ -132,6 +132,8 @@ public final class Uploader {
         try transfer.set(.verifyHost, options.insecure ? 0 : 2)
         try transfer.set(.userAgent, options.userAgent)
         transfer.maximumBodyBytes = UploadResponse.maximumBodyBytes
+        // The URL of a redirect result is where the redirects end; the page there is not read.
+        transfer.stopsLargeFollowedBodies = request.result == .redirect
         if let progress = options.progress {
             transfer.onProgress = { sent, total in
                 progress(sent, total > 0 ? total : nil)
