@@ -28,6 +28,14 @@ public func helpText() -> String {
     }
     lines += [
         "",
+        "Examples:",
+        "  dmesg | paste                    a pipeline's output; the URL on stdout",
+        "  paste                            at a hotkey: the clipboard, a window says how it went",
+        "  paste -f build.log -t 'CI run'   a file, with a title",
+        "  paste -S termbin -e 1d           another service; gone after a day",
+        "  url=$(paste -q --no-copy < f)    in a script",
+        "  paste --retry                    from cron: send what failed before",
+        "",
         "Exit status: 0 ok, 64 usage, 65 bad input, 66 no input, 69 service failed,",
         "70 internal error, 74 I/O error, 75 temporary failure (text kept in the outbox),",
         "77 refused by the secret guard, 78 config error, 130 cancelled.",
