@@ -30,7 +30,7 @@ public func helpText() -> String {
         "",
         "Examples:",
         "  dmesg | paste                    a pipeline's output; the URL on stdout",
-        "  paste                            at a hotkey: the clipboard up, a window says how",
+        "  paste                            at a hotkey: clipboard up, a window says how",
         "  paste -f build.log -t 'CI run'   a file, with a title",
         "  paste -S termbin -e 1d           another service; gone after a day",
         "  url=$(paste -q --no-copy < f)    in a script",
