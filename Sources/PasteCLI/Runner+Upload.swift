@@ -116,7 +116,9 @@ extension Runner {
                 results[index] = .failure(error)
             }
         }
-        let uploader = Uploader(options: transportOptions(settings))
+        let progressBar = makeProgressBar()
+        defer { progressBar?.finish() }
+        let uploader = Uploader(options: transportOptions(settings, progressBar: progressBar))
         let responses: [Result<UploadResponse, any Error>]
         if pending.count == 1 {
             let item = pending[0].item
