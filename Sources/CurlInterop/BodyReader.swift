@@ -18,6 +18,10 @@ final class BodyReader {
     private var offset: Int64 = 0
     /// Set when a read or tee write failed; the transfer was aborted because of it.
     private(set) var failure: CurlError.LocalFailure?
+    /// Sees every byte of a `.stream` body once, in order, as it is read (a stream cannot
+    /// rewind, so nothing is seen twice): lets the caller hash a stream while it is sent
+    /// instead of reading the tee file again afterwards.
+    var streamObserver: ((Span<UInt8>) -> Void)?
 
     /// Opens what the source needs: the file, and the tee file for a stream.
     ///
@@ -99,6 +103,7 @@ final class BodyReader {
             }
             offset += Int64(count)
             if !appendToTee(UnsafeRawBufferPointer(start: base, count: count)) { return -1 }
+            observe(base, count)
             return count
         case .stream:
             let got = readRetrying(base, buffer.count)
@@ -107,8 +112,16 @@ final class BodyReader {
                 return -1
             }
             if got > 0, !appendToTee(UnsafeRawBufferPointer(start: base, count: got)) { return -1 }
+            if got > 0 { observe(base, got) }
             return got
         }
+    }
+
+    /// Shows a chunk just read to the stream observer, if any.
+    private func observe(_ base: UnsafeMutableRawPointer, _ count: Int) {
+        guard let streamObserver else { return }
+        let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
+        streamObserver(bytes.span)
     }
 
     /// `read(2)`, retried on EINTR, waiting with `poll` when a non-blocking descriptor is empty.

@@ -47,6 +47,9 @@ public final class EasyHandle {
     public var onProgress: ((Int64, Int64) -> Bool)? {
         didSet { _ = ccurl_easy_setopt_long(raw, CURLOPT_NOPROGRESS, onProgress == nil ? 1 : 0) }
     }
+    /// Sees every byte of a streamed body (`BodySource.stream`, as the body or as a multipart
+    /// part) once, in order, as it is read. Set it before `setBody` or `Mime.addPart`.
+    public var onStreamChunk: ((Span<UInt8>) -> Void)?
     /// Called with libcurl's verbose trace (CURLOPT_VERBOSE + CURLOPT_DEBUGFUNCTION).
     public var onDebug: ((DebugEvent) -> Void)? {
         didSet { _ = ccurl_easy_setopt_long(raw, CURLOPT_VERBOSE, onDebug == nil ? 0 : 1) }
@@ -144,6 +147,7 @@ public final class EasyHandle {
     /// - Throws: `CurlError` with a local failure when the file or tee cannot be opened.
     public func setBody(_ source: BodySource) throws(CurlError) {
         let reader = try BodyReader(source)
+        reader.streamObserver = onStreamChunk
         bodyReader = reader
         let data = Unmanaged.passUnretained(reader).toOpaque()
         try check(ccurl_easy_setopt_pointer(raw, CURLOPT_READDATA, data))

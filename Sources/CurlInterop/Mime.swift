@@ -54,6 +54,7 @@ public final class Mime {
             }
         case .file, .stream:
             let reader = try BodyReader(source)
+            reader.streamObserver = easy.onStreamChunk
             readers.append(reader)
             try check(
                 curl_mime_data_cb(

@@ -150,10 +150,17 @@ extension Runner {
                 results[index] = .failure(error)
             }
         }
-        let uploader = Uploader(options: transportOptions(settings))
+        let progressBar = makeProgressBar()
+        defer { progressBar?.finish() }
+        let uploader = Uploader(options: transportOptions(settings, progressBar: progressBar))
         let responses: [Result<UploadResponse, any Error>]
         if pending.count == 1 {
-            responses = [Result { try perform(pending[0].item.request, uploader: uploader, settings: settings) }]
+            let item = pending[0].item
+            responses = [
+                Result {
+                    try perform(item.request, uploader: uploader, settings: settings, streamDigest: item.streamDigest)
+                }
+            ]
         } else {
             let batch = uploader.sendAll(pending.map(\.item.request), maxConcurrent: Self.batchConcurrency)
             // A transfer that never reached the server may go again, alone, with the usual policy.
@@ -189,6 +196,24 @@ extension Runner {
         var metadata: OutboxEntry.Metadata
         var writer: OutboxEntryWriter?
         var repeatLock: FileLock?
+        /// For a stream: its SHA-256, taken as the bytes go out (see `StreamDigest`).
+        var streamDigest: StreamDigest?
+    }
+
+    /// The SHA-256 of a streamed body, fed by the uploader as each chunk is sent: hashing on the
+    /// way costs no second read of the outbox copy (a gigabyte re-read took as long as the
+    /// upload, issue 7).
+    final class StreamDigest {
+        private var hash = SHA256()
+        private(set) var byteCount: Int64 = 0
+
+        func update(_ chunk: Span<UInt8>) {
+            hash.update(chunk)
+            byteCount += Int64(chunk.count)
+        }
+
+        /// The hex digest; call once, after the transfer.
+        func finalize() -> String { SHA256.hex(hash.finalize()) }
     }
 
     enum Preparation {
@@ -233,7 +258,8 @@ extension Runner {
         }
         return .send(
             PreparedUpload(
-                request: request, input: input, digest: digest, metadata: metadata, writer: writer, repeatLock: repeatLock))
+                request: request, input: input, digest: digest, metadata: metadata, writer: writer, repeatLock: repeatLock,
+                streamDigest: writer == nil ? nil : StreamDigest()))
     }
 
     /// Reads the URL from the answer and records the paste; on any failure keeps the text in
@@ -248,7 +274,8 @@ extension Runner {
             let response = try response.get()
             let outcome = try ResultExtractor.extract(from: response, request: item.request, profile: profile)
             let size = input.bytes.map { Int64($0.count) } ?? Self.fileSize(item.writer?.contentPath) ?? input.content.knownSize ?? response.bytesSent
-            let sha = item.digest ?? item.writer.map { Self.digest(ofFile: $0.contentPath) } ?? {
+            let streamed = item.streamDigest.flatMap { $0.byteCount == size ? $0.finalize() : nil }
+            let sha = item.digest ?? streamed ?? item.writer.map { Self.digest(ofFile: $0.contentPath) } ?? {
                 if case .file(let path, _) = input.content { return Self.digest(ofFile: path) }
                 return ""
             }()
@@ -329,12 +356,18 @@ extension Runner {
     }
 
     /// Runs a request, retrying only what cannot create a duplicate paste.
-    func perform(_ request: UploadRequest, uploader: Uploader, settings: Settings) throws -> UploadResponse {
+    func perform(
+        _ request: UploadRequest, uploader: Uploader, settings: Settings, streamDigest: StreamDigest? = nil
+    ) throws -> UploadResponse {
         let policy = RetryPolicy(maximumAttempts: settings.retries + 1, maximumDelay: settings.maximumRetryAfter)
         var attempt = 1
         while true {
             let outcome: Result<UploadResponse, UploadError>
-            do { outcome = .success(try uploader.send(request)) } catch { outcome = .failure(error) }
+            do {
+                outcome = .success(try uploader.send(request, streamObserver: streamDigest.map { digest in { digest.update($0) } }))
+            } catch {
+                outcome = .failure(error)
+            }
             // A stream cannot be read twice; only in-memory and file bodies are retried.
             guard request.isReplayable, case .retry(let seconds) = policy.decide(after: outcome, attempt: attempt) else {
                 return try outcome.get()

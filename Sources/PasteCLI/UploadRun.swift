@@ -60,7 +60,7 @@ struct Runner {
         return try configuration.resolveService(flag: invocation.service, context: context)
     }
 
-    func transportOptions(_ settings: Settings) -> TransportOptions {
+    func transportOptions(_ settings: Settings, progressBar: ProgressBar.Driver? = nil) -> TransportOptions {
         var options = TransportOptions()
         options.connectTimeout = .seconds(settings.connectTimeout)
         options.totalTimeout = (invocation.timeout ?? settings.timeout).map { .seconds($0) }
@@ -71,10 +71,22 @@ struct Runner {
             StandardStreams.err("paste: warning: --insecure: TLS certificates and host names are not verified\n")
         }
         options.userAgent = "paste/\(pasteVersion)"
+        if let progressBar {
+            options.progress = { sent, total in progressBar.update(sent: sent, total: total) }
+        }
         if invocation.isVerbose {
             options.verbose = { line in StandardStreams.err("paste: " + Sanitizer.printable(line, limit: 400) + "\n") }
         }
         return options
+    }
+
+    /// The progress bar for this run's uploads, when one may be drawn (stderr a terminal, no
+    /// `-q`, no `--json`); colourless under `NO_COLOR`.
+    func makeProgressBar() -> ProgressBar.Driver? {
+        guard ProgressBar.isWanted(
+            stderrIsTerminal: StandardStreams.isTerminal(2), isQuiet: invocation.isQuiet, isJSON: invocation.isJSON)
+        else { return nil }
+        return ProgressBar.Driver(colored: output.usesColor)
     }
 
     // MARK: - Input

@@ -192,8 +192,12 @@ public struct SHA256: Sendable {
 
 extension UInt32 {
     /// The word rotated right by `count` bits (FIPS 180-4 ROTR).
+    ///
+    /// Masking shifts (`&>>`, `&<<`): the plain operators check for counts of 32 and more on
+    /// every call, which keeps the compiler from emitting one rotate instruction (issue 7:
+    /// hashing a 1 GiB stream went from 4.4 s to well under a second).
     @inline(__always)
     fileprivate func rotatedRight(_ count: UInt32) -> UInt32 {
-        (self >> count) | (self << (32 - count))
+        (self &>> count) | (self &<< (32 &- count))
     }
 }

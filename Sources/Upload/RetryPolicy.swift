@@ -1,4 +1,6 @@
-import Foundation
+// FoundationEssentials, not Foundation: full Foundation links ICU and its tens of megabytes of
+// data into `paste`, which costs start-up time on every hotkey press (issue 7).
+import FoundationEssentials
 import PasteCore
 
 /// Decides whether to send a request again after an outcome, and how long to wait first.
@@ -84,7 +86,7 @@ public struct RetryPolicy: Sendable {
     /// The wait a `Retry-After` value asks for: delay-seconds, or an HTTP date minus now
     /// (RFC 9110 §10.2.3); nil when it is neither.
     func retryAfterSeconds(_ value: String) -> Double? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
             return Double(trimmed)
         }

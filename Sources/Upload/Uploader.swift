@@ -21,9 +21,13 @@ public final class Uploader {
     ///
     /// - Throws: `UploadError` when no answer could be had (network, timeout, TLS, redirect
     ///   policy, local read failure).
-    public func send(_ request: UploadRequest) throws(UploadError) -> UploadResponse {
+    /// - Parameter streamObserver: sees every byte of a streamed body once, in order, as it is
+    ///   sent (to hash it on the way instead of reading the outbox copy again afterwards).
+    public func send(
+        _ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil
+    ) throws(UploadError) -> UploadResponse {
         if request.isTCP { return try sendOverTCP(request) }
-        let transfer = try makeTransfer(for: request)
+        let transfer = try makeTransfer(for: request, streamObserver: streamObserver)
         do {
             try transfer.perform()
         } catch {
@@ -101,12 +105,15 @@ public final class Uploader {
     static let allowedSchemes = "http,https"
 
     /// An easy handle configured for `request`, body attached, not yet started.
-    func makeTransfer(for request: UploadRequest) throws(UploadError) -> EasyHandle {
+    func makeTransfer(
+        for request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil
+    ) throws(UploadError) -> EasyHandle {
         let scheme = Endpoint(request.url).scheme
         guard scheme == "http" || scheme == "https" else { throw .unsupportedURL(request.url) }
         do {
             let transfer = try EasyHandle()
             try configureTransport(transfer, for: request)
+            transfer.onStreamChunk = streamObserver
             try attachBody(request, to: transfer)
             return transfer
         } catch {

@@ -80,6 +80,8 @@ struct RequestRecord: Sendable {
     var pasteID: Int?
     var isDropped = false
     var time = Date()
+    /// The client's port: requests with the same one came on the same connection.
+    var peerPort = 0
 
     init(listener: String = "http") { self.listener = listener }
 
@@ -113,6 +115,7 @@ struct RequestRecord: Sendable {
             "paste_id": pasteID ?? NSNull(),
             "dropped": isDropped,
             "time": time.timeIntervalSince1970,
+            "peer_port": peerPort,
         ]
         if body.kind != .multipart {
             object["body_fnv1a64"] = body.hash.hex

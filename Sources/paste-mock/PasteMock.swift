@@ -108,6 +108,7 @@ final class PasteMock: Sendable {
     /// Serves one request; returns whether the connection stays open for another.
     private func serveRequest(_ head: RequestHead, on connection: Connection) -> Bool {
         var record = RequestRecord(head: head)
+        record.peerPort = connection.peerPort
         let framing: BodyFraming
         do {
             framing = try BodyFraming(head: head)

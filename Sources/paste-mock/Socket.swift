@@ -117,9 +117,19 @@ final class Connection {
     /// Size of the read buffer; also bounds request heads and chunk-size lines.
     static let bufferSize = 256 * 1024
 
+    /// The client's TCP port (`getpeername`): distinct for each live connection, so the request
+    /// log shows which requests shared one (benchmarks and batch tests count them).
+    let peerPort: Int
+
     init(fd: Int32) {
         self.fd = fd
         storage = [UInt8](repeating: 0, count: Self.bufferSize)
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }
+        peerPort = named == 0 ? Int(UInt16(bigEndian: address.sin_port)) : 0
     }
 
     deinit { closeNow() }

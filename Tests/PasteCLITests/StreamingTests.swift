@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Streaming: piped stdin of any size in flat memory; the progress bar only on a terminal")
+struct StreamingTests {
+    /// The most resident memory a streamed upload may use (issue 7: 64 MiB for 1 GiB).
+    static let memoryCeilingKiB = 64 * 1024
+
+    @Test("256 MiB piped in is sent whole, with its SHA-256, in at most 64 MiB of memory")
+    func flatMemory() throws {
+        let mock = try MockServer(arguments: ["--discard-bodies"])
+        let paste = try PasteRunner()
+        let peakFile = paste.home.root.appendingPathComponent("peak").path
+        let paste_ = BuiltProducts.path(of: "paste")
+        // /usr/bin/time -f %M: the peak resident set (KiB) of paste itself, not of the pipeline.
+        let pipeline = "head -c 256M /dev/zero | tr '\\0' a | /usr/bin/time -f %M -o '\(peakFile)' '\(paste_)' --url '\(mock.url("/pastes/create"))' --no-copy --json"
+        let result = try runProcess("/bin/sh", ["-c", pipeline], environment: paste.environment, timeout: 300)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let peak = try #require(Int(String(decoding: try Data(contentsOf: URL(fileURLWithPath: peakFile)), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(peak <= Self.memoryCeilingKiB, "peak RSS \(peak) KiB")
+        // sha256 of 256 MiB of 'a' (sha256sum), computed while streaming.
+        #expect(result.out.contains("\"sha256\":\"b4a0226ee3f9b159ac06a86332dca0d90a04adef7f88934aa2a75be2a011d504\""))
+        #expect(result.out.contains("\"bytes\":268435456"))
+        let id = try #require(pasteID(String(result.out.split(separator: "\"")[3])))
+        #expect(try mock.paste(id: id).size == 256 << 20)
+        let request = try #require(try mock.requests().first { $0.method == "POST" })
+        #expect(request.chunked)
+        #expect(try paste.outboxContents().isEmpty)
+    }
+
+    /// A slow answer (the mock's `delay` fault) keeps the upload running past half a second.
+    func slowUpload(terminal: Bool) throws -> ProcessResult {
+        let mock = try MockServer()
+        try mock.addFault(.delay(seconds: 1.5), path: "/pastes/create")
+        let paste = try PasteRunner()
+        let input = try paste.home.write(String(repeating: "line of text\n", count: 4000), to: "input.txt")
+        let command = "'\(BuiltProducts.path(of: "paste"))' --url '\(mock.url("/pastes/create"))' --no-copy < '\(input)'"
+        if terminal {
+            // script(1) runs the command on a pseudo-terminal and copies what it wrote to stdout.
+            return try runProcess("/usr/bin/script", ["-qfec", command, "/dev/null"], environment: paste.environment, timeout: 60)
+        }
+        return try runProcess("/bin/sh", ["-c", command], environment: paste.environment, timeout: 60)
+    }
+
+    @Test("on a terminal, an upload running past half a second shows the bar, then erases it")
+    func barOnTerminal() throws {
+        let result = try slowUpload(terminal: true)
+        #expect(result.status == 0, "output: \(result.out)")
+        #expect(result.out.contains("\r[########################] 100%"), "output: \(result.out.debugDescription)")
+        #expect(result.out.contains("/s"))
+        #expect(result.out.contains("\r\u{1B}[K"))
+        #expect(result.out.contains("/pastes/"))
+    }
+
+    @Test("with stderr a pipe, no bar is drawn")
+    func noBarInPipeline() throws {
+        let result = try slowUpload(terminal: false)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(!result.err.contains("\r"))
+        #expect(!result.err.contains("%"))
+        #expect(result.err.isEmpty, "stderr: \(result.err.debugDescription)")
+    }
+}

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Times scripts/bench's cases against their anchors and prints the table.
+
+Called by scripts/bench, which has already built the release binaries, opened a display
+(DISPLAY), started paste-mock on 127.0.0.1 and made a temporary home. Everything here is
+bounded: each side of each case runs `--rounds` times, ours and the anchor alternating, every
+run under a deadline.
+
+A command is an argv list (run directly: the figures hold no shell start-up) or a string run
+by /bin/sh -c (the anchors that are pipelines). Wall time is measured around spawn..wait4;
+peak memory is the measured process's own ru_maxrss from wait4 (for a shell pipeline, the
+largest process of it).
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+DEADLINE = 300  # seconds any one run may take before the benchmark gives up
+
+
+def run(command, env, stdin_file=None, pipe_from=None, setup=None, check=None):
+    """Runs one command; returns (seconds, peak KiB, stdout bytes)."""
+    if setup:
+        subprocess.run(setup, shell=True, env=env, check=True, timeout=60,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    feeder = None
+    stdin = subprocess.DEVNULL
+    if stdin_file:
+        stdin = open(stdin_file, "rb")
+    elif pipe_from:
+        # The input arrives through a pipe (as `producer | command`), so it is streamed, not
+        # a seekable file; the producer is started first and not measured.
+        feeder = subprocess.Popen(pipe_from, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        stdin = feeder.stdout
+    shell = isinstance(command, str)
+    # Output goes to files, not pipes: xclip -i leaves a background owner holding whatever
+    # stdout and stderr it inherited, and waiting for end of file on a pipe would wait for it.
+    with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
+        start = time.perf_counter()
+        child = subprocess.Popen(command if not shell else ["/bin/sh", "-c", command], env=env, stdin=stdin,
+                                 stdout=out_file, stderr=err_file)
+        if feeder:
+            feeder.stdout.close()
+        child.wait(timeout=DEADLINE)
+        seconds = time.perf_counter() - start
+        out_file.seek(0)
+        err_file.seek(0)
+        out, err = out_file.read(), err_file.read()
+    if stdin_file:
+        stdin.close()
+    if feeder:
+        feeder.wait(timeout=DEADLINE)
+    if child.returncode != 0:
+        sys.exit(f"bench: {command!r} failed with status {child.returncode}: {err.decode(errors='replace')[:400]}")
+    if check:
+        check(out)
+    return seconds, out
+
+
+def peak_kib(command, env, pipe_from=None):
+    """Runs a command once and returns its own peak resident size (ru_maxrss, KiB) and seconds."""
+    feeder = None
+    stdin = subprocess.DEVNULL
+    if pipe_from:
+        feeder = subprocess.Popen(pipe_from, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        stdin = feeder.stdout
+    start = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if feeder:
+        feeder.stdout.close()
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if feeder:
+        feeder.wait(timeout=DEADLINE)
+    if child.returncode != 0:
+        sys.exit(f"bench: {command!r} failed with status {child.returncode}")
+    return usage.ru_maxrss, seconds
+
+
+def side_by_side(name, ours, anchor, rounds, env, target, ours_options=None, anchor_options=None):
+    """Alternates ours and the anchor `rounds` times; returns a table row."""
+    times = {"ours": [], "anchor": []}
+    for round_number in range(rounds):
+        order = [("ours", ours), ("anchor", anchor)]
+        if round_number % 2:
+            order.reverse()  # neither side always runs on a warmer cache
+        for side, command in order:
+            seconds, _ = run(command, env, **((ours_options if side == "ours" else anchor_options) or {}))
+            times[side].append(seconds)
+    ours_median = statistics.median(times["ours"])
+    anchor_median = statistics.median(times["anchor"])
+    return [name, ms(ours_median), ms(anchor_median), f"{ours_median / anchor_median:.2f}x", target,
+            verdict(ours_median / anchor_median, target)]
+
+
+def ms(seconds):
+    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.2f} s"
+
+
+def verdict(value, target):
+    """'ok' or 'MISSED' for a target like '<= 0.6x', '>= 10x', '<= 64 MiB'."""
+    operator, number = target.split()[0], float(target.split()[1].rstrip("x"))
+    good = value <= number if operator == "<=" else value >= number
+    return "ok" if good else "MISSED"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--paste", required=True)
+    parser.add_argument("--url", required=True, help="the mock's pastie endpoint")
+    parser.add_argument("--discard-url", required=True, help="a --discard-bodies mock's endpoint")
+    parser.add_argument("--pastebinit-site", help="pastebinit -b value for the mock, when configured")
+    parser.add_argument("--work", required=True, help="a scratch folder")
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--stream-mib", type=int, default=1024)
+    parser.add_argument("--files", type=int, default=200)
+    parser.add_argument("--clip-mib", type=int, default=64)
+    parser.add_argument("--cases", default="hotkey,stream,batch,clipboard")
+    arguments = parser.parse_args()
+    env = dict(os.environ)
+    paste, url, work, rounds = arguments.paste, arguments.url, arguments.work, arguments.rounds
+    cases = arguments.cases.split(",")
+    rows = []
+    notes = []
+
+    def expect_url(out):
+        if not out.strip().startswith(b"http://127.0.0.1:"):
+            sys.exit(f"bench: expected a URL, got {out[:200]!r}")
+
+    def clipboard_holds_url():
+        got = subprocess.run(["xclip", "-o", "-selection", "clipboard"], env=env, capture_output=True, timeout=10)
+        if not got.stdout.startswith(b"http://127.0.0.1:"):
+            sys.exit(f"bench: the clipboard holds {got.stdout[:100]!r}, not a URL")
+
+    # (1) The hotkey path: 1 KiB from the clipboard to the URL on the clipboard.
+    if "hotkey" in cases:
+        text = os.path.join(work, "1k.txt")
+        with open(text, "w") as f:
+            f.write(("The quick brown fox jumps over the lazy dog. " * 30)[:1023] + "\n")
+        put = f"xclip -i -selection clipboard < {text}"
+        ours = [paste, "-c", "--url", url, "--no-notify", "-q"]
+        seed = (f"xclip -o -selection clipboard | curl -F 'paste[body]=<-' -F 'paste[parser]=plaintext' "
+                f"-F 'paste[authorization]=burger' -H 'Expect:' -s -L -o /dev/null -w '%{{url_effective}}' "
+                f"'{url}' | xclip -i -selection clipboard")
+        for command in (ours, seed):  # once each, checked, before timing
+            run(command, env, setup=put)
+            clipboard_holds_url()
+        same = {"setup": put}
+        rows.append(side_by_side("hotkey 1 KiB clipboard->URL->clipboard vs xclip|curl|xclip", ours, seed, rounds,
+                                 env, "<= 0.6x", ours_options=same, anchor_options=same))
+        if arguments.pastebinit_site:
+            anchor = (f"xclip -o -selection clipboard | pastebinit -b {arguments.pastebinit_site} "
+                      f"| xclip -i -selection clipboard")
+            run(anchor, env, setup=put)
+            clipboard_holds_url()
+            row = side_by_side("hotkey 1 KiB vs xclip|pastebinit|xclip", ours, anchor, max(3, rounds // 2), env,
+                               ">= 10x", ours_options=same, anchor_options=same)
+            # The target is "pastebinit at least 10x slower": report anchor/ours as the speed-up.
+            ratio = parse_ms(row[2]) / parse_ms(row[1])
+            row[3], row[5] = f"{1 / ratio:.3f}x (anchor {ratio:.1f}x slower)", verdict(ratio, ">= 10x")
+            rows.append(row)
+        else:
+            notes.append("pastebinit: not configured for the mock (see scripts/bench)")
+
+    # (2) A large stream through stdin, into a mock that discards bodies.
+    if "stream" in cases:
+        size = arguments.stream_mib
+        data = os.path.join(work, f"stream-{size}m.txt")
+        if not os.path.exists(data) or os.path.getsize(data) != size << 20:
+            with open(data, "wb") as f:
+                block = b"a" * (1 << 20)
+                for _ in range(size):
+                    f.write(block)
+        producer = ["cat", data]
+        ours = [paste, "--url", arguments.discard_url, "--no-copy", "-q"]
+        # `curl -T -` streams stdin chunked; -X POST to the mock's raw route (paste.rs style), which
+        # reads the whole body and stores it (counted and hashed, as --discard-bodies does).
+        raw_route = arguments.discard_url.split("/pastes", 1)[0] + "/pasters/"
+        anchor = ["curl", "-s", "-o", "/dev/null", "-X", "POST", "-T", "-", "-H", "Expect:", raw_route]
+        stream_rounds = max(3, rounds // 3)
+        fed = {"pipe_from": producer}
+        rows.append(side_by_side(f"stdin {size} MiB piped, wall vs curl -T -", ours, anchor, stream_rounds, env,
+                                 "<= 1.2x", ours_options=fed, anchor_options=fed))
+        kib, _ = peak_kib(ours, env, pipe_from=producer)
+        anchor_kib, _ = peak_kib(anchor, env, pipe_from=producer)
+        rows.append([f"stdin {size} MiB piped, peak RSS", f"{kib / 1024:.1f} MiB", f"{anchor_kib / 1024:.1f} MiB",
+                     f"{kib / anchor_kib:.2f}x", "<= 64 MiB", verdict(kib / 1024, "<= 64")])
+
+    # (3) Many small files in one run.
+    if "batch" in cases:
+        count = arguments.files
+        folder = os.path.join(work, "files")
+        os.makedirs(folder, exist_ok=True)
+        paths = []
+        for index in range(count):
+            path = os.path.join(folder, f"note-{index:03}.txt")
+            with open(path, "w") as f:
+                f.write(f"note {index}\n" * 20)
+            paths.append(path)
+        ours = [paste, "--url", url, "--no-copy", "-q", "--new"]
+        for path in paths:
+            ours += ["-f", path]
+        one_curl = ["curl", "-s", "-H", "Expect:", "-L", "-o", "/dev/null", "-w", "%{url_effective}\\n"]
+        for index, path in enumerate(paths):
+            if index:
+                one_curl.append("--next")
+                one_curl += ["-s", "-H", "Expect:", "-L", "-o", "/dev/null", "-w", "%{url_effective}\\n"]
+            one_curl += ["-F", f"paste[body]=<{path}", "-F", "paste[parser]=plaintext",
+                         "-F", "paste[authorization]=burger", url]
+        separate = "; ".join(
+            f"curl -s -H 'Expect:' -L -o /dev/null -w '%{{url_effective}}\\n' -F 'paste[body]=<{path}' "
+            f"-F 'paste[parser]=plaintext' -F 'paste[authorization]=burger' '{url}'" for path in paths)
+
+        def expect_urls(out):
+            lines = out.decode().split()
+            if len(lines) != count or not all(line.startswith("http://127.0.0.1:") for line in lines):
+                sys.exit(f"bench: expected {count} URLs, got {len(lines)}")
+
+        run(ours, env, check=expect_urls)
+        run(one_curl, env, check=expect_urls)
+        rows.append(side_by_side(f"{count} files, one run vs one curl, {count} URLs, --next", ours, one_curl, rounds,
+                                 env, "<= 1.0x"))
+        rows.append(side_by_side(f"{count} files, one run vs {count} curl runs", ours, separate, max(3, rounds // 3),
+                                 env, "<= 0.1x"))
+
+    # (4) Reading a large clipboard.
+    if "clipboard" in cases:
+        size = arguments.clip_mib
+        data = os.path.join(work, f"clip-{size}m.txt")
+        line = b"0123456789 abcdefghijklmnopqrstuvwxyz \xc3\xa9\xc3\xa8 ABCDEFGHIJKLMNOPQRSTU\n"
+        with open(data, "wb") as f:
+            f.write((line * ((size << 20) // len(line) + 1))[: size << 20])
+        # One owner for the whole case: xclip serves the selection until another client takes it.
+        subprocess.run(f"xclip -i -selection clipboard -loops 0 < {data}", shell=True, env=env, check=True, timeout=60)
+        ours = [paste, "-c", "-n", "--force", "--url", url]
+        anchor = ["xclip", "-o", "-selection", "clipboard"]
+
+        def expect_dry_run(out):
+            if f"{size << 20} bytes".encode() not in out:
+                sys.exit(f"bench: the dry run did not read {size << 20} bytes: {out[:300]!r}")
+
+        run(ours, env, check=expect_dry_run)
+        rows.append(side_by_side(f"clipboard read {size} MiB: paste -c -n vs xclip -o", ours, anchor, rounds, env,
+                                 "<= 1.0x"))
+
+    print_table(["case", "ours (median)", "anchor (median)", "ours/anchor", "target", ""], rows)
+    for note in notes:
+        print(note)
+    print(f"rounds: {rounds} (ours and anchor alternating); paste: {paste}")
+    if any(row[5] == "MISSED" for row in rows):
+        sys.exit(1)
+
+
+def parse_ms(text):
+    value, unit = text.split()
+    return float(value) / (1000 if unit == "ms" else 1)
+
+
+def print_table(header, rows):
+    widths = [max(len(str(row[i])) for row in [header] + rows) for i in range(len(header))]
+    line = lambda row: "| " + " | ".join(str(cell).ljust(widths[i]) for i, cell in enumerate(row)) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
+    for row in rows:
+        print(line(row))
+
+
+if __name__ == "__main__":
+    main()
