@@ -27,6 +27,23 @@ public protocol Clipboard {
 
     /// Puts `text` into `selection` and returns once something owns it on our behalf.
     func write(_ text: [UInt8], to selection: Selection) throws(ClipboardError)
+
+    /// Begins a write before the text is known, so its slow start overlaps the caller's work.
+    func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite
+}
+
+extension Clipboard {
+    /// By default nothing can start early: the write happens when the text comes.
+    public func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite {
+        DeferredWrite(write: { text throws(ClipboardError) in try self.write(text, to: selection) })
+    }
+}
+
+/// A write that simply happens on `complete`.
+final class DeferredWrite: PreparedClipboardWrite {
+    private let write: (([UInt8]) throws(ClipboardError) -> Void)
+    init(write: @escaping ([UInt8]) throws(ClipboardError) -> Void) { self.write = write }
+    func complete(with text: [UInt8]) throws(ClipboardError) { try write(text) }
 }
 
 extension Clipboard {

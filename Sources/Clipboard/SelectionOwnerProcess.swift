@@ -41,6 +41,9 @@ public enum SelectionOwnerProcess {
         case .success(let bytes): payload = bytes
         case .failure: return report(.readFailed, exitStatus: 74)
         }
+        // No text: the caller started us ahead of time and then had nothing to copy (its upload
+        // failed). Leave without touching the selection: it keeps what it had.
+        guard !payload.isEmpty else { return 0 }
         StandardStreams.detach(0)
         StandardStreams.closeInherited()
         StandardStreams.leaveWorkingDirectory()

@@ -62,8 +62,19 @@ public struct X11Clipboard: Clipboard, Sendable {
     /// - Returns: the helper's pid. It stays our child: the caller may reap it (tests do).
     @discardableResult
     public func startOwner(of text: [UInt8], for selection: Selection) throws(ClipboardError) -> Int32 {
+        try spawnOwner(for: selection).hand(text)
+    }
+
+    /// Starts the owner ahead of the text: the helper starts up while the caller still works
+    /// (the upload), and `complete(with:)` then only hands over the text. Released without
+    /// `complete`, the helper sees end of file with no text and leaves without owning anything.
+    public func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite {
+        try spawnOwner(for: selection)
+    }
+
+    /// Spawns the helper with its two sockets; nothing is sent yet.
+    func spawnOwner(for selection: Selection) throws(ClipboardError) -> OwnerLaunch {
         guard let name = resolvedDisplayName else { throw .noDisplay }
-        let deadline = ContinuousClock.now + ownershipTimeout
         let payload: (ours: FileDescriptor, theirs: FileDescriptor)
         let status: (ours: FileDescriptor, theirs: FileDescriptor)
         switch FileDescriptor.socketPair() {
@@ -83,15 +94,47 @@ public struct X11Clipboard: Clipboard, Sendable {
             stdout: .descriptor(status.theirs.rawValue), stderr: .null, newSession: true)
         payload.theirs.close()
         status.theirs.close()
-        let pid: pid_t
         switch spawned {
-        case .success(let child): pid = child
+        case .success(let child):
+            return OwnerLaunch(
+                pid: child, payload: payload.ours, status: status.ours, displayName: name, timeout: ownershipTimeout)
         case .failure(let error):
             throw .helperFailed(.cannotSpawn(path: helperExecutable, errno: error.rawValue))
         }
+    }
+}
 
-        payload.ours.setNonBlocking()
-        if case .failure(let error) = payload.ours.sendAll(text, before: deadline) {
+/// A write whose slow part already began (the X11 owner process is starting up).
+public protocol PreparedClipboardWrite: AnyObject {
+    /// Hands over the text and returns once it is in the selection.
+    func complete(with text: [UInt8]) throws(ClipboardError)
+}
+
+/// A spawned selection owner waiting for its text.
+final class OwnerLaunch: PreparedClipboardWrite {
+    let pid: pid_t
+    private let payload: FileDescriptor
+    private let status: FileDescriptor
+    private let displayName: String
+    private let timeout: Duration
+
+    init(pid: pid_t, payload: FileDescriptor, status: FileDescriptor, displayName: String, timeout: Duration) {
+        self.pid = pid
+        self.payload = payload
+        self.status = status
+        self.displayName = displayName
+        self.timeout = timeout
+    }
+
+    func complete(with text: [UInt8]) throws(ClipboardError) {
+        _ = try hand(text)
+    }
+
+    /// Sends the text, then waits for the status byte that says the helper owns the selection.
+    func hand(_ text: [UInt8]) throws(ClipboardError) -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        payload.setNonBlocking()
+        if case .failure(let error) = payload.sendAll(text, before: deadline) {
             // EPIPE: the helper is gone already; anything else: it is stuck, so end it.
             if error.rawValue != EPIPE { kill(pid, SIGKILL) }
             let exit = ChildProcess.waitForExit(pid)
@@ -101,14 +144,14 @@ public struct X11Clipboard: Clipboard, Sendable {
             default: throw .helperFailed(.payloadNotDelivered(errno: error.rawValue))
             }
         }
-        payload.ours.close()
+        payload.close()
 
-        switch status.ours.readByte(before: deadline) {
+        switch status.readByte(before: deadline) {
         case .success(let byte?):
             switch SelectionOwnerProcess.Status(rawValue: byte) {
             case .owning: return pid
             case .noDisplay: _ = ChildProcess.waitForExit(pid); throw .noDisplay
-            case .cannotOpenDisplay: _ = ChildProcess.waitForExit(pid); throw .cannotOpenDisplay(name: name)
+            case .cannotOpenDisplay: _ = ChildProcess.waitForExit(pid); throw .cannotOpenDisplay(name: displayName)
             case .notOwner: _ = ChildProcess.waitForExit(pid); throw .helperFailed(.notOwner)
             default: _ = ChildProcess.waitForExit(pid); throw .helperFailed(.reported(status: byte))
             }
@@ -121,3 +164,6 @@ public struct X11Clipboard: Clipboard, Sendable {
         }
     }
 }
+
+@available(*, unavailable)
+extension OwnerLaunch: Sendable {}

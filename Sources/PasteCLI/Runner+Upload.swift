@@ -48,6 +48,13 @@ extension Runner {
         // Refuse options the service cannot honour before reading anything.
         try builder.validate(options, size: nil)
 
+        // The clipboard owner is a second process: start it now, so it is up by the time the
+        // URL is (its start-up overlaps reading the input and the upload). Released unused, it
+        // leaves without touching the clipboard.
+        let preparedCopy =
+            invocation.copies && settings.copy && !invocation.isDryRun
+            ? try? makeClipboard().prepareWrite(to: .clipboard) : nil
+
         let inputs = try gatherInputs(settings: settings)
         // A stream's size is unknown until its end, but a start already past the limit is enough
         // to refuse before anything is sent. (RequestBuilder checks every known size.)
@@ -123,7 +130,7 @@ extension Runner {
             }
         }
         if let url = copied {
-            copyToClipboard(url, settings: settings)
+            copyToClipboard(url, settings: settings, prepared: preparedCopy)
             if atHotkey && status == .success {
                 notify(success: true, text: url, settings: settings)
             }
@@ -396,10 +403,14 @@ extension Runner {
     }
 
     /// Puts the URL on the clipboard through the detached owner; a note when there is no display.
-    func copyToClipboard(_ url: String, settings: Settings) {
+    func copyToClipboard(_ url: String, settings: Settings, prepared: (any PreparedClipboardWrite)? = nil) {
         guard invocation.copies && settings.copy else { return }
         do {
-            try makeClipboard().write(Array(url.utf8), to: .clipboard)
+            if let prepared {
+                try prepared.complete(with: Array(url.utf8))
+            } else {
+                try makeClipboard().write(Array(url.utf8), to: .clipboard)
+            }
         } catch .noDisplay {
             output.note("no display: the URL was printed but not copied")
         } catch {

@@ -117,17 +117,31 @@ struct ClipboardEndToEndTests {
         #expect(result.err.hasPrefix("paste: cannot connect to 127.0.0.1:9: connection refused\n"))
         #expect(try clipboardText() == "precious text")
         #expect(try paste.outboxContents() == [Data("precious text".utf8)])
+        // The owner started ahead of the upload had nothing to own: it is gone.
+        try waitUntil("the early selection owner to leave") { ownersOnOurDisplay() == 0 }
+    }
+
+    /// How many selection owner processes serve this suite's display.
+    func ownersOnOurDisplay() -> Int {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
+        return pids.filter { pid in
+            guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                String(decoding: command, as: UTF8.self).contains("--internal-selection-owner"),
+                let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+            else { return false }
+            return String(decoding: environment, as: UTF8.self).split(separator: "\0").contains("DISPLAY=\(xvfb.display)"[...])
+        }.count
     }
 
     @Test("an empty clipboard exits 66, an image-only one 65")
     func clipboardErrors() throws {
         let paste = try PasteRunner(display: xvfb.display)
-        let empty = try paste.run(["-P", "--url", server.baseURL + "/pastes/create"])
+        let empty = try paste.run(["-P", "--no-notify", "--url", server.baseURL + "/pastes/create"])
         #expect(empty.status == 66)
         #expect(empty.err == "paste: the primary selection is empty\n")
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0])
         try startXclip(png, type: "image/png")
-        let image = try paste.run(["-c", "--url", server.baseURL + "/pastes/create"])
+        let image = try paste.run(["-c", "--no-notify", "--url", server.baseURL + "/pastes/create"])
         #expect(image.status == 65)
         #expect(image.err.hasPrefix("paste: the clipboard holds no text (it offers: "))
     }
