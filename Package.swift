@@ -4,7 +4,8 @@
 // back on the clipboard. See README.md and ../shared/DESIGN.md for the parts and their arrows:
 //
 //   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts}
-//   Upload -> {PasteCore, CurlInterop};  Clipboard -> X11Interop;  Alerts -> X11Interop
+//   Upload -> {PasteCore, CurlInterop, CryptoInterop};  Clipboard -> X11Interop;  Alerts -> X11Interop
+//   CryptoInterop -> CCrypto (libcrypto's SHA-256, for streams)
 //   CurlInterop -> CCurlShims -> CCurl;  X11Interop -> CX11Shims -> {CX11, CXft}
 //   PasteCore imports none of our modules; paste-mock imports none.
 
@@ -31,6 +32,9 @@ let package = Package(
         .systemLibrary(
             name: "CXft", pkgConfig: "xft",
             providers: [.apt(["libxft-dev", "libfontconfig-dev"])]),
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
 
         // MARK: - C shims: only what Swift cannot call directly
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
@@ -39,10 +43,11 @@ let package = Package(
         // MARK: - Interop: the only Swift that touches C pointers
         .target(name: "CurlInterop", dependencies: ["CCurlShims"]),
         .target(name: "X11Interop", dependencies: ["CX11Shims"]),
+        .target(name: "CryptoInterop", dependencies: ["CCrypto"]),
 
         // MARK: - Plain Swift
         .target(name: "PasteCore", swiftSettings: safeSwift),
-        .target(name: "Upload", dependencies: ["PasteCore", "CurlInterop"], swiftSettings: safeSwift),
+        .target(name: "Upload", dependencies: ["PasteCore", "CurlInterop", "CryptoInterop"], swiftSettings: safeSwift),
         .target(name: "Clipboard", dependencies: ["X11Interop"], swiftSettings: safeSwift),
         .target(name: "Alerts", dependencies: ["X11Interop"], swiftSettings: safeSwift),
         .target(

@@ -207,22 +207,6 @@ extension Runner {
         var streamDigest: StreamDigest?
     }
 
-    /// The SHA-256 of a streamed body, fed by the uploader as each chunk is sent: hashing on the
-    /// way costs no second read of the outbox copy (a gigabyte re-read took as long as the
-    /// upload, issue 7).
-    final class StreamDigest {
-        private var hash = SHA256()
-        private(set) var byteCount: Int64 = 0
-
-        func update(_ chunk: Span<UInt8>) {
-            hash.update(chunk)
-            byteCount += Int64(chunk.count)
-        }
-
-        /// The hex digest; call once, after the transfer.
-        func finalize() -> String { SHA256.hex(hash.finalize()) }
-    }
-
     enum Preparation {
         case done(PasteResult)
         case send(PreparedUpload)
@@ -281,7 +265,7 @@ extension Runner {
             let response = try response.get()
             let outcome = try ResultExtractor.extract(from: response, request: item.request, profile: profile)
             let size = input.bytes.map { Int64($0.count) } ?? Self.fileSize(item.writer?.contentPath) ?? input.content.knownSize ?? response.bytesSent
-            let streamed = item.streamDigest.flatMap { $0.byteCount == size ? $0.finalize() : nil }
+            let streamed = item.streamDigest.flatMap { $0.byteCount == size ? $0.finalizeHex() : nil }
             let sha = item.digest ?? streamed ?? item.writer.map { Self.digest(ofFile: $0.contentPath) } ?? {
                 if case .file(let path, _) = input.content { return Self.digest(ofFile: path) }
                 return ""
