@@ -76,6 +76,11 @@ public struct History: Sendable {
 
     /// Every readable record, oldest first (newest last). An absent file is an empty history.
     public func records() throws(StoreError) -> [HistoryRecord] {
+        History.decode(try contents())
+    }
+
+    /// The history file's bytes, read under a shared lock.
+    private func contents() throws(StoreError) -> [UInt8] {
         guard AtomicFile.isFolder(AtomicFile.folderOf(path)) else { return [] }
         let lock: FileLock?
         do {
@@ -86,8 +91,7 @@ public struct History: Sendable {
             lock = nil
         }
         defer { withExtendedLifetime(lock) {} }
-        guard let bytes = try AtomicFile.read(path) else { return [] }
-        return History.decode(bytes)
+        return try AtomicFile.read(path) ?? []
     }
 
     /// The newest record of `url`, if any.
@@ -103,9 +107,19 @@ public struct History: Sendable {
         let seconds = Double(window.components.seconds)
             + Double(window.components.attoseconds) / 1e18
         let earliest = now().addingTimeInterval(-seconds)
-        return try records().last {
-            $0.sha256 == sha256 && $0.service == service && $0.time >= earliest
+        // On the hotkey path: decode only the lines that hold the digest, newest first, instead
+        // of every record of a history that only grows.
+        let digest = Array(sha256.utf8)
+        guard !digest.isEmpty else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        for line in try contents().split(separator: UInt8(ascii: "\n")).reversed()
+        where line.count >= digest.count && History.contains(line, digest) {
+            guard let record = try? decoder.decode(HistoryRecord.self, from: Data(line)) else { continue }
+            if record.time < earliest { return nil }
+            if record.sha256 == sha256 && record.service == service { return record }
         }
+        return nil
     }
 
     // MARK: - Encoding
@@ -119,6 +133,18 @@ public struct History: Sendable {
         } catch {
             throw .cannotEncode(path: path)
         }
+    }
+
+    /// Whether `needle` occurs in `line` (a plain byte search; digests are ASCII).
+    static func contains(_ line: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, line.count >= needle.count else { return false }
+        var index = line.startIndex
+        let last = line.endIndex - needle.count
+        while index <= last {
+            if line[index] == first && line[index..<(index + needle.count)].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// The records among the lines of `bytes`; any line that does not decode is skipped.
