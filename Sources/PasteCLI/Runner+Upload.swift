@@ -52,8 +52,8 @@ extension Runner {
         // URL is (its start-up overlaps reading the input and the upload). Released unused, it
         // leaves without touching the clipboard.
         let preparedCopy =
-            invocation.copies && settings.copy && !invocation.isDryRun
-            ? try? makeClipboard().prepareWrite(to: .clipboard) : nil
+            !(invocation.copies && settings.copy && !invocation.isDryRun) ? nil
+            : earlyOwner ?? (try? makeClipboard().prepareWrite(to: .clipboard))
 
         let inputs = try gatherInputs(settings: settings)
         // A stream's size is unknown until its end, but a start already past the limit is enough

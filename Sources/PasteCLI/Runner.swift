@@ -31,6 +31,7 @@ public enum PasteCommand {
                 return 126
             case .paste(let invocation):
                 var runner = Runner(invocation: invocation, context: context, output: output)
+                runner.earlyOwner = startOwnerEarly(for: invocation, environment: environment)
                 return try runner.run().rawValue
             }
         } catch let error as any PasteError {
@@ -41,6 +42,18 @@ public enum PasteCommand {
             return ExitStatus.internalError.rawValue
         }
     }
+}
+
+/// Forks the clipboard owner for an upload that will copy its URL, while the process is still
+/// single-threaded (nothing has run yet but argv parsing): the owner is then ready when the URL
+/// is, instead of paying paste's whole start-up again as a spawned helper (issue 7's hotkey
+/// path). Unused, it leaves without touching the clipboard.
+func startOwnerEarly(for invocation: Invocation, environment: [String: String]) -> (any PreparedClipboardWrite)? {
+    guard invocation.action == .upload, invocation.copies, !invocation.isDryRun,
+        case .x11(let display) = ClipboardBackend.detect(environment: environment)
+    else { return nil }
+    return X11Clipboard(displayName: display, helperExecutable: "/proc/self/exe", environment: environment)
+        .forkOwner(for: .clipboard)
 }
 
 /// Everything paste writes for the person: stdout results and stderr lines.

@@ -13,6 +13,8 @@ struct Runner {
     var output: Output
     /// The binary to re-exec as the selection owner.
     var executablePath = "/proc/self/exe"
+    /// The clipboard owner forked at start-up for this run's URL, if any.
+    var earlyOwner: (any PreparedClipboardWrite)?
 
     init(invocation: Invocation, context: Context, output: Output) {
         self.invocation = invocation

@@ -121,12 +121,13 @@ struct ClipboardEndToEndTests {
         try waitUntil("the early selection owner to leave") { ownersOnOurDisplay() == 0 }
     }
 
-    /// How many selection owner processes serve this suite's display.
+    /// How many `paste` processes (after the run: owners, spawned or forked) serve this suite's
+    /// display.
     func ownersOnOurDisplay() -> Int {
+        let ours = URL(fileURLWithPath: BuiltProducts.path(of: "paste")).resolvingSymlinksInPath().path
         let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
         return pids.filter { pid in
-            guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-                String(decoding: command, as: UTF8.self).contains("--internal-selection-owner"),
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == ours,
                 let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
             else { return false }
             return String(decoding: environment, as: UTF8.self).split(separator: "\0").contains("DISPLAY=\(xvfb.display)"[...])
