@@ -38,20 +38,23 @@ public enum Alerts {
         let session = try AlertSession(displayName: displayName)
         let layout = PromptLayout(title: title, message: message, metrics: session.metrics, measurer: session)
         var field = TextFieldState(text: initialText)
-        return try session.runDialog(title: title, size: layout.size, draw: {
-            session.draw(layout.commands(field: field, measurer: session))
-        }, handle: { event in
-            switch event {
-            case .key(let key): return field.handle(key)
-            case .pressed(let point, button: 1):
-                switch layout.hitTest(point) {
-                case .button(0): return .finished(field.text)
-                case .button: return .finished(nil)
+        return try session.runDialog(
+            title: title, size: layout.size,
+            draw: {
+                session.draw(layout.commands(field: field, measurer: session))
+            },
+            handle: { event in
+                switch event {
+                case .key(let key): return field.handle(key)
+                case .pressed(let point, button: 1):
+                    switch layout.hitTest(point) {
+                    case .button(0): return .finished(field.text)
+                    case .button: return .finished(nil)
+                    default: return .unchanged
+                    }
                 default: return .unchanged
                 }
-            default: return .unchanged
-            }
-        })
+            })
     }
 
     /// Lets the person choose one of `rows` (newest first, as given).
@@ -64,19 +67,22 @@ public enum Alerts {
         let session = try AlertSession(displayName: displayName)
         let layout = PickerLayout(title: title, rowCount: rows.count, metrics: session.metrics, measurer: session)
         var state = ListPickerState(rows: rows, visibleRowCount: layout.visibleRowCount)
-        return try session.runDialog(title: title, size: layout.size, draw: {
-            session.draw(layout.commands(state: state, measurer: session))
-        }, handle: { event in
-            switch event {
-            case .key(let key): return state.handle(key)
-            case .scrolled(let lines): return state.scroll(by: lines)
-            case .pressed(let point, button: 1):
-                guard case .row(let slot) = layout.hitTest(point), let index = state.rowIndex(atVisibleSlot: slot)
-                else { return .unchanged }
-                return .finished(index)
-            default: return .unchanged
-            }
-        })
+        return try session.runDialog(
+            title: title, size: layout.size,
+            draw: {
+                session.draw(layout.commands(state: state, measurer: session))
+            },
+            handle: { event in
+                switch event {
+                case .key(let key): return state.handle(key)
+                case .scrolled(let lines): return state.scroll(by: lines)
+                case .pressed(let point, button: 1):
+                    guard case .row(let slot) = layout.hitTest(point), let index = state.rowIndex(atVisibleSlot: slot)
+                    else { return .unchanged }
+                    return .finished(index)
+                default: return .unchanged
+                }
+            })
     }
 
     /// Asks the person to choose among `buttons`, stacked top to bottom as given.
@@ -91,19 +97,22 @@ public enum Alerts {
         let session = try AlertSession(displayName: displayName)
         let layout = ConfirmLayout(message: message, buttons: buttons, metrics: session.metrics, measurer: session)
         var state = ButtonStackState(count: buttons.count)
-        return try session.runDialog(title: "paste", size: layout.size, draw: {
-            session.draw(layout.commands(state: state, measurer: session))
-        }, handle: { event in
-            switch event {
-            case .key(let key): return state.handle(key)
-            case .moved(let point):
-                guard case .button(let index) = layout.hitTest(point) else { return .unchanged }
-                return state.focus(index)
-            case .pressed(let point, button: 1):
-                guard case .button(let index) = layout.hitTest(point) else { return .unchanged }
-                return .finished(index)
-            default: return .unchanged
-            }
-        })
+        return try session.runDialog(
+            title: "paste", size: layout.size,
+            draw: {
+                session.draw(layout.commands(state: state, measurer: session))
+            },
+            handle: { event in
+                switch event {
+                case .key(let key): return state.handle(key)
+                case .moved(let point):
+                    guard case .button(let index) = layout.hitTest(point) else { return .unchanged }
+                    return state.focus(index)
+                case .pressed(let point, button: 1):
+                    guard case .button(let index) = layout.hitTest(point) else { return .unchanged }
+                    return .finished(index)
+                default: return .unchanged
+                }
+            })
     }
 }

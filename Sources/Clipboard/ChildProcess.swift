@@ -131,7 +131,8 @@ final class FileDescriptor {
     /// writes them like pipes.
     static func socketPair() -> Result<(FileDescriptor, FileDescriptor), Errno> {
         var descriptors: [Int32] = [0, 0]
-        guard unsafe socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &descriptors) == 0
+        guard
+            unsafe socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &descriptors) == 0
         else { return .failure(.current) }
         return .success((FileDescriptor(descriptors[0]), FileDescriptor(descriptors[1])))
     }
@@ -237,7 +238,10 @@ enum StandardStreams {
     /// Points `descriptor` at `/dev/null`, dropping whatever it held (`open` + `dup2`).
     static func detach(_ descriptor: Int32) {
         let null = unsafe open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
-        guard null >= 0 else { _ = close(descriptor); return }
+        guard null >= 0 else {
+            _ = close(descriptor)
+            return
+        }
         _ = dup2(null, descriptor)
         if null != descriptor { _ = close(null) }
     }

@@ -111,7 +111,9 @@ struct SelectionReader {
 
     /// Sends `ConvertSelection` and waits for the owner's `SelectionNotify`.
     /// - Returns: whether the owner put an answer in our property (false: refused).
-    private func requestConversion(_ selectionAtom: Atom, to target: Atom, time: Timestamp) throws(ClipboardError) -> Bool {
+    private func requestConversion(_ selectionAtom: Atom, to target: Atom, time: Timestamp) throws(ClipboardError)
+        -> Bool
+    {
         display.convertSelection(selectionAtom, to: target, property: property, requestor: window, time: time)
         display.flush()
         let event = display.waitForEvent(before: .now + timeout) { [window] event in
@@ -127,10 +129,13 @@ struct SelectionReader {
     /// Drops queued `PropertyNotify` events (our own deletions), so a later conversion on the
     /// same window does not mistake them for new chunks.
     private func discardPropertyNotifications() {
-        while let event = display.waitForEvent(before: .now, matching: { event in
-            if case .propertyNotify = event { return true }
-            return false
-        }) {
+        while let event = display.waitForEvent(
+            before: .now,
+            matching: { event in
+                if case .propertyNotify = event { return true }
+                return false
+            })
+        {
             _ = event
         }
     }

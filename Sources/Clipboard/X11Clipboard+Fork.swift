@@ -40,6 +40,7 @@ extension X11Clipboard {
         payload.theirs.close()
         status.theirs.close()
         guard pid > 0 else { return nil }
-        return OwnerLaunch(pid: pid, payload: payload.ours, status: status.ours, displayName: name, timeout: ownershipTimeout)
+        return OwnerLaunch(
+            pid: pid, payload: payload.ours, status: status.ours, displayName: name, timeout: ownershipTimeout)
     }
 }

@@ -150,10 +150,18 @@ final class OwnerLaunch: PreparedClipboardWrite {
         case .success(let byte?):
             switch SelectionOwnerProcess.Status(rawValue: byte) {
             case .owning: return pid
-            case .noDisplay: _ = ChildProcess.waitForExit(pid); throw .noDisplay
-            case .cannotOpenDisplay: _ = ChildProcess.waitForExit(pid); throw .cannotOpenDisplay(name: displayName)
-            case .notOwner: _ = ChildProcess.waitForExit(pid); throw .helperFailed(.notOwner)
-            default: _ = ChildProcess.waitForExit(pid); throw .helperFailed(.reported(status: byte))
+            case .noDisplay:
+                _ = ChildProcess.waitForExit(pid)
+                throw .noDisplay
+            case .cannotOpenDisplay:
+                _ = ChildProcess.waitForExit(pid)
+                throw .cannotOpenDisplay(name: displayName)
+            case .notOwner:
+                _ = ChildProcess.waitForExit(pid)
+                throw .helperFailed(.notOwner)
+            default:
+                _ = ChildProcess.waitForExit(pid)
+                throw .helperFailed(.reported(status: byte))
             }
         case .success(nil):
             throw .helperFailed(.exited(status: ChildProcess.waitForExit(pid)))

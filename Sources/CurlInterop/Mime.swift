@@ -48,9 +48,10 @@ public final class Mime {
             if bytes.isEmpty {
                 try check(curl_mime_data(part, "", 0))  // NULL would mean "no data set"
             } else {
-                try check(bytes.withUnsafeBufferPointer { buffer in
-                    buffer.withMemoryRebound(to: CChar.self) { curl_mime_data(part, $0.baseAddress, $0.count) }
-                })
+                try check(
+                    bytes.withUnsafeBufferPointer { buffer in
+                        buffer.withMemoryRebound(to: CChar.self) { curl_mime_data(part, $0.baseAddress, $0.count) }
+                    })
             }
         case .file, .stream:
             let reader = try BodyReader(source)

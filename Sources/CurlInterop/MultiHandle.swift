@@ -78,7 +78,8 @@ public final class MultiHandle {
             else { continue }
             let code = message.pointee.data.result
             let result: Result<Void, CurlError> =
-                code == CURLE_OK || (code == CURLE_WRITE_ERROR && easy.stoppedFollowedBody) ? .success(()) : .failure(easy.makeError(code))
+                code == CURLE_OK || (code == CURLE_WRITE_ERROR && easy.stoppedFollowedBody)
+                ? .success(()) : .failure(easy.makeError(code))
             finished.append((easy, result))
         }
         for (easy, _) in finished { remove(easy) }

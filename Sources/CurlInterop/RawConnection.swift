@@ -106,10 +106,12 @@ public final class RawConnection {
     }
 
     /// Waits until the socket is ready for `events`, or throws a timeout at the deadline.
-    private func wait(for events: Int16, until deadline: ContinuousClock.Instant, doing what: String) throws(CurlError) {
+    private func wait(for events: Int16, until deadline: ContinuousClock.Instant, doing what: String) throws(CurlError)
+    {
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
-            let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+            let milliseconds =
+                remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
             guard milliseconds > 0 else {
                 throw CurlError(code: .operationTimedOut, detail: "timed out \(what)")
             }

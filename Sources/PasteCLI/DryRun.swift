@@ -16,7 +16,8 @@ enum DryRun {
         lines.append(request.isTCP ? "TCP \(url)" : "\(request.method) \(url)")
         for header in request.headers { lines.append(expansion.redact(Redaction.header(header))) }
         func field(_ name: String, _ value: String) -> String {
-            "  \(name)=" + (Redaction.isSensitiveField(name) && !value.isEmpty ? Redaction.mask : expansion.redact(value))
+            "  \(name)="
+                + (Redaction.isSensitiveField(name) && !value.isEmpty ? Redaction.mask : expansion.redact(value))
         }
         switch request.body {
         case .multipart(let fields):
@@ -26,7 +27,8 @@ enum DryRun {
                 case .text(let value): lines.append(field(part.name, value))
                 case .content(let source, let fileName, let contentType):
                     lines.append(
-                        "  \(part.name)=<\(describe(source, label: label))>" + (fileName.map { "; filename=\($0)" } ?? "")
+                        "  \(part.name)=<\(describe(source, label: label))>"
+                            + (fileName.map { "; filename=\($0)" } ?? "")
                             + (contentType.map { "; type=\($0)" } ?? ""))
                 }
             }
@@ -34,7 +36,9 @@ enum DryRun {
             lines.append("Content-Type: application/x-www-form-urlencoded")
             for (index, pair) in fields.enumerated() {
                 // The builder puts the content first.
-                lines.append(index == 0 ? "  \(pair.name)=<\(label), \(pair.value.utf8.count) bytes>" : field(pair.name, pair.value))
+                lines.append(
+                    index == 0
+                        ? "  \(pair.name)=<\(label), \(pair.value.utf8.count) bytes>" : field(pair.name, pair.value))
             }
         case .raw(let source, let contentType):
             if !request.isTCP { lines.append("Content-Type: \(contentType)") }

@@ -131,7 +131,10 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
     func finish() throws(UsageError) -> Invocation {
         var result = invocation
         if actions.count > 1 {
-            throw UsageError(detail: "choose one of --help, --version, --list-services, --history, --retry, --pick, --delete, --delete-last")
+            throw UsageError(
+                detail:
+                    "choose one of --help, --version, --list-services, --history, --retry, --pick, --delete, --delete-last"
+            )
         }
         if let action = actions.first { result.action = action }
         if !files.isEmpty {
@@ -166,7 +169,8 @@ private func apply(
     case "url":
         let lower = value!.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-            throw UsageError(detail: "--url needs an http:// or https:// URL, not '\(Sanitizer.printable(value!, limit: 80))'")
+            throw UsageError(
+                detail: "--url needs an http:// or https:// URL, not '\(Sanitizer.printable(value!, limit: 80))'")
         }
         invocation.url = value
     case "config": invocation.configPath = value

@@ -84,7 +84,8 @@ struct PasteInput {
             return try PasteInput(bytes: buffer, label: "stdin")
         }
         if buffer.contains(0) { throw .binary(source: "stdin") }
-        return PasteInput(content: .stream(fileDescriptor: 0, prefix: buffer, teePath: nil), label: "stdin", fileName: nil)
+        return PasteInput(
+            content: .stream(fileDescriptor: 0, prefix: buffer, teePath: nil), label: "stdin", fileName: nil)
     }
 
     /// The start of a streamed input, already read from the descriptor; sent before the rest.

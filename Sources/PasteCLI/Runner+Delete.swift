@@ -32,11 +32,13 @@ extension Runner {
         let request: UploadRequest
         if let deletionURL = record.deletionURL {
             // pinnwand and similar: visiting the removal link deletes the paste.
-            request = UploadRequest(url: deletionURL, method: "GET", body: .rendered([], contentType: ""), result: .redirect)
+            request = UploadRequest(
+                url: deletionURL, method: "GET", body: .rendered([], contentType: ""), result: .redirect)
         } else if let token = record.deletionToken {
             // 0x0.st and similar: POST token and delete to the paste's own URL.
             request = UploadRequest(
-                url: record.url, body: .multipart([
+                url: record.url,
+                body: .multipart([
                     FormField(name: "token", value: .text(token)), FormField(name: "delete", value: .text("")),
                 ]), result: .body)
         } else {
@@ -44,7 +46,8 @@ extension Runner {
         }
         let response = try Uploader(options: transportOptions(configuration.settings)).send(request)
         guard (200...399).contains(response.status) else {
-            throw ServiceError.httpStatus(service: record.service, status: response.status, excerpt: Sanitizer.excerpt(response.body))
+            throw ServiceError.httpStatus(
+                service: record.service, status: response.status, excerpt: Sanitizer.excerpt(response.body))
         }
         _ = try history.remove(url: record.url)
         output.note("deleted \(record.url)")

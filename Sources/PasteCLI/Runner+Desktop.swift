@@ -51,7 +51,8 @@ extension Runner {
         let answer: Int?
         do {
             answer = try Alerts.confirm(
-                message: "This text looks like it holds a secret: \(finding.description). Upload it to \(profile.name)?",
+                message:
+                    "This text looks like it holds a secret: \(finding.description). Upload it to \(profile.name)?",
                 buttons: buttons, displayName: context.environment["DISPLAY"])
         } catch {
             throw AlertFailure(error: error)
@@ -88,7 +89,8 @@ extension Runner {
         }
         let chosen: Int?
         do {
-            chosen = try Alerts.pick(title: "Earlier pastes", rows: Array(rows), displayName: context.environment["DISPLAY"])
+            chosen = try Alerts.pick(
+                title: "Earlier pastes", rows: Array(rows), displayName: context.environment["DISPLAY"])
         } catch {
             throw AlertFailure(error: error)
         }

@@ -36,7 +36,9 @@ extension Runner {
                 output.result(JSONOutput.object(for: record))
             } else {
                 let title = record.title.map { "  \(Sanitizer.printable($0, limit: 60))" } ?? ""
-                output.result("\(JSONOutput.timestamp(record.time))  \(record.service)  \(record.url)  \(record.byteCount) B\(title)")
+                output.result(
+                    "\(JSONOutput.timestamp(record.time))  \(record.service)  \(record.url)  \(record.byteCount) B\(title)"
+                )
             }
         }
     }
@@ -63,23 +65,29 @@ extension Runner {
                     title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
                     expirySeconds: metadata.expiry.flatMap { Int($0) })
                 var builder = RequestBuilder(profile: profile, context: context)
-                let content: ContentSource = .file(path: entry.contentPath, size: (Self.fileSize(entry.contentPath) ?? 0))
-                let request = try builder.build(content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options)
+                let content: ContentSource = .file(
+                    path: entry.contentPath, size: (Self.fileSize(entry.contentPath) ?? 0))
+                let request = try builder.build(
+                    content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options)
                 let response = try perform(request, uploader: uploader, settings: configuration.settings)
                 let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
                 let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
                 try? history.append(
                     HistoryRecord(
-                        time: context.now(), service: profile.name, url: outcome.url, byteCount: (Self.fileSize(entry.contentPath) ?? 0),
+                        time: context.now(), service: profile.name, url: outcome.url,
+                        byteCount: (Self.fileSize(entry.contentPath) ?? 0),
                         sha256: Self.digest(ofFile: entry.contentPath), title: metadata.title,
-                        deletionToken: isURLDeletion ? nil : outcome.deletion, deletionURL: isURLDeletion ? outcome.deletion : nil,
+                        deletionToken: isURLDeletion ? nil : outcome.deletion,
+                        deletionURL: isURLDeletion ? outcome.deletion : nil,
                         preview: nil))
                 try outbox.remove(entry)
                 if invocation.isJSON {
                     output.result(
                         JSONOutput.object(
                             for: PasteResult(
-                                url: outcome.url, service: profile.name, byteCount: (Self.fileSize(entry.contentPath) ?? 0), sha256: Self.digest(ofFile: entry.contentPath),
+                                url: outcome.url, service: profile.name,
+                                byteCount: (Self.fileSize(entry.contentPath) ?? 0),
+                                sha256: Self.digest(ofFile: entry.contentPath),
                                 title: metadata.title, deletion: outcome.deletion), fileName: metadata.fileName))
                 } else {
                     output.result(outcome.url)

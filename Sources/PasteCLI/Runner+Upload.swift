@@ -52,7 +52,8 @@ extension Runner {
         // URL is (its start-up overlaps reading the input and the upload). Released unused, it
         // leaves without touching the clipboard.
         let preparedCopy =
-            !(invocation.copies && settings.copy && !invocation.isDryRun) ? nil
+            !(invocation.copies && settings.copy && !invocation.isDryRun)
+            ? nil
             : earlyOwner ?? (try? makeClipboard().prepareWrite(to: .clipboard))
 
         let inputs = try gatherInputs(settings: settings)
@@ -101,12 +102,14 @@ extension Runner {
         if invocation.isDryRun {
             for (index, (request, input)) in zip(requests, inputs).enumerated() {
                 StandardStreams.out(
-                    DryRun.describe(request, expansion: builder.expansion, preview: builder.previews[index], label: input.label))
+                    DryRun.describe(
+                        request, expansion: builder.expansion, preview: builder.previews[index], label: input.label))
             }
             return .success
         }
 
-        let results = sendAll(requests: requests, inputs: inputs, profile: profile, options: options, settings: settings)
+        let results = sendAll(
+            requests: requests, inputs: inputs, profile: profile, options: options, settings: settings)
 
         var status = ExitStatus.success
         var copied: String?
@@ -118,7 +121,10 @@ extension Runner {
                 } else {
                     output.result(paste.url)
                 }
-                if paste.isRepeat { output.note("the same text went to \(paste.service) moments ago; reusing its URL (--new makes another)") }
+                if paste.isRepeat {
+                    output.note(
+                        "the same text went to \(paste.service) moments ago; reusing its URL (--new makes another)")
+                }
                 copied = paste.url
             case .failure(let error):
                 let pasteError = error as? any PasteError
@@ -149,7 +155,10 @@ extension Runner {
         var pending: [Pending] = []
         for index in inputs.indices {
             do {
-                switch try prepare(requests[index], inputs[index], profile: profile, options: options, settings: settings, history: history, inputCount: inputs.count) {
+                switch try prepare(
+                    requests[index], inputs[index], profile: profile, options: options, settings: settings,
+                    history: history, inputCount: inputs.count)
+                {
                 case .done(let paste): results[index] = .success(paste)
                 case .send(let item): pending.append(Pending(index: index, item: item))
                 }
@@ -172,7 +181,8 @@ extension Runner {
             let batch = uploader.sendAll(pending.map(\.item.request), maxConcurrent: Self.batchConcurrency)
             // A transfer that never reached the server may go again, alone, with the usual policy.
             responses = zip(pending, batch).map { item, outcome in
-                let policy = RetryPolicy(maximumAttempts: settings.retries + 1, maximumDelay: settings.maximumRetryAfter)
+                let policy = RetryPolicy(
+                    maximumAttempts: settings.retries + 1, maximumDelay: settings.maximumRetryAfter)
                 guard case .retry = policy.decide(after: outcome, attempt: 1) else { return outcome.mapError { $0 } }
                 return Result { try perform(item.item.request, uploader: uploader, settings: settings) }
             }
@@ -225,7 +235,8 @@ extension Runner {
             // waits: a batch would hold several locks of one folder at once (and flock locks of
             // one process on one file exclude each other).
             if inputCount == 1 {
-                repeatLock = try? FileLock(path: repeatLockPath(digest: digest, service: profile.name), kind: .exclusive)
+                repeatLock = try? FileLock(
+                    path: repeatLockPath(digest: digest, service: profile.name), kind: .exclusive)
             }
             if let earlier = try? history.recent(
                 sha256: digest, service: profile.name, within: .milliseconds(Int(settings.repeatWindow * 1000)))
@@ -249,7 +260,8 @@ extension Runner {
         }
         return .send(
             PreparedUpload(
-                request: request, input: input, digest: digest, metadata: metadata, writer: writer, repeatLock: repeatLock,
+                request: request, input: input, digest: digest, metadata: metadata, writer: writer,
+                repeatLock: repeatLock,
                 streamDigest: writer == nil ? nil : StreamDigest()))
     }
 
@@ -264,12 +276,16 @@ extension Runner {
         do {
             let response = try response.get()
             let outcome = try ResultExtractor.extract(from: response, request: item.request, profile: profile)
-            let size = input.bytes.map { Int64($0.count) } ?? Self.fileSize(item.writer?.contentPath) ?? input.content.knownSize ?? response.bytesSent
+            let size =
+                input.bytes.map { Int64($0.count) } ?? Self.fileSize(item.writer?.contentPath) ?? input.content
+                .knownSize ?? response.bytesSent
             let streamed = item.streamDigest.flatMap { $0.byteCount == size ? $0.finalizeHex() : nil }
-            let sha = item.digest ?? streamed ?? item.writer.map { Self.digest(ofFile: $0.contentPath) } ?? {
-                if case .file(let path, _) = input.content { return Self.digest(ofFile: path) }
-                return ""
-            }()
+            let sha =
+                item.digest ?? streamed ?? item.writer.map { Self.digest(ofFile: $0.contentPath) }
+                ?? {
+                    if case .file(let path, _) = input.content { return Self.digest(ofFile: path) }
+                    return ""
+                }()
             try? item.writer?.discard()
             let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
             let record = HistoryRecord(
@@ -277,7 +293,9 @@ extension Runner {
                 title: options.title, deletionToken: isURLDeletion ? nil : outcome.deletion,
                 deletionURL: isURLDeletion ? outcome.deletion : nil,
                 preview: input.bytes.flatMap { HistoryRecord.preview(of: $0) })
-            do { try history.append(record) } catch { output.note("could not record the paste in history: \(error.message)") }
+            do { try history.append(record) } catch {
+                output.note("could not record the paste in history: \(error.message)")
+            }
             return PasteResult(
                 url: outcome.url, service: profile.name, byteCount: size, sha256: sha, title: options.title,
                 deletion: outcome.deletion)
@@ -355,15 +373,19 @@ extension Runner {
         while true {
             let outcome: Result<UploadResponse, UploadError>
             do {
-                outcome = .success(try uploader.send(request, streamObserver: streamDigest.map { digest in { digest.update($0) } }))
+                outcome = .success(
+                    try uploader.send(request, streamObserver: streamDigest.map { digest in { digest.update($0) } }))
             } catch {
                 outcome = .failure(error)
             }
             // A stream cannot be read twice; only in-memory and file bodies are retried.
-            guard request.isReplayable, case .retry(let seconds) = policy.decide(after: outcome, attempt: attempt) else {
+            guard request.isReplayable, case .retry(let seconds) = policy.decide(after: outcome, attempt: attempt)
+            else {
                 return try outcome.get()
             }
-            output.note("retrying in \(Duration.seconds(seconds).secondsText) (attempt \(attempt + 1) of \(policy.maximumAttempts))")
+            output.note(
+                "retrying in \(Duration.seconds(seconds).secondsText) (attempt \(attempt + 1) of \(policy.maximumAttempts))"
+            )
             Pause.sleep(seconds: seconds)
             attempt += 1
         }
@@ -419,7 +441,9 @@ struct StreamTooLarge: PasteError {
     var service: String
     var bytesRead: Int
     var limit: Int64
-    var message: String { "the text is more than \(bytesRead) bytes but '\(service)' accepts at most \(limit); nothing was uploaded" }
+    var message: String {
+        "the text is more than \(bytesRead) bytes but '\(service)' accepts at most \(limit); nothing was uploaded"
+    }
     var exitStatus: ExitStatus { .badInput }
 }
 

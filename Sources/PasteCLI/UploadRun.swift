@@ -85,8 +85,9 @@ struct Runner {
     /// The progress bar for this run's uploads, when one may be drawn (stderr a terminal, no
     /// `-q`, no `--json`); colourless under `NO_COLOR`.
     func makeProgressBar() -> ProgressBar.Driver? {
-        guard ProgressBar.isWanted(
-            stderrIsTerminal: StandardStreams.isTerminal(2), isQuiet: invocation.isQuiet, isJSON: invocation.isJSON)
+        guard
+            ProgressBar.isWanted(
+                stderrIsTerminal: StandardStreams.isTerminal(2), isQuiet: invocation.isQuiet, isJSON: invocation.isJSON)
         else { return nil }
         return ProgressBar.Driver(colored: output.usesColor)
     }

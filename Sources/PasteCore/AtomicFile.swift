@@ -24,7 +24,8 @@ public enum AtomicFile {
     ) throws(StoreError) {
         let folder = folderOf(path)
         try createFolder(folder)
-        let temporaryPath = folder + "/." + nameOf(path) + ".tmp-\(getpid())-"
+        let temporaryPath =
+            folder + "/." + nameOf(path) + ".tmp-\(getpid())-"
             + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         do {
             let file = try FileDescriptor.open(

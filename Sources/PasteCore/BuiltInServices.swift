@@ -93,7 +93,8 @@ public enum BuiltInServices {
         var profile = ServiceProfile(name: name, url: ConfigValue(url))
         profile.format = .json
         profile.jsonTemplate = ConfigValue(
-            #"{"expiry": "{expiry:1day}", "files": [{"name": "{title:paste}", "lexer": "{lang:text}", "content": "{content}"}]}"#)
+            #"{"expiry": "{expiry:1day}", "files": [{"name": "{title:paste}", "lexer": "{lang:text}", "content": "{content}"}]}"#
+        )
         profile.expiryField = "expiry"
         profile.expiryUnit = .choices([("1day", 86_400), ("1week", 604_800)])
         profile.isAlwaysPrivate = true

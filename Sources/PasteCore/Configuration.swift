@@ -162,7 +162,9 @@ public struct Configuration: Sendable {
         if profile.format == .json && profile.jsonTemplate == nil {
             throw .incompleteService(path: path, line: line, service: name, missing: "json")
         }
-        if !profile.url.raw.hasPrefix("${"), (profile.format == .tcp) != profile.url.raw.lowercased().hasPrefix("tcp://") {
+        if !profile.url.raw.hasPrefix("${"),
+            (profile.format == .tcp) != profile.url.raw.lowercased().hasPrefix("tcp://")
+        {
             throw .badValue(
                 path: path, line: profile.url.origin?.line ?? line, key: "url", value: profile.url.raw,
                 expected: profile.format == .tcp ? "a tcp://host:port URL for format = tcp" : "an http(s) URL")
@@ -239,10 +241,14 @@ extension Settings {
         case "notify-timeout": notifyTimeout = try seconds()
         case "max-retry-after": maximumRetryAfter = try seconds()
         case "repeat-window":
-            guard let value = Duration.parseSeconds(entry.value), value >= 0 else { throw bad("a duration such as 5m, or 0") }
+            guard let value = Duration.parseSeconds(entry.value), value >= 0 else {
+                throw bad("a duration such as 5m, or 0")
+            }
             repeatWindow = value
         case "retries":
-            guard let value = Int(entry.value), (0...10).contains(value) else { throw bad("a whole number from 0 to 10") }
+            guard let value = Int(entry.value), (0...10).contains(value) else {
+                throw bad("a whole number from 0 to 10")
+            }
             retries = value
         case "copy":
             guard let value = Bool(configText: entry.value) else { throw bad("true or false") }
@@ -271,7 +277,8 @@ extension ServiceProfile {
             break
         case "url":
             let lower = entry.value.lowercased()
-            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("tcp://")
+            guard
+                lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("tcp://")
                     || entry.value.hasPrefix("${")
             else { throw bad("an http://, https:// or tcp:// URL") }
             url = value

@@ -104,7 +104,8 @@ public struct History: Sendable {
     public func recent(sha256: String, service: String, within window: Duration)
         throws(StoreError) -> HistoryRecord?
     {
-        let seconds = Double(window.components.seconds)
+        let seconds =
+            Double(window.components.seconds)
             + Double(window.components.attoseconds) / 1e18
         let earliest = now().addingTimeInterval(-seconds)
         // On the hotkey path: decode only the lines that hold the digest, newest first, instead

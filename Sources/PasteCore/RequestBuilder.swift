@@ -111,7 +111,9 @@ public struct RequestBuilder: Sendable {
             var parts = fields.map { FormField(name: $0.name, value: .text($0.value)) }
             let contentPart = FormField(
                 name: profile.contentField,
-                value: .content(content, fileName: profile.fileName, contentType: profile.fileName == nil ? nil : profile.contentType))
+                value: .content(
+                    content, fileName: profile.fileName,
+                    contentType: profile.fileName == nil ? nil : profile.contentType))
             // The content goes first, as the classic one-liner sends it.
             parts.insert(contentPart, at: 0)
             body = .multipart(parts)

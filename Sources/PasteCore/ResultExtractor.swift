@@ -27,7 +27,8 @@ public enum ResultExtractor {
         let excerpt = readableExcerpt(response)
         if response.status == 206 { throw .partial(service: service) }
         let isRedirectStatus = (300...399).contains(response.status)
-        let acceptable = request.isTCP || (200...299).contains(response.status)
+        let acceptable =
+            request.isTCP || (200...299).contains(response.status)
             || (request.result == .location && isRedirectStatus)
         guard acceptable else { throw .httpStatus(service: service, status: response.status, excerpt: excerpt) }
 
@@ -118,7 +119,8 @@ public enum ResultExtractor {
         // The candidate is the whole token the "http" sits in: `javascript:alert(1)//http://x/`
         // is a javascript: URL (refused by Sanitizer), not an http one.
         // `=` also starts one, for an unquoted HTML attribute (`href=http://…`).
-        let tokenStart = text[..<start.lowerBound].lastIndex(where: { stops.contains($0) || $0 == "=" })
+        let tokenStart =
+            text[..<start.lowerBound].lastIndex(where: { stops.contains($0) || $0 == "=" })
             .map { text.index(after: $0) } ?? text.startIndex
         return String(text[tokenStart..<end])
     }
@@ -140,7 +142,8 @@ public enum ResultExtractor {
     /// `Location` may be relative (RFC 9110 §10.2.2): resolve it against the request URL.
     static func resolve(_ location: String, against base: String) -> String {
         let lower = location.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.contains(":") && !location.hasPrefix("/") {
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.contains(":") && !location.hasPrefix("/")
+        {
             return location
         }
         guard let schemeEnd = base.firstRange(of: "://") else { return location }

@@ -99,7 +99,8 @@ public struct SHA256: Sendable {
         let bitLength = totalCount &* 8
         var padding: [UInt8] = [0x80]
         let afterMarker = (pendingCount + 1) % SHA256.blockByteCount
-        let zeros = (SHA256.blockByteCount - 8 - afterMarker + SHA256.blockByteCount)
+        let zeros =
+            (SHA256.blockByteCount - 8 - afterMarker + SHA256.blockByteCount)
             % SHA256.blockByteCount
         padding.append(contentsOf: repeatElement(0, count: zeros))
         for shift in stride(from: 56, through: 0, by: -8) {

@@ -28,7 +28,9 @@ public enum Sanitizer {
         while let last = text.last, last == " " || last == "\t" || last == "\n" || last == "\r" {
             text.removeLast()
         }
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }) {
+        if text.unicodeScalars.contains(where: {
+            $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value)
+        }) {
             return .failure(.controlCharacters)
         }
         if text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) { return .failure(.whitespace) }
@@ -64,7 +66,10 @@ public enum Sanitizer {
             if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
                 || scalar.properties.isWhitespace
             {
-                if !lastWasSpace { out += " "; count += 1 }
+                if !lastWasSpace {
+                    out += " "
+                    count += 1
+                }
                 lastWasSpace = true
                 continue
             }
@@ -79,7 +84,9 @@ public enum Sanitizer {
     }
 
     /// Consumes one escape sequence (ECMA-48: CSI, OSC, DCS and two-byte escapes).
-    private static func skipEscape(after introducer: Unicode.Scalar, in scalars: inout String.UnicodeScalarView.Iterator) {
+    private static func skipEscape(
+        after introducer: Unicode.Scalar, in scalars: inout String.UnicodeScalarView.Iterator
+    ) {
         var kind = introducer == "\u{9B}" ? Unicode.Scalar("[") : scalars.next()
         switch kind {
         case "[":
@@ -89,7 +96,10 @@ public enum Sanitizer {
             // OSC, DCS, SOS, PM, APC: up to BEL or ST (ESC \).
             while let next = scalars.next() {
                 if next == "\u{07}" || next == "\u{9C}" { return }
-                if next == "\u{1B}" { kind = scalars.next(); return }
+                if next == "\u{1B}" {
+                    kind = scalars.next()
+                    return
+                }
             }
         default: return
         }

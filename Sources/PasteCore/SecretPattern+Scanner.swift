@@ -550,7 +550,8 @@ enum SecretScanner {
     static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
         let bytes = Array(needle.utf8)
         guard haystack.count >= bytes.count else { return false }
-        for start in 0...(haystack.count - bytes.count) where haystack[start..<(start + bytes.count)].elementsEqual(bytes) {
+        for start in 0...(haystack.count - bytes.count)
+        where haystack[start..<(start + bytes.count)].elementsEqual(bytes) {
             return true
         }
         return false

@@ -43,7 +43,8 @@ extension Sanitizer.URLProblem {
     /// How the problem reads in a message.
     public var text: String {
         switch self {
-        case .notHTTP(let scheme): scheme.isEmpty ? "not a URL" : "scheme '\(Sanitizer.printable(scheme, limit: 20))' is not http(s)"
+        case .notHTTP(let scheme):
+            scheme.isEmpty ? "not a URL" : "scheme '\(Sanitizer.printable(scheme, limit: 20))' is not http(s)"
         case .tooLong(let length): "\(length) bytes long"
         case .controlCharacters: "it holds control characters"
         case .whitespace: "it holds white space"

@@ -69,7 +69,8 @@ public final class MockServer: @unchecked Sendable {
         }
         port = p
         if tcp {
-            guard lines[1].hasPrefix("tcp listening on "), let t = lines[1].split(separator: ":").last.flatMap({ Int($0) })
+            guard lines[1].hasPrefix("tcp listening on "),
+                let t = lines[1].split(separator: ":").last.flatMap({ Int($0) })
             else {
                 process.terminate()
                 throw Failure(description: "bad tcp banner '\(lines[1])'")
@@ -364,9 +365,11 @@ public struct MockHTTPResponse: Sendable {
 
     init(parsing data: Data) throws {
         let bytes = [UInt8](data)
-        guard let split = (0..<max(0, bytes.count - 3)).first(where: {
-            bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10
-        }) else { throw MockServer.Failure(description: "no HTTP head in \(bytes.count) bytes") }
+        guard
+            let split = (0..<max(0, bytes.count - 3)).first(where: {
+                bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10
+            })
+        else { throw MockServer.Failure(description: "no HTTP head in \(bytes.count) bytes") }
         let lines = String(decoding: bytes[..<split], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")
         guard statusParts.count >= 2, let status = Int(statusParts[1]) else {

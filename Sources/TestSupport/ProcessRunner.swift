@@ -65,7 +65,9 @@ public func runProcess(
     var inPipe: Pipe?
     switch input {
     case .null: process.standardInput = FileHandle.nullDevice
-    case .bytes: inPipe = Pipe(); process.standardInput = inPipe
+    case .bytes:
+        inPipe = Pipe()
+        process.standardInput = inPipe
     case .file(let path):
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
@@ -118,8 +120,16 @@ private final class OutputCollector: @unchecked Sendable {
         defer { lock.unlock() }
         if isOut { outData = data } else { errData = data }
     }
-    var out: Data { lock.lock(); defer { lock.unlock() }; return outData }
-    var err: Data { lock.lock(); defer { lock.unlock() }; return errData }
+    var out: Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return outData
+    }
+    var err: Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return errData
+    }
 }
 
 /// Waits until `condition` holds, checking every few milliseconds, or throws at the deadline.

@@ -43,7 +43,10 @@ public final class ServerProcess: @unchecked Sendable {
         do {
             try waitUntil("\(executable) to listen", timeout: timeout) {
                 guard process.isRunning else {
-                    throw Failure(description: "\(executable) exited: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
+                    throw Failure(
+                        description:
+                            "\(executable) exited: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))"
+                    )
                 }
                 if let port = found { return Self.accepts(port: port) }
                 let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)

@@ -86,7 +86,8 @@ public struct RetryPolicy: Sendable {
     /// The wait a `Retry-After` value asks for: delay-seconds, or an HTTP date minus now
     /// (RFC 9110 §10.2.3); nil when it is neither.
     func retryAfterSeconds(_ value: String) -> Double? {
-        let trimmed = String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let trimmed = String(
+            value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
             return Double(trimmed)
         }
@@ -105,7 +106,10 @@ enum HTTPDate {
     /// `Sun, 06 Nov 1994 08:49:37 GMT`, `Sunday, 06-Nov-94 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994`.
     static func parse(_ text: String) -> Double? {
         let tokens = text.split { $0 == " " || $0 == "," || $0 == "-" }.map(String.init)
-        let day: Int?, month: Int?, year: Int?, time: String
+        let day: Int?
+        let month: Int?
+        let year: Int?
+        let time: String
         switch tokens.count {
         case 6 where tokens[5] == "GMT":  // IMF-fixdate and RFC 850
             day = Int(tokens[1])

@@ -31,7 +31,9 @@ public final class Uploader {
         do {
             try transfer.perform()
         } catch {
-            throw classify(error, transfer.info, request, location: transfer.responseHeaders.last { $0.name.lowercased() == "location" }?.value)
+            throw classify(
+                error, transfer.info, request,
+                location: transfer.responseHeaders.last { $0.name.lowercased() == "location" }?.value)
         }
         return makeResponse(transfer)
     }
@@ -236,7 +238,9 @@ public final class Uploader {
     ///
     /// - Parameter location: the last `Location` header received, named in a refused redirect
     ///   when libcurl could not parse it into CURLINFO_REDIRECT_URL (`javascript:…`).
-    func classify(_ error: CurlError, _ info: TransferInfo?, _ request: UploadRequest, location: String? = nil) -> UploadError {
+    func classify(_ error: CurlError, _ info: TransferInfo?, _ request: UploadRequest, location: String? = nil)
+        -> UploadError
+    {
         let sent = (info?.headerBytesSent ?? 0) > 0 || (info?.bodyBytesSent ?? 0) > 0
         let url = info.map { $0.effectiveURL.isEmpty ? request.url : $0.effectiveURL } ?? request.url
         switch error.localFailure {
@@ -297,7 +301,8 @@ extension BodySource {
         switch content {
         case .bytes(let bytes): self = .bytes(bytes)
         case .file(let path, let size): self = .file(path: path, size: size)
-        case .stream(let fd, let prefix, let teePath): self = .stream(fileDescriptor: fd, prefix: prefix, teePath: teePath)
+        case .stream(let fd, let prefix, let teePath):
+            self = .stream(fileDescriptor: fd, prefix: prefix, teePath: teePath)
         }
     }
 }

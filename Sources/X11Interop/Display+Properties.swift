@@ -140,7 +140,9 @@ extension Display {
             var result: [UInt8] = []
             for index in 0..<Int(count) {
                 guard let item = list[index] else { continue }
-                result.append(contentsOf: UnsafeBufferPointer(start: UnsafeRawPointer(item).assumingMemoryBound(to: UInt8.self), count: strlen(item)))
+                result.append(
+                    contentsOf: UnsafeBufferPointer(
+                        start: UnsafeRawPointer(item).assumingMemoryBound(to: UInt8.self), count: strlen(item)))
             }
             return result
         }

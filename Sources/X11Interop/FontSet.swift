@@ -134,7 +134,8 @@ final class FontSet {
         guard let charset = FcCharSetCreate() else { return nil }
         defer { FcCharSetDestroy(charset) }
         FcCharSetAddChar(charset, scalar)
-        guard let query = pattern.withCString({ FcNameParse(UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) })
+        guard
+            let query = pattern.withCString({ FcNameParse(UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) })
         else { return nil }
         defer { FcPatternDestroy(query) }
         FcPatternAddCharSet(query, FC_CHARSET, charset)

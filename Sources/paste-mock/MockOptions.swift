@@ -85,7 +85,9 @@ struct MockOptions: Sendable {
                 }
             case "--tcp-idle":
                 let text = try value(name)
-                guard let s = Double(text), s > 0 else { throw UsageError(message: "--tcp-idle: bad seconds '\(text)'") }
+                guard let s = Double(text), s > 0 else {
+                    throw UsageError(message: "--tcp-idle: bad seconds '\(text)'")
+                }
                 options.tcpIdleSeconds = s
             case "-v", "--verbose": options.isVerbose = true
             case "-h", "--help": return .help

@@ -191,7 +191,8 @@ final class PasteMock: Sendable {
         if let fault, fault.kind == .delay {
             usleep(useconds_t((fault.seconds ?? 1) * 1_000_000))
         }
-        let request = MockRequest(head: head, body: body, base: head.header("Host").map { "http://\($0)" } ?? listenerBase)
+        let request = MockRequest(
+            head: head, body: body, base: head.header("Host").map { "http://\($0)" } ?? listenerBase)
         let response: Response
         if let fault, let faulty = faultResponse(fault, for: request) {
             response = faulty

@@ -32,7 +32,8 @@ struct Response {
 
     /// A redirect with a tiny HTML body, as web frameworks send.
     static func redirect(_ status: Int = 302, to location: String) -> Response {
-        var response = html(status, "<html><body>You are being <a href=\"\(htmlEscape(location))\">redirected</a>.</body></html>\n")
+        var response = html(
+            status, "<html><body>You are being <a href=\"\(htmlEscape(location))\">redirected</a>.</body></html>\n")
         response.headers.append(("Location", location))
         return response
     }

@@ -70,8 +70,10 @@ extension PasteMock {
         {
             return nullPointerManage(id, request)
         }
-        let known = ["/_requests", "/_pastes", "/_faults", "/pastes/create", "/pastes", "/api/v2/", "/api/v1/paste",
-                     "/json", "/location", "/pasters/", "/0x0/", "/sprunge/", "/"]
+        let known = [
+            "/_requests", "/_pastes", "/_faults", "/pastes/create", "/pastes", "/api/v2/", "/api/v1/paste",
+            "/json", "/location", "/pasters/", "/0x0/", "/sprunge/", "/",
+        ]
         if known.contains(path) { return .text(405, "method \(request.head.method) not allowed on \(path)\n") }
         return .text(404, "not found: \(path)\n")
     }
@@ -276,7 +278,10 @@ extension PasteMock {
         }
         let token = Self.token(length: 22)
         let paste = store("0x0", content, body.fields, token: token)
-        let ext = content.filename.flatMap { name in name.split(separator: ".").count > 1 ? name.split(separator: ".").last : nil }
+        let ext =
+            content.filename.flatMap { name in
+                name.split(separator: ".").count > 1 ? name.split(separator: ".").last : nil
+            }
             .map { "." + $0.filter { $0.isLetter || $0.isNumber } } ?? ".txt"
         let secret = body.field("secret") != nil ? "s/\(Self.token(length: 10))/" : ""
         var response = Response.text(
@@ -345,7 +350,9 @@ extension PasteMock {
                 return fail("Missing content in file \(index).")
             }
             for key in ["name", "lexer", "content"] {
-                if let text = file[key] as? String { fields.append(Self.field(named: "files[\(index)].\(key)", text: text)) }
+                if let text = file[key] as? String {
+                    fields.append(Self.field(named: "files[\(index)].\(key)", text: text))
+                }
             }
         }
         let first = files[0]

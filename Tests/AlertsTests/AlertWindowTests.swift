@@ -107,7 +107,9 @@ struct AlertWindowTests {
         let screen = try VirtualScreen()
         defer { screen.stop() }
         let display = screen.name
-        let rows = (0..<12).map { PickRow(primary: "https://pastie.example/pastes/\(1000 + $0)", secondary: "pastie · \($0 + 1) min ago") }
+        let rows = (0..<12).map {
+            PickRow(primary: "https://pastie.example/pastes/\(1000 + $0)", secondary: "pastie · \($0 + 1) min ago")
+        }
         let call = BackgroundCall { try Alerts.pick(title: "Recent pastes", rows: rows, displayName: display) }
         let window = try screen.waitForFocusedPasteWindow()
         let size = try screen.size(ofWindow: window)
@@ -178,7 +180,8 @@ struct AlertWindowTests {
         // Where the layout puts the first button, measured with a stand-in only for its x/y:
         // it sits below the message at the padding; click its middle-left area.
         let size = try screen.size(ofWindow: window)
-        let firstButtonY = size.height - metrics.padding - 2 * metrics.buttonHeight - metrics.gap + metrics.buttonHeight / 2
+        let firstButtonY =
+            size.height - metrics.padding - 2 * metrics.buttonHeight - metrics.gap + metrics.buttonHeight / 2
         try screen.xdotool(
             "mousemove", "--window", window, String(metrics.padding + 10), String(firstButtonY), "click", "1")
         #expect(try call.value() == 0)

@@ -116,7 +116,9 @@ struct TextFieldTests {
 
 @Suite("List picker state")
 struct ListPickerTests {
-    let rows = (0..<20).map { PickRow(primary: "https://p.example/\($0)", secondary: $0 % 2 == 0 ? "pastie" : "termbin") }
+    let rows = (0..<20).map {
+        PickRow(primary: "https://p.example/\($0)", secondary: $0 % 2 == 0 ? "pastie" : "termbin")
+    }
 
     @Test(
         "keys move the selection and keep it in view (5 rows shown of 20)",
@@ -253,8 +255,10 @@ struct WindowLayoutTests {
             #expect(texts.first == "Copied")
             #expect(texts.dropFirst().joined() == url)
             let accent = style == .success ? Palette.success : Palette.failure
-            #expect(layout.commands.contains(.fill(
-                Rect(x: 0, y: 0, width: metrics.accentWidth, height: layout.size.height), accent, radius: 0)))
+            #expect(
+                layout.commands.contains(
+                    .fill(
+                        Rect(x: 0, y: 0, width: metrics.accentWidth, height: layout.size.height), accent, radius: 0)))
         }
     }
 

@@ -17,7 +17,8 @@ struct ConcurrentReadersTests {
         for index in 0..<4 {
             group.enter()
             Thread.detachNewThread {
-                let read = try? Selections.readWithTool(["/usr/bin/xclip", "-o", "-selection", "clipboard"], on: server)
+                let read = try? Selections.readWithTool(
+                    ["/usr/bin/xclip", "-o", "-selection", "clipboard"], on: server)
                 results.set(index, read)
                 group.leave()
             }

@@ -52,21 +52,26 @@ struct LogicTests {
         #expect(
             ClipboardError.noTextTarget(.primary, available: ["image/png", "text/html"]).message
                 == "the primary selection holds no text (it offers: image/png, text/html)")
-        #expect(ClipboardError.timedOut(.clipboard, seconds: 2).message == "the clipboard owner did not answer within 2 s")
+        #expect(
+            ClipboardError.timedOut(.clipboard, seconds: 2).message == "the clipboard owner did not answer within 2 s")
     }
 
     @Test("the backend follows the environment")
     func detect() {
-        #expect(ClipboardBackend.detect(environment: ["DISPLAY": ":1", "WAYLAND_DISPLAY": "w"]) == .x11(displayName: ":1"))
+        #expect(
+            ClipboardBackend.detect(environment: ["DISPLAY": ":1", "WAYLAND_DISPLAY": "w"]) == .x11(displayName: ":1"))
         #expect(ClipboardBackend.detect(environment: [:]) == .none)
         #expect(ClipboardBackend.detect(environment: ["DISPLAY": ""]) == .none)
         // wl-copy is not on an empty PATH: Wayland without wl-clipboard is no clipboard.
-        #expect(ClipboardBackend.detect(environment: ["WAYLAND_DISPLAY": "wayland-0", "PATH": "/nonexistent"]) == .none)
+        #expect(
+            ClipboardBackend.detect(environment: ["WAYLAND_DISPLAY": "wayland-0", "PATH": "/nonexistent"]) == .none)
     }
 
     @Test("the owner subcommand is the hidden argument paste's main dispatches")
     func subcommand() {
         #expect(SelectionOwnerProcess.subcommand == "--internal-selection-owner")
-        #expect(SelectionOwnerProcess.run(arguments: ["paste", "--internal-selection-owner", "nowhere"], environment: [:]) == 64)
+        #expect(
+            SelectionOwnerProcess.run(arguments: ["paste", "--internal-selection-owner", "nowhere"], environment: [:])
+                == 64)
     }
 }

@@ -18,7 +18,9 @@ struct OwnerProcessTests {
         #expect(!Selections.hasExited(pid))
         #expect(try Selections.readWithTool(["/usr/bin/xclip", "-o", "-selection", "clipboard"], on: server) == text)
         try waitUntil("the helper to let go of the caller's stdio") {
-            (0...2).allSatisfy { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == "/dev/null" }
+            (0...2).allSatisfy {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == "/dev/null"
+            }
         }
         #expect(getsid(pid) == pid, "the helper leads its own session")
         #expect(!Selections.hasExited(pid))
@@ -127,7 +129,8 @@ final class TestClipboardManager: Sendable {
                         atoms: [atoms["TARGETS"]!, atoms["UTF8_STRING"]!])
                     answered = request.property
                 } else if request.target == atoms["UTF8_STRING"] {
-                    display.changeProperty(request.property, of: request.requestor, type: request.target, bytes: saved[...])
+                    display.changeProperty(
+                        request.property, of: request.requestor, type: request.target, bytes: saved[...])
                     answered = request.property
                 }
             }

@@ -56,7 +56,9 @@ struct WaylandClipboardTests {
         var missing = environment
         missing["PATH"] = "/nonexistent"
         #expect(ClipboardBackend.detect(environment: missing) == .none)
-        #expect(throws: ClipboardError.waylandToolMissing(tool: "wl-paste")) { try WaylandClipboard(environment: missing) }
+        #expect(throws: ClipboardError.waylandToolMissing(tool: "wl-paste")) {
+            try WaylandClipboard(environment: missing)
+        }
     }
 
     @Test("what we write is what we read, byte-exact, on both selections", arguments: Selection.allCases)
@@ -83,7 +85,8 @@ struct WaylandClipboardTests {
         var env = home.environment(["DISPLAY": String?.none])
         for (key, value) in environment { env[key] = value }
         let result = try runProcess(
-            BuiltProducts.path(of: "paste"), ["--url", mock.url("/pastes/create")], input: .bytes(Data("from wayland\n".utf8)),
+            BuiltProducts.path(of: "paste"), ["--url", mock.url("/pastes/create")],
+            input: .bytes(Data("from wayland\n".utf8)),
             environment: env)
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(result.err.isEmpty)

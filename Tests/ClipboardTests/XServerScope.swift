@@ -100,7 +100,8 @@ enum Selections {
 
     /// Runs a reading tool (`xclip -o`, `xsel -o`) and returns its stdout.
     static func readWithTool(_ arguments: [String], on server: Xvfb) throws -> [UInt8] {
-        let result = try runProcess(arguments[0], Array(arguments.dropFirst()), environment: server.environment, timeout: 120)
+        let result = try runProcess(
+            arguments[0], Array(arguments.dropFirst()), environment: server.environment, timeout: 120)
         #expect(result.status == 0, "\(arguments.joined(separator: " ")): \(result.err)")
         return [UInt8](result.stdout)
     }

@@ -60,7 +60,8 @@ struct ClipboardEndToEndTests {
         try putOnClipboard(text)
         var paste = try PasteRunner(display: xvfb.display)
         paste.extraEnvironment["XAUTHORITY"] = xvfb.environment["XAUTHORITY"]
-        let result = try paste.run(["-c", "--url", server.baseURL + "/pastes/create", "--no-notify"], stdin: "stdin is ignored with -c")
+        let result = try paste.run(
+            ["-c", "--url", server.baseURL + "/pastes/create", "--no-notify"], stdin: "stdin is ignored with -c")
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(result.err.isEmpty)
         let url = result.out.trimmingCharacters(in: .newlines)
@@ -98,7 +99,11 @@ struct ClipboardEndToEndTests {
         // runProcess waits for stdout and stderr to close: a helper holding them would hang here.
         let started = Date()
         let result = try runProcess(
-            "/bin/sh", ["-c", "url=$(\"$0\" --url \"$1\" -q); echo \"got $url\"", BuiltProducts.path(of: "paste"), server.baseURL + "/pastes/create"],
+            "/bin/sh",
+            [
+                "-c", "url=$(\"$0\" --url \"$1\" -q); echo \"got $url\"", BuiltProducts.path(of: "paste"),
+                server.baseURL + "/pastes/create",
+            ],
             input: .bytes(Data("x".utf8)), environment: paste.environment, timeout: 20)
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(result.out.hasPrefix("got " + server.baseURL))
@@ -130,7 +135,8 @@ struct ClipboardEndToEndTests {
             guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == ours,
                 let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
             else { return false }
-            return String(decoding: environment, as: UTF8.self).split(separator: "\0").contains("DISPLAY=\(xvfb.display)"[...])
+            return String(decoding: environment, as: UTF8.self).split(separator: "\0").contains(
+                "DISPLAY=\(xvfb.display)"[...])
         }.count
     }
 

@@ -166,7 +166,8 @@ struct CompletionTests {
         let config = try home.write(
             "[service \"mybin\"]\n    url = https://mybin.example/api\n    format = raw\n    result = body\n",
             to: "other.conf")
-        let names = try CompletionHarness.bash(["paste", "--config", config, "-S", "my"], withLibrary: false, home: home)
+        let names = try CompletionHarness.bash(
+            ["paste", "--config", config, "-S", "my"], withLibrary: false, home: home)
         #expect(names == ["mybin"])
     }
 
@@ -175,8 +176,10 @@ struct CompletionTests {
         let home = try TemporaryHome()
         try home.write("x", to: "notes-one.txt")
         let prefix = home.root.appendingPathComponent("notes-").path
-        #expect(try CompletionHarness.bash(["paste", "-f", prefix], withLibrary: false, home: home) == [prefix + "one.txt"])
-        #expect(try CompletionHarness.bash(["paste", "-s", prefix], withLibrary: false, home: home) == [prefix + "one.txt"])
+        #expect(
+            try CompletionHarness.bash(["paste", "-f", prefix], withLibrary: false, home: home) == [prefix + "one.txt"])
+        #expect(
+            try CompletionHarness.bash(["paste", "-s", prefix], withLibrary: false, home: home) == [prefix + "one.txt"])
     }
 
     @Test("zsh completes --ser to --service")

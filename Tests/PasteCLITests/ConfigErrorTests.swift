@@ -28,11 +28,13 @@ struct ConfigErrorTests {
             stderr: "paste: CONFIG:3: bad value 'xml' for 'format': expected multipart, form, raw, json or tcp\n"),
         Case(
             name: "missing environment variable",
-            text: "[paste]\nservice = x\n[service \"x\"]\nurl = MOCK/json\nheader = X-Api-Key: ${env:PASTE_TEST_UNSET}\n",
+            text:
+                "[paste]\nservice = x\n[service \"x\"]\nurl = MOCK/json\nheader = X-Api-Key: ${env:PASTE_TEST_UNSET}\n",
             stderr: "paste: CONFIG:5: environment variable PASTE_TEST_UNSET is not set\n"),
         Case(
             name: "unreadable secret file",
-            text: "[paste]\nservice = x\n[service \"x\"]\nurl = MOCK/json\nfield = api_key=${file:/nonexistent/paste-key}\n",
+            text:
+                "[paste]\nservice = x\n[service \"x\"]\nurl = MOCK/json\nfield = api_key=${file:/nonexistent/paste-key}\n",
             stderr: "paste: CONFIG:5: cannot read secret file '/nonexistent/paste-key': no such file or directory\n"),
         Case(
             name: "literal secret in a file others can read",
@@ -50,18 +52,22 @@ struct ConfigErrorTests {
             stderr: "paste: CONFIG:3: service 'half' has no 'url'\n"),
         Case(
             name: "unknown service", text: "[paste]\nservice = nosuch\n",
-            stderr: "paste: CONFIG:2: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, sprunge, bpa.st\n"
+            stderr:
+                "paste: CONFIG:2: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, sprunge, bpa.st\n"
                 + "paste: 'paste --list-services' shows them all\n"),
         Case(
             name: "base naming nothing known", text: "[service \"x\"]\nbase = pastie\nurl = MOCK/json\n",
-            stderr: "paste: CONFIG:2: bad value 'pastie' for 'base': expected a built-in service or one configured above this one\n"),
+            stderr:
+                "paste: CONFIG:2: bad value 'pastie' for 'base': expected a built-in service or one configured above this one\n"
+        ),
     ]
 
     @Test("each error class", arguments: cases)
     func errorClass(_ item: Case) throws {
         let mock = try MockServer()
         let paste = try PasteRunner()
-        let path = try paste.writeConfig(item.text.replacingOccurrences(of: "MOCK", with: mock.baseURL), mode: item.mode)
+        let path = try paste.writeConfig(
+            item.text.replacingOccurrences(of: "MOCK", with: mock.baseURL), mode: item.mode)
         let result = try paste.run(["--no-copy"], stdin: "never sent\n")
         #expect(result.status == 78)
         #expect(result.err == item.stderr.replacingOccurrences(of: "CONFIG", with: path))
@@ -86,7 +92,8 @@ struct ConfigErrorTests {
         let mock = try MockServer()
         let paste = try PasteRunner()
         try paste.writeConfig(
-            "[service \"x\"]\nurl = \(mock.url("/json"))\nheader = Authorization: Bearer abc123\nresult = json:/data/url\n")
+            "[service \"x\"]\nurl = \(mock.url("/json"))\nheader = Authorization: Bearer abc123\nresult = json:/data/url\n"
+        )
         let result = try paste.run(["-S", "x", "--no-copy"], stdin: "fine\n")
         #expect(result.status == 0)
         #expect(try received(mock).first?.header("Authorization") == "Bearer abc123")

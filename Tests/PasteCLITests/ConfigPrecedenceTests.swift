@@ -28,7 +28,9 @@ struct ConfigPrecedenceTests {
     }
 
     /// Uploads once and returns the path the mock saw.
-    static func route(_ paste: PasteRunner, _ mock: MockServer, _ arguments: [String] = [], text: String) throws -> String? {
+    static func route(_ paste: PasteRunner, _ mock: MockServer, _ arguments: [String] = [], text: String) throws
+        -> String?
+    {
         try mock.clearRequests()
         let result = try paste.run(arguments + ["--no-copy"], stdin: text)
         #expect(result.status == 0, "stderr: \(result.err)")
@@ -50,7 +52,8 @@ struct ConfigPrecedenceTests {
         #expect(try Self.route(paste, mock, text: "environment\n") == "/location")
         #expect(try Self.route(paste, mock, ["-S", "by-flag"], text: "flag\n") == "/pasters/")
         #expect(try Self.route(paste, mock, ["--service", "by-config"], text: "long flag\n") == "/json")
-        #expect(try Self.route(paste, mock, ["--url", mock.url("/pastes/create")], text: "url flag\n") == "/pastes/create")
+        #expect(
+            try Self.route(paste, mock, ["--url", mock.url("/pastes/create")], text: "url flag\n") == "/pastes/create")
     }
 
     @Test("an empty PASTE_SERVICE counts as unset")

@@ -83,7 +83,8 @@ struct FaultRetryTests {
         let port = try Self.freePort()
         let paste = try PasteRunner()
         try paste.home.write("[paste]\nretries = 3\n", to: "config/paste/config")
-        let run = try BackgroundPaste(paste, ["--url", "http://127.0.0.1:\(port)/pastes/create", "--no-copy"], stdin: "retry me\n")
+        let run = try BackgroundPaste(
+            paste, ["--url", "http://127.0.0.1:\(port)/pastes/create", "--no-copy"], stdin: "retry me\n")
         try waitUntil("paste to fail once and back off", timeout: 20) { run.err.contains("retrying in") }
         let mock = try MockServer(arguments: ["--port", String(port)])
         let (status, out) = try run.finish()
@@ -102,7 +103,8 @@ struct FaultRetryTests {
         let port = try Self.freePort()
         let paste = try PasteRunner()
         try paste.home.write("[paste]\nretries = 2\n", to: "config/paste/config")
-        let result = try paste.run(["--url", "http://127.0.0.1:\(port)/pastes/create", "--no-copy"], stdin: "bounded\n")
+        let result = try paste.run(
+            ["--url", "http://127.0.0.1:\(port)/pastes/create", "--no-copy"], stdin: "bounded\n")
         #expect(result.status == 75)
         let delays = retryDelays(result.err)
         #expect(delays.count == 2, "stderr: \(result.err)")
@@ -111,9 +113,10 @@ struct FaultRetryTests {
             #expect((1.0...2.0).contains(delays[1]))
         }
         #expect(result.err.contains("(attempt 3 of 3)"))
-        #expect(result.err.hasSuffix(
-            "paste: cannot connect to 127.0.0.1:\(port): connection refused\n"
-                + "paste: the text waits in the outbox; 'paste --retry' sends it again\n"))
+        #expect(
+            result.err.hasSuffix(
+                "paste: cannot connect to 127.0.0.1:\(port): connection refused\n"
+                    + "paste: the text waits in the outbox; 'paste --retry' sends it again\n"))
         #expect(try paste.outboxContents() == [Data("bounded\n".utf8)])
     }
 
@@ -153,7 +156,8 @@ struct FaultRetryTests {
         try mock.addFault(.delay(seconds: 2), count: 0, path: "/pastes/create")
         let paste = try PasteRunner()
         try paste.home.write("[paste]\nretries = 3\n", to: "config/paste/config")
-        let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy", "--timeout", "1"], stdin: "slow\n")
+        let result = try paste.run(
+            ["--url", mock.url("/pastes/create"), "--no-copy", "--timeout", "1"], stdin: "slow\n")
         #expect(result.status == 75)
         #expect(!result.err.contains("retrying"), "stderr: \(result.err)")
         // The mock logs a request once it has answered it (after its delay).

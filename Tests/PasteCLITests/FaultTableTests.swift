@@ -21,38 +21,54 @@ struct FaultRow: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
 
     static let all: [FaultRow] = [
-        FaultRow(name: "HTTP 500", fault: .status(500), path: "/pastes/create", service: "pastie", status: 69,
+        FaultRow(
+            name: "HTTP 500", fault: .status(500), path: "/pastes/create", service: "pastie", status: 69,
             message: "127.0.0.1:PORT answered HTTP 500: 500 Internal Server Error"),
-        FaultRow(name: "HTTP 503 with Retry-After", fault: .status(503, retryAfter: 1), path: "/pastes/create",
+        FaultRow(
+            name: "HTTP 503 with Retry-After", fault: .status(503, retryAfter: 1), path: "/pastes/create",
             service: "pastie", status: 75, message: "127.0.0.1:PORT answered HTTP 503: 503 Service Unavailable"),
-        FaultRow(name: "HTTP 429 with Retry-After", fault: .status(429, retryAfter: 1), path: "/pastes/create",
+        FaultRow(
+            name: "HTTP 429 with Retry-After", fault: .status(429, retryAfter: 1), path: "/pastes/create",
             service: "pastie", status: 75, message: "127.0.0.1:PORT answered HTTP 429: 429 Too Many Requests"),
-        FaultRow(name: "delay past --timeout", fault: .delay(seconds: 4), path: "/pastes/create", service: "pastie",
+        FaultRow(
+            name: "delay past --timeout", fault: .delay(seconds: 4), path: "/pastes/create", service: "pastie",
             extraArguments: ["--timeout", "1"], status: 75, message: "transfer with 127.0.0.1:PORT timed out after 1s"),
-        FaultRow(name: "connection dropped after 10 bytes of the request", fault: .dropRequest(afterBytes: 10),
+        FaultRow(
+            name: "connection dropped after 10 bytes of the request", fault: .dropRequest(afterBytes: 10),
             path: "/pastes/create", service: "pastie", status: 75,
             message: "no usable answer from 127.0.0.1:PORT: Empty reply from server"),
-        FaultRow(name: "connection dropped after 100 bytes of the response", fault: .dropResponse(afterBytes: 100),
+        FaultRow(
+            name: "connection dropped after 100 bytes of the response", fault: .dropResponse(afterBytes: 100),
             path: "/json", service: "json", status: 75,
             message: "no usable answer from 127.0.0.1:PORT: transfer closed with"),
-        FaultRow(name: "redirect loop", fault: .redirectLoop, path: "/pastes/create", service: "pastie", status: 69,
+        FaultRow(
+            name: "redirect loop", fault: .redirectLoop, path: "/pastes/create", service: "pastie", status: 69,
             message: "too many redirects (more than 10)"),
-        FaultRow(name: "redirect to file:///etc/passwd", fault: .redirectToFile, path: "/pastes/create",
+        FaultRow(
+            name: "redirect to file:///etc/passwd", fault: .redirectToFile, path: "/pastes/create",
             service: "pastie", status: 69,
             message: "refusing redirect to 'file:///etc/passwd': only well-formed http and https URLs are followed"),
-        FaultRow(name: "redirect back to the form page", fault: .redirectToRoot(location: "/"), path: "/pastes/create",
-            service: "pastie", status: 69, message: "127.0.0.1:PORT sent back to http://127.0.0.1:PORT/, not to a new paste"),
-        FaultRow(name: "huge response", fault: .huge(bytes: 20 << 20), path: "/pasters/", service: "rs", status: 69,
+        FaultRow(
+            name: "redirect back to the form page", fault: .redirectToRoot(location: "/"), path: "/pastes/create",
+            service: "pastie", status: 69,
+            message: "127.0.0.1:PORT sent back to http://127.0.0.1:PORT/, not to a new paste"),
+        FaultRow(
+            name: "huge response", fault: .huge(bytes: 20 << 20), path: "/pasters/", service: "rs", status: 69,
             message: "rs gave no paste URL (HTTP 200): paste-mock huge response filler line"),
-        FaultRow(name: "response without a URL", fault: .noURL, path: "/pasters/", service: "rs", status: 69,
+        FaultRow(
+            name: "response without a URL", fault: .noURL, path: "/pasters/", service: "rs", status: 69,
             message: "rs gave no paste URL (HTTP 200): Error error Something went wrong."),
-        FaultRow(name: "URL with escape sequences", fault: .escapeURL(), path: "/pasters/", service: "rs", status: 69,
+        FaultRow(
+            name: "URL with escape sequences", fault: .escapeURL(), path: "/pasters/", service: "rs", status: 69,
             message: "rs gave an unusable URL: it holds control characters"),
-        FaultRow(name: "javascript: URL", fault: .javascriptURL(), path: "/pasters/", service: "rs", status: 69,
+        FaultRow(
+            name: "javascript: URL", fault: .javascriptURL(), path: "/pasters/", service: "rs", status: 69,
             message: "rs gave an unusable URL: scheme 'javascript' is not http(s)"),
-        FaultRow(name: "206 Partial Content", fault: .partial(), path: "/pasters/", service: "rs", status: 69,
+        FaultRow(
+            name: "206 Partial Content", fault: .partial(), path: "/pasters/", service: "rs", status: 69,
             message: "rs gave a partial answer (HTTP 206)"),
-        FaultRow(name: "a trickle of one byte a second", fault: .trickle(bytes: 1, seconds: 1), path: "/pastes/create",
+        FaultRow(
+            name: "a trickle of one byte a second", fault: .trickle(bytes: 1, seconds: 1), path: "/pastes/create",
             service: "pastie", status: 75, message: "transfer with 127.0.0.1:PORT stalled: under 10 bytes/s for 1s"),
     ]
 }

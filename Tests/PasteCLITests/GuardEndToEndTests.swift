@@ -40,7 +40,9 @@ struct GuardEndToEndTests {
         let path = try paste.home.write("first line\n  aws_access_key_id = AKIAY026A4N7VAPKLNWR\n", to: "notes.txt")
         let result = try paste.run(["--url", mock.url("/pastes/create"), "-f", path])
         #expect(result.status == 77)
-        #expect(result.err.hasPrefix("paste: refusing to upload 'notes.txt': it looks like it holds an AWS access key"), "\(result.err)")
+        #expect(
+            result.err.hasPrefix("paste: refusing to upload 'notes.txt': it looks like it holds an AWS access key"),
+            "\(result.err)")
         #expect(result.err.contains("(line 2, column 23)"), "\(result.err)")
         #expect(!result.err.contains("AKIAY026A4N7VAPKLNWR"), "the secret itself was printed")
         #expect(try mock.requests().isEmpty)

@@ -30,7 +30,9 @@ struct HistoryEndToEndTests {
     func concurrentRuns() throws {
         let mock = try MockServer()
         let paste = try PasteRunner()
-        let runs = try (0..<20).map { try BackgroundPaste(paste, ["--url", mock.url("/pastes/create"), "-q"], stdin: "concurrent paste \($0)\n") }
+        let runs = try (0..<20).map {
+            try BackgroundPaste(paste, ["--url", mock.url("/pastes/create"), "-q"], stdin: "concurrent paste \($0)\n")
+        }
         for run in runs {
             let (status, _) = try run.finish()
             #expect(status == 0, "stderr: \(run.err)")
@@ -46,8 +48,9 @@ struct HistoryEndToEndTests {
         let urls = Set(records.compactMap { $0["url"] as? String })
         #expect(urls.count == 20)
         #expect(records.allSatisfy { ($0["bytes"] as? Int) ?? 0 > 0 && (($0["sha256"] as? String)?.count == 64) })
-        let mode = try FileManager.default.attributesOfItem(
-            atPath: paste.home.stateHome.appendingPathComponent("paste/history").path)[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(
+                atPath: paste.home.stateHome.appendingPathComponent("paste/history").path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
 
@@ -110,6 +113,8 @@ struct HistoryEndToEndTests {
         let paste = try PasteRunner()
         let result = try paste.run(["--delete", "http://127.0.0.1:9/pastes/1"])
         #expect(result.status == 66)
-        #expect(result.err == "paste: 'http://127.0.0.1:9/pastes/1' is not in the history; only pastes made here can be deleted\n")
+        #expect(
+            result.err
+                == "paste: 'http://127.0.0.1:9/pastes/1' is not in the history; only pastes made here can be deleted\n")
     }
 }

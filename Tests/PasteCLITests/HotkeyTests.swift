@@ -39,7 +39,8 @@ struct HotkeyTests {
     func waitForFocusedWindow() throws {
         try waitUntil("a focused paste window", timeout: 20) {
             let windows = pasteWindows()
-            guard let focus = try? tool("xdotool", ["getwindowfocus"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard
+                let focus = try? tool("xdotool", ["getwindowfocus"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
             else { return false }
             return windows.contains(focus)
         }
@@ -125,7 +126,8 @@ struct HotkeyTests {
     func pick() throws {
         var urls: [String] = []
         for number in 1...4 {
-            let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy", "-t", "paste \(number)"], stdin: "text \(number)\n")
+            let result = try paste.run(
+                ["--url", mock.url("/pastes/create"), "--no-copy", "-t", "paste \(number)"], stdin: "text \(number)\n")
             #expect(result.status == 0, "stderr: \(result.err)")
             urls.append(result.out.trimmingCharacters(in: .newlines))
         }

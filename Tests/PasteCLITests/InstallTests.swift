@@ -13,7 +13,8 @@ final class InstallPrefix {
         // the folders that hold them.
         for (relative, text) in [("bin/other-tool", "#!/bin/sh\n"), ("share/man/man1/other.1", ".TH OTHER 1\n")] {
             let url = root.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
     }
@@ -34,7 +35,9 @@ final class InstallPrefix {
 
     func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: path + "/" + relative) }
 
-    func text(_ relative: String) throws -> String { try String(contentsOfFile: path + "/" + relative, encoding: .utf8) }
+    func text(_ relative: String) throws -> String {
+        try String(contentsOfFile: path + "/" + relative, encoding: .utf8)
+    }
 }
 
 /// Runs scripts/install. The first run does a release build in `.build/install` (its own
@@ -81,8 +84,9 @@ struct InstallTests {
         // The manifest names exactly the files the install added.
         let manifest = try prefix.text("share/paste/install-manifest.paste").split(separator: "\n")
         let listedFiles = Set(manifest.filter { $0.hasPrefix("f ") }.map { String($0.dropFirst(2)) })
-        let added = Set(try prefix.listing().filter { $0.hasPrefix("f ") && !before.contains($0) }
-            .map { String($0.dropFirst(2).prefix { $0 != " " }) })
+        let added = Set(
+            try prefix.listing().filter { $0.hasPrefix("f ") && !before.contains($0) }
+                .map { String($0.dropFirst(2).prefix { $0 != " " }) })
         #expect(added == listedFiles.union(["share/paste/install-manifest.paste"]))
 
         // Installing again replaces its own files without complaint.
@@ -106,18 +110,24 @@ struct InstallTests {
         let version = try runProcess(prefix.path + "/bin/pasteit", ["--version"], timeout: 30)
         #expect(version.out.hasPrefix("paste "))
         #expect(try prefix.text("share/man/man1/pasteit.1").contains(".TH PASTEIT 1 "))
-        #expect(try prefix.text("share/bash-completion/completions/pasteit").contains("\ncomplete -F _paste_pastebin pasteit\n"))
+        #expect(
+            try prefix.text("share/bash-completion/completions/pasteit").contains(
+                "\ncomplete -F _paste_pastebin pasteit\n"))
         #expect(try prefix.text("share/zsh/site-functions/_pasteit").hasPrefix("#compdef pasteit\n"))
         #expect(try !prefix.text("share/fish/vendor_completions.d/pasteit.fish").contains("complete -c paste "))
-        #expect(try prefix.text("share/applications/pasteit.desktop").contains("\nExec=\(prefix.path)/bin/pasteit --notify\n"))
+        #expect(
+            try prefix.text("share/applications/pasteit.desktop").contains(
+                "\nExec=\(prefix.path)/bin/pasteit --notify\n"))
 
         // The renamed fish completion works for the new command, services included.
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = prefix.path + "/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
         let fish = try runProcess(
             "/usr/bin/env",
-            ["fish", "--no-config", "-c", "source $argv[1]; complete -C 'pasteit -S '",
-             prefix.path + "/share/fish/vendor_completions.d/pasteit.fish"],
+            [
+                "fish", "--no-config", "-c", "source $argv[1]; complete -C 'pasteit -S '",
+                prefix.path + "/share/fish/vendor_completions.d/pasteit.fish",
+            ],
             environment: environment, timeout: 30)
         #expect(fish.out.split(separator: "\n").map { $0.prefix { $0 != "\t" } }.contains("termbin"))
 

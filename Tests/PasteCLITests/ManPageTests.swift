@@ -102,7 +102,9 @@ func acceptedConfigKeys(of type: String) throws -> [String] {
         let labels = trimmed[trimmed.index(trimmed.startIndex, offsetBy: 5)..<colon]
         for label in labels.split(separator: ",") {
             let word = label.trimmingCharacters(in: .whitespaces)
-            if word.hasPrefix("\""), word.hasSuffix("\""), word.count > 2 { keys.append(String(word.dropFirst().dropLast())) }
+            if word.hasPrefix("\""), word.hasSuffix("\""), word.count > 2 {
+                keys.append(String(word.dropFirst().dropLast()))
+            }
         }
     }
     return keys
@@ -128,17 +130,21 @@ struct ManPageTests {
     func optionsMatchTable() throws {
         let page = try ManPage("man/paste.1")
         let tags = page.tags(in: page.section("OPTIONS"))
-        let documented = Set(tags.flatMap { tag in
-            tag.split(separator: " ").filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2).filter { $0 != "," }) }
-        })
+        let documented = Set(
+            tags.flatMap { tag in
+                tag.split(separator: " ").filter { $0.hasPrefix("--") }.map {
+                    String($0.dropFirst(2).filter { $0 != "," })
+                }
+            })
         let table = Set(optionTable.map(\.long))
         #expect(table.subtracting(documented).sorted() == [], "in --help but not in man/paste.1")
         #expect(documented.subtracting(table).sorted() == [], "in man/paste.1 but not in --help")
         #expect(tags.count == optionTable.count, "one tagged paragraph per option")
     }
 
-    @Test("paste(1) spells each option's short letter and argument name as the table does",
-          arguments: optionTable)
+    @Test(
+        "paste(1) spells each option's short letter and argument name as the table does",
+        arguments: optionTable)
     func optionTagMatchesTable(_ spec: OptionSpec) throws {
         let page = try ManPage("man/paste.1")
         let tags = page.tags(in: page.section("OPTIONS"))
@@ -189,7 +195,9 @@ struct ManPageTests {
     @Test("paste-config(5) documents every [paste] key, and no other")
     func pasteKeysDocumented() throws {
         let page = try ManPage("man/paste-config.5")
-        let documented = page.tags(in: page.section("THE [paste] SECTION")).compactMap { $0.split(separator: " ").first.map(String.init) }
+        let documented = page.tags(in: page.section("THE [paste] SECTION")).compactMap {
+            $0.split(separator: " ").first.map(String.init)
+        }
         #expect(documented.sorted() == Self.pasteKeys.sorted())
     }
 
@@ -205,7 +213,9 @@ struct ManPageTests {
     @Test("paste-config(5) lists every built-in service")
     func builtInsDocumented() throws {
         let page = try ManPage("man/paste-config.5")
-        let documented = page.tags(in: page.section("BUILT-IN SERVICES")).compactMap { $0.split(separator: " ").first.map(String.init) }
+        let documented = page.tags(in: page.section("BUILT-IN SERVICES")).compactMap {
+            $0.split(separator: " ").first.map(String.init)
+        }
         #expect(documented == BuiltInServices.all.map(\.name))
     }
 
@@ -213,9 +223,11 @@ struct ManPageTests {
     func placeholdersDocumented() throws {
         let page = try ManPage("man/paste-config.5")
         let documented = page.tags(in: page.section("PLACEHOLDERS"))
-        let filled = RequestBuilder.fill("{content}|{title}|{lang}|{expiry}|{private}", [
-            "content": "c", "title": "t", "lang": "l", "expiry": "e", "private": "p",
-        ])
+        let filled = RequestBuilder.fill(
+            "{content}|{title}|{lang}|{expiry}|{private}",
+            [
+                "content": "c", "title": "t", "lang": "l", "expiry": "e", "private": "p",
+            ])
         #expect(filled == "c|t|l|e|p")
         #expect(documented == ["{content}", "{title}", "{lang}", "{expiry}", "{private}"])
     }

@@ -40,7 +40,9 @@ struct OutboxEndToEndTests {
         #expect(names.allSatisfy { !$0.hasPrefix(".") }, "a temporary file was left: \(names)")
         for name in names { #expect(try Self.mode(folder + "/" + name) == 0o600, "\(name)") }
         let metadata = try #require(names.first { $0.hasSuffix(".json") })
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/" + metadata))) as? [String: Any]
+        let object =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/" + metadata)))
+            as? [String: Any]
         #expect(object?["service_url"] as? String == "http://127.0.0.1:9/pastes/create")
         #expect(try paste.outboxContents() == [Data("private text\n".utf8)])
     }

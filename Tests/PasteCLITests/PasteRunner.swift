@@ -22,7 +22,8 @@ struct PasteRunner {
 
     /// `paste arguments…` with stdin as given.
     func run(_ arguments: [String], input: ProcessInput = .null, timeout: Double = 60) throws -> ProcessResult {
-        try runProcess(BuiltProducts.path(of: "paste"), arguments, input: input, environment: environment, timeout: timeout)
+        try runProcess(
+            BuiltProducts.path(of: "paste"), arguments, input: input, environment: environment, timeout: timeout)
     }
 
     /// `paste arguments…` with `text` piped in.

@@ -31,9 +31,11 @@ struct ProgressBarTests {
         #expect(!line.contains("left"))
     }
 
-    @Test("byte counts and clocks read naturally", arguments: [
-        (Int64(0), "0 B"), (1023, "1023 B"), (1024, "1.0 KiB"), (1536, "1.5 KiB"), (5 << 30, "5.0 GiB"),
-    ])
+    @Test(
+        "byte counts and clocks read naturally",
+        arguments: [
+            (Int64(0), "0 B"), (1023, "1023 B"), (1024, "1.0 KiB"), (1536, "1.5 KiB"), (5 << 30, "5.0 GiB"),
+        ])
     func bytes(_ count: Int64, _ text: String) {
         #expect(ProgressBar.byteText(count) == text)
     }

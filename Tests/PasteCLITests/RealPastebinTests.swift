@@ -53,7 +53,8 @@ struct RealPastebinTests {
         let port = try ServerProcess.freePort()
         // pinnwand 1.5 installs no console script: run the package (`python -m pinnwand`).
         let server = try ServerProcess(
-            try Self.venv("python"), ["-m", "pinnwand", "--configuration-path", configuration, "http", "--port", "\(port)"],
+            try Self.venv("python"),
+            ["-m", "pinnwand", "--configuration-path", configuration, "http", "--port", "\(port)"],
             port: port, currentDirectory: folder.path)
         defer { server.stop() }
         try paste.writeConfig(
@@ -119,7 +120,8 @@ struct RealPastebinTests {
         }
         let languaged = try paste.run(["-S", "library", "-l", "python", "--no-copy"], stdin: "print('hi')\n")
         #expect(languaged.status == 0, "stderr: \(languaged.err)")
-        let id = try #require(languaged.out.trimmingCharacters(in: .newlines).split(separator: "/").last.map(String.init))
+        let id = try #require(
+            languaged.out.trimmingCharacters(in: .newlines).split(separator: "/").last.map(String.init))
         #expect(try fetch("\(server.baseURL)/plain/\(id)") == Data("print('hi')\n".utf8))
         // librarypaste has no titles: -t is refused before anything is sent.
         let titled = try paste.run(["-S", "library", "-t", "nope"], stdin: "x\n")

@@ -155,7 +155,8 @@ struct ServiceBuiltInTests {
         try mock.clearRequests()
         let language = try paste.run(["-S", "sprunge", "-l", "c", "--no-copy"], stdin: "int x;\n")
         #expect(language.status == 64)
-        #expect(language.err.hasPrefix("paste: service 'sprunge' cannot honour a language (-l); nothing was uploaded\n"))
+        #expect(
+            language.err.hasPrefix("paste: service 'sprunge' cannot honour a language (-l); nothing was uploaded\n"))
         #expect(try received(mock).isEmpty)
     }
 
@@ -194,7 +195,8 @@ struct ServiceBuiltInTests {
         #expect(result.status == 64)
         #expect(
             result.err
-                == "paste: service 'bpa.st' cannot expire a paste within 3600s (shortest: 1day); nothing was uploaded\n")
+                == "paste: service 'bpa.st' cannot expire a paste within 3600s (shortest: 1day); nothing was uploaded\n"
+        )
         #expect(try received(mock).isEmpty)
     }
 

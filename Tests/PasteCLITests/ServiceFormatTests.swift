@@ -116,7 +116,8 @@ struct ServiceFormatTests {
     func noURL() throws {
         let mock = try MockServer(arguments: ["--fault", "no-url"])
         let paste = try PasteRunner()
-        try paste.writeConfig("[service \"s\"]\nurl = \(mock.url("/sprunge/"))\nformat = form\ncontent-field = sprunge\nresult = body\n")
+        try paste.writeConfig(
+            "[service \"s\"]\nurl = \(mock.url("/sprunge/"))\nformat = form\ncontent-field = sprunge\nresult = body\n")
         let result = try paste.run(["-S", "s", "--no-copy"], stdin: "lost?\n")
         #expect(result.status == 69)
         #expect(
@@ -132,7 +133,8 @@ struct ServiceFormatTests {
         let mock = try MockServer(arguments: ["--fault", "no-url:format=json"])
         let paste = try PasteRunner()
         try paste.writeConfig(
-            "[service \"j\"]\nurl = \(mock.url("/json"))\nformat = json\njson = {\"content\": \"{content}\"}\nresult = json:/data/url\n")
+            "[service \"j\"]\nurl = \(mock.url("/json"))\nformat = json\njson = {\"content\": \"{content}\"}\nresult = json:/data/url\n"
+        )
         let result = try paste.run(["-S", "j", "--no-copy"], stdin: "lost?\n")
         #expect(result.status == 69)
         #expect(

@@ -71,7 +71,10 @@ struct ServiceListTests {
         let objects = try json.out.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        #expect(objects.map { $0["name"] as? String } == ["dpaste", "paste.rs", "termbin", "0x0", "sprunge", "bpa.st", "work", "notes"])
+        #expect(
+            objects.map { $0["name"] as? String } == [
+                "dpaste", "paste.rs", "termbin", "0x0", "sprunge", "bpa.st", "work", "notes",
+            ])
         #expect(objects.map { $0["builtin"] as? Bool } == [false, true, true, true, true, true, false, false])
         #expect(objects.map { $0["default"] as? Bool } == [false, false, false, false, false, false, false, true])
         #expect(objects.last?["format"] as? String == "raw")

@@ -14,11 +14,14 @@ struct StreamingTests {
         let peakFile = paste.home.root.appendingPathComponent("peak").path
         let paste_ = BuiltProducts.path(of: "paste")
         // /usr/bin/time -f %M: the peak resident set (KiB) of paste itself, not of the pipeline.
-        let pipeline = "head -c 256M /dev/zero | tr '\\0' a | /usr/bin/time -f %M -o '\(peakFile)' '\(paste_)' --url '\(mock.url("/pastes/create"))' --no-copy --json"
+        let pipeline =
+            "head -c 256M /dev/zero | tr '\\0' a | /usr/bin/time -f %M -o '\(peakFile)' '\(paste_)' --url '\(mock.url("/pastes/create"))' --no-copy --json"
         let result = try runProcess("/bin/sh", ["-c", pipeline], environment: paste.environment, timeout: 300)
         #expect(result.status == 0, "stderr: \(result.err)")
-        let peak = try #require(Int(String(decoding: try Data(contentsOf: URL(fileURLWithPath: peakFile)), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let peak = try #require(
+            Int(
+                String(decoding: try Data(contentsOf: URL(fileURLWithPath: peakFile)), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(peak <= Self.memoryCeilingKiB, "peak RSS \(peak) KiB")
         // sha256 of 256 MiB of 'a' (sha256sum), computed while streaming.
         #expect(result.out.contains("\"sha256\":\"b4a0226ee3f9b159ac06a86332dca0d90a04adef7f88934aa2a75be2a011d504\""))
@@ -36,10 +39,12 @@ struct StreamingTests {
         try mock.addFault(.delay(seconds: 1.5), path: "/pastes/create")
         let paste = try PasteRunner()
         let input = try paste.home.write(String(repeating: "line of text\n", count: 4000), to: "input.txt")
-        let command = "'\(BuiltProducts.path(of: "paste"))' --url '\(mock.url("/pastes/create"))' --no-copy < '\(input)'"
+        let command =
+            "'\(BuiltProducts.path(of: "paste"))' --url '\(mock.url("/pastes/create"))' --no-copy < '\(input)'"
         if terminal {
             // script(1) runs the command on a pseudo-terminal and copies what it wrote to stdout.
-            return try runProcess("/usr/bin/script", ["-qfec", command, "/dev/null"], environment: paste.environment, timeout: 60)
+            return try runProcess(
+                "/usr/bin/script", ["-qfec", command, "/dev/null"], environment: paste.environment, timeout: 60)
         }
         return try runProcess("/bin/sh", ["-c", command], environment: paste.environment, timeout: 60)
     }

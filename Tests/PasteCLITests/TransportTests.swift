@@ -75,8 +75,11 @@ struct TransportTests {
         let folder = paste.home.root.path
         let made = try runProcess(
             "/usr/bin/openssl",
-            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem",
-             "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], timeout: 60)
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder + "/key.pem", "-out",
+                folder + "/cert.pem",
+                "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ], timeout: 60)
         #expect(made.status == 0, "\(made.err)")
         let script = try paste.home.write(Self.tlsServer, to: "tls_server.py")
         let server = try ServerProcess("/usr/bin/python3", [script, folder + "/cert.pem", folder + "/key.pem"])
@@ -91,7 +94,8 @@ struct TransportTests {
         let insecure = try paste.run(["--url", url, "--no-copy", "--insecure", "--new"], stdin: "tls\n")
         #expect(insecure.status == 0, "stderr: \(insecure.err)")
         #expect(insecure.out == "https://127.0.0.1:\(port)/pastes/1\n")
-        #expect(insecure.err.hasPrefix("paste: warning: --insecure: TLS certificates and host names are not verified\n"))
+        #expect(
+            insecure.err.hasPrefix("paste: warning: --insecure: TLS certificates and host names are not verified\n"))
     }
 
     @Test("http_proxy is used (absolute-form targets reach the proxy); no_proxy bypasses it")
@@ -112,7 +116,8 @@ struct TransportTests {
 
         paste.extraEnvironment["no_proxy"] = "paste.invalid"
         try mock.clearRequests()
-        let bypassed = try paste.run(["--url", "http://paste.invalid/pastes/create", "--no-copy", "--new"], stdin: "direct\n")
+        let bypassed = try paste.run(
+            ["--url", "http://paste.invalid/pastes/create", "--no-copy", "--new"], stdin: "direct\n")
         #expect(bypassed.status == 75, "stderr: \(bypassed.err)")
         #expect(bypassed.err.hasPrefix("paste: cannot resolve host 'paste.invalid'"), "\(bypassed.err)")
         #expect(try mock.requests().isEmpty)

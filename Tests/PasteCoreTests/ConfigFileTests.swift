@@ -37,7 +37,10 @@ struct ConfigFileTests {
         #expect(values.contains("paste//notify=auto"))
         #expect(values.contains("service/pastie/field=paste[parser]=plaintext"))
         #expect(values.contains("service/pastie/header=Authorization: Bearer ${env:PASTE_TOKEN}"))
-        #expect(values.contains(#"service/pinnwand/json={"expiry": "{expiry:1day}", "files": [{"lexer": "{lang:text}", "content": "{content}"}]}"#))
+        #expect(
+            values.contains(
+                #"service/pinnwand/json={"expiry": "{expiry:1day}", "files": [{"lexer": "{lang:text}", "content": "{content}"}]}"#
+            ))
         #expect(values.contains("service/quoted/url=http://example.test/a b # not a comment"))
         #expect(values.contains("service/quoted/summary=one two"))
         #expect(file.entries.first { $0.key == "url" }?.line == 7)
@@ -76,9 +79,13 @@ struct ConfigFileTests {
         BadConfig(text: "[paste]\nnotify = sometimes", line: 2, fragment: "expected auto, always or never"),
         BadConfig(text: "[paste]\ntimeout = soon", line: 2, fragment: "expected a duration"),
         BadConfig(text: "[service \"x\"]\nurl = ftp://x", line: 2, fragment: "expected an http://"),
-        BadConfig(text: "[service \"x\"]\nurl = http://x\nformat = xml", line: 3, fragment: "multipart, form, raw, json or tcp"),
-        BadConfig(text: "[service \"x\"]\nurl = http://x\nresult = guess", line: 3, fragment: "redirect, location, body"),
-        BadConfig(text: "[service \"x\"]\nurl = http://x\nresult = regex:([a-", line: 3, fragment: "valid regular expression"),
+        BadConfig(
+            text: "[service \"x\"]\nurl = http://x\nformat = xml", line: 3,
+            fragment: "multipart, form, raw, json or tcp"),
+        BadConfig(
+            text: "[service \"x\"]\nurl = http://x\nresult = guess", line: 3, fragment: "redirect, location, body"),
+        BadConfig(
+            text: "[service \"x\"]\nurl = http://x\nresult = regex:([a-", line: 3, fragment: "valid regular expression"),
         BadConfig(text: "[service \"x\"]\nurl = http://x\nfield = novalue", line: 3, fragment: "NAME=VALUE"),
         BadConfig(text: "[service \"x\"]\nurl = http://x\nheader = not a header", line: 3, fragment: "'Name: value'"),
         BadConfig(text: "[service \"x\"]\nformat = form", line: 1, fragment: "has no 'url'"),
@@ -121,7 +128,8 @@ struct ConfigFileTests {
         #expect {
             try Configuration.load(explicitPath: path, context: Context(environment: [:]))
         } throws: { error in
-            (error as? ConfigError)?.message == "\(path):3: 'header' holds a literal secret but the file is readable by others (mode 644)"
+            (error as? ConfigError)?.message
+                == "\(path):3: 'header' holds a literal secret but the file is readable by others (mode 644)"
         }
         let privatePath = try home.write(text, to: "private", mode: 0o600)
         _ = try Configuration.load(explicitPath: privatePath, context: Context(environment: [:]))
@@ -179,12 +187,18 @@ struct ServiceInheritanceTests {
         #expect(second.url.raw == "https://paste.work.example/api/v1/paste")
         #expect(second.headers.map(\.raw) == ["X-Team: tools"])
         #expect(second.summary == "the other one")
-        #expect(configuration.services.filter(\.isBuiltIn).map(\.name) == ["paste.rs", "termbin", "0x0", "sprunge", "bpa.st"])
+        #expect(
+            configuration.services.filter(\.isBuiltIn).map(\.name) == [
+                "paste.rs", "termbin", "0x0", "sprunge", "bpa.st",
+            ])
     }
 
     @Test("base must name a built-in or a service configured above")
     func badBase() {
-        for text in ["[service \"a\"]\nbase = b\nurl = http://x\n[service \"b\"]\nurl = http://y\n", "[service \"a\"]\nbase = a\n"] {
+        for text in [
+            "[service \"a\"]\nbase = b\nurl = http://x\n[service \"b\"]\nurl = http://y\n",
+            "[service \"a\"]\nbase = a\n",
+        ] {
             #expect {
                 try Configuration(file: ConfigFile(parsing: text, path: "/c"))
             } throws: { error in

@@ -65,7 +65,8 @@ struct HistoryTests {
         try history.append(record("https://p.example/other", sha: "s2", service: "termbin"))
         #expect(try history.find(url: "https://p.example/old")?.time == HistoryTests.pinned - 600)
         #expect(try history.find(url: "https://nope") == nil)
-        #expect(try history.recent(sha256: "s1", service: "pastie", within: .seconds(60))?.url == "https://p.example/new")
+        #expect(
+            try history.recent(sha256: "s1", service: "pastie", within: .seconds(60))?.url == "https://p.example/new")
         #expect(try history.recent(sha256: "s1", service: "pastie", within: .seconds(10)) == nil)
         #expect(try history.recent(sha256: "s2", service: "pastie", within: .seconds(60)) == nil)
         #expect(try history.remove(url: "https://p.example/new") == 1)
@@ -122,6 +123,14 @@ final class FailureBox: @unchecked Sendable {
     // Safe: every access holds `lock`.
     private let lock = NSLock()
     private var items: [String] = []
-    func add(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+    func add(_ item: String) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
 }

@@ -13,11 +13,13 @@ struct RequestBuilderTests {
         #expect(request.url == "http://h/pastes/create")
         #expect(request.result == .redirect)
         #expect(
-            request.body == .multipart([
-                FormField(name: "paste[body]", value: .content(.bytes(Array("hi".utf8)), fileName: nil, contentType: nil)),
-                FormField(name: "paste[parser]", value: .text("plaintext")),
-                FormField(name: "paste[authorization]", value: .text("burger")),
-            ]))
+            request.body
+                == .multipart([
+                    FormField(
+                        name: "paste[body]", value: .content(.bytes(Array("hi".utf8)), fileName: nil, contentType: nil)),
+                    FormField(name: "paste[parser]", value: .text("plaintext")),
+                    FormField(name: "paste[authorization]", value: .text("burger")),
+                ]))
     }
 
     @Test("-l, -t and -p map to the service's own fields; -l replaces the fixed parser")
@@ -25,12 +27,16 @@ struct RequestBuilderTests {
         var builder = RequestBuilder(profile: .pastie(url: "http://h/pastes/create"), context: context)
         let request = try builder.build(
             content: .bytes([0x61]), options: PasteOptions(title: "T", language: "ruby", isPrivate: true))
-        guard case .multipart(let fields) = request.body else { Issue.record("not multipart"); return }
+        guard case .multipart(let fields) = request.body else {
+            Issue.record("not multipart")
+            return
+        }
         let texts = fields.compactMap { field -> String? in
             if case .text(let value) = field.value { return "\(field.name)=\(value)" }
             return nil
         }
-        #expect(texts == ["paste[parser]=ruby", "paste[authorization]=burger", "paste[title]=T", "paste[restricted]=1"])
+        #expect(
+            texts == ["paste[parser]=ruby", "paste[authorization]=burger", "paste[title]=T", "paste[restricted]=1"])
     }
 
     @Test("an option the service cannot honour is an error, never dropped")
@@ -41,7 +47,8 @@ struct RequestBuilderTests {
             try builder.validate(PasteOptions(isPrivate: true), size: nil)
         }
         #expect(throws: RequestError.unsupportedOption(service: "paste.rs", option: "a title (-t)")) {
-            try RequestBuilder(profile: BuiltInServices.pasteRS, context: context).validate(PasteOptions(title: "x"), size: nil)
+            try RequestBuilder(profile: BuiltInServices.pasteRS, context: context).validate(
+                PasteOptions(title: "x"), size: nil)
         }
         #expect(throws: RequestError.tooLarge(service: "dpaste", bytes: 300_000, limit: 250_000)) {
             try builder.validate(PasteOptions(), size: 300_000)
@@ -65,7 +72,10 @@ struct RequestBuilderTests {
         var builder = RequestBuilder(profile: BuiltInServices.bpaST, context: context)
         let text = "a \"quote\" \\ and\nnewline \u{01} 日本"
         let request = try builder.build(content: .bytes(Array(text.utf8)), options: PasteOptions(language: "python"))
-        guard case .rendered(let bytes, let type) = request.body else { Issue.record("not rendered"); return }
+        guard case .rendered(let bytes, let type) = request.body else {
+            Issue.record("not rendered")
+            return
+        }
         #expect(type == "application/json")
         let body = String(decoding: bytes, as: UTF8.self)
         #expect(body.contains(#""content": "a \"quote\" \\ and\nnewline \u0001 日本""#))

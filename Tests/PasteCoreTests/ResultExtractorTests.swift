@@ -31,7 +31,8 @@ struct ResultExtractorTests {
 
     @Test("body: the first http(s) URL in the body")
     func body() throws {
-        let response = UploadResponse(status: 201, effectiveURL: endpoint, body: Array("Your paste: https://x.test/abc\n".utf8))
+        let response = UploadResponse(
+            status: 201, effectiveURL: endpoint, body: Array("Your paste: https://x.test/abc\n".utf8))
         #expect(try extract(.body, response).url == "https://x.test/abc")
     }
 
@@ -46,7 +47,8 @@ struct ResultExtractorTests {
 
     @Test("regex: the first capture group")
     func regex() throws {
-        let response = UploadResponse(status: 200, effectiveURL: endpoint, body: Array("id=<a href='https://x.test/p/42'>".utf8))
+        let response = UploadResponse(
+            status: 200, effectiveURL: endpoint, body: Array("id=<a href='https://x.test/p/42'>".utf8))
         #expect(try extract(.regex("href='([^']+)'"), response).url == "https://x.test/p/42")
     }
 
@@ -54,11 +56,13 @@ struct ResultExtractorTests {
     func deletion() throws {
         var profile = BuiltInServices.nullPointer
         let response = UploadResponse(
-            status: 200, headers: [("X-Token", "tok123")], effectiveURL: endpoint, body: Array("https://x.test/a.txt\n".utf8))
+            status: 200, headers: [("X-Token", "tok123")], effectiveURL: endpoint,
+            body: Array("https://x.test/a.txt\n".utf8))
         #expect(try extract(.body, response, profile: profile).deletion == "tok123")
         profile.deletionSource = "json:/removal"
         let json = UploadResponse(
-            status: 200, effectiveURL: endpoint, body: Array(#"{"link":"https://x.test/a","removal":"https://x.test/remove/a"}"#.utf8))
+            status: 200, effectiveURL: endpoint,
+            body: Array(#"{"link":"https://x.test/a","removal":"https://x.test/remove/a"}"#.utf8))
         #expect(try extract(.json(pointer: "/link"), json, profile: profile).deletion == "https://x.test/remove/a")
     }
 
@@ -71,16 +75,50 @@ struct ResultExtractorTests {
     }
 
     static let failures: [Failure] = [
-        Failure(name: "HTTP 500", rule: .redirect, response: UploadResponse(status: 500, effectiveURL: "http://127.0.0.1:8080/pastes/create", body: Array("boom".utf8)), status: .unavailable),
-        Failure(name: "HTTP 503 is temporary", rule: .redirect, response: UploadResponse(status: 503, effectiveURL: "http://127.0.0.1:8080/pastes/create"), status: .temporaryFailure),
-        Failure(name: "HTTP 429 is temporary", rule: .body, response: UploadResponse(status: 429, effectiveURL: "http://127.0.0.1:8080/pastes/create"), status: .temporaryFailure),
-        Failure(name: "206 partial", rule: .redirect, response: UploadResponse(status: 206, effectiveURL: "http://127.0.0.1:8080/pastes/1", redirectCount: 1), status: .unavailable),
-        Failure(name: "no redirect: the endpoint itself", rule: .redirect, response: UploadResponse(status: 200, effectiveURL: "http://127.0.0.1:8080/pastes/create"), status: .unavailable),
-        Failure(name: "redirect to the site root", rule: .redirect, response: UploadResponse(status: 200, effectiveURL: "http://127.0.0.1:8080/", redirectCount: 1), status: .unavailable),
-        Failure(name: "redirect to the form page", rule: .redirect, response: UploadResponse(status: 200, effectiveURL: "http://127.0.0.1:8080/pastes/new", redirectCount: 1), status: .unavailable),
-        Failure(name: "200 with an error page and no URL", rule: .body, response: UploadResponse(status: 200, effectiveURL: "http://127.0.0.1:8080/pastes/create", body: Array("<h1>Error</h1>".utf8)), status: .unavailable),
-        Failure(name: "javascript: URL", rule: .json(pointer: "/url"), response: UploadResponse(status: 200, effectiveURL: "x", body: Array(#"{"url":"javascript:alert(1)"}"#.utf8)), status: .unavailable),
-        Failure(name: "URL with an escape sequence", rule: .location, response: UploadResponse(status: 302, headers: [("Location", "http://x.test/\u{1B}[2J")], effectiveURL: "x"), status: .unavailable),
+        Failure(
+            name: "HTTP 500", rule: .redirect,
+            response: UploadResponse(
+                status: 500, effectiveURL: "http://127.0.0.1:8080/pastes/create", body: Array("boom".utf8)),
+            status: .unavailable),
+        Failure(
+            name: "HTTP 503 is temporary", rule: .redirect,
+            response: UploadResponse(status: 503, effectiveURL: "http://127.0.0.1:8080/pastes/create"),
+            status: .temporaryFailure),
+        Failure(
+            name: "HTTP 429 is temporary", rule: .body,
+            response: UploadResponse(status: 429, effectiveURL: "http://127.0.0.1:8080/pastes/create"),
+            status: .temporaryFailure),
+        Failure(
+            name: "206 partial", rule: .redirect,
+            response: UploadResponse(status: 206, effectiveURL: "http://127.0.0.1:8080/pastes/1", redirectCount: 1),
+            status: .unavailable),
+        Failure(
+            name: "no redirect: the endpoint itself", rule: .redirect,
+            response: UploadResponse(status: 200, effectiveURL: "http://127.0.0.1:8080/pastes/create"),
+            status: .unavailable),
+        Failure(
+            name: "redirect to the site root", rule: .redirect,
+            response: UploadResponse(status: 200, effectiveURL: "http://127.0.0.1:8080/", redirectCount: 1),
+            status: .unavailable),
+        Failure(
+            name: "redirect to the form page", rule: .redirect,
+            response: UploadResponse(status: 200, effectiveURL: "http://127.0.0.1:8080/pastes/new", redirectCount: 1),
+            status: .unavailable),
+        Failure(
+            name: "200 with an error page and no URL", rule: .body,
+            response: UploadResponse(
+                status: 200, effectiveURL: "http://127.0.0.1:8080/pastes/create", body: Array("<h1>Error</h1>".utf8)),
+            status: .unavailable),
+        Failure(
+            name: "javascript: URL", rule: .json(pointer: "/url"),
+            response: UploadResponse(
+                status: 200, effectiveURL: "x", body: Array(#"{"url":"javascript:alert(1)"}"#.utf8)),
+            status: .unavailable),
+        Failure(
+            name: "URL with an escape sequence", rule: .location,
+            response: UploadResponse(
+                status: 302, headers: [("Location", "http://x.test/\u{1B}[2J")], effectiveURL: "x"),
+            status: .unavailable),
     ]
 
     @Test("a wrong URL never looks like success", arguments: failures)
@@ -100,7 +138,8 @@ struct ResultExtractorTests {
         #expect(Sanitizer.validateURL("https://x.test/\u{07}") == .failure(.controlCharacters))
         #expect(Sanitizer.validateURL("https://x.test/\u{9B}31m") == .failure(.controlCharacters))
         #expect(Sanitizer.validateURL("https:///path") == .failure(.noHost))
-        #expect(Sanitizer.validateURL("https://x.test/" + String(repeating: "a", count: 3000)) == .failure(.tooLong(3015)))
+        #expect(
+            Sanitizer.validateURL("https://x.test/" + String(repeating: "a", count: 3000)) == .failure(.tooLong(3015)))
     }
 
     @Test("error bodies lose escapes and control characters and are cut short")

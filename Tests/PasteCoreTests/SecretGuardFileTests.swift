@@ -28,7 +28,8 @@ struct SecretGuardFileTests {
         let line = String(repeating: "x", count: lineLength - 1) + "\n"
         let before = SecretGuard.fileChunkBytes / lineLength - 1
         for shift in [0, 7, 40, 63] {
-            let text = String(repeating: line, count: before) + String(repeating: "y", count: shift) + " " + token + "\n"
+            let text =
+                String(repeating: line, count: before) + String(repeating: "y", count: shift) + " " + token + "\n"
             let path = try folder.write(text, to: "edge-\(shift).log")
             #expect(try #require(SecretGuard().scan(filePath: path)).map(\.line) == [before + 1])
         }

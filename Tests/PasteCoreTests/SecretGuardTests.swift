@@ -71,7 +71,8 @@ struct SecretGuardTests {
         } catch {
             #expect(
                 error.message
-                    == "refusing to upload 'notes.txt': it looks like it holds a password (line 1, column 1); use --force to upload anyway")
+                    == "refusing to upload 'notes.txt': it looks like it holds a password (line 1, column 1); use --force to upload anyway"
+            )
             #expect(error.hint == "also found: AWS access key id at line 2")
             #expect(error.exitStatus == .refused)
             #expect(ExitStatus.refused.rawValue == 77)

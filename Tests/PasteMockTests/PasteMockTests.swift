@@ -40,7 +40,9 @@ struct ProcessTests {
     func sigint() throws {
         let mock = try MockServer()
         kill(mock.processIdentifier, SIGINT)
-        try waitUntil("paste-mock exits") { kill(mock.processIdentifier, 0) != 0 || (try? mock.stop(timeout: 0.1)) != nil }
+        try waitUntil("paste-mock exits") {
+            kill(mock.processIdentifier, 0) != 0 || (try? mock.stop(timeout: 0.1)) != nil
+        }
         #expect(try mock.stop() == 0)
     }
 
@@ -285,10 +287,11 @@ struct ServiceTests {
     @Test("dpaste: 201 with the URL in Location and body")
     func dpaste() throws {
         let mock = try MockServer()
-        let result = try curl([
-            mock.url("/api/v2/"), "-F", "content=<-", "-F", "syntax=python", "-F", "title=T",
-            "-F", "expiry_days=3", "-D", "/dev/stderr",
-        ], input: .bytes(Data("print(1)\n".utf8)))
+        let result = try curl(
+            [
+                mock.url("/api/v2/"), "-F", "content=<-", "-F", "syntax=python", "-F", "title=T",
+                "-F", "expiry_days=3", "-D", "/dev/stderr",
+            ], input: .bytes(Data("print(1)\n".utf8)))
         #expect(result.out == mock.url("/pastes/1") + "\n")
         #expect(result.err.contains("HTTP/1.1 201 Created"))
         #expect(result.err.contains("Location: \(mock.url("/pastes/1"))\r\n"))
@@ -319,9 +322,13 @@ struct ServiceTests {
         let token = try #require(
             result.err.components(separatedBy: "\r\n").first { $0.hasPrefix("X-Token: ") }?.dropFirst(9))
         #expect(try curl([mock.url("/0x0/1.txt")]).stdout == trickyContent)
-        let wrong = try curl([mock.url("/0x0/1"), "-F", "token=nope", "-F", "delete=", "-o", "/dev/null", "-w", "%{http_code}"])
+        let wrong = try curl([
+            mock.url("/0x0/1"), "-F", "token=nope", "-F", "delete=", "-o", "/dev/null", "-w", "%{http_code}",
+        ])
         #expect(wrong.out == "401")
-        let delete = try curl([mock.url("/0x0/1"), "-F", "token=\(token)", "-F", "delete=", "-o", "/dev/null", "-w", "%{http_code}"])
+        let delete = try curl([
+            mock.url("/0x0/1"), "-F", "token=\(token)", "-F", "delete=", "-o", "/dev/null", "-w", "%{http_code}",
+        ])
         #expect(delete.out == "200")
         #expect(try mock.request("GET", "/pastes/1.txt").status == 404)
     }
@@ -329,8 +336,9 @@ struct ServiceTests {
     @Test("sprunge: form field on /sprunge/ and on /")
     func sprunge() throws {
         let mock = try MockServer()
-        #expect(try curl([mock.url("/sprunge/"), "-F", "sprunge=<-"], input: .bytes(Data("one".utf8))).out
-            == mock.url("/pastes/1") + "\n")
+        #expect(
+            try curl([mock.url("/sprunge/"), "-F", "sprunge=<-"], input: .bytes(Data("one".utf8))).out
+                == mock.url("/pastes/1") + "\n")
         #expect(try curl([mock.url("/"), "--data-urlencode", "sprunge=two"]).out == mock.url("/pastes/2") + "\n")
         #expect(try mock.rawPaste(id: 2) == Data("two".utf8))
     }
@@ -442,7 +450,9 @@ struct FaultTests {
     func redirectFile() throws {
         let mock = try MockServer()
         try mock.addFault(.redirectToFile)
-        let result = try curl([mock.url("/pasters/"), "-d", "x", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}"])
+        let result = try curl([
+            mock.url("/pasters/"), "-d", "x", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}",
+        ])
         #expect(result.out == "302 file:///etc/passwd")
     }
 
@@ -463,7 +473,9 @@ struct FaultTests {
     func huge() throws {
         let mock = try MockServer()
         try mock.addFault(.huge(bytes: 20 << 20))
-        let result = try curl([mock.url("/pasters/"), "-d", "x", "-o", "/dev/null", "-w", "%{http_code} %{size_download}"])
+        let result = try curl([
+            mock.url("/pasters/"), "-d", "x", "-o", "/dev/null", "-w", "%{http_code} %{size_download}",
+        ])
         #expect(result.out == "200 \(20 << 20)")
     }
 
@@ -532,6 +544,14 @@ final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Value
     init(_ value: Value) { stored = value }
-    var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
-    func mutate(_ body: (inout Value) -> Void) { lock.lock(); defer { lock.unlock() }; body(&stored) }
+    var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func mutate(_ body: (inout Value) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body(&stored)
+    }
 }

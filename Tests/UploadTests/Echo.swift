@@ -113,7 +113,13 @@ final class OnceBox: @unchecked Sendable {
     private let lock = NSLock()
     private var value: [UInt8]?
     init(_ value: [UInt8]) { self.value = value }
-    func take() -> [UInt8]? { lock.lock(); defer { lock.unlock() }; let v = value; value = nil; return v }
+    func take() -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        let v = value
+        value = nil
+        return v
+    }
 }
 
 /// A temporary file removed when the value goes away.

@@ -43,8 +43,9 @@ struct RequestBodyTests {
             body: .multipart([
                 FormField(
                     name: "file",
-                    value: .content(.file(path: file.path, size: Int64(content.count)), fileName: "notes \"x\".txt",
-                                    contentType: "text/plain; charset=utf-8"))
+                    value: .content(
+                        .file(path: file.path, size: Int64(content.count)), fileName: "notes \"x\".txt",
+                        contentType: "text/plain; charset=utf-8"))
             ]), result: .body)
         var echo = try Echo(try uploader.send(request))
         echo.body = Data(saved.contents).base64EncodedString()
@@ -68,8 +69,9 @@ struct RequestBodyTests {
             body: .multipart([
                 FormField(
                     name: "content",
-                    value: .content(.stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path), fileName: nil,
-                                    contentType: nil))
+                    value: .content(
+                        .stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path), fileName: nil,
+                        contentType: nil))
             ]), result: .body)
         let echo = try Echo(try uploader.send(request))
         #expect(echo.chunked)
@@ -86,14 +88,16 @@ struct RequestBodyTests {
             result: .body)
         let echo = try Echo(try uploader.send(request))
         #expect(echo.header("Content-Type") == "application/x-www-form-urlencoded")
-        #expect(String(decoding: echo.bodyBytes, as: UTF8.self)
-            == "paste%5Bbody%5D=a+b%26c%3Dd%2B%C3%A9%0D%0A%24%28x%29&lang=text")
+        #expect(
+            String(decoding: echo.bodyBytes, as: UTF8.self)
+                == "paste%5Bbody%5D=a+b%26c%3Dd%2B%C3%A9%0D%0A%24%28x%29&lang=text")
     }
 
     @Test("raw bytes go out exactly, with a Content-Length and the given type")
     func rawBytes() throws {
         let request = UploadRequest(
-            url: server.base + "/raw", headers: ["X-Title: tricky"], body: .raw(.bytes(trickyText), contentType: "text/plain"),
+            url: server.base + "/raw", headers: ["X-Title: tricky"],
+            body: .raw(.bytes(trickyText), contentType: "text/plain"),
             result: .body)
         let echo = try Echo(try uploader.send(request))
         #expect(echo.bodyBytes == trickyText)
@@ -120,7 +124,8 @@ struct RequestBodyTests {
         let content = Array(repeating: trickyText, count: 5000).flatMap { $0 }
         let file = try TemporaryFile(content)
         let request = UploadRequest(
-            url: server.base + "/raw", body: .raw(.file(path: file.path, size: Int64(content.count)), contentType: "text/plain"),
+            url: server.base + "/raw",
+            body: .raw(.file(path: file.path, size: Int64(content.count)), contentType: "text/plain"),
             result: .body)
         let response = try uploader.send(request)
         let echo = try Echo(response)
@@ -137,7 +142,8 @@ struct RequestBodyTests {
         let pipe = FedPipe(content)
         let request = UploadRequest(
             url: server.base + "/raw",
-            body: .raw(.stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path), contentType: "text/plain"),
+            body: .raw(
+                .stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path), contentType: "text/plain"),
             result: .body)
         let echo = try Echo(try uploader.send(request))
         #expect(echo.chunked)
@@ -151,7 +157,8 @@ struct RequestBodyTests {
     func renderedJSON() throws {
         let json = Array(#"{"content": "日本 \"q\"\n"}"#.utf8)
         let request = UploadRequest(
-            url: server.base + "/api", body: .rendered(json, contentType: "application/json"), result: .json(pointer: "/link"))
+            url: server.base + "/api", body: .rendered(json, contentType: "application/json"),
+            result: .json(pointer: "/link"))
         let echo = try Echo(try uploader.send(request))
         #expect(echo.bodyBytes == json)
         #expect(echo.header("Content-Type") == "application/json")
@@ -181,7 +188,8 @@ struct RequestBodyTests {
         let uploader = Uploader(options: TransportOptions(progress: { reports.append($0, $1) }))
         let content = [UInt8](repeating: 65, count: 300_000)
         _ = try uploader.send(
-            UploadRequest(url: server.base + "/raw", body: .raw(.bytes(content), contentType: "text/plain"), result: .body))
+            UploadRequest(
+                url: server.base + "/raw", body: .raw(.bytes(content), contentType: "text/plain"), result: .body))
         let last = try #require(reports.all.last)
         #expect(last.0 == 300_000)
         #expect(last.1 == 300_000)
@@ -191,7 +199,8 @@ struct RequestBodyTests {
     func boundedBody() throws {
         let size = UploadResponse.maximumBodyBytes + 12345
         let response = try uploader.send(
-            UploadRequest(url: server.base + "/big?n=\(size)", body: .rendered([], contentType: "text/plain"), result: .body))
+            UploadRequest(
+                url: server.base + "/big?n=\(size)", body: .rendered([], contentType: "text/plain"), result: .body))
         #expect(response.status == 200)
         #expect(response.body.count == UploadResponse.maximumBodyBytes)
     }
@@ -201,14 +210,30 @@ final class LineCollector: @unchecked Sendable {
     // Safe: every access holds `lock`.
     private let lock = NSLock()
     private var lines: [String] = []
-    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+    func append(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
 }
 
 final class ProgressCollector: @unchecked Sendable {
     // Safe: every access holds `lock`.
     private let lock = NSLock()
     private var reports: [(Int64, Int64?)] = []
-    func append(_ sent: Int64, _ total: Int64?) { lock.lock(); reports.append((sent, total)); lock.unlock() }
-    var all: [(Int64, Int64?)] { lock.lock(); defer { lock.unlock() }; return reports }
+    func append(_ sent: Int64, _ total: Int64?) {
+        lock.lock()
+        reports.append((sent, total))
+        lock.unlock()
+    }
+    var all: [(Int64, Int64?)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return reports
+    }
 }

@@ -7,22 +7,51 @@ import Testing
 struct RetryPolicyTests {
     /// 1994-11-06 08:49:37 UTC, the RFC's example date, minus 10 seconds.
     static let now: Double = 784_111_777 - 10
-    let policy = RetryPolicy(maximumAttempts: 4, baseDelay: 2, maximumDelay: 60, random: { 0.5 }, now: { RetryPolicyTests.now })
+    let policy = RetryPolicy(
+        maximumAttempts: 4, baseDelay: 2, maximumDelay: 60, random: { 0.5 }, now: { RetryPolicyTests.now })
 
     static func response(_ status: Int, retryAfter: String? = nil) -> Result<UploadResponse, UploadError> {
-        .success(UploadResponse(
-            status: status, headers: retryAfter.map { [(name: "Retry-After", value: $0)] } ?? [], effectiveURL: "http://h/"))
+        .success(
+            UploadResponse(
+                status: status, headers: retryAfter.map { [(name: "Retry-After", value: $0)] } ?? [],
+                effectiveURL: "http://h/"))
     }
 
     static let cases: [(String, Result<UploadResponse, UploadError>, Int, RetryPolicy.Decision)] = [
-        ("refused connection, first attempt: backoff 2s half-jittered", .failure(.couldNotConnect(url: "http://h/", detail: "refused", requestSent: false)), 1, .retry(afterSeconds: 1.5)),
-        ("refused connection, third attempt: 8s step", .failure(.couldNotConnect(url: "http://h/", detail: "refused", requestSent: false)), 3, .retry(afterSeconds: 6)),
-        ("refused connection, attempts used up", .failure(.couldNotConnect(url: "http://h/", detail: "refused", requestSent: false)), 4, .stop),
-        ("DNS failure before sending", .failure(.couldNotResolve(host: "h", requestSent: false)), 1, .retry(afterSeconds: 1.5)),
-        ("connect timeout", .failure(.timedOut(url: "http://h/", phase: .connect, requestSent: false)), 2, .retry(afterSeconds: 3)),
-        ("stall after the body went out", .failure(.timedOut(url: "http://h/", phase: .stalled(seconds: 30), requestSent: true)), 1, .stop),
-        ("total timeout after sending", .failure(.timedOut(url: "http://h/", phase: .total(seconds: 5), requestSent: true)), 1, .stop),
-        ("connect failure after a redirect (the first POST landed)", .failure(.couldNotConnect(url: "http://h/", detail: "refused", requestSent: true)), 1, .stop),
+        (
+            "refused connection, first attempt: backoff 2s half-jittered",
+            .failure(.couldNotConnect(url: "http://h/", detail: "refused", requestSent: false)), 1,
+            .retry(afterSeconds: 1.5)
+        ),
+        (
+            "refused connection, third attempt: 8s step",
+            .failure(.couldNotConnect(url: "http://h/", detail: "refused", requestSent: false)), 3,
+            .retry(afterSeconds: 6)
+        ),
+        (
+            "refused connection, attempts used up",
+            .failure(.couldNotConnect(url: "http://h/", detail: "refused", requestSent: false)), 4, .stop
+        ),
+        (
+            "DNS failure before sending", .failure(.couldNotResolve(host: "h", requestSent: false)), 1,
+            .retry(afterSeconds: 1.5)
+        ),
+        (
+            "connect timeout", .failure(.timedOut(url: "http://h/", phase: .connect, requestSent: false)), 2,
+            .retry(afterSeconds: 3)
+        ),
+        (
+            "stall after the body went out",
+            .failure(.timedOut(url: "http://h/", phase: .stalled(seconds: 30), requestSent: true)), 1, .stop
+        ),
+        (
+            "total timeout after sending",
+            .failure(.timedOut(url: "http://h/", phase: .total(seconds: 5), requestSent: true)), 1, .stop
+        ),
+        (
+            "connect failure after a redirect (the first POST landed)",
+            .failure(.couldNotConnect(url: "http://h/", detail: "refused", requestSent: true)), 1, .stop
+        ),
         ("send failure", .failure(.sendFailed(url: "http://h/", detail: "reset")), 1, .stop),
         ("TLS failure", .failure(.tls(url: "https://h/", detail: "bad cert", requestSent: false)), 1, .stop),
         ("local read failure", .failure(.readFailed(path: "/f", errno: 5, requestSent: false)), 1, .stop),
@@ -31,17 +60,31 @@ struct RetryPolicyTests {
         ("503 with seconds", response(503, retryAfter: "7"), 1, .retry(afterSeconds: 7)),
         ("429 with seconds", response(429, retryAfter: " 0 "), 1, .retry(afterSeconds: 0)),
         ("503 asking longer than the cap", response(503, retryAfter: "3600"), 1, .stop),
-        ("503 with an IMF date 10s ahead", response(503, retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT"), 1, .retry(afterSeconds: 10)),
-        ("503 with an RFC 850 date", response(503, retryAfter: "Sunday, 06-Nov-94 08:49:37 GMT"), 1, .retry(afterSeconds: 10)),
-        ("503 with an asctime date", response(503, retryAfter: "Sun Nov  6 08:49:37 1994"), 1, .retry(afterSeconds: 10)),
-        ("503 with a date in the past", response(503, retryAfter: "Sat, 05 Nov 1994 08:49:37 GMT"), 1, .retry(afterSeconds: 0)),
+        (
+            "503 with an IMF date 10s ahead", response(503, retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT"), 1,
+            .retry(afterSeconds: 10)
+        ),
+        (
+            "503 with an RFC 850 date", response(503, retryAfter: "Sunday, 06-Nov-94 08:49:37 GMT"), 1,
+            .retry(afterSeconds: 10)
+        ),
+        (
+            "503 with an asctime date", response(503, retryAfter: "Sun Nov  6 08:49:37 1994"), 1,
+            .retry(afterSeconds: 10)
+        ),
+        (
+            "503 with a date in the past", response(503, retryAfter: "Sat, 05 Nov 1994 08:49:37 GMT"), 1,
+            .retry(afterSeconds: 0)
+        ),
         ("503 with garbage falls back to backoff", response(503, retryAfter: "soon"), 1, .retry(afterSeconds: 1.5)),
         ("503 without Retry-After", response(503), 2, .retry(afterSeconds: 3)),
         ("503 on the last attempt", response(503, retryAfter: "1"), 4, .stop),
     ]
 
     @Test("decisions", arguments: cases)
-    func decision(_ name: String, _ outcome: Result<UploadResponse, UploadError>, _ attempt: Int, _ expected: RetryPolicy.Decision) {
+    func decision(
+        _ name: String, _ outcome: Result<UploadResponse, UploadError>, _ attempt: Int, _ expected: RetryPolicy.Decision
+    ) {
         #expect(policy.decide(after: outcome, attempt: attempt) == expected, "\(name)")
     }
 
@@ -52,19 +95,24 @@ struct RetryPolicyTests {
         #expect(policy.backoff(attempt: 40) > 59)
     }
 
-    @Test("HTTP dates parse to epoch seconds", arguments: [
-        ("Thu, 01 Jan 1970 00:00:00 GMT", 0.0), ("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777),
-        ("Tue, 29 Feb 2000 12:00:00 GMT", 951_825_600),
-    ])
+    @Test(
+        "HTTP dates parse to epoch seconds",
+        arguments: [
+            ("Thu, 01 Jan 1970 00:00:00 GMT", 0.0), ("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777),
+            ("Tue, 29 Feb 2000 12:00:00 GMT", 951_825_600),
+        ])
     func httpDate(_ text: String, _ expected: Double) {
         #expect(HTTPDate.parse(text) == expected)
     }
 
-    @Test("header redaction hides credential values", arguments: [
-        ("Authorization: Bearer x", "Authorization: <redacted>"), ("cookie: a=b", "cookie: <redacted>"),
-        ("Set-Cookie: s=1", "Set-Cookie: <redacted>"), ("PRIVATE-TOKEN: t", "PRIVATE-TOKEN: <redacted>"),
-        ("Content-Type: text/plain", "Content-Type: text/plain"), ("Trying 127.0.0.1:80...", "Trying 127.0.0.1:80..."),
-    ])
+    @Test(
+        "header redaction hides credential values",
+        arguments: [
+            ("Authorization: Bearer x", "Authorization: <redacted>"), ("cookie: a=b", "cookie: <redacted>"),
+            ("Set-Cookie: s=1", "Set-Cookie: <redacted>"), ("PRIVATE-TOKEN: t", "PRIVATE-TOKEN: <redacted>"),
+            ("Content-Type: text/plain", "Content-Type: text/plain"),
+            ("Trying 127.0.0.1:80...", "Trying 127.0.0.1:80..."),
+        ])
     func redaction(_ line: String, _ expected: String) {
         #expect(HeaderRedaction.redact(line) == expected)
     }

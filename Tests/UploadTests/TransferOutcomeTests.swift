@@ -12,7 +12,8 @@ struct TransferOutcomeTests {
     init() throws { server = try TestServer() }
 
     private func post(_ path: String, result: ResultRule = .redirect) -> UploadRequest {
-        UploadRequest(url: server.base + path, body: .raw(.bytes(Array("text".utf8)), contentType: "text/plain"), result: result)
+        UploadRequest(
+            url: server.base + path, body: .raw(.bytes(Array("text".utf8)), contentType: "text/plain"), result: result)
     }
 
     @Test("a redirect is followed for .redirect, turning the POST into a GET, with only the last headers")
@@ -79,9 +80,12 @@ struct TransferOutcomeTests {
     @Test("a refused connection is classified as never having reached the server")
     func connectionRefused() throws {
         let error = try #require(throws: UploadError.self) {
-            try Uploader().send(UploadRequest(url: "http://127.0.0.1:1/x", body: .rendered([], contentType: "text/plain"), result: .body))
+            try Uploader().send(
+                UploadRequest(
+                    url: "http://127.0.0.1:1/x", body: .rendered([], contentType: "text/plain"), result: .body))
         }
-        #expect(error == .couldNotConnect(url: "http://127.0.0.1:1/x", detail: "connection refused", requestSent: false))
+        #expect(
+            error == .couldNotConnect(url: "http://127.0.0.1:1/x", detail: "connection refused", requestSent: false))
         #expect(error.message == "cannot connect to 127.0.0.1:1: connection refused")
         #expect(!error.mayHaveReachedServer)
         #expect(error.exitStatus == .temporaryFailure)
@@ -90,18 +94,22 @@ struct TransferOutcomeTests {
     @Test("a missing file is a local read failure before anything is sent")
     func missingFile() throws {
         let error = try #require(throws: UploadError.self) {
-            try Uploader().send(UploadRequest(
-                url: server.base + "/x", body: .raw(.file(path: "/nonexistent/paste.txt", size: 10), contentType: "text/plain"),
-                result: .body))
+            try Uploader().send(
+                UploadRequest(
+                    url: server.base + "/x",
+                    body: .raw(.file(path: "/nonexistent/paste.txt", size: 10), contentType: "text/plain"),
+                    result: .body))
         }
         #expect(error == .readFailed(path: "/nonexistent/paste.txt", errno: ENOENT, requestSent: false))
         #expect(error.message == "cannot read '/nonexistent/paste.txt': no such file or directory")
         #expect(error.exitStatus == .ioError)
     }
 
-    @Test("a URL that is not http, https or tcp is refused before libcurl sees it", arguments: [
-        "ftp://127.0.0.1/x", "file:///etc/passwd", "gopher://h/", "tcp://nohostport",
-    ])
+    @Test(
+        "a URL that is not http, https or tcp is refused before libcurl sees it",
+        arguments: [
+            "ftp://127.0.0.1/x", "file:///etc/passwd", "gopher://h/", "tcp://nohostport",
+        ])
     func unsupportedURL(url: String) throws {
         let error = try #require(throws: UploadError.self) {
             try Uploader().send(UploadRequest(url: url, body: .rendered([], contentType: "text/plain"), result: .body))
@@ -122,7 +130,8 @@ struct TransferOutcomeTests {
     func batch() throws {
         let requests = (0..<50).map { index in
             UploadRequest(
-                url: server.base + "/paste/\(index)", body: .raw(.bytes(Array("paste \(index)".utf8)), contentType: "text/plain"),
+                url: server.base + "/paste/\(index)",
+                body: .raw(.bytes(Array("paste \(index)".utf8)), contentType: "text/plain"),
                 result: .body)
         }
         let results = Uploader().sendAll(requests, maxConcurrent: 4)
@@ -152,12 +161,16 @@ struct TransferOutcomeTests {
         let content = Array(repeating: trickyText, count: 2000).flatMap { $0 }
         let pipe = FedPipe(content)
         let tee = try TemporaryFile()
-        let response = try Uploader().send(UploadRequest(
-            url: "tcp://127.0.0.1:\(tcpServer.port)",
-            body: .raw(.stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path), contentType: "text/plain"),
-            result: .body))
+        let response = try Uploader().send(
+            UploadRequest(
+                url: "tcp://127.0.0.1:\(tcpServer.port)",
+                body: .raw(
+                    .stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path),
+                    contentType: "text/plain"),
+                result: .body))
         let digest = try sha256Hex(content)
-        #expect(String(decoding: response.body, as: UTF8.self) == "https://termbin.example/\(content.count)/\(digest)\n")
+        #expect(
+            String(decoding: response.body, as: UTF8.self) == "https://termbin.example/\(content.count)/\(digest)\n")
         #expect(response.bytesSent == Int64(content.count))
         #expect(response.status == 0)
         #expect(tee.contents == content)
@@ -166,7 +179,10 @@ struct TransferOutcomeTests {
     @Test("tcp:// to a closed port is a connection failure that reached nothing")
     func tcpRefused() throws {
         let error = try #require(throws: UploadError.self) {
-            try Uploader().send(UploadRequest(url: "tcp://127.0.0.1:1", body: .rendered(Array("x".utf8), contentType: "text/plain"), result: .body))
+            try Uploader().send(
+                UploadRequest(
+                    url: "tcp://127.0.0.1:1", body: .rendered(Array("x".utf8), contentType: "text/plain"), result: .body
+                ))
         }
         guard case .couldNotConnect(_, _, false) = error else {
             Issue.record("expected couldNotConnect, got \(error)")
@@ -180,10 +196,13 @@ struct TransferOutcomeTests {
         let remaining = Countdown(512)
         let pipe = FedPipe { remaining.next() ? chunk : nil }
         let before = try peakResidentBytes()
-        let response = try Uploader().send(UploadRequest(
-            url: server.base + "/discard",
-            body: .raw(.stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: nil), contentType: "application/octet-stream"),
-            result: .body))
+        let response = try Uploader().send(
+            UploadRequest(
+                url: server.base + "/discard",
+                body: .raw(
+                    .stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: nil),
+                    contentType: "application/octet-stream"),
+                result: .body))
         let growth = try peakResidentBytes() - before
         // CURLINFO_SIZE_UPLOAD_T counts the chunked framing too.
         #expect(response.bytesSent >= 512 << 20)
@@ -198,7 +217,12 @@ final class Countdown: @unchecked Sendable {
     private let lock = NSLock()
     private var left: Int
     init(_ count: Int) { left = count }
-    func next() -> Bool { lock.lock(); defer { lock.unlock() }; left -= 1; return left >= 0 }
+    func next() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        left -= 1
+        return left >= 0
+    }
 }
 
 /// The process's peak resident set (VmHWM) in bytes.
