@@ -15,40 +15,9 @@ struct ClipboardEndToEndTests {
         server = try ServerProcess("/usr/bin/python3", [fixtures.appendingPathComponent("pastie_server.py").path])
     }
 
-    func xclip(_ arguments: [String]) throws -> ProcessResult {
-        try runProcess("/usr/bin/xclip", arguments, environment: xvfb.environment, timeout: 20)
-    }
-
-    /// Starts `xclip -i` owning the clipboard with `data` (of `type`), and waits until it serves.
-    ///
-    /// xclip forks a server that keeps its stdio: it gets a file and /dev/null, nothing of ours.
-    func startXclip(_ data: Data, type: String? = nil) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("clip-\(UUID().uuidString)")
-        try data.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
-        process.arguments = ["-i", "-selection", "clipboard"] + (type.map { ["-t", $0] } ?? [])
-        process.environment = xvfb.environment
-        process.standardInput = try FileHandle(forReadingFrom: file)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try waitUntil("xclip to own the clipboard") {
-            let targets = (try? xclip(["-o", "-selection", "clipboard", "-t", "TARGETS"]))?.out ?? ""
-            return targets.contains(type ?? "UTF8_STRING")
-        }
-    }
-
-    /// Puts text on the clipboard with xclip.
-    func putOnClipboard(_ text: String) throws {
-        try startXclip(Data(text.utf8))
-        try waitUntil("the clipboard to hold the text") { try clipboardText() == text }
-    }
-
-    func clipboardText() throws -> String {
-        try xclip(["-o", "-selection", "clipboard"]).out
-    }
+    func startXclip(_ data: Data, type: String? = nil) throws { try xvfb.startXclip(data, type: type) }
+    func putOnClipboard(_ text: String) throws { try xvfb.putOnClipboard(text) }
+    func clipboardText() throws -> String { try xvfb.clipboardText() }
 
     static let texts = [
         "plain clipboard text",

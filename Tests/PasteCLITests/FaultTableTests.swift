@@ -85,29 +85,8 @@ struct FaultTableTests {
         xvfb = try Xvfb()
     }
 
-    func xclip(_ arguments: [String]) throws -> ProcessResult {
-        try runProcess("/usr/bin/xclip", arguments, environment: xvfb.environment, timeout: 20)
-    }
-
-    /// Starts `xclip -i` owning the clipboard with `text` and waits until it serves it.
-    func putOnClipboard(_ text: String) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("clip-\(UUID().uuidString)")
-        try Data(text.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
-        process.arguments = ["-i", "-selection", "clipboard"]
-        process.environment = xvfb.environment
-        process.standardInput = try FileHandle(forReadingFrom: file)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try waitUntil("the clipboard to hold the text") { try clipboardText() == text }
-    }
-
-    func clipboardText() throws -> String {
-        try xclip(["-o", "-selection", "clipboard"]).out
-    }
+    func putOnClipboard(_ text: String) throws { try xvfb.putOnClipboard(text) }
+    func clipboardText() throws -> String { try xvfb.clipboardText() }
 
     /// The config naming the mock's body and JSON services; no retries, a 1 s stall limit.
     static func config(_ mock: MockServer) -> String {

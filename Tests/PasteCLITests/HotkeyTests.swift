@@ -46,21 +46,9 @@ struct HotkeyTests {
         }
     }
 
-    func clipboard() throws -> String { try tool("xclip", ["-o", "-selection", "clipboard"]).out }
+    func clipboard() throws -> String { try xvfb.clipboardText() }
 
-    func putOnClipboard(_ text: String) throws {
-        let file = paste.home.root.appendingPathComponent("clip-\(UUID().uuidString)")
-        try Data(text.utf8).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
-        process.arguments = ["-i", "-selection", "clipboard"]
-        process.environment = xvfb.environment
-        process.standardInput = try FileHandle(forReadingFrom: file)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try waitUntil("xclip to serve the text") { (try? clipboard()) == text }
-    }
+    func putOnClipboard(_ text: String) throws { try xvfb.putOnClipboard(text) }
 
     /// Starts `paste` as a launcher would: stdin /dev/null, stdout and stderr not a terminal.
     func launch(_ arguments: [String]) throws -> Launched {
