@@ -31,6 +31,9 @@ public struct LongOption: Sendable {
     public static let connectOnly = LongOption(CURLOPT_CONNECT_ONLY)
     /// `CURLOPT_POSTREDIR`: which redirects keep a POST a POST (default 0: 301/302/303 become GET).
     public static let postRedirect = LongOption(CURLOPT_POSTREDIR)
+    /// `CURLOPT_UPLOAD_BUFFERSIZE`: bytes asked of the read callback at a time (64 KiB by default,
+    /// 2 MiB at most).
+    public static let uploadBufferSize = LongOption(CURLOPT_UPLOAD_BUFFERSIZE)
 }
 
 /// An easy-handle option taking a size (CURLOPTTYPE_OFF_T).
