@@ -18,7 +18,6 @@ struct PasteResult {
 }
 
 extension Runner {
-    /// The main job: read, check, upload, print, record, copy.
     /// The main job, with a window for the person when paste runs at a hotkey: every failure
     /// that ends the run is shown there too, not only on a stderr nobody reads.
     mutating func upload() throws -> ExitStatus {
@@ -48,9 +47,9 @@ extension Runner {
         // Refuse options the service cannot honour before reading anything.
         try builder.validate(options, size: nil)
 
-        // The clipboard owner is a second process: start it now, so it is up by the time the
-        // URL is (its start-up overlaps reading the input and the upload). Released unused, it
-        // leaves without touching the clipboard.
+        // The clipboard owner is a second process, ready by the time the URL is: forked at the
+        // start of main (`earlyOwner`), or else spawned now so its start-up overlaps reading the
+        // input and the upload. Released unused, it leaves without touching the clipboard.
         let preparedCopy =
             !(invocation.copies && settings.copy && !invocation.isDryRun)
             ? nil
