@@ -103,9 +103,6 @@ public final class Uploader {
 
     // MARK: - Building a transfer
 
-    /// The upload buffer libcurl reads bodies into (`CURLOPT_UPLOAD_BUFFERSIZE`).
-    static let uploadBufferBytes = 512 << 10
-
     /// The schemes allowed for requests and redirects (CURLOPT_PROTOCOLS_STR, CURLOPT_REDIR_PROTOCOLS_STR).
     static let allowedSchemes = "http,https"
 
@@ -144,9 +141,6 @@ public final class Uploader {
         try transfer.set(.verifyHost, options.insecure ? 0 : 2)
         try transfer.set(.userAgent, options.userAgent)
         transfer.maximumBodyBytes = UploadResponse.maximumBodyBytes
-        // Large bodies (a file, a stream) go out in bigger reads: fewer callbacks, tee writes
-        // and hash calls per gigabyte. Small ones are unaffected.
-        try transfer.set(.uploadBufferSize, Self.uploadBufferBytes)
         // The URL of a redirect result is where the redirects end; the page there is not read.
         transfer.stopsLargeFollowedBodies = request.result == .redirect
         if let progress = options.progress {
