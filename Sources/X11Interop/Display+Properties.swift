@@ -59,26 +59,11 @@ extension Display {
     /// Wraps `XGetWindowProperty`; Xlib's buffer is copied and `XFree`d here. Format-32 items
     /// arrive as C `long`s (8 bytes each here) and are returned in `values`.
     public func property(_ property: Atom, of window: Window, delete: Bool) -> Property? {
-        var actualType: UInt = 0
-        var actualFormat: Int32 = 0
-        var itemCount: UInt = 0
-        var bytesAfter: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        let status = XGetWindowProperty(
-            pointer, window.rawValue, property.rawValue, 0, wholePropertyLength, delete ? 1 : 0,
-            0 /* AnyPropertyType */, &actualType, &actualFormat, &itemCount, &bytesAfter, &data)
-        defer { if let data { XFree(data) } }
-        guard status == Success, actualType != 0 else { return nil }
-        var result = Property(type: Atom(rawValue: actualType), format: Int(actualFormat))
-        guard let data, itemCount > 0 else { return result }
-        switch actualFormat {
-        case 32:
-            let longs = UnsafeRawPointer(data).bindMemory(to: UInt.self, capacity: Int(itemCount))
-            result.values = Array(UnsafeBufferPointer(start: longs, count: Int(itemCount)))
-        default:
-            result.bytes = Array(UnsafeBufferPointer(start: data, count: Int(itemCount) * Int(actualFormat / 8)))
+        var bytes: [UInt8] = []
+        guard let header = readProperty(property, of: window, delete: delete, appendingTo: &bytes) else {
+            return nil
         }
-        return result
+        return Property(type: header.type, format: header.format, bytes: bytes, values: header.values)
     }
 
     /// Sets a format-8 property from `bytes`. Wraps `XChangeProperty(format: 8)`.
