@@ -36,6 +36,16 @@ public enum SelectionOwnerProcess {
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
         guard arguments.count == 3, arguments[1] == subcommand, let selection = Selection(rawValue: arguments[2])
         else { return report(.usage, exitStatus: 64) }
+        StandardStreams.closeInherited()
+        StandardStreams.leaveWorkingDirectory()
+        // Everything that does not need the text happens before it comes: the caller starts us
+        // ahead of its upload, so the connection, the window and the server timestamp are ready
+        // by the time the URL is (about 5 ms off the hotkey path).
+        guard let name = environment["DISPLAY"], !name.isEmpty else { return report(.noDisplay, exitStatus: 69) }
+        let display: Display
+        do { display = try Display(name: name) } catch { return report(.cannotOpenDisplay, exitStatus: 69) }
+        let server = SelectionServer(display: display, selection: selection, text: [])
+        server.fetchTimestamp()
         let payload: [UInt8]
         switch StandardStreams.readAll(0) {
         case .success(let bytes): payload = bytes
@@ -45,12 +55,7 @@ public enum SelectionOwnerProcess {
         // failed). Leave without touching the selection: it keeps what it had.
         guard !payload.isEmpty else { return 0 }
         StandardStreams.detach(0)
-        StandardStreams.closeInherited()
-        StandardStreams.leaveWorkingDirectory()
-        guard let name = environment["DISPLAY"], !name.isEmpty else { return report(.noDisplay, exitStatus: 69) }
-        let display: Display
-        do { display = try Display(name: name) } catch { return report(.cannotOpenDisplay, exitStatus: 69) }
-        let server = SelectionServer(display: display, selection: selection, text: payload)
+        server.setText(payload)
         switch server.takeOwnership() {
         case .owning: break
         case let failure: return report(failure, exitStatus: 69)

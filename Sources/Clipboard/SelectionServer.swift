@@ -40,9 +40,11 @@ final class SelectionServer {
     let display: Display
     let selection: Selection
     /// The text, UTF-8.
-    let text: [UInt8]
+    private(set) var text: [UInt8]
     /// The text in ISO Latin-1 for `STRING`, or nil when it has characters beyond U+00FF.
-    let latin1Text: [UInt8]?
+    private(set) var latin1Text: [UInt8]?
+    /// A server timestamp fetched before the text came, used to take ownership (§2.1).
+    private var earlyTimestamp: Timestamp?
     /// Our unmapped window, the owner.
     let window: Window
     /// The largest property value we write in one request; larger data goes by INCR.
@@ -74,10 +76,27 @@ final class SelectionServer {
 
     // MARK: - Steps 1–2: taking ownership
 
+    /// Sets the text to serve (before ownership is taken).
+    func setText(_ newText: [UInt8]) {
+        text = newText
+        latin1Text = TextEncoding.latin1(fromUTF8: newText)
+    }
+
+    /// Gets the server timestamp ahead of the text (ICCCM §2.1 asks for a real server time, not
+    /// CurrentTime; one taken a moment before is as good: should another client take the
+    /// selection in between, the server rightly ignores our older claim and we report it).
+    func fetchTimestamp() {
+        earlyTimestamp = try? display.serverTime(using: window, before: .now + Self.timestampTimeout)
+    }
+
     /// Takes the selection with a server timestamp and confirms it.
     func takeOwnership() -> SelectionOwnerProcess.Status {
-        do { ownershipTime = try display.serverTime(using: window, before: .now + Self.timestampTimeout) } catch {
-            return .noTimestamp
+        if let earlyTimestamp {
+            ownershipTime = earlyTimestamp
+        } else {
+            do { ownershipTime = try display.serverTime(using: window, before: .now + Self.timestampTimeout) } catch {
+                return .noTimestamp
+            }
         }
         display.setSelectionOwner(atoms.selection, to: window, at: ownershipTime)
         return display.selectionOwner(atoms.selection) == window ? .owning : .notOwner

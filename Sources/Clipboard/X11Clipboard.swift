@@ -135,7 +135,16 @@ final class OwnerLaunch: PreparedClipboardWrite {
         let deadline = ContinuousClock.now + timeout
         payload.setNonBlocking()
         if case .failure(let error) = payload.sendAll(text, before: deadline) {
-            // EPIPE: the helper is gone already; anything else: it is stuck, so end it.
+            // EPIPE: the helper is gone already (it may have said why first: no display);
+            // anything else: it is stuck, so end it.
+            if error.rawValue == EPIPE, case .success(let byte?) = status.readByte(before: deadline) {
+                _ = ChildProcess.waitForExit(pid)
+                switch SelectionOwnerProcess.Status(rawValue: byte) {
+                case .noDisplay: throw .noDisplay
+                case .cannotOpenDisplay: throw .cannotOpenDisplay(name: displayName)
+                default: throw .helperFailed(.reported(status: byte))
+                }
+            }
             if error.rawValue != EPIPE { kill(pid, SIGKILL) }
             let exit = ChildProcess.waitForExit(pid)
             switch error.rawValue {
