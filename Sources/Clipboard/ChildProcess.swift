@@ -249,6 +249,22 @@ enum StandardStreams {
     /// Closes every descriptor from 3 up: ones our caller's caller leaked to it without
     /// close-on-exec (`posix_spawn_file_actions_addclosefrom_np` is `_GNU_SOURCE`-only).
     static func closeInherited() {
+        // The open descriptors are listed in /proc/self/fd: closing those few is much cheaper
+        // than calling close() on every number up to the limit (20,000 calls here, milliseconds
+        // on the hotkey path). Without /proc, fall back to the loop.
+        if let folder = unsafe opendir("/proc/self/fd") {
+            let own = unsafe dirfd(folder)
+            var open: [Int32] = []
+            while let entry = unsafe readdir(folder) {
+                let name = unsafe withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    unsafe String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if let descriptor = Int32(name), descriptor >= 3, descriptor != own { open.append(descriptor) }
+            }
+            _ = unsafe closedir(folder)
+            for descriptor in open { _ = close(descriptor) }
+            return
+        }
         let limit = min(Int32(clamping: sysconf(Int32(_SC_OPEN_MAX))), 1 << 16)
         guard limit > 3 else { return }
         for descriptor in 3..<limit { _ = close(descriptor) }
