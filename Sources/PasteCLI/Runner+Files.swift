@@ -15,37 +15,19 @@ extension Runner {
 
     /// The SHA-256 of a file, read in chunks; "" when it cannot be read.
     static func digest(ofFile path: String) -> String {
-        let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return "" }
-        defer { close(descriptor) }
         var hasher = SHA256()
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { return "" }
-            if count == 0 { break }
-            hasher.update(chunk[0..<count])
-        }
+        do { try FileReader.forEachChunk(ofFile: path) { hasher.update($0) } } catch { return "" }
         return SHA256.hex(hasher.finalize())
     }
 
     /// Copies a file into a new outbox entry in chunks (a large `-f` file that failed to send).
     static func store(copyOf path: String, in outbox: Outbox, metadata: OutboxEntry.Metadata, failure: String) throws {
-        let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw InputError.unreadable(path: path, reason: SystemError.current.description) }
-        defer { close(descriptor) }
         let writer = try outbox.makeEntry(metadata)
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 {
-                try? writer.discard()
-                throw InputError.unreadable(path: path, reason: SystemError.current.description)
-            }
-            if count == 0 { break }
-            try writer.append(Array(chunk[0..<count]))
+        do {
+            try FileReader.forEachChunk(ofFile: path) { try writer.append(Array($0)) }
+        } catch let error as SystemError {
+            try? writer.discard()
+            throw InputError.unreadable(path: path, reason: error.description)
         }
         _ = try writer.commit(failure: failure)
     }

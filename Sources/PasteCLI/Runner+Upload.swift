@@ -334,20 +334,10 @@ extension Runner {
         guard case .stream(let descriptor, let prefix, _) = input.content else { return }
         let kept = Int(Self.fileSize(writer.contentPath) ?? 0)
         if kept < prefix.count { try writer.append(Array(prefix[kept...])) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN {
-                    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                    _ = unsafe poll(&entry, 1, -1)
-                    continue
-                }
-                throw InputError.unreadable(path: input.label, reason: SystemError.current.description)
-            }
-            if count == 0 { return }
-            try writer.append(Array(chunk[0..<count]))
+        do {
+            try FileReader.forEachChunk(of: descriptor) { try writer.append(Array($0)) }
+        } catch let error as SystemError {
+            throw InputError.unreadable(path: input.label, reason: error.description)
         }
     }
 
@@ -394,15 +384,10 @@ extension Runner {
     func spool(_ input: PasteInput) throws -> ContentSource {
         guard case .stream(let descriptor, _, _) = input.content else { return input.content }
         var bytes = input.prefix
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw InputError.unreadable(path: input.label, reason: SystemError.current.description)
-            }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
+        do {
+            try FileReader.forEachChunk(of: descriptor) { bytes += $0 }
+        } catch let error as SystemError {
+            throw InputError.unreadable(path: input.label, reason: error.description)
         }
         return .bytes(bytes)
     }

@@ -12,31 +12,33 @@ extension SecretGuard {
     ///
     /// - Returns: the findings, or nil when the file cannot be read (the upload then reports it).
     public func scan(filePath path: String) -> [SecretFinding]? {
-        let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
         var findings: [SecretFinding] = []
         var carry: [UInt8] = []
         var linesBefore = 0
-        var chunk = [UInt8](repeating: 0, count: Self.fileChunkBytes)
-        while findings.count < maximumFindings {
-            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { return nil }
-            var text = carry + chunk[0..<count]
-            carry = []
-            if count > 0, let lastNewline = text.lastIndex(of: 0x0A) {
-                // The unfinished last line waits for the next chunk.
-                carry = Array(text[(lastNewline + 1)...])
-                text.removeSubrange((lastNewline + 1)...)
-            }
+        func scanLines(_ text: [UInt8]) {
             for var finding in scan(text) {
                 finding.line += linesBefore
                 findings.append(finding)
             }
             linesBefore += text.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-            if count == 0 { break }
         }
+        do {
+            try FileReader.forEachChunk(ofFile: path, chunkSize: Self.fileChunkBytes) { chunk in
+                guard findings.count < maximumFindings else { return }
+                var text = carry + chunk
+                carry = []
+                // The unfinished last line waits for the next chunk (a chunk without any line end
+                // is scanned as it is, so memory stays bounded).
+                if let lastNewline = text.lastIndex(of: 0x0A) {
+                    carry = Array(text[(lastNewline + 1)...])
+                    text.removeSubrange((lastNewline + 1)...)
+                }
+                scanLines(text)
+            }
+        } catch {
+            return nil
+        }
+        if !carry.isEmpty { scanLines(carry) }
         return Array(findings.prefix(maximumFindings))
     }
 }
