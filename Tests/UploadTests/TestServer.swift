@@ -138,7 +138,14 @@ final class TestServer: @unchecked Sendable {
                 if url.path == "/loop":
                     return self.answer(302, b"again", [("Location", "/loop")])
                 if url.path == "/delay":
-                    time.sleep(float(query.get("s", "5")))
+                    # The fault under test: a server slow to answer. Not synchronisation: the
+                    # client's own timeout must fire first. Ends early when the client hangs up.
+                    self.connection.settimeout(float(query.get("s", "5")))
+                    try:
+                        self.connection.recv(1)
+                    except (socket.timeout, OSError):
+                        pass
+                    self.connection.settimeout(None)
                     return self.answer(200, b"late")
                 if url.path == "/status":
                     headers = [("Retry-After", query["retry_after"])] if "retry_after" in query else []
