@@ -15,6 +15,47 @@ import PackageDescription
 /// memory safety, so unsafe code can only live in the interop layers.
 let safeSwift: [SwiftSetting] = [.strictMemorySafety()]
 
+/// How the C libraries are linked: libcurl (with libcrypto) and Xlib (with Xft).
+///
+/// Static by default, from Debian's own archives (libcurl.a from libcurl4-openssl-dev, libX11.a
+/// from libx11-dev, and the archives of the libraries they need). Loading the shared libcurl
+/// means loading 35 more shared libraries and resolving their symbols, and Xft brings ten more:
+/// that was most of a hotkey run (`scripts/bench`, README "Performance"). The LDAP, RTMP and
+/// GSS-API entry points libcurl.a names are answered by Sources/CCurlShims/ccurl_trimmed.c,
+/// since paste only ever allows http and https. Statically linked libraries do not pick up
+/// Debian's security updates until paste is built again: run `scripts/install` again after an
+/// update of libcurl or OpenSSL, or build with `PASTE_LINK=dynamic` to link the shared
+/// libraries as usual (what a distribution package would do).
+let linkDynamically = Context.environment["PASTE_LINK"] == "dynamic"
+
+/// Links the named archives (`libNAME.a`), as one group so they may refer to each other in any
+/// order; `-l:libNAME.a` takes the archive even where a shared library of that name exists.
+func staticArchives(_ names: [String]) -> LinkerSetting {
+    .unsafeFlags(
+        ["-Xlinker", "--start-group"] + names.flatMap { ["-Xlinker", "-l:lib\($0).a"] } + ["-Xlinker", "--end-group"])
+}
+let curlLinking: [LinkerSetting] =
+    linkDynamically
+    ? [.linkedLibrary("curl"), .linkedLibrary("crypto")]
+    : [
+        staticArchives([
+            "curl", "nghttp2", "idn2", "unistring", "ssh2", "psl", "ssl", "crypto", "zstd", "brotlidec",
+            "brotlicommon", "z",
+        ])
+    ]
+let curlShimSettings: [CSetting] = linkDynamically ? [.define("PASTE_LINK_DYNAMIC")] : []
+let x11Linking: [LinkerSetting] =
+    linkDynamically
+    ? ["X11", "Xft", "Xrender", "fontconfig"].map { .linkedLibrary($0) }
+    : [
+        staticArchives([
+            "Xft", "Xrender", "X11", "xcb", "Xau", "Xdmcp", "fontconfig", "freetype", "expat", "png16", "brotlidec",
+            "brotlicommon", "z",
+        ]), .linkedLibrary("m"),
+    ]
+/// Xft's header includes FreeType's, which lives in its own folder (`pkg-config --cflags xft`).
+let freetypeHeaders = "/usr/include/freetype2"
+
 let package = Package(
     name: "paste",
     products: [
@@ -23,26 +64,31 @@ let package = Package(
     ],
     targets: [
         // MARK: - System libraries (Debian -dev packages through pkg-config)
+        // These give headers only; how the libraries are linked is `curlLinking`/`x11Linking` above.
         .systemLibrary(
-            name: "CCurl", pkgConfig: "libcurl",
+            name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(
-            name: "CX11", pkgConfig: "x11",
+            name: "CX11",
             providers: [.apt(["libx11-dev"])]),
         .systemLibrary(
-            name: "CXft", pkgConfig: "xft",
+            name: "CXft",
             providers: [.apt(["libxft-dev", "libfontconfig-dev"])]),
         .systemLibrary(
-            name: "CCrypto", pkgConfig: "libcrypto",
+            name: "CCrypto",
             providers: [.apt(["libssl-dev"])]),
 
         // MARK: - C shims: only what Swift cannot call directly
-        .target(name: "CCurlShims", dependencies: ["CCurl"]),
-        .target(name: "CX11Shims", dependencies: ["CX11", "CXft"]),
+        .target(
+            name: "CCurlShims", dependencies: ["CCurl"], cSettings: curlShimSettings, linkerSettings: curlLinking),
+        .target(
+            name: "CX11Shims", dependencies: ["CX11", "CXft"], cSettings: [.unsafeFlags(["-I", freetypeHeaders])],
+            linkerSettings: x11Linking),
 
         // MARK: - Interop: the only Swift that touches C pointers
         .target(name: "CurlInterop", dependencies: ["CCurlShims"]),
-        .target(name: "X11Interop", dependencies: ["CX11Shims"]),
+        .target(
+            name: "X11Interop", dependencies: ["CX11Shims"], swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders])]),
         .target(name: "CryptoInterop", dependencies: ["CCrypto"]),
 
         // MARK: - Plain Swift
