@@ -2,17 +2,23 @@ import X11Interop
 
 /// Reads a selection's text as an ICCCM requestor (ICCCM §2.4–2.7), on its own connection.
 ///
-/// The steps, as xsel writes them down:
-/// 1. No owner (`XGetSelectionOwner` = None) → the selection is empty.
-/// 2. Get a server timestamp (ICCCM §2.1 asks requestors for a real time, not `CurrentTime`).
-/// 3. Convert to `TARGETS` into our property; pick the best text target (`TextTarget`).
-///    An owner that refuses `TARGETS` (some very old clients) is asked for `UTF8_STRING`, then
-///    `STRING`, blind.
-/// 4. Convert to that target. The owner answers with `SelectionNotify`: property None means
-///    refused; otherwise the data is in our property, which we read *and delete* in one request.
-/// 5. If its type is `INCR`, the data comes in chunks (§2.7.2): the value is a lower bound on the
-///    size (we reserve it); every deletion asks the owner for the next chunk, which arrives as a
-///    `PropertyNotify` (new value); a zero-length chunk ends the transfer.
+/// The steps, as xsel writes them down, arranged to cost as few round trips to the server as
+/// they can (each is a wait at the hotkey; `scripts/bench`):
+/// 0. Every atom the steps may need is interned in one round trip, with the reader's window.
+/// 1. No owner (`XGetSelectionOwner` = None) → the selection is empty. The request for a server
+///    timestamp (step 2) goes out just before, so its answer rides on the same round trip.
+/// 2. A server timestamp (ICCCM §2.1 asks requestors for a real time, not `CurrentTime`).
+/// 3. Convert to `UTF8_STRING`, the best text target and the one nearly every owner offers.
+///    An answer of another type (some owners send what they hold whatever was asked) counts
+///    as a refusal.
+/// 4. Only when the owner refuses that: convert to `TARGETS` and pick the best text target it
+///    offers (`TextTarget`), or report what it offers instead of text; an owner that refuses
+///    `TARGETS` too (some very old clients) is asked for `STRING`, blind.
+/// 5. The owner answers with `SelectionNotify`: property None means refused; otherwise the data
+///    is in our property, which we read *and delete* in one request. If its type is `INCR`, the
+///    data comes in chunks (§2.7.2): the value is a lower bound on the size (we reserve it);
+///    every deletion asks the owner for the next chunk, which arrives as a `PropertyNotify`
+///    (new value); a zero-length chunk ends the transfer.
 ///
 /// Every wait for the owner has the same deadline length: an owner that never answers costs at
 /// most `timeout` per step, and a large INCR transfer that keeps moving is never cut short.
@@ -24,41 +30,58 @@ struct SelectionReader {
     let window: Window
     /// The property on `window` where owners put their answers.
     let property: Atom
+    /// The selection's atom, and the atoms of the targets and types met on the way.
+    let selectionAtom, utf8String, string, compoundText, incr, targets: Atom
 
     init(display: Display, selection: Selection, timeout: Duration) {
         self.display = display
         self.selection = selection
         self.timeout = timeout
         window = display.createWindow(events: .propertyChange)
-        property = display.atom("PASTE_SELECTION")
+        let names = [
+            "PASTE_SELECTION", selection.atomName, TextTarget.utf8String.rawValue, TextTarget.string.rawValue,
+            TextTarget.compoundText.rawValue, "INCR", "TARGETS", Display.timestampProperty, "INTEGER",
+        ]
+        let atoms = display.atoms(names)
+        (property, selectionAtom, utf8String, string, compoundText, incr, targets) = (
+            atoms[0], atoms[1], atoms[2], atoms[3], atoms[4], atoms[5], atoms[6]
+        )
     }
 
     /// Runs steps 1–5 and returns the text as UTF-8.
     func read() throws(ClipboardError) -> [UInt8] {
-        let selectionAtom = display.atom(selection.atomName)
-        // Step 1.
+        // Steps 1 and 2: the timestamp's notification arrives before the owner's reply.
+        display.requestServerTime(using: window)
         guard display.selectionOwner(selectionAtom) != nil else { throw .empty(selection) }
-        // Step 2.
         let time: Timestamp
-        do { time = try display.serverTime(using: window, before: .now + timeout) } catch {
+        do { time = try display.awaitServerTime(using: window, before: .now + timeout) } catch {
             throw .timedOut(selection, seconds: timeout.seconds)
         }
         // Step 3.
-        var candidates: [String]
-        if let offered = try targets(of: selectionAtom, time: time) {
-            guard let (_, name) = TextTarget.preferred(among: offered) else {
+        if let text = try convert(to: utf8String, time: time) {
+            guard !text.isEmpty else { throw .empty(selection) }
+            return text
+        }
+        // Step 4.
+        let candidates: [String]
+        if let offered = try offeredTargets(time: time) {
+            let others = offered.filter { $0 != TextTarget.utf8String.rawValue }
+            guard let (_, name) = TextTarget.preferred(among: others) else {
                 if offered.isEmpty { throw .empty(selection) }
+                if offered.contains(TextTarget.utf8String.rawValue) {
+                    throw .ownerRefused(selection, target: TextTarget.utf8String.rawValue)
+                }
                 throw .noTextTarget(
                     selection, available: offered.filter { !TextTarget.metaTargets.contains($0) })
             }
             candidates = [name]
         } else {
             if display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
-            candidates = [TextTarget.utf8String.rawValue, TextTarget.string.rawValue]
+            candidates = [TextTarget.string.rawValue]
         }
-        // Steps 4 and 5.
+        // Step 5, again.
         for name in candidates {
-            if let text = try convert(selectionAtom, to: display.atom(name), time: time) {
+            if let text = try convert(to: display.atom(name), time: time) {
                 guard !text.isEmpty else { throw .empty(selection) }
                 return text
             }
@@ -68,8 +91,8 @@ struct SelectionReader {
     }
 
     /// The names of the targets the owner offers, or nil when it refuses `TARGETS`.
-    private func targets(of selectionAtom: Atom, time: Timestamp) throws(ClipboardError) -> [String]? {
-        guard try requestConversion(selectionAtom, to: display.atom("TARGETS"), time: time) else { return nil }
+    private func offeredTargets(time: Timestamp) throws(ClipboardError) -> [String]? {
+        guard try requestConversion(to: targets, time: time) else { return nil }
         guard let reply = display.property(property, of: window, delete: true), reply.format == 32 else {
             return nil
         }
@@ -78,14 +101,14 @@ struct SelectionReader {
 
     /// Converts the selection to `target` and collects the data (INCR included) as UTF-8, or
     /// nil when the owner refused.
-    private func convert(_ selectionAtom: Atom, to target: Atom, time: Timestamp) throws(ClipboardError) -> [UInt8]? {
-        guard try requestConversion(selectionAtom, to: target, time: time) else { return nil }
+    private func convert(to target: Atom, time: Timestamp) throws(ClipboardError) -> [UInt8]? {
+        guard try requestConversion(to: target, time: time) else { return nil }
         var data: [UInt8] = []
         guard let header = display.readProperty(property, of: window, delete: true, appendingTo: &data) else {
             return nil
         }
         var type = header.type
-        if type == display.atom("INCR") {
+        if type == incr {
             // §2.7.2: the deletion above (in the same request) told the owner to start.
             if let sizeHint = header.values.first { data.reserveCapacity(Int(clamping: sizeHint)) }
             var isFirstChunk = true
@@ -106,17 +129,26 @@ struct SelectionReader {
             }
             discardPropertyNotifications()
         }
+        // An owner may answer any target with what it has (`xclip -t image/png` does): bytes
+        // of another type are no answer to a request for text.
+        guard isText(type) else { return nil }
         return decode(data, type: type)
+    }
+
+    /// Whether a reply of `type` holds text: the text targets, and any `text/…` type (owners
+    /// label UTF-8 in several ways). Asks the server for the name only for a rare type.
+    private func isText(_ type: Atom) -> Bool {
+        if type == utf8String || type == string || type == compoundText { return true }
+        guard let name = display.name(of: type) else { return false }
+        return TextTarget(rawValue: name) != nil || name.lowercased().hasPrefix("text/")
     }
 
     /// Sends `ConvertSelection` and waits for the owner's `SelectionNotify`.
     /// - Returns: whether the owner put an answer in our property (false: refused).
-    private func requestConversion(_ selectionAtom: Atom, to target: Atom, time: Timestamp) throws(ClipboardError)
-        -> Bool
-    {
+    private func requestConversion(to target: Atom, time: Timestamp) throws(ClipboardError) -> Bool {
         display.convertSelection(selectionAtom, to: target, property: property, requestor: window, time: time)
         display.flush()
-        let event = display.waitForEvent(before: .now + timeout) { [window] event in
+        let event = display.waitForEvent(before: .now + timeout) { [window, selectionAtom] event in
             guard case .selectionNotify(let notify) = event else { return false }
             return notify.requestor == window && notify.selection == selectionAtom && notify.target == target
         }
@@ -142,9 +174,9 @@ struct SelectionReader {
 
     /// Turns the bytes of a reply of `type` into UTF-8.
     private func decode(_ data: [UInt8], type: Atom) -> [UInt8] {
-        switch display.name(of: type) {
-        case TextTarget.string.rawValue: TextEncoding.utf8(fromLatin1: data)
-        case TextTarget.compoundText.rawValue: display.utf8Text(fromEncoded: data, type: type) ?? data
+        switch type {
+        case string: TextEncoding.utf8(fromLatin1: data)
+        case compoundText: display.utf8Text(fromEncoded: data, type: type) ?? data
         default: data  // UTF8_STRING, text/plain;charset=utf-8, and owners that mislabel UTF-8.
         }
     }

@@ -86,7 +86,8 @@ final class SelectionServer {
     /// CurrentTime; one taken a moment before is as good: should another client take the
     /// selection in between, the server rightly ignores our older claim and we report it).
     func fetchTimestamp() {
-        earlyTimestamp = try? display.serverTime(using: window, before: .now + Self.timestampTimeout)
+        earlyTimestamp = try? display.serverTime(
+            using: window, before: .now + Self.timestampTimeout, selectsPropertyChanges: true)
     }
 
     /// Takes the selection with a server timestamp and confirms it.
@@ -94,7 +95,10 @@ final class SelectionServer {
         if let earlyTimestamp {
             ownershipTime = earlyTimestamp
         } else {
-            do { ownershipTime = try display.serverTime(using: window, before: .now + Self.timestampTimeout) } catch {
+            do {
+                ownershipTime = try display.serverTime(
+                    using: window, before: .now + Self.timestampTimeout, selectsPropertyChanges: true)
+            } catch {
                 return .noTimestamp
             }
         }
@@ -304,7 +308,7 @@ private struct Atoms {
         let names = [
             selection.atomName, "TARGETS", "TIMESTAMP", "MULTIPLE", "INTEGER", "ATOM", "INCR",
             "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "TEXT", "STRING",
-            "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS",
+            "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS", Display.timestampProperty,
         ]
         let a = display.atoms(names)
         (self.selection, targets, timestamp, multiple, integer, atom, incr) = (a[0], a[1], a[2], a[3], a[4], a[5], a[6])

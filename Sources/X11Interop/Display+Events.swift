@@ -56,17 +56,41 @@ extension Display {
     ///
     /// Appends zero bytes to a property of `window` (which changes nothing but makes the server
     /// send a `PropertyNotify` carrying its time) and waits for that event. `window` must be
-    /// ours; `PropertyChangeMask` is added to what we select on it.
+    /// ours; `PropertyChangeMask` is added to what we select on it (pass
+    /// `selectsPropertyChanges: true` when the window was made with it, to save the round trip
+    /// that asks).
     /// - Throws: `XError.timedOut` when the notification does not come by `deadline`.
-    public func serverTime(using window: Window, before deadline: ContinuousClock.Instant) throws(XError) -> Timestamp {
+    public func serverTime(
+        using window: Window, before deadline: ContinuousClock.Instant, selectsPropertyChanges: Bool = false
+    ) throws(XError) -> Timestamp {
+        if !selectsPropertyChanges {
+            var attributes = XWindowAttributes()
+            XGetWindowAttributes(pointer, window.rawValue, &attributes)
+            let mask = EventMask(rawValue: attributes.your_event_mask)
+            if !mask.contains(.propertyChange) { selectEvents(mask.union(.propertyChange), on: window) }
+        }
+        requestServerTime(using: window)
+        flush()
+        return try awaitServerTime(using: window, before: deadline)
+    }
+
+    /// The first half of `serverTime`: queues the zero-length append that makes the server
+    /// report its time, without flushing or waiting. Requests sent after it are answered after
+    /// it, so a caller can overlap the wait with a request it needs anyway (a reply to that
+    /// request means the notification has already arrived). `window` must select
+    /// `PropertyChangeMask`.
+    public func requestServerTime(using window: Window) {
+        changeProperty(atom(Self.timestampProperty), of: window, type: atom("INTEGER"), bytes: [], mode: .append)
+    }
+
+    /// The second half of `serverTime`: waits for the notification `requestServerTime` asked for.
+    /// - Throws: `XError.timedOut` when it does not come by `deadline`.
+    public func awaitServerTime(using window: Window, before deadline: ContinuousClock.Instant) throws(XError)
+        -> Timestamp
+    {
         let (wholeSeconds, attoseconds) = (deadline - .now).components
         let waited = Double(wholeSeconds) + Double(attoseconds) / 1e18
-        var attributes = XWindowAttributes()
-        XGetWindowAttributes(pointer, window.rawValue, &attributes)
-        let mask = EventMask(rawValue: attributes.your_event_mask)
-        if !mask.contains(.propertyChange) { selectEvents(mask.union(.propertyChange), on: window) }
-        let property = atom("_PASTE_TIMESTAMP")
-        changeProperty(property, of: window, type: atom("INTEGER"), bytes: [], mode: .append)
+        let property = atom(Self.timestampProperty)
         flush()
         let event = waitForEvent(before: deadline) { event in
             if case .propertyNotify(let change) = event, change.window == window, change.property == property {
@@ -79,4 +103,7 @@ extension Display {
         }
         return change.time
     }
+
+    /// The property `serverTime` touches; intern it with `atoms(_:)` ahead to save a round trip.
+    public static let timestampProperty = "_PASTE_TIMESTAMP"
 }
