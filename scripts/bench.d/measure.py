@@ -144,7 +144,9 @@ def main():
         with open(text, "w") as f:
             f.write(("The quick brown fox jumps over the lazy dog. " * 30)[:1023] + "\n")
         put = f"xclip -i -selection clipboard < {text}"
-        ours = [paste, "-c", "--url", url, "--no-notify", "-q"]
+        # --new: every round uploads, as the anchors do (the same text again would otherwise be
+        # answered from the history without a request).
+        ours = [paste, "-c", "--new", "--url", url, "--no-notify", "-q"]
         seed = (f"xclip -o -selection clipboard | curl -F 'paste[body]=<-' -F 'paste[parser]=plaintext' "
                 f"-F 'paste[authorization]=burger' -H 'Expect:' -s -L -o /dev/null -w '%{{url_effective}}' "
                 f"'{url}' | xclip -i -selection clipboard")
