@@ -88,7 +88,8 @@ let package = Package(
         // MARK: - Interop: the only Swift that touches C pointers
         .target(name: "CurlInterop", dependencies: ["CCurlShims"]),
         .target(
-            name: "X11Interop", dependencies: ["CX11Shims"], swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders])]),
+            name: "X11Interop", dependencies: ["CX11Shims"],
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders])]),
         .target(name: "CryptoInterop", dependencies: ["CCrypto"]),
 
         // MARK: - Plain Swift
