@@ -30,6 +30,8 @@ struct MultipartBody {
 
     /// The boundary, without the leading `--`.
     let boundary: String
+    /// The request's media type, before `; boundary=`.
+    let contentType: String
     /// The body, in the order sent.
     let segments: [[UInt8]]
 
@@ -66,36 +68,56 @@ struct MultipartBody {
         return parts
     }
 
+    /// The media type of a form upload, used unless the service sets its own.
+    static let formDataType = "multipart/form-data"
+
     /// Encodes `parts` with a fresh boundary that occurs in none of them.
     ///
-    /// - Parameter generator: where boundaries come from (`SystemRandomNumberGenerator` outside
-    ///   tests).
+    /// - Parameters:
+    ///   - contentType: the request's media type (`contentType(userHeaders:)`). As in libcurl,
+    ///     parts are `form-data` under `multipart/form-data`, and `attachment` under any other.
+    ///   - generator: where boundaries come from (`SystemRandomNumberGenerator` outside tests).
     /// - Returns: nil when `maximumBoundaryAttempts` boundaries all occurred in some part.
-    init?(parts: [Part], using generator: inout some RandomNumberGenerator) {
+    init?(parts: [Part], contentType: String = formDataType, using generator: inout some RandomNumberGenerator) {
         for _ in 0..<Self.maximumBoundaryAttempts {
             let random = Self.makeRandomHex(using: &generator)
             // The random tail is enough to check: where it is absent, so is the whole boundary.
             if parts.contains(where: { Self.occurs(random, in: $0) }) { continue }
             boundary = Self.boundaryDashes + String(decoding: random, as: UTF8.self)
-            segments = Self.frame(parts, boundary: Array(boundary.utf8))
+            self.contentType = contentType
+            let disposition = Self.matches(contentType, Self.formDataType) ? "form-data" : "attachment"
+            segments = Self.frame(parts, boundary: Array(boundary.utf8), disposition: disposition)
             return
         }
         return nil
     }
 
-    /// The request's Content-Type header line: `multipart/form-data; boundary=…`, or, as libcurl
-    /// does for a MIME post, the service's own Content-Type value with `; boundary=…` appended.
+    /// The request's Content-Type header line: the media type with `; boundary=…` appended.
+    var contentTypeHeader: String { "Content-Type: \(contentType); boundary=\(boundary)" }
+
+    /// The request's media type: `multipart/form-data`, or the service's own Content-Type value,
+    /// as libcurl takes it for a MIME post.
     ///
     /// libcurl (lib/http.c, `HTTPREQ_POST_MIME`) takes the first header named Content-Type
     /// (`Name:` or `Name;`), skips the 13 characters of the name and separator and any spaces,
-    /// and leaves out every user Content-Type line: `requestHeaders(_:)` does the same.
-    func contentTypeHeader(userHeaders: [String]) -> String {
-        let value = userHeaders.first(where: Self.isContentTypeLine).map { line in
+    /// and leaves out every user Content-Type line (`otherHeaders(_:)` does the same).
+    static func contentType(userHeaders: [String]) -> String {
+        let value = userHeaders.first(where: isContentTypeLine).map { line in
             String(
-                decoding: line.utf8.dropFirst(Self.contentTypePrefixLength).drop { $0 == UInt8(ascii: " ") },
+                decoding: line.utf8.dropFirst(contentTypePrefixLength).drop { $0 == UInt8(ascii: " ") },
                 as: UTF8.self)
         }
-        return "Content-Type: \(value ?? "multipart/form-data"); boundary=\(boundary)"
+        return value ?? formDataType
+    }
+
+    /// libcurl's `content_type_match`: `type` starts with `target` (any case), followed by the
+    /// end, a blank, or `;`.
+    static func matches(_ type: String, _ target: String) -> Bool {
+        let bytes = Array(type.lowercased().utf8)
+        let prefix = Array(target.utf8)
+        guard bytes.starts(with: prefix) else { return false }
+        guard bytes.count > prefix.count else { return true }
+        return [UInt8(ascii: "\t"), 0x0D, 0x0A, UInt8(ascii: " "), UInt8(ascii: ";")].contains(bytes[prefix.count])
     }
 
     /// The service's header lines without its Content-Type, replaced by `contentTypeHeader`.
@@ -118,12 +140,12 @@ struct MultipartBody {
 
     /// The segments for `parts`, framed as libcurl's `mime_subparts_read` does:
     /// `--B` then, per part, `\r\n` + header lines + `\r\n` + data + `\r\n--B`, then `--\r\n`.
-    private static func frame(_ parts: [Part], boundary: [UInt8]) -> [[UInt8]] {
+    private static func frame(_ parts: [Part], boundary: [UInt8], disposition: String) -> [[UInt8]] {
         var segments: [[UInt8]] = []
         var framing: [UInt8] = Array("--".utf8) + boundary
         for part in parts {
             framing += crlf
-            framing += Array("Content-Disposition: form-data; name=\"".utf8) + escaped(part.name) + [quote]
+            framing += Array("Content-Disposition: \(disposition); name=\"".utf8) + escaped(part.name) + [quote]
             if let fileName = part.fileName {
                 framing += Array("; filename=\"".utf8) + escaped(fileName) + [quote]
             }

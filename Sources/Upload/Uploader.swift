@@ -181,10 +181,11 @@ public final class Uploader {
         case .multipart(let fields):
             var generator = SystemRandomNumberGenerator()
             if let parts = MultipartBody.inMemoryParts(fields),
-                let body = MultipartBody(parts: parts, using: &generator)
+                let body = MultipartBody(
+                    parts: parts, contentType: MultipartBody.contentType(userHeaders: userHeaders), using: &generator)
             {
                 source = .segments(body.segments)
-                headers.append(body.contentTypeHeader(userHeaders: userHeaders))
+                headers.append(body.contentTypeHeader)
                 userHeaders = MultipartBody.otherHeaders(userHeaders)
                 isMultipart = true
                 break
