@@ -188,6 +188,7 @@ public final class Uploader {
                 headers.append(body.contentTypeHeader)
                 userHeaders = MultipartBody.otherHeaders(userHeaders)
                 isMultipart = true
+                transfer.dropsContentTypeOnSwitchToGet = true
                 break
             }
             let mime = try Mime(for: transfer)

@@ -130,6 +130,25 @@ struct MultipartWireTests {
         #expect(echo.method == "POST")
         #expect(echo.path == "/landed")
         #expect(echo.header("Content-Length") == String(echo.bodyBytes.count))
+        #expect(echo.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
         #expect(try echo.parts().map(\.content)[0] == content)
+    }
+
+    @Test(
+        "a 301, 302 or 303 is followed with a GET without the multipart Content-Type, as after curl_mime",
+        arguments: [301, 302, 303])
+    func redirectToGet(code: Int) throws {
+        let target = server.base + "/landed"
+        let response = try uploader.send(
+            UploadRequest(
+                url: server.base + "/redirect?code=\(code)&to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
+                headers: ["X-Kept: yes"], body: .multipart(Self.fields(.bytes(trickyText))), result: .redirect))
+        #expect(response.redirectCount == 1)
+        let echo = try Echo(response)
+        #expect(echo.method == "GET")
+        #expect(echo.path == "/landed")
+        #expect(echo.header("Content-Type") == nil)
+        #expect(echo.header("X-Kept") == "yes")
+        #expect(echo.bodyBytes.isEmpty)
     }
 }
