@@ -130,7 +130,8 @@ struct MultipartBody {
         let bytes = Array(line.utf8.prefix(contentTypePrefixLength))
         guard bytes.count == contentTypePrefixLength else { return false }
         let name = String(decoding: bytes.dropLast(), as: UTF8.self)
-        return name.lowercased() == "content-type" && (bytes.last == UInt8(ascii: ":") || bytes.last == UInt8(ascii: ";"))
+        return name.lowercased() == "content-type"
+            && (bytes.last == UInt8(ascii: ":") || bytes.last == UInt8(ascii: ";"))
     }
 
     /// `Content-Type` and its separator.

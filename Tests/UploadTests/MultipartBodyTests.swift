@@ -87,7 +87,9 @@ struct MultipartBodyTests {
         case "fileName": part.fileName = planted
         default: part.contentType = "text/plain" + planted
         }
-        var generator = ScriptedGenerator(words: [0x1111_2222_3333_4444, 0x5555_6666, 0x7777_8888_9999_AAAA, 0xBBBB_CCCC])
+        var generator = ScriptedGenerator(words: [
+            0x1111_2222_3333_4444, 0x5555_6666, 0x7777_8888_9999_AAAA, 0xBBBB_CCCC,
+        ])
         let body = try #require(MultipartBody(parts: [part], using: &generator))
         #expect(body.boundary == second)
         let bytes = body.segments.flatMap { $0 }
@@ -121,7 +123,8 @@ struct MultipartBodyTests {
         let alphabet = 2 + seed % 3
         let text = (0..<(200 + seed * 7)).map { _ in nextByte(alphabet) }
         let pattern = (0..<(1 + seed % 6)).map { _ in nextByte(alphabet) }
-        let plain = text.count >= pattern.count
+        let plain =
+            text.count >= pattern.count
             && (0...(text.count - pattern.count)).contains { text[$0..<($0 + pattern.count)].elementsEqual(pattern) }
         #expect(MultipartBody.contains(pattern, in: text) == plain)
         #expect(MultipartBody.contains(pattern, in: text + pattern))
@@ -131,9 +134,11 @@ struct MultipartBodyTests {
     func inMemoryOnly() {
         let text = FormField(name: "a", value: .text("x"))
         let bytes = FormField(name: "b", value: .content(.bytes([1]), fileName: "b.txt", contentType: nil))
-        let file = FormField(name: "c", value: .content(.file(path: "/etc/hostname", size: 1), fileName: nil, contentType: nil))
+        let file = FormField(
+            name: "c", value: .content(.file(path: "/etc/hostname", size: 1), fileName: nil, contentType: nil))
         let stream = FormField(
-            name: "d", value: .content(.stream(fileDescriptor: 0, prefix: [], teePath: nil), fileName: nil, contentType: nil))
+            name: "d",
+            value: .content(.stream(fileDescriptor: 0, prefix: [], teePath: nil), fileName: nil, contentType: nil))
         #expect(
             MultipartBody.inMemoryParts([text, bytes])
                 == [

@@ -14,14 +14,17 @@ struct MultipartWireTests {
     init() throws { server = try TestServer() }
 
     /// Text that looks like libcurl's boundaries and delimiters, around the tricky text.
-    static let boundaryLookalikes = Array(
-        ("--------------------------d229469290e56ac6\r\n\r\n--------------------------d229469290e56ac6--\r\n"
-            + "\r\n--" + String(repeating: "-", count: 24) + "0123456789abcdef01234567\r\n").utf8) + trickyText
+    static let boundaryLookalikes =
+        Array(
+            ("--------------------------d229469290e56ac6\r\n\r\n--------------------------d229469290e56ac6--\r\n"
+                + "\r\n--" + String(repeating: "-", count: 24) + "0123456789abcdef01234567\r\n").utf8) + trickyText
 
     /// Fields with awkward names and file names; the content part is `content`.
     static func fields(_ content: ContentSource) -> [FormField] {
         [
-            FormField(name: "paste[body] \"q\" \\ 名前", value: .content(content, fileName: "a \"b\"\\c\r\nd.txt", contentType: nil)),
+            FormField(
+                name: "paste[body] \"q\" \\ 名前",
+                value: .content(content, fileName: "a \"b\"\\c\r\nd.txt", contentType: nil)),
             FormField(name: "lang", value: .text("text")),
             FormField(name: "quote\"d\r\nname", value: .text("值 \"\r\n\0")),
             FormField(name: "typed", value: .content(.bytes(Array("<p>".utf8)), fileName: "x.html", contentType: nil)),
@@ -60,7 +63,8 @@ struct MultipartWireTests {
         let ours = try Echo(
             try uploader.send(
                 UploadRequest(
-                    url: server.base + "/mine", method: method, headers: headers, body: .multipart(Self.fields(.bytes(content))),
+                    url: server.base + "/mine", method: method, headers: headers,
+                    body: .multipart(Self.fields(.bytes(content))),
                     result: .body)))
         let libcurls = try Echo(
             try uploader.send(
@@ -72,7 +76,8 @@ struct MultipartWireTests {
         #expect(try Self.normalised(ours) == Self.normalised(libcurls))
         let type = contentType.map { String($0.split(separator: ":", maxSplits: 1)[1].drop { $0 == " " }) }
         #expect(
-            ours.header("Content-Type")?.hasPrefix((type ?? "multipart/form-data") + "; boundary=" + String(repeating: "-", count: 24))
+            ours.header("Content-Type")?.hasPrefix(
+                (type ?? "multipart/form-data") + "; boundary=" + String(repeating: "-", count: 24))
                 == true)
         #expect(ours.header("Content-Type")?.count == libcurls.header("Content-Type").map { $0.count + 8 })
         #expect(ours.headers.filter { $0[0].lowercased() == "content-type" }.count == 1)
@@ -85,7 +90,8 @@ struct MultipartWireTests {
     func lengthAndHeaders() throws {
         let content = Array(repeating: Self.boundaryLookalikes, count: 400).flatMap { $0 }
         let response = try uploader.send(
-            UploadRequest(url: server.base + "/pastes/create", body: .multipart(Self.fields(.bytes(content))), result: .body))
+            UploadRequest(
+                url: server.base + "/pastes/create", body: .multipart(Self.fields(.bytes(content))), result: .body))
         let echo = try Echo(response)
         #expect(!echo.chunked)
         #expect(echo.header("Transfer-Encoding") == nil)
@@ -107,7 +113,9 @@ struct MultipartWireTests {
         for _ in 0..<3 {
             let echo = try Echo(
                 try uploader.send(
-                    UploadRequest(url: server.base + "/p", body: .multipart([FormField(name: "a", value: .text("b"))]), result: .body)))
+                    UploadRequest(
+                        url: server.base + "/p", body: .multipart([FormField(name: "a", value: .text("b"))]),
+                        result: .body)))
             let boundary = try #require(echo.header("Content-Type")?.components(separatedBy: "boundary=").last)
             #expect(boundary.count == 48)
             #expect(boundary.dropFirst(24).allSatisfy { $0.isHexDigit && !$0.isUppercase })
@@ -123,7 +131,8 @@ struct MultipartWireTests {
         let target = server.base + "/landed"
         let response = try uploader.send(
             UploadRequest(
-                url: server.base + "/redirect?code=\(code)&to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
+                url: server.base + "/redirect?code=\(code)&to=" + target.addingPercentEncoding(
+                    withAllowedCharacters: .alphanumerics)!,
                 body: .multipart(Self.fields(.bytes(content))), result: .redirect))
         #expect(response.redirectCount == 1)
         let echo = try Echo(response)
@@ -141,7 +150,8 @@ struct MultipartWireTests {
         let target = server.base + "/landed"
         let response = try uploader.send(
             UploadRequest(
-                url: server.base + "/redirect?code=\(code)&to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
+                url: server.base + "/redirect?code=\(code)&to=" + target.addingPercentEncoding(
+                    withAllowedCharacters: .alphanumerics)!,
                 headers: ["X-Kept: yes"], body: .multipart(Self.fields(.bytes(trickyText))), result: .redirect))
         #expect(response.redirectCount == 1)
         let echo = try Echo(response)
