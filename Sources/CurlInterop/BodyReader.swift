@@ -16,6 +16,9 @@ final class BodyReader {
     private let teeDescriptor: Int32
     /// Where `.bytes` and `.file` are; for `.bytes` the next byte to send.
     private var offset: Int64 = 0
+    /// For `.segments`: the piece being sent, and the next byte to send within it.
+    private var segmentIndex = 0
+    private var segmentOffset = 0
     /// Set when a read or tee write failed; the transfer was aborted because of it.
     private(set) var failure: CurlError.LocalFailure?
     /// Sees every byte of a `.stream` body once, in order, as it is read (a stream cannot
@@ -29,7 +32,7 @@ final class BodyReader {
     init(_ source: BodySource) throws(CurlError) {
         self.source = source
         switch source {
-        case .bytes:
+        case .bytes, .segments:
             fileDescriptor = -1
             ownsDescriptor = false
             teeDescriptor = -1
@@ -64,7 +67,7 @@ final class BodyReader {
     /// A name for the source in error messages.
     private var sourceName: String {
         switch source {
-        case .bytes: "<memory>"
+        case .bytes, .segments: "<memory>"
         case .file(let path, _): path
         case .stream(let fd, _, _): fd == 0 ? "<stdin>" : "<fd \(fd)>"
         }
@@ -84,6 +87,27 @@ final class BodyReader {
             }
             offset += Int64(count)
             return count
+        case .segments(let segments):
+            // Several pieces may fit in one buffer: fill it, so small framing pieces and the
+            // content go out in as few writes as one joined buffer would.
+            var filled = 0
+            while filled < buffer.count, segmentIndex < segments.count {
+                let segment = segments[segmentIndex]
+                let count = min(buffer.count - filled, segment.count - segmentOffset)
+                if count > 0 {
+                    segment.withUnsafeBytes { whole in
+                        (base + filled).copyMemory(from: whole.baseAddress! + segmentOffset, byteCount: count)
+                    }
+                }
+                filled += count
+                segmentOffset += count
+                if segmentOffset == segment.count {
+                    segmentIndex += 1
+                    segmentOffset = 0
+                }
+            }
+            offset += Int64(filled)
+            return filled
         case .file(let path, let size):
             let wanted = Int(min(Int64(buffer.count), size - offset))
             guard wanted > 0 else { return 0 }
@@ -161,6 +185,20 @@ final class BodyReader {
         switch source {
         case .bytes(let bytes):
             guard position >= 0, position <= Int64(bytes.count) else { return false }
+            offset = position
+            return true
+        case .segments(let segments):
+            guard position >= 0 else { return false }
+            var remaining = position
+            var index = 0
+            while index < segments.count, remaining >= Int64(segments[index].count) {
+                remaining -= Int64(segments[index].count)
+                index += 1
+            }
+            // Past the end only when bytes remain after the last piece.
+            guard index < segments.count || remaining == 0 else { return false }
+            segmentIndex = index
+            segmentOffset = Int(remaining)
             offset = position
             return true
         case .file:

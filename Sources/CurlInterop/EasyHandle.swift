@@ -42,6 +42,18 @@ public final class EasyHandle {
     private var currentBodyBytes = 0
     /// Whether the transfer was stopped on purpose after a followed answer's headers.
     public private(set) var stoppedFollowedBody = false
+    /// When set, the `Content-Type` line of the header list is emptied as soon as an answer
+    /// 301, 302 or 303 ends, so the GET that libcurl follows it with carries none.
+    ///
+    /// For a POST whose body type is a header of ours (a multipart body framed in memory):
+    /// libcurl turns a POST into a GET on those codes (CURLOPT_FOLLOWLOCATION, unless
+    /// CURLOPT_POSTREDIR) but sends custom headers unchanged, and a GET announcing a multipart
+    /// body it does not have is refused by some servers. With CURLOPT_MIMEPOST libcurl writes
+    /// that header itself and leaves it off the GET; this does the same. A 307 or 308 keeps the
+    /// POST, the body (rewound) and the header.
+    public var dropsContentTypeOnSwitchToGet = false
+    /// The status of the answer whose headers are arriving.
+    private var currentStatus = 0
 
     /// Called with (bytes sent, total to send or 0 when unknown); return false to abort.
     public var onProgress: ((Int64, Int64) -> Bool)? {
@@ -176,6 +188,7 @@ public final class EasyHandle {
         answersSeen = 0
         currentBodyBytes = 0
         stoppedFollowedBody = false
+        currentStatus = 0
         errorBuffer[0] = 0
     }
 
@@ -227,7 +240,12 @@ public final class EasyHandle {
             currentBodyBytes = 0
             let status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
             if status >= 200 { answersSeen += 1 }
+            currentStatus = status
             return
+        }
+        if line.isEmpty, dropsContentTypeOnSwitchToGet, (301...303).contains(currentStatus) {
+            // The end of a redirect's headers: libcurl builds the GET after this.
+            headerList?.blankLines(named: "Content-Type")
         }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = String(line[..<colon])

@@ -28,8 +28,9 @@ public final class Mime {
     /// Adds a part.
     ///
     /// Wraps `curl_mime_addpart`, `curl_mime_name`, `curl_mime_filename`, `curl_mime_type`, and
-    /// `curl_mime_data` (bytes, copied once by libcurl) or `curl_mime_data_cb` (files with their
-    /// size; streams with size -1, which makes libcurl send the whole body chunked).
+    /// `curl_mime_data` (bytes, copied once by libcurl) or `curl_mime_data_cb` (segments and
+    /// files with their size; streams with size -1, which makes libcurl send the whole body
+    /// chunked).
     /// - Parameters:
     ///   - name: the field name, sent as UTF-8.
     ///   - source: the part's content.
@@ -53,7 +54,7 @@ public final class Mime {
                         buffer.withMemoryRebound(to: CChar.self) { curl_mime_data(part, $0.baseAddress, $0.count) }
                     })
             }
-        case .file, .stream:
+        case .segments, .file, .stream:
             let reader = try BodyReader(source)
             reader.streamObserver = easy.onStreamChunk
             readers.append(reader)

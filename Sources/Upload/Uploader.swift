@@ -173,9 +173,24 @@ public final class Uploader {
         let hasContentType = request.headers.contains {
             $0.lowercased().hasPrefix("content-type:")
         }
+        var userHeaders = request.headers
+        // A multipart body encoded here is POSTed like libcurl's MIME post, even for PUT.
+        var isMultipart = false
         let source: BodySource?
         switch request.body {
         case .multipart(let fields):
+            var generator = SystemRandomNumberGenerator()
+            if let parts = MultipartBody.inMemoryParts(fields),
+                let body = MultipartBody(
+                    parts: parts, contentType: MultipartBody.contentType(userHeaders: userHeaders), using: &generator)
+            {
+                source = .segments(body.segments)
+                headers.append(body.contentTypeHeader)
+                userHeaders = MultipartBody.otherHeaders(userHeaders)
+                isMultipart = true
+                transfer.dropsContentTypeOnSwitchToGet = true
+                break
+            }
             let mime = try Mime(for: transfer)
             for field in fields {
                 switch field.value {
@@ -205,7 +220,7 @@ public final class Uploader {
             if length < 0 { headers.append("Transfer-Encoding: chunked") }
         }
         switch request.method.uppercased() {
-        case "PUT" where source != nil:
+        case "PUT" where source != nil && !isMultipart:
             try transfer.set(.upload, true)
             try transfer.set(.uploadSize, length)
         case let method:
@@ -215,7 +230,7 @@ public final class Uploader {
             }
             if method != "POST" { try transfer.set(.customRequest, method) }
         }
-        try transfer.setHeaders(HeaderList(headers + request.headers))
+        try transfer.setHeaders(HeaderList(headers + userHeaders))
     }
 
     // MARK: - Reading the outcome
