@@ -36,7 +36,7 @@ public struct History: Sendable {
     ///
     /// - Throws: `StoreError` when the folder, lock or file cannot be made or written.
     public func append(_ record: HistoryRecord) throws(StoreError) {
-        var line = try encode(record)
+        var line = encode(record)
         line.append(UInt8(ascii: "\n"))
         try AtomicFile.createFolder(AtomicFile.folderOf(path))
         let lock = try FileLock(path: lockPath, kind: .exclusive)
@@ -65,7 +65,7 @@ public struct History: Sendable {
         guard kept.count != all.count else { return 0 }
         var output: [UInt8] = []
         for record in kept {
-            output += try encode(record)
+            output += encode(record)
             output.append(UInt8(ascii: "\n"))
         }
         try AtomicFile.write(output, to: path)
@@ -125,15 +125,8 @@ public struct History: Sendable {
 
     // MARK: - Encoding
 
-    private func encode(_ record: HistoryRecord) throws(StoreError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return Array(try encoder.encode(record))
-        } catch {
-            throw .cannotEncode(path: path)
-        }
+    private func encode(_ record: HistoryRecord) -> [UInt8] {
+        Array(record.jsonLine.utf8)
     }
 
     /// Whether `needle` occurs in `line` (a plain byte search; digests are ASCII).

@@ -24,13 +24,14 @@ public enum ResultExtractor {
         from response: UploadResponse, request: UploadRequest, profile: ServiceProfile
     ) throws(ServiceError) -> Outcome {
         let service = profile.name
-        let excerpt = readableExcerpt(response)
         if response.status == 206 { throw .partial(service: service) }
         let isRedirectStatus = (300...399).contains(response.status)
         let acceptable =
             request.isTCP || (200...299).contains(response.status)
             || (request.result == .location && isRedirectStatus)
-        guard acceptable else { throw .httpStatus(service: service, status: response.status, excerpt: excerpt) }
+        guard acceptable else {
+            throw .httpStatus(service: service, status: response.status, excerpt: readableExcerpt(response))
+        }
 
         let candidate: String?
         switch request.result {
@@ -49,7 +50,7 @@ public enum ResultExtractor {
             if request.result == .redirect {
                 throw .notAPaste(service: service, url: Sanitizer.printable(response.effectiveURL, limit: 200))
             }
-            throw .noURL(service: service, status: response.status, excerpt: excerpt)
+            throw .noURL(service: service, status: response.status, excerpt: readableExcerpt(response))
         }
         let url: String
         switch Sanitizer.validateURL(raw) {

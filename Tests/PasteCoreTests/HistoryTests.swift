@@ -112,6 +112,8 @@ struct HistoryTests {
     func previews() {
         #expect(HistoryRecord.preview(of: Array("\n  \n\thello\u{1b}[31m world  \nsecond".utf8)) == "hello [31m world")
         #expect(HistoryRecord.preview(of: Array("  \n \n".utf8)) == nil)
+        #expect(HistoryRecord.preview(of: Array("   plain ascii, trimmed  \nnext".utf8)) == "plain ascii, trimmed")
+        #expect(HistoryRecord.preview(of: Array(" \u{e9}t\u{e9} \n".utf8)) == "\u{e9}t\u{e9}")
         let long = HistoryRecord.preview(of: [UInt8](repeating: UInt8(ascii: "y"), count: 500))
         #expect(long?.count == HistoryRecord.maximumPreviewLength)
         #expect(long?.hasSuffix("…") == true)
