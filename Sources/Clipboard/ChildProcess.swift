@@ -248,7 +248,7 @@ enum StandardStreams {
 
     /// Closes every descriptor from 3 up: ones our caller's caller leaked to it without
     /// close-on-exec (`posix_spawn_file_actions_addclosefrom_np` is `_GNU_SOURCE`-only).
-    static func closeInherited() {
+    static func closeInherited(keeping kept: Int32? = nil) {
         // The open descriptors are listed in /proc/self/fd: closing those few is much cheaper
         // than calling close() on every number up to the limit (20,000 calls here, milliseconds
         // on the hotkey path). Without /proc, fall back to the loop.
@@ -259,7 +259,9 @@ enum StandardStreams {
                 let name = unsafe withUnsafeBytes(of: entry.pointee.d_name) { raw in
                     unsafe String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
                 }
-                if let descriptor = Int32(name), descriptor >= 3, descriptor != own { open.append(descriptor) }
+                if let descriptor = Int32(name), descriptor >= 3, descriptor != own, descriptor != kept {
+                    open.append(descriptor)
+                }
             }
             _ = unsafe closedir(folder)
             for descriptor in open { _ = close(descriptor) }
@@ -267,7 +269,20 @@ enum StandardStreams {
         }
         let limit = min(Int32(clamping: sysconf(Int32(_SC_OPEN_MAX))), 1 << 16)
         guard limit > 3 else { return }
-        for descriptor in 3..<limit { _ = close(descriptor) }
+        for descriptor in 3..<limit where descriptor != kept { _ = close(descriptor) }
+    }
+
+    /// Whether this process runs one thread only (`/proc/self/task` has one entry): the
+    /// condition for `fork` without `exec` (STYLE rule 21). False when it cannot be told.
+    static func isSingleThreaded() -> Bool {
+        guard let folder = unsafe opendir("/proc/self/task") else { return false }
+        defer { _ = unsafe closedir(folder) }
+        var threads = 0
+        while let entry = unsafe readdir(folder) {
+            let isDot = unsafe withUnsafeBytes(of: entry.pointee.d_name) { $0.first == UInt8(ascii: ".") }
+            if !isDot { threads += 1 }
+        }
+        return threads == 1
     }
 
     /// Leaves the working directory so the helper pins no mount point. Wraps `chdir("/")`.

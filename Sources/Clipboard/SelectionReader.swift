@@ -50,6 +50,12 @@ struct SelectionReader {
 
     /// Runs steps 1–5 and returns the text as UTF-8.
     func read() throws(ClipboardError) -> [UInt8] {
+        try readWithTime().text
+    }
+
+    /// Runs steps 1–5 and returns the text as UTF-8, with the server time the requests used
+    /// (good for taking a selection on this connection right after).
+    func readWithTime() throws(ClipboardError) -> (text: [UInt8], time: Timestamp) {
         // Steps 1 and 2: the timestamp's notification arrives before the owner's reply.
         display.requestServerTime(using: window)
         guard display.selectionOwner(selectionAtom) != nil else { throw .empty(selection) }
@@ -60,7 +66,7 @@ struct SelectionReader {
         // Step 3.
         if let text = try convert(to: utf8String, time: time) {
             guard !text.isEmpty else { throw .empty(selection) }
-            return text
+            return (text, time)
         }
         // Step 4.
         let candidates: [String]
@@ -83,7 +89,7 @@ struct SelectionReader {
         for name in candidates {
             if let text = try convert(to: display.atom(name), time: time) {
                 guard !text.isEmpty else { throw .empty(selection) }
-                return text
+                return (text, time)
             }
         }
         if display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }

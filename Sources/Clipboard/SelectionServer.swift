@@ -64,12 +64,20 @@ final class SelectionServer {
     /// How long to wait for the server to answer our own timestamp request.
     static let timestampTimeout = Duration.seconds(5)
 
-    init(display: Display, selection: Selection, text: [UInt8], chunkSize: Int? = nil) {
+    /// - Parameters:
+    ///   - window: a window of ours that selects `PropertyChangeMask` (a reader's, kept for
+    ///     owning); nil makes one.
+    ///   - timestamp: a server time already fetched on this connection, used to take ownership.
+    init(
+        display: Display, selection: Selection, text: [UInt8], chunkSize: Int? = nil, window: Window? = nil,
+        timestamp: Timestamp? = nil
+    ) {
         self.display = display
         self.selection = selection
         self.text = text
         latin1Text = TextEncoding.latin1(fromUTF8: text)
-        window = display.createWindow(events: .propertyChange)
+        self.window = window ?? display.createWindow(events: .propertyChange)
+        earlyTimestamp = timestamp
         atoms = Atoms(display: display, selection: selection)
         self.chunkSize = chunkSize ?? (display.maxRequestBytes - Self.requestHeaderAllowance)
     }

@@ -47,15 +47,22 @@ extension Runner {
         // Refuse options the service cannot honour before reading anything.
         try builder.validate(options, size: nil)
 
-        // The clipboard owner is a second process, ready by the time the URL is: forked at the
-        // start of main (`earlyOwner`), or else spawned now so its start-up overlaps reading the
-        // input and the upload. Released unused, it leaves without touching the clipboard.
-        let preparedCopy =
-            !(invocation.copies && settings.copy && !invocation.isDryRun)
-            ? nil
-            : earlyOwner ?? (try? makeClipboard().prepareWrite(to: .clipboard))
-
-        let inputs = try gatherInputs(settings: settings)
+        // Where the URL will be copied from. Reading the X11 clipboard keeps the reader's
+        // connection for it (the owner is forked from it once the URL is known); otherwise the
+        // owner is a second process, ready by the time the URL is: forked at the start of main
+        // (`earlyOwner`), or else spawned now so its start-up overlaps reading the input and the
+        // upload. Released unused, either leaves without touching the clipboard.
+        let copies = invocation.copies && settings.copy && !invocation.isDryRun
+        var preparedCopy: (any PreparedClipboardWrite)?
+        let inputs: [PasteInput]
+        if copies, earlyOwner == nil, readsSelection, let kept = try readSelectionKeepingConnection(settings: settings)
+        {
+            inputs = [kept.input]
+            preparedCopy = kept.write
+        } else {
+            preparedCopy = copies ? earlyOwner ?? (try? makeClipboard().prepareWrite(to: .clipboard)) : nil
+            inputs = try gatherInputs(settings: settings)
+        }
         // A stream's size is unknown until its end, but a start already past the limit is enough
         // to refuse before anything is sent. (RequestBuilder checks every known size.)
         for input in inputs {

@@ -31,7 +31,11 @@ public enum PasteCommand {
                 return 126
             case .paste(let invocation):
                 var runner = Runner(invocation: invocation, context: context, output: output)
-                runner.earlyOwner = startOwnerEarly(for: invocation, environment: environment)
+                // A run that reads the clipboard copies through the reader's own connection
+                // instead (`X11Clipboard.readKeepingConnection`): no second process beside it.
+                if !runner.readsSelection {
+                    runner.earlyOwner = startOwnerEarly(for: invocation, environment: environment)
+                }
                 return try runner.run().rawValue
             }
         } catch let error as any PasteError {

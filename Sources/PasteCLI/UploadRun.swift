@@ -134,6 +134,26 @@ struct Runner {
         return try PasteInput(bytes: bytes, label: label, isFromSelection: true)
     }
 
+    /// For an X11 clipboard: reads the selection this run reads and keeps the connection to
+    /// copy the URL through (`X11Clipboard.readKeepingConnection`). Nil for other clipboards.
+    func readSelectionKeepingConnection(settings: Settings) throws -> (
+        input: PasteInput, write: any PreparedClipboardWrite
+    )? {
+        guard let clipboard = try? makeClipboard(), let x11 = clipboard as? X11Clipboard else { return nil }
+        let selection: Selection = invocation.input == .primary ? .primary : .clipboard
+        let read: (text: [UInt8], write: any PreparedClipboardWrite)
+        do {
+            read = try x11.readKeepingConnection(
+                selection, timeout: .milliseconds(Int(settings.clipboardTimeout * 1000)), ownerOf: .clipboard)
+        } catch .noDisplay where invocation.input == .automatic {
+            throw InputError.nothingToRead
+        } catch {
+            throw ClipboardFailure(error: error)
+        }
+        let label = selection == .primary ? "the primary selection" : "the clipboard"
+        return (try PasteInput(bytes: read.text, label: label, isFromSelection: true), read.write)
+    }
+
     func makeClipboard() throws(ClipboardError) -> any Clipboard {
         try ClipboardBackend.detect(environment: context.environment)
             .makeClipboard(helperExecutable: executablePath, environment: context.environment)

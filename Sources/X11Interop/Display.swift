@@ -47,6 +47,14 @@ public final class Display {
         handle = nil
     }
 
+    /// Gives the connection up without closing it: for a parent whose forked child goes on
+    /// speaking on it. `XCloseDisplay` would send a round trip of its own (and free server
+    /// resources the child still uses), so nothing is sent; the descriptor stays open until
+    /// this process ends. Using the `Display` afterwards is a programming error.
+    public func abandon() {
+        handle = nil
+    }
+
     /// The open handle; using a closed `Display` is a programming error.
     var pointer: OpaquePointer {
         guard let handle else { preconditionFailure("X11Interop: Display used after close()") }
