@@ -12,8 +12,8 @@ final class BodyReader {
     /// The descriptor read from: the opened file, or the caller's stream.
     private let fileDescriptor: Int32
     private let ownsDescriptor: Bool
-    /// The tee file, opened for appending; -1 when there is none.
-    private let teeDescriptor: Int32
+    /// The tee file, opened for appending; nil when there is none.
+    private let tee: TeeWriter?
     /// Where `.bytes` and `.file` are; for `.bytes` the next byte to send.
     private var offset: Int64 = 0
     /// For `.segments`: the piece being sent, and the next byte to send within it.
@@ -35,7 +35,7 @@ final class BodyReader {
         case .bytes, .segments:
             fileDescriptor = -1
             ownsDescriptor = false
-            teeDescriptor = -1
+            tee = nil
         case .file(let path, _):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
@@ -43,25 +43,23 @@ final class BodyReader {
             }
             fileDescriptor = fd
             ownsDescriptor = true
-            teeDescriptor = -1
+            tee = nil
         case .stream(let fd, _, let teePath):
             fileDescriptor = fd
             ownsDescriptor = false
             if let teePath {
-                let tee = open(teePath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-                guard tee >= 0 else {
+                guard let tee = TeeWriter(path: teePath) else {
                     throw CurlError(code: .readError, detail: "", localFailure: .tee(path: teePath, errno: errno))
                 }
-                teeDescriptor = tee
+                self.tee = tee
             } else {
-                teeDescriptor = -1
+                tee = nil
             }
         }
     }
 
     deinit {
         if ownsDescriptor { close(fileDescriptor) }
-        if teeDescriptor >= 0 { close(teeDescriptor) }
     }
 
     /// A name for the source in error messages.
@@ -135,8 +133,12 @@ final class BodyReader {
                 failure = .read(path: sourceName, errno: errno)
                 return -1
             }
-            if got > 0, !appendToTee(UnsafeRawBufferPointer(start: base, count: got)) { return -1 }
-            if got > 0 { observe(base, got) }
+            guard got > 0 else {
+                // The end: the tee file must hold everything before libcurl finishes the request.
+                return finishTee() ? 0 : -1
+            }
+            if !appendToTee(UnsafeRawBufferPointer(start: base, count: got)) { return -1 }
+            observe(base, got)
             return got
         }
     }
@@ -165,16 +167,26 @@ final class BodyReader {
 
     /// Appends a chunk to the tee file; false (with `failure` set) when that fails.
     private func appendToTee(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard teeDescriptor >= 0, case .stream(_, _, let teePath?) = source else { return true }
-        var written = 0
-        while written < chunk.count {
-            let result = write(teeDescriptor, chunk.baseAddress! + written, chunk.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                failure = .tee(path: teePath, errno: errno)
-                return false
-            }
-            written += result
+        guard let tee else { return true }
+        let code = tee.append(chunk)
+        guard code == 0 else {
+            failure = .tee(path: tee.path, errno: code)
+            return false
+        }
+        return true
+    }
+
+    /// Writes out what the tee still stages, so the file holds every byte read so far; false
+    /// (with `failure` set, unless an earlier failure is already there) when that fails.
+    ///
+    /// Called at the end of the stream, and by the owner after a transfer that stopped early.
+    @discardableResult
+    func finishTee() -> Bool {
+        guard let tee else { return true }
+        let code = tee.flush()
+        guard code == 0 else {
+            if failure == nil { failure = .tee(path: tee.path, errno: code) }
+            return false
         }
         return true
     }

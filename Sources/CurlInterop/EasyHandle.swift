@@ -194,6 +194,9 @@ public final class EasyHandle {
 
     /// Turns a transfer's final code into success or a `CurlError`.
     func finish(_ code: CURLcode) throws(CurlError) {
+        // A transfer that stopped early leaves a stream's last bytes staged in its tee.
+        bodyReader?.finishTee()
+        mime?.finishTees()
         guard code != CURLE_OK else { return }
         // A write "error" we caused ourselves to skip a followed page's body is a success.
         if code == CURLE_WRITE_ERROR && stoppedFollowedBody { return }

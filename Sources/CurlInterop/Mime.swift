@@ -25,6 +25,11 @@ public final class Mime {
     /// The failure of one of the part readers, if any aborted the transfer.
     var readerFailure: CurlError.LocalFailure? { readers.lazy.compactMap(\.failure).first }
 
+    /// Writes out what the part readers' tees still stage (`BodyReader.finishTee`).
+    func finishTees() {
+        for reader in readers { reader.finishTee() }
+    }
+
     /// Adds a part.
     ///
     /// Wraps `curl_mime_addpart`, `curl_mime_name`, `curl_mime_filename`, `curl_mime_type`, and

@@ -153,6 +153,50 @@ struct RequestBodyTests {
         #expect(tee.contents == content)
     }
 
+    @Test(
+        "a multi-megabyte stream tees byte-exact, whatever its length against the 1 MiB tee blocks",
+        arguments: [(4 << 20) - 1, 4 << 20, (5 << 20) + 4097 + 13])
+    func largeStreamTee(length: Int) throws {
+        var content = [UInt8](repeating: 0, count: length)
+        for index in content.indices { content[index] = UInt8(truncatingIfNeeded: index &* 131 &+ index >> 11) }
+        let prefix = Array(content[..<777])
+        let tee = try TemporaryFile()
+        let saved = try TemporaryFile()
+        // After an odd-sized prefix, so the reads never line up with the tee's blocks.
+        let pipe = FedPipe(Array(content[777...]))
+        let request = UploadRequest(
+            url: server.base + "/upload?save=" + saved.path,
+            body: .multipart([
+                FormField(
+                    name: "paste[body]",
+                    value: .content(
+                        .stream(fileDescriptor: pipe.readDescriptor, prefix: prefix, teePath: tee.path), fileName: nil,
+                        contentType: nil))
+            ]), result: .body)
+        var echo = try Echo(try uploader.send(request))
+        echo.body = Data(saved.contents).base64EncodedString()
+        #expect(echo.chunked)
+        #expect(try echo.parts().first?.content == content)
+        #expect(tee.contents == content)
+    }
+
+    @Test("a stream tee appends after what its file already holds")
+    func teeAppends() throws {
+        let start = Array("kept from before\n".utf8)
+        let content = [UInt8](repeating: 0x62, count: (2 << 20) + 5)
+        let tee = try TemporaryFile(start)
+        let saved = try TemporaryFile()
+        let pipe = FedPipe(content)
+        let request = UploadRequest(
+            url: server.base + "/raw?save=" + saved.path,
+            body: .raw(
+                .stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path), contentType: "text/plain"),
+            result: .body)
+        _ = try uploader.send(request)
+        #expect(saved.contents == content)
+        #expect(tee.contents == start + content)
+    }
+
     @Test("a rendered JSON body goes out as given")
     func renderedJSON() throws {
         let json = Array(#"{"content": "日本 \"q\"\n"}"#.utf8)
