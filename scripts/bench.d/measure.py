@@ -18,6 +18,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 DEADLINE = 300  # seconds any one run may take before the benchmark gives up
@@ -46,7 +47,7 @@ def run(command, env, stdin_file=None, pipe_from=None, setup=None, check=None):
                                  stdout=out_file, stderr=err_file)
         if feeder:
             feeder.stdout.close()
-        child.wait(timeout=DEADLINE)
+        wait_bounded(child)
         seconds = time.perf_counter() - start
         out_file.seek(0)
         err_file.seek(0)
@@ -60,6 +61,21 @@ def run(command, env, stdin_file=None, pipe_from=None, setup=None, check=None):
     if check:
         check(out)
     return seconds, out
+
+
+def wait_bounded(child):
+    """Waits for `child` to exit, killing it after DEADLINE seconds.
+
+    A blocking waitpid, not `Popen.wait(timeout=…)`: that one polls with sleeps that double
+    from 0.5 ms (0.5, 1.5, 3.5, 7.5, 15.5 ms…), so a run that ends at 7.6 ms was timed as
+    15.5 ms, and the medians came out in steps instead of as measured.
+    """
+    timer = threading.Timer(DEADLINE, child.kill)
+    timer.start()
+    try:
+        child.wait()
+    finally:
+        timer.cancel()
 
 
 def peak_kib(command, env, pipe_from=None):
