@@ -4,9 +4,10 @@ import X11Interop
 ///
 /// The steps, as xsel writes them down, arranged to cost as few round trips to the server as
 /// they can (each is a wait at the hotkey; `scripts/bench`):
-/// 0. Every atom the steps may need is interned in one round trip, with the reader's window.
-/// 1. No owner (`XGetSelectionOwner` = None) → the selection is empty. The request for a server
-///    timestamp (step 2) goes out just before, so its answer rides on the same round trip.
+/// 0. Every atom the steps may need is interned in one round trip, with the reader's window and
+///    the request for step 2's timestamp, whose answer rides on that round trip.
+/// 1. No owner (`XGetSelectionOwner` = None) → the selection is empty. Asked only when step 3
+///    is refused (the server refuses at once when nobody owns the selection).
 /// 2. A server timestamp (ICCCM §2.1 asks requestors for a real time, not `CurrentTime`).
 /// 3. Convert to `UTF8_STRING`, the best text target and the one nearly every owner offers.
 ///    An answer of another type (some owners send what they hold whatever was asked) counts
@@ -38,9 +39,11 @@ struct SelectionReader {
         self.selection = selection
         self.timeout = timeout
         window = display.createWindow(events: .propertyChange)
+        // Step 2's request goes out with the atoms': the time arrives on their round trip.
+        display.requestServerTime(using: window)
         let names = [
             "PASTE_SELECTION", selection.atomName, TextTarget.utf8String.rawValue, TextTarget.string.rawValue,
-            TextTarget.compoundText.rawValue, "INCR", "TARGETS", Display.timestampProperty, "INTEGER",
+            TextTarget.compoundText.rawValue, "INCR", "TARGETS",
         ]
         let atoms = display.atoms(names)
         (property, selectionAtom, utf8String, string, compoundText, incr, targets) = (
@@ -56,18 +59,18 @@ struct SelectionReader {
     /// Runs steps 1–5 and returns the text as UTF-8, with the server time the requests used
     /// (good for taking a selection on this connection right after).
     func readWithTime() throws(ClipboardError) -> (text: [UInt8], time: Timestamp) {
-        // Steps 1 and 2: the timestamp's notification arrives before the owner's reply.
-        display.requestServerTime(using: window)
-        guard display.selectionOwner(selectionAtom) != nil else { throw .empty(selection) }
+        // Step 2 (asked for in `init`, answered on the atoms' round trip).
         let time: Timestamp
         do { time = try display.awaitServerTime(using: window, before: .now + timeout) } catch {
             throw .timedOut(selection, seconds: timeout.seconds)
         }
-        // Step 3.
+        // Step 3. With no owner the server itself refuses, and step 1 tells why.
         if let text = try convert(to: utf8String, time: time) {
             guard !text.isEmpty else { throw .empty(selection) }
             return (text, time)
         }
+        // Step 1, needed only now.
+        guard display.selectionOwner(selectionAtom) != nil else { throw .empty(selection) }
         // Step 4.
         let candidates: [String]
         if let offered = try offeredTargets(time: time) {

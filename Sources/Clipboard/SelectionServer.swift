@@ -316,7 +316,7 @@ private struct Atoms {
         let names = [
             selection.atomName, "TARGETS", "TIMESTAMP", "MULTIPLE", "INTEGER", "ATOM", "INCR",
             "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "TEXT", "STRING",
-            "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS", Display.timestampProperty,
+            "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS",
         ]
         let a = display.atoms(names)
         (self.selection, targets, timestamp, multiple, integer, atom, incr) = (a[0], a[1], a[2], a[3], a[4], a[5], a[6])

@@ -80,7 +80,7 @@ extension Display {
     /// request means the notification has already arrived). `window` must select
     /// `PropertyChangeMask`.
     public func requestServerTime(using window: Window) {
-        changeProperty(atom(Self.timestampProperty), of: window, type: atom("INTEGER"), bytes: [], mode: .append)
+        changeProperty(Self.timestampProperty, of: window, type: Atom(rawValue: 19), bytes: [], mode: .append)
     }
 
     /// The second half of `serverTime`: waits for the notification `requestServerTime` asked for.
@@ -90,7 +90,7 @@ extension Display {
     {
         let (wholeSeconds, attoseconds) = (deadline - .now).components
         let waited = Double(wholeSeconds) + Double(attoseconds) / 1e18
-        let property = atom(Self.timestampProperty)
+        let property = Self.timestampProperty
         flush()
         let event = waitForEvent(before: deadline) { event in
             if case .propertyNotify(let change) = event, change.window == window, change.property == property {
@@ -104,6 +104,9 @@ extension Display {
         return change.time
     }
 
-    /// The property `serverTime` touches; intern it with `atoms(_:)` ahead to save a round trip.
-    public static let timestampProperty = "_PASTE_TIMESTAMP"
+    /// The property `serverTime` touches on our own window: a predefined atom (`CUT_BUFFER7`,
+    /// 16; cut buffers live on the root window, never on ours), so asking for the time needs
+    /// no round trip to intern a name first and can ride on the next request that has a reply.
+    /// The value appended is zero `INTEGER`s (predefined atom 19).
+    static let timestampProperty = Atom(rawValue: 16)
 }

@@ -8,13 +8,22 @@ import PasteCLI
 #endif
 
 /// The process environment as a dictionary, read once here (libraries never read it themselves).
+///
+/// Split at the first `=` byte by byte: a `String` search would walk grapheme clusters, which
+/// made this a measurable part of a hotkey press.
 func processEnvironment() -> [String: String] {
     var result: [String: String] = [:]
     var cursor = unsafe environ
     while let entry = unsafe cursor.pointee {
-        let text = unsafe String(cString: entry)
-        if let equals = text.firstIndex(of: "=") {
-            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        let length = unsafe strlen(entry)
+        unsafe entry.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            let whole = unsafe UnsafeBufferPointer(start: bytes, count: length)
+            if let equals = unsafe whole.firstIndex(of: UInt8(ascii: "=")) {
+                let name = unsafe String(decoding: UnsafeBufferPointer(rebasing: whole[..<equals]), as: UTF8.self)
+                let value = unsafe String(
+                    decoding: UnsafeBufferPointer(rebasing: whole[(equals + 1)...]), as: UTF8.self)
+                result[name] = value
+            }
         }
         unsafe cursor += 1
     }
