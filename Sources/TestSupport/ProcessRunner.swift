@@ -92,8 +92,12 @@ public func runProcess(
     try process.run()
     if case .bytes(let data) = input, let inPipe {
         Thread.detachNewThread {
-            try? inPipe.fileHandleForWriting.write(contentsOf: data)
-            try? inPipe.fileHandleForWriting.close()
+            // A child that exits without reading all its stdin (a usage or config error) must
+            // not take the test process down.
+            withoutSIGPIPE {
+                try? inPipe.fileHandleForWriting.write(contentsOf: data)
+                try? inPipe.fileHandleForWriting.close()
+            }
         }
     }
     if done.wait(timeout: .now() + timeout) == .timedOut {
@@ -151,4 +155,19 @@ public struct ConditionTimedOut: Error, CustomStringConvertible {
     public var what: String
     public var seconds: Double
     public var description: String { "gave up after \(seconds)s waiting for \(what)" }
+}
+
+/// Runs `body` (pipe writes, on a thread of its own) with SIGPIPE blocked on this thread, so a
+/// write to a pipe whose reader is gone fails with EPIPE instead of killing the test process;
+/// the signal left pending is taken off the thread before it returns.
+public func withoutSIGPIPE(_ body: () -> Void) {
+    var pipeSignal = sigset_t()
+    sigemptyset(&pipeSignal)
+    sigaddset(&pipeSignal, SIGPIPE)
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+    body()
+    var now = timespec()
+    while sigtimedwait(&pipeSignal, nil, &now) == SIGPIPE {}
+    pthread_sigmask(SIG_SETMASK, &previous, nil)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PasteCore
+import TestSupport
 import Testing
 
 /// What the test server saw of one request.
@@ -95,8 +96,10 @@ final class FedPipe: @unchecked Sendable {
     init(chunks: @escaping @Sendable () -> [UInt8]?) {
         let writer = pipe.fileHandleForWriting
         Thread.detachNewThread {
-            while let chunk = chunks() { try? writer.write(contentsOf: Data(chunk)) }
-            try? writer.close()
+            withoutSIGPIPE {
+                while let chunk = chunks() { try? writer.write(contentsOf: Data(chunk)) }
+                try? writer.close()
+            }
         }
     }
 
