@@ -22,6 +22,7 @@ import threading
 import time
 
 DEADLINE = 300  # seconds any one run may take before the benchmark gives up
+WARMUP = 2  # untimed rounds of both sides before each case's timed rounds
 
 
 def run(command, env, stdin_file=None, pipe_from=None, setup=None, check=None):
@@ -100,15 +101,18 @@ def peak_kib(command, env, pipe_from=None):
 
 
 def side_by_side(name, ours, anchor, rounds, env, target, ours_options=None, anchor_options=None):
-    """Alternates ours and the anchor `rounds` times; returns a table row."""
+    """Alternates ours and the anchor `rounds` times, after WARMUP rounds that are not timed
+    (the first runs after the display and the mocks start are slower for both sides, and
+    for the first case more than the others); returns a table row."""
     times = {"ours": [], "anchor": []}
-    for round_number in range(rounds):
+    for round_number in range(-WARMUP if rounds >= 3 else 0, rounds):
         order = [("ours", ours), ("anchor", anchor)]
         if round_number % 2:
             order.reverse()  # neither side always runs on a warmer cache
         for side, command in order:
             seconds, _ = run(command, env, **((ours_options if side == "ours" else anchor_options) or {}))
-            times[side].append(seconds)
+            if round_number >= 0:
+                times[side].append(seconds)
     ours_median = statistics.median(times["ours"])
     anchor_median = statistics.median(times["anchor"])
     return [name, ms(ours_median), ms(anchor_median), f"{ours_median / anchor_median:.2f}x", target,
