@@ -52,6 +52,24 @@ struct InteropTests {
         #expect(read == text)
     }
 
+    @Test(
+        "read keeping the connection, then put: xclip reads what we put (a threaded caller gets the spawned helper)",
+        arguments: Selection.allCases)
+    func readKeepingConnectionThenWrite(selection: Selection) throws {
+        let server = try XServer.require()
+        let text = Selections.text(size: 2048)
+        try Selections.startOwnerTool(
+            ["/usr/bin/xclip", "-i"] + xclipSelection(selection), input: text, on: server, selection: selection)
+        let (read, write) = try Selections.clipboard(server).readKeepingConnection(
+            selection, timeout: .seconds(10), ownerOf: .clipboard)
+        #expect(read == text)
+        // The test process has many threads: the write must not fork, and still land.
+        try write.complete(with: Array("the URL".utf8))
+        #expect(
+            try Selections.readWithTool(["/usr/bin/xclip", "-o", "-selection", "clipboard"], on: server)
+                == Array("the URL".utf8))
+    }
+
     @Test("what we put, we read back byte-exact (INCR on both sides)", arguments: [300 * 1024, 64 << 20])
     func roundTrip(size: Int) throws {
         let server = try XServer.require()

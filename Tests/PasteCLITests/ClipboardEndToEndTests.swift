@@ -80,6 +80,42 @@ struct ClipboardEndToEndTests {
         #expect(try clipboardText() == String(result.out.dropFirst(4)).trimmingCharacters(in: .newlines))
     }
 
+    @Test("url=$(paste -c) returns at once; the owner forked from the reader leaves when the clipboard is taken")
+    func clipboardCommandSubstitution() throws {
+        try putOnClipboard("from the clipboard, in a script")
+        let paste = try PasteRunner(display: xvfb.display)
+        let executable = BuiltProducts.path(of: "paste")
+        let endpoint = server.baseURL + "/pastes/create"
+        let result = try runProcess(
+            "/bin/sh", ["-c", "url=$(\"$0\" -c --no-notify -q --url \"$1\"); echo \"got $url\"", executable, endpoint],
+            input: .null, environment: paste.environment, timeout: 20)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let url = String(result.out.dropFirst(4)).trimmingCharacters(in: .newlines)
+        #expect(url.hasPrefix(server.baseURL + "/pastes/"))
+        #expect(try fetch(url + ".txt") == Data("from the clipboard, in a script".utf8))
+        #expect(try clipboardText() == url)
+        // The owner is a fork of that run (same command line): alive while it holds the URL,
+        // gone once another client takes the clipboard.
+        let ownerCommand = [executable, "-c", "--no-notify", "-q", "--url", endpoint]
+        #expect(!Self.processes(runningExactly: ownerCommand).isEmpty)
+        try putOnClipboard("taken by xclip")
+        try waitUntil("the owner to leave", timeout: 10) { Self.processes(runningExactly: ownerCommand).isEmpty }
+        #expect(try clipboardText() == "taken by xclip")
+    }
+
+    /// The pids whose command line is exactly `arguments` (read from /proc, no procps needed).
+    static func processes(runningExactly arguments: [String]) -> [Int32] {
+        let wanted = Data((arguments.joined(separator: "\0") + "\0").utf8)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry in
+            guard let pid = Int32(entry),
+                let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                commandLine == wanted
+            else { return nil }
+            return pid
+        }
+    }
+
     @Test("a failed upload leaves the clipboard holding the text, and the text in the outbox")
     func failureKeepsClipboard() throws {
         try putOnClipboard("precious text")
