@@ -82,6 +82,8 @@ let package = Package(
         .systemLibrary(
             name: "CXft",
             providers: [.apt(["libxft-dev", "libfontconfig-dev"])]),
+        // glibc's mallopt, for the executable's allocator tuning (Sources/paste/main.swift).
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CCrypto",
             providers: [.apt(["libssl-dev"])]),
@@ -111,7 +113,7 @@ let package = Package(
             swiftSettings: safeSwift),
 
         // MARK: - Executables
-        .executableTarget(name: "paste", dependencies: ["PasteCLI"], swiftSettings: safeSwift),
+        .executableTarget(name: "paste", dependencies: ["PasteCLI", "CMalloc"], swiftSettings: safeSwift),
         // The mock pastebin shares no code with the client: a shared encoder would hide its bugs.
         .executableTarget(name: "paste-mock"),
 

@@ -119,7 +119,10 @@ struct SelectionReader {
         var type = header.type
         if type == incr {
             // §2.7.2: the deletion above (in the same request) told the owner to start.
-            if let sizeHint = header.values.first { data.reserveCapacity(Int(clamping: sizeHint)) }
+            // Room for the whole transfer before it starts: the owner's size when it gives one
+            // (a lower bound), else `incrReservation`. Growing as chunks come copies all that
+            // arrived so far at each step (once the whole 64 MiB, for one last 64-byte chunk).
+            data.reserveCapacity(header.values.first.map { Int(clamping: $0) } ?? Self.incrReservation)
             var isFirstChunk = true
             while true {
                 let deadline = ContinuousClock.now + timeout
@@ -151,6 +154,12 @@ struct SelectionReader {
         guard let name = display.name(of: type) else { return false }
         return TextTarget(rawValue: name) != nil || name.lowercased().hasPrefix("text/")
     }
+
+    /// The room reserved for an INCR transfer whose owner gives no size (xclip gives none):
+    /// address space, not memory, until chunks are written into it, so a large reservation
+    /// costs nothing and spares the copies of growing. Beyond it, the buffer grows eight-fold
+    /// (`Display.readProperty`).
+    static let incrReservation = 256 << 20
 
     /// Sends `ConvertSelection` and waits for the owner's `SelectionNotify`.
     /// - Returns: whether the owner put an answer in our property (false: refused).

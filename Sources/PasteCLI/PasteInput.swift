@@ -47,9 +47,15 @@ struct PasteInput {
     }
 
     /// Wraps in-memory bytes, refusing empty and binary input.
+    /// Whether `bytes` hold a NUL (binary data). `memchr`, vectorised: a byte-by-byte
+    /// `contains(0)` was a sixth of reading a 64 MiB clipboard.
+    static func containsNUL(_ bytes: [UInt8]) -> Bool {
+        unsafe bytes.withUnsafeBytes { unsafe $0.baseAddress.map { unsafe memchr($0, 0, bytes.count) != nil } ?? false }
+    }
+
     init(bytes: [UInt8], label: String, fileName: String? = nil, isFromSelection: Bool = false) throws(InputError) {
         if bytes.isEmpty { throw .empty(source: label) }
-        if bytes.contains(0) { throw .binary(source: label) }
+        if Self.containsNUL(bytes) { throw .binary(source: label) }
         self.content = .bytes(bytes)
         self.label = label
         self.bytes = bytes
@@ -83,7 +89,7 @@ struct PasteInput {
         if filled < inMemoryLimit {
             return try PasteInput(bytes: buffer, label: "stdin")
         }
-        if buffer.contains(0) { throw .binary(source: "stdin") }
+        if Self.containsNUL(buffer) { throw .binary(source: "stdin") }
         return PasteInput(
             content: .stream(fileDescriptor: 0, prefix: buffer, teePath: nil), label: "stdin", fileName: nil)
     }

@@ -45,6 +45,13 @@ extension Display {
         var values: [UInt] = []
         if let data, actualFormat == 8 || actualFormat == 16 {
             count = Int(itemCount) * Int(actualFormat / 8)
+            if buffer.capacity - buffer.count < count {
+                // Grow eight-fold, not two-fold: INCR owners often give no total size (xclip
+                // gives none), and a doubling array copies all it holds at each step (a third
+                // of reading a 64 MiB clipboard). The room beyond the data is address space,
+                // not memory, until a later chunk is written into it.
+                buffer.reserveCapacity(buffer.count + min(max(count, buffer.count * 7), 1 << 30))
+            }
             buffer.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
         } else if let data, actualFormat == 32 {
             let longs = UnsafeRawPointer(data).bindMemory(to: UInt.self, capacity: Int(itemCount))
