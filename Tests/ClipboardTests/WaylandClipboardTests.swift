@@ -36,9 +36,16 @@ struct WaylandClipboardTests {
             cat "$store.data"
             """
         for (name, text) in [("wl-copy", copy), ("wl-paste", paste)] {
+            // Written through a close-on-exec descriptor: one that a process forked meanwhile by
+            // a parallel test inherited would keep the file "busy" and make its exec fail
+            // (ETXTBSY), which reads as a missing tool.
             let path = bin.appendingPathComponent(name).path
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-            chmod(path, 0o755)
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+            try #require(descriptor >= 0)
+            let bytes = Array(text.utf8)
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+            try #require(written == bytes.count)
         }
         environment = [
             "PATH": bin.path + ":/usr/bin:/bin", "WAYLAND_DISPLAY": "wayland-test", "FAKE_WL_STORE": folder.path,
