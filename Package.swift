@@ -51,6 +51,12 @@ let curlLinking: [LinkerSetting] =
             "brotlicommon", "z",
         ])
     ]
+/// In static builds the C++ runtime that the Swift runtime needs is linked statically too:
+/// `link/static-libstdc++` holds a linker script named `libstdc++.so` that stands for the
+/// archive, and comes first on the library path. Loading the shared one cost 0.5 ms at every
+/// start (`hyperfine -N`: a C hello world with and without it, 0.7 and 1.2 ms).
+let staticCxxRuntime: [LinkerSetting] =
+    linkDynamically ? [] : [.unsafeFlags(["-L", Context.packageDirectory + "/link/static-libstdc++"])]
 let curlShimSettings: [CSetting] = linkDynamically ? [.define("PASTE_LINK_DYNAMIC")] : []
 let x11Linking: [LinkerSetting] =
     linkDynamically
@@ -113,7 +119,9 @@ let package = Package(
             swiftSettings: safeSwift),
 
         // MARK: - Executables
-        .executableTarget(name: "paste", dependencies: ["PasteCLI", "CMalloc"], swiftSettings: safeSwift),
+        .executableTarget(
+            name: "paste", dependencies: ["PasteCLI", "CMalloc"], swiftSettings: safeSwift,
+            linkerSettings: staticCxxRuntime),
         // The mock pastebin shares no code with the client: a shared encoder would hide its bugs.
         .executableTarget(name: "paste-mock"),
 
