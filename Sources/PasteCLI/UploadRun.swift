@@ -121,17 +121,9 @@ struct Runner {
     }
 
     func readSelection(_ selection: Selection, settings: Settings) throws -> PasteInput {
-        let bytes: [UInt8]
-        do {
-            let clipboard = try makeClipboard()
-            bytes = try clipboard.read(selection, timeout: .milliseconds(Int(settings.clipboardTimeout * 1000)))
-        } catch .noDisplay where invocation.input == .automatic {
-            throw InputError.nothingToRead
-        } catch {
-            throw ClipboardFailure(error: error)
+        try selectionInput(selection) { () throws(ClipboardError) in
+            try makeClipboard().read(selection, timeout: clipboardTimeout(settings))
         }
-        let label = selection == .primary ? "the primary selection" : "the clipboard"
-        return try PasteInput(bytes: bytes, label: label, isFromSelection: true)
     }
 
     /// For an X11 clipboard: reads the selection this run reads and keeps the connection to
@@ -141,17 +133,35 @@ struct Runner {
     )? {
         guard let clipboard = try? makeClipboard(), let x11 = clipboard as? X11Clipboard else { return nil }
         let selection: Selection = invocation.input == .primary ? .primary : .clipboard
-        let read: (text: [UInt8], write: any PreparedClipboardWrite)
+        var write: (any PreparedClipboardWrite)?
+        let input = try selectionInput(selection) { () throws(ClipboardError) in
+            let read = try x11.readKeepingConnection(
+                selection, timeout: clipboardTimeout(settings), ownerOf: .clipboard)
+            write = read.write
+            return read.text
+        }
+        return write.map { (input, $0) }
+    }
+
+    /// The text `read` gets from `selection`, as an input; its failures as the CLI reports them
+    /// (no display at all, when the run only fell back to the clipboard: nothing to read).
+    private func selectionInput(
+        _ selection: Selection, read: () throws(ClipboardError) -> [UInt8]
+    ) throws -> PasteInput {
+        let bytes: [UInt8]
         do {
-            read = try x11.readKeepingConnection(
-                selection, timeout: .milliseconds(Int(settings.clipboardTimeout * 1000)), ownerOf: .clipboard)
+            bytes = try read()
         } catch .noDisplay where invocation.input == .automatic {
             throw InputError.nothingToRead
         } catch {
             throw ClipboardFailure(error: error)
         }
         let label = selection == .primary ? "the primary selection" : "the clipboard"
-        return (try PasteInput(bytes: read.text, label: label, isFromSelection: true), read.write)
+        return try PasteInput(bytes: bytes, label: label, isFromSelection: true)
+    }
+
+    private func clipboardTimeout(_ settings: Settings) -> Duration {
+        .milliseconds(Int(settings.clipboardTimeout * 1000))
     }
 
     func makeClipboard() throws(ClipboardError) -> any Clipboard {
