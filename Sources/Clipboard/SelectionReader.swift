@@ -120,9 +120,11 @@ struct SelectionReader {
         if type == incr {
             // §2.7.2: the deletion above (in the same request) told the owner to start.
             // Room for the whole transfer before it starts: the owner's size when it gives one
-            // (a lower bound), else `incrReservation`. Growing as chunks come copies all that
-            // arrived so far at each step (once the whole 64 MiB, for one last 64-byte chunk).
-            data.reserveCapacity(header.values.first.map { Int(clamping: $0) } ?? Self.incrReservation)
+            // (a lower bound; capped, since any client can claim any size), else
+            // `incrReservation`. Growing as chunks come copies all that arrived so far at each
+            // step (once the whole 64 MiB, for one last 64-byte chunk).
+            data.reserveCapacity(
+                header.values.first.map { min(Int(clamping: $0), 1 << 30) } ?? Self.incrReservation)
             var isFirstChunk = true
             while true {
                 let deadline = ContinuousClock.now + timeout
