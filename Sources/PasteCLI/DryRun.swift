@@ -84,7 +84,7 @@ enum JSONOutput {
 
     static func object(for record: HistoryRecord) -> String {
         let members = [
-            "\"time\":\(JSONText.quote(timestamp(record.time)))",
+            "\"time\":\(JSONText.quote(JSONText.timestamp(record.time)))",
             "\"service\":\(JSONText.quote(record.service))",
             "\"url\":\(JSONText.quote(record.url))",
             "\"bytes\":\(record.byteCount)",
@@ -94,12 +94,5 @@ enum JSONOutput {
             "\"deletion_url\":\(record.deletionURL.map(JSONText.quote) ?? "null")",
         ]
         return "{" + members.joined(separator: ",") + "}"
-    }
-}
-
-extension JSONOutput {
-    /// ISO 8601 in UTC, seconds precision (`2026-11-30T04:50:00Z`).
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601)
     }
 }

@@ -37,7 +37,7 @@ extension Runner {
             } else {
                 let title = record.title.map { "  \(Sanitizer.printable($0, limit: 60))" } ?? ""
                 output.result(
-                    "\(JSONOutput.timestamp(record.time))  \(record.service)  \(record.url)  \(record.byteCount) B\(title)"
+                    "\(JSONText.timestamp(record.time))  \(record.service)  \(record.url)  \(record.byteCount) B\(title)"
                 )
             }
         }

@@ -53,7 +53,7 @@ extension Runner {
         // (`earlyOwner`), or else spawned now so its start-up overlaps reading the input and the
         // upload. Released unused, either leaves without touching the clipboard.
         let copies = invocation.copies && settings.copy && !invocation.isDryRun
-        var preparedCopy: (any PreparedClipboardWrite)?
+        let preparedCopy: (any PreparedClipboardWrite)?
         let inputs: [PasteInput]
         if copies, earlyOwner == nil, readsSelection, let kept = try readSelectionKeepingConnection(settings: settings)
         {

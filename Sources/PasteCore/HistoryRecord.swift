@@ -61,7 +61,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
     public var jsonLine: String {
         var fields: [(key: String, value: String)] = [
             ("bytes", String(byteCount)), ("service", JSONText.quote(service)), ("sha256", JSONText.quote(sha256)),
-            ("time", JSONText.quote(Self.iso8601(time))), ("url", JSONText.quote(url)),
+            ("time", JSONText.quote(JSONText.timestamp(time))), ("url", JSONText.quote(url)),
         ]
         if let deletionToken { fields.append(("delete_token", JSONText.quote(deletionToken))) }
         if let deletionURL { fields.append(("delete_url", JSONText.quote(deletionURL))) }
@@ -69,27 +69,6 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         if let title { fields.append(("title", JSONText.quote(title))) }
         fields.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         return "{" + fields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
-    }
-
-    /// `time` in ISO 8601 UTC, whole seconds (the fraction dropped, as `JSONEncoder` does).
-    static func iso8601(_ time: Date) -> String {
-        let seconds = Int64((time.timeIntervalSince1970).rounded(.down))
-        let (days, secondOfDay) = (seconds.quotientAndRemainder(dividingBy: 86_400))
-        let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
-        // Days since 1970-01-01 to a civil date (Howard Hinnant's days_from_civil, inverted).
-        let shifted = day + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : String(value) }
-        let yearText = String(year)
-        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-" + two(month) + "-"
-            + two(dayOfMonth) + "T" + two(second / 3600) + ":" + two(second / 60 % 60) + ":" + two(second % 60) + "Z"
     }
 
     /// The first non-blank line of `text`, trimmed, control characters dropped, and shortened to

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// JSON string escaping and a small JSON value, without Foundation's serialization.
 public enum JSONText {
     /// The text as the inside of a JSON string (no surrounding quotes), per RFC 8259 §7.
@@ -27,6 +29,29 @@ public enum JSONText {
 
     /// The text as a quoted JSON string.
     public static func quote(_ text: String) -> String { "\"" + escape(text) + "\"" }
+
+    /// `time` in ISO 8601 UTC, whole seconds (`2025-01-31T12:00:00Z`; the fraction dropped, as
+    /// `JSONEncoder`'s `.iso8601` does), computed here: Foundation's formatters load calendar
+    /// and time zone data first, which showed on the hotkey path.
+    public static func timestamp(_ time: Date) -> String {
+        let seconds = Int64((time.timeIntervalSince1970).rounded(.down))
+        let (days, secondOfDay) = (seconds.quotientAndRemainder(dividingBy: 86_400))
+        let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
+        // Days since 1970-01-01 to a civil date (Howard Hinnant's days_from_civil, inverted).
+        let shifted = day + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : String(value) }
+        let yearText = String(year)
+        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-" + two(month) + "-"
+            + two(dayOfMonth) + "T" + two(second / 3600) + ":" + two(second / 60 % 60) + ":" + two(second % 60) + "Z"
+    }
 }
 
 /// A parsed JSON document, for `json:/pointer` results.
