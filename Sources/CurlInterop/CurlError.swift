@@ -1,4 +1,5 @@
 internal import CCurlShims
+public import SystemInterop
 
 /// A failed libcurl call: its code, libcurl's text for that code, and the handle's error buffer.
 ///
@@ -83,10 +84,10 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Something one of our own callbacks failed at: the real cause behind an abort code.
     public enum LocalFailure: Sendable, Equatable {
-        /// Reading the body source failed (`errno` from `open`/`read`).
-        case read(path: String, errno: Int32)
+        /// Reading the body source failed (the `Errno` of `open`/`read`).
+        case read(path: String, errno: Errno)
         /// Appending to the tee (outbox) copy failed.
-        case tee(path: String, errno: Int32)
+        case tee(path: String, errno: Errno)
     }
 
     /// The code libcurl returned.

@@ -1,5 +1,6 @@
 internal import CCurlShims
 internal import Glibc
+internal import SystemInterop
 
 /// A plain TCP exchange for netcat-style pastebins (termbin, fiche): connect, send the content,
 /// close the sending side, read the answer.
@@ -75,7 +76,7 @@ public final class RawConnection {
             onProgress?(total)
         }
         if shutdown(socket, Int32(SHUT_WR)) != 0 {
-            throw CurlError(code: .sendError, detail: "shutdown: " + String(cString: strerror(errno)))
+            throw CurlError(code: .sendError, detail: "shutdown: " + Errno(rawValue: errno).message)
         }
         return total
     }
@@ -119,7 +120,7 @@ public final class RawConnection {
             let ready = poll(&entry, 1, Int32(min(milliseconds, Int64(Int32.max))))
             if ready > 0 { return }
             if ready < 0 && errno != EINTR {
-                throw CurlError(code: .receiveError, detail: "poll: " + String(cString: strerror(errno)))
+                throw CurlError(code: .receiveError, detail: "poll: " + Errno(rawValue: errno).message)
             }
         }
     }

@@ -1,5 +1,6 @@
 import CurlInterop
 import PasteCore
+import SystemInterop
 
 /// Why an upload failed, with what a message, an exit status and a retry decision need.
 ///
@@ -34,9 +35,9 @@ public enum UploadError: PasteError, Equatable {
     /// Receiving the answer failed (reset, empty reply, malformed reply).
     case receiveFailed(url: String, detail: String)
     /// Reading the content to send failed.
-    case readFailed(path: String, errno: Int32, requestSent: Bool)
+    case readFailed(path: String, errno: Errno, requestSent: Bool)
     /// Appending to the outbox copy (the tee) failed.
-    case teeFailed(path: String, errno: Int32, requestSent: Bool)
+    case teeFailed(path: String, errno: Errno, requestSent: Bool)
     /// The URL's scheme is not http, https or tcp, or it is malformed.
     case unsupportedURL(String)
     /// A `tcp://` service was given a form body; only raw content can go over TCP.
@@ -82,9 +83,9 @@ public enum UploadError: PasteError, Equatable {
         case .receiveFailed(let url, let detail):
             "no usable answer from \(Endpoint(url).authority): \(detail)"
         case .readFailed(let path, let code, _):
-            "cannot read '\(path)': \(Curl.describe(errno: code))"
+            "cannot read '\(path)': \(code.message)"
         case .teeFailed(let path, let code, _):
-            "cannot write the outbox copy '\(path)': \(Curl.describe(errno: code))"
+            "cannot write the outbox copy '\(path)': \(code.message)"
         case .unsupportedURL(let url):
             "unsupported URL '\(url)': use http://, https:// or tcp://host:port"
         case .bodyNotSendableOverTCP(let url):

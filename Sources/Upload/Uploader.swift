@@ -1,5 +1,6 @@
 import CurlInterop
 import PasteCore
+import SystemInterop
 
 /// Runs `UploadRequest`s: HTTP(S) through libcurl, `tcp://` over a plain connection.
 ///
@@ -268,7 +269,7 @@ public final class Uploader {
             return .couldNotResolve(host: Endpoint(url).bareHost, requestSent: sent)
         case .couldNotConnect, .couldNotResolveProxy:
             let errno = info?.osErrno ?? 0
-            let detail = errno != 0 ? Curl.describe(errno: errno) : error.reason
+            let detail = errno != 0 ? Errno(rawValue: errno).message : error.reason
             return .couldNotConnect(url: url, detail: detail, requestSent: sent)
         case .operationTimedOut:
             return .timedOut(url: url, phase: timeoutPhase(info), requestSent: sent)

@@ -1,7 +1,7 @@
 // paste: upload the clipboard (or stdin, or files) to a pastebin; the URL goes back on the clipboard.
 // Everything lives in PasteCLI; this file only gathers the process's argv and environment and exits.
 
-import CMalloc
+import SystemInterop
 import PasteCLI
 
 #if canImport(Glibc)
@@ -35,8 +35,7 @@ func processEnvironment() -> [String: String] {
 // unmapped each time: reading a large clipboard allocates a 1 MiB reply per INCR chunk (in Xlib
 // and xcb), and with glibc's adaptive threshold every one was fresh memory to fault in (30,000
 // page faults for 64 MiB, half the read's time). Larger blocks are still mapped on their own.
-_ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
-_ = mallopt(M_TRIM_THRESHOLD, 64 << 20)
+CurrentProcess.tuneAllocator(mmapThreshold: 32 << 20, trimThreshold: 64 << 20)
 
 let status = PasteCommand.main(arguments: CommandLine.arguments, environment: processEnvironment())
 // Leave without the libraries' exit handlers once stdio is flushed: OpenSSL's frees its tables
