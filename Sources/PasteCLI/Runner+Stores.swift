@@ -1,5 +1,6 @@
 import Clipboard
 import PasteCore
+import SystemInterop
 import Upload
 
 extension Runner {
@@ -103,9 +104,10 @@ extension Runner {
     }
 
     func spoolFile(_ path: String) throws -> ContentSource {
-        switch FileReader.readBytes(path, limit: Int.max) {
-        case .success(let (bytes, _)): return .bytes(bytes)
-        case .failure(let error): throw InputError.unreadable(path: path, reason: error.description)
+        do {
+            return .bytes(try FileSystem.readFile(path).bytes)
+        } catch {
+            throw InputError.unreadable(path: path, reason: error.message)
         }
     }
 }

@@ -1,10 +1,7 @@
 import Clipboard
 import PasteCore
+import SystemInterop
 import Upload
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A finished paste, as printed and recorded.
 struct PasteResult {
@@ -342,9 +339,9 @@ extension Runner {
         let kept = Int(Self.fileSize(writer.contentPath) ?? 0)
         if kept < prefix.count { try writer.append(Array(prefix[kept...])) }
         do {
-            try FileReader.forEachChunk(of: descriptor) { try writer.append(Array($0)) }
-        } catch let error as SystemError {
-            throw InputError.unreadable(path: input.label, reason: error.description)
+            try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk { try writer.append(Array($0)) } }
+        } catch let error as Errno {
+            throw InputError.unreadable(path: input.label, reason: error.message)
         }
     }
 
@@ -392,9 +389,9 @@ extension Runner {
         guard case .stream(let descriptor, _, _) = input.content else { return input.content }
         var bytes = input.prefix
         do {
-            try FileReader.forEachChunk(of: descriptor) { bytes += $0 }
-        } catch let error as SystemError {
-            throw InputError.unreadable(path: input.label, reason: error.description)
+            try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk { bytes += $0 } }
+        } catch let error as Errno {
+            throw InputError.unreadable(path: input.label, reason: error.message)
         }
         return .bytes(bytes)
     }

@@ -1,8 +1,5 @@
 import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemInterop
 
 /// When windows are shown instead of (or as well as) stderr lines.
 public enum NotifyMode: String, Sendable, CaseIterable {
@@ -56,6 +53,10 @@ public struct Configuration: Sendable {
     /// The built-ins alone.
     public init() {}
 
+    /// The largest config or secret file read: far beyond any real one, small enough that a
+    /// wrong path (a log, a device) fails at once instead of filling memory.
+    static let maximumFileBytes = 16 << 20
+
     /// Reads the config file, if any, and merges it over the built-ins.
     ///
     /// - Parameters:
@@ -66,14 +67,15 @@ public struct Configuration: Sendable {
     public static func load(explicitPath: String?, context: Context) throws(ConfigError) -> Configuration {
         let path = explicitPath ?? context.defaultConfigPath
         let mustExist = explicitPath != nil || context.nonEmpty("PASTE_CONFIG") != nil
-        let text: String
-        let mode: UInt32
-        switch FileReader.readText(path) {
-        case .success(let read): (text, mode) = read
-        case .failure(let error):
-            if error.code == ENOENT && !mustExist { return Configuration() }
-            throw .unreadable(path: path, reason: error.description)
+        let contents: FileSystem.Contents
+        do {
+            contents = try FileSystem.readFile(path, limit: Configuration.maximumFileBytes)
+        } catch {
+            if error == .noSuchFileOrDirectory && !mustExist { return Configuration() }
+            throw .unreadable(path: path, reason: error.message)
         }
+        let text = String(decoding: contents.bytes, as: UTF8.self)
+        let mode = contents.status.mode
         let file = try ConfigFile(parsing: text, path: path)
         var configuration = try Configuration(file: file)
         configuration.path = path

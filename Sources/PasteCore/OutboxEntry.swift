@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import SystemInterop
 
 /// A paste waiting in the outbox: its content file and its metadata file.
 ///
@@ -115,7 +115,9 @@ public final class OutboxEntryWriter {
     /// themselves.
     public func append(_ bytes: [UInt8]) throws(StoreError) {
         precondition(!isFinished, "append after commit or discard")
-        try file.write(bytes)
+        try StoreError.attempt({ .cannotWrite(path: contentPath, errno: $0) }) { () throws(Errno) in
+            try file.writeAll(bytes)
+        }
     }
 
     /// Flushes the content to disk and writes the metadata atomically; the entry is then visible
@@ -127,7 +129,7 @@ public final class OutboxEntryWriter {
     @discardableResult
     public func commit(failure: String? = nil) throws(StoreError) -> OutboxEntry {
         precondition(!isFinished, "commit after commit or discard")
-        try file.sync()
+        try StoreError.attempt({ .cannotWrite(path: contentPath, errno: $0) }) { () throws(Errno) in try file.sync() }
         if let failure {
             entry.metadata.attempts += 1
             entry.metadata.lastError = failure
@@ -170,7 +172,7 @@ public final class OutboxClaim {
     /// streamed from `entry.contentPath`).
     public func content() throws(StoreError) -> [UInt8] {
         guard let bytes = try AtomicFile.read(entry.contentPath) else {
-            throw .cannotOpen(path: entry.contentPath, errno: ENOENT)
+            throw .cannotOpen(path: entry.contentPath, errno: .noSuchFileOrDirectory)
         }
         return bytes
     }

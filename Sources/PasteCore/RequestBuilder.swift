@@ -1,3 +1,5 @@
+import SystemInterop
+
 /// Turns a service profile, the content and the person's options into an `UploadRequest`.
 ///
 /// Pure: no network, no files except `${file:…}` secrets and in-memory bodies for formats that
@@ -166,9 +168,10 @@ public struct RequestBuilder: Sendable {
         switch content {
         case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
         case .file(let path, _):
-            switch FileReader.readBytes(path, limit: Int.max) {
-            case .success(let (bytes, _)): return String(decoding: bytes, as: UTF8.self)
-            case .failure(let error): throw .unreadable(path: path, reason: error.description)
+            do {
+                return String(decoding: try FileSystem.readFile(path).bytes, as: UTF8.self)
+            } catch {
+                throw .unreadable(path: path, reason: error.message)
             }
         case .stream:
             preconditionFailure("streams are spooled before a form or json body is built")

@@ -1,3 +1,5 @@
+import SystemInterop
+
 /// Expands `${env:NAME}` and `${file:PATH}` in config values, where secrets come from.
 ///
 /// Secrets never appear in argv: they are read from the environment or a file at the moment a
@@ -35,16 +37,17 @@ public struct ValueExpansion: Sendable {
             } else if reference.hasPrefix("file:") {
                 var file = String(reference.dropFirst(5))
                 if file.hasPrefix("~/") { file = context.home + file.dropFirst() }
-                switch FileReader.readText(file) {
-                case .success(let (text, _)):
-                    // A trailing newline is how editors end files, never part of the secret.
-                    var secret = text
-                    while secret.hasSuffix("\n") || secret.hasSuffix("\r") { secret.removeLast() }
-                    secrets.append(secret)
-                    result += secret
-                case .failure(let error):
-                    throw .unreadableSecretFile(path: path, line: line, file: file, reason: error.description)
+                let contents: FileSystem.Contents
+                do {
+                    contents = try FileSystem.readFile(file, limit: Configuration.maximumFileBytes)
+                } catch {
+                    throw .unreadableSecretFile(path: path, line: line, file: file, reason: error.message)
                 }
+                // A trailing newline is how editors end files, never part of the secret.
+                var secret = String(decoding: contents.bytes, as: UTF8.self)
+                while secret.hasSuffix("\n") || secret.hasSuffix("\r") { secret.removeLast() }
+                secrets.append(secret)
+                result += secret
             } else {
                 throw .syntax(path: path, line: line, expected: "${env:NAME} or ${file:PATH}")
             }
