@@ -104,7 +104,7 @@ extension Runner {
 
         if invocation.isDryRun {
             for (index, (request, input)) in zip(requests, inputs).enumerated() {
-                StandardStreams.out(
+                StandardStream.output.write(
                     DryRun.describe(
                         request, expansion: builder.expansion, preview: builder.previews[index], label: input.label))
             }

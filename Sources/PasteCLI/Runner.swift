@@ -1,10 +1,7 @@
 import Clipboard
 import PasteCore
+import SystemInterop
 import Upload
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Runs one `paste` command: the funnel from argv to an exit status.
 ///
@@ -17,7 +14,7 @@ public enum PasteCommand {
         if rest.first == SelectionOwnerProcess.subcommand {
             return SelectionOwnerProcess.run(arguments: arguments, environment: environment)
         }
-        let context = Context(environment: environment, userID: getuid())
+        let context = Context(environment: environment, userID: CurrentProcess.userID)
         let output = Output(environment: environment)
         do {
             switch try parseCommandLine(rest) {
@@ -68,25 +65,25 @@ struct Output {
 
     /// `NO_COLOR` (https://no-color.org) or a non-terminal stderr turns colour off.
     var usesColor: Bool {
-        environment["NO_COLOR"].map(\.isEmpty) ?? true && StandardStreams.isTerminal(2)
+        environment["NO_COLOR"].map(\.isEmpty) ?? true && StandardStream.error.isTerminal
             && environment["TERM"] != "dumb"
     }
 
-    func result(_ line: String) { StandardStreams.out(line + "\n") }
+    func result(_ line: String) { StandardStream.output.write(line + "\n") }
 
     func error(_ message: String) {
         let prefix = usesColor ? "\u{1B}[1;31mpaste:\u{1B}[0m " : "paste: "
-        StandardStreams.err(prefix + message + "\n")
+        StandardStream.error.write(prefix + message + "\n")
     }
 
     func report(_ error: any PasteError) {
         self.error(error.message)
-        if let hint = error.hint, !isJSON { StandardStreams.err("paste: " + hint + "\n") }
+        if let hint = error.hint, !isJSON { StandardStream.error.write("paste: " + hint + "\n") }
     }
 
     /// A note that is not an error (no display to copy to, a repeat reused): quiet in -q and --json.
     func note(_ message: String) {
         guard !isQuiet && !isJSON else { return }
-        StandardStreams.err("paste: " + message + "\n")
+        StandardStream.error.write("paste: " + message + "\n")
     }
 }

@@ -1,10 +1,7 @@
 import Clipboard
 import PasteCore
+import SystemInterop
 import Upload
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// One run of `paste` for an invocation that is ours.
 struct Runner {
@@ -27,10 +24,10 @@ struct Runner {
     mutating func run() throws -> ExitStatus {
         switch invocation.action {
         case .help:
-            StandardStreams.out(helpText())
+            StandardStream.output.write(helpText())
             return .success
         case .version:
-            StandardStreams.out(versionText())
+            StandardStream.output.write(versionText())
             return .success
         case .listServices:
             try listServices()
@@ -70,14 +67,16 @@ struct Runner {
         options.insecure = invocation.isInsecure
         if invocation.isInsecure {
             // Not a note: -q does not silence it, a security downgrade is always said.
-            StandardStreams.err("paste: warning: --insecure: TLS certificates and host names are not verified\n")
+            StandardStream.error.write("paste: warning: --insecure: TLS certificates and host names are not verified\n")
         }
         options.userAgent = "paste/\(pasteVersion)"
         if let progressBar {
             options.progress = { sent, total in progressBar.update(sent: sent, total: total) }
         }
         if invocation.isVerbose {
-            options.verbose = { line in StandardStreams.err("paste: " + Sanitizer.printable(line, limit: 400) + "\n") }
+            options.verbose = { line in
+                StandardStream.error.write("paste: " + Sanitizer.printable(line, limit: 400) + "\n")
+            }
         }
         return options
     }
@@ -87,7 +86,8 @@ struct Runner {
     func makeProgressBar() -> ProgressBar.Driver? {
         guard
             ProgressBar.isWanted(
-                stderrIsTerminal: StandardStreams.isTerminal(2), isQuiet: invocation.isQuiet, isJSON: invocation.isJSON)
+                stderrIsTerminal: StandardStream.error.isTerminal, isQuiet: invocation.isQuiet,
+                isJSON: invocation.isJSON)
         else { return nil }
         return ProgressBar.Driver(colored: output.usesColor)
     }
@@ -99,7 +99,7 @@ struct Runner {
         switch invocation.input {
         case .clipboard, .primary: true
         case .files: false
-        case .automatic: StandardStreams.inputKind() == .none
+        case .automatic: StandardInputKind.current() == .none
         }
     }
 
@@ -113,7 +113,7 @@ struct Runner {
         case .clipboard: return [try readSelection(.clipboard, settings: settings)]
         case .primary: return [try readSelection(.primary, settings: settings)]
         case .automatic:
-            if StandardStreams.inputKind() == .none {
+            if StandardInputKind.current() == .none {
                 return [try readSelection(.clipboard, settings: settings)]
             }
             return [try PasteInput.standardInput()]
