@@ -138,7 +138,7 @@ let package = Package(
             name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "UploadTests", dependencies: ["Upload", "PasteCore", "SystemInterop", "TestSupport"]),
-        .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "TestSupport"]),
+        .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "SystemInterop", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
         .testTarget(

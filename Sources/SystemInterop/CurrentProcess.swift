@@ -57,17 +57,19 @@ public enum CurrentProcess {
         case parent(ChildProcess)
     }
 
-    /// Forks, but only while the process runs one thread. Wraps `fork`.
+    /// Forks. Wraps `fork`.
     ///
-    /// A forked copy of a threaded process holds whatever locks the other threads held at that
-    /// instant (the allocator's, the Swift runtime's) and may only call async-signal-safe
-    /// functions until it execs; paste's children run Swift code, so they are forked only from
-    /// a single-threaded process (STYLE rule 21) and callers spawn otherwise.
-    /// - Returns: nil (no fork) when the process has more than one thread or that cannot be told.
+    /// Only while the process runs one thread (`isSingleThreaded`): a forked copy of a threaded
+    /// process holds whatever locks the other threads held at that instant (the allocator's, the
+    /// Swift runtime's) and may only call async-signal-safe functions until it execs, while
+    /// paste's children run Swift code (STYLE rule 21). Callers check first, usually before
+    /// other work they would not do for a spawned child; debug builds check again here (a
+    /// precondition, like swift-system's debug-only ones), release builds spend no system call
+    /// on it.
     /// - Throws: `Errno` when `fork` fails (`EAGAIN`, `ENOMEM`).
-    public static func forkIfSingleThreaded() throws(Errno) -> ForkResult? {
-        guard isSingleThreaded else { return nil }
-        let pid = try valueOrErrno(retryOnInterrupt: false) { fork() }
+    public static func fork() throws(Errno) -> ForkResult {
+        assert(isSingleThreaded, "fork() from a process with more than one thread")
+        let pid = try valueOrErrno(retryOnInterrupt: false) { Glibc.fork() }
         return pid == 0 ? .child : .parent(ChildProcess(id: pid))
     }
 

@@ -28,28 +28,24 @@ extension FileDescriptor {
 
     /// Reads from the current offset to the end of file. Wraps `read`.
     ///
+    /// Reads go into one chunk buffer that grows fourfold (64 KiB to 4 MiB) each time a read
+    /// fills it, so a large input takes few calls, and are appended from there (a `memcpy`).
     /// - Parameter idleTimeout: When given, how long to wait for each piece before giving up
     ///   with `Errno.timedOut` (a writer that went quiet); nil waits as long as it takes.
     public func readAll(idleTimeout: Duration? = nil) throws(Errno) -> [UInt8] {
         var result: [UInt8] = []
-        var chunk = Self.firstReadChunk
+        var chunk = [UInt8](repeating: 0, count: Self.firstReadChunk)
         while true {
             if let idleTimeout, try !wait(for: .readable, before: .now + idleTimeout) { throw .timedOut }
-            let start = result.count
-            result.append(contentsOf: repeatElement(0, count: chunk))
-            let outcome = result.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-                Result { () throws(Errno) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...])) }
+            let outcome = chunk.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
+                Result { () throws(Errno) in try read(into: buffer) }
             }
-            let count: Int
-            switch outcome {
-            case .success(let got): count = got
-            case .failure(let error):
-                result.removeLast(chunk)
-                throw error
-            }
-            result.removeLast(chunk - count)
+            let count = try outcome.get()
             if count == 0 { return result }
-            if count == chunk && chunk < Self.largestReadChunk { chunk *= 4 }
+            result.append(contentsOf: chunk[0..<count])
+            if count == chunk.count && chunk.count < Self.largestReadChunk {
+                chunk = [UInt8](repeating: 0, count: chunk.count * 4)
+            }
         }
     }
 

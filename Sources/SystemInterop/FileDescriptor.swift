@@ -139,7 +139,9 @@ extension FileDescriptor {
     }
 }
 
-/// Two connected sockets (`FileDescriptor.makeSocketPair`); take each end with `consume`.
+/// Two connected sockets (`FileDescriptor.makeSocketPair`); take each end out by name
+/// (`let ours = pair.first`). Frozen, so other modules may take the ends apart.
+@frozen
 public struct SocketPair: ~Copyable {
     /// One end, usually the one this process keeps.
     public var first: FileDescriptor
