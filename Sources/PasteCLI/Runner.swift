@@ -28,8 +28,8 @@ public enum PasteCommand {
                 return 126
             case .paste(let invocation):
                 var runner = Runner(invocation: invocation, context: context, output: output)
-                // A run that reads the clipboard copies through the reader's own connection
-                // instead (`X11Clipboard.readKeepingConnection`): no second process beside it.
+                // A run that reads the clipboard copies through what the read used instead
+                // (`Clipboard.readKeepingConnection`): no second process beside it.
                 if !runner.readsSelection {
                     runner.earlyOwner = startOwnerEarly(for: invocation, environment: environment)
                 }
@@ -45,16 +45,16 @@ public enum PasteCommand {
     }
 }
 
-/// Forks the clipboard owner for an upload that will copy its URL, while the process is still
-/// single-threaded (nothing has run yet but argv parsing): the owner is then ready when the URL
-/// is, instead of paying paste's whole start-up again as a spawned helper (issue 7's hotkey
-/// path). Unused, it leaves without touching the clipboard.
+/// Begins the copy of an upload's URL as early as can be (nothing has run yet but argv
+/// parsing), so the clipboard's owner is ready when the URL is. How it starts is the
+/// clipboard's choice (X11: forked while the process has one thread, as it has here; spawned
+/// otherwise). Unused, it leaves without touching the clipboard.
 func startOwnerEarly(for invocation: Invocation, environment: [String: String]) -> (any PreparedClipboardWrite)? {
     guard invocation.action == .upload, invocation.copies, !invocation.isDryRun,
-        case .x11(let display) = ClipboardBackend.detect(environment: environment)
+        let clipboard = try? ClipboardBackend.detect(environment: environment)
+            .makeClipboard(helperExecutable: "/proc/self/exe", environment: environment)
     else { return nil }
-    return X11Clipboard(displayName: display, helperExecutable: "/proc/self/exe", environment: environment)
-        .forkOwner(for: .clipboard)
+    return try? clipboard.prepareWrite(to: .clipboard)
 }
 
 /// Everything paste writes for the person: stdout results and stderr lines.

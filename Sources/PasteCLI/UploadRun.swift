@@ -126,16 +126,16 @@ struct Runner {
         }
     }
 
-    /// For an X11 clipboard: reads the selection this run reads and keeps the connection to
-    /// copy the URL through (`X11Clipboard.readKeepingConnection`). Nil for other clipboards.
+    /// Reads the selection this run reads and begins the URL's copy with what the read used
+    /// (`Clipboard.readKeepingConnection`). Nil when there is no clipboard to make.
     func readSelectionKeepingConnection(settings: Settings) throws -> (
         input: PasteInput, write: any PreparedClipboardWrite
     )? {
-        guard let clipboard = try? makeClipboard(), let x11 = clipboard as? X11Clipboard else { return nil }
+        guard let clipboard = try? makeClipboard() else { return nil }
         let selection: Selection = invocation.input == .primary ? .primary : .clipboard
         var write: (any PreparedClipboardWrite)?
         let input = try selectionInput(selection) { () throws(ClipboardError) in
-            let read = try x11.readKeepingConnection(
+            let read = try clipboard.readKeepingConnection(
                 selection, timeout: clipboardTimeout(settings), ownerOf: .clipboard)
             write = read.write
             return read.text
