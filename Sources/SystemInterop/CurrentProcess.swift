@@ -40,7 +40,11 @@ public enum CurrentProcess {
     /// How many threads the process runs (the entries of `/proc/self/task`); nil when that
     /// cannot be read.
     public static func threadCount() -> Int? {
-        try? FileSystem.entries(ofDirectory: "/proc/self/task").count
+        var count = 0
+        guard (try? FileSystem.forEachEntry(ofDirectory: "/proc/self/task", { _, _ in count += 1 })) != nil else {
+            return nil
+        }
+        return count
     }
 
     /// Whether the process runs exactly one thread: the condition for `fork` without `exec`.
@@ -108,12 +112,16 @@ public enum CurrentProcess {
     /// the hotkey path). Without `/proc`, it falls back to that loop. Meant for a child that is
     /// single-threaded (another thread could be given a number while the list is closed).
     public static func closeInheritedDescriptors(keeping kept: Int32? = nil) {
-        if let names = try? FileSystem.entries(ofDirectory: "/proc/self/fd") {
-            // The listing's own descriptor is among the names, already closed by then: closing
-            // it again only fails with EBADF.
-            for name in names {
-                if let descriptor = Int32(name), descriptor >= 3, descriptor != kept { _ = close(descriptor) }
+        var open: [Int32] = []
+        let listed: ()? = try? FileSystem.forEachEntry(ofDirectory: "/proc/self/fd") { name, listing in
+            if let descriptor = Int32(String(decoding: name, as: UTF8.self)), descriptor >= 3, descriptor != kept,
+                descriptor != listing
+            {
+                open.append(descriptor)
             }
+        }
+        if listed != nil {
+            for descriptor in open { _ = close(descriptor) }
             return
         }
         let limit = min(Int32(clamping: sysconf(Int32(_SC_OPEN_MAX))), 1 << 16)

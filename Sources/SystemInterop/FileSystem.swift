@@ -61,16 +61,29 @@ public enum FileSystem {
     /// The names in a directory, without `.` and `..`, in the order the file system gives.
     /// Wraps `opendir`/`readdir`/`closedir`.
     public static func entries(ofDirectory path: String) throws(Errno) -> [String] {
+        var names: [String] = []
+        try forEachEntry(ofDirectory: path) { name, _ in names.append(String(decoding: name, as: UTF8.self)) }
+        return names
+    }
+
+    /// Calls `body` with each name in a directory but `.` and `..` (its bytes, valid during the
+    /// call) and the descriptor the listing itself holds, without making a `String` of any.
+    /// Wraps `opendir`/`dirfd`/`readdir`/`closedir`.
+    static func forEachEntry(
+        ofDirectory path: String, _ body: (UnsafeRawBufferPointer, _ listingDescriptor: Int32) -> Void
+    ) throws(Errno) {
         guard let directory = opendir(path) else { throw .current }
         defer { closedir(directory) }
-        var names: [String] = []
+        let own = dirfd(directory)
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let name = UnsafeRawBufferPointer(rebasing: raw.prefix { $0 != 0 })
+                let isDots =
+                    name.elementsEqual([UInt8(ascii: ".")])
+                    || name.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")])
+                if !isDots { body(name, own) }
             }
-            if name != "." && name != ".." { names.append(name) }
         }
-        return names
     }
 
     /// What `readFile` returns: the bytes and the status of the file they came from.

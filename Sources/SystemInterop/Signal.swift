@@ -47,6 +47,27 @@ public struct Signal: Hashable, Sendable {
 
     /// How many times the signal arrived since `catchArrivals()`.
     public var arrivalCount: Int { Int(csystem_signal_count(rawValue)) }
+
+    /// Blocks `signals` on the calling thread: they wait (pending) until unblocked, or go to
+    /// another thread that does not block them. Wraps `pthread_sigmask(SIG_BLOCK)`.
+    ///
+    /// A thread starts with its creator's mask: Dispatch's worker threads block nearly every
+    /// signal, so a thread started from one must unblock what it means to receive.
+    public static func block(_ signals: [Signal]) throws(Errno) {
+        try changeMask(SIG_BLOCK, signals)
+    }
+
+    /// Unblocks `signals` on the calling thread. Wraps `pthread_sigmask(SIG_UNBLOCK)`.
+    public static func unblock(_ signals: [Signal]) throws(Errno) {
+        try changeMask(SIG_UNBLOCK, signals)
+    }
+
+    private static func changeMask(_ how: Int32, _ signals: [Signal]) throws(Errno) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal.rawValue) }
+        try nothingOrReturnedErrno(pthread_sigmask(how, &set, nil))
+    }
 }
 
 /// A thread of this process, to send a signal to that thread alone.
