@@ -141,6 +141,9 @@ let package = Package(
         .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "SystemInterop", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "SystemInteropTests", dependencies: ["SystemInterop"]),
+        .testTarget(name: "CurlInteropTests", dependencies: ["CurlInterop", "SystemInterop", "TestSupport"]),
+        .testTarget(name: "X11InteropTests", dependencies: ["X11Interop", "TestSupport"]),
         .testTarget(
             name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "TestSupport"], exclude: ["Fixtures"]),
     ],
