@@ -37,14 +37,44 @@ public enum CurrentProcess {
 
     // MARK: - Threads
 
-    /// How many threads the process runs (the entries of `/proc/self/task`); nil when that
+    /// How many threads the process runs (`num_threads` in `/proc/self/stat`); nil when that
     /// cannot be read.
+    ///
+    /// One `open`, one `read` and one `close`: listing `/proc/self/task` takes two more calls,
+    /// and this is asked on the hotkey path before every fork.
     public static func threadCount() -> Int? {
-        var count = 0
-        guard (try? FileSystem.forEachEntry(ofDirectory: "/proc/self/task", { _, _ in count += 1 })) != nil else {
-            return nil
+        guard let file = try? FileDescriptor.open("/proc/self/stat", .readOnly) else { return nil }
+        // The line is a few hundred bytes (the command name is at most 16); /proc makes it whole
+        // in one read.
+        var line = [UInt8](repeating: 0, count: 1024)
+        let outcome = line.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
+            Result { () throws(Errno) in try file.read(into: buffer) }
         }
-        return count
+        guard case .success(let count) = outcome else { return nil }
+        return threadCount(fromStatLine: line[..<count])
+    }
+
+    /// `num_threads`, the 20th field of a `/proc/PID/stat` line (proc(5)): the 18th after the
+    /// command name, which is in parentheses and may itself hold spaces and parentheses.
+    static func threadCount(fromStatLine line: ArraySlice<UInt8>) -> Int? {
+        guard let close = line.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let numThreadsAfterName = 17
+        var field = -1
+        var value: Int?
+        var index = close + 1
+        // A byte scan: no array of fields and no strings, on the hotkey path.
+        while index < line.endIndex {
+            let byte = line[index]
+            if byte == UInt8(ascii: " ") {
+                if field == numThreadsAfterName { break }
+                field += 1
+            } else if field == numThreadsAfterName {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = (value ?? 0) * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            index += 1
+        }
+        return field == numThreadsAfterName ? value : nil
     }
 
     /// Whether the process runs exactly one thread: the condition for `fork` without `exec`.

@@ -66,10 +66,18 @@ struct ProcessTests {
             return try pair.first.readAll(idleTimeout: .seconds(60)).count
         }
         try waitUntil("the worker to run") { parked.threadID != nil }
-        #expect((CurrentProcess.threadCount() ?? 0) >= 2)
+        let threads = try #require(CurrentProcess.threadCount())
+        #expect(threads >= 2)
         #expect(!CurrentProcess.isSingleThreaded)
         #expect(CurrentProcess.id == getpid())
         #expect(CurrentProcess.userID == getuid())
+    }
+
+    @Test("num_threads is the 20th field of /proc/PID/stat, whatever the command name holds")
+    func statLine() {
+        let line = Array("4242 (a (b) c) S 1 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 7 0 1 2 3\n".utf8)
+        #expect(CurrentProcess.threadCount(fromStatLine: line[...]) == 7)
+        #expect(CurrentProcess.threadCount(fromStatLine: Array("4242 (x) S 1".utf8)[...]) == nil)
     }
 
     @Test("getrandom fills what is asked, differently each time")
