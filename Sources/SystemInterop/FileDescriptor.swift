@@ -79,7 +79,9 @@ extension FileDescriptor {
 
     /// What `open` does besides opening; `O_CLOEXEC` is always added.
     public struct OpenOptions: OptionSet, Sendable {
+        /// The `O_…` flags.
         public let rawValue: Int32
+        /// Options from `O_…` flags.
         public init(rawValue: Int32) { self.rawValue = rawValue }
 
         /// `O_CREAT`: create the file when it is missing (with the given permissions).
@@ -151,7 +153,9 @@ public struct SocketPair: ~Copyable {
 
 /// The permission bits of a file (`mode_t`'s low twelve bits).
 public struct FilePermissions: RawRepresentable, Hashable, Sendable {
+    /// The bits, as `mode_t` holds them.
     public let rawValue: UInt32
+    /// Permissions from `mode_t` bits (`0o600`).
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// `0600`: the owner reads and writes; nobody else anything. Every file paste stores.
