@@ -132,7 +132,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "UploadTests", dependencies: ["Upload", "PasteCore", "TestSupport"]),
         .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "TestSupport"]),
-        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "TestSupport"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "TestSupport"], exclude: ["Fixtures"]),

@@ -1,3 +1,5 @@
+import X11Interop
+
 /// One drawing step; layouts produce lists of these and the X side only executes them.
 enum DrawCommand: Hashable, Sendable {
     /// Fill a rectangle, corners rounded by `radius`.

@@ -1,3 +1,5 @@
+import X11Interop
+
 /// The toast: an accent bar (green success, red failure), a bold title and the wrapped body.
 struct NotificationLayout {
     /// The window's size.

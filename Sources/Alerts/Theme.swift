@@ -1,12 +1,4 @@
-/// Which font a piece of text is set in.
-enum FontRole: CaseIterable, Hashable, Sendable {
-    /// Window titles.
-    case heading
-    /// Messages, buttons, rows, the text field.
-    case body
-    /// Secondary lines and hints.
-    case secondary
-}
+import X11Interop
 
 /// Our own look: sizes in pixels at 96 DPI, scaled by the screen's DPI.
 struct Metrics: Hashable, Sendable {
