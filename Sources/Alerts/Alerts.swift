@@ -85,19 +85,38 @@ public enum Alerts {
             })
     }
 
+    /// One of `confirm`'s buttons: the label shown, and the answer choosing it gives.
+    ///
+    /// The answer is what callers act on; the label is presentation only and may change freely.
+    public struct Button<Answer: Hashable & Sendable>: Hashable, Sendable {
+        /// What the button says.
+        public var label: String
+        /// What `confirm` returns when this button is chosen.
+        public var answer: Answer
+
+        /// Makes a button.
+        public init(_ label: String, answer: Answer) {
+            self.label = label
+            self.answer = answer
+        }
+    }
+
     /// Asks the person to choose among `buttons`, stacked top to bottom as given.
     ///
     /// The last button must be the safe one (Cancel): it has focus at first, so Enter alone
     /// never does anything irreversible. Up/Down/Tab move focus; Enter or a click chooses.
-    /// - Parameter buttons: the labels, at least one; the last is the safe choice.
-    /// - Returns: the chosen button's index, or nil on Escape or when the window is closed.
+    /// - Parameter buttons: at least one; the last is the safe choice.
+    /// - Returns: the chosen button's answer, or nil on Escape or when the window is closed.
     /// - Throws: `AlertError` when no window can be shown.
-    public static func confirm(message: String, buttons: [String], displayName: String?) throws(AlertError) -> Int? {
+    public static func confirm<Answer>(
+        message: String, buttons: [Button<Answer>], displayName: String?
+    ) throws(AlertError) -> Answer? {
         precondition(!buttons.isEmpty, "confirm needs at least the safe button")
         let session = try AlertSession(displayName: displayName)
-        let layout = ConfirmLayout(message: message, buttons: buttons, metrics: session.metrics, measurer: session)
+        let layout = ConfirmLayout(
+            message: message, buttons: buttons.map(\.label), metrics: session.metrics, measurer: session)
         var state = ButtonStackState(count: buttons.count)
-        return try session.runDialog(
+        let chosen = try session.runDialog(
             title: "paste", size: layout.size,
             draw: {
                 session.draw(layout.commands(state: state, measurer: session))
@@ -114,5 +133,6 @@ public enum Alerts {
                 default: return .unchanged
                 }
             })
+        return chosen.map { buttons[$0].answer }
     }
 }

@@ -2,10 +2,11 @@ import Alerts
 import Clipboard
 import PasteCore
 
-/// What the person chose in the secret guard's dialog.
-enum SecretChoice {
+/// What the person chose in the secret guard's dialog: the answers its buttons carry.
+enum SecretChoice: Hashable, Sendable {
     case uploadAnyway
     case uploadPrivately
+    case cancel
 }
 
 extension Runner {
@@ -43,12 +44,15 @@ extension Runner {
         notify(success: false, text: error.message + kept, settings: settings)
     }
 
-    /// Asks at the hotkey whether to upload text the guard flagged. Nil means cancel.
+    /// Asks at the hotkey whether to upload text the guard flagged.
+    ///
+    /// - Returns: `.uploadAnyway` or `.uploadPrivately`, never nil.
+    /// - Throws: `Cancelled` when the person chose Cancel, pressed Escape or closed the window.
     func confirmSecretUpload(_ finding: SecretFinding, profile: ServiceProfile) throws -> SecretChoice? {
-        var buttons = ["Upload anyway"]
-        if profile.canBePrivate { buttons.append("Upload as private") }
-        buttons.append("Cancel")
-        let answer: Int?
+        var buttons = [Alerts.Button("Upload anyway", answer: SecretChoice.uploadAnyway)]
+        if profile.canBePrivate { buttons.append(.init("Upload as private", answer: .uploadPrivately)) }
+        buttons.append(.init("Cancel", answer: .cancel))
+        let answer: SecretChoice?
         do {
             answer = try Alerts.confirm(
                 message:
@@ -57,10 +61,9 @@ extension Runner {
         } catch {
             throw AlertFailure(error: error)
         }
-        switch answer.map({ buttons[$0] }) {
-        case "Upload anyway": return .uploadAnyway
-        case "Upload as private": return .uploadPrivately
-        default: throw Cancelled()
+        switch answer {
+        case .uploadAnyway, .uploadPrivately: return answer
+        case .cancel, nil: throw Cancelled()
         }
     }
 
