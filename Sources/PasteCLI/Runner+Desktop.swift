@@ -79,7 +79,27 @@ extension Runner {
     }
 
     /// `--pick`: choose an earlier paste in a window; its URL goes on the clipboard.
+    ///
+    /// The configuration applies as for an upload: `copy = false` keeps the clipboard as it is,
+    /// and with windows shown (`notify`) a failure is shown in one too. (`clipboard-timeout` is
+    /// about reading a selection, which `--pick` never does.)
     func pick() throws -> ExitStatus {
+        let settings: Settings
+        do {
+            settings = try loadConfiguration().settings
+        } catch {
+            if showsWindows(settings: Settings()) { notifyFailure(error, settings: Settings()) }
+            throw error
+        }
+        do {
+            return try pick(settings: settings)
+        } catch let error as any PasteError {
+            if showsWindows(settings: settings) { notifyFailure(error, settings: settings) }
+            throw error
+        }
+    }
+
+    private func pick(settings: Settings) throws -> ExitStatus {
         let records = try History(context: context).records().reversed()
         guard !records.isEmpty else {
             throw InputError.empty(source: "the history")
@@ -100,7 +120,7 @@ extension Runner {
         guard let index = chosen else { return .cancelled }
         let url = Array(records)[index].url
         output.result(url)
-        copyToClipboard(url, settings: Settings())
+        copyToClipboard(url, settings: settings)
         return .success
     }
 }
