@@ -11,10 +11,12 @@ internal import Glibc
 ///
 /// Life cycle: `init` opens the fonts on the display (so text can be measured for layout), then
 /// `show(frame:kind:title:background:)` creates and maps the window, then the caller draws with
-/// `fill`, `drawText` and `present`, and reads input with `nextEvent(until:)`.
+/// `fill`, `fillPolygon`, `drawText`, `drawImage` and `present`, and reads input with
+/// `nextEvent(until:)`.
 ///
 /// Owns, and releases in `deinit` in this order: the keyboard grab (`XUngrabKeyboard`), the
-/// input context and method (`XDestroyIC`, `XCloseIM`), the `XftDraw`, colours
+/// input context and method (`XDestroyIC`, `XCloseIM`), the back buffer's RENDER picture
+/// (`XRenderFreePicture`), the `XftDraw`, colours
 /// (`XftColorFree`), fonts (`XftFontClose`), the back buffer (`XFreePixmap`), the GC
 /// (`XFreeGC`) and the window (`XDestroyWindow`).
 public final class AlertWindow {
@@ -32,6 +34,9 @@ public final class AlertWindow {
     private var backBuffer: Pixmap = 0
     private var graphics: GC?
     private var xftDraw: OpaquePointer?
+    /// The back buffer as a RENDER picture (`XRenderCreatePicture`), made the first time
+    /// `AlertWindow+Render` draws.
+    var renderTarget: Picture = 0
     private var frame = Rect(x: 0, y: 0, width: 0, height: 0)
     var inputMethod: XIM?
     var inputContext: XIC?
@@ -94,6 +99,7 @@ public final class AlertWindow {
         let pointer = xDisplay
         if let inputContext { XDestroyIC(inputContext) }
         if let inputMethod { XCloseIM(inputMethod) }
+        if renderTarget != 0 { XRenderFreePicture(pointer, renderTarget) }
         if let xftDraw { XftDrawDestroy(xftDraw) }
         for var color in colors.values { XftColorFree(pointer, visual, colormap, &color) }
         for font in fonts.values { font.close() }
@@ -321,6 +327,9 @@ public final class AlertWindow {
             UInt32(clamping: max(0, frame.height)), 0, 0)
         XFlush(xDisplay)
     }
+
+    /// The back buffer and its visual, for `AlertWindow+Render`; the pixmap is 0 before `show`.
+    var backBufferPixmap: (pixmap: Pixmap, visual: UnsafeMutablePointer<Visual>) { (backBuffer, visual) }
 
     /// An allocated Xft colour, cached for the window's life. Wraps `XftColorAllocValue`.
     private func color(_ value: Color) -> XftColor {
