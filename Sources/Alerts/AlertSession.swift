@@ -42,6 +42,10 @@ final class AlertSession {
                 window.fill(rect, color: color, cornerRadius: radius)
             case .text(let text, let x, let baseline, let role, let color, let clip):
                 window.drawText(text, x: x, baseline: baseline, role: role, color: color, clip: clip)
+            case .polygon(let points, let color):
+                window.fillPolygon(points, color: color)
+            case .image(let image, let origin):
+                window.drawImage(image, at: origin)
             }
         }
         window.present()

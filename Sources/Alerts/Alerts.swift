@@ -7,11 +7,13 @@ public enum Alerts {
     /// Shows a toast at the top right of the monitor under the pointer.
     ///
     /// It never takes focus. Returns when `note.timeout` passes, when it is clicked, or on
-    /// Escape/Enter if the window manager gave it focus anyway.
+    /// Escape/Enter if the window manager gave it focus anyway. With `note.image`, a thumbnail
+    /// of it (or a placeholder) sits left of the text.
     /// - Throws: `AlertError` when no window can be shown.
     public static func notify(_ note: Notification, displayName: String?) throws(AlertError) {
         let session = try AlertSession(displayName: displayName)
-        let layout = NotificationLayout(note, metrics: session.metrics, measurer: session)
+        let thumbnail = note.image.map { Thumbnail($0, metrics: session.metrics) }
+        let layout = NotificationLayout(note, thumbnail: thumbnail, metrics: session.metrics, measurer: session)
         let frame = Placement.notificationFrame(
             size: layout.size, monitor: session.monitor, margin: session.metrics.screenMargin)
         try session.show(frame: frame, kind: .notification, title: note.title)

@@ -6,6 +6,10 @@ enum DrawCommand: Hashable, Sendable {
     case fill(Rect, Color, radius: Int)
     /// Draw one line of text from `x` on `baseline`, clipped to `clip` when given.
     case text(String, x: Int, baseline: Int, role: FontRole, color: Color, clip: Rect?)
+    /// Fill the polygon through these points, anti-aliased.
+    case polygon([Point], Color)
+    /// Draw an image pixel for pixel with its top-left corner here, over what is drawn.
+    case image(RGBAImage, at: Point)
 }
 
 /// Where a pointer press landed in a dialog.
