@@ -25,4 +25,14 @@ enum HeaderRedaction {
         guard !name.contains(" "), isSecret(String(name)) else { return line }
         return "\(name): \(mask)"
     }
+
+    /// The line with every occurrence of the given secrets (a proxy's user and password, which
+    /// libcurl may name in its notes: "Proxy auth using Basic with user '…'") masked.
+    static func redact(_ line: String, secrets: Set<String>) -> String {
+        var result = line
+        for secret in secrets where result.contains(secret) {
+            result = result.replacing(secret, with: mask)
+        }
+        return result
+    }
 }
