@@ -58,6 +58,8 @@ public enum UploadError: PasteError, Equatable {
     case proxyRefused(proxy: String, status: Int, requestSent: Bool)
     /// The SOCKS proxy could not complete the connection to the server.
     case proxyFailed(proxy: String, detail: String, requestSent: Bool)
+    /// The TLS connection to an https:// proxy itself failed (its certificate, most often).
+    case proxyTLS(proxy: String, detail: String)
 
     /// Whether any request byte may have reached the server, so that a retry could duplicate
     /// the paste.
@@ -70,7 +72,7 @@ public enum UploadError: PasteError, Equatable {
             sent
         case .redirectRefused, .tooManyRedirects, .sendFailed, .receiveFailed, .bodyRedirectRefused, .badAnswer:
             true  // a first request, or part of this one, went out
-        case .unsupportedURL, .bodyNotSendableOverTCP, .certificateNotTrusted, .clientCertificateRequired:
+        case .unsupportedURL, .bodyNotSendableOverTCP, .certificateNotTrusted, .clientCertificateRequired, .proxyTLS:
             false  // the TLS handshake ends before the server's HTTP side sees anything
         }
     }
@@ -81,7 +83,7 @@ public enum UploadError: PasteError, Equatable {
     var isPageFailure: Bool {
         switch self {
         case .couldNotResolve, .couldNotConnect, .timedOut, .tls, .sendFailed, .receiveFailed, .certificateNotTrusted,
-            .clientCertificateRequired, .badAnswer, .proxyUnreachable, .proxyRefused, .proxyFailed, .curl:
+            .clientCertificateRequired, .badAnswer, .proxyUnreachable, .proxyRefused, .proxyFailed, .proxyTLS, .curl:
             true
         case .redirectRefused, .tooManyRedirects, .bodyRedirectRefused, .readFailed, .teeFailed, .unsupportedURL,
             .bodyNotSendableOverTCP:
@@ -133,6 +135,8 @@ public enum UploadError: PasteError, Equatable {
             "proxy \(proxy) answered \(status): \(Self.proxyReason(status))"
         case .proxyFailed(let proxy, let detail, _):
             "proxy \(proxy) failed: \(detail)"
+        case .proxyTLS(let proxy, let detail):
+            "TLS failure with proxy \(proxy): \(detail)"
         }
     }
 
@@ -143,6 +147,9 @@ public enum UploadError: PasteError, Equatable {
                 + "in the service's section (paste-config(5)) or with SSL_CERT_FILE"
         case .clientCertificateRequired:
             "the server asks for a client certificate: set 'client-cert' and 'client-key' in the service's section"
+        case .proxyTLS:
+            "if the proxy's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
+                + "in [paste] (paste-config(5)) or with SSL_CERT_FILE"
         case .proxyRefused(_, 407, _):
             "give the proxy's credentials in its URL: proxy = http://USER:${env:PROXY_PASSWORD}@HOST:PORT"
         default:
@@ -170,7 +177,7 @@ public enum UploadError: PasteError, Equatable {
         case .proxyRefused(_, let status, _):
             [502, 503, 504].contains(status) ? .temporaryFailure : .unavailable
         case .tls, .redirectRefused, .tooManyRedirects, .certificateNotTrusted, .clientCertificateRequired,
-            .bodyRedirectRefused, .badAnswer:
+            .bodyRedirectRefused, .badAnswer, .proxyTLS:
             .unavailable
         case .readFailed, .teeFailed:
             .ioError

@@ -446,6 +446,9 @@ public final class Uploader {
                 return .proxyUnreachable(proxy: proxy.authority, detail: "timed out", requestSent: earlier)
             case .proxyHandshake:
                 return .proxyFailed(proxy: proxy.authority, detail: error.reason, requestSent: earlier)
+            // No answer to a CONNECT yet (or none asked for): the TLS that failed was the proxy's.
+            case let code where proxy.kind == .https && code.isTLS && (info?.connectCode ?? 0) == 0:
+                return .proxyTLS(proxy: proxy.authority, detail: error.reason)
             default: break
             }
         }

@@ -234,6 +234,28 @@ struct TrustAndProxyTests {
         #expect(proxy.log.filter { $0.hasPrefix("POST ") }.count == 1, "\(proxy.log)")
     }
 
+    @Test("an https:// proxy is verified with the configured CA, and carries the upload")
+    func httpsProxy() throws {
+        let certificates = try TestCertificates()
+        let mock = try MockServer()
+        let proxy = try FixtureServer.forwardProxy(certificates: certificates)
+        let paste = try runner()
+        try configure(paste, "", paste: "proxy = https://127.0.0.1:\(proxy.port)\nca-file = \(certificates.caFile)")
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "via TLS proxy\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(try mock.rawPaste(id: #require(pasteID(result.out))) == Data("via TLS proxy\n".utf8))
+        #expect(proxy.log.contains("POST \(mock.url("/pastes/create"))"), "\(proxy.log)")
+        // Without the CA the proxy itself is not trusted.
+        try configure(paste, "", paste: "proxy = https://127.0.0.1:\(proxy.port)")
+        let untrusted = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy", "--new"], stdin: "x\n")
+        #expect(untrusted.status == 69)
+        #expect(
+            untrusted.err.hasPrefix(
+                "paste: TLS failure with proxy 127.0.0.1:\(proxy.port): SSL certificate problem: unable to get local issuer certificate\npaste: if the proxy's certificate"
+            ), "\(untrusted.err)")
+        #expect(try mock.pastes().count == 1)
+    }
+
     @Test("proxy credentials work and never show: not in -v, -n, errors, the outbox or history")
     func proxyCredentials() throws {
         let mock = try MockServer()
