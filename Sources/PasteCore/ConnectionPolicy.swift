@@ -40,7 +40,7 @@ public struct ConnectionPolicy: Sendable, Equatable {
 
     /// The proxy a request to `url` goes through, or nil for a direct connection.
     public func proxy(for url: String) -> Proxy? {
-        guard let separator = url.firstRange(of: "://") else { return nil }
+        guard httpProxy != nil || httpsProxy != nil, let separator = url.firstRange(of: "://") else { return nil }
         let scheme = url[..<separator.lowerBound].lowercased()
         guard let proxy = scheme == "https" ? httpsProxy : scheme == "http" ? httpProxy : nil else { return nil }
         return noProxy.matches(host: Self.host(of: url)) ? nil : proxy
@@ -163,27 +163,32 @@ extension ConnectionPolicy {
 }
 
 /// Checks, once per run, that the files a connection setting names can be used.
+///
+/// A CA file is only opened and read one byte into (a system bundle is 200 KB, and reading it
+/// whole at every hotkey press would cost more than the rest of this); a private key is read
+/// whole, to see its permissions and that it is one.
 struct FileCheck {
     var context: Context
 
-    /// The largest file read whole to check it; larger ones are only known to open.
-    static let readLimit = 16 << 20
+    /// The largest key file read.
+    static let keyLimit = 1 << 20
 
     /// The path of a readable regular file (`~/` expanded).
     ///
-    /// - Parameter isPrivateKey: refuse the file when its group or others may read or write it,
-    ///   as paste refuses a config file holding a secret.
+    /// - Parameter isPrivateKey: refuse the file when it holds a private key that group or others
+    ///   may read or write, as paste refuses a config file holding a secret.
     func file(_ value: ConfigValue, key: String, isPrivateKey: Bool = false) throws(ConfigError) -> String {
         let path = expanded(value.raw)
-        switch FileReader.readBytes(path, limit: Self.readLimit) {
+        guard isPrivateKey else {
+            if let error = Self.probe(path) { throw unusable(value, key: key, file: path, reason: error.description) }
+            return path
+        }
+        switch FileReader.readBytes(path, limit: Self.keyLimit) {
         case .success(let (bytes, mode)):
-            let holdsKey = !isPrivateKey || Self.containsPrivateKey(bytes)
-            if isPrivateKey, holdsKey, mode & 0o077 != 0 {
+            if mode & 0o077 != 0, Self.containsPrivateKey(bytes) {
                 throw .keyReadableByOthers(
                     path: value.origin?.path ?? "", line: value.origin?.line ?? 0, key: key, file: path, mode: mode)
             }
-            return path
-        case .failure(let error) where error.code == EFBIG:
             return path
         case .failure(let error):
             throw unusable(value, key: key, file: path, reason: error.description)
@@ -193,12 +198,25 @@ struct FileCheck {
     /// The path of a readable folder (`~/` expanded).
     func folder(_ value: ConfigValue, key: String) throws(ConfigError) -> String {
         let path = expanded(value.raw)
-        switch FileReader.readBytes(path, limit: 0) {
-        case .failure(let error) where error.code == EISDIR: return path
-        case .failure(let error) where error.code != EFBIG:
-            throw unusable(value, key: key, file: path, reason: error.description)
-        default: throw unusable(value, key: key, file: path, reason: "not a folder")
+        switch Self.probe(path) {
+        case let error? where error.code == EISDIR: return path
+        case let error?: throw unusable(value, key: key, file: path, reason: error.description)
+        case nil: throw unusable(value, key: key, file: path, reason: "not a folder")
         }
+    }
+
+    /// Opens `path` and reads one byte: nil when that works (or the file is empty), else why not
+    /// (`EISDIR` for a folder).
+    static func probe(_ path: String) -> SystemError? {
+        struct Readable: Error {}
+        do {
+            try FileReader.forEachChunk(ofFile: path, chunkSize: 1) { _ in throw Readable() }
+        } catch let error as SystemError {
+            return error
+        } catch {
+            return nil
+        }
+        return nil
     }
 
     private func expanded(_ path: String) -> String {

@@ -37,8 +37,8 @@ struct RedirectChain {
     /// person would read, small enough that a 64 MiB paste is not downloaded again.
     static let pageAllowance = 64 << 10
 
-    /// The origin of the service's URL.
-    let home: Origin
+    /// The service's URL, whose origin alone gets the credentials.
+    let serviceURL: String
     /// The most redirects followed.
     let limit: Int
     /// Whether redirects are followed at all.
@@ -53,7 +53,7 @@ struct RedirectChain {
 
     /// Starts the chain at the request's own URL.
     init(request: UploadRequest, limit: Int) {
-        home = Origin(request.url)
+        serviceURL = request.url
         self.limit = limit
         follows = request.result.followsRedirects
         method = request.method.uppercased()
@@ -80,12 +80,13 @@ struct RedirectChain {
         guard let target, !target.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
             throw .redirectRefused(url: target ?? location)
         }
-        let scheme = Origin(target).scheme
-        guard scheme == "http" || scheme == "https" else { throw .redirectRefused(url: target) }
+        let origin = Origin(target)
+        guard origin.scheme == "http" || origin.scheme == "https" else { throw .redirectRefused(url: target) }
         guard current.number < limit else { throw .tooManyRedirects(limit) }
         let becomesGet = status == 303 || ((status == 301 || status == 302) && method == "POST")
         let sendsBody = current.sendsBody && !becomesGet
-        let isAtHome = Origin(target) == home
+        // Parsed only once a redirect comes: most uploads never need it.
+        let isAtHome = origin == Origin(serviceURL)
         if sendsBody && !isAtHome { throw .bodyRedirectRefused(url: target, status: status) }
         if current.sendsBody && becomesGet { bodyAccepted = true }
         current = Hop(

@@ -172,7 +172,9 @@ public final class Uploader {
                 return .finished(
                     .failure(.proxyRefused(proxy: proxy.authority, status: 407, requestSent: hop.number > 0)))
             }
-            let location = transfer.handle.responseHeaders.last { $0.name.lowercased() == "location" }?.value
+            let location =
+                (300...399).contains(info.responseCode)
+                ? transfer.handle.responseHeaders.last { $0.name.lowercased() == "location" }?.value : nil
             do throws(UploadError) {
                 if let next = try transfer.chain.next(
                     status: info.responseCode, location: location, target: info.redirectURL)

@@ -162,6 +162,20 @@ struct RedirectTests {
         #expect(resent.status == 404)
     }
 
+    @Test("an error names the host that answered last, not the service's")
+    func errorNamesLastHost() throws {
+        // A GET (a deletion link) carries no body, so its redirect's failure is the request's.
+        let target = "http://localhost:1/gone".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let error = try #require(throws: UploadError.self) {
+            try Uploader().send(
+                UploadRequest(
+                    url: server.base + "/redirect?to=\(target)", method: "GET", body: .rendered([], contentType: ""),
+                    result: .redirect))
+        }
+        #expect(error.message == "cannot connect to localhost:1: connection refused")
+        #expect(error.mayHaveReachedServer)
+    }
+
     @Test("a batch follows redirects too, each on its own chain")
     func batchFollows() throws {
         let requests = (0..<8).map { post("/redirect", to: "/landed/\($0)", headers: []) }
