@@ -26,6 +26,8 @@ public struct LongOption: Sendable {
     public static let verifyPeer = LongOption(CURLOPT_SSL_VERIFYPEER)
     /// `CURLOPT_SSL_VERIFYHOST` (2 = check the name, 0 = do not).
     public static let verifyHost = LongOption(CURLOPT_SSL_VERIFYHOST)
+    /// `CURLOPT_HTTPPROXYTUNNEL`: reach the server through an HTTP proxy's CONNECT tunnel.
+    public static let proxyTunnel = LongOption(CURLOPT_HTTPPROXYTUNNEL)
     /// `CURLOPT_CONNECT_ONLY`: connect, then stop (for raw TCP exchanges).
     public static let connectOnly = LongOption(CURLOPT_CONNECT_ONLY)
     /// `CURLOPT_UPLOAD_BUFFERSIZE`: bytes asked of the read callback at a time (64 KiB by default,

@@ -32,6 +32,9 @@ public struct ConnectionPolicy: Sendable, Equatable {
     public var httpProxy: Proxy?
     /// The proxy for https:// URLs; nil for direct connections.
     public var httpsProxy: Proxy?
+    /// The proxy for raw tcp:// services (termbin): `proxy`, or `all_proxy`; a SOCKS proxy, or
+    /// an HTTP one that allows CONNECT tunnels.
+    public var tcpProxy: Proxy?
     /// Hosts reached directly whatever the proxies say.
     public var noProxy = NoProxyList("")
 
@@ -40,9 +43,16 @@ public struct ConnectionPolicy: Sendable, Equatable {
 
     /// The proxy a request to `url` goes through, or nil for a direct connection.
     public func proxy(for url: String) -> Proxy? {
-        guard httpProxy != nil || httpsProxy != nil, let separator = url.firstRange(of: "://") else { return nil }
-        let scheme = url[..<separator.lowerBound].lowercased()
-        guard let proxy = scheme == "https" ? httpsProxy : scheme == "http" ? httpProxy : nil else { return nil }
+        guard httpProxy != nil || httpsProxy != nil || tcpProxy != nil, let separator = url.firstRange(of: "://")
+        else { return nil }
+        let proxy: Proxy?
+        switch url[..<separator.lowerBound].lowercased() {
+        case "https": proxy = httpsProxy
+        case "http": proxy = httpProxy
+        case "tcp": proxy = tcpProxy
+        default: proxy = nil
+        }
+        guard let proxy else { return nil }
         return noProxy.matches(host: Self.host(of: url)) ? nil : proxy
     }
 
@@ -64,6 +74,7 @@ extension ConnectionPolicy {
     static let proxyVariables: [String: [String]] = [
         "http": ["http_proxy", "all_proxy", "ALL_PROXY"],
         "https": ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"],
+        "tcp": ["all_proxy", "ALL_PROXY"],
     ]
 
     /// The environment variables of the trust store: curl's `CURL_CA_BUNDLE` first, then
@@ -77,8 +88,9 @@ extension ConnectionPolicy {
     /// section, then `[paste]`, then the environment, then the built-in default.
     /// - Trust: `ca-file` and `ca-path` together replace the system store; else
     ///   `CURL_CA_BUNDLE` or `SSL_CERT_FILE`, and `SSL_CERT_DIR`.
-    /// - Proxy: `proxy` (for http and https alike), else `http_proxy`, `https_proxy`,
-    ///   `all_proxy` as curl reads them; `no-proxy`, else `no_proxy`/`NO_PROXY`.
+    /// - Proxy: `proxy` (for http, https and tcp alike), else `http_proxy`, `https_proxy`,
+    ///   `all_proxy` as curl reads them (tcp: `all_proxy` only); `no-proxy`, else
+    ///   `no_proxy`/`NO_PROXY`.
     /// - `pinned-pubkey`, `client-cert`, `client-key`, `insecure`: the service's only.
     ///
     /// - Throws: `ConfigError` naming the key (and file and line) or the variable: a file that
@@ -137,10 +149,12 @@ extension ConnectionPolicy {
                 }
                 policy.httpProxy = proxy
                 policy.httpsProxy = proxy
+                policy.tcpProxy = proxy
             }
         } else {
             policy.httpProxy = try environmentProxy(for: "http", context: context)
             policy.httpsProxy = try environmentProxy(for: "https", context: context)
+            policy.tcpProxy = try environmentProxy(for: "tcp", context: context)
         }
         if let exceptions = service.noProxy ?? paste.noProxy {
             policy.noProxy = NoProxyList(try expansion.expand(exceptions))

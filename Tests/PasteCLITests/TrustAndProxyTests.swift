@@ -324,6 +324,28 @@ struct TrustAndProxyTests {
         #expect(local.err.hasPrefix("paste: proxy 127.0.0.1:\(socks.port) failed: "), "\(local.err)")
     }
 
+    @Test("a tcp:// service (termbin) goes through the proxy too: SOCKS, or an HTTP proxy's tunnel")
+    func tcpThroughProxy() throws {
+        let mock = try MockServer(tcp: true)
+        let tcpPort = try #require(mock.tcpPort)
+        let socks = try FixtureServer.socks5Proxy(names: ["termbin.test": "127.0.0.1"])
+        let http = try FixtureServer.forwardProxy()
+        let paste = try runner()
+        let service = "[service \"t\"]\nurl = tcp://termbin.test:\(tcpPort)\nformat = tcp\nresult = body\n"
+        try configure(paste, service, paste: "proxy = socks5h://127.0.0.1:\(socks.port)")
+        let socksed = try paste.run(["-S", "t", "--no-copy"], stdin: "netcat style\n")
+        #expect(socksed.status == 0, "stderr: \(socksed.err)")
+        #expect(try mock.rawPaste(id: #require(pasteID(socksed.out))) == Data("netcat style\n".utf8))
+        #expect(socks.log.contains("CONNECT name termbin.test:\(tcpPort)"), "\(socks.log)")
+
+        let direct = "[service \"t\"]\nurl = tcp://127.0.0.1:\(tcpPort)\nformat = tcp\nresult = body\n"
+        try configure(paste, direct, paste: "proxy = \(http.url)")
+        let tunnelled = try paste.run(["-S", "t", "--no-copy", "--new"], stdin: "tunnelled\n")
+        #expect(tunnelled.status == 0, "stderr: \(tunnelled.err)")
+        #expect(try mock.rawPaste(id: #require(pasteID(tunnelled.out))) == Data("tunnelled\n".utf8))
+        #expect(http.log.contains("CONNECT 127.0.0.1:\(tcpPort)"), "\(http.log)")
+    }
+
     // MARK: - Redirects
 
     @Test("a redirect chain to another origin carries no configured header, and no body")

@@ -152,6 +152,7 @@ struct ConnectionPolicyTests {
         let resolved = try policy(Self.service + "proxy = socks5h://127.0.0.1:9050\n", environment: environment)
         #expect(resolved.proxy(for: "http://a.example/")?.url == "socks5h://127.0.0.1:9050")
         #expect(resolved.proxy(for: "https://a.example/")?.authority == "127.0.0.1:9050")
+        #expect(resolved.proxy(for: "tcp://termbin.example:9999")?.authority == "127.0.0.1:9050")
         let paste = try policy("[paste]\nproxy = http://p:3128\n" + Self.service, environment: environment)
         #expect(paste.proxy(for: "https://a.example/")?.url == "http://p:3128")
         let none = try policy(
@@ -167,6 +168,8 @@ struct ConnectionPolicyTests {
         let all = try policy(Self.service, environment: ["ALL_PROXY": "socks5://s:1080", "http_proxy": "h:8080"])
         #expect(all.proxy(for: "http://a.example/")?.url == "http://h:8080")
         #expect(all.proxy(for: "https://a.example/")?.url == "socks5://s:1080")
+        #expect(all.proxy(for: "tcp://termbin.example:9999")?.url == "socks5://s:1080")
+        #expect(upper.proxy(for: "tcp://termbin.example:9999") == nil, "only all_proxy serves tcp://")
         let lower = try policy(Self.service, environment: ["https_proxy": "http://l:1", "HTTPS_PROXY": "http://u:1"])
         #expect(lower.proxy(for: "https://a.example/")?.host == "l")
     }

@@ -1,11 +1,12 @@
 """Byte relays shared by the test servers in this folder (Python standard library only).
 
-`pump(a, b)` copies bytes both ways between two sockets until either side closes, then closes
-both. TLS sockets may hold decrypted bytes that `select` cannot see (`pending()`), so those are
+`pump(a, b)` copies bytes both ways between two sockets until both directions are done, then
+closes both. TLS sockets may hold decrypted bytes that `select` cannot see (`pending()`), so those are
 drained before waiting again.
 """
 import select
 import socket
+import ssl
 
 
 def _drain(source, target):
@@ -27,15 +28,24 @@ def _drain(source, target):
 
 
 def pump(a, b):
-    """Relays between two connected sockets until one of them closes; closes both."""
+    """Relays between two connected sockets until both directions are done; closes both.
+
+    When one side stops sending, the other is told so (`shutdown(SHUT_WR)`) and the relay goes
+    on the other way: a netcat-style client half-closes and then waits for the answer. A TLS
+    side cannot be half-closed here, so its peer finishing ends the relay.
+    """
     try:
-        sockets = [a, b]
-        while True:
-            ready, _, _ = select.select(sockets, [], [])
+        sending = {a: b, b: a}
+        while sending:
+            ready, _, _ = select.select(list(sending), [], [])
             for source in ready:
-                target = b if source is a else a
-                if not _drain(source, target):
+                target = sending[source]
+                if _drain(source, target):
+                    continue
+                del sending[source]
+                if isinstance(target, ssl.SSLSocket):
                     return
+                target.shutdown(socket.SHUT_WR)
     except (ConnectionError, OSError):
         return
     finally:
