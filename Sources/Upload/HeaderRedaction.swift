@@ -8,6 +8,11 @@ enum HeaderRedaction {
     /// What replaces a secret value.
     static let mask = "<redacted>"
 
+    /// Proxy credentials shorter than this are not searched for in trace lines: a one- or
+    /// two-letter user name would mask pieces of ordinary words (the header that carries them,
+    /// Proxy-Authorization, is masked whole anyway).
+    static let shortestSecret = 3
+
     /// Whether a header name holds a secret: the known names, and anything naming a token,
     /// a key, a secret or a password (`X-Auth-Token`, `Private-Token`, `X-Secret`).
     static func isSecret(_ name: String) -> Bool {

@@ -309,8 +309,8 @@ public final class Uploader {
         transfer.maximumBodyBytes = UploadResponse.maximumBodyBytes
         if let verbose = options.verbose {
             let connection = request.connection
-            let secrets = Set((connection.httpProxy?.secrets ?? []) + (connection.httpsProxy?.secrets ?? []))
-                .filter { $0.count >= 3 }
+            let proxies = [connection.httpProxy, connection.httpsProxy].compactMap { $0 }
+            let secrets = Set(proxies.flatMap(\.secrets)).filter { $0.count >= HeaderRedaction.shortestSecret }
             transfer.onDebug = { event in
                 let prefix: String
                 switch event.kind {
