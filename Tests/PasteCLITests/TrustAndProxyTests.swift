@@ -303,10 +303,12 @@ struct TrustAndProxyTests {
                 == "paste: cannot connect to proxy 127.0.0.1:\(port): connection refused\npaste: the text waits in the outbox; 'paste --retry' sends it again\n"
         )
         try configure(paste, "", paste: "proxy = http://proxy.invalid:3128")
-        let unknown = try paste.run(["--url", "http://paste.example/pastes/create", "--no-copy", "--new"], stdin: "y\n")
+        let unknown = try paste.run(
+            ["--url", "http://paste.example/pastes/create", "--no-copy", "--new"], stdin: "y\n")
         #expect(unknown.status == 75)
         #expect(
-            unknown.err.hasPrefix("paste: cannot connect to proxy proxy.invalid:3128: cannot resolve 'proxy.invalid'\n"),
+            unknown.err.hasPrefix(
+                "paste: cannot connect to proxy proxy.invalid:3128: cannot resolve 'proxy.invalid'\n"),
             "\(unknown.err)")
     }
 
