@@ -29,7 +29,7 @@ extension Runner {
         let history = History(context: context)
         guard let record = try history.find(url: url) else { throw DeleteError.notInHistory(url: url) }
         let configuration = try loadConfiguration()
-        let request: UploadRequest
+        var request: UploadRequest
         if let deletionURL = record.deletionURL {
             // pinnwand and similar: visiting the removal link deletes the paste.
             request = UploadRequest(
@@ -44,6 +44,9 @@ extension Runner {
         } else {
             throw DeleteError.notDeletable(url: url, service: record.service)
         }
+        let profile =
+            configuration.services.first { $0.name == record.service } ?? ServiceProfile.adHoc(url: record.url)
+        request.connection = try connectionPolicy(for: profile, configuration)
         let response = try Uploader(options: transportOptions(configuration.settings)).send(request)
         guard (200...399).contains(response.status) else {
             throw ServiceError.httpStatus(

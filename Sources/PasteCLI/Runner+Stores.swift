@@ -67,10 +67,12 @@ extension Runner {
                 var builder = RequestBuilder(profile: profile, context: context)
                 let content: ContentSource = .file(
                     path: entry.contentPath, size: (Self.fileSize(entry.contentPath) ?? 0))
-                let request = try builder.build(
+                var request = try builder.build(
                     content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options)
+                request.connection = try connectionPolicy(for: profile, configuration)
                 let response = try perform(request, uploader: uploader, settings: configuration.settings)
                 let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
+                warnIfPageUnread(response)
                 let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
                 try? history.append(
                     HistoryRecord(

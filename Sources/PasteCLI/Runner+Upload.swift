@@ -46,6 +46,7 @@ extension Runner {
         var builder = RequestBuilder(profile: profile, context: context)
         // Refuse options the service cannot honour before reading anything.
         try builder.validate(options, size: nil)
+        let connection = try connectionPolicy(for: profile, configuration)
 
         // Where the URL will be copied from. Reading the X11 clipboard keeps the reader's
         // connection for it (the owner is forked from it once the URL is known); otherwise the
@@ -102,7 +103,9 @@ extension Runner {
             if case .stream = content, !profile.format.canStream {
                 content = try spool(input)
             }
-            requests.append(try builder.build(content: content, options: options))
+            var request = try builder.build(content: content, options: options)
+            request.connection = connection
+            requests.append(request)
         }
 
         if invocation.isDryRun {
@@ -282,6 +285,7 @@ extension Runner {
         do {
             let response = try response.get()
             let outcome = try ResultExtractor.extract(from: response, request: item.request, profile: profile)
+            warnIfPageUnread(response)
             let size =
                 input.bytes.map { Int64($0.count) } ?? Self.fileSize(item.writer?.contentPath) ?? input.content
                 .knownSize ?? response.bytesSent
@@ -309,6 +313,13 @@ extension Runner {
             guard keepInOutbox(item, error: error), let pasteError = error as? any PasteError else { throw error }
             throw KeptInOutbox(failure: pasteError)
         }
+    }
+
+    /// The one-line warning for a paste whose page, reached by the service's redirect, failed:
+    /// the paste was made (its URL is the result), only its page could not be read.
+    func warnIfPageUnread(_ response: UploadResponse) {
+        guard let page = response.unreadPage else { return }
+        output.note("warning: the paste was made, but its page \(Sanitizer.printable(page, limit: 200))")
     }
 
     /// Puts the text of a failed upload in the outbox; true when it is there.
@@ -421,7 +432,8 @@ extension Runner {
 struct KeptInOutbox: PasteError {
     var failure: any PasteError
     var message: String { failure.message }
-    var hint: String? { Self.hint }
+    /// The failure's own hint (how to fix it) first, then where the text is, one per line.
+    var hint: String? { failure.hint.map { $0 == Self.hint ? $0 : $0 + "\n" + Self.hint } ?? Self.hint }
     var exitStatus: ExitStatus { failure.exitStatus }
 
     static let hint = "the text waits in the outbox; 'paste --retry' sends it again"

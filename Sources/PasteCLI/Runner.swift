@@ -81,7 +81,8 @@ struct Output {
 
     func report(_ error: any PasteError) {
         self.error(error.message)
-        if let hint = error.hint, !isJSON { StandardStreams.err("paste: " + hint + "\n") }
+        guard let hint = error.hint, !isJSON else { return }
+        for line in hint.split(separator: "\n") { StandardStreams.err("paste: " + line + "\n") }
     }
 
     /// A note that is not an error (no display to copy to, a repeat reused): quiet in -q and --json.

@@ -96,6 +96,8 @@ public struct ServiceProfile: Sendable, Equatable {
     public var isBuiltIn = false
     /// Where `[service "NAME"]` was declared.
     public var origin: (path: String, line: Int)?
+    /// Trust, client certificate and proxy keys of this service (over those of `[paste]`).
+    public var connection = ConnectionSettings()
 
     /// Makes a profile with defaults for everything but the name and URL.
     public init(name: String, url: ConfigValue) {
@@ -115,7 +117,7 @@ public struct ServiceProfile: Sendable, Equatable {
             && lhs.isAlwaysPrivate == rhs.isAlwaysPrivate && lhs.expiryField == rhs.expiryField
             && lhs.expiryUnit == rhs.expiryUnit && lhs.jsonTemplate == rhs.jsonTemplate
             && lhs.headers == rhs.headers && lhs.result == rhs.result && lhs.maximumBytes == rhs.maximumBytes
-            && lhs.deletionSource == rhs.deletionSource
+            && lhs.deletionSource == rhs.deletionSource && lhs.connection == rhs.connection
     }
 }
 

@@ -206,8 +206,9 @@ public enum MockFault: Sendable {
     case redirectLoop
     /// 302 to `file:///etc/passwd`.
     case redirectToFile
-    /// 302 back to the site root / form page.
-    case redirectToRoot(location: String = "/")
+    /// A redirect (302 unless `status` says otherwise) to `location`: by default back to the
+    /// site root / form page; any URL, another origin's included.
+    case redirectToRoot(location: String = "/", status: Int = 302)
     /// 200 with `bytes` of generated body.
     case huge(bytes: Int)
     /// 200 with an HTML error page and no URL.
@@ -233,7 +234,8 @@ public enum MockFault: Sendable {
         case .dropResponse(let bytes): return ["fault": "drop-response", "bytes": bytes]
         case .redirectLoop: return ["fault": "redirect-loop"]
         case .redirectToFile: return ["fault": "redirect-file"]
-        case .redirectToRoot(let location): return ["fault": "redirect-root", "location": location]
+        case .redirectToRoot(let location, let status):
+            return ["fault": "redirect-root", "location": location, "status": status]
         case .huge(let bytes): return ["fault": "huge", "size": bytes]
         case .noURL: return ["fault": "no-url"]
         case .escapeURL(let status, let json):
