@@ -43,7 +43,7 @@ extension Runner {
         let settings = configuration.settings
         let profile = try chooseService(configuration)
         var options = invocation.options
-        var builder = RequestBuilder(profile: profile, context: context)
+        var builder = RequestBuilder(profile: profile, context: context, cryptography: SystemCryptography())
         // Refuse options the service cannot honour before reading anything.
         try builder.validate(options, size: nil)
 
@@ -255,8 +255,10 @@ extension Runner {
         }
         let metadata = OutboxEntry.Metadata(
             service: profile.name, serviceURL: invocation.url, title: options.title, language: options.language,
-            isPrivate: options.isPrivate, expiry: options.expirySeconds.map(String.init), fileName: input.fileName,
-            created: context.now())
+            isPrivate: options.isPrivate,
+            expiry: options.neverExpires ? PrivateBin.never : options.expirySeconds.map(String.init),
+            fileName: input.fileName, created: context.now(),
+            burnsAfterReading: options.burnsAfterReading ? true : nil)
         var request = request
         var writer: OutboxEntryWriter?
         if case .stream = input.content {

@@ -88,6 +88,9 @@ public struct UploadRequest: Sendable, Equatable {
     public var body: RequestBody
     /// How the URL is read back.
     public var result: ResultRule
+    /// Appended to the paste's URL once it is read from the answer, never sent: PrivateBin's
+    /// `#` and base58 key (or `#-` and the key, for a paste that burns after reading).
+    public var linkFragment: String?
 
     /// Makes a request description.
     public init(
