@@ -62,7 +62,7 @@ public let optionTable: [OptionSpec] = [
         long: "expiry", short: "e", argument: "DURATION", help: "delete the paste after DURATION (10m, 1h, 7d)",
         group: .paste),
     OptionSpec(
-        long: "burn", short: nil, argument: nil, help: "delete the paste once it is read; fails if the service cannot",
+        long: "burn", short: nil, argument: nil, help: "burn after reading; fails if the service cannot",
         group: .paste),
     OptionSpec(
         long: "new", short: nil, argument: nil, help: "always make a new paste, even for a repeat", group: .paste),

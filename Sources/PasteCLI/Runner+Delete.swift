@@ -33,7 +33,7 @@ extension Runner {
         guard let record = try history.find(url: url) else { throw DeleteError.notInHistory(url: url) }
         let configuration = try loadConfiguration()
         if let token = record.deletionToken, isPrivateBin(record, configuration) {
-            return try deletePrivateBin(record, token: token, settings: configuration.settings)
+            return try deletePrivateBin(record, token: token, configuration: configuration)
         }
         let request: UploadRequest
         if let deletionURL = record.deletionURL {
@@ -69,13 +69,18 @@ extension Runner {
         return record.url.contains("#") && PrivateBin.deletionRequest(pasteURL: record.url, token: "") != nil
     }
 
-    /// Deletes a PrivateBin paste: the id from its link, the token from history, the answer
-    /// JSON (`status` 0, or 1 and a message; HTTP 200 either way).
-    func deletePrivateBin(_ record: HistoryRecord, token: String, settings: Settings) throws -> ExitStatus {
-        guard let request = PrivateBin.deletionRequest(pasteURL: record.url, token: token) else {
+    /// Deletes a PrivateBin paste: the id from its link, the token from history, the service's
+    /// own headers (an instance behind Basic auth wants them to delete too), the answer JSON
+    /// (`status` 0, or 1 and a message; HTTP 200 either way).
+    func deletePrivateBin(_ record: HistoryRecord, token: String, configuration: Configuration) throws -> ExitStatus {
+        guard var request = PrivateBin.deletionRequest(pasteURL: record.url, token: token) else {
             throw DeleteError.notDeletable(url: record.url, service: record.service)
         }
-        let response = try Uploader(options: transportOptions(settings)).send(request)
+        if let profile = configuration.services.first(where: { $0.name == record.service }) {
+            var expansion = ValueExpansion(context: context)
+            for header in profile.headers { request.headers.append(try expansion.expand(header)) }
+        }
+        let response = try Uploader(options: transportOptions(configuration.settings)).send(request)
         guard (200...299).contains(response.status) else {
             throw ServiceError.httpStatus(
                 service: record.service, status: response.status, excerpt: Sanitizer.excerpt(response.body))

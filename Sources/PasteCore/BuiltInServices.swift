@@ -95,7 +95,9 @@ public enum BuiltInServices {
 
     /// privatebin.net, the PrivateBin project's own instance (see `privateBin(name:url:)`).
     public static var privateBin: ServiceProfile {
-        privateBin(name: "privatebin", url: "https://privatebin.net/")
+        var profile = privateBin(name: "privatebin", url: "https://privatebin.net/")
+        profile.summary = "privatebin.net (PrivateBin, encrypted before upload, unlisted, deletable)"
+        return profile
     }
 
     /// Any PrivateBin instance (1.3 or later: API v2) at its root URL: the text is encrypted

@@ -106,7 +106,7 @@ public struct ServiceProfile: Sendable, Equatable {
     }
 
     /// Whether `-p` can be honoured.
-    public var canBePrivate: Bool { isAlwaysPrivate || privateField != nil }
+    public var canBePrivate: Bool { isAlwaysPrivate || privateField != nil || format == .privatebin }
 
     public static func == (lhs: ServiceProfile, rhs: ServiceProfile) -> Bool {
         lhs.name == rhs.name && lhs.url == rhs.url && lhs.method == rhs.method && lhs.format == rhs.format
