@@ -235,7 +235,8 @@ extension Runner {
     ) throws -> Preparation {
         let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
         var repeatLock: FileLock?
-        if !invocation.isNew, let digest, settings.repeatWindow > 0 {
+        // A paste that burns after reading may be gone already: never hand out its link twice.
+        if !invocation.isNew, !options.burnsAfterReading, let digest, settings.repeatWindow > 0 {
             // Another paste of the same text to the same service may be under way (a hotkey
             // pressed twice): wait for it, then its URL is in history. Only a run of one paste
             // waits: a batch would hold several locks of one folder at once (and flock locks of

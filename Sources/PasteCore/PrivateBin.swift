@@ -171,7 +171,7 @@ public enum PrivateBin {
             case .number(let status)? = members["status"]
         else { return nil }
         guard status == 0 else {
-            return .refused(message: members["message"]?.stringValue ?? "status \(status)")
+            return .refused(message: members["message"]?.stringValue ?? "status \(Int(exactly: status) ?? -1)")
         }
         guard let id = members["id"]?.stringValue, !id.isEmpty else { return nil }
         return .accepted(id: id, url: members["url"]?.stringValue, deleteToken: members["deletetoken"]?.stringValue)

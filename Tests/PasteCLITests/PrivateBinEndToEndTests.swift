@@ -169,6 +169,12 @@ struct PrivateBinEndToEndTests {
         #expect(try Self.pbincliGet(plainLink, home: setup.paste.home).get() == Data(awkwardText.utf8))
         #expect(try setup.mock.pastes().isEmpty)
         #expect(throws: PbincliFailure.self) { try Self.pbincliGet(plainLink, home: setup.paste.home).get() }
+
+        // The same text again within the repeat window is a new paste, not the burnt link.
+        let again = try setup.run(["--burn", "-e", "5m"], stdin: awkwardText)
+        #expect(again.status == 0, "stderr: \(again.err)")
+        #expect(again.out != result.out)
+        #expect(try setup.mock.pastes().count == 1)
     }
 
     @Test("--delete and --delete-last remove the paste with the token kept in history")
