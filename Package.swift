@@ -5,7 +5,8 @@
 //
 //   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts}
 //   Upload -> {PasteCore, CurlInterop, CryptoInterop};  Clipboard -> X11Interop;  Alerts -> X11Interop
-//   CryptoInterop -> CCrypto (libcrypto's SHA-256, for streams)
+//   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,
+//   PBKDF2 and raw deflate)
 //   CurlInterop -> CCurlShims -> CCurl;  X11Interop -> CX11Shims -> {CX11, CXft};  X11Interop -> CPng
 //   PasteCore imports none of our modules; paste-mock imports none.
 
@@ -44,7 +45,7 @@ func staticArchives(_ names: [String]) -> LinkerSetting {
 }
 let curlLinking: [LinkerSetting] =
     linkDynamically
-    ? [.linkedLibrary("curl"), .linkedLibrary("crypto")]
+    ? [.linkedLibrary("curl"), .linkedLibrary("crypto"), .linkedLibrary("z")]
     : [
         staticArchives([
             "curl", "nghttp2", "idn2", "unistring", "ssh2", "psl", "ssl", "crypto", "zstd", "brotlidec",
@@ -97,6 +98,9 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto",
             providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: - C shims: only what Swift cannot call directly
         .target(
@@ -110,7 +114,7 @@ let package = Package(
         .target(
             name: "X11Interop", dependencies: ["CX11Shims", "CPng"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata]),
-        .target(name: "CryptoInterop", dependencies: ["CCrypto"], swiftSettings: [directMetadata]),
+        .target(name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata]),
 
         // MARK: - Plain Swift
         .target(name: "PasteCore", swiftSettings: safeSwift),
@@ -134,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "UploadTests", dependencies: ["Upload", "PasteCore", "TestSupport"]),
+        .testTarget(name: "UploadTests", dependencies: ["Upload", "PasteCore", "CryptoInterop", "TestSupport"]),
         .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),

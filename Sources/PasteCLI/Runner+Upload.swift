@@ -43,7 +43,7 @@ extension Runner {
         let settings = configuration.settings
         let profile = try chooseService(configuration)
         var options = invocation.options
-        var builder = RequestBuilder(profile: profile, context: context)
+        var builder = RequestBuilder(profile: profile, context: context, cryptography: SystemCryptography())
         // Refuse options the service cannot honour before reading anything.
         try builder.validate(options, size: nil)
         let connection = try connectionPolicy(for: profile, configuration)
@@ -238,7 +238,8 @@ extension Runner {
     ) throws -> Preparation {
         let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
         var repeatLock: FileLock?
-        if !invocation.isNew, let digest, settings.repeatWindow > 0 {
+        // A paste that burns after reading may be gone already: never hand out its link twice.
+        if !invocation.isNew, !options.burnsAfterReading, let digest, settings.repeatWindow > 0 {
             // Another paste of the same text to the same service may be under way (a hotkey
             // pressed twice): wait for it, then its URL is in history. Only a run of one paste
             // waits: a batch would hold several locks of one folder at once (and flock locks of
@@ -258,8 +259,10 @@ extension Runner {
         }
         let metadata = OutboxEntry.Metadata(
             service: profile.name, serviceURL: invocation.url, title: options.title, language: options.language,
-            isPrivate: options.isPrivate, expiry: options.expirySeconds.map(String.init), fileName: input.fileName,
-            created: context.now())
+            isPrivate: options.isPrivate,
+            expiry: options.neverExpires ? PrivateBin.never : options.expirySeconds.map(String.init),
+            fileName: input.fileName, created: context.now(),
+            burnsAfterReading: options.burnsAfterReading ? true : nil)
         var request = request
         var writer: OutboxEntryWriter?
         if case .stream = input.content {

@@ -293,7 +293,7 @@ extension ServiceProfile {
             url = value
         case "format":
             guard let format = RequestFormat(rawValue: entry.value.lowercased()) else {
-                throw bad("multipart, form, raw, json or tcp")
+                throw bad("multipart, form, raw, json, tcp or privatebin")
             }
             self.format = format
         case "method":

@@ -33,6 +33,9 @@ public enum ResultExtractor {
         guard acceptable else {
             throw .httpStatus(service: service, status: response.status, excerpt: readableExcerpt(response))
         }
+        if profile.format == .privatebin {
+            return try extractPrivateBin(from: response, request: request, profile: profile)
+        }
 
         let candidate: String?
         switch request.result {

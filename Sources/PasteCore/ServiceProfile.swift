@@ -2,7 +2,7 @@
 public enum RequestFormat: String, Sendable, CaseIterable {
     /// `multipart/form-data` (the classic pastie API, 0x0.st).
     case multipart
-    /// `application/x-www-form-urlencoded` (dpaste.com, sprunge).
+    /// `application/x-www-form-urlencoded` (dpaste.com).
     case form
     /// The content itself is the body (paste.rs).
     case raw
@@ -10,6 +10,8 @@ public enum RequestFormat: String, Sendable, CaseIterable {
     case json
     /// A plain TCP connection: send the content, read the URL back (termbin, fiche).
     case tcp
+    /// PrivateBin's JSON API v2: the text encrypted here, the key only in the link (`PrivateBin`).
+    case privatebin
 }
 
 /// A value from the config file, kept raw until it is used so that `${env:…}` and `${file:…}`
@@ -106,7 +108,7 @@ public struct ServiceProfile: Sendable, Equatable {
     }
 
     /// Whether `-p` can be honoured.
-    public var canBePrivate: Bool { isAlwaysPrivate || privateField != nil }
+    public var canBePrivate: Bool { isAlwaysPrivate || privateField != nil || format == .privatebin }
 
     public static func == (lhs: ServiceProfile, rhs: ServiceProfile) -> Bool {
         lhs.name == rhs.name && lhs.url == rhs.url && lhs.method == rhs.method && lhs.format == rhs.format

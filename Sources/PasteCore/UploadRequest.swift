@@ -91,6 +91,9 @@ public struct UploadRequest: Sendable, Equatable {
     /// How its transfers connect: trust, client certificate, proxies (direct and verified by
     /// the system's store unless set).
     public var connection = ConnectionPolicy()
+    /// Appended to the paste's URL once it is read from the answer, never sent: PrivateBin's
+    /// `#` and base58 key (or `#-` and the key, for a paste that burns after reading).
+    public var linkFragment: String?
 
     /// Makes a request description.
     public init(

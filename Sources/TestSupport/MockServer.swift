@@ -221,6 +221,8 @@ public enum MockFault: Sendable {
     case partial(keptBytes: Int? = nil)
     /// The normal answer, `bytes` every `seconds`.
     case trickle(bytes: Int = 1, seconds: Double = 1)
+    /// PrivateBin's refusal: 200 with `{"status":1,"message":…}`.
+    case privateBinError(message: String)
 
     var jsonObject: [String: Any] {
         switch self {
@@ -247,6 +249,7 @@ public enum MockFault: Sendable {
             if let kept { object["bytes"] = kept }
             return object
         case .trickle(let bytes, let seconds): return ["fault": "trickle", "bytes": bytes, "seconds": seconds]
+        case .privateBinError(let message): return ["fault": "privatebin-error", "body": message]
         }
     }
 }
