@@ -7,9 +7,10 @@
 //   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts, SystemInterop}
 //   Upload -> {PasteCore, CurlInterop, CryptoInterop, SystemInterop};  Alerts -> X11Interop
 //   Clipboard -> {X11Interop, SystemInterop};  PasteCore -> SystemInterop (files, locks) only
-//   CryptoInterop -> CCrypto (libcrypto's SHA-256, for streams)
+//   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,
+//   PBKDF2 and raw deflate)
 //   CurlInterop -> {CCurlShims -> CCurl, SystemInterop (TeeWriter, descriptors)}
-//   X11Interop -> CX11Shims -> {CX11, CXft};  SystemInterop -> CSystemShims (+ Glibc)
+//   X11Interop -> CX11Shims -> {CX11, CXft};  X11Interop -> CPng;  SystemInterop -> CSystemShims (+ Glibc)
 //   paste-mock imports none of our modules.
 
 import PackageDescription
@@ -47,7 +48,7 @@ func staticArchives(_ names: [String]) -> LinkerSetting {
 }
 let curlLinking: [LinkerSetting] =
     linkDynamically
-    ? [.linkedLibrary("curl"), .linkedLibrary("crypto")]
+    ? [.linkedLibrary("curl"), .linkedLibrary("crypto"), .linkedLibrary("z")]
     : [
         staticArchives([
             "curl", "nghttp2", "idn2", "unistring", "ssh2", "psl", "ssl", "crypto", "zstd", "brotlidec",
@@ -63,7 +64,7 @@ let staticCxxRuntime: [LinkerSetting] =
 let curlShimSettings: [CSetting] = linkDynamically ? [.define("PASTE_LINK_DYNAMIC")] : []
 let x11Linking: [LinkerSetting] =
     linkDynamically
-    ? ["X11", "Xft", "Xrender", "fontconfig"].map { .linkedLibrary($0) }
+    ? ["X11", "Xft", "Xrender", "fontconfig", "png16"].map { .linkedLibrary($0) }
     : [
         staticArchives([
             "Xft", "Xrender", "X11", "xcb", "Xau", "Xdmcp", "fontconfig", "freetype", "expat", "png16", "brotlidec",
@@ -91,9 +92,16 @@ let package = Package(
         .systemLibrary(
             name: "CXft",
             providers: [.apt(["libxft-dev", "libfontconfig-dev"])]),
+        // libpng, for the notification's thumbnail of an uploaded image (linked in `x11Linking`).
+        .systemLibrary(
+            name: "CPng",
+            providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
             name: "CCrypto",
             providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: - C shims: only what Swift cannot call directly
         .target(
@@ -109,9 +117,9 @@ let package = Package(
         .target(name: "SystemInterop", dependencies: ["CSystemShims"], swiftSettings: [directMetadata]),
         .target(name: "CurlInterop", dependencies: ["CCurlShims", "SystemInterop"], swiftSettings: [directMetadata]),
         .target(
-            name: "X11Interop", dependencies: ["CX11Shims"],
+            name: "X11Interop", dependencies: ["CX11Shims", "CPng"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata]),
-        .target(name: "CryptoInterop", dependencies: ["CCrypto"], swiftSettings: [directMetadata]),
+        .target(name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata]),
 
         // MARK: - Plain Swift
         .target(name: "PasteCore", dependencies: ["SystemInterop"], swiftSettings: safeSwift),
@@ -137,9 +145,10 @@ let package = Package(
         .testTarget(
             name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "UploadTests", dependencies: ["Upload", "PasteCore", "SystemInterop", "TestSupport"]),
+        .testTarget(
+            name: "UploadTests", dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"]),
         .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "SystemInterop", "TestSupport"]),
-        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "TestSupport"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
         .testTarget(name: "SystemInteropTests", dependencies: ["SystemInterop"]),
         .testTarget(name: "CurlInteropTests", dependencies: ["CurlInterop", "SystemInterop", "TestSupport"]),

@@ -71,6 +71,9 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let http2 = Code(CURLE_HTTP2)
         /// `CURLE_AGAIN`: a non-blocking send or receive would block.
         public static let again = Code(CURLE_AGAIN)
+        /// `CURLE_PROXY`: a SOCKS proxy refused or failed the handshake (the proxy could not
+        /// resolve or reach the server, or spoke no SOCKS).
+        public static let proxyHandshake = Code(CURLE_PROXY)
 
         /// Whether this code is a TLS failure (handshake or certificate verification).
         public var isTLS: Bool {

@@ -15,19 +15,26 @@ public final class RawConnection {
     /// The size of one chunk read from the source and sent.
     private static let chunkSize = 64 * 1024
 
-    /// Connects to `host:port`.
+    /// Connects to `host:port`, directly or through a proxy.
     ///
-    /// Proxies are switched off (`CURLOPT_PROXY ""`): a proxy from the environment speaks HTTP,
-    /// and this is not HTTP.
-    /// - Throws: `CurlError` (`couldNotResolveHost`, `couldNotConnect`, `operationTimedOut`).
-    public init(host: String, port: Int, connectTimeoutMilliseconds: Int) throws(CurlError) {
+    /// - Parameters:
+    ///   - proxy: a proxy URL (`CURLOPT_PROXY`), nil for a direct connection (then "" is set, so
+    ///     libcurl never takes one from the process environment).
+    ///   - tunnels: ask an HTTP proxy for a CONNECT tunnel (`CURLOPT_HTTPPROXYTUNNEL`): without
+    ///     it, a connect-only transfer would stop at the proxy. Not needed for SOCKS.
+    /// - Throws: `CurlError` (`couldNotResolveHost`, `couldNotConnect`, `operationTimedOut`,
+    ///   the proxy's failures).
+    public init(
+        host: String, port: Int, connectTimeoutMilliseconds: Int, proxy: String? = nil, tunnels: Bool = false
+    ) throws(CurlError) {
         easy = try EasyHandle()
         let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         try easy.set(.url, "http://\(authority)/")
         try easy.set(.noSignal, true)
         try easy.set(.connectOnly, true)
         try easy.set(.connectTimeoutMilliseconds, connectTimeoutMilliseconds)
-        _ = ccurl_easy_setopt_string(easy.raw, CURLOPT_PROXY, "")
+        try easy.set(.proxy, proxy ?? "")
+        if tunnels { try easy.set(.proxyTunnel, true) }
         try easy.perform()
         var socket: curl_socket_t = -1
         _ = ccurl_easy_getinfo_socket(easy.raw, CURLINFO_ACTIVESOCKET, &socket)

@@ -62,16 +62,20 @@ extension Runner {
                 let profile =
                     try metadata.serviceURL.map { ServiceProfile.adHoc(url: $0) }
                     ?? configuration.service(named: metadata.service)
-                let options = PasteOptions(
+                var options = PasteOptions(
                     title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
                     expirySeconds: metadata.expiry.flatMap { Int($0) })
-                var builder = RequestBuilder(profile: profile, context: context)
+                options.neverExpires = metadata.expiry == PrivateBin.never
+                options.burnsAfterReading = metadata.burnsAfterReading ?? false
+                var builder = RequestBuilder(profile: profile, context: context, cryptography: SystemCryptography())
                 let content: ContentSource = .file(
                     path: entry.contentPath, size: (Self.fileSize(entry.contentPath) ?? 0))
-                let request = try builder.build(
+                var request = try builder.build(
                     content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options)
+                request.connection = try connectionPolicy(for: profile, configuration)
                 let response = try perform(request, uploader: uploader, settings: configuration.settings)
                 let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
+                warnIfPageUnread(response)
                 let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
                 try? history.append(
                     HistoryRecord(

@@ -78,7 +78,8 @@ struct Output {
 
     func report(_ error: any PasteError) {
         self.error(error.message)
-        if let hint = error.hint, !isJSON { StandardStream.error.write("paste: " + hint + "\n") }
+        guard let hint = error.hint, !isJSON else { return }
+        for line in hint.split(separator: "\n") { StandardStream.error.write("paste: " + line + "\n") }
     }
 
     /// A note that is not an error (no display to copy to, a repeat reused): quiet in -q and --json.

@@ -81,6 +81,20 @@ struct Runner {
         return options
     }
 
+    /// How uploads to `profile` connect (trust, client certificate, proxy), resolved from its
+    /// section, `[paste]` and the environment; warns when the service turns TLS checks off.
+    func connectionPolicy(for profile: ServiceProfile, _ configuration: Configuration) throws -> ConnectionPolicy {
+        let policy = try ConnectionPolicy.resolve(
+            service: profile.connection, paste: configuration.settings.connection, context: context)
+        if policy.isInsecure && !invocation.isInsecure {
+            // Not a note: -q does not silence it, a security downgrade is always said.
+            StandardStream.error.write(
+                "paste: warning: service '\(profile.name)' sets insecure = true: "
+                    + "TLS certificates and host names are not verified\n")
+        }
+        return policy
+    }
+
     /// The progress bar for this run's uploads, when one may be drawn (stderr a terminal, no
     /// `-q`, no `--json`); colourless under `NO_COLOR`.
     func makeProgressBar() -> ProgressBar.Driver? {

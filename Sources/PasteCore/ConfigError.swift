@@ -21,6 +21,13 @@ public enum ConfigError: PasteError, Equatable {
     /// No service by that name is configured or built in; `path` and `line` are set when the
     /// name came from `[paste] service` in a config file.
     case unknownService(name: String, known: [String], path: String? = nil, line: Int? = nil)
+    /// A file a key names (`ca-file`, `client-cert`, …) cannot be used; `path` and `line` are
+    /// nil when it came from an environment variable, then named by `key`.
+    case unusableFile(path: String?, line: Int?, key: String, file: String, reason: String)
+    /// A private key file (`client-key`) that group or others may read.
+    case keyReadableByOthers(path: String, line: Int, key: String, file: String, mode: UInt32)
+    /// An environment variable paste reads holds something unusable (credentials masked).
+    case badEnvironment(name: String, value: String, expected: String)
 
     public var message: String {
         switch self {
@@ -45,6 +52,14 @@ public enum ConfigError: PasteError, Equatable {
         case .unknownService(let name, let known, let path, let line):
             (path.map { "\($0):\(line ?? 0): " } ?? "")
                 + "unknown service '\(name)'; known: \(known.joined(separator: ", "))"
+        case .unusableFile(let path?, let line, let key, let file, let reason):
+            "\(path):\(line ?? 0): cannot use '\(file)' for '\(key)': \(reason)"
+        case .unusableFile(nil, _, let key, let file, let reason):
+            "cannot use '\(file)' from \(key): \(reason)"
+        case .keyReadableByOthers(let path, let line, let key, let file, let mode):
+            "\(path):\(line): the private key '\(file)' ('\(key)') is readable by others (mode \(String(mode & 0o777, radix: 8)))"
+        case .badEnvironment(let name, let value, let expected):
+            "bad value '\(value)' in the environment variable \(name): expected \(expected)"
         }
     }
 
@@ -53,6 +68,7 @@ public enum ConfigError: PasteError, Equatable {
         case .secretReadableByOthers(let path, _, _, _):
             "run 'chmod 600 \(path)', or take the secret from ${env:NAME} or ${file:PATH}"
         case .unknownService: "'paste --list-services' shows them all"
+        case .keyReadableByOthers(_, _, _, let file, _): "run 'chmod 600 \(file)'"
         default: nil
         }
     }

@@ -37,6 +37,8 @@ public struct Settings: Sendable, Equatable {
     public var notifyTimeout: Double = 4
     /// Whether the URL is copied to the clipboard.
     public var copy = true
+    /// Trust and proxy keys for every service (`ca-file`, `ca-path`, `proxy`, `no-proxy`).
+    public var connection = ConnectionSettings()
 
     public init() {}
 }
@@ -208,6 +210,12 @@ public struct Configuration: Sendable {
             for field in profile.fields where Redaction.isSensitiveField(field.name) && !field.value.hasReference {
                 found.append((field.value.origin?.line ?? 0, "field"))
             }
+            if let proxy = profile.connection.proxy, !proxy.hasReference, Proxy.hasPassword(proxy.raw) {
+                found.append((proxy.origin?.line ?? 0, "proxy"))
+            }
+        }
+        if let proxy = settings.connection.proxy, !proxy.hasReference, Proxy.hasPassword(proxy.raw) {
+            found.append((proxy.origin?.line ?? 0, "proxy"))
         }
         if let first = found.min(by: { $0.line < $1.line }) {
             throw .secretReadableByOthers(path: path, line: first.line, key: first.key, mode: fileMode)
@@ -255,6 +263,7 @@ extension Settings {
         case "copy":
             guard let value = Bool(configText: entry.value) else { throw bad("true or false") }
             copy = value
+        case "ca-file", "ca-path", "proxy", "no-proxy": try connection.apply(entry, path: path)
         default:
             throw .unknownKey(path: path, line: entry.line, section: "paste", key: entry.key)
         }
@@ -286,7 +295,7 @@ extension ServiceProfile {
             url = value
         case "format":
             guard let format = RequestFormat(rawValue: entry.value.lowercased()) else {
-                throw bad("multipart, form, raw, json or tcp")
+                throw bad("multipart, form, raw, json, tcp or privatebin")
             }
             self.format = format
         case "method":
@@ -335,6 +344,8 @@ extension ServiceProfile {
             guard let bytes = ByteCount.parse(entry.value) else { throw bad("a size such as 512K, 10M") }
             maximumBytes = bytes
         case "summary": summary = entry.value
+        case "ca-file", "ca-path", "pinned-pubkey", "insecure": try connection.apply(entry, path: path)
+        case "client-cert", "client-key", "proxy", "no-proxy": try connection.apply(entry, path: path)
         default:
             throw .unknownKey(path: path, line: entry.line, section: "service \"\(name)\"", key: entry.key)
         }

@@ -23,6 +23,8 @@ public struct OutboxEntry: Sendable, Equatable {
         public var isPrivate: Bool
         /// `-e DURATION`, as given.
         public var expiry: String?
+        /// `--burn`; absent (nil) when not asked, as in entries written before it existed.
+        public var burnsAfterReading: Bool?
         /// The file name of `-f FILE`, for services that send one.
         public var fileName: String?
         /// When the entry was made.
@@ -39,7 +41,7 @@ public struct OutboxEntry: Sendable, Equatable {
             service: String, serviceURL: String? = nil, title: String? = nil,
             language: String? = nil, isPrivate: Bool = false, expiry: String? = nil,
             fileName: String? = nil, created: Date, attempts: Int = 0, lastError: String? = nil,
-            lastAttempt: Date? = nil
+            lastAttempt: Date? = nil, burnsAfterReading: Bool? = nil
         ) {
             self.service = service
             self.serviceURL = serviceURL
@@ -52,6 +54,7 @@ public struct OutboxEntry: Sendable, Equatable {
             self.attempts = attempts
             self.lastError = lastError
             self.lastAttempt = lastAttempt
+            self.burnsAfterReading = burnsAfterReading
         }
 
         enum CodingKeys: String, CodingKey {
@@ -61,6 +64,7 @@ public struct OutboxEntry: Sendable, Equatable {
             case language = "lang"
             case isPrivate = "private"
             case expiry
+            case burnsAfterReading = "burn"
             case fileName = "file_name"
             case created, attempts
             case lastError = "last_error"

@@ -25,14 +25,26 @@ public struct RequestBuilder: Sendable {
     /// leaves as they are and no template contains).
     public static let contentMarker = "\u{E000}content\u{E000}"
 
-    public init(profile: ServiceProfile, context: Context) {
+    /// The primitives that encrypt a paste for `format = privatebin` (libcrypto and zlib, from
+    /// Upload); a privatebin request cannot be built without them.
+    public var cryptography: (any PasteCryptography)?
+
+    public init(profile: ServiceProfile, context: Context, cryptography: (any PasteCryptography)? = nil) {
         self.profile = profile
         expansion = ValueExpansion(context: context)
+        self.cryptography = cryptography
     }
 
     /// Checks that every option can be honoured before anything is read or sent.
     public func validate(_ options: PasteOptions, size: Int64?) throws(RequestError) {
         let name = profile.name
+        if profile.format == .privatebin { return try validatePrivateBin(options, size: size) }
+        if options.burnsAfterReading {
+            throw .unsupportedOption(service: name, option: "burn after reading (--burn)")
+        }
+        if options.neverExpires {
+            throw .unsupportedOption(service: name, option: "a paste that never expires (-e never)")
+        }
         let template = profile.jsonTemplate?.raw ?? ""
         if options.title != nil && profile.titleField == nil && !template.contains("{title") {
             throw .unsupportedOption(service: name, option: "a title (-t)")
@@ -86,6 +98,11 @@ public struct RequestBuilder: Sendable {
         let url = try expansion.expand(profile.url)
         var headers: [String] = []
         for header in profile.headers { headers.append(try expansion.expand(header)) }
+        if profile.format == .privatebin {
+            let (request, preview) = try buildPrivateBin(url: url, headers: headers, content: content, options: options)
+            previews.append(preview)
+            return request
+        }
 
         // Fixed fields first, then the person's options replace a fixed field of the same name
         // (`-l ruby` replaces `paste[parser]=plaintext`).
@@ -135,6 +152,8 @@ public struct RequestBuilder: Sendable {
             var previewValues = values
             previewValues["content"] = Self.contentMarker
             previews.append(BodyPreview(text: Self.fill(template, previewValues), contentBytes: text.utf8.count))
+        case .privatebin:
+            preconditionFailure("privatebin requests are built by buildPrivateBin, above")
         }
         if profile.format != .json { previews.append(nil) }
         return UploadRequest(url: url, method: profile.method, headers: headers, body: body, result: profile.result)

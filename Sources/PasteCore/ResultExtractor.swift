@@ -29,8 +29,12 @@ public enum ResultExtractor {
         let acceptable =
             request.isTCP || (200...299).contains(response.status)
             || (request.result == .location && isRedirectStatus)
+            || (request.result == .redirect && response.unreadPage != nil)
         guard acceptable else {
             throw .httpStatus(service: service, status: response.status, excerpt: readableExcerpt(response))
+        }
+        if profile.format == .privatebin {
+            return try extractPrivateBin(from: response, request: request, profile: profile)
         }
 
         let candidate: String?

@@ -2,7 +2,7 @@
 public enum RequestFormat: String, Sendable, CaseIterable {
     /// `multipart/form-data` (the classic pastie API, 0x0.st).
     case multipart
-    /// `application/x-www-form-urlencoded` (dpaste.com, sprunge).
+    /// `application/x-www-form-urlencoded` (dpaste.com).
     case form
     /// The content itself is the body (paste.rs).
     case raw
@@ -10,6 +10,8 @@ public enum RequestFormat: String, Sendable, CaseIterable {
     case json
     /// A plain TCP connection: send the content, read the URL back (termbin, fiche).
     case tcp
+    /// PrivateBin's JSON API v2: the text encrypted here, the key only in the link (`PrivateBin`).
+    case privatebin
 }
 
 /// A value from the config file, kept raw until it is used so that `${env:…}` and `${file:…}`
@@ -96,6 +98,8 @@ public struct ServiceProfile: Sendable, Equatable {
     public var isBuiltIn = false
     /// Where `[service "NAME"]` was declared.
     public var origin: (path: String, line: Int)?
+    /// Trust, client certificate and proxy keys of this service (over those of `[paste]`).
+    public var connection = ConnectionSettings()
 
     /// Makes a profile with defaults for everything but the name and URL.
     public init(name: String, url: ConfigValue) {
@@ -104,7 +108,7 @@ public struct ServiceProfile: Sendable, Equatable {
     }
 
     /// Whether `-p` can be honoured.
-    public var canBePrivate: Bool { isAlwaysPrivate || privateField != nil }
+    public var canBePrivate: Bool { isAlwaysPrivate || privateField != nil || format == .privatebin }
 
     public static func == (lhs: ServiceProfile, rhs: ServiceProfile) -> Bool {
         lhs.name == rhs.name && lhs.url == rhs.url && lhs.method == rhs.method && lhs.format == rhs.format
@@ -115,7 +119,7 @@ public struct ServiceProfile: Sendable, Equatable {
             && lhs.isAlwaysPrivate == rhs.isAlwaysPrivate && lhs.expiryField == rhs.expiryField
             && lhs.expiryUnit == rhs.expiryUnit && lhs.jsonTemplate == rhs.jsonTemplate
             && lhs.headers == rhs.headers && lhs.result == rhs.result && lhs.maximumBytes == rhs.maximumBytes
-            && lhs.deletionSource == rhs.deletionSource
+            && lhs.deletionSource == rhs.deletionSource && lhs.connection == rhs.connection
     }
 }
 

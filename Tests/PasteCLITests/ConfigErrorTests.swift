@@ -25,7 +25,9 @@ struct ConfigErrorTests {
             stderr: "paste: CONFIG:2: unknown section [pastebin]; expected [paste] or [service \"NAME\"]\n"),
         Case(
             name: "bad value", text: "[service \"x\"]\nurl = MOCK/json\nformat = xml\n",
-            stderr: "paste: CONFIG:3: bad value 'xml' for 'format': expected multipart, form, raw, json or tcp\n"),
+            stderr:
+                "paste: CONFIG:3: bad value 'xml' for 'format': expected multipart, form, raw, json, tcp or privatebin\n"
+        ),
         Case(
             name: "missing environment variable",
             text:
@@ -53,7 +55,7 @@ struct ConfigErrorTests {
         Case(
             name: "unknown service", text: "[paste]\nservice = nosuch\n",
             stderr:
-                "paste: CONFIG:2: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, sprunge, bpa.st\n"
+                "paste: CONFIG:2: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin\n"
                 + "paste: 'paste --list-services' shows them all\n"),
         Case(
             name: "base naming nothing known", text: "[service \"x\"]\nbase = pastie\nurl = MOCK/json\n",
@@ -83,7 +85,7 @@ struct ConfigErrorTests {
         #expect(result.status == 78)
         #expect(
             result.err
-                == "paste: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, sprunge, bpa.st\n"
+                == "paste: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin\n"
                 + "paste: 'paste --list-services' shows them all\n")
     }
 
