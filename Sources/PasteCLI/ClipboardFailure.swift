@@ -6,7 +6,12 @@ import PasteCore
 struct ClipboardFailure: PasteError {
     var error: ClipboardError
 
-    var message: String { error.message }
+    /// The Clipboard module's message (it cannot reach `Sanitizer`): the X server's target
+    /// names and `DISPLAY` are shown escaped, and the whole bounded.
+    var message: String { Sanitizer.shown(error.message, limit: Self.messageLength) }
+
+    /// The longest clipboard message shown (a selection may offer many targets).
+    static let messageLength = 400
 
     var hint: String? {
         switch error {

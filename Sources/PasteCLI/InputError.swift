@@ -4,8 +4,8 @@ import PasteCore
 enum InputError: PasteError, Equatable {
     /// The input had no bytes.
     case empty(source: String)
-    /// The input holds NUL bytes: binary data, not text.
-    case binary(source: String)
+    /// The input holds NUL bytes (the first at `offset`): binary data, not text.
+    case binary(source: String, offset: Int)
     /// A `-f` file does not exist.
     case missingFile(path: String)
     /// A `-f` file cannot be read.
@@ -17,11 +17,12 @@ enum InputError: PasteError, Equatable {
 
     var message: String {
         switch self {
-        case .empty(let source): "nothing to paste: \(source) is empty"
-        case .binary(let source): "\(source) looks like binary data (it holds NUL bytes); only text is pasted"
-        case .missingFile(let path): "cannot read '\(path)': no such file or directory"
-        case .unreadable(let path, let reason): "cannot read '\(path)': \(reason)"
-        case .notAFile(let path): "cannot paste '\(path)': not a regular file"
+        case .empty(let source): "nothing to paste: \(shown: source) is empty"
+        case .binary(let source, let offset):
+            "\(shown: source) looks like binary data (a NUL byte at byte offset \(offset)); only text is pasted"
+        case .missingFile(let path): "cannot read '\(shown: path)': no such file or directory"
+        case .unreadable(let path, let reason): "cannot read '\(shown: path)': \(reason)"
+        case .notAFile(let path): "cannot paste '\(shown: path)': not a regular file"
         case .nothingToRead: "nothing to paste: stdin is a terminal and there is no display to read a clipboard from"
         }
     }

@@ -98,10 +98,10 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
                 if coreutilsLongOptions.contains(where: { $0.hasPrefix(name) }) && !name.isEmpty {
                     return .coreutils
                 }
-                throw UsageError(detail: "unknown option '--\(name)'")
+                throw UsageError(detail: "unknown option '--\(shown: name)'")
             }
             if spec.argument == nil && inline != nil {
-                throw UsageError(detail: "option '--\(name)' takes no value")
+                throw UsageError(detail: "option '--\(shown: name)' takes no value")
             }
             let value = spec.argument == nil ? nil : try take(spec, inline: inline)
             try apply(spec, value, &invocation, &files, &actions)
@@ -111,7 +111,7 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
                 letters.removeFirst()
                 if coreutilsShortOptions.contains(letter) { return .coreutils }
                 guard let spec = optionTable.first(where: { $0.short == letter }) else {
-                    throw UsageError(detail: "unknown option '-\(letter)'")
+                    throw UsageError(detail: "unknown option '-\(shown: String(letter))'")
                 }
                 if spec.argument != nil {
                     let value = try take(spec, inline: letters.isEmpty ? nil : String(letters))
@@ -170,7 +170,7 @@ private func apply(
         let lower = value!.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
             throw UsageError(
-                detail: "--url needs an http:// or https:// URL, not '\(Sanitizer.printable(value!, limit: 80))'")
+                detail: "--url needs an http:// or https:// URL, not '\(shown: value!)'")
         }
         invocation.url = value
     case "config": invocation.configPath = value
@@ -182,8 +182,9 @@ private func apply(
         invocation.options.expirySeconds = nil
     case "expiry":
         invocation.options.neverExpires = false
-        guard let seconds = Duration.parseSeconds(value!), seconds >= 1, seconds < 1e10 else {
-            throw UsageError(detail: "bad expiry '\(value!)': expected a duration such as 10m, 1h, 7d")
+        guard let seconds = SettingRange.expiry.parse(value!) else {
+            throw UsageError(
+                detail: "bad expiry '\(shown: value!)': expected \(SettingRange.expiry), such as 10m, 1h, 7d, or never")
         }
         invocation.options.expirySeconds = Int(seconds)
     case "burn": invocation.options.burnsAfterReading = true
@@ -195,8 +196,9 @@ private func apply(
     case "dry-run": invocation.isDryRun = true
     case "force": invocation.isForced = true
     case "timeout":
-        guard let seconds = Duration.parseSeconds(value!), seconds > 0 else {
-            throw UsageError(detail: "bad timeout '\(value!)': expected seconds, such as 30 or 2.5")
+        guard let seconds = SettingRange.timeout.parse(value!) else {
+            throw UsageError(
+                detail: "bad timeout '\(shown: value!)': expected \(SettingRange.timeout), such as 30 or 2.5")
         }
         invocation.timeout = seconds
     case "insecure": invocation.isInsecure = true

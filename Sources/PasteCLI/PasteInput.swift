@@ -35,7 +35,8 @@ struct PasteInput {
             guard FileSystem.isAccessible(path, for: .read) || CurrentProcess.userID == 0 else {
                 throw .unreadable(path: path, reason: Errno.permissionDenied.message)
             }
-            return PasteInput(content: .file(path: path, size: size), label: "'\(path)'", fileName: baseName(path))
+            return PasteInput(
+                content: .file(path: path, size: size), label: "'\(shown: path)'", fileName: baseName(path))
         }
         let bytes: [UInt8]
         do {
@@ -43,18 +44,18 @@ struct PasteInput {
         } catch {
             throw .unreadable(path: path, reason: error.message)
         }
-        return try PasteInput(bytes: bytes, label: "'\(path)'", fileName: baseName(path))
+        return try PasteInput(bytes: bytes, label: "'\(shown: path)'", fileName: baseName(path))
     }
 
-    /// Whether `bytes` hold a NUL (binary data), found with `memchr` (`Memory.contains`).
-    static func containsNUL(_ bytes: [UInt8]) -> Bool {
-        Memory.contains(0, in: bytes)
+    /// Where `bytes` hold their first NUL (binary data), found with `memchr` (`Memory.firstIndex`).
+    static func firstNUL(_ bytes: [UInt8]) -> Int? {
+        Memory.firstIndex(of: 0, in: bytes)
     }
 
     /// Wraps in-memory bytes, refusing empty and binary input.
     init(bytes: [UInt8], label: String, fileName: String? = nil, isFromSelection: Bool = false) throws(InputError) {
         if bytes.isEmpty { throw .empty(source: label) }
-        if Self.containsNUL(bytes) { throw .binary(source: label) }
+        if let offset = Self.firstNUL(bytes) { throw .binary(source: label, offset: offset) }
         self.content = .bytes(bytes)
         self.label = label
         self.bytes = bytes
@@ -82,7 +83,7 @@ struct PasteInput {
         if buffer.count < inMemoryLimit {
             return try PasteInput(bytes: buffer, label: "stdin")
         }
-        if Self.containsNUL(buffer) { throw .binary(source: "stdin") }
+        if let offset = Self.firstNUL(buffer) { throw .binary(source: "stdin", offset: offset) }
         return PasteInput(
             content: .stream(fileDescriptor: 0, prefix: buffer, teePath: nil), label: "stdin", fileName: nil)
     }

@@ -22,10 +22,14 @@ extension Runner {
             }
             return
         }
-        let width = (configuration.services.map(\.name.count).max() ?? 0) + 2
-        for profile in configuration.services {
+        // Names, URLs and summaries come from the config: shown escaped, as in messages.
+        let names = configuration.services.map { Sanitizer.shown($0.name) }
+        let width = (names.map(\.count).max() ?? 0) + 2
+        for (profile, name) in zip(configuration.services, names) {
             let mark = profile.name == chosen ? "*" : " "
-            output.result("\(mark) \(profile.name.padding(to: width))\(profile.url.raw)  \(profile.summary)")
+            output.result(
+                "\(mark) \(name.padding(to: width))\(shown: profile.url.raw, limit: Sanitizer.maximumURLLength)  "
+                    + "\(shown: profile.summary, limit: Sanitizer.maximumURLLength)")
         }
     }
 
@@ -38,7 +42,8 @@ extension Runner {
             } else {
                 let title = record.title.map { "  \(Sanitizer.printable($0, limit: 60))" } ?? ""
                 output.result(
-                    "\(JSONText.timestamp(record.time))  \(record.service)  \(record.url)  \(record.byteCount) B\(title)"
+                    "\(JSONText.timestamp(record.time))  \(shown: record.service)  "
+                        + "\(shown: record.url, limit: Sanitizer.maximumURLLength)  \(record.byteCount) B\(title)"
                 )
             }
         }
@@ -71,7 +76,7 @@ extension Runner {
                 let content: ContentSource = .file(
                     path: entry.contentPath, size: (Self.fileSize(entry.contentPath) ?? 0))
                 var request = try builder.build(
-                    content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options)
+                    content: profile.streamsContent ? content : spoolFile(entry.contentPath), options: options)
                 request.connection = try connectionPolicy(for: profile, configuration)
                 let response = try perform(request, uploader: uploader, settings: configuration.settings)
                 let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)

@@ -97,7 +97,7 @@ extension Runner {
         var requests: [UploadRequest] = []
         for input in inputs {
             var content = input.content
-            if case .stream = content, !profile.format.canStream {
+            if case .stream = content, !profile.streamsContent {
                 content = try spool(input)
             }
             var request = try builder.build(content: content, options: options)
@@ -322,9 +322,14 @@ extension Runner {
         output.note("warning: the paste was made, but its page \(Sanitizer.printable(page, limit: 200))")
     }
 
-    /// Puts the text of a failed upload in the outbox; true when it is there.
+    /// Puts the text of a failed upload in the outbox; true when it is there. Content refused as
+    /// it streamed (binary, not UTF-8) can never be sent: its partial copy is removed instead.
     @discardableResult
     func keepInOutbox(_ item: PreparedUpload, error: any Error) -> Bool {
+        if case .contentRefused? = error as? UploadError {
+            try? item.writer?.discard()
+            return false
+        }
         let message = (error as? any PasteError)?.message ?? "\(error)"
         let outbox = Outbox(context: context)
         do {
@@ -445,7 +450,7 @@ struct StreamTooLarge: PasteError {
     var bytesRead: Int
     var limit: Int64
     var message: String {
-        "the text is more than \(bytesRead) bytes but '\(service)' accepts at most \(limit); nothing was uploaded"
+        "the text is more than \(bytesRead) bytes but '\(shown: service)' accepts at most \(limit); nothing was uploaded"
     }
     var exitStatus: ExitStatus { .badInput }
 }

@@ -71,20 +71,24 @@ struct Output {
 
     func result(_ line: String) { StandardStream.output.write(line + "\n") }
 
+    /// Every line reaches stderr through `Sanitizer.shown` (values in messages are shown so
+    /// already; this bounds and escapes whatever a message did not shape, such as a library's text).
     func error(_ message: String) {
         let prefix = usesColor ? "\u{1B}[1;31mpaste:\u{1B}[0m " : "paste: "
-        StandardStream.error.write(prefix + message + "\n")
+        StandardStream.error.write(prefix + Sanitizer.shown(message, limit: Sanitizer.lineLength) + "\n")
     }
 
     func report(_ error: any PasteError) {
         self.error(error.message)
         guard let hint = error.hint, !isJSON else { return }
-        for line in hint.split(separator: "\n") { StandardStream.error.write("paste: " + line + "\n") }
+        for line in hint.split(separator: "\n") {
+            StandardStream.error.write("paste: " + Sanitizer.shown(line, limit: Sanitizer.lineLength) + "\n")
+        }
     }
 
     /// A note that is not an error (no display to copy to, a repeat reused): quiet in -q and --json.
     func note(_ message: String) {
         guard !isQuiet && !isJSON else { return }
-        StandardStream.error.write("paste: " + message + "\n")
+        StandardStream.error.write("paste: " + Sanitizer.shown(message, limit: Sanitizer.lineLength) + "\n")
     }
 }

@@ -64,6 +64,7 @@ struct Runner {
         options.connectTimeout = .seconds(settings.connectTimeout)
         options.totalTimeout = (invocation.timeout ?? settings.timeout).map { .seconds($0) }
         options.stallTimeout = .seconds(settings.stallTimeout)
+        options.responseTimeout = .seconds(settings.responseTimeout)
         options.insecure = invocation.isInsecure
         if invocation.isInsecure {
             // Not a note: -q does not silence it, a security downgrade is always said.
@@ -89,7 +90,7 @@ struct Runner {
         if policy.isInsecure && !invocation.isInsecure {
             // Not a note: -q does not silence it, a security downgrade is always said.
             StandardStream.error.write(
-                "paste: warning: service '\(profile.name)' sets insecure = true: "
+                "paste: warning: service '\(shown: profile.name)' sets insecure = true: "
                     + "TLS certificates and host names are not verified\n")
         }
         return policy

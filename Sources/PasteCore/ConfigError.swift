@@ -32,43 +32,43 @@ public enum ConfigError: PasteError, Equatable {
     public var message: String {
         switch self {
         case .unreadable(let path, let reason):
-            "cannot read config '\(path)': \(reason)"
+            "cannot read config '\(shown: path)': \(reason)"
         case .syntax(let path, let line, let expected):
-            "\(path):\(line): syntax error: expected \(expected)"
+            "\(shown: path):\(line): syntax error: expected \(expected)"
         case .unknownKey(let path, let line, let section, let key):
-            "\(path):\(line): unknown key '\(key)' in section [\(section)]"
+            "\(shown: path):\(line): unknown key '\(shown: key)' in section [\(shown: section)]"
         case .unknownSection(let path, let line, let name):
-            "\(path):\(line): unknown section [\(name)]; expected [paste] or [service \"NAME\"]"
+            "\(shown: path):\(line): unknown section [\(shown: name)]; expected [paste] or [service \"NAME\"]"
         case .badValue(let path, let line, let key, let value, let expected):
-            "\(path):\(line): bad value '\(value)' for '\(key)': expected \(expected)"
+            "\(shown: path):\(line): bad value '\(shown: value)' for '\(shown: key)': expected \(expected)"
         case .missingEnvironment(let path, let line, let name):
-            "\(path):\(line): environment variable \(name) is not set"
+            "\(shown: path):\(line): environment variable \(shown: name) is not set"
         case .unreadableSecretFile(let path, let line, let file, let reason):
-            "\(path):\(line): cannot read secret file '\(file)': \(reason)"
+            "\(shown: path):\(line): cannot read secret file '\(shown: file)': \(reason)"
         case .secretReadableByOthers(let path, let line, let key, let mode):
-            "\(path):\(line): '\(key)' holds a literal secret but the file is readable by others (mode \(String(mode & 0o777, radix: 8)))"
+            "\(shown: path):\(line): '\(shown: key)' holds a literal secret but the file is readable by others (mode \(String(mode & 0o777, radix: 8)))"
         case .incompleteService(let path, let line, let service, let missing):
-            "\(path):\(line): service '\(service)' has no '\(missing)'"
+            "\(shown: path):\(line): service '\(shown: service)' has no '\(missing)'"
         case .unknownService(let name, let known, let path, let line):
-            (path.map { "\($0):\(line ?? 0): " } ?? "")
-                + "unknown service '\(name)'; known: \(known.joined(separator: ", "))"
+            (path.map { "\(shown: $0):\(line ?? 0): " } ?? "")
+                + "unknown service '\(shown: name)'; known: \(shown: known.joined(separator: ", "), limit: 400)"
         case .unusableFile(let path?, let line, let key, let file, let reason):
-            "\(path):\(line ?? 0): cannot use '\(file)' for '\(key)': \(reason)"
+            "\(shown: path):\(line ?? 0): cannot use '\(shown: file)' for '\(key)': \(reason)"
         case .unusableFile(nil, _, let key, let file, let reason):
-            "cannot use '\(file)' from \(key): \(reason)"
+            "cannot use '\(shown: file)' from \(key): \(reason)"
         case .keyReadableByOthers(let path, let line, let key, let file, let mode):
-            "\(path):\(line): the private key '\(file)' ('\(key)') is readable by others (mode \(String(mode & 0o777, radix: 8)))"
+            "\(shown: path):\(line): the private key '\(shown: file)' ('\(key)') is readable by others (mode \(String(mode & 0o777, radix: 8)))"
         case .badEnvironment(let name, let value, let expected):
-            "bad value '\(value)' in the environment variable \(name): expected \(expected)"
+            "bad value '\(shown: value)' in the environment variable \(name): expected \(expected)"
         }
     }
 
     public var hint: String? {
         switch self {
         case .secretReadableByOthers(let path, _, _, _):
-            "run 'chmod 600 \(path)', or take the secret from ${env:NAME} or ${file:PATH}"
+            "run 'chmod 600 \(shown: path)', or take the secret from ${env:NAME} or ${file:PATH}"
         case .unknownService: "'paste --list-services' shows them all"
-        case .keyReadableByOthers(_, _, _, let file, _): "run 'chmod 600 \(file)'"
+        case .keyReadableByOthers(_, _, _, let file, _): "run 'chmod 600 \(shown: file)'"
         default: nil
         }
     }

@@ -3,7 +3,9 @@ import SystemInterop
 /// Turns a service profile, the content and the person's options into an `UploadRequest`.
 ///
 /// Pure: no network, no files except `${file:…}` secrets and in-memory bodies for formats that
-/// cannot stream (form, json).
+/// cannot stream (form; json whose content is already in memory). Content read into memory here
+/// is checked whole (`ContentChecks`); content that streams carries its checks in the request,
+/// for the upload to run as it goes.
 public struct RequestBuilder: Sendable {
     /// The service to build for.
     public var profile: ServiceProfile
@@ -137,27 +139,51 @@ public struct RequestBuilder: Sendable {
             parts.insert(contentPart, at: 0)
             body = .multipart(parts)
         case .form:
-            let text = try Self.text(of: content)
+            // Form bodies are built in memory: percent-encoding triples the size, and form
+            // services take small pastes.
+            let text = try Self.text(of: content, checks: .text(in: .form))
             body = .form([(profile.contentField, text)] + fields)
         case .raw, .tcp:
             body = .raw(content, contentType: profile.contentType)
         case .json:
-            let text = try Self.text(of: content)
-            let template = try expansion.expand(profile.jsonTemplate ?? ConfigValue("{\"content\": \"{content}\"}"))
-            let values: [String: String?] = [
-                "content": text, "title": options.title, "lang": options.language,
+            let template = try expansion.expand(profile.jsonTemplate ?? ConfigValue(Self.defaultJSONTemplate))
+            var values: [String: String?] = [
+                "content": Self.contentMarker, "title": options.title, "lang": options.language,
                 "expiry": expiry, "private": options.isPrivate ? "true" : nil,
             ]
-            body = .rendered(Array(Self.fill(template, values).utf8), contentType: "application/json")
-            var previewValues = values
-            previewValues["content"] = Self.contentMarker
-            previews.append(BodyPreview(text: Self.fill(template, previewValues), contentBytes: text.utf8.count))
+            let marked = Self.fill(template, values)
+            let holes = marked.ranges(of: Self.contentMarker)
+            if content.isReadAsSent, holes.count == 1 {
+                // A file or a pipe: the content is escaped as it streams, between the rendered
+                // halves, so a body of any size takes flat memory.
+                body = .embedded(
+                    prefix: Array(marked[..<holes[0].lowerBound].utf8), content: content, escaping: .jsonString,
+                    suffix: Array(marked[holes[0].upperBound...].utf8), contentType: "application/json")
+                previews.append(BodyPreview(text: marked, contentBytes: Int(content.knownSize ?? 0)))
+            } else {
+                if case .stream = content {
+                    throw RequestError.unsupportedOption(
+                        service: profile.name,
+                        option: "streamed text in a json template holding {content} \(holes.count) times")
+                }
+                let text = try Self.text(of: content, checks: .text(in: .json))
+                values["content"] = text
+                body = .rendered(Array(Self.fill(template, values).utf8), contentType: "application/json")
+                previews.append(BodyPreview(text: marked, contentBytes: text.utf8.count))
+            }
         case .privatebin:
             preconditionFailure("privatebin requests are built by buildPrivateBin, above")
         }
         if profile.format != .json { previews.append(nil) }
-        return UploadRequest(url: url, method: profile.method, headers: headers, body: body, result: profile.result)
+        var request = UploadRequest(
+            url: url, method: profile.method, headers: headers, body: body, result: profile.result)
+        request.contentChecks = .text(in: profile.format)
+        request.responseTimeout = profile.responseTimeout.map { .seconds($0) }
+        return request
     }
+
+    /// The template of `format = json` when the service sets none.
+    static let defaultJSONTemplate = #"{"content": "{content}"}"#
 
     /// Fills `{name}` and `{name:default}` placeholders with JSON-escaped values. A placeholder
     /// with no value and no default becomes empty; unknown names are left as written.
@@ -182,23 +208,50 @@ public struct RequestBuilder: Sendable {
         return result + rest
     }
 
-    /// The content as text, read into memory when it is a file (formats that cannot stream).
-    static func text(of content: ContentSource) throws(RequestError) -> String {
+    /// The content as text, read into memory when it is a file (formats that cannot stream),
+    /// after `checks`: never rewritten (bytes that are not UTF-8 are refused, not replaced).
+    ///
+    /// - Throws: `ContentRefusal` (binary, not UTF-8, at its byte offset), or
+    ///   `RequestError.unreadable`.
+    static func text(of content: ContentSource, checks: ContentChecks) throws -> String {
+        try String(decoding: bytes(of: content, checks: checks), as: UTF8.self)
+    }
+
+    /// The content's bytes in memory (read whole when it is a file), after `checks`.
+    static func bytes(of content: ContentSource, checks: ContentChecks) throws -> [UInt8] {
+        let bytes: [UInt8]
         switch content {
-        case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .bytes(let inMemory): bytes = inMemory
         case .file(let path, _):
             do {
-                return String(decoding: try FileSystem.readFile(path).bytes, as: UTF8.self)
+                bytes = try FileSystem.readFile(path).bytes
             } catch {
-                throw .unreadable(path: path, reason: error.message)
+                throw RequestError.unreadable(path: path, reason: error.message)
             }
         case .stream:
-            preconditionFailure("streams are spooled before a form or json body is built")
+            preconditionFailure("streams are spooled before a body that cannot stream is built")
         }
+        try ContentInspection.check(bytes, checks, source: content.name)
+        return bytes
     }
 }
 
 extension ContentSource {
+    /// How messages name the content: `stdin`, a file's path, or `the text`.
+    public var name: String {
+        switch self {
+        case .bytes: "the text"
+        case .file(let path, _): "'\(shown: path)'"
+        case .stream(let descriptor, _, _): descriptor == 0 ? "stdin" : "the input"
+        }
+    }
+
+    /// Whether the bytes are read as they are sent (a file, a pipe), not held in memory.
+    public var isReadAsSent: Bool {
+        if case .bytes = self { return false }
+        return true
+    }
+
     /// The size when known before sending.
     public var knownSize: Int64? {
         switch self {
@@ -212,4 +265,16 @@ extension ContentSource {
 extension RequestFormat {
     /// Whether a body of this format can be streamed from a descriptor.
     public var canStream: Bool { self == .multipart || self == .raw || self == .tcp }
+}
+
+extension ServiceProfile {
+    /// Whether content from a pipe can be sent as it streams: multipart, raw and tcp bodies, and
+    /// a JSON template holding `{content}` once (escaped as it streams); otherwise it is read
+    /// into memory before the body is built.
+    public var streamsContent: Bool {
+        if format.canStream { return true }
+        guard format == .json else { return false }
+        let template = jsonTemplate?.raw ?? RequestBuilder.defaultJSONTemplate
+        return template.ranges(of: "{content}").count + template.ranges(of: "{content:").count == 1
+    }
 }

@@ -92,6 +92,9 @@ public struct ServiceProfile: Sendable, Equatable {
     public var deletionSource: String?
     /// The largest content the service accepts, checked before sending.
     public var maximumBytes: Int64?
+    /// Seconds its answer may take once the text is sent (`response-timeout` in its section),
+    /// over `[paste]`'s.
+    public var responseTimeout: Double?
     /// A one-line description for `--list-services`.
     public var summary: String = ""
     /// Whether the profile is one of paste's own.
@@ -120,6 +123,7 @@ public struct ServiceProfile: Sendable, Equatable {
             && lhs.expiryUnit == rhs.expiryUnit && lhs.jsonTemplate == rhs.jsonTemplate
             && lhs.headers == rhs.headers && lhs.result == rhs.result && lhs.maximumBytes == rhs.maximumBytes
             && lhs.deletionSource == rhs.deletionSource && lhs.connection == rhs.connection
+            && lhs.responseTimeout == rhs.responseTimeout
     }
 }
 

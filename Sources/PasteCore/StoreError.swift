@@ -47,28 +47,28 @@ public enum StoreError: PasteError, Equatable, Sendable {
     public var message: String {
         switch self {
         case .cannotCreateFolder(let path, let code):
-            "cannot create folder '\(path)': \(code.message)"
+            "cannot create folder '\(shown: path)': \(code.message)"
         case .cannotOpen(let path, let code):
-            "cannot open '\(path)': \(code.message)"
+            "cannot open '\(shown: path)': \(code.message)"
         case .cannotRead(let path, let code):
-            "cannot read '\(path)': \(code.message)"
+            "cannot read '\(shown: path)': \(code.message)"
         case .cannotWrite(let path, let code):
-            "cannot write '\(path)': \(code.message)"
+            "cannot write '\(shown: path)': \(code.message)"
         case .cannotLock(let path, let code):
-            "cannot lock '\(path)': \(code.message)"
+            "cannot lock '\(shown: path)': \(code.message)"
         case .cannotRemove(let path, let code):
-            "cannot remove '\(path)': \(code.message)"
+            "cannot remove '\(shown: path)': \(code.message)"
         case .corruptMetadata(let path):
-            "cannot read '\(path)': it is not an outbox metadata file"
+            "cannot read '\(shown: path)': it is not an outbox metadata file"
         case .cannotEncode(let path):
-            "cannot encode a record for '\(path)'"
+            "cannot encode a record for '\(shown: path)'"
         }
     }
 
     public var hint: String? {
         switch self {
         case .corruptMetadata(let path):
-            "move '\(path)' and its content file out of the outbox, then run paste --retry again"
+            "move '\(shown: path)' and its content file out of the outbox, then run paste --retry again"
         case .cannotWrite(_, .noSpace):
             "the disk is full; free some space"
         default:
