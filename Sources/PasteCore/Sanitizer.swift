@@ -16,6 +16,9 @@ public enum Sanitizer {
     /// How much of a value from the person, the config or a server a message shows (in
     /// characters, escapes counted as written), before `…`.
     public static let shownLength = 80
+    /// How much of a URL a message shows: a link is of use only whole, so more than other values
+    /// (a PrivateBin link with its key is about 100 characters), and still bounded.
+    public static let shownURLLength = 300
     /// The longest line paste writes to stderr, whatever it is made of: the last bound, for
     /// text no message shaped (a library's error description).
     public static let lineLength = 1_000

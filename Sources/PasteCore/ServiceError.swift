@@ -23,7 +23,7 @@ public enum ServiceError: PasteError, Equatable {
         case .unsafeURL(let service, let problem):
             "\(shown: service) gave an unusable URL: \(problem.text)"
         case .notAPaste(let service, let url):
-            "\(shown: service) sent back to \(shown: url, limit: Sanitizer.excerptLength), not to a new paste"
+            "\(shown: service) sent back to \(shown: url, limit: Sanitizer.shownURLLength), not to a new paste"
         case .partial(let service):
             "\(shown: service) gave a partial answer (HTTP 206)"
         case .refused(let service, let message):

@@ -117,7 +117,7 @@ public enum UploadError: PasteError, Equatable {
         case .tls(let url, let detail, _):
             "TLS failure with \(shown: Endpoint(url).authority): \(shown: detail, limit: Self.detailLength)"
         case .redirectRefused(let url):
-            "refusing redirect to '\(shown: url, limit: 200)': only well-formed http and https URLs are followed"
+            "refusing redirect to '\(shown: url, limit: Sanitizer.shownURLLength)': only well-formed http and https URLs are followed"
         case .tooManyRedirects(let limit):
             "too many redirects (more than \(limit))"
         case .sendFailed(let url, let detail):
@@ -129,15 +129,15 @@ public enum UploadError: PasteError, Equatable {
         case .teeFailed(let path, let code, _):
             "cannot write the outbox copy '\(shown: path)': \(code.message)"
         case .unsupportedURL(let url):
-            "unsupported URL '\(shown: url)': use http://, https:// or tcp://host:port"
+            "unsupported URL '\(shown: url, limit: Sanitizer.shownURLLength)': use http://, https:// or tcp://host:port"
         case .bodyNotSendableOverTCP(let url):
-            "cannot send a form to '\(shown: url)': tcp services take the raw text"
+            "cannot send a form to '\(shown: url, limit: Sanitizer.shownURLLength)': tcp services take the raw text"
         case .curl(let error, _):
             "upload failed: \(shown: error.reason, limit: Self.detailLength) (libcurl error \(error.code.rawValue))"
         case .certificateNotTrusted(let url, let detail), .clientCertificateRequired(let url, let detail):
             "TLS failure with \(shown: Endpoint(url).authority): \(shown: detail, limit: Self.detailLength)"
         case .bodyRedirectRefused(let url, let status):
-            "refusing the \(status) redirect to '\(shown: url, limit: 200)': it would send the text to another origin"
+            "refusing the \(status) redirect to '\(shown: url, limit: Sanitizer.shownURLLength)': it would send the text to another origin"
         case .badAnswer(let url, let detail):
             "unusable answer from \(shown: Endpoint(url).authority): \(shown: detail, limit: Self.detailLength)"
         case .proxyUnreachable(let proxy, let detail, _):

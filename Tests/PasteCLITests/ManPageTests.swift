@@ -114,7 +114,7 @@ func acceptedConfigKeys(of type: String) throws -> [String] {
 struct ManPageTests {
     /// Every key of `[paste]`, mirrored by hand: a new key must be documented in paste-config(5).
     static let pasteKeys = [
-        "service", "notify", "timeout", "connect-timeout", "stall-timeout", "clipboard-timeout",
+        "service", "notify", "timeout", "connect-timeout", "stall-timeout", "response-timeout", "clipboard-timeout",
         "notify-timeout", "max-retry-after", "repeat-window", "retries", "copy", "ca-file", "ca-path", "proxy",
         "no-proxy",
     ]
@@ -122,7 +122,8 @@ struct ManPageTests {
     static let serviceKeys = [
         "base", "url", "format", "method", "content-field", "file-name", "content-type", "field", "lang-field",
         "title-field", "private-field", "always-private", "expiry-field", "expiry-unit", "json", "header",
-        "result", "deletion", "max-size", "summary", "ca-file", "ca-path", "pinned-pubkey", "insecure", "client-cert",
+        "result", "deletion", "max-size", "response-timeout", "summary", "ca-file", "ca-path", "pinned-pubkey",
+        "insecure", "client-cert",
         "client-key", "proxy", "no-proxy",
     ]
 

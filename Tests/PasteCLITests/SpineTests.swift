@@ -107,7 +107,8 @@ struct SpineTests {
         let result = try paste.run(
             ["--url", mock.url("/pastes/create")], input: .bytes(Data([0x89, 0x50, 0x4E, 0x47, 0, 0, 1])))
         #expect(result.status == 65)
-        #expect(result.err == "paste: stdin looks like binary data (it holds NUL bytes); only text is pasted\n")
+        #expect(
+            result.err == "paste: stdin looks like binary data (a NUL byte at byte offset 4); only text is pasted\n")
         #expect(try mock.requests().isEmpty)
     }
 
