@@ -12,7 +12,8 @@ extension SecretRule {
         SecretRule(.pgpPrivateKey, ["-----BEGIN PGP PRIVATE KEY BLOCK-----"], .pgpBlock),
         SecretRule(.puttyPrivateKey, ["PuTTY-User-Key-File-"], .puttyKeyFile),
         SecretRule(
-            .ageSecretKey, ["AGE-SECRET-KEY-1"], .token(.run(ByteSet("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"), 58...58))),
+            .ageSecretKey, ["AGE-SECRET-KEY-1"],
+            .token(.run(SecretAlphabet("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"), 58...58))),
 
         // MARK: Cloud providers
         SecretRule(
@@ -33,13 +34,15 @@ extension SecretRule {
             .azureClientSecret, ["Q~"],
             .token(
                 TokenFormat(
-                    leading: .run(ByteSet("a-zA-Z0-9_~."), 4...4), [.run(ByteSet("a-zA-Z0-9_~.-"), 31...34)],
+                    leading: .run(SecretAlphabet("a-zA-Z0-9_~."), 4...4),
+                    [.run(SecretAlphabet("a-zA-Z0-9_~.-"), 31...34)],
                     .digitBeforeLiteral))),
         SecretRule(.digitalOceanToken, ["dop_v1_", "doo_v1_", "dor_v1_"], .token(.run(.lowerHex, 64...64))),
         SecretRule(.vaultToken, ["hvs.", "hvb.", "hvr."], .token(.run(.base64URL, 90...300))),
         SecretRule(
             .terraformToken, [".atlasv1."],
-            .token(TokenFormat(leading: .run(.lowerAlphanumeric, 14...14), [.run(ByteSet("a-z0-9_=-"), 60...70)]))),
+            .token(
+                TokenFormat(leading: .run(.lowerAlphanumeric, 14...14), [.run(SecretAlphabet("a-z0-9_=-"), 60...70)]))),
         SecretRule(
             .dopplerToken, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
             .token(.run(.alphanumeric, 40...44))),
@@ -76,10 +79,10 @@ extension SecretRule {
         SecretRule(.shopifyToken, ["shpat_", "shpca_", "shppa_", "shpss_"], .token(.run(.hex, 32...32))),
         SecretRule(
             .slackToken, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xoxe.", "xapp-"],
-            .token(.run(ByteSet("a-zA-Z0-9-"), 10...255, .letterAndDigit))),
+            .token(.run(SecretAlphabet("a-zA-Z0-9-"), 10...255, .letterAndDigit))),
         SecretRule(
             .slackWebhook, ["hooks.slack.com/"],
-            .token(TokenFormat([.run(ByteSet("a-zA-Z0-9_/+"), 30...255)], .letterAndDigit, startsWord: false))),
+            .token(TokenFormat([.run(SecretAlphabet("a-zA-Z0-9_/+"), 30...255)], .letterAndDigit, startsWord: false))),
         SecretRule(
             .discordBotToken, ["MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"],
             .token(

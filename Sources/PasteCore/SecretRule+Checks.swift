@@ -1,15 +1,3 @@
-/// A match before line and column are known: the byte range and what to show of it.
-struct RawSecretMatch: Sendable, Equatable {
-    var pattern: SecretPattern
-    /// The first byte of the match.
-    var start: Int
-    /// One past the last byte of the secret itself (for assignments: of the value).
-    var end: Int
-    /// A redacted excerpt (`AKIA…XY`).
-    var excerpt: String
-    var rank: SecretRule.Rank
-}
-
 extension SecretRule {
     /// What the prefilter may test before this row's check runs.
     var quickTest: SecretPrefilter.QuickTest {
@@ -21,14 +9,14 @@ extension SecretRule {
         }
     }
 
-    static let algorithmCharacters = ByteSet("a-z0-9-")
-    static let hostCharacters = ByteSet("a-zA-Z0-9._-")
-    static let pgpassNameCharacters = ByteSet("a-zA-Z0-9._*$-")
-    static let connectionStringStops = ByteSet(";\"'\n\r")
+    static let algorithmCharacters = SecretAlphabet("a-z0-9-")
+    static let hostCharacters = SecretAlphabet("a-zA-Z0-9._-")
+    static let pgpassNameCharacters = SecretAlphabet("a-zA-Z0-9._*$-")
+    static let connectionStringStops = SecretAlphabet(";\"'\n\r")
     /// RFC 6750's `b64token`.
-    static let bearerCharacters = ByteSet("a-zA-Z0-9._~+/=-")
+    static let bearerCharacters = SecretAlphabet("a-zA-Z0-9._~+/=-")
     /// URL-encoded base64.
-    static let signatureCharacters = ByteSet("a-zA-Z0-9%+/=")
+    static let signatureCharacters = SecretAlphabet("a-zA-Z0-9%+/=")
 
     /// The longest key name looked at before a trigger word.
     static let maximumKeyLength = 64
@@ -39,7 +27,7 @@ extension SecretRule {
     /// `text` is the scanner's window around the trigger (`SecretScanner.lookbehind` before it,
     /// `SecretScanner.lookahead` after it, or less at the ends of the input), so a check sees
     /// the same bytes whether the input came whole or in chunks.
-    func match(in text: Span<UInt8>, literalAt start: Int, end: Int) -> RawSecretMatch? {
+    func match(in text: Span<UInt8>, literalAt start: Int, end: Int) -> SecretMatch? {
         let found: Found?
         switch check {
         case .token(let format): found = Self.token(format, text, start, end)
@@ -59,7 +47,7 @@ extension SecretRule {
         case .azureSignature: found = Self.azureSignature(text, start, end)
         }
         guard let found else { return nil }
-        return RawSecretMatch(pattern: pattern, start: found.start, end: found.end, excerpt: found.excerpt, rank: rank)
+        return SecretMatch(pattern: pattern, start: found.start, end: found.end, excerpt: found.excerpt, rank: rank)
     }
 
     /// Where a check found its secret, and what to show of it.
@@ -72,8 +60,10 @@ extension SecretRule {
         var tokenStart = start
         if case .run(let set, let length)? = format.leading {
             let count = SecretText.runBackwards(text, before: start, max: length.upperBound + 1, set)
-            guard length.contains(count) else { return nil }
-            tokenStart -= count
+            // A longer run may end a terminal escape (`\e[36m` before `abc….atlasv1.`): the
+            // longest token then, if a word may start there.
+            guard count >= length.lowerBound else { return nil }
+            tokenStart -= min(count, length.upperBound)
         }
         if format.startsWord && !SecretText.startsWord(text, at: tokenStart, glue: format.glue) { return nil }
         var index = end
@@ -200,9 +190,10 @@ extension SecretRule {
         while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
         guard SecretText.has(text, at: index, "ssh-") || SecretText.has(text, at: index, "ecdsa-") else { return nil }
         let algorithmEnd = index + SecretText.run(text, from: index, max: 40, algorithmCharacters)
-        // The key file's second line says how the key is stored.
-        guard let next = lineBreak(after: algorithmEnd, in: text), SecretText.has(text, at: next, "Encryption: ")
-        else { return nil }
+        // The key file's second line says how the key is stored (indented too, in YAML).
+        guard var next = lineBreak(after: algorithmEnd, in: text) else { return nil }
+        while next < text.count && SecretText.isBlank(text[next]) { next += 1 }
+        guard SecretText.has(text, at: next, "Encryption: ") else { return nil }
         return (start, algorithmEnd, SecretText.string(text, start, algorithmEnd))
     }
 
@@ -434,9 +425,15 @@ extension SecretRule {
         return (start, index, "password …")
     }
 
-    /// `host:port:database:user:password`, a line of its own, the port a number or `*`.
+    /// `host:port:database:user:password`, a line of its own (or quoted, as in `echo '…' >>
+    /// ~/.pgpass`), the port a number or `*`.
     static func pgpass(_ text: Span<UInt8>, _ colon: Int) -> Found? {
-        guard let lineStart = SecretText.lineStart(text, of: colon, within: 255) else { return nil }
+        let hostLength = SecretText.runBackwards(text, before: colon, max: 256, pgpassNameCharacters)
+        let lineStart = colon - hostLength
+        let quote: UInt8? = lineStart > 0 && SecretText.isQuote(text[lineStart - 1]) ? text[lineStart - 1] : nil
+        guard lineStart == 0 || quote != nil || text[lineStart - 1] == 0x0a || text[lineStart - 1] == 0x0d else {
+            return nil
+        }
         let host = SecretText.bytes(text, lineStart, colon)
         guard !host.isEmpty,
             host == [SecretText.ascii("*")]
@@ -460,7 +457,13 @@ extension SecretRule {
         }
         guard index < text.count, text[index] == SecretText.ascii(":") else { return nil }
         let passwordStart = index + 1
-        let passwordEnd = SecretText.lineEnd(text, of: passwordStart)
+        var passwordEnd = SecretText.lineEnd(text, of: passwordStart)
+        if let quote {
+            guard
+                let closing = SecretText.find(text, String(UnicodeScalar(quote)), from: passwordStart, to: passwordEnd)
+            else { return nil }
+            passwordEnd = closing
+        }
         var position = passwordStart
         while position < passwordEnd {
             if text[position] == SecretText.ascii("\\") {

@@ -24,13 +24,13 @@ struct SecretRule: Sendable {
     /// Whether the triggers match in any letter case (`PASSWORD`, `Password`).
     var ignoresCase: Bool
     /// What must hold around a trigger.
-    var check: SecretCheck
+    var check: Check
     /// Which finding wins an overlap.
     var rank: Rank
 
     init(
         _ pattern: SecretPattern, _ triggers: [String], ignoringCase ignoresCase: Bool = false,
-        _ check: SecretCheck, rank: Rank = .token
+        _ check: Check, rank: Rank = .token
     ) {
         precondition(triggers.allSatisfy { $0.utf8.count >= 2 }, "a trigger needs two bytes for the prefilter")
         self.pattern = pattern
@@ -57,152 +57,112 @@ struct SecretRule: Sendable {
     }
 }
 
-/// What must hold around a trigger literal for a row's kind to be reported.
-enum SecretCheck: Sendable {
-    /// A token: the literal, then the parts of `TokenFormat`.
-    case token(TokenFormat)
-    /// `-----BEGIN <label>PRIVATE KEY-----` followed by a line break and a key body.
-    case privateKeyBlock
-    /// `-----BEGIN PGP PRIVATE KEY BLOCK-----` followed by a line break.
-    case pgpBlock
-    /// `PuTTY-User-Key-File-<version>: <algorithm>`.
-    case puttyKeyFile
-    /// Base64url segments whose header decodes to JSON naming `"alg"`.
-    case jsonWebToken
-    /// A key whose normalized name (lower case, no `_`, `-`, `.`) ends in one of `keys`, a
-    /// separator and a value.
-    case assignment(keys: [[UInt8]], value: ValueRule)
-    /// `password <value>` in a `.netrc` entry (after `machine` or `default`, and `login`).
-    case netrc
-    /// `host:port:database:user:password` on a line of its own.
-    case pgpass
-    /// `Password=…;` inside a `key=value;` connection string that names a server or user.
-    case connectionString
-    /// `Authorization: Basic <base64 of user:password>`.
-    case basicAuthorization
-    /// `Authorization: Bearer <token>`.
-    case bearerAuthorization
-    /// `scheme://user:password@host`.
-    case urlCredentials
-    /// `"auth": "<base64 of user:password>"`.
-    case dockerAuth
-    /// `sig=<signature>` in a query string that also has `sv=`.
-    case azureSignature
-}
-
-/// What an assigned value must look like.
-enum ValueRule: Sendable {
-    /// A literal of at least `minimumLength` bytes that is not a placeholder, a name or an
-    /// expression (see `SecretValue.isPlausible`).
-    case plausible(minimumLength: Int)
-    /// Exactly `count` characters of standard base64 (`A–Z a–z 0–9 + /`).
-    case base64(count: Int)
-}
-
-/// The shape of a token after (and sometimes before) its trigger literal.
-struct TokenFormat: Sendable {
-    /// One piece of a token.
-    enum Part: Sendable {
-        /// A run of bytes from an alphabet, its length within the range (greedy: a longer run
-        /// does not match).
-        case run(ByteSet, ClosedRange<Int>)
-        /// A fixed text.
-        case literal(String)
+extension SecretRule {
+    /// What must hold around a trigger literal for a row's kind to be reported.
+    enum Check: Sendable {
+        /// A token: the literal, then the parts of `TokenFormat`.
+        case token(TokenFormat)
+        /// `-----BEGIN <label>PRIVATE KEY-----` followed by a line break and a key body.
+        case privateKeyBlock
+        /// `-----BEGIN PGP PRIVATE KEY BLOCK-----` followed by a line break.
+        case pgpBlock
+        /// `PuTTY-User-Key-File-<version>: <algorithm>`.
+        case puttyKeyFile
+        /// Base64url segments whose header decodes to JSON naming `"alg"`.
+        case jsonWebToken
+        /// A key whose normalized name (lower case, no `_`, `-`, `.`) ends in one of `keys`, a
+        /// separator and a value.
+        case assignment(keys: [[UInt8]], value: ValueRule)
+        /// `password <value>` in a `.netrc` entry (after `machine` or `default`, and `login`).
+        case netrc
+        /// `host:port:database:user:password` on a line of its own.
+        case pgpass
+        /// `Password=…;` inside a `key=value;` connection string that names a server or user.
+        case connectionString
+        /// `Authorization: Basic <base64 of user:password>`.
+        case basicAuthorization
+        /// `Authorization: Bearer <token>`.
+        case bearerAuthorization
+        /// `scheme://user:password@host`.
+        case urlCredentials
+        /// `"auth": "<base64 of user:password>"`.
+        case dockerAuth
+        /// `sig=<signature>` in a query string that also has `sv=`.
+        case azureSignature
     }
 
-    /// An extra condition on the whole token.
-    enum Requirement: Sendable {
-        case none
-        /// At least one lower-case letter, one upper-case letter and one digit after the literal.
-        case mixedCaseAndDigit
-        /// At least one lower-case and one upper-case letter after the literal.
-        case mixedCase
-        /// At least one letter and one digit after the literal.
-        case letterAndDigit
-        /// GitHub's CRC32 tail: the last six characters are the base62 CRC32 of the thirty
-        /// before them (github.blog, "Behind GitHub's new authentication token formats", 2021).
-        case gitHubChecksum
-        /// The first segment is the base64 of a Discord user id (seventeen to twenty digits).
-        case discordUserID
-        /// Not one of the placeholder ids AWS uses in its documentation (`…EXAMPLE`).
-        case notAWSExample
-        /// The last character before the literal is a digit (Azure AD client secrets).
-        case digitBeforeLiteral
-        /// The text right before the token ends with one of these host names.
-        case afterHost([String])
-        /// The text after the literal does not start with any of these (`sk-ant-` is not
-        /// OpenAI's).
-        case notFollowedBy([String])
+    /// What an assigned value must look like.
+    enum ValueRule: Sendable {
+        /// A literal of at least `minimumLength` bytes that is not a placeholder, a name or an
+        /// expression (see `SecretValue.isPlausible`).
+        case plausible(minimumLength: Int)
+        /// Exactly `count` characters of standard base64 (`A–Z a–z 0–9 + /`).
+        case base64(count: Int)
     }
 
-    /// Characters right before the literal that belong to the token (Telegram's bot id).
-    var leading: Part?
-    /// What follows the literal.
-    var body: [Part]
-    var requirement: Requirement
-    /// Words that may be glued before the token although they end in a letter (`bot` in
-    /// Telegram's `api.telegram.org/bot<token>`).
-    var glue: [String]
-    /// Whether the token must start a word (no letter or digit right before it).
-    var startsWord: Bool
+    /// The shape of a token after (and sometimes before) its trigger literal.
+    struct TokenFormat: Sendable {
+        /// One piece of a token.
+        enum Part: Sendable {
+            /// A run of bytes from an alphabet, its length within the range (greedy: a longer run
+            /// does not match).
+            case run(SecretAlphabet, ClosedRange<Int>)
+            /// A fixed text.
+            case literal(String)
+        }
 
-    init(
-        leading: Part? = nil, _ body: [Part], _ requirement: Requirement = .none, glue: [String] = [],
-        startsWord: Bool = true
-    ) {
-        self.leading = leading
-        self.body = body
-        self.requirement = requirement
-        self.glue = glue
-        self.startsWord = startsWord
-    }
+        /// An extra condition on the whole token.
+        enum Requirement: Sendable {
+            case none
+            /// At least one lower-case letter, one upper-case letter and one digit after the literal.
+            case mixedCaseAndDigit
+            /// At least one lower-case and one upper-case letter after the literal.
+            case mixedCase
+            /// At least one letter and one digit after the literal.
+            case letterAndDigit
+            /// GitHub's CRC32 tail: the last six characters are the base62 CRC32 of the thirty
+            /// before them (github.blog, "Behind GitHub's new authentication token formats", 2021).
+            case gitHubChecksum
+            /// The first segment is the base64 of a Discord user id (seventeen to twenty digits).
+            case discordUserID
+            /// Not one of the placeholder ids AWS uses in its documentation (`…EXAMPLE`).
+            case notAWSExample
+            /// The last character before the literal is a digit (Azure AD client secrets).
+            case digitBeforeLiteral
+            /// The text right before the token ends with one of these host names.
+            case afterHost([String])
+            /// The text after the literal does not start with any of these (`sk-ant-` is not
+            /// OpenAI's).
+            case notFollowedBy([String])
+        }
 
-    /// A token that is the literal and one run.
-    static func run(_ alphabet: ByteSet, _ length: ClosedRange<Int>, _ requirement: Requirement = .none)
-        -> TokenFormat
-    {
-        TokenFormat([.run(alphabet, length)], requirement)
-    }
-}
+        /// Characters right before the literal that belong to the token (Telegram's bot id).
+        var leading: Part?
+        /// What follows the literal.
+        var body: [Part]
+        var requirement: Requirement
+        /// Words that may be glued before the token although they end in a letter (`bot` in
+        /// Telegram's `api.telegram.org/bot<token>`).
+        var glue: [String]
+        /// Whether the token must start a word (no letter or digit right before it).
+        var startsWord: Bool
 
-/// A set of ASCII bytes, for alphabets (`A-Za-z0-9_-`).
-struct ByteSet: Sendable {
-    var low: UInt64 = 0
-    var high: UInt64 = 0
+        init(
+            leading: Part? = nil, _ body: [Part], _ requirement: Requirement = .none, glue: [String] = [],
+            startsWord: Bool = true
+        ) {
+            self.leading = leading
+            self.body = body
+            self.requirement = requirement
+            self.glue = glue
+            self.startsWord = startsWord
+        }
 
-    /// The bytes listed, where `a-z` stands for a range.
-    init(_ spec: String) {
-        let bytes = Array(spec.utf8)
-        var index = 0
-        while index < bytes.count {
-            if index + 2 < bytes.count && bytes[index + 1] == UInt8(ascii: "-") {
-                for byte in bytes[index]...bytes[index + 2] { insert(byte) }
-                index += 3
-            } else {
-                insert(bytes[index])
-                index += 1
-            }
+        /// A token that is the literal and one run.
+        static func run(_ alphabet: SecretAlphabet, _ length: ClosedRange<Int>, _ requirement: Requirement = .none)
+            -> TokenFormat
+        {
+            TokenFormat([.run(alphabet, length)], requirement)
         }
     }
-
-    mutating func insert(_ byte: UInt8) {
-        precondition(byte < 128)
-        if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
-    }
-
-    @inline(__always) func contains(_ byte: UInt8) -> Bool {
-        byte < 64 ? (low >> UInt64(byte)) & 1 != 0 : byte < 128 && (high >> UInt64(byte &- 64)) & 1 != 0
-    }
-
-    static let digits = ByteSet("0-9")
-    static let hex = ByteSet("0-9a-fA-F")
-    static let lowerHex = ByteSet("0-9a-f")
-    static let letters = ByteSet("a-zA-Z")
-    static let alphanumeric = ByteSet("a-zA-Z0-9")
-    static let lowerAlphanumeric = ByteSet("a-z0-9")
-    static let upperAlphanumeric = ByteSet("A-Z0-9")
-    /// Base64url (RFC 4648 §5): letters, digits, `-` and `_`.
-    static let base64URL = ByteSet("a-zA-Z0-9_-")
-    /// Standard base64 with its padding.
-    static let base64 = ByteSet("a-zA-Z0-9+/=")
 }

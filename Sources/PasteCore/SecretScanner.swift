@@ -53,7 +53,7 @@ public struct SecretScanner: Sendable {
 
     /// A match with its place in lines.
     struct PendingFinding: Sendable {
-        var match: RawSecretMatch
+        var match: SecretMatch
         var line: Int
         var column: Int
     }
@@ -83,7 +83,7 @@ public struct SecretScanner: Sendable {
         let chunkStart = bytesScanned
         bytesScanned += count
         guard !isSaturated else { return }
-        var found: [RawSecretMatch] = []
+        var found: [SecretMatch] = []
         // Triggers near the seam, with the kept tail before them: in a small copy.
         let seamLength = min(count, Self.kept)
         let seamEnd = chunkStart + seamLength - Self.lookahead
@@ -118,7 +118,7 @@ public struct SecretScanner: Sendable {
         guard !isFinished else { return findings }
         isFinished = true
         if !isSaturated && evaluated < bytesScanned {
-            var found: [RawSecretMatch] = []
+            var found: [SecretMatch] = []
             Self.evaluate(
                 tail.span, base: tailStart, from: evaluated - tailStart, to: bytesScanned - tailStart, into: &found)
             evaluated = bytesScanned
@@ -139,7 +139,7 @@ public struct SecretScanner: Sendable {
     /// copying it or counting lines past the last finding.
     static func scan(_ text: Span<UInt8>, maximumFindings: Int) -> [SecretFinding] {
         var scanner = SecretScanner(maximumFindings: maximumFindings)
-        var found: [RawSecretMatch] = []
+        var found: [SecretMatch] = []
         evaluate(text, base: 0, from: 0, to: text.count, into: &found)
         found.sort { $0.start < $1.start }
         for match in found where !scanner.isSaturated {
@@ -155,7 +155,7 @@ public struct SecretScanner: Sendable {
     /// Looks at every trigger whose pair starts at `from..<to` in `text` (stream offset `base`),
     /// each with the window `lookbehind` before and `lookahead` after it (cut at the ends of
     /// `text`, which the caller makes the ends of the stream whenever it cuts a window).
-    static func evaluate(_ text: Span<UInt8>, base: Int, from: Int, to: Int, into found: inout [RawSecretMatch]) {
+    static func evaluate(_ text: Span<UInt8>, base: Int, from: Int, to: Int, into found: inout [SecretMatch]) {
         let prefilter = SecretPrefilter.shared
         let count = text.count
         var position = from
@@ -191,7 +191,7 @@ public struct SecretScanner: Sendable {
     @inline(never)
     static func lookAtWord(
         at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter,
-        into found: inout [RawSecretMatch]
+        into found: inout [SecretMatch]
     ) {
         // The eight groups packed into one word, then visited lowest first: one branch per hit
         // rather than one per position.
@@ -211,7 +211,7 @@ public struct SecretScanner: Sendable {
     /// Runs the checks of the triggers in `group`, whose pair starts at `position`.
     static func look(
         group: Int, at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter,
-        into found: inout [RawSecretMatch]
+        into found: inout [SecretMatch]
     ) {
         for member in prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1] {
             let entry = prefilter.entries[prefilter.members[member]]

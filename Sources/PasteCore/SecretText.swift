@@ -56,14 +56,14 @@ enum SecretText {
     }
 
     /// How many bytes from `index` belong to `set`, counting at most `max`.
-    static func run(_ text: Span<UInt8>, from index: Int, max: Int, _ set: ByteSet) -> Int {
+    static func run(_ text: Span<UInt8>, from index: Int, max: Int, _ set: SecretAlphabet) -> Int {
         var end = index
         while end < text.count && end - index < max && set.contains(text[end]) { end += 1 }
         return end - index
     }
 
     /// How many bytes before `index` belong to `set`, counting at most `max`.
-    static func runBackwards(_ text: Span<UInt8>, before index: Int, max: Int, _ set: ByteSet) -> Int {
+    static func runBackwards(_ text: Span<UInt8>, before index: Int, max: Int, _ set: SecretAlphabet) -> Int {
         var start = index
         while start > 0 && index - start < max && set.contains(text[start - 1]) { start -= 1 }
         return index - start

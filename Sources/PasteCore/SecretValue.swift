@@ -50,12 +50,24 @@ enum SecretValue {
     }
 
     /// Whether an unquoted value is an identifier or dotted path with `_` or `.` in it
-    /// (`api_key_v2`, `settings.key2`): a variable, not a literal.
+    /// (`api_key_v2`, `settings.key2`): a variable, not a literal. A long run that mixes upper
+    /// and lower case and digits is random, not a name.
     static func isReference(_ value: [UInt8]) -> Bool {
         guard let first = value.first, SecretText.isLetter(first) || first == 0x5f else { return false }
         guard value.allSatisfy({ SecretText.isWord($0) || $0 == 0x2e }) else { return false }
+        // A dotted path's parts are names: `a.b2`, not `abc.` or `v1.2`.
+        let parts = value.split(separator: 0x2e, omittingEmptySubsequences: false)
+        guard parts.allSatisfy({ !$0.isEmpty && !SecretText.isDigit($0.first!) }) else { return false }
+        if value.count >= randomLength && value.contains(where: SecretText.isLower)
+            && value.contains(where: SecretText.isUpper) && value.contains(where: SecretText.isDigit)
+        {
+            return false
+        }
         return value.contains(0x5f) || value.contains(0x2e)
     }
+
+    /// How long a mixed-case run with digits must be to be taken for random.
+    static let randomLength = 20
 
     /// Values that only stand in for a secret: empty, one repeated character, a template or
     /// variable reference (`$VAR`, `${VAR}`, `%VAR%`, `<password>`, `@VAR@`), or a stock word.
