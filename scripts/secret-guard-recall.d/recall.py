@@ -179,8 +179,11 @@ def main():
 
     seed = arguments.seed if arguments.seed is not None else int.from_bytes(os.urandom(4), "big")
     f = fakes.Fakes(seed, real_keys=not arguments.no_real_keys)
-    folder = arguments.keep or tempfile.mkdtemp(prefix="secret-recall.")
+    folder = os.path.abspath(arguments.keep or tempfile.mkdtemp(prefix="secret-recall."))
     os.makedirs(folder, exist_ok=True)
+    inside_git = subprocess.run(["git", "-C", folder, "rev-parse", "--is-inside-work-tree"], capture_output=True)
+    if inside_git.returncode == 0:
+        sys.exit(f"recall: {folder} is inside a git work tree, where detect-secrets scans only tracked files")
     home = tempfile.mkdtemp(prefix="secret-recall-home.")
     env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=home + "/config", XDG_STATE_HOME=home + "/state",
                XDG_CACHE_HOME=home + "/cache")
