@@ -3,8 +3,9 @@
 /// Feed each chunk as it arrives (`feed(_:)`), then call `finish()` at the end of the input:
 /// the findings carry their byte offset from the start of the stream, and their line and
 /// column. A secret split between two chunks is found as if the text came whole: the scanner
-/// keeps the last `lookbehind + lookahead` bytes (9 KiB) of the stream, and looks at a trigger
-/// only once `lookahead` bytes after it have arrived, so memory stays bounded for any length.
+/// keeps the last `lookbehind + lookahead` bytes (9 KiB; up to twice that between trims) of the
+/// stream, and looks at a trigger only once `lookahead` bytes after it have arrived, so memory
+/// stays bounded for any length.
 /// Findings from chunks already fed are in `findings` (confirmed) and counted in
 /// `hasFindings` (confirmed or not yet) as soon as they are seen.
 ///
@@ -83,6 +84,10 @@ public struct SecretScanner: Sendable {
         let chunkStart = bytesScanned
         bytesScanned += count
         guard !isSaturated else { return }
+        if count < Self.kept {
+            feedSmall(chunk)
+            return
+        }
         var found: [SecretMatch] = []
         // Triggers near the seam, with the kept tail before them: in a small copy.
         let seamLength = min(count, Self.kept)
@@ -110,6 +115,32 @@ public struct SecretScanner: Sendable {
         }
         countLines(to: max(lines.position, evaluated - Self.lookbehind), chunk: chunk, chunkStart: chunkStart)
         keepTail(of: chunk, chunkStart: chunkStart)
+        confirm(before: evaluated - Self.lookbehind)
+    }
+
+    /// A chunk shorter than what the scanner keeps joins the kept tail, which is scanned in
+    /// place and trimmed once it holds twice what is kept: small chunks (a pipe's 4 KiB) cost
+    /// no more than large ones.
+    mutating func feedSmall(_ chunk: Span<UInt8>) {
+        Self.append(chunk, 0..<chunk.count, to: &tail)
+        let text = tail
+        let end = bytesScanned - Self.lookahead
+        var found: [SecretMatch] = []
+        if end > evaluated {
+            Self.evaluate(text.span, base: tailStart, from: evaluated - tailStart, to: end - tailStart, into: &found)
+            evaluated = end
+        }
+        found.sort { $0.start < $1.start }
+        for match in found {
+            lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+            add(PendingFinding(match: match, line: lines.line, column: lines.column))
+        }
+        let counted = max(lines.position, evaluated - Self.lookbehind)
+        lines.advance(over: text.span, from: lines.position - tailStart, to: counted - tailStart)
+        if tail.count >= 2 * Self.kept {
+            tail.removeFirst(tail.count - Self.kept)
+            tailStart = bytesScanned - tail.count
+        }
         confirm(before: evaluated - Self.lookbehind)
     }
 

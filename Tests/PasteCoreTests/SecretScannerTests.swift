@@ -101,6 +101,23 @@ struct SecretScannerTests {
         #expect(scanner.bytesScanned == (13 << 20) + Self.token.utf8.count + 2)
     }
 
+    @Test("small chunks (a pipe's 4 KiB) keep the memory bound and find what the whole text has")
+    func smallChunks() {
+        var text = Self.filler(1 << 20)
+        let offset = text.count + 4
+        text += Array("key \(Self.token)\n".utf8) + Self.filler(100_000)
+        var scanner = SecretScanner()
+        var position = 0
+        while position < text.count {
+            let end = min(text.count, position + 4096)
+            scanner.feed(Array(text[position..<end]))
+            #expect(scanner.tail.count < 2 * SecretScanner.kept + 4096)
+            position = end
+        }
+        #expect(scanner.finish().map(\.offset) == [offset])
+        #expect(SecretGuard().scan(text).map(\.offset) == [offset])
+    }
+
     @Test("the scanner runs on another thread: chunks in, findings out")
     func otherThread() async {
         let chunks: [[UInt8]] = [Array("password = \"s3cr3t!Pw".utf8), Array("\"\nnothing\n".utf8)]
