@@ -76,40 +76,32 @@ final class SecretPrefilter: Sendable {
                 literals += literal
             }
         }
-        // Pairs whose entries are the same share a group (`KE`, `Ke`, `kE`, `ke` for `key`).
-        var groups = InlineArray<65536, UInt8>(repeating: 0)
-        var membersByPair: [Int: [Int]] = [:]
+        // A group for each pair some literal chose (in every letter case when it ignores case),
+        // numbered in the order of the pairs: sorting, not hashing, keeps this cheap at start-up.
+        var pairs: [(pair: Int, entry: Int)] = []
         for (index, entry) in entries.enumerated() {
             let first = literals[entry.literalStart + entry.pairOffset]
             let second = literals[entry.literalStart + entry.pairOffset + 1]
-            for pair in Self.spellings(of: first, second, ignoringCase: entry.ignoresCase) {
-                membersByPair[pair, default: []].append(index)
-            }
+            let spelled = Self.spellings(of: first, second, ignoringCase: entry.ignoresCase)
+            for spelling in 0..<spelled.count { pairs.append((spelled[spelling], index)) }
         }
-        var members: [[Int]] = [[]]
-        var groupOfMembers: [[Int]: Int] = [:]
-        for (pair, list) in membersByPair.sorted(by: { $0.key < $1.key }) {
-            let group: Int
-            if let existing = groupOfMembers[list] {
-                group = existing
-            } else {
-                group = members.count
-                members.append(list)
-                groupOfMembers[list] = group
+        pairs.sort { $0.pair != $1.pair ? $0.pair < $1.pair : $0.entry < $1.entry }
+        var groups = InlineArray<65536, UInt8>(repeating: 0)
+        var starts = [0, 0]  // group 0 (no trigger) has no members
+        var members: [Int] = []
+        members.reserveCapacity(pairs.count)
+        for (position, item) in pairs.enumerated() {
+            if position > 0 && pairs[position - 1].pair != item.pair {
+                starts.append(members.count)
             }
-            precondition(group < 256, "more than 255 distinct trigger pairs")
-            groups[pair] = UInt8(group)
+            precondition(starts.count - 1 < 256, "more than 255 distinct trigger pairs")
+            groups[item.pair] = UInt8(starts.count - 1)
+            members.append(item.entry)
         }
+        starts.append(members.count)
         self.groups = groups
-        var starts: [Int] = []
-        var flat: [Int] = []
-        for list in members {
-            starts.append(flat.count)
-            flat += list
-        }
-        starts.append(flat.count)
         self.memberStarts = starts
-        self.members = flat
+        self.members = members
         self.entries = entries
         self.literals = literals
     }
@@ -127,7 +119,9 @@ final class SecretPrefilter: Sendable {
         var bestCost = Double.infinity
         for offset in 0..<(literal.count - 1) {
             var cost = 0.0
-            for pair in spellings(of: literal[offset], literal[offset + 1], ignoringCase: ignoringCase) {
+            let spelled = spellings(of: literal[offset], literal[offset + 1], ignoringCase: ignoringCase)
+            for index in 0..<spelled.count {
+                let pair = spelled[index]
                 cost += estimatedFrequency(UInt8(truncatingIfNeeded: pair), UInt8(truncatingIfNeeded: pair >> 8))
             }
             if cost < bestCost {
@@ -138,13 +132,31 @@ final class SecretPrefilter: Sendable {
         return best
     }
 
-    /// The table indices of a pair, in every letter case when `ignoringCase`.
-    static func spellings(of first: UInt8, _ second: UInt8, ignoringCase: Bool) -> [Int] {
-        func cases(_ byte: UInt8) -> [UInt8] {
-            guard ignoringCase, let other = otherCase(byte) else { return [byte] }
-            return [byte, other]
+    /// The table indices of a pair, in every letter case when `ignoringCase`: up to four, held
+    /// without an allocation (this runs for every pair of every literal at start-up).
+    struct Spellings: Sendable {
+        var count = 0
+        var pairs = InlineArray<4, Int>(repeating: 0)
+
+        subscript(index: Int) -> Int { pairs[index] }
+
+        mutating func append(_ pair: Int) {
+            pairs[count] = pair
+            count += 1
         }
-        return cases(first).flatMap { a in cases(second).map { b in Int(a) | Int(b) << 8 } }
+    }
+
+    static func spellings(of first: UInt8, _ second: UInt8, ignoringCase: Bool) -> Spellings {
+        var result = Spellings()
+        let otherFirst = ignoringCase ? otherCase(first) : nil
+        let otherSecond = ignoringCase ? otherCase(second) : nil
+        result.append(Int(first) | Int(second) << 8)
+        if let otherSecond { result.append(Int(first) | Int(otherSecond) << 8) }
+        if let otherFirst {
+            result.append(Int(otherFirst) | Int(second) << 8)
+            if let otherSecond { result.append(Int(otherFirst) | Int(otherSecond) << 8) }
+        }
+        return result
     }
 
     static func otherCase(_ byte: UInt8) -> UInt8? {
@@ -183,31 +195,42 @@ final class SecretPrefilter: Sendable {
     /// The pairs of the same corpus seen at least 8 times per 100,000 bytes and at least three
     /// times as often as their bytes' frequencies predict, with that count: a pair, then digits.
     static let measuredPairs: [Int: Double] = {
-        let list =
-            ""
-            + #"in877 se839 re775 er716 on661 or579 at574 th540 el520 le519 de508 nt493 al445 he420 me391 ar387 is380 "#
-            + #"lf356 co348 if330 ng321 li305 nd296 il292 ur278 ex257 nc252 f.249 0x241 od230 ac222 am213 ""205 ge202 "#
-            + #"ma201 pa199 bl193 om191 --185 fi181 ch177 wi175 ->174 ):173 un170 ou167 va165 fo163 ve163 mp160 __158 "#
-            + #"ha157 ._155 pr150 po149 ul148 (s145 ()141 00141 s.139 x0139 ab135 lu130 LE128 '\126 ER124 0,123 OS121 "#
-            + #"IN116 TE116 .0111 No108 AL106 ck106 ',101 Re99 xt97 ET96 ry96 pu95 ub95 wa95 ke94 ==91 TI91 \n91 TT88 "#
-            + #"ty88 AT87 Sw83 IT82 In79 um79 bu78 Co76 LA74 up73 yp73 ow69 qu67 ##64 ))63 f,63 pp62 xc62 LL61 MA60 av60 "#
-            + #"ly60 ':58 TA57 iv57 wh57 ')54 bj54 d(54 ('53 \u53 CA52 \x50 Th48 by46 AP45 ON45 eq45 sk45 Bu44 SM44 TH44 "#
-            + #"PI43 RE43 ),42 WI41 iz41 ")40 ",40 (m40 RA40 ze40 AR39 ("38 IG38 Ex37 SI37 je37 **36 1,36 @_36 y:34 Fa33 "#
-            + #"RI33 mb33 xp33 y.33 IC32 .S31 Va31 LI30 py30 1629 6.29 @a29 NG29 >>28 NT28 OR28 VE28 .A27 ST27 *)26 AC26 "#
-            + #"HA26 cO26 3.25 EN25 ND25 Pa25 hO25 vO25 1024 AN24 DI24 _v24 0123 DE23 0422 1322 2,22 2522 ES22 Fl22 IL22 "#
-            + #"SE22 _C22 u222 %s21 0321 =N21 IO21 RO21 1820 DO20 IS20 x120 C119 CO19 Un19 k_19 x219 xC19 (v18 1518 4,18 "#
-            + #"5,18 8.18 HT18 OU18 s[18 y(18 .F17 1117 3,17 ;'17 ED17 k(17 -116 1.16 BL16 BO16 C216 CE16 GS16 Ty16 UT16 "#
-            + #"xB16 .D15 2.15 AS15 C315 GN15 GR15 NE15 [015 ])15 0214 0]14 2014 6414 GH14 ME14 PE14 RT14 TR14 0613 1'13 "#
-            + #"1213 1:13 AB13 AW13 C413 CU13 DR13 EF13 LO13 NO13 OL13 SO13 kw13 t<13 .B12 1)12 2212 3212 6,12 >(12 AV12 "#
-            + #"HE12 OT12 OX12 Py12 UB12 jo12 "R11 ']11 .U11 .\11 //11 0511 1]11 2'11 5.11 8'11 C511 CT11 CY11 EX11 FI11 "#
-            + #"HO11 PA11 QU11 Sy11 TO11 UL11 YR11 ['11 _D11 cq11 x811 !=10 2610 8010 ?,10 C610 CH10 CK10 FT10 GI10 UI10 "#
-            + #"UR10 []10 (W9 )>9 079 089 099 3'9 4'9 599 7,9 8,9 9.9 <(9 @d9 BI9 FL9 IA9 IP9 MI9 OW9 UN9 UP9 ],9 ``9 "#
-            + #"gP9 k:9 x99 xP9 {}9 'H8 +=8 .j8 6'8 AM8 C78 CI8 EK8 FO8 OD8 OF8 PO8 SH8 US8 W,8 [18 _F8 za8 "#
+        let list = #"""
+            in877 se839 re775 er716 on661 or579 at574 th540 el520 le519 de508 nt493 al445 he420 me391 ar387
+            is380 lf356 co348 if330 ng321 li305 nd296 il292 ur278 ex257 nc252 f.249 0x241 od230 ac222 am213
+            ""205 ge202 ma201 pa199 bl193 om191 --185 fi181 ch177 wi175 ->174 ):173 un170 ou167 va165 fo163
+            ve163 mp160 __158 ha157 ._155 pr150 po149 ul148 (s145 ()141 00141 s.139 x0139 ab135 lu130 LE128
+            '\126 ER124 0,123 OS121 IN116 TE116 .0111 No108 AL106 ck106 ',101 Re99 xt97 ET96 ry96 pu95 ub95 wa95
+            ke94 ==91 TI91 \n91 TT88 ty88 AT87 Sw83 IT82 In79 um79 bu78 Co76 LA74 up73 yp73 ow69 qu67 ##64 ))63
+            f,63 pp62 xc62 LL61 MA60 av60 ly60 ':58 TA57 iv57 wh57 ')54 bj54 d(54 ('53 \u53 CA52 \x50 Th48 by46
+            AP45 ON45 eq45 sk45 Bu44 SM44 TH44 PI43 RE43 ),42 WI41 iz41 ")40 ",40 (m40 RA40 ze40 AR39 ("38 IG38
+            Ex37 SI37 je37 **36 1,36 @_36 y:34 Fa33 RI33 mb33 xp33 y.33 IC32 .S31 Va31 LI30 py30 1629 6.29 @a29
+            NG29 >>28 NT28 OR28 VE28 .A27 ST27 *)26 AC26 HA26 cO26 3.25 EN25 ND25 Pa25 hO25 vO25 1024 AN24 DI24
+            _v24 0123 DE23 0422 1322 2,22 2522 ES22 Fl22 IL22 SE22 _C22 u222 %s21 0321 =N21 IO21 RO21 1820 DO20
+            IS20 x120 C119 CO19 Un19 k_19 x219 xC19 (v18 1518 4,18 5,18 8.18 HT18 OU18 s[18 y(18 .F17 1117 3,17
+            ;'17 ED17 k(17 -116 1.16 BL16 BO16 C216 CE16 GS16 Ty16 UT16 xB16 .D15 2.15 AS15 C315 GN15 GR15 NE15
+            [015 ])15 0214 0]14 2014 6414 GH14 ME14 PE14 RT14 TR14 0613 1'13 1213 1:13 AB13 AW13 C413 CU13 DR13
+            EF13 LO13 NO13 OL13 SO13 kw13 t<13 .B12 1)12 2212 3212 6,12 >(12 AV12 HE12 OT12 OX12 Py12 UB12 jo12
+            "R11 ']11 .U11 .\11 //11 0511 1]11 2'11 5.11 8'11 C511 CT11 CY11 EX11 FI11 HO11 PA11 QU11 Sy11 TO11
+            UL11 YR11 ['11 _D11 cq11 x811 !=10 2610 8010 ?,10 C610 CH10 CK10 FT10 GI10 UI10 UR10 []10 (W9 )>9
+            079 089 099 3'9 4'9 599 7,9 8,9 9.9 <(9 @d9 BI9 FL9 IA9 IP9 MI9 OW9 UN9 UP9 ],9 ``9 gP9 k:9 x99 xP9
+            {}9 'H8 +=8 .j8 6'8 AM8 C78 CI8 EK8 FO8 OD8 OF8 PO8 SH8 US8 W,8 [18 _F8 za8
+            """#
+        // Parsed byte by byte: this runs at the first scan of every process.
         var pairs: [Int: Double] = [:]
-        for item in list.split(separator: " ") {
-            let bytes = Array(item.utf8)
-            let count = Double(String(decoding: bytes.dropFirst(2), as: UTF8.self)) ?? 0
-            pairs[Int(bytes[0]) | Int(bytes[1]) << 8] = count / 100_000
+        pairs.reserveCapacity(400)
+        let bytes = Array(list.utf8)
+        var index = 0
+        while index + 2 < bytes.count {
+            let pair = Int(bytes[index]) | Int(bytes[index + 1]) << 8
+            index += 2
+            var count = 0
+            while index < bytes.count && SecretText.isDigit(bytes[index]) {
+                count = count * 10 + Int(bytes[index] - 0x30)
+                index += 1
+            }
+            pairs[pair] = Double(count) / 100_000
+            index += 1  // the space or line break
         }
         return pairs
     }()

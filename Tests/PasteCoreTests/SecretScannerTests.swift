@@ -146,8 +146,8 @@ struct SecretScannerTests {
             let literal = prefilter.literal(of: entry)
             let spellings = SecretPrefilter.spellings(
                 of: literal[entry.pairOffset], literal[entry.pairOffset + 1], ignoringCase: entry.ignoresCase)
-            for pair in spellings {
-                let group = Int(prefilter.groups[pair])
+            for spelling in 0..<spellings.count {
+                let group = Int(prefilter.groups[spellings[spelling]])
                 #expect(group != 0)
                 #expect(
                     prefilter.members[prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1]].contains(index)
