@@ -1,7 +1,8 @@
 /// What kinds of content a service takes (`accepts = text, files`).
 ///
-/// The same type as the sxcu branch's (its `ServiceProfile.swift` and `Configuration.swift`):
-/// whichever lands second keeps one of the two.
+/// The same type, spelled the same, as the sxcu branch's (its `ServiceProfile.swift` and
+/// `Configuration.swift`): whichever lands second drops this file (`takes(_:)` lives apart,
+/// in `ContentKinds+Category.swift`).
 public struct ContentKinds: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -34,15 +35,5 @@ extension ContentKinds {
         }
         guard !kinds.isEmpty else { return nil }
         self = kinds
-    }
-
-    /// Whether a paste of `category` can go to a service that takes these: text as text or a
-    /// file, an image as an image or a file, other binary files only as files.
-    public func takes(_ category: MediaType.Category) -> Bool {
-        switch category {
-        case .text: takesText
-        case .image: contains(.images) || contains(.files)
-        case .binary: contains(.files)
-        }
     }
 }
