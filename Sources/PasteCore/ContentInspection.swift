@@ -35,7 +35,7 @@ extension RequestFormat {
 
 /// Content refused because of what it holds: binary data, or text that is not UTF-8 where the
 /// format needs UTF-8. Nothing that can be retried: it is not kept in the outbox.
-public enum ContentRefusal: PasteError, Equatable, Sendable {
+public enum InspectionRefusal: PasteError, Equatable, Sendable {
     /// A NUL byte at `offset` (0-based, from the start of the content).
     case binary(source: String, offset: Int64)
     /// Bytes that are not UTF-8 from `offset` (the start of the bad sequence), for a format that
@@ -68,9 +68,9 @@ public enum ContentRefusal: PasteError, Equatable, Sendable {
 /// split between two chunks, a secret pattern half seen).
 public protocol ContentInspector {
     /// Looks at the next chunk; `offset` is where it starts in the content. Nil accepts it.
-    mutating func inspect(_ chunk: Span<UInt8>, at offset: Int64) -> ContentRefusal?
+    mutating func inspect(_ chunk: Span<UInt8>, at offset: Int64) -> InspectionRefusal?
     /// The content ended after `length` bytes. Nil accepts it.
-    mutating func finish(at length: Int64) -> ContentRefusal?
+    mutating func finish(at length: Int64) -> InspectionRefusal?
 }
 
 /// Runs a list of inspectors over content as it streams and remembers the first refusal.
@@ -85,7 +85,7 @@ public final class ContentInspection {
     /// Content bytes inspected so far.
     public private(set) var offset: Int64 = 0
     /// Why the content was refused, once it was.
-    public private(set) var refusal: ContentRefusal?
+    public private(set) var refusal: InspectionRefusal?
 
     /// An inspection running `checks`, naming the content `source` in its refusals.
     public convenience init(_ checks: ContentChecks, source: String) {
@@ -143,8 +143,8 @@ public final class ContentInspection {
 
     /// Runs `checks` over content in memory.
     ///
-    /// - Throws: the `ContentRefusal` of the first inspector that refuses.
-    public static func check(_ bytes: [UInt8], _ checks: ContentChecks, source: String) throws(ContentRefusal) {
+    /// - Throws: the `InspectionRefusal` of the first inspector that refuses.
+    public static func check(_ bytes: [UInt8], _ checks: ContentChecks, source: String) throws(InspectionRefusal) {
         let inspection = ContentInspection(checks, source: source)
         guard !inspection.isEmpty else { return }
         if !inspection.inspect(bytes.span) || !inspection.finish() { throw inspection.refusal! }
@@ -155,11 +155,11 @@ public final class ContentInspection {
 struct NULInspector: ContentInspector {
     var source: String
 
-    mutating func inspect(_ chunk: Span<UInt8>, at offset: Int64) -> ContentRefusal? {
+    mutating func inspect(_ chunk: Span<UInt8>, at offset: Int64) -> InspectionRefusal? {
         Memory.firstIndex(of: 0, in: chunk).map { .binary(source: source, offset: offset + Int64($0)) }
     }
 
-    mutating func finish(at length: Int64) -> ContentRefusal? { nil }
+    mutating func finish(at length: Int64) -> InspectionRefusal? { nil }
 }
 
 /// Refuses content that is not UTF-8, across chunk boundaries, naming the offset where the bad
@@ -169,11 +169,11 @@ struct UTF8Inspector: ContentInspector {
     var format: RequestFormat
     var validator = UTF8Validator()
 
-    mutating func inspect(_ chunk: Span<UInt8>, at offset: Int64) -> ContentRefusal? {
+    mutating func inspect(_ chunk: Span<UInt8>, at offset: Int64) -> InspectionRefusal? {
         validator.validate(chunk, at: offset).map { .notUTF8(source: source, offset: $0, format: format) }
     }
 
-    mutating func finish(at length: Int64) -> ContentRefusal? {
+    mutating func finish(at length: Int64) -> InspectionRefusal? {
         validator.finish().map { .notUTF8(source: source, offset: $0, format: format) }
     }
 }

@@ -211,7 +211,7 @@ public struct RequestBuilder: Sendable {
     /// The content as text, read into memory when it is a file (formats that cannot stream),
     /// after `checks`: never rewritten (bytes that are not UTF-8 are refused, not replaced).
     ///
-    /// - Throws: `ContentRefusal` (binary, not UTF-8, at its byte offset), or
+    /// - Throws: `InspectionRefusal` (binary, not UTF-8, at its byte offset), or
     ///   `RequestError.unreadable`.
     static func text(of content: ContentSource, checks: ContentChecks) throws -> String {
         try String(decoding: bytes(of: content, checks: checks), as: UTF8.self)
@@ -265,6 +265,10 @@ extension ContentSource {
 extension RequestFormat {
     /// Whether a body of this format can be streamed from a descriptor.
     public var canStream: Bool { self == .multipart || self == .raw || self == .tcp }
+
+    /// Whether a body of this format can carry a file byte-exact, with its type: a multipart
+    /// file part, or a raw body.
+    public var canCarryFiles: Bool { self == .multipart || self == .raw }
 }
 
 extension ServiceProfile {

@@ -95,6 +95,9 @@ public struct ServiceProfile: Sendable, Equatable {
     /// Seconds its answer may take once the text is sent (`response-timeout` in its section),
     /// over `[paste]`'s.
     public var responseTimeout: Double?
+    /// What the service takes (default: text): `accepts = text, files`, a built-in's own, or a
+    /// ShareX definition's `DestinationType` (the hook `ServiceChoice` reads).
+    public var accepts: ContentKinds = .text
     /// A one-line description for `--list-services`.
     public var summary: String = ""
     /// Whether the profile is one of paste's own.
@@ -123,7 +126,7 @@ public struct ServiceProfile: Sendable, Equatable {
             && lhs.expiryUnit == rhs.expiryUnit && lhs.jsonTemplate == rhs.jsonTemplate
             && lhs.headers == rhs.headers && lhs.result == rhs.result && lhs.maximumBytes == rhs.maximumBytes
             && lhs.deletionSource == rhs.deletionSource && lhs.connection == rhs.connection
-            && lhs.responseTimeout == rhs.responseTimeout
+            && lhs.responseTimeout == rhs.responseTimeout && lhs.accepts == rhs.accepts
     }
 }
 

@@ -23,7 +23,7 @@ final class InspectionHook: BodyInspector {
     }
 
     /// Why the content was refused, once it was.
-    var refusal: ContentRefusal? { inspection.refusal }
+    var refusal: InspectionRefusal? { inspection.refusal }
 
     func inspect(_ chunk: Span<UInt8>) -> Bool { inspection.inspect(chunk) }
     func finish() -> Bool { inspection.finish() }

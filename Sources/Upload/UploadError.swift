@@ -57,7 +57,7 @@ public enum UploadError: PasteError, Equatable {
     case badAnswer(url: String, detail: String)
     /// The content was refused as it was read (binary, not UTF-8): the transfer was stopped
     /// before the request was complete, so the server made no paste. Never retried, never kept.
-    case contentRefused(ContentRefusal)
+    case contentRefused(InspectionRefusal)
     /// The proxy could not be reached (`authority` is its `host:port`).
     case proxyUnreachable(proxy: String, detail: String, requestSent: Bool)
     /// The proxy answered a request (CONNECT, or an absolute-form one) with an error status.

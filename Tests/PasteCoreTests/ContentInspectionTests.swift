@@ -73,7 +73,7 @@ struct ContentInspectionTests {
             try ContentInspection.check(latin1, .text(in: format), source: "x")
         }
         for format in [RequestFormat.form, .json, .privatebin] {
-            #expect(throws: ContentRefusal.notUTF8(source: "x", offset: 3, format: format)) {
+            #expect(throws: InspectionRefusal.notUTF8(source: "x", offset: 3, format: format)) {
                 try ContentInspection.check(latin1, .text(in: format), source: "x")
             }
         }
@@ -116,10 +116,10 @@ struct ContentInspectionTests {
         for format in [RequestFormat.form, .json] {
             var builder = RequestBuilder(
                 profile: profile(format, template: #"{"c": "{content}"}"#), context: Context(environment: [:]))
-            #expect(throws: ContentRefusal.notUTF8(source: "the text", offset: 3, format: format)) {
+            #expect(throws: InspectionRefusal.notUTF8(source: "the text", offset: 3, format: format)) {
                 try builder.build(content: .bytes([0x63, 0x61, 0x66, 0xE9]), options: PasteOptions())
             }
-            #expect(throws: ContentRefusal.binary(source: "the text", offset: 1)) {
+            #expect(throws: InspectionRefusal.binary(source: "the text", offset: 1)) {
                 try builder.build(content: .bytes([0x63, 0x00]), options: PasteOptions())
             }
         }
@@ -148,6 +148,15 @@ struct ContentInspectionTests {
         let fromFile = try twiceBuilder.build(content: .file(path: file, size: 3), options: PasteOptions())
         #expect(fromFile.body == .rendered(Array(#"{"a": "x\"y", "b": "x\"y"}"#.utf8), contentType: "application/json"))
         #expect(throws: RequestError.self) { try twiceBuilder.build(content: stream, options: PasteOptions()) }
+    }
+
+    @Test("a file or image sent as a file carries no checks: its NUL bytes are its own")
+    func filesUnchecked() throws {
+        var builder = RequestBuilder(profile: profile(.multipart), context: Context(environment: [:]))
+        let png = try #require(MediaType(imageType: "image/png"))
+        let stream = ContentSource.stream(fileDescriptor: 0, prefix: [0x89, 0x50, 0x00], teePath: nil)
+        let request = try builder.build(file: stream, named: "shot.png", type: png, options: PasteOptions())
+        #expect(request.contentChecks == .none)
     }
 
     @Test("every text request carries its checks and its service's response-timeout")
