@@ -122,7 +122,8 @@ final class BodyReader {
                 base.copyMemory(from: whole.baseAddress! + start, byteCount: count)
             }
             offset += Int64(count)
-            if !inspect(base, count, isLast: offset == Int64(bytes.count)) { return -1 }
+            hasReachedEnd = offset == Int64(bytes.count)
+            if !inspect(base, count, isLast: hasReachedEnd) { return -1 }
             return count
         case .segments(let segments):
             // Several pieces may fit in one buffer: fill it, so small framing pieces and the
@@ -157,8 +158,10 @@ final class BodyReader {
             }
             offset += Int64(got)
             // The length is known: the end is checked before the last bytes go, so a refusal
-            // leaves the request short of its Content-Length.
-            if !inspect(base, got, isLast: offset >= size || got == 0) { return -1 }
+            // leaves the request short of its Content-Length. (libcurl need not ask again
+            // after the last byte, so the end is marked here.)
+            hasReachedEnd = offset >= size || got == 0
+            if !inspect(base, got, isLast: hasReachedEnd) { return -1 }
             return got
         case .stream(_, let prefix, _) where offset < Int64(prefix.count):
             // The start the caller already read (to inspect it) goes out first.
