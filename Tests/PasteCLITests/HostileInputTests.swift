@@ -237,6 +237,27 @@ struct HostileInputTests {
         #expect(try mock.requests().allSatisfy { $0.dropped || $0.pasteId == nil })
     }
 
+    @Test("a NUL 9 MiB into stdin to a tcp service: exit 65, the connection reset, nothing kept")
+    func nulInStreamOverTCP() throws {
+        let mock = try MockServer(tcp: true)
+        let paste = try PasteRunner()
+        try paste.home.write(
+            "[service \"t\"]\nurl = tcp://127.0.0.1:\(mock.tcpPort!)\nformat = tcp\nresult = body\n",
+            to: "config/paste/config")
+        let input = Self.nineMiB + Data([0x62, 0x00, 0x63])
+        let result = try paste.run(["-S", "t", "--no-copy"], input: .bytes(input))
+        #expect(result.status == 65, "stderr: \(result.err)")
+        #expect(result.out.isEmpty)
+        #expect(
+            result.err
+                == "paste: stdin looks like binary data (a NUL byte at byte offset \((9 << 20) + 1)); only text is pasted\n"
+        )
+        #expect(try paste.outboxContents().isEmpty)
+        // A raw TCP paste has no framing: what a netcat-style server received before the reset
+        // may still be kept (this mock keeps it, as fiche would), never the NUL or what follows.
+        #expect(try mock.pastes().allSatisfy { $0.size <= 9 << 20 })
+    }
+
     @Test("a NUL at the very end of a 9 MiB -f file: exit 65, the last bytes never go, no paste")
     func nulAtEndOfFile() throws {
         let mock = try MockServer()

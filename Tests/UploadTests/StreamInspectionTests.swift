@@ -81,8 +81,9 @@ struct StreamInspectionTests {
 
     @Test(
         "a NUL met in a stream stops the transfer before the request completes, as a content refusal",
-        arguments: ["raw", "multipart", "json"])
+        arguments: ["raw", "multipart", "json", "tcp"])
     func nulInStream(_ shape: String) throws {
+        let tcp = try TestServer(mode: "tcp")
         let start = Self.text(count: 200_000)
         let pipe = FedPipe(start + [0x00] + Self.text(count: 100_000))
         let source = ContentSource.stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: nil)
@@ -98,6 +99,9 @@ struct StreamInspectionTests {
                     FormField(name: "a", value: .text("b")),
                     FormField(name: "content", value: .content(source, fileName: nil, contentType: nil)),
                 ]), result: .body)
+        case "tcp":
+            request = UploadRequest(
+                url: "tcp://127.0.0.1:\(tcp.port)", body: .raw(source, contentType: ""), result: .body)
         default: request = jsonRequest(source)
         }
         request.contentChecks = .text(in: shape == "json" ? .json : .raw)
