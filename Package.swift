@@ -146,7 +146,9 @@ let package = Package(
             name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "UploadTests", dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"]),
+            name: "UploadTests",
+            dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "SystemInterop", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),

@@ -1,9 +1,10 @@
 import Testing
+import TestSupport
 
 @testable import PasteCore
 
 @Suite("Config file grammar")
-struct ConfigFileTests {
+struct ConfigFileTests: ScopedSuite {
     let sample = """
         # a comment
         ; another
@@ -106,10 +107,9 @@ struct ConfigFileTests {
         }
     }
 
-    @Test("secrets come from the environment and files, and are redacted")
+    @Test("secrets come from the environment and files, and are redacted", .temporaryHome)
     func expandsReferences() throws {
-        let home = try TemporaryDirectory()
-        let secretFile = home.path + "/token"
+        let secretFile = home.root.path + "/token"
         try home.write("s3cr3t-from-file\n", to: "token")
         var expansion = ValueExpansion(context: Context(environment: ["PASTE_TOKEN": "tok-123"]))
         #expect(try expansion.expand(ConfigValue("Bearer ${env:PASTE_TOKEN}")) == "Bearer tok-123")
@@ -120,11 +120,10 @@ struct ConfigFileTests {
         }
     }
 
-    @Test("a literal secret in a file others can read is refused")
+    @Test("a literal secret in a file others can read is refused", .temporaryHome)
     func refusesReadableLiteralSecrets() throws {
-        let home = try TemporaryDirectory()
         let text = "[service \"x\"]\nurl = http://x\nheader = Authorization: Bearer abc123\n"
-        let path = try home.write(text, to: "config", mode: 0o644)
+        let path = try home.write(text, to: "readable.conf", mode: 0o644)
         #expect {
             try Configuration.load(explicitPath: path, context: Context(environment: [:]))
         } throws: { error in

@@ -3,16 +3,10 @@ import PasteCore
 import TestSupport
 import Testing
 
-@Suite("History")
+@Suite("History", .temporaryHome)
 struct HistoryTests {
-    let home: TemporaryHome
-    let context: Context
+    let context = Context(environment: TemporaryHome.current.environment(), now: { HistoryTests.pinned })
     static let pinned = Date(timeIntervalSince1970: 1_738_324_800)
-
-    init() throws {
-        home = try TemporaryHome()
-        context = Context(environment: home.environment(), now: { HistoryTests.pinned })
-    }
 
     func record(_ url: String, time: Date = HistoryTests.pinned, sha: String = "ab", service: String = "pastie")
         -> HistoryRecord

@@ -3,16 +3,10 @@ import PasteCore
 import TestSupport
 import Testing
 
-@Suite("Outbox")
+@Suite("Outbox", .temporaryHome)
 struct OutboxTests {
-    let home: TemporaryHome
-    let context: Context
+    let context = Context(environment: TemporaryHome.current.environment(), now: { OutboxTests.pinned })
     static let pinned = Date(timeIntervalSince1970: 1_738_324_800)
-
-    init() throws {
-        home = try TemporaryHome()
-        context = Context(environment: home.environment(), now: { OutboxTests.pinned })
-    }
 
     var metadata: OutboxEntry.Metadata {
         OutboxEntry.Metadata(
