@@ -56,7 +56,8 @@ public struct OutboxFailure: Sendable, Equatable {
     }
 
     /// The text kept as an entry's `last_error`: the error's message on one line, without
-    /// terminal escapes or control characters, at most `maximumMessageLength` characters.
+    /// terminal escapes or control characters, cut after `maximumMessageLength` characters (then
+    /// ending in `…`).
     ///
     /// Every `last_error` goes through here (and `sanitize`), so hiding secrets by value in what
     /// paste stores has one place to go.
