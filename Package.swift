@@ -139,6 +139,10 @@ let package = Package(
             linkerSettings: staticCxxRuntime),
         // The mock pastebin shares no code with the client: a shared encoder would hide its bugs.
         .executableTarget(name: "paste-mock"),
+        // Tests only (never installed): drives the stores from a process the tests kill at random.
+        .executableTarget(
+            name: "store-exerciser", dependencies: ["PasteCore", "SystemInterop", "TestSupport"],
+            swiftSettings: safeSwift),
 
         // MARK: - Tests
         .target(name: "TestSupport", path: "Sources/TestSupport"),

@@ -27,6 +27,8 @@ public struct Settings: Sendable, Equatable {
     public var stallTimeout: Double = 30
     /// How many times a request that never reached the server is tried again.
     public var retries: Int = 3
+    /// How many failed attempts an outbox entry may have before `paste --retry` holds it.
+    public var retryMaximumAttempts: Int = OutboxPolicy.defaultMaximumAttempts
     /// The longest Retry-After paste honours, in seconds.
     public var maximumRetryAfter: Double = 30
     /// Seconds during which the same content to the same service reuses the earlier URL.
@@ -46,6 +48,9 @@ public struct Settings: Sendable, Equatable {
     public var connection = ConnectionSettings()
 
     public init() {}
+
+    /// The largest `retry-max-attempts`: with backoff capped at six hours, months of tries.
+    public static let retryMaximumAttemptsLimit = 1000
 }
 
 /// The whole configuration in force: settings and every known service.
@@ -297,6 +302,11 @@ extension Settings {
                 throw bad("a whole number from 0 to 10")
             }
             retries = value
+        case "retry-max-attempts":
+            guard let value = Int(entry.value), (1...Settings.retryMaximumAttemptsLimit).contains(value) else {
+                throw bad("a whole number from 1 to \(Settings.retryMaximumAttemptsLimit)")
+            }
+            retryMaximumAttempts = value
         case "copy":
             guard let value = Bool(configText: entry.value) else { throw bad("true or false") }
             copy = value

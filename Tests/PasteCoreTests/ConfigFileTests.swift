@@ -77,6 +77,8 @@ struct ConfigFileTests: ScopedSuite {
         BadConfig(text: "[paste]\nservice = \"a\" b", line: 2, fragment: "after the closing quote"),
         BadConfig(text: "[paste]\n\n  colour = blue", line: 3, fragment: "unknown key 'colour'"),
         BadConfig(text: "[paste]\n[pastes]", line: 2, fragment: "unknown section [pastes]"),
+        BadConfig(text: "[paste]\nretry-max-attempts = 0", line: 2, fragment: "a whole number from 1 to 1000"),
+        BadConfig(text: "[paste]\nretry-max-attempts = many", line: 2, fragment: "a whole number from 1 to 1000"),
         BadConfig(text: "[paste]\nnotify = sometimes", line: 2, fragment: "expected auto, always or never"),
         BadConfig(text: "[paste]\ntimeout = soon", line: 2, fragment: "expected a duration"),
         BadConfig(text: "[service \"x\"]\nurl = ftp://x", line: 2, fragment: "expected an http://"),
@@ -95,6 +97,15 @@ struct ConfigFileTests: ScopedSuite {
         BadConfig(text: "[service]\nurl = http://x", line: 1, fragment: "[service \"NAME\"]"),
         BadConfig(text: "[service \"x\"]\nurl = http://x\nmax-size = lots", line: 3, fragment: "a size such as"),
     ]
+
+    @Test("retry-max-attempts sets when --retry holds an entry; 20 by default")
+    func retryMaximumAttempts() throws {
+        #expect(
+            try Configuration(file: ConfigFile(parsing: "[paste]\n", path: "/c")).settings.retryMaximumAttempts == 20)
+        let configured = try Configuration(file: ConfigFile(parsing: "[paste]\nretry-max-attempts = 5\n", path: "/c"))
+        #expect(configured.settings.retryMaximumAttempts == 5)
+        #expect(OutboxPolicy(maximumAttempts: configured.settings.retryMaximumAttempts).isExhausted(afterAttempt: 5))
+    }
 
     @Test("each error class names file and line, and exits 78", arguments: badConfigs)
     func reportsErrors(_ bad: BadConfig) {
