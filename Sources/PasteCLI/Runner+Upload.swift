@@ -102,7 +102,7 @@ extension Runner {
             if case .stream = content, !profile.format.canStream {
                 content = try spool(input)
             }
-            requests.append(try builder.build(content: content, options: options))
+            requests.append(try builder.build(content: content, options: options, fileName: input.fileName))
         }
 
         if invocation.isDryRun {

@@ -24,8 +24,8 @@ struct ConfigErrorTests {
             name: "unknown section", text: "# mine\n[pastebin]\nurl = http://x\n",
             stderr: "paste: CONFIG:2: unknown section [pastebin]; expected [paste] or [service \"NAME\"]\n"),
         Case(
-            name: "bad value", text: "[service \"x\"]\nurl = MOCK/json\nformat = xml\n",
-            stderr: "paste: CONFIG:3: bad value 'xml' for 'format': expected multipart, form, raw, json or tcp\n"),
+            name: "bad value", text: "[service \"x\"]\nurl = MOCK/json\nformat = yaml\n",
+            stderr: "paste: CONFIG:3: bad value 'yaml' for 'format': expected multipart, form, raw, json, xml, none or tcp\n"),
         Case(
             name: "missing environment variable",
             text:
