@@ -207,7 +207,7 @@ enum ShareXSyntax {
         }
         let pattern = setting.regexList[index - 1]
         try checkPattern(pattern, setting)
-        return .answer(.regex(pattern: pattern, group: group, input: nil))
+        return .answer(.regex(pattern: pattern, group: simplest(group, pattern), input: nil))
     }
 
     // MARK: - Functions
@@ -291,7 +291,20 @@ enum ShareXSyntax {
             if groupIndex < parameters.count, let name = parameters[groupIndex].literalText, !name.isEmpty {
                 group = Int(name).map { .number($0) } ?? .name(name)
             }
-            return .answer(.regex(pattern: pattern, group: group, input: hasInput ? parameters[0] : nil))
+            return .answer(.regex(pattern: pattern, group: simplest(group, pattern), input: hasInput ? parameters[0] : nil))
+        }
+    }
+
+    /// The group as `.firstParticipating` when that takes the same text (the whole match of a
+    /// pattern without groups, group 1 of a pattern with one): the form the config spelling
+    /// `{regex:RE}` has, so such a definition prints as a section.
+    static func simplest(_ group: RegexGroup, _ pattern: String) -> RegexGroup {
+        let captures = (try? TextPattern(pattern))?.captureCount ?? -1
+        switch group {
+        case .whole where captures == 0, .number(0) where captures == 0, .number(1) where captures == 1:
+            return .firstParticipating
+        default:
+            return group
         }
     }
 

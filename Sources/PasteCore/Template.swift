@@ -161,8 +161,8 @@ public enum AnswerValue: Sendable, Equatable {
 
 /// Why a template cannot be used: a config error at its line.
 public enum TemplateProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    /// `{contents}`: no placeholder or answer value of that name.
-    case unknownName(String)
+    /// `{contents}`: no placeholder (or, in a result, answer value) of that name.
+    case unknownName(String, use: Template.Use)
     /// `${evn:X}`: no reference of that kind.
     case unknownReference(String)
     /// A hole without its closing brace.
@@ -179,9 +179,15 @@ public enum TemplateProblem: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .unknownName(let name):
-            let known = (Placeholder.allCases.map(\.rawValue) + ["json", "regex", "xml", "header", "body", "location", "url"])
-            return "unknown placeholder {\(name)}; known: " + known.map { "{\($0)}" }.joined(separator: " ")
+        case .unknownName(let name, let use):
+            let known =
+                switch use {
+                case .request: Placeholder.allCases.map { "{\($0.rawValue)}" }
+                case .result:
+                    ["{json:/…}", "{regex:…}", "{xml:…}", "{header:…}", "{body}", "{location}", "{url}"]
+                        + Placeholder.allCases.filter { $0 != .content }.map { "{\($0.rawValue)}" }
+                }
+            return "unknown placeholder {\(name)}; known: " + known.joined(separator: " ")
         case .unknownReference(let kind): return "unknown reference ${\(kind):…}; expected ${env:…}, ${file:…} or ${cmd:…}"
         case .unclosed(let start): return "'\(start)' is never closed with '}'"
         case .notAllowed(let hole, let place): return "\(hole) cannot be used \(place)"
@@ -196,7 +202,7 @@ public enum TemplateProblem: Error, Sendable, Equatable, CustomStringConvertible
 
 extension Template {
     /// Which holes a template may hold.
-    public enum Use: Sendable {
+    public enum Use: Sendable, Equatable {
         /// Filled when the request is built: placeholders and references.
         case request
         /// Filled from the answer: answer values and placeholders (not `{content}`).
@@ -316,7 +322,7 @@ private struct ConfigTemplateParser {
             if hasArgument { position += 1 }  // past the closing '}'
             return .placeholder(placeholder, fallback: fallback)
         }
-        guard Template.answerNames.contains(name) else { throw .unknownName(name) }
+        guard Template.answerNames.contains(name) else { throw .unknownName(name, use: use) }
         guard use == .result else { throw .notAllowed("{\(name)…}", place: "in a request (it reads the answer)") }
         let argument = hasArgument ? try rawArgument(of: name) : nil
         switch name {
