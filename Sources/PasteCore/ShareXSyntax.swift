@@ -324,6 +324,7 @@ enum ShareXSyntax {
             .badSyntax(file: setting.file, key: setting.key, reason: "JSON path '\(path)': \(why)")
         }
         var text = Substring(path)
+        if path.contains("..") { throw unsupported("recursive descent (..) is not supported") }
         // ShareX puts "$." in front of a path that does not start with it.
         if text.hasPrefix("$.") {
             text = text.dropFirst(2)

@@ -42,8 +42,22 @@ public struct Template: Sendable, Equatable {
         case base64(Template)
     }
 
-    /// Makes a template of parts.
-    public init(_ parts: [Part]) { self.parts = parts }
+    /// Makes a template of parts; adjacent text is joined and empty text dropped, so equal
+    /// templates have equal parts.
+    public init(_ parts: [Part]) {
+        var joined: [Part] = []
+        for part in parts {
+            if case .literal(let text) = part {
+                if text.isEmpty { continue }
+                if case .literal(let previous)? = joined.last {
+                    joined[joined.count - 1] = .literal(previous + text)
+                    continue
+                }
+            }
+            joined.append(part)
+        }
+        self.parts = joined
+    }
 
     /// A template that is just `text`.
     public init(literal text: String) { parts = text.isEmpty ? [] : [.literal(text)] }
