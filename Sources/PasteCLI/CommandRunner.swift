@@ -17,7 +17,8 @@ struct CommandRunner: CommandRunning {
     /// something it started, such as an agent it forked, so end of file alone cannot tell).
     static let exitCheckInterval: Duration = .milliseconds(50)
 
-    func run(_ arguments: [String], environment: [String: String], timeout: Duration) -> Result<[UInt8], CommandFailure> {
+    func run(_ arguments: [String], environment: [String: String], timeout: Duration) -> Result<[UInt8], CommandFailure>
+    {
         guard let program = arguments.first, let path = Self.locate(program, path: environment["PATH"]) else {
             return .failure(.notFound)
         }
@@ -82,7 +83,9 @@ struct CommandRunner: CommandRunning {
             if left <= .zero { return stop(child, timeout: timeout) }
             let slice = min(left, Self.exitCheckInterval)
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = unsafe poll(&poller, 1, Int32(slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000 + 1))
+            let ready = unsafe poll(
+                &poller, 1,
+                Int32(slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000 + 1))
             if ready > 0 {
                 let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
@@ -100,7 +103,9 @@ struct CommandRunner: CommandRunning {
                 isOpen = false
                 _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
                 while true {
-                    let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
+                    let count = unsafe chunk.withUnsafeMutableBytes {
+                        unsafe read(descriptor, $0.baseAddress, $0.count)
+                    }
                     guard count > 0, output.count <= Self.maximumOutput else { break }
                     output += chunk[0..<count]
                 }
@@ -114,7 +119,8 @@ struct CommandRunner: CommandRunning {
                     return stop(child, timeout: timeout)
                 } else {
                     var nothing = pollfd(fd: -1, events: 0, revents: 0)
-                    _ = unsafe poll(&nothing, 1, Int32(Self.exitCheckInterval.components.attoseconds / 1_000_000_000_000_000))
+                    _ = unsafe poll(
+                        &nothing, 1, Int32(Self.exitCheckInterval.components.attoseconds / 1_000_000_000_000_000))
                 }
             }
         }

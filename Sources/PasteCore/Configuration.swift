@@ -151,7 +151,8 @@ public struct Configuration: Sendable {
                     expected: "no 'base' in a section with 'sxcu' (the definition is where it starts)")
             }
             guard !sxcu.value.isEmpty else {
-                throw .badValue(path: path, line: sxcu.line, key: "sxcu", value: "", expected: "the path of a .sxcu file")
+                throw .badValue(
+                    path: path, line: sxcu.line, key: "sxcu", value: "", expected: "the path of a .sxcu file")
             }
             // A relative path is relative to the config file's folder.
             var file = sxcu.value
@@ -206,7 +207,9 @@ public struct Configuration: Sendable {
     /// content, a `json` template must be JSON once filled, and the content may be in the URL
     /// only when there is no body.
     static func checkTemplates(_ profile: ServiceProfile, line: Int, path: String) throws(ConfigError) {
-        func where_(_ value: ConfigValue?) -> (String, Int) { (value?.origin?.path ?? path, value?.origin?.line ?? line) }
+        func where_(_ value: ConfigValue?) -> (String, Int) {
+            (value?.origin?.path ?? path, value?.origin?.line ?? line)
+        }
         let urlParts = [profile.url] + profile.query.map(\.value)
         if profile.format != .noBody, let carrier = urlParts.first(where: { $0.template.uses(.content) }) {
             let (file, at) = where_(carrier)
@@ -373,7 +376,8 @@ extension ServiceProfile {
             if !allowsContent && value.template.uses(.content) {
                 throw .badTemplate(
                     path: path, line: entry.line, key: entry.key,
-                    problem: .notAllowed("{content}", place: "in '\(entry.key)' (only in a body template, or alone as a field)"))
+                    problem: .notAllowed(
+                        "{content}", place: "in '\(entry.key)' (only in a body template, or alone as a field)"))
             }
             return value
         }
@@ -409,7 +413,8 @@ extension ServiceProfile {
             if value.template.uses(.content) && !value.template.isContentAlone {
                 throw .badTemplate(
                     path: path, line: entry.line, key: entry.key,
-                    problem: .notAllowed("{content}", place: "with other text in a field (the field carries the content alone)"))
+                    problem: .notAllowed(
+                        "{content}", place: "with other text in a field (the field carries the content alone)"))
             }
             fields.append((name, value))
         case "query":
@@ -449,7 +454,8 @@ extension ServiceProfile {
             }
             let value = try template(entry.value, use: .result)
             guard value.template.readsAnswer || value.template.uses(.filename) else {
-                throw bad("redirect, location, body, json:/pointer, regex:RE or a template such as https://host/{json:/key}")
+                throw bad(
+                    "redirect, location, body, json:/pointer, regex:RE or a template such as https://host/{json:/key}")
             }
             result = .template(value.template)
         case "deletion":

@@ -227,7 +227,8 @@ public indirect enum OrderedJSON: Sendable, Equatable {
             }
             if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
                 position += 1
-                if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+                {
                     position += 1
                 }
                 guard digits() > 0 else { throw failure("a digit in the exponent") }
@@ -241,7 +242,8 @@ public indirect enum OrderedJSON: Sendable, Equatable {
             var runStart = position
             func flushRun() {
                 if runStart < position {
-                    scalars.append(contentsOf: String(decoding: bytes[runStart..<position], as: UTF8.self).unicodeScalars)
+                    scalars.append(
+                        contentsOf: String(decoding: bytes[runStart..<position], as: UTF8.self).unicodeScalars)
                 }
             }
             while position < bytes.count {

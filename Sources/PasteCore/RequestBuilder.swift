@@ -198,8 +198,10 @@ public struct RequestBuilder: Sendable {
             let rendered = try expansion.render(template, values: values, rendering: rendering)
             body = .rendered(
                 Array(rendered.utf8),
-                contentType: isJSON ? "application/json" : profile.contentType == "text/plain; charset=utf-8"
-                    ? "application/xml" : profile.contentType)
+                contentType: isJSON
+                    ? "application/json"
+                    : profile.contentType == "text/plain; charset=utf-8"
+                        ? "application/xml" : profile.contentType)
             var previewValues = values
             previewValues[.content] = Self.contentMarker
             preview = BodyPreview(
@@ -218,7 +220,9 @@ public struct RequestBuilder: Sendable {
         }
         return UploadRequest(
             url: url, method: profile.method, headers: headers, body: body, result: result,
-            deletion: try profile.deletionRule.map { try expansion.resolveBeforeAnswer($0, origin: nil, values: values) },
+            deletion: try profile.deletionRule.map {
+                try expansion.resolveBeforeAnswer($0, origin: nil, values: values)
+            },
             errorMessage: try profile.errorMessage.map {
                 try expansion.resolveBeforeAnswer($0, origin: nil, values: values)
             })

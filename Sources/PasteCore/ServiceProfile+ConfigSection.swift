@@ -22,15 +22,21 @@ extension ServiceProfile {
         if format == .multipart, let fileName {
             try add("file-name", try ConfigValue(fileName).template.configText())
         }
-        if contentType != ServiceProfile(name: "", url: ConfigValue("")).contentType && (format == .raw || format == .xml || fileName != nil) {
+        if contentType != ServiceProfile(name: "", url: ConfigValue("")).contentType
+            && (format == .raw || format == .xml || fileName != nil)
+        {
             try add("content-type", contentType)
         }
         for field in fields {
-            guard !field.name.contains("=") else { throw Inexpressible(feature: "a field name with '=' ('\(field.name)')") }
+            guard !field.name.contains("=") else {
+                throw Inexpressible(feature: "a field name with '=' ('\(field.name)')")
+            }
             try add("field", field.name + "=" + (try text(field.value)))
         }
         for item in query {
-            guard !item.name.contains("=") else { throw Inexpressible(feature: "a query name with '=' ('\(item.name)')") }
+            guard !item.name.contains("=") else {
+                throw Inexpressible(feature: "a query name with '=' ('\(item.name)')")
+            }
             try add("query", item.name + "=" + (try text(item.value)))
         }
         if let langField { try add("lang-field", langField) }
@@ -66,7 +72,9 @@ extension ServiceProfile {
         }
         if let errorMessage { try add("error-message", try errorMessage.configText()) }
         if accepts != .text {
-            guard !accepts.isEmpty else { throw Inexpressible(feature: "no kind of content it takes (a URL shortener)") }
+            guard !accepts.isEmpty else {
+                throw Inexpressible(feature: "no kind of content it takes (a URL shortener)")
+            }
             try add("accepts", accepts.configText)
         }
         if let maximumBytes { try add("max-size", String(maximumBytes)) }

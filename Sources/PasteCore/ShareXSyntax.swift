@@ -213,7 +213,8 @@ enum ShareXSyntax {
     // MARK: - Functions
 
     private static func answerOnly(_ name: String, _ setting: Setting) -> ShareXError {
-        .badSyntax(file: setting.file, key: setting.key, reason: "{\(name)} reads the answer; it cannot be used in a request")
+        .badSyntax(
+            file: setting.file, key: setting.key, reason: "{\(name)} reads the answer; it cannot be used in a request")
     }
 
     /// The part for a call of function `name` with `parameters`.
@@ -223,7 +224,8 @@ enum ShareXSyntax {
         let lower = name.lowercased()
         func literal(_ index: Int, _ what: String) throws(ShareXError) -> String {
             guard index < parameters.count, let text = parameters[index].literalText, !text.isEmpty else {
-                throw .badSyntax(file: setting.file, key: setting.key, reason: "{\(lower):…} needs \(what) written as plain text")
+                throw .badSyntax(
+                    file: setting.file, key: setting.key, reason: "{\(lower):…} needs \(what) written as plain text")
             }
             return text
         }
@@ -237,7 +239,8 @@ enum ShareXSyntax {
         switch lower {
         case "input":
             guard setting.side == .request else {
-                throw .badSyntax(file: setting.file, key: setting.key, reason: "{input} is not known when the answer is read")
+                throw .badSyntax(
+                    file: setting.file, key: setting.key, reason: "{input} is not known when the answer is read")
             }
             return .placeholder(.content, fallback: nil)
         case "filename":
@@ -291,7 +294,8 @@ enum ShareXSyntax {
             if groupIndex < parameters.count, let name = parameters[groupIndex].literalText, !name.isEmpty {
                 group = Int(name).map { .number($0) } ?? .name(name)
             }
-            return .answer(.regex(pattern: pattern, group: simplest(group, pattern), input: hasInput ? parameters[0] : nil))
+            return .answer(
+                .regex(pattern: pattern, group: simplest(group, pattern), input: hasInput ? parameters[0] : nil))
         }
     }
 

@@ -45,7 +45,9 @@ public enum ShareXUploader {
         if let name { profile.name = name }
         if checksPermissions && mode & 0o077 != 0 {
             let credential =
-                profile.headers.first { Redaction.isSensitiveHeader($0.raw) }.map { "header '\($0.raw.prefix { $0 != ":" })'" }
+                profile.headers.first { Redaction.isSensitiveHeader($0.raw) }.map {
+                    "header '\($0.raw.prefix { $0 != ":" })'"
+                }
                 ?? (profile.fields + profile.query).first { Redaction.isSensitiveField($0.name) }.map { "'\($0.name)'" }
             if let credential {
                 throw .readableByOthers(file: path, credential: credential, mode: mode)
@@ -78,11 +80,13 @@ public enum ShareXUploader {
                     case .number(let text): pairs.append((member.name, text))
                     case .bool(let flag): pairs.append((member.name, flag ? "true" : "false"))
                     default:
-                        throw .badValue(file: file, key: "\(key).\(member.name)", value: "\(member.value)", expected: "a string")
+                        throw .badValue(
+                            file: file, key: "\(key).\(member.name)", value: "\(member.value)", expected: "a string")
                     }
                 }
                 return pairs
-            default: throw .badValue(file: file, key: key, value: "\(value)", expected: "an object of names and strings")
+            default:
+                throw .badValue(file: file, key: key, value: "\(value)", expected: "an object of names and strings")
             }
         }
 
@@ -139,7 +143,8 @@ public enum ShareXUploader {
         let requestType = try string("RequestType")
         let method = (requestMethod ?? requestType ?? "POST").uppercased()
         guard ["GET", "POST", "PUT", "PATCH", "DELETE"].contains(method) else {
-            throw .badValue(file: file, key: "RequestMethod", value: method, expected: "GET, POST, PUT, PATCH or DELETE")
+            throw .badValue(
+                file: file, key: "RequestMethod", value: method, expected: "GET, POST, PUT, PATCH or DELETE")
         }
 
         var profile = ServiceProfile(name: "", url: ConfigValue(template: url, origin: origin))
@@ -148,14 +153,21 @@ public enum ShareXUploader {
         profile.accepts = try destinations(json, file: file)
         for (name, value) in parameters {
             profile.query.append(
-                (name, ConfigValue(template: try ShareXSyntax.parse(value, setting("Parameters.\(name)", .request)), origin: origin)))
+                (
+                    name,
+                    ConfigValue(
+                        template: try ShareXSyntax.parse(value, setting("Parameters.\(name)", .request)), origin: origin
+                    )
+                ))
         }
         for (name, value) in try dictionary("Headers") {
             let template = try ShareXSyntax.parse(value, setting("Headers.\(name)", .request))
             if template.uses(.content) {
-                throw .cannotSendText(file: file, reason: "Headers.\(name) holds {input}; a header cannot carry the text")
+                throw .cannotSendText(
+                    file: file, reason: "Headers.\(name) holds {input}; a header cannot carry the text")
             }
-            profile.headers.append(ConfigValue(template: Template([.literal(name + ": ")] + template.parts), origin: origin))
+            profile.headers.append(
+                ConfigValue(template: Template([.literal(name + ": ")] + template.parts), origin: origin))
         }
 
         // The body, as CustomTextUploader sends text for each kind.
@@ -194,7 +206,8 @@ public enum ShareXUploader {
                     throw .cannotSendText(
                         file: file,
                         reason: carriers.isEmpty
-                            ? "no Argument holds {input}" + (body == "multipartformdata" ? " and FileFormName is empty" : "")
+                            ? "no Argument holds {input}"
+                                + (body == "multipartformdata" ? " and FileFormName is empty" : "")
                             : "several Arguments hold {input}")
                 }
             }
@@ -230,7 +243,9 @@ public enum ShareXUploader {
         if let errorText = try string("ErrorMessage"), !errorText.isEmpty {
             profile.errorMessage = try ShareXSyntax.parse(errorText, setting("ErrorMessage", .answer))
         }
-        for (key, template) in [("URL", result), ("DeletionURL", profile.deletion), ("ErrorMessage", profile.errorMessage)] {
+        for (key, template) in [
+            ("URL", result), ("DeletionURL", profile.deletion), ("ErrorMessage", profile.errorMessage),
+        ] {
             guard let template else { continue }
             // The person is asked before the upload (no window waits on a finished upload), so
             // what is asked cannot depend on the answer.
@@ -243,7 +258,8 @@ public enum ShareXUploader {
                 }
                 if asksAboutAnswer {
                     throw .badSyntax(
-                        file: file, key: key, reason: "a {select:…} or {prompt:…} over values of the answer is not supported")
+                        file: file, key: key,
+                        reason: "a {select:…} or {prompt:…} over values of the answer is not supported")
                 }
             }
         }

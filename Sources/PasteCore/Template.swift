@@ -202,7 +202,8 @@ public enum TemplateProblem: Error, Sendable, Equatable, CustomStringConvertible
                         + Placeholder.allCases.filter { $0 != .content }.map { "{\($0.rawValue)}" }
                 }
             return "unknown placeholder {\(name)}; known: " + known.joined(separator: " ")
-        case .unknownReference(let kind): return "unknown reference ${\(kind):…}; expected ${env:…}, ${file:…} or ${cmd:…}"
+        case .unknownReference(let kind):
+            return "unknown reference ${\(kind):…}; expected ${env:…}, ${file:…} or ${cmd:…}"
         case .unclosed(let start): return "'\(start)' is never closed with '}'"
         case .notAllowed(let hole, let place): return "\(hole) cannot be used \(place)"
         case .badArgument(let hole, let expected): return "\(hole) needs \(expected)"
@@ -308,11 +309,14 @@ private struct ConfigTemplateParser {
         }
         let inside = String(characters[position..<close])
         position = close + 1
-        guard let colon = inside.firstIndex(of: ":"), let kind = Reference.Kind(rawValue: String(inside[..<colon])) else {
+        guard let colon = inside.firstIndex(of: ":"), let kind = Reference.Kind(rawValue: String(inside[..<colon]))
+        else {
             throw .unknownReference(String(inside.prefix { $0 != ":" }))
         }
         let argument = String(inside[inside.index(after: colon)...])
-        guard use == .request else { throw .notAllowed("${\(kind.rawValue):…}", place: "in a result (a secret would be shown)") }
+        guard use == .request else {
+            throw .notAllowed("${\(kind.rawValue):…}", place: "in a result (a secret would be shown)")
+        }
         guard !argument.isEmpty else { throw .badArgument("${\(kind.rawValue):…}", expected: "something after ':'") }
         if kind == .cmd {
             do {
@@ -417,7 +421,9 @@ extension Template {
         for (index, part) in parts.enumerated() {
             switch part {
             case .literal(let literal):
-                text += try Self.configText(ofLiteral: literal, followedBy: index + 1 < parts.count ? parts[index + 1] : nil, isFallback: isFallback)
+                text += try Self.configText(
+                    ofLiteral: literal, followedBy: index + 1 < parts.count ? parts[index + 1] : nil,
+                    isFallback: isFallback)
             case .placeholder(let placeholder, let fallback):
                 text += "{" + placeholder.rawValue
                 if let fallback { text += ":" + (try fallback.configText(isFallback: true)) }

@@ -48,7 +48,9 @@ public enum URLReference {
     /// Whether `text` is a scheme: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
     static func isScheme(_ text: Substring) -> Bool {
         guard let first = text.unicodeScalars.first, first.isASCIILetter else { return false }
-        return text.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
+        return text.unicodeScalars.allSatisfy {
+            $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
+        }
     }
 
     /// Whether `text` is an absolute URI (it has a scheme), so needs no base.

@@ -112,7 +112,8 @@ public struct ValueExpansion: Sendable {
         case .xml(let path, let input?):
             .xml(path, input: try resolveBeforeAnswer(input, origin: origin, values: values))
         case .regex(let pattern, let group, let input?):
-            .regex(pattern: pattern, group: group, input: try resolveBeforeAnswer(input, origin: origin, values: values))
+            .regex(
+                pattern: pattern, group: group, input: try resolveBeforeAnswer(input, origin: origin, values: values))
         default: value
         }
     }
@@ -148,7 +149,9 @@ public struct ValueExpansion: Sendable {
             guard texts.count > 1 else { return texts.first ?? "" }
             let key = "select\u{0}" + texts.joined(separator: "\u{0}")
             if let answer = context.cache.value(for: key) { return answer }
-            guard let asker = context.asker else { throw RequestError.cannotAsk(question: texts.joined(separator: " | ")) }
+            guard let asker = context.asker else {
+                throw RequestError.cannotAsk(question: texts.joined(separator: " | "))
+            }
             guard let index = try asker.choose(among: texts, title: "Choose"), texts.indices.contains(index) else {
                 throw RequestError.cancelled
             }

@@ -72,7 +72,10 @@ public struct XMLPath: Sendable, Equatable {
                 position = number
             }
             guard name == "*" || Self.isName(String(name)) else { throw Unsupported(step: text) }
-            steps.append(Step(isDescendant: isDescendant, name: name == "*" ? nil : Self.localName(String(name)), position: position))
+            steps.append(
+                Step(
+                    isDescendant: isDescendant, name: name == "*" ? nil : Self.localName(String(name)),
+                    position: position))
         }
         guard !steps.isEmpty || target != .element else { throw Unsupported(step: source) }
         self.steps = steps
@@ -204,7 +207,9 @@ final class XMLElement {
                 if !text.isEmpty {
                     if parent.name.isEmpty {
                         // Outside the document element only white space is allowed.
-                        if !text.unicodeScalars.allSatisfy(\.properties.isWhitespace) { parent.children.append(.text(text)) }
+                        if !text.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
+                            parent.children.append(.text(text))
+                        }
                     } else {
                         parent.children.append(.text(text))
                     }

@@ -89,7 +89,9 @@ extension PasteMock {
         for key in ["extension", "title"] {
             if let value = object[key] as? String { fields.append(Self.field(named: key, text: value)) }
         }
-        if let expires = object["expires"] as? Int { fields.append(Self.field(named: "expires", text: String(expires))) }
+        if let expires = object["expires"] as? Int {
+            fields.append(Self.field(named: "expires", text: String(expires)))
+        }
         if let burn = object["burn_after_reading"] as? Bool {
             fields.append(Self.field(named: "burn_after_reading", text: String(burn)))
         }
@@ -186,7 +188,10 @@ extension PasteMock {
         let paste = keep("opengist", content, fields: fields, key: uuid)
         var response = Response.json(
             201,
-            ["id": uuid, "html_url": "\(request.base)/tester/\(uuid)", "title": object["title"] as? String ?? file.name],
+            [
+                "id": uuid, "html_url": "\(request.base)/tester/\(uuid)",
+                "title": object["title"] as? String ?? file.name,
+            ],
             headers: [("Location", "\(request.base)/api/gists/\(uuid)")])
         response.pasteID = paste.id
         return response
@@ -206,7 +211,9 @@ extension PasteMock {
         if let description = object["description"] as? String {
             fields.append(Self.field(named: "description", text: description))
         }
-        if let isPublic = object["public"] as? Bool { fields.append(Self.field(named: "public", text: String(isPublic))) }
+        if let isPublic = object["public"] as? Bool {
+            fields.append(Self.field(named: "public", text: String(isPublic)))
+        }
         let id = Self.token(length: 20)
         var content = Self.field(named: "content", text: file.content)
         content.filename = file.name
@@ -266,7 +273,8 @@ extension PasteMock {
             let map = try? JSONSerialization.jsonObject(with: Data(mapText.utf8)) as? [String: [String]],
             let partName = map.keys.sorted().first, let file = body.field(partName), file.size > 0
         else {
-            return .json(200, ["errors": [["message": "a create mutation with operations, map and one file is required"]]])
+            return .json(
+                200, ["errors": [["message": "a create mutation with operations, map and one file is required"]]])
         }
         // The spec requires the operations and the map before any file (servers stream files).
         guard let operationsIndex = body.fields.firstIndex(where: { $0.name == "operations" }),
@@ -308,7 +316,8 @@ extension PasteMock {
             field.hash = body.hash
             if let type = request.head.header("Content-Type"), type.contains("xml"),
                 let text = String(validating: body.raw, as: UTF8.self),
-                let start = text.range(of: "<text>"), let end = text.range(of: "</text>", range: start.upperBound..<text.endIndex)
+                let start = text.range(of: "<text>"),
+                let end = text.range(of: "</text>", range: start.upperBound..<text.endIndex)
             {
                 field = Self.field(named: "text", text: xmlUnescape(String(text[start.upperBound..<end.lowerBound])))
             }

@@ -13,7 +13,8 @@ struct CommandRunnerTests {
 
     @Test("stdout comes back; the program is found on PATH; arguments arrive as words, not shell text")
     func output() {
-        let result = runner.run(["printf", "%s|", "a b", "$HOME", "*"], environment: environment, timeout: .seconds(10))
+        let result = runner.run(
+            ["printf", "%s|", "a b", "$HOME", "*"], environment: environment, timeout: .seconds(10))
         #expect(result == .success(Array("a b|$HOME|*|".utf8)))
     }
 
@@ -28,9 +29,13 @@ struct CommandRunnerTests {
 
     @Test("not found, a non-zero status and a signal are told apart")
     func failures() {
-        #expect(runner.run(["no-such-program-xyz"], environment: environment, timeout: .seconds(10)) == .failure(.notFound))
-        #expect(runner.run(["/nonexistent/tool"], environment: environment, timeout: .seconds(10)) == .failure(.notFound))
-        #expect(runner.run(["sh", "-c", "exit 3"], environment: environment, timeout: .seconds(10)) == .failure(.exited(status: 3)))
+        #expect(
+            runner.run(["no-such-program-xyz"], environment: environment, timeout: .seconds(10)) == .failure(.notFound))
+        #expect(
+            runner.run(["/nonexistent/tool"], environment: environment, timeout: .seconds(10)) == .failure(.notFound))
+        #expect(
+            runner.run(["sh", "-c", "exit 3"], environment: environment, timeout: .seconds(10))
+                == .failure(.exited(status: 3)))
         #expect(
             runner.run(["sh", "-c", "kill -TERM $$"], environment: environment, timeout: .seconds(10))
                 == .failure(.killed(signal: SIGTERM)))

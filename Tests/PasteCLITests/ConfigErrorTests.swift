@@ -25,7 +25,9 @@ struct ConfigErrorTests {
             stderr: "paste: CONFIG:2: unknown section [pastebin]; expected [paste] or [service \"NAME\"]\n"),
         Case(
             name: "bad value", text: "[service \"x\"]\nurl = MOCK/json\nformat = yaml\n",
-            stderr: "paste: CONFIG:3: bad value 'yaml' for 'format': expected multipart, form, raw, json, xml, none or tcp\n"),
+            stderr:
+                "paste: CONFIG:3: bad value 'yaml' for 'format': expected multipart, form, raw, json, xml, none or tcp\n"
+        ),
         Case(
             name: "missing environment variable",
             text:
@@ -56,7 +58,9 @@ struct ConfigErrorTests {
                 "paste: CONFIG:2: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, sprunge, bpa.st\n"
                 + "paste: 'paste --list-services' shows them all\n"),
         Case(
-            name: "a template typo", text: "[paste]\nservice = x\n[service \"x\"]\nurl = MOCK/json\nformat = json\njson = {\"content\": \"{contents}\"}\n",
+            name: "a template typo",
+            text:
+                "[paste]\nservice = x\n[service \"x\"]\nurl = MOCK/json\nformat = json\njson = {\"content\": \"{contents}\"}\n",
             stderr:
                 "paste: CONFIG:6: bad 'json': unknown placeholder {contents}; known: {content} {filename} {title} {lang} {expiry} {private}\n"
         ),
@@ -65,13 +69,16 @@ struct ConfigErrorTests {
             stderr:
                 "paste: CONFIG:3: bad 'header': unknown reference ${evn:…}; expected ${env:…}, ${file:…} or ${cmd:…}\n"),
         Case(
-            name: "a body template without the content", text: "[service \"x\"]\nurl = MOCK/json\nformat = json\njson = {\"text\": \"{title}\"}\n",
+            name: "a body template without the content",
+            text: "[service \"x\"]\nurl = MOCK/json\nformat = json\njson = {\"text\": \"{title}\"}\n",
             stderr: "paste: CONFIG:4: the 'json' template has no {content}, so the paste would never be sent\n"),
         Case(
             name: "a json template that is not JSON once filled",
-            text: "[service \"x\"]\nurl = MOCK/json\nformat = json\njson = {\"text\": \"{content}\", \"private\": {private}}\n",
+            text:
+                "[service \"x\"]\nurl = MOCK/json\nformat = json\njson = {\"text\": \"{content}\", \"private\": {private}}\n",
             stderr:
-                "paste: CONFIG:4: the 'json' template is not valid JSON once filled (template line 1: expected a value)\n"),
+                "paste: CONFIG:4: the 'json' template is not valid JSON once filled (template line 1: expected a value)\n"
+        ),
         Case(
             name: "an answer value in a request", text: "[service \"x\"]\nurl = MOCK/json\nfield = id={json:/id}\n",
             stderr: "paste: CONFIG:3: bad 'field': {json…} cannot be used in a request (it reads the answer)\n"),

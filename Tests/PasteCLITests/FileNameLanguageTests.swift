@@ -13,7 +13,8 @@ struct FileNameLanguageTests {
         try paste.writeConfig("[service \"bpa.st\"]\n    url = \(mock.url("/api/v1/paste"))\n")
         let file = try paste.home.write("print('hi')\n", to: "src/x.py")
         #expect(try paste.run(["-S", "bpa.st", "-f", file, "--no-copy"]).status == 0)
-        #expect(try paste.run(["-S", "bpa.st", "-f", file, "-l", "text", "-t", "Mine", "--new", "--no-copy"]).status == 0)
+        #expect(
+            try paste.run(["-S", "bpa.st", "-f", file, "-l", "text", "-t", "Mine", "--new", "--no-copy"]).status == 0)
         #expect(try paste.run(["-S", "bpa.st", "--no-copy"], stdin: "stdin text\n").status == 0)
         let files = try mock.requests().map { request -> [String: String] in
             let body = try JSONSerialization.jsonObject(with: request.bodyData ?? Data()) as? [String: Any]
@@ -34,7 +35,9 @@ struct FileNameLanguageTests {
         let rust = try paste.home.write("fn main() {}\n", to: "main.rs")
         let odd = try paste.home.write("data\n", to: "notes.unknownext")
         #expect(try paste.run(["-f", rust, "-f", odd, "--no-copy"]).status == 0)
-        let requests = try mock.requests().sorted { ($0.field("content")?.text ?? "") < ($1.field("content")?.text ?? "") }
+        let requests = try mock.requests().sorted {
+            ($0.field("content")?.text ?? "") < ($1.field("content")?.text ?? "")
+        }
         #expect(requests.map { $0.field("syntax")?.text } == [nil, "rust"])
     }
 

@@ -225,7 +225,10 @@ struct ManPageTests {
         let tags = page.tags(in: page.section("TEMPLATES"))
         #expect(Array(tags.prefix(Placeholder.allCases.count)) == Placeholder.allCases.map { "{\($0.rawValue)}" })
         let answers = page.tags(in: page.section("RESULT")).filter { $0.hasPrefix("{") }
-        #expect(answers == ["{json:/POINTER}", "{regex:RE}", "{xml:PATH}", "{header:NAME}", "{body}", "{location}", "{url}"])
+        #expect(
+            answers == [
+                "{json:/POINTER}", "{regex:RE}", "{xml:PATH}", "{header:NAME}", "{body}", "{location}", "{url}",
+            ])
         for name in Template.answerNames {
             #expect(answers.contains { $0.hasPrefix("{\(name)") }, "RESULT does not document {\(name)}")
         }

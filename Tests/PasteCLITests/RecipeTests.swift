@@ -19,7 +19,8 @@ struct RecipeTests {
                 if let name = text.split(separator: "\"").dropFirst().first { result[String(name)] = text }
                 block = nil
             } else if block != nil {
-                block!.append(line.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\e", with: "\\"))
+                block!.append(
+                    line.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\e", with: "\\"))
             }
         }
         return result
@@ -43,7 +44,8 @@ struct RecipeTests {
     static let cases: [Case] = [
         Case(name: "haste", host: "https://haste.example.org", mockHost: "MOCK", url: "MOCK/KEY"),
         Case(
-            name: "wastebin", host: "https://wastebin.example.org/", mockHost: "MOCK/wastebin/", url: "MOCK/wastebin/KEY",
+            name: "wastebin", host: "https://wastebin.example.org/", mockHost: "MOCK/wastebin/",
+            url: "MOCK/wastebin/KEY",
             arguments: ["-e", "10m", "-t", "notes"]),
         Case(
             name: "microbin", host: "https://microbin.example.org", mockHost: "MOCK/microbin",
@@ -94,7 +96,8 @@ struct RecipeTests {
         let stored = try #require(try mock.pastes().last)
         #expect(stored.data == Data(text.utf8))
         let url = item.url.replacingOccurrences(of: "MOCK", with: mock.baseURL)
-            .replacingOccurrences(of: "KEY", with: stored.token ?? "?").replacingOccurrences(of: "ID", with: String(stored.id))
+            .replacingOccurrences(of: "KEY", with: stored.token ?? "?").replacingOccurrences(
+                of: "ID", with: String(stored.id))
         #expect(result.out == url + "\n")
         let request = try #require(try mock.requests().first)
         for (name, value) in item.headers {
@@ -111,10 +114,13 @@ struct RecipeTests {
         let mock = try MockServer()
         let paste = try PasteRunner()
         let recipe = try #require(try Self.recipes()["wastebin"])
-        try paste.writeConfig(recipe.replacingOccurrences(of: "https://wastebin.example.org/", with: mock.url("/wastebin/")))
+        try paste.writeConfig(
+            recipe.replacingOccurrences(of: "https://wastebin.example.org/", with: mock.url("/wastebin/")))
         #expect(try paste.run(["-S", "wastebin", "-e", "10m", "-t", "notes", "--no-copy"], stdin: "x\n").status == 0)
         #expect(try paste.run(["-S", "wastebin", "--no-copy"], stdin: "y\n").status == 0)
-        let bodies = try mock.requests().map { try JSONSerialization.jsonObject(with: $0.bodyData ?? Data()) as? [String: Any] }
+        let bodies = try mock.requests().map {
+            try JSONSerialization.jsonObject(with: $0.bodyData ?? Data()) as? [String: Any]
+        }
         #expect(bodies.count == 2)
         #expect(bodies.first??["expires"] as? Int == 600)
         #expect(bodies.first??["title"] as? String == "notes")
@@ -128,7 +134,8 @@ struct RecipeTests {
         let recipe = try #require(try Self.recipes()["gist"])
         try paste.writeConfig(recipe.replacingOccurrences(of: "https://api.github.com", with: mock.baseURL))
         let gh = try paste.home.write(
-            "#!/bin/sh\necho 'not logged in: the token is hunter2' >&2\necho hunter2\nexit 4\n", to: "bin/gh", mode: 0o755)
+            "#!/bin/sh\necho 'not logged in: the token is hunter2' >&2\necho hunter2\nexit 4\n", to: "bin/gh",
+            mode: 0o755)
         paste.extraEnvironment["PATH"] = URL(fileURLWithPath: gh).deletingLastPathComponent().path + ":/usr/bin:/bin"
         let result = try paste.run(["-S", "gist", "--no-copy"], stdin: "text\n")
         #expect(result.status == 78)

@@ -36,13 +36,16 @@ struct ShareXEndToEndTests {
     /// Writes the fixture with the mock's address filled in, mode 0600, and returns its path.
     static func install(_ file: String, mock: MockServer, in paste: PasteRunner) throws -> String {
         let source = try String(contentsOf: fixtures.appendingPathComponent("sharex/\(file)"), encoding: .utf8)
-        return try paste.home.write(source.replacingOccurrences(of: "http://MOCK", with: mock.baseURL), to: "sxcu/\(file)")
+        return try paste.home.write(
+            source.replacingOccurrences(of: "http://MOCK", with: mock.baseURL), to: "sxcu/\(file)")
     }
 
     /// What identifies a request, without what differs between two runs (boundaries, ports).
     static func shape(_ request: MockRecordedRequest) -> String {
-        let headers = request.headers.filter { !["content-type", "content-length", "host"].contains($0[0].lowercased()) }
-            .map { "\($0[0]): \($0[1])" }
+        let headers = request.headers.filter {
+            !["content-type", "content-length", "host"].contains($0[0].lowercased())
+        }
+        .map { "\($0[0]): \($0[1])" }
         let type = request.header("Content-Type")?.split(separator: ";").first.map(String.init) ?? "-"
         let fields = request.fields.map {
             "\($0.name)=\($0.text ?? "?") [\($0.filename ?? "-")] [\($0.contentType ?? "-")]"
@@ -51,7 +54,9 @@ struct ShareXEndToEndTests {
             .joined(separator: "\n")
     }
 
-    @Test("-S FILE.sxcu, sxcu = FILE and the imported section send the same request and print the same URL", arguments: cases)
+    @Test(
+        "-S FILE.sxcu, sxcu = FILE and the imported section send the same request and print the same URL",
+        arguments: cases)
     func threeWays(_ item: Case) throws {
         let mock = try MockServer()
         let paste = try PasteRunner()
@@ -143,16 +148,19 @@ struct ShareXEndToEndTests {
             name: "too old", json: #"{"Version": "12.3.1", "RequestURL": "http://x/"}"#, status: 78,
             message: "'FILE': ShareX 12.3.1 definitions are not supported (ShareX 12.4 or later)"),
         Bad(
-            name: "unknown Body", json: #"{"Version": "15.0.0", "RequestURL": "http://x/", "Body": "Yaml"}"#, status: 78,
+            name: "unknown Body", json: #"{"Version": "15.0.0", "RequestURL": "http://x/", "Body": "Yaml"}"#,
+            status: 78,
             message:
                 "'FILE': bad Body 'Yaml': expected None, MultipartFormData, FormURLEncoded, JSON, XML or Binary"),
         Bad(
             name: "unknown function",
-            json: #"{"Version": "15.0.0", "RequestURL": "http://x/", "Body": "JSON", "Data": "{input}", "URL": "{jsn:a}"}"#,
+            json:
+                #"{"Version": "15.0.0", "RequestURL": "http://x/", "Body": "JSON", "Data": "{input}", "URL": "{jsn:a}"}"#,
             status: 78, message: "'FILE': URL uses unknown function 'jsn'"),
         Bad(
             name: "a regex that does not compile",
-            json: #"{"Version": "15.0.0", "RequestURL": "http://x/", "Body": "JSON", "Data": "{input}", "URL": "{regex:a(b}"}"#,
+            json:
+                #"{"Version": "15.0.0", "RequestURL": "http://x/", "Body": "JSON", "Data": "{input}", "URL": "{regex:a(b}"}"#,
             status: 78, message: "'FILE': URL: regular expression 'a(b' cannot be used: "),
         Bad(
             name: "an image uploader",
@@ -161,7 +169,8 @@ struct ShareXEndToEndTests {
             status: 65, message: "service 'FILE' takes images, not text; nothing was uploaded"),
         Bad(
             name: "nothing carries the text",
-            json: #"{"Version": "15.0.0", "RequestURL": "http://x/", "Body": "FormURLEncoded", "Arguments": {"a": "b"}}"#,
+            json:
+                #"{"Version": "15.0.0", "RequestURL": "http://x/", "Body": "FormURLEncoded", "Arguments": {"a": "b"}}"#,
             status: 65, message: "'FILE' cannot send text: no Argument holds {input}"),
     ]
 
@@ -169,7 +178,8 @@ struct ShareXEndToEndTests {
     func refused(_ item: Bad) throws {
         let mock = try MockServer()
         let paste = try PasteRunner()
-        let file = try paste.home.write(item.json.replacingOccurrences(of: "http://x/", with: mock.url("/sx/text")), to: "bad.sxcu")
+        let file = try paste.home.write(
+            item.json.replacingOccurrences(of: "http://x/", with: mock.url("/sx/text")), to: "bad.sxcu")
         let result = try paste.run(["-S", file, "--no-copy"], stdin: "text\n")
         #expect(result.status == item.status)
         let expected = "paste: " + item.message.replacingOccurrences(of: "FILE", with: file)

@@ -35,11 +35,14 @@ struct ShareXWindowTests {
     func waitForWindow(other previous: String? = nil) throws -> String {
         var focused = ""
         try waitUntil("a focused paste window", timeout: 20) {
-            let windows = (try? runProcess(
-                "/usr/bin/env", ["xdotool", "search", "--onlyvisible", "--classname", "^paste$"],
-                environment: xvfb.environment, timeout: 20))?.out.split(whereSeparator: \.isNewline).map(String.init) ?? []
-            let focus = (try? runProcess(
-                "/usr/bin/env", ["xdotool", "getwindowfocus"], environment: xvfb.environment, timeout: 20))?.out
+            let windows =
+                (try? runProcess(
+                    "/usr/bin/env", ["xdotool", "search", "--onlyvisible", "--classname", "^paste$"],
+                    environment: xvfb.environment, timeout: 20))?.out.split(whereSeparator: \.isNewline).map(
+                    String.init) ?? []
+            let focus =
+                (try? runProcess(
+                    "/usr/bin/env", ["xdotool", "getwindowfocus"], environment: xvfb.environment, timeout: 20))?.out
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             focused = focus
             return windows.contains(focus) && focus != previous

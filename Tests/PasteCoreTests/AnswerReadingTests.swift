@@ -14,9 +14,10 @@ struct AnswerReadingTests {
         return profile
     }
 
-    func extract(_ profile: ServiceProfile, body: String, headers: [(String, String)] = [], status: Int = 200,
-        finalURL: String = "https://api.example/v1/documents", redirects: Int = 0) throws -> ResultExtractor.Outcome
-    {
+    func extract(
+        _ profile: ServiceProfile, body: String, headers: [(String, String)] = [], status: Int = 200,
+        finalURL: String = "https://api.example/v1/documents", redirects: Int = 0
+    ) throws -> ResultExtractor.Outcome {
         var builder = RequestBuilder(profile: profile, context: Context(environment: [:]))
         let request = try builder.build(content: .bytes([0x61]), options: PasteOptions())
         let response = UploadResponse(
@@ -30,13 +31,18 @@ struct AnswerReadingTests {
         let outcome = try extract(try profile(result: "https://api.example/{json:/key}"), body: #"{"key":"abc123"}"#)
         #expect(outcome.url == "https://api.example/abc123")
         // The key alone is relative to the request URL; "/…" to the host.
-        #expect(try extract(try profile(result: "{json:/key}"), body: #"{"key":"abc"}"#).url == "https://api.example/v1/abc")
-        #expect(try extract(try profile(result: "/{json:/key}"), body: #"{"key":"abc"}"#).url == "https://api.example/abc")
+        #expect(
+            try extract(try profile(result: "{json:/key}"), body: #"{"key":"abc"}"#).url == "https://api.example/v1/abc"
+        )
+        #expect(
+            try extract(try profile(result: "/{json:/key}"), body: #"{"key":"abc"}"#).url == "https://api.example/abc")
     }
 
     @Test("relative answers are resolved against the final URL: a JSON path, a Location, a bare path body")
     func relative() throws {
-        #expect(try extract(try profile(result: "json:/path"), body: #"{"path":"/x.rs"}"#).url == "https://api.example/x.rs")
+        #expect(
+            try extract(try profile(result: "json:/path"), body: #"{"path":"/x.rs"}"#).url == "https://api.example/x.rs"
+        )
         #expect(
             try extract(
                 try profile(result: "location"), body: "", headers: [("Location", "../upload/q")], status: 302
@@ -45,7 +51,8 @@ struct AnswerReadingTests {
         // After redirects, against where they ended.
         #expect(
             try extract(
-                try profile(result: "{json:/p}"), body: #"{"p":"z"}"#, finalURL: "https://other.example/a/b", redirects: 1
+                try profile(result: "{json:/p}"), body: #"{"p":"z"}"#, finalURL: "https://other.example/a/b",
+                redirects: 1
             ).url == "https://other.example/a/z")
         // A body of words is no URL, relative or not.
         #expect(throws: ServiceError.self) { try extract(try profile(result: "body"), body: "error: quota\n") }
@@ -58,7 +65,9 @@ struct AnswerReadingTests {
             headers: [("x-url", "https://api.example/h"), ("X-Token", "t0k")])
         #expect(header.url == "https://api.example/h")
         #expect(header.deletion == "t0k")
-        #expect(try extract(try profile(result: "{body}"), body: "  https://api.example/b \n").url == "https://api.example/b")
+        #expect(
+            try extract(try profile(result: "{body}"), body: "  https://api.example/b \n").url
+                == "https://api.example/b")
         #expect(
             try extract(try profile(result: "{url}"), body: "", finalURL: "https://api.example/f", redirects: 1).url
                 == "https://api.example/f")

@@ -80,7 +80,8 @@ struct ShareXSyntaxTests {
     @Test("current Data replaces only {input} and {filename}; legacy Data parses every function")
     func data() throws {
         #expect(
-            try ShareXSyntax.parseData(#"{"t": "{INPUT}", "n": "{filename}", "r": "{random:a|b}"}"#, setting(.request)).parts
+            try ShareXSyntax.parseData(#"{"t": "{INPUT}", "n": "{filename}", "r": "{random:a|b}"}"#, setting(.request))
+                .parts
                 == [
                     .literal(#"{"t": ""#), .placeholder(.content, fallback: nil), .literal(#"", "n": ""#),
                     .placeholder(.filename, fallback: nil), .literal(#"", "r": "{random:a|b}"}"#),
@@ -116,7 +117,8 @@ struct ShareXSyntaxTests {
         #expect(binary.result == .template(Template([.answer(.body)])))
         #expect(binary.accepts == .text)
 
-        let none = try profile(#"{"Version": "15.0.0", "RequestMethod": "GET", "RequestURL": "https://h/?text={input}"}"#)
+        let none = try profile(
+            #"{"Version": "15.0.0", "RequestMethod": "GET", "RequestURL": "https://h/?text={input}"}"#)
         #expect(none.format == .noBody)
         #expect(none.query.first?.value.template.isContentAlone == true)
 
@@ -126,7 +128,10 @@ struct ShareXSyntaxTests {
         #expect(throws: ShareXError.self) {
             try profile(#"{"Version": "15.0.0", "RequestURL": "https://h/", "RequestMethod": "FETCH"}"#)
         }
-        #expect(throws: ShareXError.cannotSendText(file: "x.sxcu", reason: "Headers.X holds {input}; a header cannot carry the text")) {
+        #expect(
+            throws: ShareXError.cannotSendText(
+                file: "x.sxcu", reason: "Headers.X holds {input}; a header cannot carry the text")
+        ) {
             try profile(#"{"Version": "15.0.0", "RequestURL": "https://h/", "Headers": {"X": "{input}"}}"#)
         }
     }

@@ -21,8 +21,9 @@ struct TemplateTests {
                 .answer(.regex(pattern: "id=([0-9]{2,3})", group: .firstParticipating, input: nil)),
             ])
         // JSON's own braces, spaces inside braces and "{{" are text.
-        #expect(try Template(configText: #"{"a": {"b": 1}, "c": "{ x }", "d": "{{title}"}"#, use: .request).literalText
-            == #"{"a": {"b": 1}, "c": "{ x }", "d": "{title}"}"#)
+        #expect(
+            try Template(configText: #"{"a": {"b": 1}, "c": "{ x }", "d": "{{title}"}"#, use: .request).literalText
+                == #"{"a": {"b": 1}, "c": "{ x }", "d": "{title}"}"#)
     }
 
     /// A template that must be refused, and why.
@@ -45,11 +46,16 @@ struct TemplateTests {
             problem: .notAllowed("{json…}", place: "in a request (it reads the answer)")),
         Refused(text: "{content}", use: .result, problem: .notAllowed("{content}", place: "in a result")),
         Refused(
-            text: "${env:X}", use: .result, problem: .notAllowed("${env:…}", place: "in a result (a secret would be shown)")
+            text: "${env:X}", use: .result,
+            problem: .notAllowed("${env:…}", place: "in a result (a secret would be shown)")
         ),
-        Refused(text: "{json:data}", use: .result, problem: .badArgument("{json:…}", expected: "a JSON pointer such as /data/url")),
+        Refused(
+            text: "{json:data}", use: .result,
+            problem: .badArgument("{json:…}", expected: "a JSON pointer such as /data/url")),
         Refused(text: "{body:x}", use: .result, problem: .badArgument("{body}", expected: "no argument")),
-        Refused(text: "${cmd:pass 'show}", use: .request, problem: .badCommand("pass 'show", reason: "a ' quote is never closed")),
+        Refused(
+            text: "${cmd:pass 'show}", use: .request,
+            problem: .badCommand("pass 'show", reason: "a ' quote is never closed")),
     ]
 
     @Test("typos and misplaced holes are refused when the config is read", arguments: refused)
@@ -146,7 +152,8 @@ struct CommandReferenceTests {
         for (failure, message) in cases {
             let context = Context(environment: [:], commandRunner: FakeRunner(["gh auth token": .failure(failure)]))
             var expansion = ValueExpansion(context: context)
-            #expect(throws: ConfigError.commandFailed(path: "/c", line: 3, command: "gh auth token", failure: failure)) {
+            #expect(throws: ConfigError.commandFailed(path: "/c", line: 3, command: "gh auth token", failure: failure))
+            {
                 try expansion.expand(ConfigValue("${cmd:gh auth token}", origin: ("/c", 3)))
             }
             let error = ConfigError.commandFailed(path: "/c", line: 3, command: "gh auth token", failure: failure)
