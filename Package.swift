@@ -6,7 +6,7 @@
 //   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts}
 //   Upload -> {PasteCore, CurlInterop, CryptoInterop};  Clipboard -> X11Interop;  Alerts -> X11Interop
 //   CryptoInterop -> CCrypto (libcrypto's SHA-256, for streams)
-//   CurlInterop -> CCurlShims -> CCurl;  X11Interop -> CX11Shims -> {CX11, CXft}
+//   CurlInterop -> CCurlShims -> CCurl;  X11Interop -> CX11Shims -> {CX11, CXft};  X11Interop -> CPng
 //   PasteCore imports none of our modules; paste-mock imports none.
 
 import PackageDescription
@@ -60,7 +60,7 @@ let staticCxxRuntime: [LinkerSetting] =
 let curlShimSettings: [CSetting] = linkDynamically ? [.define("PASTE_LINK_DYNAMIC")] : []
 let x11Linking: [LinkerSetting] =
     linkDynamically
-    ? ["X11", "Xft", "Xrender", "fontconfig"].map { .linkedLibrary($0) }
+    ? ["X11", "Xft", "Xrender", "fontconfig", "png16"].map { .linkedLibrary($0) }
     : [
         staticArchives([
             "Xft", "Xrender", "X11", "xcb", "Xau", "Xdmcp", "fontconfig", "freetype", "expat", "png16", "brotlidec",
@@ -88,6 +88,10 @@ let package = Package(
         .systemLibrary(
             name: "CXft",
             providers: [.apt(["libxft-dev", "libfontconfig-dev"])]),
+        // libpng, for the notification's thumbnail of an uploaded image (linked in `x11Linking`).
+        .systemLibrary(
+            name: "CPng",
+            providers: [.apt(["libpng-dev"])]),
         // glibc's mallopt, for the executable's allocator tuning (Sources/paste/main.swift).
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(
@@ -104,7 +108,7 @@ let package = Package(
         // MARK: - Interop: the only Swift that touches C pointers
         .target(name: "CurlInterop", dependencies: ["CCurlShims"], swiftSettings: [directMetadata]),
         .target(
-            name: "X11Interop", dependencies: ["CX11Shims"],
+            name: "X11Interop", dependencies: ["CX11Shims", "CPng"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata]),
         .target(name: "CryptoInterop", dependencies: ["CCrypto"], swiftSettings: [directMetadata]),
 
@@ -132,7 +136,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "UploadTests", dependencies: ["Upload", "PasteCore", "TestSupport"]),
         .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "TestSupport"]),
-        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "TestSupport"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "TestSupport"], exclude: ["Fixtures"]),

@@ -11,6 +11,24 @@ extension Alerts {
             case failure
         }
 
+        /// An image shown beside the text: what was uploaded, as its bytes and MIME type.
+        ///
+        /// A PNG is decoded (libpng) and shrunk into a thumbnail; any other type (JPEG, WebP,
+        /// GIF, BMP, ...), data that does not decode, and a PNG of more than 64 megapixels get
+        /// a drawn placeholder labelled with the type's short name ("JPEG").
+        public struct Image: Hashable, Sendable {
+            /// The file's bytes, exactly as uploaded.
+            public var bytes: [UInt8]
+            /// Its MIME type, e.g. `image/png`.
+            public var mimeType: String
+
+            /// Makes an image attachment.
+            public init(bytes: [UInt8], mimeType: String) {
+                self.bytes = bytes
+                self.mimeType = mimeType
+            }
+        }
+
         /// How long a notification stays up unless a value is given.
         public static let defaultTimeout = Duration.seconds(4)
 
@@ -22,13 +40,18 @@ extension Alerts {
         public var style: Style
         /// How long the toast stays before it closes by itself.
         public var timeout: Duration
+        /// The uploaded image, shown as a thumbnail beside the text; nil for text.
+        public var image: Image?
 
         /// Makes a notification.
-        public init(title: String, body: String, style: Style, timeout: Duration = defaultTimeout) {
+        public init(
+            title: String, body: String, style: Style, timeout: Duration = defaultTimeout, image: Image? = nil
+        ) {
             self.title = title
             self.body = body
             self.style = style
             self.timeout = timeout
+            self.image = image
         }
     }
 }

@@ -7,11 +7,13 @@ public enum Alerts {
     /// Shows a toast at the top right of the monitor under the pointer.
     ///
     /// It never takes focus. Returns when `note.timeout` passes, when it is clicked, or on
-    /// Escape/Enter if the window manager gave it focus anyway.
+    /// Escape/Enter if the window manager gave it focus anyway. With `note.image`, a thumbnail
+    /// of it (or a placeholder) sits left of the text.
     /// - Throws: `AlertError` when no window can be shown.
     public static func notify(_ note: Notification, displayName: String?) throws(AlertError) {
         let session = try AlertSession(displayName: displayName)
-        let layout = NotificationLayout(note, metrics: session.metrics, measurer: session)
+        let thumbnail = note.image.map { Thumbnail($0, metrics: session.metrics) }
+        let layout = NotificationLayout(note, thumbnail: thumbnail, metrics: session.metrics, measurer: session)
         let frame = Placement.notificationFrame(
             size: layout.size, monitor: session.monitor, margin: session.metrics.screenMargin)
         try session.show(frame: frame, kind: .notification, title: note.title)
@@ -85,19 +87,38 @@ public enum Alerts {
             })
     }
 
+    /// One of `confirm`'s buttons: the label shown, and the answer choosing it gives.
+    ///
+    /// The answer is what callers act on; the label is presentation only and may change freely.
+    public struct Button<Answer: Hashable & Sendable>: Hashable, Sendable {
+        /// What the button says.
+        public var label: String
+        /// What `confirm` returns when this button is chosen.
+        public var answer: Answer
+
+        /// Makes a button.
+        public init(_ label: String, answer: Answer) {
+            self.label = label
+            self.answer = answer
+        }
+    }
+
     /// Asks the person to choose among `buttons`, stacked top to bottom as given.
     ///
     /// The last button must be the safe one (Cancel): it has focus at first, so Enter alone
     /// never does anything irreversible. Up/Down/Tab move focus; Enter or a click chooses.
-    /// - Parameter buttons: the labels, at least one; the last is the safe choice.
-    /// - Returns: the chosen button's index, or nil on Escape or when the window is closed.
+    /// - Parameter buttons: at least one; the last is the safe choice.
+    /// - Returns: the chosen button's answer, or nil on Escape or when the window is closed.
     /// - Throws: `AlertError` when no window can be shown.
-    public static func confirm(message: String, buttons: [String], displayName: String?) throws(AlertError) -> Int? {
+    public static func confirm<Answer>(
+        message: String, buttons: [Button<Answer>], displayName: String?
+    ) throws(AlertError) -> Answer? {
         precondition(!buttons.isEmpty, "confirm needs at least the safe button")
         let session = try AlertSession(displayName: displayName)
-        let layout = ConfirmLayout(message: message, buttons: buttons, metrics: session.metrics, measurer: session)
+        let layout = ConfirmLayout(
+            message: message, buttons: buttons.map(\.label), metrics: session.metrics, measurer: session)
         var state = ButtonStackState(count: buttons.count)
-        return try session.runDialog(
+        let chosen = try session.runDialog(
             title: "paste", size: layout.size,
             draw: {
                 session.draw(layout.commands(state: state, measurer: session))
@@ -114,5 +135,6 @@ public enum Alerts {
                 default: return .unchanged
                 }
             })
+        return chosen.map { buttons[$0].answer }
     }
 }

@@ -1,3 +1,5 @@
+import X11Interop
+
 /// Buttons stacked vertically, full width, top to bottom in the order given.
 struct ButtonStackLayout: Hashable, Sendable {
     /// Each button's rectangle, in order.

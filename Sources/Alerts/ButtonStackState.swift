@@ -1,3 +1,5 @@
+import X11Interop
+
 /// Focus among vertically stacked buttons, top to bottom as given.
 ///
 /// The last button is the safe one (Cancel) and has focus at first, so a stray Enter never does

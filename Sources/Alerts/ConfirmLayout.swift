@@ -1,3 +1,5 @@
+import X11Interop
+
 /// The confirm dialog: a message, then its buttons stacked top to bottom (Cancel last).
 struct ConfirmLayout {
     /// The window's size.

@@ -1,9 +1,15 @@
+import X11Interop
+
 /// One drawing step; layouts produce lists of these and the X side only executes them.
 enum DrawCommand: Hashable, Sendable {
     /// Fill a rectangle, corners rounded by `radius`.
     case fill(Rect, Color, radius: Int)
     /// Draw one line of text from `x` on `baseline`, clipped to `clip` when given.
     case text(String, x: Int, baseline: Int, role: FontRole, color: Color, clip: Rect?)
+    /// Fill the polygon through these points, anti-aliased.
+    case polygon([Point], Color)
+    /// Draw an image pixel for pixel with its top-left corner here, over what is drawn.
+    case image(RGBAImage, at: Point)
 }
 
 /// Where a pointer press landed in a dialog.

@@ -1,3 +1,5 @@
+import X11Interop
+
 /// The list picker's state: filter, matching rows, selection and scroll position.
 ///
 /// Rows stay in the order given (newest first). Typing filters: a row matches when every word of

@@ -1,3 +1,5 @@
+import X11Interop
+
 /// The list picker: title, filter line, then rows of two lines; scrolls past a row limit.
 ///
 /// The window's height follows the number of rows up to `Metrics.maximumVisibleRows`, and stays

@@ -1,3 +1,5 @@
+import X11Interop
+
 /// Where windows go on the monitor under the pointer.
 enum Placement {
     /// A notification: the monitor's top-right corner, `margin` away from its edges.

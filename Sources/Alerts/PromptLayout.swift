@@ -1,3 +1,5 @@
+import X11Interop
+
 /// The prompt: title, message, a one-line text field, then OK above Cancel.
 ///
 /// Keys always go to the field (Enter accepts, Escape cancels); the buttons are for the mouse.

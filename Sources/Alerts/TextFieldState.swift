@@ -1,3 +1,5 @@
+import X11Interop
+
 /// The text field of the prompt: its text and cursor, edited by grapheme cluster.
 ///
 /// The cursor is a UTF-8 offset kept on a grapheme boundary, so typing a combining accent after

@@ -1,3 +1,5 @@
+import X11Interop
+
 /// Measures text for layout; the X side answers with Xft, tests with a fixed-width fake.
 protocol TextMeasuring {
     /// Advance width of `text` in pixels.

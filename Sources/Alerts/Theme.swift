@@ -1,12 +1,4 @@
-/// Which font a piece of text is set in.
-enum FontRole: CaseIterable, Hashable, Sendable {
-    /// Window titles.
-    case heading
-    /// Messages, buttons, rows, the text field.
-    case body
-    /// Secondary lines and hints.
-    case secondary
-}
+import X11Interop
 
 /// Our own look: sizes in pixels at 96 DPI, scaled by the screen's DPI.
 struct Metrics: Hashable, Sendable {
@@ -65,6 +57,10 @@ struct Metrics: Hashable, Sendable {
     var pickerWidth: Int { pixels(520) }
     /// Distance between a notification and the monitor's edges.
     var screenMargin: Int { pixels(16) }
+    /// The square a notification's thumbnail is fitted into.
+    var thumbnailSide: Int { pixels(80) }
+    /// The side of the placeholder drawn for an image that cannot be shown (an icon's size).
+    var placeholderSide: Int { pixels(56) }
 
     /// Lines of body text shown before the rest is cut with an ellipsis.
     var maximumBodyLines: Int { 6 }

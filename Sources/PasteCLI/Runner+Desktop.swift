@@ -2,10 +2,11 @@ import Alerts
 import Clipboard
 import PasteCore
 
-/// What the person chose in the secret guard's dialog.
-enum SecretChoice {
+/// What the person chose in the secret guard's dialog: the answers its buttons carry.
+enum SecretChoice: Hashable, Sendable {
     case uploadAnyway
     case uploadPrivately
+    case cancel
 }
 
 extension Runner {
@@ -43,12 +44,15 @@ extension Runner {
         notify(success: false, text: error.message + kept, settings: settings)
     }
 
-    /// Asks at the hotkey whether to upload text the guard flagged. Nil means cancel.
+    /// Asks at the hotkey whether to upload text the guard flagged.
+    ///
+    /// - Returns: `.uploadAnyway` or `.uploadPrivately`, never nil.
+    /// - Throws: `Cancelled` when the person chose Cancel, pressed Escape or closed the window.
     func confirmSecretUpload(_ finding: SecretFinding, profile: ServiceProfile) throws -> SecretChoice? {
-        var buttons = ["Upload anyway"]
-        if profile.canBePrivate { buttons.append("Upload as private") }
-        buttons.append("Cancel")
-        let answer: Int?
+        var buttons = [Alerts.Button("Upload anyway", answer: SecretChoice.uploadAnyway)]
+        if profile.canBePrivate { buttons.append(.init("Upload as private", answer: .uploadPrivately)) }
+        buttons.append(.init("Cancel", answer: .cancel))
+        let answer: SecretChoice?
         do {
             answer = try Alerts.confirm(
                 message:
@@ -57,10 +61,9 @@ extension Runner {
         } catch {
             throw AlertFailure(error: error)
         }
-        switch answer.map({ buttons[$0] }) {
-        case "Upload anyway": return .uploadAnyway
-        case "Upload as private": return .uploadPrivately
-        default: throw Cancelled()
+        switch answer {
+        case .uploadAnyway, .uploadPrivately: return answer
+        case .cancel, nil: throw Cancelled()
         }
     }
 
@@ -76,7 +79,27 @@ extension Runner {
     }
 
     /// `--pick`: choose an earlier paste in a window; its URL goes on the clipboard.
+    ///
+    /// The configuration applies as for an upload: `copy = false` keeps the clipboard as it is,
+    /// and with windows shown (`notify`) a failure is shown in one too. (`clipboard-timeout` is
+    /// about reading a selection, which `--pick` never does.)
     func pick() throws -> ExitStatus {
+        let settings: Settings
+        do {
+            settings = try loadConfiguration().settings
+        } catch {
+            if showsWindows(settings: Settings()) { notifyFailure(error, settings: Settings()) }
+            throw error
+        }
+        do {
+            return try pick(settings: settings)
+        } catch let error as any PasteError {
+            if showsWindows(settings: settings) { notifyFailure(error, settings: settings) }
+            throw error
+        }
+    }
+
+    private func pick(settings: Settings) throws -> ExitStatus {
         let records = try History(context: context).records().reversed()
         guard !records.isEmpty else {
             throw InputError.empty(source: "the history")
@@ -97,7 +120,7 @@ extension Runner {
         guard let index = chosen else { return .cancelled }
         let url = Array(records)[index].url
         output.result(url)
-        copyToClipboard(url, settings: Settings())
+        copyToClipboard(url, settings: settings)
         return .success
     }
 }

@@ -20,14 +20,13 @@ struct WindowAsker: Asking {
         guard let displayName, !displayName.isEmpty else {
             throw RequestError.cannotAsk(question: choices.joined(separator: " | "))
         }
-        let buttons = choices + ["Cancel"]
-        let answer: Int?
+        // One button per choice answering its index; Cancel, the safe one, last.
+        let buttons = choices.enumerated().map { Alerts.Button($0.element, answer: Int?.some($0.offset)) }
+            + [Alerts.Button("Cancel", answer: Int?.none)]
         do {
-            answer = try Alerts.confirm(message: title, buttons: buttons, displayName: displayName)
+            return try Alerts.confirm(message: title, buttons: buttons, displayName: displayName) ?? nil
         } catch {
             throw AlertFailure(error: error)
         }
-        guard let answer, answer < choices.count else { return nil }
-        return answer
     }
 }

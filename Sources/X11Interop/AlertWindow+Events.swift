@@ -2,8 +2,9 @@ internal import CX11
 internal import CX11Shims
 internal import Glibc
 
-/// A key the alert windows act on, already translated from its keysym and input method text.
-public enum AlertWindowKey: Hashable, Sendable {
+/// A key as the alert windows and their dialogs see it, already translated from its keysym and
+/// the input method's text.
+public enum AlertKey: Hashable, Sendable {
     case up, down, left, right, pageUp, pageDown, home, end
     /// Return or keypad Enter.
     case enter
@@ -15,16 +16,16 @@ public enum AlertWindowKey: Hashable, Sendable {
     case text(String)
 }
 
-/// Something that happened to an alert window.
-public enum AlertWindowEvent: Hashable, Sendable {
+/// Something that happened to an alert window, in window coordinates.
+public enum AlertEvent: Hashable, Sendable {
     /// Part of the window must be drawn again (the last `Expose` of a series).
     case exposed
     /// A key was pressed while the window had focus or the keyboard grab.
-    case key(AlertWindowKey)
-    /// A mouse button was pressed at this point (window coordinates); `button` 1 is the left one.
-    case pointerPressed(DrawingPoint, button: Int)
-    /// The pointer moved to this point (window coordinates).
-    case pointerMoved(DrawingPoint)
+    case key(AlertKey)
+    /// A mouse button was pressed at this point; `button` 1 is the left one.
+    case pressed(Point, button: Int)
+    /// The pointer moved to this point.
+    case moved(Point)
     /// The wheel turned: negative lines up, positive down.
     case scrolled(lines: Int)
     /// The window manager asked the window to close (`WM_DELETE_WINDOW`, ICCCM §4.2.8.1).
@@ -41,10 +42,10 @@ extension AlertWindow {
     /// built-in one. Without any IM, `nextEvent` falls back to `XLookupString` plus keysym→Unicode.
     func openInputContext() {
         XSetLocaleModifiers("")
-        var method = XOpenIM(display, nil, nil, nil)
+        var method = XOpenIM(xDisplay, nil, nil, nil)
         if method == nil {
             XSetLocaleModifiers("@im=none")
-            method = XOpenIM(display, nil, nil, nil)
+            method = XOpenIM(xDisplay, nil, nil, nil)
         }
         guard let method else { return }
         inputMethod = method
@@ -65,13 +66,12 @@ extension AlertWindow {
     /// the wait. Events that need no action (focus changes, configure, ...) are consumed here.
     /// - Returns: the event, or nil when the deadline passed first.
     /// - Throws: `.connectionLost` when the socket reports hang-up or error.
-    public func nextEvent(until deadline: ContinuousClock.Instant?) throws(AlertWindowError)
-        -> AlertWindowEvent?
-    {
+    public func nextEvent(until deadline: ContinuousClock.Instant?) throws(AlertWindowError) -> AlertEvent? {
+        let pointer = xDisplay
         var event = XEvent()
         while true {
-            while XPending(display) > 0 {
-                XNextEvent(display, &event)
+            while XPending(pointer) > 0 {
+                XNextEvent(pointer, &event)
                 if XFilterEvent(&event, 0) != 0 { continue }
                 if let translated = translate(&event) { return translated }
             }
@@ -81,9 +81,10 @@ extension AlertWindow {
 
     /// Blocks until the X socket is readable (true) or the deadline passed (false).
     ///
-    /// Wraps `XConnectionNumber` and `poll`, retrying `EINTR`.
+    /// Wraps `poll` on the connection's socket, retrying `EINTR`.
     func waitForInput(until deadline: ContinuousClock.Instant?) throws(AlertWindowError) -> Bool {
-        if XPending(display) > 0 { return true }
+        let pointer = xDisplay
+        if XPending(pointer) > 0 { return true }
         while true {
             var timeoutMilliseconds: Int32 = -1
             if let deadline {
@@ -93,7 +94,7 @@ extension AlertWindow {
                 let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
                 timeoutMilliseconds = Int32(clamping: milliseconds)
             }
-            var poller = pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)
+            var poller = pollfd(fd: display.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, timeoutMilliseconds)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -102,25 +103,25 @@ extension AlertWindow {
             if ready == 0 { continue }  // re-check the deadline
             if poller.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { throw .connectionLost }
             // Readable: XPending reads the bytes; they may hold no complete event yet.
-            if XPending(display) > 0 { return true }
+            if XPending(pointer) > 0 { return true }
         }
     }
 
-    private func translate(_ event: inout XEvent) -> AlertWindowEvent? {
+    private func translate(_ event: inout XEvent) -> AlertEvent? {
         switch event.type {
         case Expose:
             return event.xexpose.count == 0 ? .exposed : nil
         case CX11.KeyPress:
             return translateKey(&event.xkey).map { .key($0) }
         case ButtonPress:
-            let point = DrawingPoint(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
+            let point = Point(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
             switch event.xbutton.button {
             case UInt32(Button4): return .scrolled(lines: -1)
             case UInt32(Button5): return .scrolled(lines: 1)
-            default: return .pointerPressed(point, button: Int(event.xbutton.button))
+            default: return .pressed(point, button: Int(event.xbutton.button))
             }
         case MotionNotify:
-            return .pointerMoved(DrawingPoint(x: Int(event.xmotion.x), y: Int(event.xmotion.y)))
+            return .moved(Point(x: Int(event.xmotion.x), y: Int(event.xmotion.y)))
         case ClientMessage:
             let message = event.xclient
             if message.format == 32, CX11.Atom(bitPattern: message.data.l.0) == deleteWindowAtom {
@@ -135,7 +136,7 @@ extension AlertWindow {
     /// How many bytes of composed text one key press may carry before the lookup retries bigger.
     private static let lookupBufferSize = 64
 
-    private func translateKey(_ key: inout XKeyEvent) -> AlertWindowKey? {
+    private func translateKey(_ key: inout XKeyEvent) -> AlertKey? {
         var keysym: CX11.KeySym = 0
         var text = ""
         var buffer = [CChar](repeating: 0, count: Self.lookupBufferSize)
@@ -161,7 +162,7 @@ extension AlertWindow {
         return .text(text)
     }
 
-    private static func specialKey(_ keysym: CX11.KeySym) -> AlertWindowKey? {
+    private static func specialKey(_ keysym: CX11.KeySym) -> AlertKey? {
         switch Int32(truncatingIfNeeded: keysym) {
         case XK_Up, XK_KP_Up: .up
         case XK_Down, XK_KP_Down: .down

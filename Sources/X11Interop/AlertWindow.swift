@@ -3,114 +3,110 @@ internal import CX11Shims
 internal import CXft
 internal import Glibc
 
-/// One alert window on its own X connection: fonts, the window, its drawing surface and its input.
+/// One alert window on a `Display`: fonts, the window, its drawing surface and its input.
 ///
-/// The alert windows run from a desktop hotkey, each as a short blocking call, so an
-/// `AlertWindow` opens its own `Display` (`XOpenDisplay`) and closes it when released; nothing
-/// here is shared with the clipboard's connection. Use it on one thread only (no `XInitThreads`).
+/// The alert windows run from a desktop hotkey, each as a short blocking call on the thread that
+/// owns the `Display` (no `XInitThreads`). The window keeps its `Display` alive; closing the
+/// display (when its last owner lets go) is the `Display`'s job.
 ///
-/// Life cycle: `init` opens the display and the fonts (so text can be measured for layout), then
-/// `show(frame:kind:title:)` creates and maps the window, then the caller draws with `fill`,
-/// `drawText` and `present`, and reads input with `nextEvent(until:)`.
+/// Life cycle: `init` opens the fonts on the display (so text can be measured for layout), then
+/// `show(frame:kind:title:background:)` creates and maps the window, then the caller draws with
+/// `fill`, `fillPolygon`, `drawText`, `drawImage` and `present`, and reads input with
+/// `nextEvent(until:)`.
 ///
-/// Owns, and releases in `deinit` in this order: the input context and method (`XDestroyIC`,
-/// `XCloseIM`), the `XftDraw`, colours (`XftColorFree`), fonts (`XftFontClose`), the back buffer
-/// (`XFreePixmap`), the GC (`XFreeGC`), the window (`XDestroyWindow`), and the display
-/// (`XCloseDisplay`, which also drops any grab still held).
+/// Owns, and releases in `deinit` in this order: the keyboard grab (`XUngrabKeyboard`), the
+/// input context and method (`XDestroyIC`, `XCloseIM`), the back buffer's RENDER picture
+/// (`XRenderFreePicture`), the `XftDraw`, colours
+/// (`XftColorFree`), fonts (`XftFontClose`), the back buffer (`XFreePixmap`), the GC
+/// (`XFreeGC`) and the window (`XDestroyWindow`).
 public final class AlertWindow {
-    let display: OpaquePointer
+    /// The connection the window lives on.
+    public let display: Display
     let screen: Int32
     let root: CX11.Window
     private let visual: UnsafeMutablePointer<Visual>
     private let colormap: Colormap
     private let depth: Int32
-    private var fonts: [TextStyle: FontSet] = [:]
-    private var colors: [DrawingColor: XftColor] = [:]
+    private var fonts: [FontRole: FontSet] = [:]
+    private var colors: [Color: XftColor] = [:]
 
     var window: CX11.Window = 0
     private var backBuffer: Pixmap = 0
     private var graphics: GC?
     private var xftDraw: OpaquePointer?
-    private var frame = DrawingRect(x: 0, y: 0, width: 0, height: 0)
+    /// The back buffer as a RENDER picture (`XRenderCreatePicture`), made the first time
+    /// `AlertWindow+Render` draws.
+    var renderTarget: Picture = 0
+    private var frame = Rect(x: 0, y: 0, width: 0, height: 0)
     var inputMethod: XIM?
     var inputContext: XIC?
     var deleteWindowAtom: CX11.Atom = 0
     private var isGrabbingKeyboard = false
 
-    /// Dots per inch the fonts are rendered at: the `Xft.dpi` resource, else the screen's size.
-    public let dotsPerInch: Double
+    /// The Xlib handle of `display`.
+    var xDisplay: OpaquePointer { display.pointer }
 
-    /// The screen area of the monitor under the pointer, where windows are placed.
+    /// Opens the connection an alert uses: `name`, or `$DISPLAY` when nil or empty.
     ///
-    /// Without Xinerama/RandR this is the whole screen (`XDisplayWidth`/`XDisplayHeight`).
-    public let monitor: DrawingRect
+    /// Wraps `Display(name:)` (`XOpenDisplay`), translating its failure.
+    /// - Throws: `.noDisplay` when no name is given and `$DISPLAY` is unset or empty;
+    ///   `.cannotOpenDisplay` when the server cannot be reached.
+    public static func openDisplay(named name: String?) throws(AlertWindowError) -> Display {
+        guard let resolved = (name?.isEmpty == false ? name : nil) ?? Display.defaultName else { throw .noDisplay }
+        do {
+            return try Display(name: resolved)
+        } catch {
+            throw .cannotOpenDisplay(name: resolved)
+        }
+    }
 
-    /// Opens `displayName` (or `$DISPLAY` when nil) and the fonts for each text style.
+    /// Opens the fonts for each role on `display`.
     ///
-    /// Wraps `XOpenDisplay`, `XGetDefault("Xft", "dpi")`, `XQueryPointer` and `XftFontOpenName`.
+    /// Wraps `XRenderQueryExtension` and `XftFontOpenName`.
     /// - Parameters:
-    ///   - displayName: an X display such as `:0`; nil uses `$DISPLAY`.
-    ///   - fontPatterns: a fontconfig pattern per style, e.g. `"sans-serif:size=11"`.
-    /// - Throws: `.noDisplay`, `.cannotOpenDisplay`, `.fontUnavailable`.
-    public init(displayName: String?, fontPatterns: [TextStyle: String]) throws(AlertWindowError) {
-        if displayName == nil || displayName == "" {
-            // XDisplayName(NULL) is what XOpenDisplay(NULL) would use: $DISPLAY.
-            let name = XDisplayName(nil).map { String(cString: $0) } ?? ""
-            if name.isEmpty { throw .noDisplay }
-        }
-        // Protocol errors are recorded rather than fatal, and a lost connection ends the process
-        // cleanly (see CX11Shims), as for every Display.
-        cx11_install_handlers()
-        let opened: OpaquePointer? =
-            if let displayName, !displayName.isEmpty {
-                XOpenDisplay(displayName)
-            } else {
-                XOpenDisplay(nil)
-            }
-        guard let display = opened else {
-            throw .cannotOpenDisplay(name: displayName ?? String(cString: XDisplayName(nil)))
-        }
+    ///   - display: an open connection; the window keeps it alive.
+    ///   - fontPatterns: a fontconfig pattern per role, e.g. `"sans-serif:size=11"`.
+    /// - Throws: `.fontUnavailable`.
+    public init(display: Display, fontPatterns: [FontRole: String]) throws(AlertWindowError) {
         self.display = display
-        screen = XDefaultScreen(display)
-        root = XRootWindow(display, screen)
-        visual = XDefaultVisual(display, screen)
-        colormap = XDefaultColormap(display, screen)
-        depth = XDefaultDepth(display, screen)
+        let pointer = display.pointer
+        screen = XDefaultScreen(pointer)
+        root = XRootWindow(pointer, screen)
+        visual = XDefaultVisual(pointer, screen)
+        colormap = XDefaultColormap(pointer, screen)
+        depth = XDefaultDepth(pointer, screen)
         // Register RENDER's per-display record before Xft registers its own. XCloseDisplay runs
         // the close hooks newest first; Xft's hook frees its cached pictures and glyph sets
         // through RENDER, and if RENDER's hook had already run, that call re-creates RENDER's
         // record for a Display that is being freed. The next XOpenDisplay that malloc places at
         // the same address then finds the stale record and sends requests with another server's
         // opcodes (seen as BadRequest/BadLength at serial 7 when tests opened displays in turn).
-        Self.registerRenderExtension(display)
-        dotsPerInch = Self.readDotsPerInch(display: display, screen: screen)
-        monitor = DrawingRect(
-            x: 0, y: 0, width: Int(XDisplayWidth(display, screen)),
-            height: Int(XDisplayHeight(display, screen)))
+        Self.registerRenderExtension(pointer)
         do {
-            for style in TextStyle.allCases {
-                let pattern = fontPatterns[style] ?? "sans-serif:size=11"
-                fonts[style] = try FontSet(display: display, screen: screen, pattern: pattern)
+            for role in FontRole.allCases {
+                let pattern = fontPatterns[role] ?? "sans-serif:size=11"
+                fonts[role] = try FontSet(display: pointer, screen: screen, pattern: pattern)
             }
         } catch {
             for font in fonts.values { font.close() }
             fonts.removeAll()
-            XCloseDisplay(display)
             throw error
         }
     }
 
     deinit {
         if isGrabbingKeyboard { releaseKeyboard() }
+        let pointer = xDisplay
         if let inputContext { XDestroyIC(inputContext) }
         if let inputMethod { XCloseIM(inputMethod) }
+        if renderTarget != 0 { XRenderFreePicture(pointer, renderTarget) }
         if let xftDraw { XftDrawDestroy(xftDraw) }
-        for var color in colors.values { XftColorFree(display, visual, colormap, &color) }
+        for var color in colors.values { XftColorFree(pointer, visual, colormap, &color) }
         for font in fonts.values { font.close() }
-        if backBuffer != 0 { XFreePixmap(display, backBuffer) }
-        if let graphics { XFreeGC(display, graphics) }
-        if window != 0 { XDestroyWindow(display, window) }
-        XCloseDisplay(display)
+        if backBuffer != 0 { XFreePixmap(pointer, backBuffer) }
+        if let graphics { XFreeGC(pointer, graphics) }
+        if window != 0 { XDestroyWindow(pointer, window) }
+        XFlush(pointer)
     }
 
     /// Calls `XRenderQueryExtension` (libXrender, linked through the CXft module map).
@@ -120,64 +116,25 @@ public final class AlertWindow {
         _ = XRenderQueryExtension(display, &eventBase, &errorBase)
     }
 
-    // MARK: - Screen facts
-
-    /// The `Xft.dpi` resource when set (what desktop settings daemons publish), else the physical
-    /// size of the screen, else 96.
-    private static func readDotsPerInch(display: OpaquePointer, screen: Int32) -> Double {
-        if let value = XGetDefault(display, "Xft", "dpi"),  // owned by Xlib: not freed
-            let dpi = Double(String(cString: value)), dpi > 0
-        {
-            return dpi
-        }
-        let millimetres = Double(XDisplayHeightMM(display, screen))
-        let pixels = Double(XDisplayHeight(display, screen))
-        guard millimetres > 0 else { return referenceDotsPerInch }
-        let dpi = pixels * millimetresPerInch / millimetres
-        return (dpi.isFinite && dpi > 0) ? dpi : referenceDotsPerInch
-    }
-
-    /// The DPI at which one layout unit is one pixel (X11's traditional default).
-    public static let referenceDotsPerInch = 96.0
-    private static let millimetresPerInch = 25.4
-
-    /// Where the pointer is, in root coordinates. Wraps `XQueryPointer`.
-    public func pointerLocation() -> DrawingPoint {
-        var rootReturn: CX11.Window = 0
-        var child: CX11.Window = 0
-        var rootX: Int32 = 0
-        var rootY: Int32 = 0
-        var windowX: Int32 = 0
-        var windowY: Int32 = 0
-        var mask: UInt32 = 0
-        guard
-            XQueryPointer(
-                display, root, &rootReturn, &child, &rootX, &rootY, &windowX, &windowY, &mask) != 0
-        else {
-            return DrawingPoint(x: monitor.x + monitor.width / 2, y: monitor.y + monitor.height / 2)
-        }
-        return DrawingPoint(x: Int(rootX), y: Int(rootY))
-    }
-
     // MARK: - Text metrics
 
-    /// The advance width of `text` in `style`, fallback fonts included. Wraps `XftTextExtentsUtf8`.
-    public func textWidth(_ text: String, style: TextStyle) -> Int {
-        fontSet(style).width(of: text)
+    /// The advance width of `text` in `role`, fallback fonts included. Wraps `XftTextExtentsUtf8`.
+    public func textWidth(_ text: String, role: FontRole) -> Int {
+        fontSet(role).width(of: text)
     }
 
-    /// Pixels from the top of a line to its baseline in `style`.
-    public func ascent(style: TextStyle) -> Int { fontSet(style).ascent }
+    /// Pixels from the top of a line to its baseline in `role`.
+    public func ascent(role: FontRole) -> Int { fontSet(role).ascent }
 
-    /// The height of one line of `style`.
-    public func lineHeight(style: TextStyle) -> Int { fontSet(style).lineHeight }
+    /// The height of one line of `role`.
+    public func lineHeight(role: FontRole) -> Int { fontSet(role).lineHeight }
 
-    private func fontSet(_ style: TextStyle) -> FontSet {
-        guard let set = fonts[style] else { preconditionFailure("every style is opened in init") }
+    private func fontSet(_ role: FontRole) -> FontSet {
+        guard let set = fonts[role] else { preconditionFailure("every role is opened in init") }
         return set
     }
 
-    // MARK: - CX11.Window
+    // MARK: - Window
 
     /// How long `show` waits for the window to be mapped (a window manager may take a moment).
     private static let mapTimeout = Duration.seconds(5)
@@ -190,11 +147,10 @@ public final class AlertWindow {
     /// `_NET_WM_WINDOW_TYPE` (`_NOTIFICATION` or `_DIALOG`), `_NET_WM_STATE` (`_ABOVE`, and for a
     /// notification `_SKIP_TASKBAR`/`_SKIP_PAGER`), `_NET_WM_PID`. Returns once `MapNotify`
     /// arrived. Wraps `XCreateWindow`, `Xutf8SetWMProperties`, `XChangeProperty`, `XMapRaised`.
-    /// - Throws: `.notMapped` when no `MapNotify` came within a few seconds.
-    public func show(
-        frame: DrawingRect, kind: AlertWindowKind, title: String, background: DrawingColor
-    ) throws(AlertWindowError) {
+    /// - Throws: `.windowNotMapped` when no `MapNotify` came within a few seconds.
+    public func show(frame: Rect, kind: AlertWindowKind, title: String, background: Color) throws(AlertWindowError) {
         precondition(window == 0, "show is called once")
+        let pointer = xDisplay
         self.frame = frame
         var attributes = XSetWindowAttributes()
         attributes.background_pixel = color(background).pixel
@@ -203,22 +159,24 @@ public final class AlertWindow {
             ExposureMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask
             | StructureNotifyMask | FocusChangeMask
         window = XCreateWindow(
-            display, root, Int32(clamping: frame.x), Int32(clamping: frame.y),
+            pointer, root, Int32(clamping: frame.x), Int32(clamping: frame.y),
             UInt32(clamping: max(1, frame.width)), UInt32(clamping: max(1, frame.height)), 0, depth,
             UInt32(InputOutput), visual, UInt(CWBackPixel | CWBorderPixel | CWEventMask), &attributes)
         setProperties(kind: kind, title: title)
-        graphics = XCreateGC(display, window, 0, nil)
+        graphics = XCreateGC(pointer, window, 0, nil)
         backBuffer = XCreatePixmap(
-            display, window, UInt32(clamping: max(1, frame.width)),
+            pointer, window, UInt32(clamping: max(1, frame.width)),
             UInt32(clamping: max(1, frame.height)), UInt32(clamping: depth))
-        xftDraw = XftDrawCreate(display, backBuffer, visual, colormap)
+        xftDraw = XftDrawCreate(pointer, backBuffer, visual, colormap)
         if kind == .dialog { openInputContext() }
-        XMapRaised(display, window)
-        XFlush(display)
+        XMapRaised(pointer, window)
+        XFlush(pointer)
         try waitForMap(deadline: .now + Self.mapTimeout)
     }
 
     private func setProperties(kind: AlertWindowKind, title: String) {
+        let pointer = xDisplay
+        let atoms = WindowManagerAtoms(display: display, kind: kind)
         var sizeHints = XSizeHints()
         sizeHints.flags = USPosition | PPosition | PMinSize | PMaxSize
         sizeHints.x = Int32(clamping: frame.x)
@@ -238,56 +196,24 @@ public final class AlertWindow {
             free(className)
         }
         var classHint = XClassHint(res_name: instance, res_class: className)
-        Xutf8SetWMProperties(display, window, title, title, nil, 0, &sizeHints, &wmHints, &classHint)
+        Xutf8SetWMProperties(pointer, window, title, title, nil, 0, &sizeHints, &wmHints, &classHint)
 
-        let utf8String = atom("UTF8_STRING")
-        let titleBytes = Array(title.utf8)
-        titleBytes.withUnsafeBufferPointer { buffer in
-            _ = XChangeProperty(
-                display, window, atom("_NET_WM_NAME"), utf8String, 8, PropModeReplace,
-                buffer.baseAddress, Int32(clamping: buffer.count))
-        }
-        let type = atom(kind == .dialog ? "_NET_WM_WINDOW_TYPE_DIALOG" : "_NET_WM_WINDOW_TYPE_NOTIFICATION")
-        setAtoms("_NET_WM_WINDOW_TYPE", [type])
-        var states = [atom("_NET_WM_STATE_ABOVE")]
-        if kind == .notification {
-            states += [atom("_NET_WM_STATE_SKIP_TASKBAR"), atom("_NET_WM_STATE_SKIP_PAGER")]
-        }
-        setAtoms("_NET_WM_STATE", states)
-        // Format-32 items are C `long` (8 bytes here), whatever the property's type.
-        let pid = [Int(getpid())]
-        let pidAtom = atom("_NET_WM_PID")
-        let cardinal = atom("CARDINAL")
-        pid.withUnsafeBytes { bytes in
-            _ = XChangeProperty(
-                display, window, pidAtom, cardinal, 32, PropModeReplace,
-                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
-        }
-        deleteWindowAtom = atom("WM_DELETE_WINDOW")
+        let ours = Window(rawValue: window)
+        display.changeProperty(atoms.netWMName, of: ours, type: atoms.utf8String, bytes: Array(title.utf8)[...])
+        display.changeProperty(atoms.netWMWindowType, of: ours, type: atoms.atom, atoms: [atoms.windowType])
+        display.changeProperty(atoms.netWMState, of: ours, type: atoms.atom, atoms: atoms.states)
+        display.changeProperty(atoms.netWMPID, of: ours, type: atoms.cardinal, values: [UInt(getpid())])
+        deleteWindowAtom = atoms.deleteWindow.rawValue
         var protocols = [deleteWindowAtom]
-        XSetWMProtocols(display, window, &protocols, 1)
-    }
-
-    /// Wraps `XInternAtom`.
-    func atom(_ name: String) -> CX11.Atom {
-        XInternAtom(display, name, 0)
-    }
-
-    private func setAtoms(_ property: String, _ values: [CX11.Atom]) {
-        // `CX11.Atom` is `unsigned long`: exactly the C `long` items of a format-32 property.
-        values.withUnsafeBytes { bytes in
-            _ = XChangeProperty(
-                display, window, atom(property), atom("ATOM"), 32, PropModeReplace,
-                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(values.count))
-        }
+        XSetWMProtocols(pointer, window, &protocols, 1)
     }
 
     private func waitForMap(deadline: ContinuousClock.Instant) throws(AlertWindowError) {
         var event = XEvent()
         while true {
             // XCheckTypedWindowEvent leaves every other event (Expose, ...) queued for the caller.
-            if XCheckTypedWindowEvent(display, window, MapNotify, &event) != 0 { return }
-            guard try waitForInput(until: deadline) else { throw .notMapped }
+            if XCheckTypedWindowEvent(xDisplay, window, MapNotify, &event) != 0 { return }
+            guard try waitForInput(until: deadline) else { throw .windowNotMapped }
         }
     }
 
@@ -309,26 +235,27 @@ public final class AlertWindow {
     /// - Throws: `.keyboardGrabFailed` with the last status.
     public func grabKeyboard() throws(AlertWindowError) {
         precondition(window != 0, "show the window first")
+        let pointer = xDisplay
         var status: Int32 = 0
         for _ in 0..<Self.grabAttempts {
             // CurrentTime is acceptable for a grab (it is not a selection ownership, ICCCM §2.1).
-            status = XGrabKeyboard(display, window, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
+            status = XGrabKeyboard(pointer, window, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
             if status == GrabSuccess { break }
             var pause = Self.grabRetryPause
             nanosleep(&pause, nil)
         }
         guard status == GrabSuccess else { throw .keyboardGrabFailed(status: status) }
         isGrabbingKeyboard = true
-        XSetInputFocus(display, window, RevertToParent, UInt(CurrentTime))
+        XSetInputFocus(pointer, window, RevertToParent, UInt(CurrentTime))
         if let inputContext { XSetICFocus(inputContext) }
-        XFlush(display)
+        XFlush(pointer)
     }
 
     /// Gives the keyboard back. Wraps `XUngrabKeyboard`. Safe to call when not grabbing.
     public func releaseKeyboard() {
         guard isGrabbingKeyboard else { return }
-        XUngrabKeyboard(display, UInt(CurrentTime))
-        XFlush(display)
+        XUngrabKeyboard(xDisplay, UInt(CurrentTime))
+        XFlush(xDisplay)
         isGrabbingKeyboard = false
     }
 
@@ -338,24 +265,25 @@ public final class AlertWindow {
     ///
     /// Wraps `XFillRectangle` and `XFillArc` (core X has no anti-aliased shapes; a small radius
     /// still reads as rounded).
-    public func fill(_ rect: DrawingRect, color fillColor: DrawingColor, cornerRadius: Int = 0) {
+    public func fill(_ rect: Rect, color fillColor: Color, cornerRadius: Int = 0) {
         guard let graphics, rect.width > 0, rect.height > 0 else { return }
-        XSetForeground(display, graphics, color(fillColor).pixel)
+        let pointer = xDisplay
+        XSetForeground(pointer, graphics, color(fillColor).pixel)
         let radius = min(cornerRadius, rect.width / 2, rect.height / 2)
         if radius <= 0 {
             XFillRectangle(
-                display, backBuffer, graphics, Int32(clamping: rect.x), Int32(clamping: rect.y),
+                pointer, backBuffer, graphics, Int32(clamping: rect.x), Int32(clamping: rect.y),
                 UInt32(clamping: rect.width), UInt32(clamping: rect.height))
             return
         }
         let diameter = radius * 2
         let rects = [
-            DrawingRect(x: rect.x + radius, y: rect.y, width: rect.width - diameter, height: rect.height),
-            DrawingRect(x: rect.x, y: rect.y + radius, width: rect.width, height: rect.height - diameter),
+            Rect(x: rect.x + radius, y: rect.y, width: rect.width - diameter, height: rect.height),
+            Rect(x: rect.x, y: rect.y + radius, width: rect.width, height: rect.height - diameter),
         ]
         for part in rects where part.width > 0 && part.height > 0 {
             XFillRectangle(
-                display, backBuffer, graphics, Int32(clamping: part.x), Int32(clamping: part.y),
+                pointer, backBuffer, graphics, Int32(clamping: part.x), Int32(clamping: part.y),
                 UInt32(clamping: part.width), UInt32(clamping: part.height))
         }
         let corners = [
@@ -365,7 +293,7 @@ public final class AlertWindow {
         ]
         for (cornerX, cornerY) in corners {
             XFillArc(
-                display, backBuffer, graphics, Int32(clamping: cornerX), Int32(clamping: cornerY),
+                pointer, backBuffer, graphics, Int32(clamping: cornerX), Int32(clamping: cornerY),
                 UInt32(clamping: diameter), UInt32(clamping: diameter), 0, Self.fullCircle)
         }
     }
@@ -377,18 +305,17 @@ public final class AlertWindow {
     ///
     /// Wraps `XftDrawSetClipRectangles` and `XftDrawStringUtf8` (per font run, fallbacks included).
     public func drawText(
-        _ text: String, x: Int, baseline: Int, style: TextStyle, color textColor: DrawingColor,
-        clip: DrawingRect? = nil
+        _ text: String, x: Int, baseline: Int, role: FontRole, color textColor: Color, clip: Rect? = nil
     ) {
         guard let xftDraw else { return }
         if let clip {
             var rectangle = XRectangle(
                 x: Int16(clamping: clip.x), y: Int16(clamping: clip.y),
-                width: UInt16(clamping: clip.width), height: UInt16(clamping: clip.height))
+                width: UInt16(clamping: max(0, clip.width)), height: UInt16(clamping: max(0, clip.height)))
             XftDrawSetClipRectangles(xftDraw, 0, 0, &rectangle, 1)
         }
         var xftColor = color(textColor)
-        fontSet(style).draw(text, on: xftDraw, color: &xftColor, x: x, y: baseline)
+        fontSet(role).draw(text, on: xftDraw, color: &xftColor, x: x, y: baseline)
         if clip != nil { XftDrawSetClip(xftDraw, nil) }
     }
 
@@ -396,26 +323,53 @@ public final class AlertWindow {
     public func present() {
         guard let graphics else { return }
         XCopyArea(
-            display, backBuffer, window, graphics, 0, 0, UInt32(clamping: frame.width),
-            UInt32(clamping: frame.height), 0, 0)
-        XFlush(display)
+            xDisplay, backBuffer, window, graphics, 0, 0, UInt32(clamping: max(0, frame.width)),
+            UInt32(clamping: max(0, frame.height)), 0, 0)
+        XFlush(xDisplay)
     }
 
+    /// The back buffer and its visual, for `AlertWindow+Render`; the pixmap is 0 before `show`.
+    var backBufferPixmap: (pixmap: Pixmap, visual: UnsafeMutablePointer<Visual>) { (backBuffer, visual) }
+
     /// An allocated Xft colour, cached for the window's life. Wraps `XftColorAllocValue`.
-    private func color(_ value: DrawingColor) -> XftColor {
+    private func color(_ value: Color) -> XftColor {
         if let known = colors[value] { return known }
         // XRenderColor channels are 16-bit: 0xAB -> 0xABAB.
         var render = XRenderColor(
             red: UInt16(value.red) * 0x101, green: UInt16(value.green) * 0x101,
             blue: UInt16(value.blue) * 0x101, alpha: 0xFFFF)
         var allocated = XftColor()
-        if XftColorAllocValue(display, visual, colormap, &render, &allocated) == 0 {
+        if XftColorAllocValue(xDisplay, visual, colormap, &render, &allocated) == 0 {
             // Out of colours on a palette visual: black is always there.
-            allocated.pixel = XBlackPixel(display, screen)
+            allocated.pixel = XBlackPixel(xDisplay, screen)
             return allocated
         }
         colors[value] = allocated
         return allocated
+    }
+}
+
+/// The window manager atoms `show` sets, interned in one round trip (`XInternAtoms`).
+private struct WindowManagerAtoms {
+    let utf8String, atom, cardinal, netWMName, netWMWindowType, netWMState, netWMPID, deleteWindow: Atom
+    /// `_NET_WM_WINDOW_TYPE_DIALOG` or `_NOTIFICATION`.
+    let windowType: Atom
+    /// `_NET_WM_STATE_ABOVE`, and `_SKIP_TASKBAR`/`_SKIP_PAGER` for a notification.
+    let states: [Atom]
+
+    init(display: Display, kind: AlertWindowKind) {
+        let names = [
+            "UTF8_STRING", "ATOM", "CARDINAL", "_NET_WM_NAME", "_NET_WM_WINDOW_TYPE", "_NET_WM_STATE", "_NET_WM_PID",
+            "WM_DELETE_WINDOW",
+            kind == .dialog ? "_NET_WM_WINDOW_TYPE_DIALOG" : "_NET_WM_WINDOW_TYPE_NOTIFICATION",
+            "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER",
+        ]
+        let a = display.atoms(names)
+        (utf8String, atom, cardinal, netWMName, netWMWindowType, netWMState, netWMPID, deleteWindow) = (
+            a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
+        )
+        windowType = a[8]
+        states = kind == .notification ? [a[9], a[10], a[11]] : [a[9]]
     }
 }
 

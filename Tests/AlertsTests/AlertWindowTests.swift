@@ -149,7 +149,7 @@ struct AlertWindowTests {
         let screen = try VirtualScreen()
         defer { screen.stop() }
         let display = screen.name
-        let buttons = ["Upload anyway", "Upload to private paste", "Cancel"]
+        let buttons = Self.buttons(["Upload anyway", "Upload to private paste", "Cancel"])
         let message = "The clipboard looks like a private key. Upload it anyway?"
         let safe = BackgroundCall { try Alerts.confirm(message: message, buttons: buttons, displayName: display) }
         let window = try screen.waitForFocusedPasteWindow()
@@ -174,7 +174,7 @@ struct AlertWindowTests {
         let screen = try VirtualScreen()
         defer { screen.stop() }
         let display = screen.name
-        let buttons = ["Upload anyway", "Cancel"]
+        let buttons = Self.buttons(["Upload anyway", "Cancel"])
         let call = BackgroundCall { try Alerts.confirm(message: "Sure?", buttons: buttons, displayName: display) }
         let window = try screen.waitForFocusedPasteWindow()
         // Where the layout puts the first button, measured with a stand-in only for its x/y:
@@ -185,6 +185,11 @@ struct AlertWindowTests {
         try screen.xdotool(
             "mousemove", "--window", window, String(metrics.padding + 10), String(firstButtonY), "click", "1")
         #expect(try call.value() == 0)
+    }
+
+    /// Buttons answering with their index, top to bottom.
+    static func buttons(_ labels: [String]) -> [Alerts.Button<Int>] {
+        labels.enumerated().map { Alerts.Button($0.element, answer: $0.offset) }
     }
 
     @Test("a bad display name is reported as cannotOpenDisplay")

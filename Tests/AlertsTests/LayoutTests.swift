@@ -1,4 +1,5 @@
 import Testing
+import X11Interop
 
 @testable import Alerts
 

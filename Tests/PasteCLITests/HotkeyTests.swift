@@ -134,6 +134,31 @@ struct HotkeyTests {
         #expect(try cancelled.wait(timeout: 30).status == 130)
     }
 
+    @Test("--pick follows the config: copy = false leaves the clipboard; a config error is shown in a window")
+    func pickFollowsConfig() throws {
+        let pasted = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "picked text\n")
+        #expect(pasted.status == 0, "stderr: \(pasted.err)")
+        let url = pasted.out.trimmingCharacters(in: .newlines)
+        try paste.home.write("[paste]\nnotify-timeout = 1\ncopy = false\n", to: "config/paste/config")
+        try putOnClipboard("left alone")
+        let picking = try launch(["--pick"])
+        try waitForFocusedWindow()
+        try xdotool("key", "Return")
+        let picked = try picking.wait(timeout: 30)
+        #expect(picked.status == 0, "stderr: \(picked.err)")
+        #expect(picked.out == url + "\n")
+        #expect(try clipboard() == "left alone")
+
+        // A broken config stops --pick before its picker, and the person is told in a toast.
+        try paste.home.write("[paste]\nnotify = sometimes\n", to: "config/paste/config")
+        let broken = try launch(["--pick"])
+        try waitUntil("the failure notification", timeout: 20) { !pasteWindows().isEmpty }
+        let refused = try broken.wait(timeout: 30)
+        #expect(refused.status == 78)
+        #expect(refused.err.contains("notify"))
+        #expect(pasteWindows().isEmpty)
+    }
+
     @Test("the secret guard's dialog blocks the upload until answered; Cancel is the default")
     func secretGuardDialog() throws {
         let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD2fG4aEq"
