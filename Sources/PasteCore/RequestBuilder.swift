@@ -128,7 +128,13 @@ public struct RequestBuilder: Sendable {
         let url = try expansion.render(profile.url, values: values, rendering: .url) + query(values: values)
         var headers: [String] = []
         for header in profile.headers {
-            let line = try expansion.render(header, values: values)
+            // A value with a line break (a file named so, a typed answer) must not start a
+            // header of its own: control characters become spaces.
+            let line = String(
+                String.UnicodeScalarView(
+                    try expansion.render(header, values: values).unicodeScalars.map {
+                        $0.value < 0x20 || $0.value == 0x7F ? " " : $0
+                    }))
             // A header whose value came out empty (an unset optional placeholder) is not sent.
             if line.split(separator: ":", maxSplits: 1).last.map({ $0.trimmingSpaces().isEmpty }) ?? true { continue }
             headers.append(line)
