@@ -1,7 +1,8 @@
 /// Turns a service profile, the content and the person's options into an `UploadRequest`.
 ///
-/// Pure: no network, no files except `${file:…}` secrets and in-memory bodies for formats that
-/// cannot stream (form, json).
+/// No network: what it needs from outside comes through `Context` (`${file:…}` secrets, a
+/// `${cmd:…}` command through `Context.commandRunner`, a ShareX question through
+/// `Context.asker`), and bodies that cannot stream (form, json, xml) are built in memory.
 public struct RequestBuilder: Sendable {
     /// The service to build for.
     public var profile: ServiceProfile
