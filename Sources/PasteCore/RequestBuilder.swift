@@ -136,8 +136,11 @@ public struct RequestBuilder: Sendable {
                     try expansion.render(header, values: values).unicodeScalars.map {
                         $0.value < 0x20 || $0.value == 0x7F ? " " : $0
                     }))
-            // A header whose value came out empty (an unset optional placeholder) is not sent.
-            if line.split(separator: ":", maxSplits: 1).last.map({ $0.trimmingSpaces().isEmpty }) ?? true { continue }
+            // A header whose value came out empty from its holes (an unset optional placeholder)
+            // is not sent; one written empty (`Accept:`, which tells libcurl to leave its own
+            // out) is.
+            let value = line.firstIndex(of: ":").map { line[line.index(after: $0)...] } ?? ""
+            if value.trimmingSpaces().isEmpty && header.template.literalText == nil { continue }
             headers.append(line)
         }
 
