@@ -263,6 +263,15 @@ public enum ShareXUploader {
                 }
             }
         }
+        // What a config section must be, a definition must be too: a JSON Data body that is
+        // not JSON once filled would only be refused by the server.
+        do {
+            try Configuration.checkTemplates(profile, line: 1, path: file)
+        } catch .templateNotJSON(_, _, let problem) {
+            throw .badSyntax(file: file, key: "Data", reason: "not valid JSON once filled (template \(problem))")
+        } catch {
+            throw .badSyntax(file: file, key: "Body", reason: error.message)
+        }
         let name = (try string("Name")).flatMap { $0.isEmpty ? nil : $0 } ?? hostName(requestURL)
         profile.name = name
         profile.summary = "ShareX uploader '\(name)' (\(file))"

@@ -163,6 +163,11 @@ struct ShareXEndToEndTests {
                 #"{"Version": "15.0.0", "RequestURL": "http://x/", "Body": "JSON", "Data": "{input}", "URL": "{regex:a(b}"}"#,
             status: 78, message: "'FILE': URL: regular expression 'a(b' cannot be used: "),
         Bad(
+            name: "a JSON Data body that is not JSON",
+            json: #"{"Version": "15.0.0", "RequestURL": "http://x/", "Body": "JSON", "Data": "{\"text\": {input}}"}"#,
+            status: 78,
+            message: "'FILE': Data: not valid JSON once filled (template line 1: expected a value)"),
+        Bad(
             name: "an image uploader",
             json:
                 #"{"Version": "15.0.0", "DestinationType": "ImageUploader", "RequestURL": "http://x/", "Body": "MultipartFormData", "FileFormName": "f"}"#,
