@@ -21,7 +21,8 @@ struct WindowAsker: Asking {
             throw RequestError.cannotAsk(question: choices.joined(separator: " | "))
         }
         // One button per choice answering its index; Cancel, the safe one, last.
-        let buttons = choices.enumerated().map { Alerts.Button($0.element, answer: Int?.some($0.offset)) }
+        let buttons =
+            choices.enumerated().map { Alerts.Button($0.element, answer: Int?.some($0.offset)) }
             + [Alerts.Button("Cancel", answer: Int?.none)]
         do {
             return try Alerts.confirm(message: title, buttons: buttons, displayName: displayName) ?? nil
