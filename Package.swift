@@ -3,11 +3,15 @@
 // The paste suite: upload the X11 clipboard (or stdin, or files) to a pastebin and put the URL
 // back on the clipboard. See README.md and ../shared/DESIGN.md for the parts and their arrows:
 //
-//   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts}
-//   Upload -> {PasteCore, CurlInterop, CryptoInterop};  Clipboard -> X11Interop;  Alerts -> X11Interop
-//   CryptoInterop -> CCrypto (libcrypto's SHA-256, for streams)
-//   CurlInterop -> CCurlShims -> CCurl;  X11Interop -> CX11Shims -> {CX11, CXft};  X11Interop -> CPng
-//   PasteCore imports none of our modules; paste-mock imports none.
+//   paste (main.swift) -> {PasteCLI, SystemInterop}
+//   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts, SystemInterop}
+//   Upload -> {PasteCore, CurlInterop, CryptoInterop, SystemInterop};  Alerts -> X11Interop
+//   Clipboard -> {X11Interop, SystemInterop};  PasteCore -> SystemInterop (files, locks) only
+//   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,
+//   PBKDF2 and raw deflate)
+//   CurlInterop -> {CCurlShims -> CCurl, SystemInterop (TeeWriter, descriptors)}
+//   X11Interop -> CX11Shims -> {CX11, CXft};  X11Interop -> CPng;  SystemInterop -> CSystemShims (+ Glibc)
+//   paste-mock imports none of our modules.
 
 import PackageDescription
 
@@ -44,7 +48,7 @@ func staticArchives(_ names: [String]) -> LinkerSetting {
 }
 let curlLinking: [LinkerSetting] =
     linkDynamically
-    ? [.linkedLibrary("curl"), .linkedLibrary("crypto")]
+    ? [.linkedLibrary("curl"), .linkedLibrary("crypto"), .linkedLibrary("z")]
     : [
         staticArchives([
             "curl", "nghttp2", "idn2", "unistring", "ssh2", "psl", "ssl", "crypto", "zstd", "brotlidec",
@@ -92,11 +96,12 @@ let package = Package(
         .systemLibrary(
             name: "CPng",
             providers: [.apt(["libpng-dev"])]),
-        // glibc's mallopt, for the executable's allocator tuning (Sources/paste/main.swift).
-        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CCrypto",
             providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: - C shims: only what Swift cannot call directly
         .target(
@@ -104,27 +109,33 @@ let package = Package(
         .target(
             name: "CX11Shims", dependencies: ["CX11", "CXft"], cSettings: [.unsafeFlags(["-I", freetypeHeaders])],
             linkerSettings: x11Linking),
+        // glibc's GNU extensions (O_DIRECT, POSIX_SPAWN_SETSID), mallopt and a counting signal handler.
+        .target(name: "CSystemShims"),
 
         // MARK: - Interop: the only Swift that touches C pointers
-        .target(name: "CurlInterop", dependencies: ["CCurlShims"], swiftSettings: [directMetadata]),
+        // POSIX the way apple/swift-system does it: descriptors, errno, processes, signals.
+        .target(name: "SystemInterop", dependencies: ["CSystemShims"], swiftSettings: [directMetadata]),
+        .target(name: "CurlInterop", dependencies: ["CCurlShims", "SystemInterop"], swiftSettings: [directMetadata]),
         .target(
             name: "X11Interop", dependencies: ["CX11Shims", "CPng"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata]),
-        .target(name: "CryptoInterop", dependencies: ["CCrypto"], swiftSettings: [directMetadata]),
+        .target(name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata]),
 
         // MARK: - Plain Swift
-        .target(name: "PasteCore", swiftSettings: safeSwift),
-        .target(name: "Upload", dependencies: ["PasteCore", "CurlInterop", "CryptoInterop"], swiftSettings: safeSwift),
-        .target(name: "Clipboard", dependencies: ["X11Interop"], swiftSettings: safeSwift),
+        .target(name: "PasteCore", dependencies: ["SystemInterop"], swiftSettings: safeSwift),
+        .target(
+            name: "Upload", dependencies: ["PasteCore", "CurlInterop", "CryptoInterop", "SystemInterop"],
+            swiftSettings: safeSwift),
+        .target(name: "Clipboard", dependencies: ["X11Interop", "SystemInterop"], swiftSettings: safeSwift),
         .target(name: "Alerts", dependencies: ["X11Interop"], swiftSettings: safeSwift),
         .target(
             name: "PasteCLI",
-            dependencies: ["PasteCore", "Upload", "Clipboard", "Alerts"],
+            dependencies: ["PasteCore", "Upload", "Clipboard", "Alerts", "SystemInterop"],
             swiftSettings: safeSwift),
 
         // MARK: - Executables
         .executableTarget(
-            name: "paste", dependencies: ["PasteCLI", "CMalloc"], swiftSettings: safeSwift,
+            name: "paste", dependencies: ["PasteCLI", "SystemInterop"], swiftSettings: safeSwift,
             linkerSettings: staticCxxRuntime),
         // The mock pastebin shares no code with the client: a shared encoder would hide its bugs.
         .executableTarget(name: "paste-mock"),
@@ -134,10 +145,14 @@ let package = Package(
         .testTarget(
             name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "UploadTests", dependencies: ["Upload", "PasteCore", "TestSupport"]),
-        .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "TestSupport"]),
+        .testTarget(
+            name: "UploadTests", dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"]),
+        .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "SystemInterop", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "SystemInteropTests", dependencies: ["SystemInterop"]),
+        .testTarget(name: "CurlInteropTests", dependencies: ["CurlInterop", "SystemInterop", "TestSupport"]),
+        .testTarget(name: "X11InteropTests", dependencies: ["X11Interop", "TestSupport"]),
         .testTarget(
             name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "TestSupport"], exclude: ["Fixtures"]),
     ],

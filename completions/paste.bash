@@ -32,7 +32,7 @@ _paste_pastebin() {
     fi
 
     local long_options="--file --clipboard --primary --service --url --config --list-services --import-sxcu
-        --title --lang --private --expiry --new --no-copy --json --quiet --verbose --dry-run
+        --title --lang --private --expiry --burn --new --no-copy --json --quiet --verbose --dry-run
         --force --timeout --insecure --notify --no-notify --prompt --pick --history --retry
         --delete --delete-last --help --version"
     local short_options="-f -c -P -S -t -l -p -e -q -v -n -h -V"
@@ -64,7 +64,7 @@ _paste_pastebin() {
             COMPREPLY=($(compgen -W "$(_paste_pastebin_services "$command" "$config")" -- "$cur"))
             return 0 ;;
         -e | --expiry)
-            COMPREPLY=($(compgen -W "10m 1h 1d 7d 30d" -- "$cur"))
+            COMPREPLY=($(compgen -W "10m 1h 1d 7d 30d never" -- "$cur"))
             return 0 ;;
         -t | --title | -l | --lang | --url | --timeout | --delete)
             return 0 ;;

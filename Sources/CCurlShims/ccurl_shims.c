@@ -1,6 +1,4 @@
 // One line per shim; see include/ccurl_shims.h for why each exists.
-#define _GNU_SOURCE
-#include <fcntl.h>
 #include "ccurl_shims.h"
 
 CURLcode ccurl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
@@ -25,5 +23,3 @@ CURLcode ccurl_easy_getinfo_socket(CURL *h, CURLINFO i, curl_socket_t *v) { retu
 CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 long ccurl_global_default(void) { return CURL_GLOBAL_DEFAULT; }
-
-int ccurl_o_direct(void) { return O_DIRECT; }

@@ -17,6 +17,15 @@ public enum Selection: String, Sendable, CaseIterable {
 /// A place text can be read from and written to: the X11 selections, wl-clipboard, ...
 ///
 /// Text is UTF-8 bytes in both directions.
+///
+/// Writing means that some process owns the selection on our behalf after the caller returns
+/// (X11: a detached owner; Wayland: `wl-copy`'s server). How that process comes to be is the
+/// clipboard's own business, never the caller's: the caller says only *when* it knows it will
+/// copy (`prepareWrite`, up front, so the slow start overlaps its work), or that the copy
+/// follows a read (`readKeepingConnection`, so the reader's connection can serve the copy).
+/// For X11 the choice is made in this module (STYLE rule 21): while the process has one thread
+/// the owner is forked (from the reader's connection after a read, before any connection
+/// otherwise); a process with more threads spawns the helper (`SelectionOwnerProcess`).
 public protocol Clipboard {
     /// The text currently in `selection`.
     ///
@@ -28,14 +37,37 @@ public protocol Clipboard {
     /// Puts `text` into `selection` and returns once something owns it on our behalf.
     func write(_ text: [UInt8], to selection: Selection) throws(ClipboardError)
 
-    /// Begins a write before the text is known, so its slow start overlaps the caller's work.
+    /// Begins a write before the text is known (a copy session), so its slow start overlaps the
+    /// caller's work; `complete(with:)` hands over the text. Released without `complete`, the
+    /// selection keeps what it had.
     func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite
+
+    /// Reads `selection`, and begins a write to `target` that may take over what the read used
+    /// (the X11 connection, its window and the server time): the hotkey path, where the text
+    /// read is uploaded and its URL copied.
+    func readKeepingConnection(
+        _ selection: Selection, timeout: Duration, ownerOf target: Selection
+    ) throws(ClipboardError) -> (text: [UInt8], write: any PreparedClipboardWrite)
+}
+
+/// A write whose slow part may already have begun (see `Clipboard.prepareWrite`).
+public protocol PreparedClipboardWrite: AnyObject {
+    /// Hands over the text and returns once it is in the selection.
+    func complete(with text: [UInt8]) throws(ClipboardError)
 }
 
 extension Clipboard {
     /// By default nothing can start early: the write happens when the text comes.
     public func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite {
         DeferredWrite(write: { text throws(ClipboardError) in try self.write(text, to: selection) })
+    }
+
+    /// By default a read keeps nothing: the write is prepared after it.
+    public func readKeepingConnection(
+        _ selection: Selection, timeout: Duration, ownerOf target: Selection
+    ) throws(ClipboardError) -> (text: [UInt8], write: any PreparedClipboardWrite) {
+        let text = try read(selection, timeout: timeout)
+        return (text, try prepareWrite(to: target))
     }
 }
 

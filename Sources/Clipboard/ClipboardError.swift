@@ -1,3 +1,5 @@
+import SystemInterop
+
 /// Why a clipboard operation failed.
 public enum ClipboardError: Error, Equatable, Sendable {
     /// No display to talk to: neither a display name nor `DISPLAY` (nor a Wayland clipboard).
@@ -68,10 +70,10 @@ public enum ClipboardError: Error, Equatable, Sendable {
 
 /// How the detached selection owner failed to take the selection.
 public enum OwnerFailure: Equatable, Sendable {
-    /// `posix_spawn` of the helper failed with `errno`.
-    case cannotSpawn(path: String, errno: Int32)
-    /// The text could not be handed to the helper (`errno` of the failed write).
-    case payloadNotDelivered(errno: Int32)
+    /// `posix_spawn` of the helper failed.
+    case cannotSpawn(path: String, errno: Errno)
+    /// The text could not be handed to the helper (the `Errno` of the failed write).
+    case payloadNotDelivered(errno: Errno)
     /// The helper ended before owning the selection: its exit status, or 128 + signal.
     case exited(status: Int32)
     /// The helper reported a failure with this status byte (see `SelectionOwnerProcess`).
@@ -84,8 +86,8 @@ public enum OwnerFailure: Equatable, Sendable {
     /// The reason, for `ClipboardError.message`.
     var message: String {
         switch self {
-        case .cannotSpawn(let path, let errno): "cannot start '\(path)': \(errorText(errno))"
-        case .payloadNotDelivered(let errno): "cannot hand the text to the selection owner: \(errorText(errno))"
+        case .cannotSpawn(let path, let errno): "cannot start '\(path)': \(errno.message)"
+        case .payloadNotDelivered(let errno): "cannot hand the text to the selection owner: \(errno.message)"
         case .exited(let status): "the selection owner exited with status \(status)"
         case .reported(let status): "the selection owner failed (status \(status))"
         case .notOwner: "another client took the selection first"

@@ -1,3 +1,4 @@
+import SystemInterop
 import X11Interop
 
 /// The detached process that owns a selection after `paste` has returned.
@@ -36,8 +37,8 @@ public enum SelectionOwnerProcess {
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
         guard arguments.count == 3, arguments[1] == subcommand, let selection = Selection(rawValue: arguments[2])
         else { return report(.usage, exitStatus: 64) }
-        StandardStreams.closeInherited()
-        StandardStreams.leaveWorkingDirectory()
+        CurrentProcess.closeInheritedDescriptors()
+        CurrentProcess.leaveWorkingDirectory()
         // Everything that does not need the text happens before it comes: the caller starts us
         // ahead of its upload, so the connection, the window and the server timestamp are ready
         // by the time the URL is (about 5 ms off the hotkey path).
@@ -47,14 +48,15 @@ public enum SelectionOwnerProcess {
         let server = SelectionServer(display: display, selection: selection, text: [])
         server.fetchTimestamp()
         let payload: [UInt8]
-        switch StandardStreams.readAll(0) {
-        case .success(let bytes): payload = bytes
-        case .failure: return report(.readFailed, exitStatus: 74)
+        do {
+            payload = try StandardStream.input.withDescriptor { (input) throws(Errno) in try input.readAll() }
+        } catch {
+            return report(.readFailed, exitStatus: 74)
         }
         // No text: the caller started us ahead of time and then had nothing to copy (its upload
         // failed). Leave without touching the selection: it keeps what it had.
         guard !payload.isEmpty else { return 0 }
-        StandardStreams.detach(0)
+        StandardStream.input.redirectToNull()
         server.setText(payload)
         switch server.takeOwnership() {
         case .owning: break
@@ -69,8 +71,8 @@ public enum SelectionOwnerProcess {
     /// Writes the status byte to stdout and points stdout at /dev/null, so the caller's
     /// `$(paste)` sees end of file now.
     private static func report(_ status: Status, exitStatus: Int32) -> Int32 {
-        StandardStreams.writeByte(status.rawValue, to: 1)
-        StandardStreams.detach(1)
+        StandardStream.output.withDescriptor { output in _ = try? output.writeAll([status.rawValue]) }
+        StandardStream.output.redirectToNull()
         return exitStatus
     }
 }

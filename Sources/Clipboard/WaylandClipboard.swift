@@ -1,4 +1,4 @@
-import Glibc
+import SystemInterop
 
 /// The Wayland clipboard through wl-clipboard's `wl-paste` and `wl-copy`.
 ///
@@ -26,6 +26,9 @@ public struct WaylandClipboard: Clipboard, Sendable {
         self.environment = environment
     }
 
+    /// How long `write` waits to hand the text to `wl-copy`.
+    static let copyTimeout = Duration.seconds(10)
+
     /// Reads the selection with `wl-paste --no-newline --type text`.
     public func read(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> [UInt8] {
         let primary = selection == .primary ? ["--primary"] : []
@@ -44,18 +47,20 @@ public struct WaylandClipboard: Clipboard, Sendable {
     /// Writes with `wl-copy`, which forks a server and exits once it owns the selection.
     public func write(_ text: [UInt8], to selection: Selection) throws(ClipboardError) {
         let arguments = [copyTool] + (selection == .primary ? ["--primary"] : [])
-        guard case .success(let (ours, theirs)) = FileDescriptor.socketPair() else {
+        guard let pair = try? FileDescriptor.makeSocketPair() else {
             throw .waylandToolFailed(tool: "wl-copy", status: -1)
         }
-        let spawned = ChildProcess.spawn(
-            copyTool, arguments: arguments, environment: environment, stdin: .descriptor(theirs.rawValue),
-            stdout: .null, stderr: .null, newSession: true)
-        theirs.close()
-        guard case .success(let pid) = spawned else { throw .waylandToolMissing(tool: "wl-copy") }
-        ours.setNonBlocking()
-        _ = ours.sendAll(text, before: .now + .seconds(10))
-        ours.close()
-        let status = ChildProcess.waitForExit(pid)
+        let ours = pair.first
+        let theirs = pair.second
+        let spawned = try? ChildProcess.spawn(
+            copyTool, arguments: arguments, environment: environment, standardInput: .descriptor(theirs.rawValue),
+            standardOutput: .null, standardError: .null, newSession: true)
+        _ = consume theirs
+        guard let child = spawned else { throw .waylandToolMissing(tool: "wl-copy") }
+        try? ours.setNonBlocking()
+        try? ours.sendAll(text, before: .now + Self.copyTimeout)
+        _ = consume ours
+        let status = child.waitForExit()
         guard status == 0 else { throw .waylandToolFailed(tool: "wl-copy", status: status) }
     }
 
@@ -63,21 +68,21 @@ public struct WaylandClipboard: Clipboard, Sendable {
     private func capture(
         _ arguments: [String], _ selection: Selection, _ timeout: Duration
     ) throws(ClipboardError) -> (Int32, [UInt8]) {
-        guard case .success(let (ours, theirs)) = FileDescriptor.socketPair() else {
+        guard let pair = try? FileDescriptor.makeSocketPair() else {
             throw .waylandToolFailed(tool: "wl-paste", status: -1)
         }
-        let spawned = ChildProcess.spawn(
-            arguments[0], arguments: arguments, environment: environment, stdin: .null,
-            stdout: .descriptor(theirs.rawValue), stderr: .null, newSession: false)
-        theirs.close()
-        guard case .success(let pid) = spawned else { throw .waylandToolMissing(tool: "wl-paste") }
-        let output = ours.readAll(idleDeadline: timeout)
-        if case .failure = output { kill(pid, SIGKILL) }
-        let status = ChildProcess.waitForExit(pid)
-        switch output {
-        case .success(let bytes): return (status, bytes)
-        case .failure: throw .timedOut(selection, seconds: timeout.seconds)
-        }
+        let ours = pair.first
+        let theirs = pair.second
+        let spawned = try? ChildProcess.spawn(
+            arguments[0], arguments: arguments, environment: environment, standardInput: .null,
+            standardOutput: .descriptor(theirs.rawValue), standardError: .null, newSession: false)
+        _ = consume theirs
+        guard let child = spawned else { throw .waylandToolMissing(tool: "wl-paste") }
+        let output = try? ours.readAll(idleTimeout: timeout)
+        if output == nil { try? child.send(.kill) }
+        let status = child.waitForExit()
+        guard let bytes = output else { throw .timedOut(selection, seconds: timeout.seconds) }
+        return (status, bytes)
     }
 }
 
@@ -88,7 +93,7 @@ enum ExecutableSearch {
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":") where !directory.isEmpty {
             let candidate = "\(directory)/\(name)"
-            if unsafe access(candidate, X_OK) == 0 { return candidate }
+            if FileSystem.isAccessible(candidate, for: .execute) { return candidate }
         }
         return nil
     }

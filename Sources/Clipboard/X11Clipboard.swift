@@ -1,7 +1,15 @@
-import Glibc
+import SystemInterop
 import X11Interop
 
 /// The X11 selections: read as an ICCCM requestor, written through a detached owner process.
+///
+/// The owner is started in one of three ways, chosen here and never by callers:
+/// - after `readKeepingConnection`, forked from the reader's own connection, window and server
+///   time (`InheritedOwner`): no second connection, no start-up at all;
+/// - for `prepareWrite` and `write`, forked before any connection (`forkOwner`): the child
+///   opens its own and runs `SelectionOwnerProcess`, ready long before a spawned one would be;
+/// - whenever the process runs more than one thread, spawned as `helperExecutable` with the
+///   hidden subcommand (`spawnOwner`): a forked copy of a threaded process may deadlock (STYLE rule 21).
 public struct X11Clipboard: Clipboard, Sendable {
     /// The display to use; nil means the `DISPLAY` of `environment`.
     public let displayName: String?
@@ -40,147 +48,29 @@ public struct X11Clipboard: Clipboard, Sendable {
 
     /// Reads `selection` as UTF-8 text (see `SelectionReader` for the ICCCM steps).
     public func read(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> [UInt8] {
-        guard let name = resolvedDisplayName else { throw .noDisplay }
-        let display: Display
-        do { display = try Display(name: name) } catch { throw .cannotOpenDisplay(name: name) }
+        let display = try openDisplay()
         defer { display.close() }
         return try SelectionReader(display: display, selection: selection, timeout: timeout).read()
     }
 
-    /// Makes `text` the content of `selection`, returning once the helper owns it.
+    /// Makes `text` the content of `selection`, returning once the owner holds it.
     public func write(_ text: [UInt8], to selection: Selection) throws(ClipboardError) {
-        _ = try startOwner(of: text, for: selection)
+        try prepareWrite(to: selection).complete(with: text)
     }
 
-    /// Starts the detached owner of `text` and waits until it owns `selection`.
-    ///
-    /// The helper is `helperExecutable --internal-selection-owner clipboard|primary`, spawned
-    /// (not forked) in a new session. Its stdin carries the text, then end of file; its stdout
-    /// carries back one status byte once it owns the selection (`SelectionOwnerProcess.Status`),
-    /// then closes; its stderr is /dev/null. It holds none of our descriptors afterwards, so
-    /// `url=$(paste …)` returns at once.
-    /// - Returns: the helper's pid. It stays our child: the caller may reap it (tests do).
-    @discardableResult
-    public func startOwner(of text: [UInt8], for selection: Selection) throws(ClipboardError) -> Int32 {
-        try spawnOwner(for: selection).hand(text)
-    }
-
-    /// Starts the owner ahead of the text: the helper starts up while the caller still works
-    /// (the upload), and `complete(with:)` then only hands over the text. Released without
-    /// `complete`, the helper sees end of file with no text and leaves without owning anything.
+    /// Starts the owner ahead of the text: forked now while the process has one thread, else
+    /// spawned. It connects, makes its window and gets a server timestamp while the caller
+    /// still works (the upload); `complete(with:)` then only hands over the text. Released
+    /// without `complete`, the owner sees end of file with no text and leaves without owning
+    /// anything.
     public func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite {
-        try spawnOwner(for: selection)
+        if CurrentProcess.isSingleThreaded, let forked = forkOwner(for: selection) { return forked }
+        return try spawnOwner(for: selection)
     }
 
-    /// Spawns the helper with its two sockets; nothing is sent yet.
-    func spawnOwner(for selection: Selection) throws(ClipboardError) -> OwnerLaunch {
+    /// Opens the display in effect.
+    func openDisplay() throws(ClipboardError) -> Display {
         guard let name = resolvedDisplayName else { throw .noDisplay }
-        let payload: (ours: FileDescriptor, theirs: FileDescriptor)
-        let status: (ours: FileDescriptor, theirs: FileDescriptor)
-        switch FileDescriptor.socketPair() {
-        case .success(let pair): payload = pair
-        case .failure(let error): throw .helperFailed(.payloadNotDelivered(errno: error.rawValue))
-        }
-        switch FileDescriptor.socketPair() {
-        case .success(let pair): status = pair
-        case .failure(let error): throw .helperFailed(.payloadNotDelivered(errno: error.rawValue))
-        }
-        var childEnvironment = environment
-        childEnvironment["DISPLAY"] = name
-        let spawned = ChildProcess.spawn(
-            helperExecutable,
-            arguments: [helperExecutable, SelectionOwnerProcess.subcommand, selection.rawValue],
-            environment: childEnvironment, stdin: .descriptor(payload.theirs.rawValue),
-            stdout: .descriptor(status.theirs.rawValue), stderr: .null, newSession: true)
-        payload.theirs.close()
-        status.theirs.close()
-        switch spawned {
-        case .success(let child):
-            return OwnerLaunch(
-                pid: child, payload: payload.ours, status: status.ours, displayName: name, timeout: ownershipTimeout)
-        case .failure(let error):
-            throw .helperFailed(.cannotSpawn(path: helperExecutable, errno: error.rawValue))
-        }
+        do { return try Display(name: name) } catch { throw .cannotOpenDisplay(name: name) }
     }
 }
-
-/// A write whose slow part already began (the X11 owner process is starting up).
-public protocol PreparedClipboardWrite: AnyObject {
-    /// Hands over the text and returns once it is in the selection.
-    func complete(with text: [UInt8]) throws(ClipboardError)
-}
-
-/// A spawned selection owner waiting for its text.
-final class OwnerLaunch: PreparedClipboardWrite {
-    let pid: pid_t
-    private let payload: FileDescriptor
-    private let status: FileDescriptor
-    private let displayName: String
-    private let timeout: Duration
-
-    init(pid: pid_t, payload: FileDescriptor, status: FileDescriptor, displayName: String, timeout: Duration) {
-        self.pid = pid
-        self.payload = payload
-        self.status = status
-        self.displayName = displayName
-        self.timeout = timeout
-    }
-
-    func complete(with text: [UInt8]) throws(ClipboardError) {
-        _ = try hand(text)
-    }
-
-    /// Sends the text, then waits for the status byte that says the helper owns the selection.
-    func hand(_ text: [UInt8]) throws(ClipboardError) -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        payload.setNonBlocking()
-        if case .failure(let error) = payload.sendAll(text, before: deadline) {
-            // EPIPE: the helper is gone already (it may have said why first: no display);
-            // anything else: it is stuck, so end it.
-            if error.rawValue == EPIPE, case .success(let byte?) = status.readByte(before: deadline) {
-                _ = ChildProcess.waitForExit(pid)
-                switch SelectionOwnerProcess.Status(rawValue: byte) {
-                case .noDisplay: throw .noDisplay
-                case .cannotOpenDisplay: throw .cannotOpenDisplay(name: displayName)
-                default: throw .helperFailed(.reported(status: byte))
-                }
-            }
-            if error.rawValue != EPIPE { kill(pid, SIGKILL) }
-            let exit = ChildProcess.waitForExit(pid)
-            switch error.rawValue {
-            case EPIPE: throw .helperFailed(.exited(status: exit))
-            case ETIMEDOUT: throw .helperFailed(.noAnswer)
-            default: throw .helperFailed(.payloadNotDelivered(errno: error.rawValue))
-            }
-        }
-        payload.close()
-
-        switch status.readByte(before: deadline) {
-        case .success(let byte?):
-            switch SelectionOwnerProcess.Status(rawValue: byte) {
-            case .owning: return pid
-            case .noDisplay:
-                _ = ChildProcess.waitForExit(pid)
-                throw .noDisplay
-            case .cannotOpenDisplay:
-                _ = ChildProcess.waitForExit(pid)
-                throw .cannotOpenDisplay(name: displayName)
-            case .notOwner:
-                _ = ChildProcess.waitForExit(pid)
-                throw .helperFailed(.notOwner)
-            default:
-                _ = ChildProcess.waitForExit(pid)
-                throw .helperFailed(.reported(status: byte))
-            }
-        case .success(nil):
-            throw .helperFailed(.exited(status: ChildProcess.waitForExit(pid)))
-        case .failure:
-            kill(pid, SIGKILL)
-            _ = ChildProcess.waitForExit(pid)
-            throw .helperFailed(.noAnswer)
-        }
-    }
-}
-
-@available(*, unavailable)
-extension OwnerLaunch: Sendable {}

@@ -1,5 +1,6 @@
 internal import CCurlShims
 internal import Glibc
+internal import SystemInterop
 
 /// Reads a `BodySource` in chunks into buffers libcurl hands us, teeing streams to a file.
 ///
@@ -9,9 +10,8 @@ internal import Glibc
 /// cross C.
 final class BodyReader {
     private let source: BodySource
-    /// The descriptor read from: the opened file, or the caller's stream.
-    private let fileDescriptor: Int32
-    private let ownsDescriptor: Bool
+    /// The opened file of a `.file` source (a stream's descriptor belongs to the caller).
+    private let file: FileDescriptor?
     /// The tee file, opened for appending; nil when there is none.
     private let tee: TeeWriter?
     /// Where `.bytes` and `.file` are; for `.bytes` the next byte to send.
@@ -33,33 +33,27 @@ final class BodyReader {
         self.source = source
         switch source {
         case .bytes, .segments:
-            fileDescriptor = -1
-            ownsDescriptor = false
+            file = nil
             tee = nil
         case .file(let path, _):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw CurlError(code: .readError, detail: "", localFailure: .read(path: path, errno: errno))
+            do {
+                file = try FileDescriptor.open(path, .readOnly)
+            } catch {
+                throw CurlError(code: .readError, detail: "", localFailure: .read(path: path, errno: error))
             }
-            fileDescriptor = fd
-            ownsDescriptor = true
             tee = nil
-        case .stream(let fd, _, let teePath):
-            fileDescriptor = fd
-            ownsDescriptor = false
+        case .stream(_, _, let teePath):
+            file = nil
             if let teePath {
-                guard let tee = TeeWriter(path: teePath) else {
-                    throw CurlError(code: .readError, detail: "", localFailure: .tee(path: teePath, errno: errno))
+                do {
+                    tee = try TeeWriter(path: teePath)
+                } catch {
+                    throw CurlError(code: .readError, detail: "", localFailure: .tee(path: teePath, errno: error))
                 }
-                self.tee = tee
             } else {
                 tee = nil
             }
         }
-    }
-
-    deinit {
-        if ownsDescriptor { close(fileDescriptor) }
     }
 
     /// A name for the source in error messages.
@@ -109,9 +103,11 @@ final class BodyReader {
         case .file(let path, let size):
             let wanted = Int(min(Int64(buffer.count), size - offset))
             guard wanted > 0 else { return 0 }
-            let got = readRetrying(base, wanted)
-            guard got >= 0 else {
-                failure = .read(path: path, errno: errno)
+            let got: Int
+            do {
+                got = try file!.read(into: UnsafeMutableRawBufferPointer(start: base, count: wanted))
+            } catch {
+                failure = .read(path: path, errno: error)
                 return -1
             }
             offset += Int64(got)
@@ -127,10 +123,14 @@ final class BodyReader {
             if !appendToTee(UnsafeRawBufferPointer(start: base, count: count)) { return -1 }
             observe(base, count)
             return count
-        case .stream:
-            let got = readRetrying(base, buffer.count)
-            guard got >= 0 else {
-                failure = .read(path: sourceName, errno: errno)
+        case .stream(let descriptor, _, _):
+            let got: Int
+            do {
+                got = try FileDescriptor.withUnowned(descriptor) { (stream) throws(Errno) in
+                    try stream.read(into: buffer)
+                }
+            } catch {
+                failure = .read(path: sourceName, errno: error)
                 return -1
             }
             guard got > 0 else {
@@ -150,30 +150,16 @@ final class BodyReader {
         streamObserver(bytes.span)
     }
 
-    /// `read(2)`, retried on EINTR, waiting with `poll` when a non-blocking descriptor is empty.
-    private func readRetrying(_ base: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        while true {
-            let got = Glibc.read(fileDescriptor, base, count)
-            if got >= 0 { return got }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN:
-                var entry = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&entry, 1, -1)
-            default: return -1
-            }
-        }
-    }
-
     /// Appends a chunk to the tee file; false (with `failure` set) when that fails.
     private func appendToTee(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard let tee else { return true }
-        let code = tee.append(chunk)
-        guard code == 0 else {
-            failure = .tee(path: tee.path, errno: code)
+        do {
+            try tee.append(chunk)
+            return true
+        } catch {
+            failure = .tee(path: tee.path, errno: error)
             return false
         }
-        return true
     }
 
     /// Writes out what the tee still stages, so the file holds every byte read so far; false
@@ -183,12 +169,13 @@ final class BodyReader {
     @discardableResult
     func finishTee() -> Bool {
         guard let tee else { return true }
-        let code = tee.flush()
-        guard code == 0 else {
-            if failure == nil { failure = .tee(path: tee.path, errno: code) }
+        do {
+            try tee.flush()
+            return true
+        } catch {
+            if failure == nil { failure = .tee(path: tee.path, errno: error) }
             return false
         }
-        return true
     }
 
     /// Moves back to `position` so libcurl can send the body again (a 307/308 redirect or an
@@ -214,7 +201,7 @@ final class BodyReader {
             offset = position
             return true
         case .file:
-            guard lseek(fileDescriptor, off_t(position), SEEK_SET) == off_t(position) else { return false }
+            guard (try? file!.seek(to: position)) != nil else { return false }
             offset = position
             return true
         case .stream:

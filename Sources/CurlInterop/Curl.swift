@@ -30,15 +30,3 @@ public enum Curl {
         return String(cString: text)
     }
 }
-
-extension Curl {
-    /// The system's text for an errno value, first letter lowercased to sit mid-sentence
-    /// (`connection refused`). Wraps `strerror`.
-    public static func describe(errno code: Int32) -> String {
-        var text = String(cString: strerror(code))
-        if let first = text.first, text.dropFirst().first?.isLowercase ?? true {
-            text = first.lowercased() + text.dropFirst()
-        }
-        return text
-    }
-}

@@ -1,4 +1,5 @@
 internal import CCurlShims
+public import SystemInterop
 
 /// A failed libcurl call: its code, libcurl's text for that code, and the handle's error buffer.
 ///
@@ -70,6 +71,9 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let http2 = Code(CURLE_HTTP2)
         /// `CURLE_AGAIN`: a non-blocking send or receive would block.
         public static let again = Code(CURLE_AGAIN)
+        /// `CURLE_PROXY`: a SOCKS proxy refused or failed the handshake (the proxy could not
+        /// resolve or reach the server, or spoke no SOCKS).
+        public static let proxyHandshake = Code(CURLE_PROXY)
 
         /// Whether this code is a TLS failure (handshake or certificate verification).
         public var isTLS: Bool {
@@ -83,10 +87,10 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Something one of our own callbacks failed at: the real cause behind an abort code.
     public enum LocalFailure: Sendable, Equatable {
-        /// Reading the body source failed (`errno` from `open`/`read`).
-        case read(path: String, errno: Int32)
+        /// Reading the body source failed (the `Errno` of `open`/`read`).
+        case read(path: String, errno: Errno)
         /// Appending to the tee (outbox) copy failed.
-        case tee(path: String, errno: Int32)
+        case tee(path: String, errno: Errno)
     }
 
     /// The code libcurl returned.

@@ -24,6 +24,9 @@ public struct TransferInfo: Sendable, Equatable {
     public var newConnections: Int
     /// The IP address connected to (`CURLINFO_PRIMARY_IP`).
     public var primaryIP: String
+    /// The status a proxy answered a CONNECT with (`CURLINFO_HTTP_CONNECTCODE`), 0 when no
+    /// tunnel was asked for.
+    public var connectCode: Int
 }
 
 extension EasyHandle {
@@ -40,7 +43,8 @@ extension EasyHandle {
             totalSeconds: Double(offset(CURLINFO_TOTAL_TIME_T)) / 1e6,
             osErrno: Int32(truncatingIfNeeded: long(CURLINFO_OS_ERRNO)),
             newConnections: long(CURLINFO_NUM_CONNECTS),
-            primaryIP: string(CURLINFO_PRIMARY_IP) ?? "")
+            primaryIP: string(CURLINFO_PRIMARY_IP) ?? "",
+            connectCode: long(CURLINFO_HTTP_CONNECTCODE))
     }
 
     private func long(_ item: CURLINFO) -> Int {

@@ -27,33 +27,17 @@ public final class EasyHandle {
     public private(set) var discardedBodyBytes: Int64 = 0
     /// The most body bytes kept in `responseBody`.
     public var maximumBodyBytes = 1 << 20
-    /// When set, the body of an answer reached through a redirect is dropped once it passes
-    /// `followedBodyAllowance` bytes: the transfer stops there and still counts as complete.
+    /// When set, the transfer stops once the body of its answer passes this many bytes, and
+    /// still counts as complete (`stoppedAtAllowance` tells it happened). Nil: read it all.
     ///
-    /// A pastie-style service redirects to the new paste's page, which holds the whole paste
-    /// again as HTML; only its URL is wanted. Small pages are read to the end so the connection
-    /// stays reusable for the next transfer of a batch.
-    public var stopsLargeFollowedBodies = false
-    /// How much of a followed answer's body is read before `stopsLargeFollowedBodies` stops it.
-    public var followedBodyAllowance = 64 << 10
-    /// How many final (non-1xx) answers have begun in this transfer.
-    private var answersSeen = 0
+    /// What a caller wants of a page is sometimes only that it was reached (a pastie-style
+    /// service redirects to the new paste's page, which holds the whole paste again as HTML):
+    /// small pages are still read to the end, so the connection stays reusable.
+    public var bodyAllowance: Int?
     /// Body bytes of the current answer so far.
     private var currentBodyBytes = 0
-    /// Whether the transfer was stopped on purpose after a followed answer's headers.
-    public private(set) var stoppedFollowedBody = false
-    /// When set, the `Content-Type` line of the header list is emptied as soon as an answer
-    /// 301, 302 or 303 ends, so the GET that libcurl follows it with carries none.
-    ///
-    /// For a POST whose body type is a header of ours (a multipart body framed in memory):
-    /// libcurl turns a POST into a GET on those codes (CURLOPT_FOLLOWLOCATION, unless
-    /// CURLOPT_POSTREDIR) but sends custom headers unchanged, and a GET announcing a multipart
-    /// body it does not have is refused by some servers. With CURLOPT_MIMEPOST libcurl writes
-    /// that header itself and leaves it off the GET; this does the same. A 307 or 308 keeps the
-    /// POST, the body (rewound) and the header.
-    public var dropsContentTypeOnSwitchToGet = false
-    /// The status of the answer whose headers are arriving.
-    private var currentStatus = 0
+    /// Whether the last transfer was stopped on purpose at `bodyAllowance`.
+    public private(set) var stoppedAtAllowance = false
 
     /// Called with (bytes sent, total to send or 0 when unknown); return false to abort.
     public var onProgress: ((Int64, Int64) -> Bool)? {
@@ -136,6 +120,12 @@ public final class EasyHandle {
         try check(ccurl_easy_setopt_string(raw, CURLoption(rawValue: option.rawValue), value))
     }
 
+    /// Sets a text option back to libcurl's "none" (NULL): no custom method, no CA file, no
+    /// client certificate. Wraps `curl_easy_setopt` (CURLOPTTYPE_STRINGPOINT) with NULL.
+    public func clear(_ option: StringOption) throws(CurlError) {
+        try check(ccurl_easy_setopt_string(raw, CURLoption(rawValue: option.rawValue), nil))
+    }
+
     /// Sets the request header lines (CURLOPT_HTTPHEADER); the handle keeps the list alive.
     public func setHeaders(_ list: HeaderList) throws(CurlError) {
         headerList = list
@@ -168,6 +158,15 @@ public final class EasyHandle {
         try check(ccurl_easy_setopt_seek_callback(raw, bodySeekTrampoline))
     }
 
+    /// Moves the body set with `setBody` back to its start, for a request that sends it again
+    /// (a 307 or 308 redirect followed by the caller). A multipart body (`setMultipartBody`)
+    /// needs nothing: libcurl rewinds its parts itself at the start of every request.
+    ///
+    /// - Returns: false when the body is a stream, which cannot be read twice.
+    public func rewindBody() -> Bool {
+        bodyReader?.rewind(to: 0) ?? true
+    }
+
     // MARK: - Running
 
     /// Runs the transfer to its end on this thread.
@@ -185,10 +184,8 @@ public final class EasyHandle {
         responseHeaders = []
         responseBody = []
         discardedBodyBytes = 0
-        answersSeen = 0
         currentBodyBytes = 0
-        stoppedFollowedBody = false
-        currentStatus = 0
+        stoppedAtAllowance = false
         errorBuffer[0] = 0
     }
 
@@ -198,8 +195,8 @@ public final class EasyHandle {
         bodyReader?.finishTee()
         mime?.finishTees()
         guard code != CURLE_OK else { return }
-        // A write "error" we caused ourselves to skip a followed page's body is a success.
-        if code == CURLE_WRITE_ERROR && stoppedFollowedBody { return }
+        // A write "error" we caused ourselves to skip the rest of a body is a success.
+        if code == CURLE_WRITE_ERROR && stoppedAtAllowance { return }
         throw makeError(code)
     }
 
@@ -220,8 +217,8 @@ public final class EasyHandle {
 
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
         currentBodyBytes += chunk.count
-        if stopsLargeFollowedBodies && answersSeen > 1 && currentBodyBytes > followedBodyAllowance {
-            stoppedFollowedBody = true
+        if let bodyAllowance, currentBodyBytes > bodyAllowance {
+            stoppedAtAllowance = true
             return 0
         }
         let room = max(0, maximumBodyBytes - responseBody.count)
@@ -237,18 +234,11 @@ public final class EasyHandle {
         while end > 0, chunk[end - 1] == 0x0A || chunk[end - 1] == 0x0D { end -= 1 }
         let line = String(decoding: chunk[0..<end], as: UTF8.self)
         if line.hasPrefix("HTTP/") {
-            // A new answer (after a redirect, a 100 Continue, or a proxy CONNECT): only the
+            // A new answer (after a 100 Continue, or a proxy's answer to CONNECT): only the
             // last answer's headers describe the result.
             responseHeaders = []
             currentBodyBytes = 0
-            let status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-            if status >= 200 { answersSeen += 1 }
-            currentStatus = status
             return
-        }
-        if line.isEmpty, dropsContentTypeOnSwitchToGet, (301...303).contains(currentStatus) {
-            // The end of a redirect's headers: libcurl builds the GET after this.
-            headerList?.blankLines(named: "Content-Type")
         }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = String(line[..<colon])

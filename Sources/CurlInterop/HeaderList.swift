@@ -25,37 +25,6 @@ public final class HeaderList {
         }
         head = newHead
     }
-
-    /// Empties, in place, every line for the header `name` (any case): `Name: value` becomes
-    /// `Name:`, a line libcurl leaves out of the requests it builds from the list afterwards.
-    ///
-    /// libcurl reads the list anew for each request of a transfer (lib/http.c,
-    /// `Curl_add_custom_headers`), so this may run between two requests of one transfer (from
-    /// the header callback, which calls no libcurl function). The text only gets shorter, inside
-    /// the buffer `curl_slist_append` allocated.
-    func blankLines(named name: String) {
-        let wanted = Array(name.lowercased().utf8)
-        var node = head
-        while let current = node {
-            if let text = current.pointee.data {
-                var matches = true
-                for (index, byte) in wanted.enumerated() {
-                    let found = UInt8(bitPattern: text[index])
-                    // A NUL ends the line early and matches nothing in `wanted`.
-                    guard found | (found >= 0x41 && found <= 0x5A ? 0x20 : 0) == byte else {
-                        matches = false
-                        break
-                    }
-                }
-                let separator = matches ? UInt8(bitPattern: text[wanted.count]) : 0
-                if separator == UInt8(ascii: ":") || separator == UInt8(ascii: ";") {
-                    text[wanted.count] = CChar(bitPattern: UInt8(ascii: ":"))
-                    text[wanted.count + 1] = 0
-                }
-            }
-            node = current.pointee.next
-        }
-    }
 }
 
 @available(*, unavailable, message: "a libcurl header list belongs to one thread")

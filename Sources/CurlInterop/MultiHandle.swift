@@ -78,7 +78,7 @@ public final class MultiHandle {
             else { continue }
             let code = message.pointee.data.result
             let result: Result<Void, CurlError> =
-                code == CURLE_OK || (code == CURLE_WRITE_ERROR && easy.stoppedFollowedBody)
+                code == CURLE_OK || (code == CURLE_WRITE_ERROR && easy.stoppedAtAllowance)
                 ? .success(()) : .failure(easy.makeError(code))
             finished.append((easy, result))
         }

@@ -1,5 +1,6 @@
 internal import CCurlShims
 internal import Glibc
+internal import SystemInterop
 
 /// A plain TCP exchange for netcat-style pastebins (termbin, fiche): connect, send the content,
 /// close the sending side, read the answer.
@@ -14,19 +15,26 @@ public final class RawConnection {
     /// The size of one chunk read from the source and sent.
     private static let chunkSize = 64 * 1024
 
-    /// Connects to `host:port`.
+    /// Connects to `host:port`, directly or through a proxy.
     ///
-    /// Proxies are switched off (`CURLOPT_PROXY ""`): a proxy from the environment speaks HTTP,
-    /// and this is not HTTP.
-    /// - Throws: `CurlError` (`couldNotResolveHost`, `couldNotConnect`, `operationTimedOut`).
-    public init(host: String, port: Int, connectTimeoutMilliseconds: Int) throws(CurlError) {
+    /// - Parameters:
+    ///   - proxy: a proxy URL (`CURLOPT_PROXY`), nil for a direct connection (then "" is set, so
+    ///     libcurl never takes one from the process environment).
+    ///   - tunnels: ask an HTTP proxy for a CONNECT tunnel (`CURLOPT_HTTPPROXYTUNNEL`): without
+    ///     it, a connect-only transfer would stop at the proxy. Not needed for SOCKS.
+    /// - Throws: `CurlError` (`couldNotResolveHost`, `couldNotConnect`, `operationTimedOut`,
+    ///   the proxy's failures).
+    public init(
+        host: String, port: Int, connectTimeoutMilliseconds: Int, proxy: String? = nil, tunnels: Bool = false
+    ) throws(CurlError) {
         easy = try EasyHandle()
         let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         try easy.set(.url, "http://\(authority)/")
         try easy.set(.noSignal, true)
         try easy.set(.connectOnly, true)
         try easy.set(.connectTimeoutMilliseconds, connectTimeoutMilliseconds)
-        _ = ccurl_easy_setopt_string(easy.raw, CURLOPT_PROXY, "")
+        try easy.set(.proxy, proxy ?? "")
+        if tunnels { try easy.set(.proxyTunnel, true) }
         try easy.perform()
         var socket: curl_socket_t = -1
         _ = ccurl_easy_getinfo_socket(easy.raw, CURLINFO_ACTIVESOCKET, &socket)
@@ -75,7 +83,7 @@ public final class RawConnection {
             onProgress?(total)
         }
         if shutdown(socket, Int32(SHUT_WR)) != 0 {
-            throw CurlError(code: .sendError, detail: "shutdown: " + String(cString: strerror(errno)))
+            throw CurlError(code: .sendError, detail: "shutdown: " + Errno(rawValue: errno).message)
         }
         return total
     }
@@ -119,7 +127,7 @@ public final class RawConnection {
             let ready = poll(&entry, 1, Int32(min(milliseconds, Int64(Int32.max))))
             if ready > 0 { return }
             if ready < 0 && errno != EINTR {
-                throw CurlError(code: .receiveError, detail: "poll: " + String(cString: strerror(errno)))
+                throw CurlError(code: .receiveError, detail: "poll: " + Errno(rawValue: errno).message)
             }
         }
     }

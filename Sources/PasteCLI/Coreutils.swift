@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemInterop
 
 /// Hands the whole invocation to coreutils paste(1), unchanged.
 ///
@@ -9,22 +7,18 @@
 public enum Coreutils {
     /// The path of coreutils paste to run, or nil when none is found.
     public static func findPaste(path: String?, selfExecutable: String = "/proc/self/exe") -> String? {
-        var ourStatus = stat()
-        let haveOurs = unsafe stat(selfExecutable, &ourStatus) == 0
+        let ours = try? FileSystem.status(ofPath: selfExecutable)
+        func isOurs(_ status: FileStatus) -> Bool { ours.map(status.isSameFile) ?? false }
         for directory in (path ?? "").split(separator: ":") where !directory.isEmpty {
             let candidate = String(directory) + "/paste"
-            var status = stat()
-            guard unsafe stat(candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-                unsafe access(candidate, X_OK) == 0
+            guard let status = try? FileSystem.status(ofPath: candidate), status.kind == .regular,
+                FileSystem.isAccessible(candidate, for: .execute)
             else { continue }
-            if haveOurs && status.st_dev == ourStatus.st_dev && status.st_ino == ourStatus.st_ino { continue }
+            if isOurs(status) { continue }
             return candidate
         }
-        for fallback in ["/usr/bin/paste", "/bin/paste"] where unsafe access(fallback, X_OK) == 0 {
-            var status = stat()
-            if unsafe stat(fallback, &status) == 0,
-                !(haveOurs && status.st_dev == ourStatus.st_dev && status.st_ino == ourStatus.st_ino)
-            {
+        for fallback in ["/usr/bin/paste", "/bin/paste"] where FileSystem.isAccessible(fallback, for: .execute) {
+            if let status = try? FileSystem.status(ofPath: fallback), !isOurs(status) {
                 return fallback
             }
         }
@@ -35,14 +29,8 @@ public enum Coreutils {
     ///
     /// - Parameter arguments: the whole argv, argv[0] included, passed on unchanged (coreutils
     ///   names itself after argv[0] in its messages, as it would have had it been called directly).
-    public static func exec(_ executable: String, arguments: [String]) -> SystemError {
-        var cStrings = unsafe arguments.map { unsafe strdup($0) }
-        unsafe cStrings.append(nil)
-        unsafe execv(executable, &cStrings)
-        let error = SystemError.current
-        unsafe cStrings.forEach { unsafe free($0) }
-        return error
+    /// - Returns: Why `execv` failed.
+    public static func exec(_ executable: String, arguments: [String]) -> Errno {
+        CurrentProcess.replace(with: executable, arguments: arguments)
     }
 }
-
-import PasteCore

@@ -41,7 +41,8 @@ public func helpText() -> String {
         "77 refused by the secret guard, 78 config error, 130 cancelled.",
         "",
         "Environment: PASTE_SERVICE, PASTE_CONFIG, DISPLAY, NO_COLOR, XDG_CONFIG_HOME,",
-        "XDG_STATE_HOME, http_proxy/https_proxy.",
+        "XDG_STATE_HOME, http_proxy/https_proxy/no_proxy, SSL_CERT_FILE/CURL_CA_BUNDLE.",
+        "Config keys for private CAs and proxies: ca-file, proxy (paste-config(5)).",
         "See paste(1) and paste-config(5).",
     ]
     return lines.joined(separator: "\n") + "\n"

@@ -178,11 +178,16 @@ private func apply(
     case "title": invocation.options.title = value
     case "lang": invocation.options.language = value
     case "private": invocation.options.isPrivate = true
+    case "expiry" where value == "never":
+        invocation.options.neverExpires = true
+        invocation.options.expirySeconds = nil
     case "expiry":
+        invocation.options.neverExpires = false
         guard let seconds = Duration.parseSeconds(value!), seconds >= 1, seconds < 1e10 else {
             throw UsageError(detail: "bad expiry '\(value!)': expected a duration such as 10m, 1h, 7d")
         }
         invocation.options.expirySeconds = Int(seconds)
+    case "burn": invocation.options.burnsAfterReading = true
     case "new": invocation.isNew = true
     case "no-copy": invocation.copies = false
     case "json": invocation.isJSON = true

@@ -66,6 +66,9 @@ public let optionTable: [OptionSpec] = [
         long: "expiry", short: "e", argument: "DURATION", help: "delete the paste after DURATION (10m, 1h, 7d)",
         group: .paste),
     OptionSpec(
+        long: "burn", short: nil, argument: nil, help: "burn after reading; fails if the service cannot",
+        group: .paste),
+    OptionSpec(
         long: "new", short: nil, argument: nil, help: "always make a new paste, even for a repeat", group: .paste),
     // Output
     OptionSpec(long: "no-copy", short: nil, argument: nil, help: "do not put the URL on the clipboard", group: .output),

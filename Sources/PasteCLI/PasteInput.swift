@@ -1,9 +1,6 @@
 import Clipboard
 import PasteCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemInterop
 
 /// One thing to paste: its bytes (or where to stream them from) and what to call it in messages.
 struct PasteInput {
@@ -24,35 +21,37 @@ struct PasteInput {
 
     /// Reads a file: small ones into memory (scanned whole), large ones streamed from disk.
     static func file(_ path: String) throws(InputError) -> PasteInput {
-        var status = stat()
-        guard unsafe stat(path, &status) == 0 else {
-            if errno == ENOENT { throw .missingFile(path: path) }
-            throw .unreadable(path: path, reason: SystemError.current.description)
+        let status: FileStatus
+        do {
+            status = try FileSystem.status(ofPath: path)
+        } catch {
+            if error == .noSuchFileOrDirectory { throw .missingFile(path: path) }
+            throw .unreadable(path: path, reason: error.message)
         }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path: path) }
-        let size = Int64(status.st_size)
+        guard status.kind == .regular else { throw .notAFile(path: path) }
+        let size = status.size
         if size == 0 { throw .empty(source: "'\(path)'") }
         if size > inMemoryLimit {
-            guard unsafe access(path, R_OK) == 0 || getuid() == 0 else {
-                throw .unreadable(path: path, reason: SystemError(EACCES).description)
+            guard FileSystem.isAccessible(path, for: .read) || CurrentProcess.userID == 0 else {
+                throw .unreadable(path: path, reason: Errno.permissionDenied.message)
             }
             return PasteInput(content: .file(path: path, size: size), label: "'\(path)'", fileName: baseName(path))
         }
-        switch FileReader.readBytes(path, limit: inMemoryLimit) {
-        case .success(let (bytes, _)):
-            return try PasteInput(bytes: bytes, label: "'\(path)'", fileName: baseName(path))
-        case .failure(let error):
-            throw .unreadable(path: path, reason: error.description)
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readFile(path, limit: inMemoryLimit).bytes
+        } catch {
+            throw .unreadable(path: path, reason: error.message)
         }
+        return try PasteInput(bytes: bytes, label: "'\(path)'", fileName: baseName(path))
+    }
+
+    /// Whether `bytes` hold a NUL (binary data), found with `memchr` (`Memory.contains`).
+    static func containsNUL(_ bytes: [UInt8]) -> Bool {
+        Memory.contains(0, in: bytes)
     }
 
     /// Wraps in-memory bytes, refusing empty and binary input.
-    /// Whether `bytes` hold a NUL (binary data). `memchr`, vectorised: a byte-by-byte
-    /// `contains(0)` was a sixth of reading a 64 MiB clipboard.
-    static func containsNUL(_ bytes: [UInt8]) -> Bool {
-        unsafe bytes.withUnsafeBytes { unsafe $0.baseAddress.map { unsafe memchr($0, 0, bytes.count) != nil } ?? false }
-    }
-
     init(bytes: [UInt8], label: String, fileName: String? = nil, isFromSelection: Bool = false) throws(InputError) {
         if bytes.isEmpty { throw .empty(source: label) }
         if Self.containsNUL(bytes) { throw .binary(source: label) }
@@ -72,21 +71,15 @@ struct PasteInput {
     /// Reads stdin: all of it when it fits in memory, else the start (to check) and the rest
     /// streamed from the descriptor with the start sent first.
     static func standardInput() throws(InputError) -> PasteInput {
-        var buffer = [UInt8](repeating: 0, count: inMemoryLimit)
-        var filled = 0
-        while filled < buffer.count {
-            let count = unsafe buffer.withUnsafeMutableBytes {
-                unsafe read(0, $0.baseAddress! + filled, $0.count - filled)
+        let buffer: [UInt8]
+        do {
+            buffer = try StandardStream.input.withDescriptor { (input) throws(Errno) in
+                try input.read(upTo: inMemoryLimit)
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: "stdin", reason: SystemError.current.description)
-            }
-            if count == 0 { break }
-            filled += count
+        } catch {
+            throw .unreadable(path: "stdin", reason: error.message)
         }
-        buffer.removeSubrange(filled...)
-        if filled < inMemoryLimit {
+        if buffer.count < inMemoryLimit {
             return try PasteInput(bytes: buffer, label: "stdin")
         }
         if Self.containsNUL(buffer) { throw .binary(source: "stdin") }

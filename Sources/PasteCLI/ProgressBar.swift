@@ -1,5 +1,6 @@
 import PasteCore
 import Synchronization
+import SystemInterop
 
 /// The upload progress line on stderr: bytes sent, rate, and time left when the size is known.
 ///
@@ -88,7 +89,7 @@ enum ProgressBar {
         // libcurl calls back on the transfer's thread only; the Mutex makes that a checked fact.
         private let state = Mutex(State())
 
-        init(colored: Bool, write: @escaping @Sendable (String) -> Void = { StandardStreams.err($0) }) {
+        init(colored: Bool, write: @escaping @Sendable (String) -> Void = { StandardStream.error.write($0) }) {
             self.colored = colored
             self.write = write
         }

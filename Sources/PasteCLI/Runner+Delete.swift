@@ -6,19 +6,22 @@ enum DeleteError: PasteError {
     case notInHistory(url: String)
     case notDeletable(url: String, service: String)
     case historyEmpty
+    /// The service answered the deletion with a refusal (PrivateBin's `status` 1).
+    case refused(url: String, service: String, message: String)
 
     var message: String {
         switch self {
         case .notInHistory(let url): "'\(url)' is not in the history; only pastes made here can be deleted"
         case .notDeletable(let url, let service): "\(service) gave no deletion token for '\(url)'"
         case .historyEmpty: "the history is empty; there is nothing to delete"
+        case .refused(let url, let service, let message): "\(service) did not delete '\(url)': \(message)"
         }
     }
 
     var exitStatus: ExitStatus {
         switch self {
         case .notInHistory, .historyEmpty: .noInput
-        case .notDeletable: .unavailable
+        case .notDeletable, .refused: .unavailable
         }
     }
 }
@@ -29,7 +32,10 @@ extension Runner {
         let history = History(context: context)
         guard let record = try history.find(url: url) else { throw DeleteError.notInHistory(url: url) }
         let configuration = try loadConfiguration()
-        let request: UploadRequest
+        if let token = record.deletionToken, isPrivateBin(record, configuration) {
+            return try deletePrivateBin(record, token: token, configuration: configuration)
+        }
+        var request: UploadRequest
         if let deletionURL = record.deletionURL {
             // pinnwand and similar: visiting the removal link deletes the paste.
             request = UploadRequest(
@@ -44,12 +50,57 @@ extension Runner {
         } else {
             throw DeleteError.notDeletable(url: url, service: record.service)
         }
+        let profile =
+            configuration.services.first { $0.name == record.service } ?? ServiceProfile.adHoc(url: record.url)
+        request.connection = try connectionPolicy(for: profile, configuration)
         let response = try Uploader(options: transportOptions(configuration.settings)).send(request)
         guard (200...399).contains(response.status) else {
             throw ServiceError.httpStatus(
                 service: record.service, status: response.status, excerpt: Sanitizer.excerpt(response.body))
         }
         _ = try history.remove(url: record.url)
+        output.note("deleted \(record.url)")
+        return .success
+    }
+
+    /// Whether a paste in history was made on a PrivateBin: its service (as configured now) says
+    /// so, or, for a service no longer configured, its link has PrivateBin's shape.
+    func isPrivateBin(_ record: HistoryRecord, _ configuration: Configuration) -> Bool {
+        if let profile = configuration.services.first(where: { $0.name == record.service }) {
+            return profile.format == .privatebin
+        }
+        return record.url.contains("#") && PrivateBin.deletionRequest(pasteURL: record.url, token: "") != nil
+    }
+
+    /// Deletes a PrivateBin paste: the id from its link, the token from history, the service's
+    /// own headers (an instance behind Basic auth wants them to delete too), the answer JSON
+    /// (`status` 0, or 1 and a message; HTTP 200 either way).
+    func deletePrivateBin(_ record: HistoryRecord, token: String, configuration: Configuration) throws -> ExitStatus {
+        guard var request = PrivateBin.deletionRequest(pasteURL: record.url, token: token) else {
+            throw DeleteError.notDeletable(url: record.url, service: record.service)
+        }
+        if let profile = configuration.services.first(where: { $0.name == record.service }) {
+            var expansion = ValueExpansion(context: context)
+            for header in profile.headers { request.headers.append(try expansion.expand(header)) }
+            request.connection = try connectionPolicy(for: profile, configuration)
+        }
+        let response = try Uploader(options: transportOptions(configuration.settings)).send(request)
+        guard (200...299).contains(response.status) else {
+            throw ServiceError.httpStatus(
+                service: record.service, status: response.status, excerpt: Sanitizer.excerpt(response.body))
+        }
+        switch PrivateBin.answer(parsing: response.body) {
+        case .accepted?: break
+        case .refused(let message)?:
+            throw DeleteError.refused(
+                url: record.url, service: record.service,
+                message: Sanitizer.printable(message, limit: Sanitizer.excerptLength))
+        case nil:
+            throw DeleteError.refused(
+                url: record.url, service: record.service,
+                message: "no PrivateBin answer: " + Sanitizer.excerpt(response.body))
+        }
+        _ = try History(context: context).remove(url: record.url)
         output.note("deleted \(record.url)")
         return .success
     }

@@ -1,6 +1,7 @@
 import Alerts
 import Clipboard
 import PasteCore
+import SystemInterop
 
 /// What the person chose in the secret guard's dialog: the answers its buttons carry.
 enum SecretChoice: Hashable, Sendable {
@@ -20,7 +21,7 @@ extension Runner {
         switch settings.notify {
         case .never: return false
         case .always: return true
-        case .auto: return readsSelection && !StandardStreams.isTerminal(2) && !invocation.isJSON
+        case .auto: return readsSelection && !StandardStream.error.isTerminal && !invocation.isJSON
         }
     }
 

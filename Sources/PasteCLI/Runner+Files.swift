@@ -1,22 +1,17 @@
 import PasteCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemInterop
 
 extension Runner {
     /// The size of a file, or nil.
     static func fileSize(_ path: String?) -> Int64? {
         guard let path else { return nil }
-        var status = stat()
-        guard unsafe stat(path, &status) == 0 else { return nil }
-        return Int64(status.st_size)
+        return try? FileSystem.status(ofPath: path).size
     }
 
     /// The SHA-256 of a file, read in chunks; "" when it cannot be read.
     static func digest(ofFile path: String) -> String {
         var hasher = SHA256()
-        do { try FileReader.forEachChunk(ofFile: path) { hasher.update($0) } } catch { return "" }
+        do { try FileSystem.forEachChunk(ofFile: path) { hasher.update($0) } } catch { return "" }
         return SHA256.hex(hasher.finalize())
     }
 
@@ -24,10 +19,10 @@ extension Runner {
     static func store(copyOf path: String, in outbox: Outbox, metadata: OutboxEntry.Metadata, failure: String) throws {
         let writer = try outbox.makeEntry(metadata)
         do {
-            try FileReader.forEachChunk(ofFile: path) { try writer.append(Array($0)) }
-        } catch let error as SystemError {
+            try FileSystem.forEachChunk(ofFile: path) { try writer.append(Array($0)) }
+        } catch let error as Errno {
             try? writer.discard()
-            throw InputError.unreadable(path: path, reason: error.description)
+            throw InputError.unreadable(path: path, reason: error.message)
         }
         _ = try writer.commit(failure: failure)
     }
@@ -36,9 +31,7 @@ extension Runner {
 /// Waiting between retries (the only sleep in paste: a back-off the server asked for).
 enum Pause {
     static func sleep(seconds: Double) {
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while unsafe nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        CurrentProcess.sleep(for: .seconds(seconds))
     }
 }
 

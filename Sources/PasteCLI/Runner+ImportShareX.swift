@@ -1,4 +1,5 @@
 import PasteCore
+import SystemInterop
 
 extension Runner {
     /// `--import-sxcu FILE`: prints the ShareX custom uploader as an equivalent `[service]`
@@ -20,7 +21,7 @@ extension Runner {
         } catch {
             throw ShareXError.inexpressible(file: path, feature: error.feature)
         }
-        StandardStreams.out("# From the ShareX custom uploader \(path)\n" + section)
+        StandardStream.output.write("# From the ShareX custom uploader \(path)\n" + section)
         return .success
     }
 

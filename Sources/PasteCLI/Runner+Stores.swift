@@ -1,5 +1,6 @@
 import Clipboard
 import PasteCore
+import SystemInterop
 import Upload
 
 extension Runner {
@@ -61,17 +62,21 @@ extension Runner {
                 let profile =
                     try metadata.serviceURL.map { ServiceProfile.adHoc(url: $0) }
                     ?? configuration.service(named: metadata.service)
-                let options = PasteOptions(
+                var options = PasteOptions(
                     title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
                     expirySeconds: metadata.expiry.flatMap { Int($0) })
-                var builder = RequestBuilder(profile: profile, context: context)
+                options.neverExpires = metadata.expiry == PrivateBin.never
+                options.burnsAfterReading = metadata.burnsAfterReading ?? false
+                var builder = RequestBuilder(profile: profile, context: context, cryptography: SystemCryptography())
                 let content: ContentSource = .file(
                     path: entry.contentPath, size: (Self.fileSize(entry.contentPath) ?? 0))
-                let request = try builder.build(
+                var request = try builder.build(
                     content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options,
                     fileName: metadata.fileName)
+                request.connection = try connectionPolicy(for: profile, configuration)
                 let response = try perform(request, uploader: uploader, settings: configuration.settings)
                 let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
+                warnIfPageUnread(response)
                 let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
                 try? history.append(
                     HistoryRecord(
@@ -104,9 +109,10 @@ extension Runner {
     }
 
     func spoolFile(_ path: String) throws -> ContentSource {
-        switch FileReader.readBytes(path, limit: Int.max) {
-        case .success(let (bytes, _)): return .bytes(bytes)
-        case .failure(let error): throw InputError.unreadable(path: path, reason: error.description)
+        do {
+            return .bytes(try FileSystem.readFile(path).bytes)
+        } catch {
+            throw InputError.unreadable(path: path, reason: error.message)
         }
     }
 }

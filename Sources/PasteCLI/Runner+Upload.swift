@@ -1,10 +1,7 @@
 import Clipboard
 import PasteCore
+import SystemInterop
 import Upload
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A finished paste, as printed and recorded.
 struct PasteResult {
@@ -43,9 +40,10 @@ extension Runner {
         let settings = configuration.settings
         let profile = try chooseService(configuration)
         var options = invocation.options
-        var builder = RequestBuilder(profile: profile, context: context)
+        var builder = RequestBuilder(profile: profile, context: context, cryptography: SystemCryptography())
         // Refuse options the service cannot honour before reading anything.
         try builder.validate(options, size: nil)
+        let connection = try connectionPolicy(for: profile, configuration)
 
         // Where the URL will be copied from. Reading the X11 clipboard keeps the reader's
         // connection for it (the owner is forked from it once the URL is known); otherwise the
@@ -102,12 +100,14 @@ extension Runner {
             if case .stream = content, !profile.format.canStream {
                 content = try spool(input)
             }
-            requests.append(try builder.build(content: content, options: options, fileName: input.fileName))
+            var request = try builder.build(content: content, options: options, fileName: input.fileName)
+            request.connection = connection
+            requests.append(request)
         }
 
         if invocation.isDryRun {
             for (index, (request, input)) in zip(requests, inputs).enumerated() {
-                StandardStreams.out(
+                StandardStream.output.write(
                     DryRun.describe(
                         request, expansion: builder.expansion, preview: builder.previews[index], label: input.label))
             }
@@ -235,7 +235,8 @@ extension Runner {
     ) throws -> Preparation {
         let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
         var repeatLock: FileLock?
-        if !invocation.isNew, let digest, settings.repeatWindow > 0 {
+        // A paste that burns after reading may be gone already: never hand out its link twice.
+        if !invocation.isNew, !options.burnsAfterReading, let digest, settings.repeatWindow > 0 {
             // Another paste of the same text to the same service may be under way (a hotkey
             // pressed twice): wait for it, then its URL is in history. Only a run of one paste
             // waits: a batch would hold several locks of one folder at once (and flock locks of
@@ -255,8 +256,10 @@ extension Runner {
         }
         let metadata = OutboxEntry.Metadata(
             service: profile.name, serviceURL: invocation.url, title: options.title, language: options.language,
-            isPrivate: options.isPrivate, expiry: options.expirySeconds.map(String.init), fileName: input.fileName,
-            created: context.now())
+            isPrivate: options.isPrivate,
+            expiry: options.neverExpires ? PrivateBin.never : options.expirySeconds.map(String.init),
+            fileName: input.fileName, created: context.now(),
+            burnsAfterReading: options.burnsAfterReading ? true : nil)
         var request = request
         var writer: OutboxEntryWriter?
         if case .stream = input.content {
@@ -282,6 +285,7 @@ extension Runner {
         do {
             let response = try response.get()
             let outcome = try ResultExtractor.extract(from: response, request: item.request, profile: profile)
+            warnIfPageUnread(response)
             let size =
                 input.bytes.map { Int64($0.count) } ?? Self.fileSize(item.writer?.contentPath) ?? input.content
                 .knownSize ?? response.bytesSent
@@ -309,6 +313,13 @@ extension Runner {
             guard keepInOutbox(item, error: error), let pasteError = error as? any PasteError else { throw error }
             throw KeptInOutbox(failure: pasteError)
         }
+    }
+
+    /// The one-line warning for a paste whose page, reached by the service's redirect, failed:
+    /// the paste was made (its URL is the result), only its page could not be read.
+    func warnIfPageUnread(_ response: UploadResponse) {
+        guard let page = response.unreadPage else { return }
+        output.note("warning: the paste was made, but its page \(Sanitizer.printable(page, limit: 200))")
     }
 
     /// Puts the text of a failed upload in the outbox; true when it is there.
@@ -342,9 +353,9 @@ extension Runner {
         let kept = Int(Self.fileSize(writer.contentPath) ?? 0)
         if kept < prefix.count { try writer.append(Array(prefix[kept...])) }
         do {
-            try FileReader.forEachChunk(of: descriptor) { try writer.append(Array($0)) }
-        } catch let error as SystemError {
-            throw InputError.unreadable(path: input.label, reason: error.description)
+            try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk { try writer.append(Array($0)) } }
+        } catch let error as Errno {
+            throw InputError.unreadable(path: input.label, reason: error.message)
         }
     }
 
@@ -392,9 +403,9 @@ extension Runner {
         guard case .stream(let descriptor, _, _) = input.content else { return input.content }
         var bytes = input.prefix
         do {
-            try FileReader.forEachChunk(of: descriptor) { bytes += $0 }
-        } catch let error as SystemError {
-            throw InputError.unreadable(path: input.label, reason: error.description)
+            try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk { bytes += $0 } }
+        } catch let error as Errno {
+            throw InputError.unreadable(path: input.label, reason: error.message)
         }
         return .bytes(bytes)
     }
@@ -421,7 +432,8 @@ extension Runner {
 struct KeptInOutbox: PasteError {
     var failure: any PasteError
     var message: String { failure.message }
-    var hint: String? { Self.hint }
+    /// The failure's own hint (how to fix it) first, then where the text is, one per line.
+    var hint: String? { failure.hint.map { $0 == Self.hint ? $0 : $0 + "\n" + Self.hint } ?? Self.hint }
     var exitStatus: ExitStatus { failure.exitStatus }
 
     static let hint = "the text waits in the outbox; 'paste --retry' sends it again"

@@ -1,10 +1,7 @@
 import Clipboard
 import PasteCore
+import SystemInterop
 import Upload
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Runs one `paste` command: the funnel from argv to an exit status.
 ///
@@ -18,7 +15,7 @@ public enum PasteCommand {
             return SelectionOwnerProcess.run(arguments: arguments, environment: environment)
         }
         let context = Context(
-            environment: environment, userID: getuid(), commandRunner: CommandRunner(),
+            environment: environment, userID: CurrentProcess.userID, commandRunner: CommandRunner(),
             asker: WindowAsker(displayName: environment["DISPLAY"]))
         let output = Output(environment: environment)
         do {
@@ -33,8 +30,8 @@ public enum PasteCommand {
                 return 126
             case .paste(let invocation):
                 var runner = Runner(invocation: invocation, context: context, output: output)
-                // A run that reads the clipboard copies through the reader's own connection
-                // instead (`X11Clipboard.readKeepingConnection`): no second process beside it.
+                // A run that reads the clipboard copies through what the read used instead
+                // (`Clipboard.readKeepingConnection`): no second process beside it.
                 if !runner.readsSelection {
                     runner.earlyOwner = startOwnerEarly(for: invocation, environment: environment)
                 }
@@ -50,16 +47,16 @@ public enum PasteCommand {
     }
 }
 
-/// Forks the clipboard owner for an upload that will copy its URL, while the process is still
-/// single-threaded (nothing has run yet but argv parsing): the owner is then ready when the URL
-/// is, instead of paying paste's whole start-up again as a spawned helper (issue 7's hotkey
-/// path). Unused, it leaves without touching the clipboard.
+/// Begins the copy of an upload's URL as early as can be (nothing has run yet but argv
+/// parsing), so the clipboard's owner is ready when the URL is. How it starts is the
+/// clipboard's choice (X11: forked while the process has one thread, as it has here; spawned
+/// otherwise). Unused, it leaves without touching the clipboard.
 func startOwnerEarly(for invocation: Invocation, environment: [String: String]) -> (any PreparedClipboardWrite)? {
     guard invocation.action == .upload, invocation.copies, !invocation.isDryRun,
-        case .x11(let display) = ClipboardBackend.detect(environment: environment)
+        let clipboard = try? ClipboardBackend.detect(environment: environment)
+            .makeClipboard(helperExecutable: "/proc/self/exe", environment: environment)
     else { return nil }
-    return X11Clipboard(displayName: display, helperExecutable: "/proc/self/exe", environment: environment)
-        .forkOwner(for: .clipboard)
+    return try? clipboard.prepareWrite(to: .clipboard)
 }
 
 /// Everything paste writes for the person: stdout results and stderr lines.
@@ -70,25 +67,26 @@ struct Output {
 
     /// `NO_COLOR` (https://no-color.org) or a non-terminal stderr turns colour off.
     var usesColor: Bool {
-        environment["NO_COLOR"].map(\.isEmpty) ?? true && StandardStreams.isTerminal(2)
+        environment["NO_COLOR"].map(\.isEmpty) ?? true && StandardStream.error.isTerminal
             && environment["TERM"] != "dumb"
     }
 
-    func result(_ line: String) { StandardStreams.out(line + "\n") }
+    func result(_ line: String) { StandardStream.output.write(line + "\n") }
 
     func error(_ message: String) {
         let prefix = usesColor ? "\u{1B}[1;31mpaste:\u{1B}[0m " : "paste: "
-        StandardStreams.err(prefix + message + "\n")
+        StandardStream.error.write(prefix + message + "\n")
     }
 
     func report(_ error: any PasteError) {
         self.error(error.message)
-        if let hint = error.hint, !isJSON { StandardStreams.err("paste: " + hint + "\n") }
+        guard let hint = error.hint, !isJSON else { return }
+        for line in hint.split(separator: "\n") { StandardStream.error.write("paste: " + line + "\n") }
     }
 
     /// A note that is not an error (no display to copy to, a repeat reused): quiet in -q and --json.
     func note(_ message: String) {
         guard !isQuiet && !isJSON else { return }
-        StandardStreams.err("paste: " + message + "\n")
+        StandardStream.error.write("paste: " + message + "\n")
     }
 }

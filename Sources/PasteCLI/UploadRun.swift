@@ -1,10 +1,7 @@
 import Clipboard
 import PasteCore
+import SystemInterop
 import Upload
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// One run of `paste` for an invocation that is ours.
 struct Runner {
@@ -27,10 +24,10 @@ struct Runner {
     mutating func run() throws -> ExitStatus {
         switch invocation.action {
         case .help:
-            StandardStreams.out(helpText())
+            StandardStream.output.write(helpText())
             return .success
         case .version:
-            StandardStreams.out(versionText())
+            StandardStream.output.write(versionText())
             return .success
         case .listServices:
             try listServices()
@@ -72,16 +69,32 @@ struct Runner {
         options.insecure = invocation.isInsecure
         if invocation.isInsecure {
             // Not a note: -q does not silence it, a security downgrade is always said.
-            StandardStreams.err("paste: warning: --insecure: TLS certificates and host names are not verified\n")
+            StandardStream.error.write("paste: warning: --insecure: TLS certificates and host names are not verified\n")
         }
         options.userAgent = "paste/\(pasteVersion)"
         if let progressBar {
             options.progress = { sent, total in progressBar.update(sent: sent, total: total) }
         }
         if invocation.isVerbose {
-            options.verbose = { line in StandardStreams.err("paste: " + Sanitizer.printable(line, limit: 400) + "\n") }
+            options.verbose = { line in
+                StandardStream.error.write("paste: " + Sanitizer.printable(line, limit: 400) + "\n")
+            }
         }
         return options
+    }
+
+    /// How uploads to `profile` connect (trust, client certificate, proxy), resolved from its
+    /// section, `[paste]` and the environment; warns when the service turns TLS checks off.
+    func connectionPolicy(for profile: ServiceProfile, _ configuration: Configuration) throws -> ConnectionPolicy {
+        let policy = try ConnectionPolicy.resolve(
+            service: profile.connection, paste: configuration.settings.connection, context: context)
+        if policy.isInsecure && !invocation.isInsecure {
+            // Not a note: -q does not silence it, a security downgrade is always said.
+            StandardStream.error.write(
+                "paste: warning: service '\(profile.name)' sets insecure = true: "
+                    + "TLS certificates and host names are not verified\n")
+        }
+        return policy
     }
 
     /// The progress bar for this run's uploads, when one may be drawn (stderr a terminal, no
@@ -89,7 +102,8 @@ struct Runner {
     func makeProgressBar() -> ProgressBar.Driver? {
         guard
             ProgressBar.isWanted(
-                stderrIsTerminal: StandardStreams.isTerminal(2), isQuiet: invocation.isQuiet, isJSON: invocation.isJSON)
+                stderrIsTerminal: StandardStream.error.isTerminal, isQuiet: invocation.isQuiet,
+                isJSON: invocation.isJSON)
         else { return nil }
         return ProgressBar.Driver(colored: output.usesColor)
     }
@@ -101,7 +115,7 @@ struct Runner {
         switch invocation.input {
         case .clipboard, .primary: true
         case .files: false
-        case .automatic: StandardStreams.inputKind() == .none
+        case .automatic: StandardInputKind.current() == .none
         }
     }
 
@@ -115,7 +129,7 @@ struct Runner {
         case .clipboard: return [try readSelection(.clipboard, settings: settings)]
         case .primary: return [try readSelection(.primary, settings: settings)]
         case .automatic:
-            if StandardStreams.inputKind() == .none {
+            if StandardInputKind.current() == .none {
                 return [try readSelection(.clipboard, settings: settings)]
             }
             return [try PasteInput.standardInput()]
@@ -128,16 +142,16 @@ struct Runner {
         }
     }
 
-    /// For an X11 clipboard: reads the selection this run reads and keeps the connection to
-    /// copy the URL through (`X11Clipboard.readKeepingConnection`). Nil for other clipboards.
+    /// Reads the selection this run reads and begins the URL's copy with what the read used
+    /// (`Clipboard.readKeepingConnection`). Nil when there is no clipboard to make.
     func readSelectionKeepingConnection(settings: Settings) throws -> (
         input: PasteInput, write: any PreparedClipboardWrite
     )? {
-        guard let clipboard = try? makeClipboard(), let x11 = clipboard as? X11Clipboard else { return nil }
+        guard let clipboard = try? makeClipboard() else { return nil }
         let selection: Selection = invocation.input == .primary ? .primary : .clipboard
         var write: (any PreparedClipboardWrite)?
         let input = try selectionInput(selection) { () throws(ClipboardError) in
-            let read = try x11.readKeepingConnection(
+            let read = try clipboard.readKeepingConnection(
                 selection, timeout: clipboardTimeout(settings), ownerOf: .clipboard)
             write = read.write
             return read.text

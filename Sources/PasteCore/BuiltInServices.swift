@@ -7,7 +7,7 @@ public enum BuiltInServices {
     public static let defaultName = "dpaste"
 
     /// Every built-in profile, in the order `--list-services` shows them.
-    public static let all: [ServiceProfile] = [dpaste, pasteRS, termbin, nullPointer, sprunge, bpaST].map {
+    public static let all: [ServiceProfile] = [dpaste, pasteRS, termbin, nullPointer, bpaST, privateBin].map {
         var profile = $0
         profile.isBuiltIn = true
         return profile
@@ -69,17 +69,6 @@ public enum BuiltInServices {
         return profile
     }
 
-    /// sprunge.us: form field `sprunge`; the URL is the body.
-    public static var sprunge: ServiceProfile {
-        var profile = ServiceProfile(name: "sprunge", url: ConfigValue("http://sprunge.us"))
-        profile.format = .form
-        profile.contentField = "sprunge"
-        profile.result = .body
-        profile.isAlwaysPrivate = true
-        profile.summary = "sprunge.us (form, unlisted)"
-        return profile
-    }
-
     /// bpa.st, a pinnwand instance: a JSON API answering `link` and `removal`.
     public static var bpaST: ServiceProfile {
         pinnwand(name: "bpa.st", url: "https://bpa.st/api/v1/paste")
@@ -105,6 +94,26 @@ public enum BuiltInServices {
         profile.result = .json(pointer: "/link")
         profile.deletionSource = "json:/removal"
         profile.summary = "\(name) (pinnwand JSON API, unlisted, deletable)"
+        return profile
+    }
+
+    /// privatebin.net, the PrivateBin project's own instance (see `privateBin(name:url:)`).
+    public static var privateBin: ServiceProfile {
+        var profile = privateBin(name: "privatebin", url: "https://privatebin.net/")
+        profile.summary = "privatebin.net (PrivateBin, encrypted before upload, unlisted, deletable)"
+        return profile
+    }
+
+    /// Any PrivateBin instance (1.3 or later: API v2) at its root URL: the text is encrypted
+    /// here and the key stays in the link (`PrivateBin`); every paste is unlisted; the
+    /// deletion token is kept for `--delete`.
+    public static func privateBin(name: String, url: String) -> ServiceProfile {
+        var profile = ServiceProfile(name: name, url: ConfigValue(url))
+        profile.format = .privatebin
+        profile.isAlwaysPrivate = true
+        profile.result = .json(pointer: "/url")
+        profile.deletionSource = "json:/deletetoken"
+        profile.summary = "\(name) (PrivateBin, encrypted before upload, unlisted, deletable)"
         return profile
     }
 }

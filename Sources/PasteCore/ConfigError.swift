@@ -33,6 +33,13 @@ public enum ConfigError: PasteError, Equatable {
     /// A ShareX definition that cannot be used, from `sxcu = PATH` at `path`:`line`, or from
     /// `-S PATH.sxcu` (no config line).
     case shareX(ShareXError, path: String? = nil, line: Int? = nil)
+    /// A file a key names (`ca-file`, `client-cert`, …) cannot be used; `path` and `line` are
+    /// nil when it came from an environment variable, then named by `key`.
+    case unusableFile(path: String?, line: Int?, key: String, file: String, reason: String)
+    /// A private key file (`client-key`) that group or others may read.
+    case keyReadableByOthers(path: String, line: Int, key: String, file: String, mode: UInt32)
+    /// An environment variable paste reads holds something unusable (credentials masked).
+    case badEnvironment(name: String, value: String, expected: String)
 
     public var message: String {
         switch self {
@@ -67,6 +74,14 @@ public enum ConfigError: PasteError, Equatable {
             "\(path):\(line): command '\(command)' \(failure)"
         case .shareX(let error, let path, let line):
             (path.map { "\($0):\(line ?? 0): " } ?? "") + error.message
+        case .unusableFile(let path?, let line, let key, let file, let reason):
+            "\(path):\(line ?? 0): cannot use '\(file)' for '\(key)': \(reason)"
+        case .unusableFile(nil, _, let key, let file, let reason):
+            "cannot use '\(file)' from \(key): \(reason)"
+        case .keyReadableByOthers(let path, let line, let key, let file, let mode):
+            "\(path):\(line): the private key '\(file)' ('\(key)') is readable by others (mode \(String(mode & 0o777, radix: 8)))"
+        case .badEnvironment(let name, let value, let expected):
+            "bad value '\(value)' in the environment variable \(name): expected \(expected)"
         }
     }
 
@@ -79,6 +94,7 @@ public enum ConfigError: PasteError, Equatable {
             "the command runs without a shell, found on PATH; write its full path if it lives elsewhere"
         case .commandFailed: "its output is never shown (it may be a secret); run the command yourself to see why"
         case .shareX(let error, _, _): error.hint
+        case .keyReadableByOthers(_, _, _, let file, _): "run 'chmod 600 \(file)'"
         default: nil
         }
     }

@@ -1,8 +1,5 @@
 import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemInterop
 
 /// When windows are shown instead of (or as well as) stderr lines.
 public enum NotifyMode: String, Sendable, CaseIterable {
@@ -40,6 +37,8 @@ public struct Settings: Sendable, Equatable {
     public var notifyTimeout: Double = 4
     /// Whether the URL is copied to the clipboard.
     public var copy = true
+    /// Trust and proxy keys for every service (`ca-file`, `ca-path`, `proxy`, `no-proxy`).
+    public var connection = ConnectionSettings()
 
     public init() {}
 }
@@ -56,6 +55,10 @@ public struct Configuration: Sendable {
     /// The built-ins alone.
     public init() {}
 
+    /// The largest config or secret file read: far beyond any real one, small enough that a
+    /// wrong path (a log, a device) fails at once instead of filling memory.
+    static let maximumFileBytes = 16 << 20
+
     /// Reads the config file, if any, and merges it over the built-ins.
     ///
     /// - Parameters:
@@ -66,14 +69,15 @@ public struct Configuration: Sendable {
     public static func load(explicitPath: String?, context: Context) throws(ConfigError) -> Configuration {
         let path = explicitPath ?? context.defaultConfigPath
         let mustExist = explicitPath != nil || context.nonEmpty("PASTE_CONFIG") != nil
-        let text: String
-        let mode: UInt32
-        switch FileReader.readText(path) {
-        case .success(let read): (text, mode) = read
-        case .failure(let error):
-            if error.code == ENOENT && !mustExist { return Configuration() }
-            throw .unreadable(path: path, reason: error.description)
+        let contents: FileSystem.Contents
+        do {
+            contents = try FileSystem.readFile(path, limit: Configuration.maximumFileBytes)
+        } catch {
+            if error == .noSuchFileOrDirectory && !mustExist { return Configuration() }
+            throw .unreadable(path: path, reason: error.message)
         }
+        let text = String(decoding: contents.bytes, as: UTF8.self)
+        let mode = contents.status.mode
         let file = try ConfigFile(parsing: text, path: path)
         var configuration = try Configuration(file: file, home: context.home)
         configuration.path = path
@@ -298,6 +302,12 @@ public struct Configuration: Sendable {
             for item in profile.query where Redaction.isSensitiveField(item.name) && isHere(item.value) {
                 found.append((item.value.origin?.line ?? 0, "query"))
             }
+            if let proxy = profile.connection.proxy, !proxy.hasReference, Proxy.hasPassword(proxy.raw) {
+                found.append((proxy.origin?.line ?? 0, "proxy"))
+            }
+        }
+        if let proxy = settings.connection.proxy, !proxy.hasReference, Proxy.hasPassword(proxy.raw) {
+            found.append((proxy.origin?.line ?? 0, "proxy"))
         }
         if let first = found.min(by: { $0.line < $1.line }) {
             throw .secretReadableByOthers(path: path, line: first.line, key: first.key, mode: fileMode)
@@ -345,6 +355,7 @@ extension Settings {
         case "copy":
             guard let value = Bool(configText: entry.value) else { throw bad("true or false") }
             copy = value
+        case "ca-file", "ca-path", "proxy", "no-proxy": try connection.apply(entry, path: path)
         default:
             throw .unknownKey(path: path, line: entry.line, section: "paste", key: entry.key)
         }
@@ -394,7 +405,7 @@ extension ServiceProfile {
             url = try template(entry.value, allowsContent: true)
         case "format":
             guard let format = RequestFormat(rawValue: entry.value.lowercased()) else {
-                throw bad("multipart, form, raw, json, xml, none or tcp")
+                throw bad("multipart, form, raw, json, xml, none, tcp or privatebin")
             }
             self.format = format
         case "method":
@@ -478,6 +489,8 @@ extension ServiceProfile {
             guard let bytes = ByteCount.parse(entry.value) else { throw bad("a size such as 512K, 10M") }
             maximumBytes = bytes
         case "summary": summary = entry.value
+        case "ca-file", "ca-path", "pinned-pubkey", "insecure": try connection.apply(entry, path: path)
+        case "client-cert", "client-key", "proxy", "no-proxy": try connection.apply(entry, path: path)
         default:
             throw .unknownKey(path: path, line: entry.line, section: "service \"\(name)\"", key: entry.key)
         }

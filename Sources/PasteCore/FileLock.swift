@@ -1,26 +1,15 @@
-import Glibc
+import SystemInterop
 
 /// An advisory lock on a file, held from creation until the owner is released.
 ///
-/// Wraps `flock(2)`. The lock belongs to this object's own open file description, so two
-/// `FileLock`s on the same file exclude each other even inside one process (threads included),
-/// and the kernel drops the lock when the process dies: a crash never leaves a stale lock.
-/// Releasing is closing the descriptor, which `deinit` does; `flock` cannot fail to unlock.
+/// Wraps `flock(2)` (`FileDescriptor.lock`). The lock belongs to this object's own open file
+/// description, so two `FileLock`s on the same file exclude each other even inside one process
+/// (threads included), and the kernel drops the lock when the process dies: a crash never leaves
+/// a stale lock. Releasing is closing the descriptor, which `deinit` does; `flock` cannot fail
+/// to unlock.
 public final class FileLock {
     /// How a lock is shared.
-    public enum Kind: Sendable {
-        /// Many holders at once (readers). `LOCK_SH`.
-        case shared
-        /// One holder, excluding every other (writers). `LOCK_EX`.
-        case exclusive
-
-        var operation: Int32 {
-            switch self {
-            case .shared: LOCK_SH
-            case .exclusive: LOCK_EX
-            }
-        }
-    }
+    public typealias Kind = FileDescriptor.LockKind
 
     /// The locked file.
     public let path: String
@@ -29,8 +18,8 @@ public final class FileLock {
     /// The descriptor whose open file description holds the lock.
     let file: FileDescriptor
 
-    private init(file: consuming FileDescriptor, kind: Kind) {
-        self.path = file.path
+    private init(file: consuming FileDescriptor, path: String, kind: Kind) {
+        self.path = path
         self.kind = kind
         self.file = file
     }
@@ -40,9 +29,9 @@ public final class FileLock {
     /// Wraps `open(O_CREAT)` + `flock`, retrying `EINTR`.
     /// - Throws: `StoreError.cannotOpen` or `.cannotLock`.
     public convenience init(path: String, kind: Kind = .exclusive) throws(StoreError) {
-        let file = try FileDescriptor.open(path, O_RDWR | O_CREAT)
-        try FileLock.lock(file, operation: kind.operation)
-        self.init(file: file, kind: kind)
+        let file = try AtomicFile.open(path, .readWrite, options: .create)
+        try StoreError.attempt({ .cannotLock(path: path, errno: $0) }) { () throws(Errno) in try file.lock(kind) }
+        self.init(file: file, path: path, kind: kind)
     }
 
     /// Takes a lock on `path` if nobody else holds a conflicting one, without waiting.
@@ -56,20 +45,17 @@ public final class FileLock {
     public static func attempt(
         path: String, kind: Kind = .exclusive, creating: Bool = true
     ) throws(StoreError) -> FileLock? {
-        let file: FileDescriptor
-        if creating {
-            file = try FileDescriptor.open(path, O_RDWR | O_CREAT)
-        } else {
-            guard let existing = try FileDescriptor.openIfPresent(path, O_RDONLY) else { return nil }
-            file = existing
+        guard
+            let file =
+                creating
+                ? try AtomicFile.open(path, .readWrite, options: .create)
+                : try AtomicFile.openIfPresent(path, .readOnly)
+        else { return nil }
+        let isLocked = try StoreError.attempt({ .cannotLock(path: path, errno: $0) }) { () throws(Errno) in
+            try file.tryLock(kind)
         }
-        do {
-            try lock(file, operation: kind.operation | LOCK_NB)
-        } catch {
-            if error.errno == EWOULDBLOCK { return nil }
-            throw error
-        }
-        return FileLock(file: file, kind: kind)
+        guard isLocked else { return nil }
+        return FileLock(file: file, path: path, kind: kind)
     }
 
     /// Whether `path` still names the very file this lock holds (same device and inode).
@@ -77,16 +63,8 @@ public final class FileLock {
     /// A holder that removes or replaces the file before unlocking leaves later lockers holding a
     /// lock on a file nobody can find any more; they check this after locking and start over.
     public var isStillLinked: Bool {
-        var named = stat()
-        guard unsafe stat(path, &named) == 0, let held = try? file.status() else { return false }
-        return named.st_dev == held.st_dev && named.st_ino == held.st_ino
-    }
-
-    private static func lock(_ file: borrowing FileDescriptor, operation: Int32) throws(StoreError) {
-        while flock(file.rawValue, operation) != 0 {
-            let code = Glibc.errno
-            if code != EINTR { throw .cannotLock(path: file.path, errno: code) }
-        }
+        guard let named = try? FileSystem.status(ofPath: path), let held = try? file.status() else { return false }
+        return named.isSameFile(as: held)
     }
 }
 

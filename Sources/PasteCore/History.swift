@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import SystemInterop
 
 /// The history file: one `HistoryRecord` per line (JSON Lines), newest last.
 ///
@@ -40,13 +40,21 @@ public struct History: Sendable {
         line.append(UInt8(ascii: "\n"))
         try AtomicFile.createFolder(AtomicFile.folderOf(path))
         let lock = try FileLock(path: lockPath, kind: .exclusive)
-        let file = try FileDescriptor.open(path, O_RDWR | O_APPEND | O_CREAT)
-        let size = Int(try file.status().st_size)
-        if size > 0, try file.byte(at: size - 1) != UInt8(ascii: "\n") {
+        let file = try AtomicFile.open(path, .readWrite, options: [.append, .create])
+        let size = try StoreError.attempt({ .cannotRead(path: path, errno: $0) }) { () throws(Errno) in
+            try file.status().size
+        }
+        if size > 0,
+            try StoreError.attempt(
+                { .cannotRead(path: path, errno: $0) },
+                { () throws(Errno) in
+                    try file.read(atOffset: size - 1, upTo: 1)
+                }) != [UInt8(ascii: "\n")]
+        {
             // The last record was torn mid-write: end its line so ours stands alone.
             line.insert(UInt8(ascii: "\n"), at: 0)
         }
-        try file.write(line)
+        try StoreError.attempt({ .cannotWrite(path: path, errno: $0) }) { () throws(Errno) in try file.writeAll(line) }
         withExtendedLifetime(lock) {}
     }
 
@@ -56,7 +64,7 @@ public struct History: Sendable {
     /// - Returns: How many records were removed; the file is untouched when none were.
     @discardableResult
     public func remove(url: String) throws(StoreError) -> Int {
-        guard AtomicFile.isFolder(AtomicFile.folderOf(path)) else { return 0 }
+        guard FileSystem.isDirectory(AtomicFile.folderOf(path)) else { return 0 }
         let lock = try FileLock(path: lockPath, kind: .exclusive)
         defer { withExtendedLifetime(lock) {} }
         guard let bytes = try AtomicFile.read(path) else { return 0 }
@@ -81,13 +89,13 @@ public struct History: Sendable {
 
     /// The history file's bytes, read under a shared lock.
     private func contents() throws(StoreError) -> [UInt8] {
-        guard AtomicFile.isFolder(AtomicFile.folderOf(path)) else { return [] }
+        guard FileSystem.isDirectory(AtomicFile.folderOf(path)) else { return [] }
         let lock: FileLock?
         do {
             lock = try FileLock(path: lockPath, kind: .shared)
         } catch {
             // A read-only state folder still has a readable history: read it unlocked.
-            guard error.errno == EACCES || error.errno == EROFS else { throw error }
+            guard error.errno == .permissionDenied || error.errno == .readOnlyFileSystem else { throw error }
             lock = nil
         }
         defer { withExtendedLifetime(lock) {} }

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import SystemInterop
 
 /// The outbox folder, where pastes whose upload failed wait for `paste --retry`.
 ///
@@ -43,16 +43,24 @@ public struct Outbox: Sendable {
             let name = stamp + "-" + Outbox.padded(sequence, width: 4)
             let entry = OutboxEntry(name: name, folder: folder, metadata: metadata)
             // O_EXCL reserves the name, across processes too.
-            do {
-                let file = try FileDescriptor.open(
-                    entry.contentPath, O_WRONLY | O_APPEND | O_CREAT | O_EXCL)
+            guard let file = try Outbox.reserve(entry.contentPath) else { continue }
+            try StoreError.attempt({ .cannotWrite(path: entry.contentPath, errno: $0) }) { () throws(Errno) in
                 try file.setPermissions(AtomicFile.filePermissions)
-                return OutboxEntryWriter(entry: entry, file: file)
-            } catch {
-                if error.errno != EEXIST { throw error }
             }
+            return OutboxEntryWriter(entry: entry, file: file)
         }
-        throw .cannotOpen(path: folder + "/" + stamp + "-*", errno: EEXIST)
+        throw .cannotOpen(path: folder + "/" + stamp + "-*", errno: .fileExists)
+    }
+
+    /// Creates `path` (0600, for appending) unless it exists: nil when it does (`O_EXCL`).
+    private static func reserve(_ path: String) throws(StoreError) -> FileDescriptor? {
+        do {
+            return try FileDescriptor.open(
+                path, .writeOnly, options: [.append, .create, .exclusive], permissions: AtomicFile.filePermissions)
+        } catch {
+            if error == .fileExists { return nil }
+            throw .cannotOpen(path: path, errno: error)
+        }
     }
 
     /// Stores a whole content at once and commits it.
@@ -155,8 +163,7 @@ public struct Outbox: Sendable {
     /// Reads an entry's metadata; nil when the entry is gone (either file missing).
     private func load(_ entry: OutboxEntry) throws(StoreError) -> OutboxEntry? {
         guard let bytes = try AtomicFile.read(entry.metadataPath) else { return nil }
-        var contentInfo = stat()
-        guard unsafe stat(entry.contentPath, &contentInfo) == 0 else { return nil }
+        guard (try? FileSystem.status(ofPath: entry.contentPath)) != nil else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         guard let metadata = try? decoder.decode(OutboxEntry.Metadata.self, from: Data(bytes)) else {
@@ -167,27 +174,17 @@ public struct Outbox: Sendable {
         return loaded
     }
 
-    /// The names of committed entries in `folder`, sorted. Wraps `opendir`/`readdir`.
+    /// The names of committed entries in `folder`, sorted.
     static func names(in folder: String) throws(StoreError) -> [String] {
-        guard let directory = unsafe opendir(folder) else {
-            let code = Glibc.errno
-            if code == ENOENT { return [] }
-            throw .cannotRead(path: folder, errno: code)
+        let fileNames: [String]
+        do {
+            fileNames = try FileSystem.entries(ofDirectory: folder)
+        } catch {
+            if error == .noSuchFileOrDirectory { return [] }
+            throw .cannotRead(path: folder, errno: error)
         }
-        defer { _ = unsafe closedir(directory) }
-        var names: [String] = []
-        while let item = unsafe readdir(directory) {
-            let fileName = unsafe withUnsafePointer(to: &item.pointee.d_name) { pointer in
-                unsafe pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) {
-                    unsafe String(cString: $0)
-                }
-            }
-            guard !fileName.hasPrefix("."), fileName.hasSuffix(OutboxEntry.metadataSuffix) else {
-                continue
-            }
-            names.append(String(fileName.dropLast(OutboxEntry.metadataSuffix.count)))
-        }
-        return names.sorted()
+        return fileNames.filter { !$0.hasPrefix(".") && $0.hasSuffix(OutboxEntry.metadataSuffix) }
+            .map { String($0.dropLast(OutboxEntry.metadataSuffix.count)) }.sorted()
     }
 
     static func encode(_ metadata: OutboxEntry.Metadata, path: String) throws(StoreError) -> [UInt8] {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import SystemInterop
 
 /// A paste waiting in the outbox: its content file and its metadata file.
 ///
@@ -23,6 +23,8 @@ public struct OutboxEntry: Sendable, Equatable {
         public var isPrivate: Bool
         /// `-e DURATION`, as given.
         public var expiry: String?
+        /// `--burn`; absent (nil) when not asked, as in entries written before it existed.
+        public var burnsAfterReading: Bool?
         /// The file name of `-f FILE`, for services that send one.
         public var fileName: String?
         /// When the entry was made.
@@ -39,7 +41,7 @@ public struct OutboxEntry: Sendable, Equatable {
             service: String, serviceURL: String? = nil, title: String? = nil,
             language: String? = nil, isPrivate: Bool = false, expiry: String? = nil,
             fileName: String? = nil, created: Date, attempts: Int = 0, lastError: String? = nil,
-            lastAttempt: Date? = nil
+            lastAttempt: Date? = nil, burnsAfterReading: Bool? = nil
         ) {
             self.service = service
             self.serviceURL = serviceURL
@@ -52,6 +54,7 @@ public struct OutboxEntry: Sendable, Equatable {
             self.attempts = attempts
             self.lastError = lastError
             self.lastAttempt = lastAttempt
+            self.burnsAfterReading = burnsAfterReading
         }
 
         enum CodingKeys: String, CodingKey {
@@ -61,6 +64,7 @@ public struct OutboxEntry: Sendable, Equatable {
             case language = "lang"
             case isPrivate = "private"
             case expiry
+            case burnsAfterReading = "burn"
             case fileName = "file_name"
             case created, attempts
             case lastError = "last_error"
@@ -115,7 +119,9 @@ public final class OutboxEntryWriter {
     /// themselves.
     public func append(_ bytes: [UInt8]) throws(StoreError) {
         precondition(!isFinished, "append after commit or discard")
-        try file.write(bytes)
+        try StoreError.attempt({ .cannotWrite(path: contentPath, errno: $0) }) { () throws(Errno) in
+            try file.writeAll(bytes)
+        }
     }
 
     /// Flushes the content to disk and writes the metadata atomically; the entry is then visible
@@ -127,7 +133,7 @@ public final class OutboxEntryWriter {
     @discardableResult
     public func commit(failure: String? = nil) throws(StoreError) -> OutboxEntry {
         precondition(!isFinished, "commit after commit or discard")
-        try file.sync()
+        try StoreError.attempt({ .cannotWrite(path: contentPath, errno: $0) }) { () throws(Errno) in try file.sync() }
         if let failure {
             entry.metadata.attempts += 1
             entry.metadata.lastError = failure
@@ -170,7 +176,7 @@ public final class OutboxClaim {
     /// streamed from `entry.contentPath`).
     public func content() throws(StoreError) -> [UInt8] {
         guard let bytes = try AtomicFile.read(entry.contentPath) else {
-            throw .cannotOpen(path: entry.contentPath, errno: ENOENT)
+            throw .cannotOpen(path: entry.contentPath, errno: .noSuchFileOrDirectory)
         }
         return bytes
     }

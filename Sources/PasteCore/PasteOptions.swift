@@ -8,6 +8,10 @@ public struct PasteOptions: Sendable, Equatable {
     public var isPrivate = false
     /// `-e DURATION`, in seconds.
     public var expirySeconds: Int?
+    /// `-e never`: the paste must not expire (only services that offer it, PrivateBin).
+    public var neverExpires = false
+    /// `--burn`: the paste is deleted once it has been read (only services that can, PrivateBin).
+    public var burnsAfterReading = false
 
     public init(title: String? = nil, language: String? = nil, isPrivate: Bool = false, expirySeconds: Int? = nil) {
         self.title = title
@@ -34,6 +38,11 @@ public enum RequestError: PasteError, Equatable {
     case cannotAsk(question: String)
     /// The person cancelled a question the service asks.
     case cancelled
+    /// The service offers a fixed set of expiries and none is the one asked for (`requested`
+    /// as given: `2h`); `offered` lists the service's names, `spellings` the same as `-e` takes them.
+    case expiryNotOffered(service: String, requested: String, offered: [String], spellings: [String])
+    /// The service takes text, and the content is not UTF-8.
+    case notUTF8(service: String)
 
     public var message: String {
         switch self {
@@ -51,20 +60,32 @@ public enum RequestError: PasteError, Equatable {
             "the service asks '\(question)' in a window, and no window can be shown; nothing was uploaded"
         case .cancelled:
             "cancelled; nothing was uploaded"
+        case .expiryNotOffered(let service, let requested, let offered, _):
+            "service '\(service)' cannot expire a paste after \(requested); it offers \(Self.list(offered)); "
+                + "nothing was uploaded"
+        case .notUTF8(let service):
+            "service '\(service)' takes UTF-8 text and this is not; nothing was uploaded"
         }
     }
 
     public var hint: String? {
         switch self {
         case .unsupportedOption: "choose another service with -S (see 'paste --list-services')"
+        case .expiryNotOffered(_, _, _, let spellings):
+            "use -e " + Self.list(spellings)
         default: nil
         }
     }
 
+    /// `a, b or c`.
+    static func list(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
+    }
+
     public var exitStatus: ExitStatus {
         switch self {
-        case .unsupportedOption, .expiryTooShort: .usage
-        case .tooLarge, .cannotSend: .badInput
+        case .unsupportedOption, .expiryTooShort, .expiryNotOffered: .usage
+        case .tooLarge, .cannotSend, .notUTF8: .badInput
         case .unreadable: .ioError
         case .cannotAsk: .unavailable
         case .cancelled: .cancelled

@@ -1,3 +1,5 @@
+import SystemInterop
+
 /// Turns a service profile, the content and the person's options into an `UploadRequest`.
 ///
 /// No network: what it needs from outside comes through `Context` (`${file:…}` secrets, a
@@ -33,16 +35,28 @@ public struct RequestBuilder: Sendable {
     /// leaves as they are and no template contains).
     public static let contentMarker = "\u{E000}content\u{E000}"
 
-    public init(profile: ServiceProfile, context: Context) {
+    /// The primitives that encrypt a paste for `format = privatebin` (libcrypto and zlib, from
+    /// Upload); a privatebin request cannot be built without them.
+    public var cryptography: (any PasteCryptography)?
+
+    public init(profile: ServiceProfile, context: Context, cryptography: (any PasteCryptography)? = nil) {
         self.profile = profile
         expansion = ValueExpansion(context: context)
+        self.cryptography = cryptography
     }
 
     /// Checks that every option can be honoured before anything is read or sent.
     public func validate(_ options: PasteOptions, size: Int64?) throws(RequestError) {
         let name = profile.name
+        if profile.format == .privatebin { return try validatePrivateBin(options, size: size) }
         if !profile.accepts.takesText {
             throw .cannotSend(service: name, accepts: profile.accepts)
+        }
+        if options.burnsAfterReading {
+            throw .unsupportedOption(service: name, option: "burn after reading (--burn)")
+        }
+        if options.neverExpires {
+            throw .unsupportedOption(service: name, option: "a paste that never expires (-e never)")
         }
         if options.title != nil && profile.titleField == nil && !profile.uses(.title) {
             throw .unsupportedOption(service: name, option: "a title (-t)")
@@ -143,6 +157,11 @@ public struct RequestBuilder: Sendable {
             if value.trimmingSpaces().isEmpty && header.template.literalText == nil { continue }
             headers.append(line)
         }
+        if profile.format == .privatebin {
+            let (request, preview) = try buildPrivateBin(url: url, headers: headers, content: content, options: options)
+            previews.append(preview)
+            return request
+        }
 
         // Fixed fields first, then the person's options replace a fixed field of the same name
         // (`-l ruby` replaces `paste[parser]=plaintext`). A field that is `{content}` alone is
@@ -219,6 +238,8 @@ public struct RequestBuilder: Sendable {
                 contentBytes: text.utf8.count)
         case .noBody:
             body = .rendered([], contentType: "")
+        case .privatebin:
+            preconditionFailure("privatebin requests are built by buildPrivateBin, above")
         }
         previews.append(preview)
 
@@ -258,9 +279,10 @@ public struct RequestBuilder: Sendable {
         switch content {
         case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
         case .file(let path, _):
-            switch FileReader.readBytes(path, limit: Int.max) {
-            case .success(let (bytes, _)): return String(decoding: bytes, as: UTF8.self)
-            case .failure(let error): throw .unreadable(path: path, reason: error.description)
+            do {
+                return String(decoding: try FileSystem.readFile(path).bytes, as: UTF8.self)
+            } catch {
+                throw .unreadable(path: path, reason: error.message)
             }
         case .stream:
             preconditionFailure("streams are spooled before a form or json body is built")

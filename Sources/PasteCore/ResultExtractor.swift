@@ -34,6 +34,7 @@ public enum ResultExtractor {
             }
         let acceptable =
             request.isTCP || (200...299).contains(response.status) || (readsLocation && isRedirectStatus)
+            || (request.result == .redirect && response.unreadPage != nil)
         var answer = Answer(response: response)
         guard acceptable else {
             // The service's own words for what went wrong, when it says how to find them.
@@ -43,6 +44,9 @@ public enum ResultExtractor {
             throw .httpStatus(
                 service: service, status: response.status,
                 excerpt: message.flatMap { $0.isEmpty ? nil : $0 } ?? readableExcerpt(response))
+        }
+        if profile.format == .privatebin {
+            return try extractPrivateBin(from: response, request: request, profile: profile)
         }
 
         let candidate: String?

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemInterop
 
 extension SecretGuard {
     /// How much of a file is scanned at a time: large enough to keep the scanner busy, small
@@ -23,7 +21,7 @@ extension SecretGuard {
             linesBefore += text.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
         }
         do {
-            try FileReader.forEachChunk(ofFile: path, chunkSize: Self.fileChunkBytes) { chunk in
+            try FileSystem.forEachChunk(ofFile: path, chunkSize: Self.fileChunkBytes) { chunk in
                 guard findings.count < maximumFindings else { return }
                 var text = carry + chunk
                 carry = []

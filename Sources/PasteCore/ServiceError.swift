@@ -10,6 +10,9 @@ public enum ServiceError: PasteError, Equatable {
     case notAPaste(service: String, url: String)
     /// A partial answer (206) is never a finished paste.
     case partial(service: String)
+    /// The service answered that it refused the paste (PrivateBin's `status` 1), with its
+    /// message, sanitized.
+    case refused(service: String, message: String)
 
     public var message: String {
         switch self {
@@ -23,6 +26,8 @@ public enum ServiceError: PasteError, Equatable {
             "\(service) sent back to \(url), not to a new paste"
         case .partial(let service):
             "\(service) gave a partial answer (HTTP 206)"
+        case .refused(let service, let message):
+            "\(service) refused the paste: \(message)"
         }
     }
 

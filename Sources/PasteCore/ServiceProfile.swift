@@ -2,7 +2,7 @@
 public enum RequestFormat: String, Sendable, CaseIterable {
     /// `multipart/form-data` (the classic pastie API, 0x0.st).
     case multipart
-    /// `application/x-www-form-urlencoded` (dpaste.com, sprunge).
+    /// `application/x-www-form-urlencoded` (dpaste.com).
     case form
     /// The content itself is the body (paste.rs).
     case raw
@@ -14,6 +14,8 @@ public enum RequestFormat: String, Sendable, CaseIterable {
     case xml
     /// No body: the content goes in the URL (ShareX definitions with `"Body": "None"`).
     case noBody = "none"
+    /// PrivateBin's JSON API v2: the text encrypted here, the key only in the link (`PrivateBin`).
+    case privatebin
 }
 
 /// A value from the config file, kept raw until it is used so that `${env:…}` and `${file:…}`
@@ -159,6 +161,8 @@ public struct ServiceProfile: Sendable, Equatable {
     public var isBuiltIn = false
     /// Where `[service "NAME"]` was declared.
     public var origin: (path: String, line: Int)?
+    /// Trust, client certificate and proxy keys of this service (over those of `[paste]`).
+    public var connection = ConnectionSettings()
 
     /// Makes a profile with defaults for everything but the name and URL.
     public init(name: String, url: ConfigValue) {
@@ -167,7 +171,9 @@ public struct ServiceProfile: Sendable, Equatable {
     }
 
     /// Whether `-p` can be honoured.
-    public var canBePrivate: Bool { isAlwaysPrivate || privateField != nil || uses(.private) }
+    public var canBePrivate: Bool {
+        isAlwaysPrivate || privateField != nil || uses(.private) || format == .privatebin
+    }
 
     /// Every request template of the profile (URL, query, fields, headers, file name, body).
     public var requestTemplates: [ConfigValue] {
@@ -213,6 +219,7 @@ public struct ServiceProfile: Sendable, Equatable {
             && lhs.deletionSource == rhs.deletionSource && lhs.query.map(\.name) == rhs.query.map(\.name)
             && lhs.query.map(\.value) == rhs.query.map(\.value) && lhs.xmlTemplate == rhs.xmlTemplate
             && lhs.deletion == rhs.deletion && lhs.errorMessage == rhs.errorMessage && lhs.accepts == rhs.accepts
+            && lhs.connection == rhs.connection
     }
 }
 

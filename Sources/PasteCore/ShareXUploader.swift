@@ -1,3 +1,5 @@
+import SystemInterop
+
 /// A ShareX custom uploader (`.sxcu`), read into a `ServiceProfile` that paste runs like any
 /// configured service.
 ///
@@ -28,12 +30,14 @@ public enum ShareXUploader {
     {
         var file = path
         if file.hasPrefix("~/"), let home { file = home + file.dropFirst() }
-        let text: String
-        let mode: UInt32
-        switch FileReader.readText(file) {
-        case .success(let read): (text, mode) = read
-        case .failure(let error): throw .unreadable(file: path, reason: error.description)
+        let contents: FileSystem.Contents
+        do {
+            contents = try FileSystem.readFile(file, limit: Configuration.maximumFileBytes)
+        } catch {
+            throw .unreadable(file: path, reason: error.message)
         }
+        let text = String(decoding: contents.bytes, as: UTF8.self)
+        let mode = contents.status.mode
         // Windows editors save these with a byte order mark.
         let json: OrderedJSON
         do {

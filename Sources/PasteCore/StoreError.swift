@@ -1,4 +1,4 @@
-import Glibc
+import SystemInterop
 
 /// A failure of paste's local stores: the history file, the outbox, their locks and folders.
 ///
@@ -7,17 +7,17 @@ import Glibc
 /// record that cannot be encoded, which is a bug in paste (70).
 public enum StoreError: PasteError, Equatable, Sendable {
     /// A folder could not be created (`mkdir`).
-    case cannotCreateFolder(path: String, errno: Int32)
+    case cannotCreateFolder(path: String, errno: Errno)
     /// A file could not be opened or created (`open`).
-    case cannotOpen(path: String, errno: Int32)
+    case cannotOpen(path: String, errno: Errno)
     /// A file could not be read (`read`, `fstat`).
-    case cannotRead(path: String, errno: Int32)
+    case cannotRead(path: String, errno: Errno)
     /// A file could not be written, synced or renamed into place (`write`, `fsync`, `rename`).
-    case cannotWrite(path: String, errno: Int32)
+    case cannotWrite(path: String, errno: Errno)
     /// A lock could not be taken (`flock`).
-    case cannotLock(path: String, errno: Int32)
+    case cannotLock(path: String, errno: Errno)
     /// A file could not be removed (`unlink`).
-    case cannotRemove(path: String, errno: Int32)
+    case cannotRemove(path: String, errno: Errno)
     /// A metadata file exists but does not hold what paste writes there.
     case corruptMetadata(path: String)
     /// A record could not be encoded as JSON (a bug: records hold only strings and numbers).
@@ -33,8 +33,8 @@ public enum StoreError: PasteError, Equatable, Sendable {
         }
     }
 
-    /// The `errno` of the failed system call, when one failed.
-    public var errno: Int32? {
+    /// The `Errno` of the failed system call, when one failed.
+    public var errno: Errno? {
         switch self {
         case .cannotCreateFolder(_, let code), .cannotOpen(_, let code), .cannotRead(_, let code),
             .cannotWrite(_, let code), .cannotLock(_, let code), .cannotRemove(_, let code):
@@ -47,17 +47,17 @@ public enum StoreError: PasteError, Equatable, Sendable {
     public var message: String {
         switch self {
         case .cannotCreateFolder(let path, let code):
-            "cannot create folder '\(path)': \(StoreError.describe(code))"
+            "cannot create folder '\(path)': \(code.message)"
         case .cannotOpen(let path, let code):
-            "cannot open '\(path)': \(StoreError.describe(code))"
+            "cannot open '\(path)': \(code.message)"
         case .cannotRead(let path, let code):
-            "cannot read '\(path)': \(StoreError.describe(code))"
+            "cannot read '\(path)': \(code.message)"
         case .cannotWrite(let path, let code):
-            "cannot write '\(path)': \(StoreError.describe(code))"
+            "cannot write '\(path)': \(code.message)"
         case .cannotLock(let path, let code):
-            "cannot lock '\(path)': \(StoreError.describe(code))"
+            "cannot lock '\(path)': \(code.message)"
         case .cannotRemove(let path, let code):
-            "cannot remove '\(path)': \(StoreError.describe(code))"
+            "cannot remove '\(path)': \(code.message)"
         case .corruptMetadata(let path):
             "cannot read '\(path)': it is not an outbox metadata file"
         case .cannotEncode(let path):
@@ -69,7 +69,7 @@ public enum StoreError: PasteError, Equatable, Sendable {
         switch self {
         case .corruptMetadata(let path):
             "move '\(path)' and its content file out of the outbox, then run paste --retry again"
-        case .cannotWrite(_, ENOSPC):
+        case .cannotWrite(_, .noSpace):
             "the disk is full; free some space"
         default:
             nil
@@ -83,13 +83,15 @@ public enum StoreError: PasteError, Equatable, Sendable {
         }
     }
 
-    /// The C library's text for an `errno` value, lower-cased like the rest of paste's messages.
-    ///
-    /// Wraps `strerror`; glibc returns a pointer to a static, immutable table entry for every
-    /// known code, copied here at once.
-    static func describe(_ code: Int32) -> String {
-        let text = unsafe String(cString: strerror(code))
-        guard let first = text.first else { return "error \(code)" }
-        return first.lowercased() + text.dropFirst()
+    /// Runs SystemInterop calls, turning the `Errno` they throw into the store error `failure`
+    /// makes of it (which keeps it as its payload).
+    static func attempt<Result: ~Copyable>(
+        _ failure: (Errno) -> StoreError, _ body: () throws(Errno) -> Result
+    ) throws(StoreError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw failure(error)
+        }
     }
 }

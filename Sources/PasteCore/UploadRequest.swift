@@ -102,6 +102,12 @@ public struct UploadRequest: Sendable, Equatable {
     public var deletion: Template?
     /// How the server's own error message is read from an answer that is not a success.
     public var errorMessage: Template?
+    /// How its transfers connect: trust, client certificate, proxies (direct and verified by
+    /// the system's store unless set).
+    public var connection = ConnectionPolicy()
+    /// Appended to the paste's URL once it is read from the answer, never sent: PrivateBin's
+    /// `#` and base58 key (or `#-` and the key, for a paste that burns after reading).
+    public var linkFragment: String?
 
     /// Makes a request description.
     public init(
@@ -135,6 +141,10 @@ public struct UploadResponse: Sendable, Equatable {
     public var body: [UInt8]
     /// How many bytes of the request body went out.
     public var bytesSent: Int64
+    /// Set when the request was accepted with a redirect (301, 302 or 303) but the page it led
+    /// to then failed (`answered HTTP 404`, a timeout): the paste exists at `effectiveURL`, whose
+    /// page could not be read; this says how it failed. `status` and `headers` are the page's.
+    public var unreadPage: String?
 
     /// The most of a response body kept in memory: enough for any JSON answer or error page.
     public static let maximumBodyBytes = 1 << 20
@@ -160,7 +170,7 @@ public struct UploadResponse: Sendable, Equatable {
     public static func == (lhs: UploadResponse, rhs: UploadResponse) -> Bool {
         lhs.status == rhs.status && lhs.effectiveURL == rhs.effectiveURL
             && lhs.redirectCount == rhs.redirectCount && lhs.body == rhs.body
-            && lhs.bytesSent == rhs.bytesSent
+            && lhs.bytesSent == rhs.bytesSent && lhs.unreadPage == rhs.unreadPage
             && lhs.headers.map { [$0.name, $0.value] } == rhs.headers.map { [$0.name, $0.value] }
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemInterop
 
 /// Fills the holes of request templates: `${env:NAME}`, `${file:PATH}` and `${cmd:COMMAND}`
 /// (where secrets come from), placeholders, and ShareX's `{random:…}`, `{select:…}`,
@@ -178,13 +179,14 @@ public struct ValueExpansion: Sendable {
         case .file:
             var file = reference.argument
             if file.hasPrefix("~/") { file = context.home + file.dropFirst() }
-            switch FileReader.readText(file) {
-            case .success(let (text, _)):
-                // A trailing newline is how editors end files, never part of the secret.
-                secret = Self.droppingTrailingNewlines(text)
-            case .failure(let error):
-                throw .unreadableSecretFile(path: path, line: line, file: file, reason: error.description)
+            let contents: FileSystem.Contents
+            do {
+                contents = try FileSystem.readFile(file, limit: Configuration.maximumFileBytes)
+            } catch {
+                throw .unreadableSecretFile(path: path, line: line, file: file, reason: error.message)
             }
+            // A trailing newline is how editors end files, never part of the secret.
+            secret = Self.droppingTrailingNewlines(String(decoding: contents.bytes, as: UTF8.self))
         case .cmd:
             secret = try runCommand(reference.argument, path: path, line: line)
         }

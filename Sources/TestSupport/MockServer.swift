@@ -206,8 +206,9 @@ public enum MockFault: Sendable {
     case redirectLoop
     /// 302 to `file:///etc/passwd`.
     case redirectToFile
-    /// 302 back to the site root / form page.
-    case redirectToRoot(location: String = "/")
+    /// A redirect (302 unless `status` says otherwise) to `location`: by default back to the
+    /// site root / form page; any URL, another origin's included.
+    case redirectToRoot(location: String = "/", status: Int = 302)
     /// 200 with `bytes` of generated body.
     case huge(bytes: Int)
     /// 200 with an HTML error page and no URL.
@@ -220,6 +221,8 @@ public enum MockFault: Sendable {
     case partial(keptBytes: Int? = nil)
     /// The normal answer, `bytes` every `seconds`.
     case trickle(bytes: Int = 1, seconds: Double = 1)
+    /// PrivateBin's refusal: 200 with `{"status":1,"message":…}`.
+    case privateBinError(message: String)
 
     var jsonObject: [String: Any] {
         switch self {
@@ -233,7 +236,8 @@ public enum MockFault: Sendable {
         case .dropResponse(let bytes): return ["fault": "drop-response", "bytes": bytes]
         case .redirectLoop: return ["fault": "redirect-loop"]
         case .redirectToFile: return ["fault": "redirect-file"]
-        case .redirectToRoot(let location): return ["fault": "redirect-root", "location": location]
+        case .redirectToRoot(let location, let status):
+            return ["fault": "redirect-root", "location": location, "status": status]
         case .huge(let bytes): return ["fault": "huge", "size": bytes]
         case .noURL: return ["fault": "no-url"]
         case .escapeURL(let status, let json):
@@ -245,6 +249,7 @@ public enum MockFault: Sendable {
             if let kept { object["bytes"] = kept }
             return object
         case .trickle(let bytes, let seconds): return ["fault": "trickle", "bytes": bytes, "seconds": seconds]
+        case .privateBinError(let message): return ["fault": "privatebin-error", "body": message]
         }
     }
 }

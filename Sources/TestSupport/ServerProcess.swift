@@ -7,7 +7,7 @@ import Glibc
 /// connection (servers we do not control, started on a free port found beforehand).
 public final class ServerProcess: @unchecked Sendable {
     // Safe: all stored properties are set in init; `process` is only signalled.
-    /// `http://127.0.0.1:PORT`.
+    /// `http://127.0.0.1:PORT`, or the URL the server printed (`https://…`, `socks5://…`).
     public let baseURL: String
     /// Its port on 127.0.0.1.
     public let port: Int
@@ -20,7 +20,7 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts `executable arguments…`; when `port` is nil the server must print
-    /// `listening on http://127.0.0.1:PORT` as a line of stdout.
+    /// `listening on SCHEME://127.0.0.1:PORT` as a line of stdout.
     public init(
         _ executable: String, _ arguments: [String], port: Int? = nil, environment: [String: String]? = nil,
         currentDirectory: String? = nil, timeout: Double = 30
@@ -39,6 +39,7 @@ public final class ServerProcess: @unchecked Sendable {
         try process.run()
         self.process = process
         var found: Int? = port
+        var printed: String?
         let log = output
         do {
             try waitUntil("\(executable) to listen", timeout: timeout) {
@@ -50,10 +51,11 @@ public final class ServerProcess: @unchecked Sendable {
                 }
                 if let port = found { return Self.accepts(port: port) }
                 let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
-                guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
-                    let number = line.split(separator: ":").last.flatMap({ Int($0) })
+                guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
+                    line.contains("://"), let number = line.split(separator: ":").last.flatMap({ Int($0) })
                 else { return false }
                 found = number
+                printed = String(line.dropFirst("listening on ".count))
                 return true
             }
         } catch {
@@ -61,7 +63,7 @@ public final class ServerProcess: @unchecked Sendable {
             throw error
         }
         self.port = found!
-        baseURL = "http://127.0.0.1:\(found!)"
+        baseURL = printed ?? "http://127.0.0.1:\(found!)"
     }
 
     deinit { stop() }

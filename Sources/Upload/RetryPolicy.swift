@@ -67,11 +67,11 @@ public struct RetryPolicy: Sendable {
     static let retryableStatuses: Set<Int> = [429, 503]
 
     /// Whether a failure happened before any request byte could reach the server, in a way
-    /// that may pass (network, DNS, connect timeout).
+    /// that may pass (network, DNS, connect timeout, the proxy down).
     static func isSafeToRetry(_ error: UploadError) -> Bool {
         guard !error.mayHaveReachedServer else { return false }
         switch error {
-        case .couldNotResolve, .couldNotConnect, .timedOut: return true
+        case .couldNotResolve, .couldNotConnect, .timedOut, .proxyUnreachable: return true
         default: return false
         }
     }

@@ -1,7 +1,8 @@
 /// How transfers behave: timeouts, redirects, TLS, identification, and what is reported.
 ///
-/// Proxies come from the usual environment variables (`http_proxy`, `https_proxy`,
-/// `no_proxy`, ...) because that is libcurl's default and nothing here overrides it.
+/// Whom a transfer trusts and which proxy it goes through are the request's own
+/// (`UploadRequest.connection`, resolved from the config and the run's environment): libcurl
+/// is always told the proxy, "" for none, so it never reads the process environment itself.
 public struct TransportOptions: Sendable {
     /// The client version sent in the default User-Agent.
     // TODO(lead): take the version from PasteCore once it has one.
@@ -14,9 +15,10 @@ public struct TransportOptions: Sendable {
     /// Abort when fewer than 1 byte per second moved for this long (CURLOPT_LOW_SPEED_TIME,
     /// whole seconds, at least 1). It also bounds a raw TCP exchange's waits.
     public var stallTimeout: Duration
-    /// The most redirects followed (CURLOPT_MAXREDIRS).
+    /// The most redirects followed (by `RedirectChain`, one request at a time).
     public var maxRedirects: Int
-    /// Skip TLS certificate and host name verification. Off unless asked for.
+    /// Skip TLS certificate and host name verification (`--insecure`; a service's
+    /// `insecure = true` arrives in its request's connection policy). Off unless asked for.
     public var insecure: Bool
     /// The User-Agent header.
     public var userAgent: String

@@ -1,5 +1,6 @@
 import CurlInterop
 import PasteCore
+import SystemInterop
 
 /// Why an upload failed, with what a message, an exit status and a retry decision need.
 ///
@@ -34,15 +35,32 @@ public enum UploadError: PasteError, Equatable {
     /// Receiving the answer failed (reset, empty reply, malformed reply).
     case receiveFailed(url: String, detail: String)
     /// Reading the content to send failed.
-    case readFailed(path: String, errno: Int32, requestSent: Bool)
+    case readFailed(path: String, errno: Errno, requestSent: Bool)
     /// Appending to the outbox copy (the tee) failed.
-    case teeFailed(path: String, errno: Int32, requestSent: Bool)
+    case teeFailed(path: String, errno: Errno, requestSent: Bool)
     /// The URL's scheme is not http, https or tcp, or it is malformed.
     case unsupportedURL(String)
     /// A `tcp://` service was given a form body; only raw content can go over TCP.
     case bodyNotSendableOverTCP(url: String)
     /// Any other libcurl failure, kept whole.
     case curl(CurlError, requestSent: Bool)
+    /// The server's certificate could not be verified (an unknown CA, a wrong name, expired).
+    case certificateNotTrusted(url: String, detail: String)
+    /// The server refused the TLS connection for want of a client certificate.
+    case clientCertificateRequired(url: String, detail: String)
+    /// A redirect (307, 308, or a PUT's 301/302) would send the body to another origin.
+    case bodyRedirectRefused(url: String, status: Int)
+    /// The answer is not HTTP/1.x or HTTP/2 (an HTTP/0.9 reply, a malformed status line), or
+    /// its header is larger than libcurl takes.
+    case badAnswer(url: String, detail: String)
+    /// The proxy could not be reached (`authority` is its `host:port`).
+    case proxyUnreachable(proxy: String, detail: String, requestSent: Bool)
+    /// The proxy answered a request (CONNECT, or an absolute-form one) with an error status.
+    case proxyRefused(proxy: String, status: Int, requestSent: Bool)
+    /// The SOCKS proxy could not complete the connection to the server.
+    case proxyFailed(proxy: String, detail: String, requestSent: Bool)
+    /// The TLS connection to an https:// proxy itself failed (its certificate, most often).
+    case proxyTLS(proxy: String, detail: String)
 
     /// Whether any request byte may have reached the server, so that a retry could duplicate
     /// the paste.
@@ -50,11 +68,26 @@ public enum UploadError: PasteError, Equatable {
         switch self {
         case .couldNotResolve(_, let sent), .couldNotConnect(_, _, let sent), .timedOut(_, _, let sent),
             .tls(_, _, let sent), .readFailed(_, _, let sent), .teeFailed(_, _, let sent),
-            .curl(_, let sent):
+            .curl(_, let sent), .proxyUnreachable(_, _, let sent), .proxyRefused(_, _, let sent),
+            .proxyFailed(_, _, let sent):
             sent
-        case .redirectRefused, .tooManyRedirects, .sendFailed, .receiveFailed:
+        case .redirectRefused, .tooManyRedirects, .sendFailed, .receiveFailed, .bodyRedirectRefused, .badAnswer:
             true  // a first request, or part of this one, went out
-        case .unsupportedURL, .bodyNotSendableOverTCP:
+        case .unsupportedURL, .bodyNotSendableOverTCP, .certificateNotTrusted, .clientCertificateRequired, .proxyTLS:
+            false  // the TLS handshake ends before the server's HTTP side sees anything
+        }
+    }
+
+    /// Whether this failure, on the page a redirect led to after the body was accepted, leaves
+    /// the paste made: a failure of the network, the server, TLS or a proxy, not of the
+    /// redirect policy or of reading the content.
+    var isPageFailure: Bool {
+        switch self {
+        case .couldNotResolve, .couldNotConnect, .timedOut, .tls, .sendFailed, .receiveFailed, .certificateNotTrusted,
+            .clientCertificateRequired, .badAnswer, .proxyUnreachable, .proxyRefused, .proxyFailed, .proxyTLS, .curl:
+            true
+        case .redirectRefused, .tooManyRedirects, .bodyRedirectRefused, .readFailed, .teeFailed, .unsupportedURL,
+            .bodyNotSendableOverTCP:
             false
         }
     }
@@ -82,23 +115,70 @@ public enum UploadError: PasteError, Equatable {
         case .receiveFailed(let url, let detail):
             "no usable answer from \(Endpoint(url).authority): \(detail)"
         case .readFailed(let path, let code, _):
-            "cannot read '\(path)': \(Curl.describe(errno: code))"
+            "cannot read '\(path)': \(code.message)"
         case .teeFailed(let path, let code, _):
-            "cannot write the outbox copy '\(path)': \(Curl.describe(errno: code))"
+            "cannot write the outbox copy '\(path)': \(code.message)"
         case .unsupportedURL(let url):
             "unsupported URL '\(url)': use http://, https:// or tcp://host:port"
         case .bodyNotSendableOverTCP(let url):
             "cannot send a form to '\(url)': tcp services take the raw text"
         case .curl(let error, _):
             "upload failed: \(error.reason) (libcurl error \(error.code.rawValue))"
+        case .certificateNotTrusted(let url, let detail), .clientCertificateRequired(let url, let detail):
+            "TLS failure with \(Endpoint(url).authority): \(detail)"
+        case .bodyRedirectRefused(let url, let status):
+            "refusing the \(status) redirect to '\(Sanitizer.printable(url, limit: 200))': it would send the text to another origin"
+        case .badAnswer(let url, let detail):
+            "unusable answer from \(Endpoint(url).authority): \(detail)"
+        case .proxyUnreachable(let proxy, let detail, _):
+            "cannot connect to proxy \(proxy): \(detail)"
+        case .proxyRefused(let proxy, let status, _):
+            "proxy \(proxy) answered \(status): \(Self.proxyReason(status))"
+        case .proxyFailed(let proxy, let detail, _):
+            "proxy \(proxy) failed: \(detail)"
+        case .proxyTLS(let proxy, let detail):
+            "TLS failure with proxy \(proxy): \(detail)"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .certificateNotTrusted:
+            "if the server's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
+                + "in the service's section (paste-config(5)) or with SSL_CERT_FILE"
+        case .clientCertificateRequired:
+            "the server asks for a client certificate: set 'client-cert' and 'client-key' in the service's section"
+        case .proxyTLS:
+            "if the proxy's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
+                + "in [paste] (paste-config(5)) or with SSL_CERT_FILE"
+        case .proxyRefused(_, 407, _):
+            "give the proxy's credentials in its URL: proxy = http://USER:${env:PROXY_PASSWORD}@HOST:PORT"
+        default:
+            nil
+        }
+    }
+
+    /// How a proxy's error status reads (RFC 9110 §15).
+    static func proxyReason(_ status: Int) -> String {
+        switch status {
+        case 403: "forbidden"
+        case 407: "proxy authentication required"
+        case 502: "bad gateway (it could not reach the server)"
+        case 503: "service unavailable"
+        case 504: "gateway timeout (the server did not answer it)"
+        default: "refused"
         }
     }
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .couldNotResolve, .couldNotConnect, .timedOut, .sendFailed, .receiveFailed:
+        case .couldNotResolve, .couldNotConnect, .timedOut, .sendFailed, .receiveFailed, .proxyUnreachable,
+            .proxyFailed:
             .temporaryFailure
-        case .tls, .redirectRefused, .tooManyRedirects:
+        case .proxyRefused(_, let status, _):
+            [502, 503, 504].contains(status) ? .temporaryFailure : .unavailable
+        case .tls, .redirectRefused, .tooManyRedirects, .certificateNotTrusted, .clientCertificateRequired,
+            .bodyRedirectRefused, .badAnswer, .proxyTLS:
             .unavailable
         case .readFailed, .teeFailed:
             .ioError

@@ -20,12 +20,14 @@ extension Uploader {
         }
         let deadline = ContinuousClock.now + (options.totalTimeout ?? .seconds(Self.tcpDefaultLimitSeconds))
         let connection: RawConnection
+        let proxy = request.connection.proxy(for: request.url)
         do {
             connection = try RawConnection(
                 host: endpoint.bareHost, port: port,
-                connectTimeoutMilliseconds: options.connectTimeout.roundedUpMilliseconds)
+                connectTimeoutMilliseconds: options.connectTimeout.roundedUpMilliseconds, proxy: proxy?.url,
+                tunnels: proxy.map { $0.kind == .http || $0.kind == .https } ?? false)
         } catch {
-            throw classify(error, nil, request)
+            throw classify(error, nil, request, proxy: proxy)
         }
         let progress = options.progress
         let total = source.knownLength
@@ -43,7 +45,7 @@ extension Uploader {
             }
             var info = connection.info
             info.headerBytesSent = 1  // the connection was open: bytes may have gone out
-            throw classify(error, info, request)
+            throw classify(error, info, request, proxy: proxy)
         }
     }
 

@@ -1,12 +1,14 @@
 import CurlInterop
 import PasteCore
+import SystemInterop
 
 /// Runs `UploadRequest`s: HTTP(S) through libcurl, `tcp://` over a plain connection.
 ///
 /// Blocking: each call runs on the calling thread (never inside the Swift concurrency pool).
 /// Every transfer removes `Expect:` (no 100-continue round trip), allows only http and https,
-/// for the request and for redirects, verifies TLS unless `insecure`, uses no signals, and
-/// follows redirects only when the result rule reads the final URL.
+/// verifies TLS unless `insecure`, uses no signals, connects as the request's
+/// `ConnectionPolicy` says (trust, client certificate, proxy), and follows redirects itself,
+/// request by request, when the result rule reads the final URL (`RedirectChain`).
 public final class Uploader {
     /// The options every transfer uses.
     public let options: TransportOptions
@@ -19,8 +21,8 @@ public final class Uploader {
 
     /// Sends one request and returns the server's answer, whatever its HTTP status.
     ///
-    /// - Throws: `UploadError` when no answer could be had (network, timeout, TLS, redirect
-    ///   policy, local read failure).
+    /// - Throws: `UploadError` when no answer could be had (network, timeout, TLS, proxy,
+    ///   redirect policy, local read failure).
     /// - Parameter streamObserver: sees every byte of a streamed body once, in order, as it is
     ///   sent (to hash it on the way instead of reading the outbox copy again afterwards).
     public func send(
@@ -28,14 +30,16 @@ public final class Uploader {
     ) throws(UploadError) -> UploadResponse {
         if request.isTCP { return try sendOverTCP(request) }
         let transfer = try makeTransfer(for: request, streamObserver: streamObserver)
-        do {
-            try transfer.perform()
-        } catch {
-            throw classify(
-                error, transfer.info, request,
-                location: transfer.responseHeaders.last { $0.name.lowercased() == "location" }?.value)
+        while true {
+            let outcome: Result<Void, CurlError>
+            do {
+                try transfer.handle.perform()
+                outcome = .success(())
+            } catch {
+                outcome = .failure(error)
+            }
+            if case .finished(let result) = advance(transfer, after: outcome) { return try result.get() }
         }
-        return makeResponse(transfer)
     }
 
     /// Sends several requests at once on one multi handle (sharing its connections), at most
@@ -54,13 +58,13 @@ public final class Uploader {
             return requests.map { _ in .failure(.curl(error, requestSent: false)) }
         }
         var pending = requests.indices.filter { !requests[$0].isTCP }[...]
-        var inFlight: [(index: Int, transfer: EasyHandle)] = []
+        var inFlight: [(index: Int, transfer: Transfer)] = []
         while !pending.isEmpty || !inFlight.isEmpty {
             while inFlight.count < max(1, maxConcurrent), let index = pending.popFirst() {
                 do throws(UploadError) {
                     let transfer = try makeTransfer(for: requests[index])
                     do {
-                        try multi.add(transfer)
+                        try multi.add(transfer.handle)
                     } catch {
                         throw UploadError.curl(error, requestSent: false)
                     }
@@ -75,19 +79,27 @@ public final class Uploader {
                 finished = try multi.performUntilSomeFinish()
             } catch {
                 for (index, transfer) in inFlight {
-                    results[index] = .failure(.curl(error, requestSent: transfer.info.headerBytesSent > 0))
+                    let sent = transfer.chain.redirectCount > 0 || transfer.handle.info.headerBytesSent > 0
+                    results[index] = .failure(.curl(error, requestSent: sent))
                 }
                 inFlight = []
                 continue
             }
-            for (transfer, outcome) in finished {
-                guard let position = inFlight.firstIndex(where: { $0.transfer === transfer }) else { continue }
-                let index = inFlight.remove(at: position).index
-                switch outcome {
-                case .success: results[index] = .success(makeResponse(transfer))
-                case .failure(let error):
-                    let location = transfer.responseHeaders.last { $0.name.lowercased() == "location" }?.value
-                    results[index] = .failure(classify(error, transfer.info, requests[index], location: location))
+            for (handle, outcome) in finished {
+                guard let position = inFlight.firstIndex(where: { $0.transfer.handle === handle }) else { continue }
+                let (index, transfer) = inFlight[position]
+                switch advance(transfer, after: outcome) {
+                case .finished(let result):
+                    inFlight.remove(at: position)
+                    results[index] = result
+                case .again:
+                    // The next request of its redirect chain, on the same handle and connections.
+                    do {
+                        try multi.add(handle)
+                    } catch {
+                        inFlight.remove(at: position)
+                        results[index] = .failure(.curl(error, requestSent: true))
+                    }
                 }
             }
         }
@@ -101,55 +113,205 @@ public final class Uploader {
         return results.map { $0! }
     }
 
-    // MARK: - Building a transfer
+    // MARK: - One upload, request by request
 
-    /// The schemes allowed for requests and redirects (CURLOPT_PROTOCOLS_STR, CURLOPT_REDIR_PROTOCOLS_STR).
-    static let allowedSchemes = "http,https"
+    /// One upload in progress: its easy handle, its redirect chain, and the header lines each
+    /// request is built from.
+    final class Transfer {
+        let handle: EasyHandle
+        let request: UploadRequest
+        var chain: RedirectChain
+        /// `Expect:` and the lines that describe the body (its type, chunked framing).
+        var bodyHeaders: [String] = []
+        /// The service's configured header lines (credentials, cookies): for its origin only.
+        var configuredHeaders: [String] = []
+        /// The proxy of the request being sent, if any.
+        var proxy: Proxy?
+        /// Body bytes of the last request that carried the body.
+        var bytesSent: Int64 = 0
+        /// When the first request started: the total timeout bounds the whole chain.
+        let started = ContinuousClock.now
+        /// What was left of the total timeout when the current request started.
+        var budget: Duration?
 
-    /// An easy handle configured for `request`, body attached, not yet started.
-    func makeTransfer(
-        for request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil
-    ) throws(UploadError) -> EasyHandle {
-        let scheme = Endpoint(request.url).scheme
-        guard scheme == "http" || scheme == "https" else { throw .unsupportedURL(request.url) }
-        do {
-            let transfer = try EasyHandle()
-            try configureTransport(transfer, for: request)
-            transfer.onStreamChunk = streamObserver
-            try attachBody(request, to: transfer)
-            return transfer
-        } catch {
-            throw classify(error, nil, request)
+        init(handle: EasyHandle, request: UploadRequest, chain: RedirectChain) {
+            self.handle = handle
+            self.request = request
+            self.chain = chain
         }
     }
 
-    private func configureTransport(_ transfer: EasyHandle, for request: UploadRequest) throws(CurlError) {
-        try transfer.set(.url, request.url)
-        try transfer.set(.noSignal, true)
-        try transfer.set(.protocols, Self.allowedSchemes)
-        try transfer.set(.redirectProtocols, Self.allowedSchemes)
-        try transfer.set(.followLocation, request.result.followsRedirects)
-        try transfer.set(.maximumRedirects, options.maxRedirects)
-        try transfer.set(.connectTimeoutMilliseconds, options.connectTimeout.roundedUpMilliseconds)
-        if let total = options.totalTimeout {
-            try transfer.set(.timeoutMilliseconds, total.roundedUpMilliseconds)
+    /// What comes after one request of a transfer.
+    enum Step {
+        /// The upload is over.
+        case finished(Result<UploadResponse, UploadError>)
+        /// The handle is set up for the next request of the redirect chain: perform it again.
+        case again
+    }
+
+    /// Reads one request's outcome: the upload's result, or the next request set up.
+    func advance(_ transfer: Transfer, after outcome: Result<Void, CurlError>) -> Step {
+        let hop = transfer.chain.current
+        let info = transfer.handle.info
+        switch outcome {
+        case .failure(let error):
+            let failure = classify(
+                error, info, transfer.request, hop: hop, proxy: transfer.proxy, budget: transfer.budget)
+            // The body was accepted with a redirect: the paste exists even if its page fails.
+            if transfer.chain.bodyAccepted, failure.isPageFailure {
+                var response = UploadResponse(
+                    status: 0, effectiveURL: hop.url, redirectCount: transfer.chain.redirectCount,
+                    bytesSent: transfer.bytesSent)
+                response.unreadPage = "did not load: " + failure.message
+                return .finished(.success(response))
+            }
+            return .finished(.failure(failure))
+        case .success:
+            if hop.sendsBody { transfer.bytesSent = info.bodyBytesSent }
+            // An HTTP proxy's own refusal of an absolute-form request arrives as the answer.
+            if let proxy = transfer.proxy, proxy.kind == .http || proxy.kind == .https, info.responseCode == 407 {
+                return .finished(
+                    .failure(.proxyRefused(proxy: proxy.authority, status: 407, requestSent: hop.number > 0)))
+            }
+            let location =
+                (300...399).contains(info.responseCode)
+                ? transfer.handle.responseHeaders.last { $0.name.lowercased() == "location" }?.value : nil
+            do throws(UploadError) {
+                if let next = try transfer.chain.next(
+                    status: info.responseCode, location: location, target: info.redirectURL)
+                {
+                    try prepare(transfer, for: next)
+                    return .again
+                }
+            } catch {
+                return .finished(.failure(error))
+            }
+            var response = makeResponse(transfer, info)
+            if transfer.chain.bodyAccepted, !(200...299).contains(info.responseCode) {
+                response.unreadPage = "answered HTTP \(info.responseCode)"
+            }
+            return .finished(.success(response))
         }
-        // "Too slow" = under `stallBytesPerSecond` for the stall time; libcurl counts whole seconds.
-        try transfer.set(.lowSpeedLimit, Self.stallBytesPerSecond)
-        try transfer.set(.lowSpeedTime, stallSeconds)
-        try transfer.set(.verifyPeer, !options.insecure)
-        try transfer.set(.verifyHost, options.insecure ? 0 : 2)
-        try transfer.set(.userAgent, options.userAgent)
-        transfer.maximumBodyBytes = UploadResponse.maximumBodyBytes
-        // The URL of a redirect result is where the redirects end; the page there is not read.
-        transfer.stopsLargeFollowedBodies = request.result == .redirect
-        if let progress = options.progress {
-            transfer.onProgress = { sent, total in
+    }
+
+    // MARK: - Building a transfer
+
+    /// The schemes allowed for requests (CURLOPT_PROTOCOLS_STR); redirects are checked by
+    /// `RedirectChain` before they are followed.
+    static let allowedSchemes = "http,https"
+
+    /// A transfer configured for `request`'s first request, body attached, not yet started.
+    func makeTransfer(
+        for request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil
+    ) throws(UploadError) -> Transfer {
+        let scheme = Endpoint(request.url).scheme
+        guard scheme == "http" || scheme == "https" else { throw .unsupportedURL(request.url) }
+        let transfer: Transfer
+        do {
+            let handle = try EasyHandle()
+            transfer = Transfer(
+                handle: handle, request: request, chain: RedirectChain(request: request, limit: options.maxRedirects))
+            try configureTransport(handle, for: request)
+            handle.onStreamChunk = streamObserver
+            try attachBody(request, to: transfer)
+        } catch {
+            throw classify(error, nil, request)
+        }
+        try prepare(transfer, for: transfer.chain.current)
+        return transfer
+    }
+
+    /// Sets what changes from one request of a chain to the next: the URL, the method, the
+    /// header lines and TLS identity its origin may see, its proxy, how much of its answer is read.
+    func prepare(_ transfer: Transfer, for hop: RedirectChain.Hop) throws(UploadError) {
+        let handle = transfer.handle
+        let connection = transfer.request.connection
+        do {
+            try handle.set(.url, hop.url)
+            if hop.number > 0 && !hop.sendsBody {
+                try handle.set(.httpGet, true)
+                try handle.clear(.customRequest)
+            }
+            var lines = hop.sendsBody ? transfer.bodyHeaders : ["Expect:"]
+            if hop.isAtHome {
+                lines +=
+                    hop.sendsBody
+                    ? transfer.configuredHeaders : transfer.configuredHeaders.filter { !Self.isContentType($0) }
+            }
+            try handle.setHeaders(HeaderList(lines))
+            if let total = options.totalTimeout {
+                // One bound for the whole chain: each request gets what the earlier ones left.
+                let left = max(total - (ContinuousClock.now - transfer.started), .milliseconds(1))
+                transfer.budget = left
+                try handle.set(.timeoutMilliseconds, left.roundedUpMilliseconds)
+            }
+            // The client certificate and the pin are the service's: not shown to, nor asked of, others.
+            if let certificate = connection.clientCertificate {
+                if hop.isAtHome {
+                    try handle.set(.clientCertificate, certificate)
+                } else {
+                    try handle.clear(.clientCertificate)
+                }
+            }
+            if let key = connection.clientKey {
+                if hop.isAtHome { try handle.set(.clientKey, key) } else { try handle.clear(.clientKey) }
+            }
+            if let pin = connection.pinnedPublicKey {
+                if hop.isAtHome { try handle.set(.pinnedPublicKey, pin) } else { try handle.clear(.pinnedPublicKey) }
+            }
+            // Always set: "" also stops libcurl reading the proxy variables from the process
+            // environment; the policy has read them from the run's context.
+            transfer.proxy = connection.proxy(for: hop.url)
+            try handle.set(.proxy, transfer.proxy?.url ?? "")
+            handle.bodyAllowance = hop.bodyAllowance
+        } catch {
+            throw classify(error, nil, transfer.request)
+        }
+        if hop.number > 0 && hop.sendsBody && !handle.rewindBody() {
+            throw .sendFailed(
+                url: hop.url, detail: "the redirect asks for the text again, and a stream cannot be read twice")
+        }
+        if let progress = options.progress, hop.sendsBody {
+            handle.onProgress = { sent, total in
                 progress(sent, total > 0 ? total : nil)
                 return true
             }
+        } else {
+            handle.onProgress = nil
         }
+    }
+
+    /// Whether a header line is a `Content-Type` (dropped when a redirect turns the request
+    /// into a GET: it has no body to describe).
+    static func isContentType(_ line: String) -> Bool {
+        line.lowercased().hasPrefix("content-type:")
+    }
+
+    private func configureTransport(_ transfer: EasyHandle, for request: UploadRequest) throws(CurlError) {
+        try transfer.set(.noSignal, true)
+        try transfer.set(.protocols, Self.allowedSchemes)
+        try transfer.set(.connectTimeoutMilliseconds, options.connectTimeout.roundedUpMilliseconds)
+        // "Too slow" = under `stallBytesPerSecond` for the stall time; libcurl counts whole seconds.
+        try transfer.set(.lowSpeedLimit, Self.stallBytesPerSecond)
+        try transfer.set(.lowSpeedTime, stallSeconds)
+        let insecure = options.insecure || request.connection.isInsecure
+        try transfer.set(.verifyPeer, !insecure)
+        try transfer.set(.verifyHost, insecure ? 0 : 2)
+        if case .custom(let file, let folder) = request.connection.trust {
+            // Only the CAs named: libcurl's own bundle and folder are replaced, for the servers
+            // and for an https:// proxy alike.
+            for (option, value) in [
+                (StringOption.caFile, file), (.caFolder, folder), (.proxyCAFile, file), (.proxyCAFolder, folder),
+            ] {
+                if let value { try transfer.set(option, value) } else { try transfer.clear(option) }
+            }
+        }
+        try transfer.set(.userAgent, options.userAgent)
+        transfer.maximumBodyBytes = UploadResponse.maximumBodyBytes
         if let verbose = options.verbose {
+            let connection = request.connection
+            let proxies = [connection.httpProxy, connection.httpsProxy].compactMap { $0 }
+            let secrets = Set(proxies.flatMap(\.secrets)).filter { $0.count >= HeaderRedaction.shortestSecret }
             transfer.onDebug = { event in
                 let prefix: String
                 switch event.kind {
@@ -158,7 +320,7 @@ public final class Uploader {
                 case .headerOut: prefix = "> "
                 }
                 for line in event.text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
-                    verbose(prefix + HeaderRedaction.redact(String(line)))
+                    verbose(prefix + HeaderRedaction.redact(HeaderRedaction.redact(String(line), secrets: secrets)))
                 }
             }
         }
@@ -167,7 +329,10 @@ public final class Uploader {
     /// The stall limit in whole seconds, at least 1 (0 would switch it off).
     var stallSeconds: Int { max(1, Int(options.stallTimeout.inSeconds.rounded(.up))) }
 
-    private func attachBody(_ request: UploadRequest, to transfer: EasyHandle) throws(CurlError) {
+    /// Attaches the body to the handle and records the header lines it needs in `transfer`
+    /// (`prepare` sets them for each request).
+    private func attachBody(_ request: UploadRequest, to owner: Transfer) throws(CurlError) {
+        let transfer = owner.handle
         // `Expect:` with no value stops libcurl adding `Expect: 100-continue` to large bodies.
         var headers = ["Expect:"]
         let hasContentType = request.headers.contains {
@@ -188,7 +353,6 @@ public final class Uploader {
                 headers.append(body.contentTypeHeader)
                 userHeaders = MultipartBody.otherHeaders(userHeaders)
                 isMultipart = true
-                transfer.dropsContentTypeOnSwitchToGet = true
                 break
             }
             let mime = try Mime(for: transfer)
@@ -230,17 +394,18 @@ public final class Uploader {
             }
             if method != "POST" { try transfer.set(.customRequest, method) }
         }
-        try transfer.setHeaders(HeaderList(headers + userHeaders))
+        owner.bodyHeaders = headers
+        owner.configuredHeaders = userHeaders
     }
 
     // MARK: - Reading the outcome
 
-    private func makeResponse(_ transfer: EasyHandle) -> UploadResponse {
-        let info = transfer.info
-        return UploadResponse(
-            status: info.responseCode, headers: transfer.responseHeaders,
-            effectiveURL: info.effectiveURL, redirectCount: info.redirectCount,
-            body: transfer.responseBody, bytesSent: info.bodyBytesSent)
+    private func makeResponse(_ transfer: Transfer, _ info: TransferInfo) -> UploadResponse {
+        UploadResponse(
+            status: info.responseCode, headers: transfer.handle.responseHeaders,
+            effectiveURL: info.effectiveURL.isEmpty ? transfer.chain.current.url : info.effectiveURL,
+            redirectCount: transfer.chain.redirectCount, body: transfer.handle.responseBody,
+            bytesSent: transfer.bytesSent)
     }
 
     /// Below this many bytes a second a transfer counts as stalled (CURLOPT_LOW_SPEED_LIMIT).
@@ -251,44 +416,78 @@ public final class Uploader {
 
     /// Turns a libcurl failure into an `UploadError`, using what the handle saw.
     ///
-    /// - Parameter location: the last `Location` header received, named in a refused redirect
-    ///   when libcurl could not parse it into CURLINFO_REDIRECT_URL (`javascript:…`).
-    func classify(_ error: CurlError, _ info: TransferInfo?, _ request: UploadRequest, location: String? = nil)
-        -> UploadError
-    {
-        let sent = (info?.headerBytesSent ?? 0) > 0 || (info?.bodyBytesSent ?? 0) > 0
-        let url = info.map { $0.effectiveURL.isEmpty ? request.url : $0.effectiveURL } ?? request.url
+    /// - Parameters:
+    ///   - hop: the request of the redirect chain that failed (nil before the first is sent).
+    ///   - proxy: the proxy that request went through: connection failures are the proxy's.
+    ///   - budget: what was left of the total timeout when that request started.
+    func classify(
+        _ error: CurlError, _ info: TransferInfo?, _ request: UploadRequest, hop: RedirectChain.Hop? = nil,
+        proxy: Proxy? = nil, budget: Duration? = nil
+    ) -> UploadError {
+        let earlier = (hop?.number ?? 0) > 0
+        let sent = earlier || (info?.headerBytesSent ?? 0) > 0 || (info?.bodyBytesSent ?? 0) > 0
+        let url = info.flatMap { $0.effectiveURL.isEmpty ? nil : $0.effectiveURL } ?? hop?.url ?? request.url
         switch error.localFailure {
         case .read(let path, let code)?: return .readFailed(path: path, errno: code, requestSent: sent)
         case .tee(let path, let code)?: return .teeFailed(path: path, errno: code, requestSent: sent)
         case nil: break
+        }
+        if let proxy {
+            if let status = info?.connectCode, status >= 300 {
+                return .proxyRefused(proxy: proxy.authority, status: status, requestSent: earlier)
+            }
+            switch error.code {
+            case .couldNotResolveProxy:
+                return .proxyUnreachable(
+                    proxy: proxy.authority, detail: "cannot resolve '\(proxy.host)'", requestSent: earlier)
+            case .couldNotConnect:
+                let errno = info?.osErrno ?? 0
+                return .proxyUnreachable(
+                    proxy: proxy.authority, detail: errno != 0 ? Errno(rawValue: errno).message : error.reason,
+                    requestSent: earlier)
+            case .operationTimedOut where timeoutPhase(info, budget: budget) == .connect:
+                return .proxyUnreachable(proxy: proxy.authority, detail: "timed out", requestSent: earlier)
+            case .proxyHandshake:
+                return .proxyFailed(proxy: proxy.authority, detail: error.reason, requestSent: earlier)
+            // No answer to a CONNECT yet (or none asked for): the TLS that failed was the proxy's.
+            case let code where proxy.kind == .https && code.isTLS && (info?.connectCode ?? 0) == 0:
+                return .proxyTLS(proxy: proxy.authority, detail: error.reason)
+            default: break
+            }
         }
         switch error.code {
         case .couldNotResolveHost:
             return .couldNotResolve(host: Endpoint(url).bareHost, requestSent: sent)
         case .couldNotConnect, .couldNotResolveProxy:
             let errno = info?.osErrno ?? 0
-            let detail = errno != 0 ? Curl.describe(errno: errno) : error.reason
+            let detail = errno != 0 ? Errno(rawValue: errno).message : error.reason
             return .couldNotConnect(url: url, detail: detail, requestSent: sent)
         case .operationTimedOut:
-            return .timedOut(url: url, phase: timeoutPhase(info), requestSent: sent)
-        case .unsupportedProtocol:
-            if let info, info.redirectCount > 0 || info.redirectURL != nil {
-                return .redirectRefused(url: info.redirectURL ?? location ?? info.effectiveURL)
-            }
-            if let location { return .redirectRefused(url: location) }
+            return .timedOut(url: url, phase: timeoutPhase(info, budget: budget), requestSent: sent)
+        case .unsupportedProtocol where sent:
+            // The URL's scheme was checked before: after a request, this is an HTTP/0.9 reply.
+            return .badAnswer(url: url, detail: "not an HTTP/1.x or HTTP/2 answer")
+        case .unsupportedProtocol, .malformedURL:
             return .unsupportedURL(request.url)
-        case .malformedURL:
-            // The request URL was checked before: a malformed one now is the server's Location
-            // (control characters, escape sequences).
-            if let location, request.result.followsRedirects { return .redirectRefused(url: location) }
-            return .unsupportedURL(request.url)
+        case .weirdServerReply:
+            return .badAnswer(url: url, detail: error.reason)
+        case .outOfMemory where sent:
+            // libcurl gives up on an answer's header line past CURL_MAX_HTTP_HEADER (100 KiB)
+            // with "out of memory"; nothing else this small runs out of it.
+            return .badAnswer(url: url, detail: "a header line longer than 100 KiB")
         case .tooManyRedirects:
             return .tooManyRedirects(options.maxRedirects)
         case .sendError, .sendFailRewind:
             return .sendFailed(url: url, detail: error.reason)
-        case .receiveError, .gotNothing, .weirdServerReply, .partialFile, .http2:
+        case let code
+        where (code == .receiveError || code.isTLS) && error.reason.contains("alert certificate required"):
+            // The server wants a client certificate. Under TLS 1.3 its refusal arrives as an
+            // alert on the first read, after the handshake looked complete (OpenSSL's text).
+            return .clientCertificateRequired(url: url, detail: error.reason)
+        case .receiveError, .gotNothing, .partialFile, .http2:
             return .receiveFailed(url: url, detail: error.reason)
+        case .peerFailedVerification:
+            return .certificateNotTrusted(url: url, detail: error.reason)
         case let code where code.isTLS:
             return .tls(url: url, detail: error.reason, requestSent: sent)
         default:
@@ -298,9 +497,13 @@ public final class Uploader {
 
     /// Which limit a `CURLE_OPERATION_TIMEDOUT` came from: no connection yet means the connect
     /// timeout; having run the whole total timeout means that; otherwise the stall limit.
-    private func timeoutPhase(_ info: TransferInfo?) -> UploadError.TimeoutPhase {
-        guard let info, info.connectSeconds > 0 else { return .connect }
-        if let total = options.totalTimeout, info.totalSeconds >= total.inSeconds * 0.99 {
+    ///
+    /// - Parameter budget: what was left of the total timeout when the failed request started
+    ///   (the whole of it for the first request of a chain).
+    private func timeoutPhase(_ info: TransferInfo?, budget: Duration? = nil) -> UploadError.TimeoutPhase {
+        // A reused connection has no connect time of its own: a request sent on it is past connecting.
+        guard let info, info.connectSeconds > 0 || info.headerBytesSent > 0 else { return .connect }
+        if let total = options.totalTimeout, info.totalSeconds >= (budget ?? total).inSeconds * 0.99 {
             return .total(seconds: total.inSeconds)
         }
         return .stalled(seconds: stallSeconds)

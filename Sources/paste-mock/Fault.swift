@@ -33,6 +33,9 @@ struct Fault: Sendable {
         case redirectRoot = "redirect-root"
         /// Send the normal answer `bytes` bytes (default 1) every `seconds` (default 1).
         case trickle
+        /// PrivateBin's refusal: HTTP 200 with `{"status":1,"message":…}`, the message `body`
+        /// (default `Invalid data.`).
+        case privateBinError = "privatebin-error"
     }
 
     var kind: Kind

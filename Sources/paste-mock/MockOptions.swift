@@ -14,11 +14,14 @@ struct MockOptions: Sendable {
     var faults: [Fault] = []
     /// Seconds of silence after which a TCP paste counts as complete (fiche-style).
     var tcpIdleSeconds = 5.0
+    /// The scheme of the URLs in answers: `https` when a TLS-terminating forwarder is in front.
+    var urlScheme = "http"
 
     /// The usage text for `--help`.
     static let usage = """
         usage: paste-mock [--host ADDR] [--port N] [--tcp-port N] [--max-body SIZE]
-                          [--discard-bodies] [--fault SPEC]... [--tcp-idle SECONDS] [--verbose]
+                          [--discard-bodies] [--fault SPEC]... [--tcp-idle SECONDS]
+                          [--url-scheme http|https] [--verbose]
 
         A mock pastebin for tests. Prints `listening on http://ADDR:PORT` first, then serves
         until SIGTERM or SIGINT. See paste-mock(1) for routes and faults.
@@ -30,6 +33,8 @@ struct MockOptions: Sendable {
           --discard-bodies   count and hash bodies but do not keep them (benchmarks)
           --fault SPEC       NAME[:KEY=VALUE,...] or a JSON object; repeatable
           --tcp-idle SECONDS a TCP paste ends after this much silence (default 5)
+          --url-scheme S     http (default) or https: the scheme of URLs in answers, for a mock
+                             behind a TLS-terminating forwarder
           -v, --verbose      one line per request on stderr
           -h, --help         this text
 
@@ -89,6 +94,12 @@ struct MockOptions: Sendable {
                     throw UsageError(message: "--tcp-idle: bad seconds '\(text)'")
                 }
                 options.tcpIdleSeconds = s
+            case "--url-scheme":
+                let text = try value(name)
+                guard text == "http" || text == "https" else {
+                    throw UsageError(message: "--url-scheme: '\(text)' is not http or https")
+                }
+                options.urlScheme = text
             case "-v", "--verbose": options.isVerbose = true
             case "-h", "--help": return .help
             default: throw UsageError(message: "unknown option '\(argument)'")

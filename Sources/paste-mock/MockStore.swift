@@ -5,7 +5,7 @@ import Synchronization
 struct Paste: Sendable {
     var id: Int
     /// Which API created it: `pastie`, `dpaste`, `paste.rs`, `0x0`, `sprunge`, `pinnwand`,
-    /// `json`, `location`, `termbin`.
+    /// `json`, `location`, `termbin`, `privatebin`.
     var service: String
     /// The content; empty when not kept (`--discard-bodies`).
     var content: [UInt8]

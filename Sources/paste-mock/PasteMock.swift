@@ -192,7 +192,7 @@ final class PasteMock: Sendable {
             usleep(useconds_t((fault.seconds ?? 1) * 1_000_000))
         }
         let request = MockRequest(
-            head: head, body: body, base: head.header("Host").map { "http://\($0)" } ?? listenerBase)
+            head: head, body: body, base: head.header("Host").map { "\(options.urlScheme)://\($0)" } ?? listenerBase)
         let response: Response
         if let fault, let faulty = faultResponse(fault, for: request) {
             response = faulty

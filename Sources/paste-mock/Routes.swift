@@ -47,6 +47,7 @@ extension PasteMock {
         case ("POST", "/api/v1/paste"): return pinnwand(request)
         case ("POST", "/json"): return genericJSON(request)
         case ("POST", "/location"): return locationOnly(request)
+        case (_, "/privatebin/"), (_, "/privatebin"): return privateBin(request)
         default: break
         }
         if method == "GET" {
@@ -74,7 +75,7 @@ extension PasteMock {
         }
         let known = [
             "/_requests", "/_pastes", "/_faults", "/pastes/create", "/pastes", "/api/v2/", "/api/v1/paste",
-            "/json", "/location", "/pasters/", "/0x0/", "/sprunge/", "/",
+            "/json", "/location", "/pasters/", "/0x0/", "/sprunge/", "/privatebin/", "/",
         ]
         if known.contains(path) { return .text(405, "method \(request.head.method) not allowed on \(path)\n") }
         return .text(404, "not found: \(path)\n")
@@ -428,6 +429,8 @@ extension PasteMock {
                 fault.status ?? 200,
                 "<!DOCTYPE html>\n<html><head><title>Error</title></head><body><h1>error</h1>"
                     + "<p>Something went wrong.</p></body></html>\n")
+        case .privateBinError:
+            return .json(fault.status ?? 200, ["status": 1, "message": fault.body ?? Self.privateBinInvalid])
         case .escapeURL:
             // CSI (colour, clear screen) and an OSC window-title sequence ended by BEL.
             return urlAnswer("\(request.base)/pastes/1\u{1B}[31m\u{1B}]0;owned\u{07}\u{1B}[2J", fault)

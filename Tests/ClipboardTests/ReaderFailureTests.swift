@@ -1,4 +1,5 @@
 import Foundation
+import SystemInterop
 import Testing
 import TestSupport
 import X11Interop
@@ -69,7 +70,9 @@ struct ReaderFailureTests {
     func helperCannotStart() throws {
         let server = try XServer.require()
         let clipboard = X11Clipboard(displayName: server.display, helperExecutable: "/nonexistent/paste")
-        #expect(throws: ClipboardError.helperFailed(.cannotSpawn(path: "/nonexistent/paste", errno: ENOENT))) {
+        #expect(
+            throws: ClipboardError.helperFailed(.cannotSpawn(path: "/nonexistent/paste", errno: .noSuchFileOrDirectory))
+        ) {
             try clipboard.write(Array("x".utf8), to: .clipboard)
         }
         let exits = X11Clipboard(displayName: server.display, helperExecutable: "/bin/true")

@@ -26,7 +26,7 @@ struct ConfigErrorTests {
         Case(
             name: "bad value", text: "[service \"x\"]\nurl = MOCK/json\nformat = yaml\n",
             stderr:
-                "paste: CONFIG:3: bad value 'yaml' for 'format': expected multipart, form, raw, json, xml, none or tcp\n"
+                "paste: CONFIG:3: bad value 'yaml' for 'format': expected multipart, form, raw, json, xml, none, tcp or privatebin\n"
         ),
         Case(
             name: "missing environment variable",
@@ -55,7 +55,7 @@ struct ConfigErrorTests {
         Case(
             name: "unknown service", text: "[paste]\nservice = nosuch\n",
             stderr:
-                "paste: CONFIG:2: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, sprunge, bpa.st\n"
+                "paste: CONFIG:2: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin\n"
                 + "paste: 'paste --list-services' shows them all\n"),
         Case(
             name: "a template typo",
@@ -121,7 +121,7 @@ struct ConfigErrorTests {
         #expect(result.status == 78)
         #expect(
             result.err
-                == "paste: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, sprunge, bpa.st\n"
+                == "paste: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin\n"
                 + "paste: 'paste --list-services' shows them all\n")
     }
 

@@ -115,13 +115,15 @@ struct ManPageTests {
     /// Every key of `[paste]`, mirrored by hand: a new key must be documented in paste-config(5).
     static let pasteKeys = [
         "service", "notify", "timeout", "connect-timeout", "stall-timeout", "clipboard-timeout",
-        "notify-timeout", "max-retry-after", "repeat-window", "retries", "copy",
+        "notify-timeout", "max-retry-after", "repeat-window", "retries", "copy", "ca-file", "ca-path", "proxy",
+        "no-proxy",
     ]
     /// Every key of `[service "NAME"]`, mirrored by hand.
     static let serviceKeys = [
         "base", "sxcu", "url", "format", "method", "content-field", "file-name", "content-type", "field", "query",
         "lang-field", "title-field", "private-field", "always-private", "expiry-field", "expiry-unit", "json", "xml",
-        "header", "result", "deletion", "error-message", "accepts", "max-size", "summary",
+        "header", "result", "deletion", "error-message", "accepts", "max-size", "summary", "ca-file", "ca-path",
+        "pinned-pubkey", "insecure", "client-cert", "client-key", "proxy", "no-proxy",
     ]
 
     static let pages = ["man/paste.1", "man/paste-config.5", "man/paste-mock.1"]

@@ -138,26 +138,23 @@ struct ServiceBuiltInTests {
         #expect(request.field("expires")?.text == "3")
     }
 
-    @Test("sprunge: form field sprunge; the URL is the body; -l is refused")
-    func sprunge() throws {
+    @Test("privatebin: encrypted JSON to the instance's root, the key in the link; -p is honoured (unlisted)")
+    func privateBin() throws {
         let mock = try MockServer()
         let paste = try PasteRunner()
-        try paste.writeConfig("[service \"sprunge\"]\n    url = \(mock.url("/sprunge/"))\n")
-        let result = try paste.run(["-S", "sprunge", "--no-copy"], stdin: awkwardText)
-        #expect(result.status == 0)
+        // A section named like the built-in self-hosts it: only the URL changes.
+        try paste.writeConfig("[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n")
+        let result = try paste.run(["-S", "privatebin", "-p", "--no-copy"], stdin: awkwardText)
+        #expect(result.status == 0, "stderr: \(result.err)")
         #expect(result.err == "")
-        let url = result.out.trimmingCharacters(in: .newlines)
-        #expect(try fetch(url + ".txt") == Data(awkwardText.utf8))
+        let stored = try #require(try mock.pastes().first)
+        let id = try #require(stored.field("pasteid")?.text)
+        #expect(result.out.hasPrefix(mock.url("/privatebin/?\(id)#")))
+        #expect(stored.data?.range(of: Data(awkwardText.utf8)) == nil)
         let request = try #require(try received(mock).first)
-        #expect(request.fields.map(\.name) == ["sprunge"])
-        #expect(request.field("sprunge")?.text == awkwardText)
-
-        try mock.clearRequests()
-        let language = try paste.run(["-S", "sprunge", "-l", "c", "--no-copy"], stdin: "int x;\n")
-        #expect(language.status == 64)
-        #expect(
-            language.err.hasPrefix("paste: service 'sprunge' cannot honour a language (-l); nothing was uploaded\n"))
-        #expect(try received(mock).isEmpty)
+        #expect(request.header("X-Requested-With") == "JSONHttpRequest")
+        #expect(request.header("Content-Type") == "application/json")
+        // Decryption by an independent client: PrivateBinEndToEndTests.
     }
 
     @Test("bpa.st (pinnwand): a JSON body with name, lexer, expiry; link and removal from the answer")

@@ -12,12 +12,12 @@ struct ServiceListTests {
         #expect(result.err == "")
         #expect(
             result.out == """
-                * dpaste    https://dpaste.com/api/v2/  dpaste.com (public, expires in 7 days unless -e)
-                  paste.rs  https://paste.rs/  paste.rs (unlisted, raw body)
-                  termbin   tcp://termbin.com:9999  termbin.com (fiche over TCP, unlisted)
-                  0x0       https://0x0.st  0x0.st (multipart file, deletable)
-                  sprunge   http://sprunge.us  sprunge.us (form, unlisted)
-                  bpa.st    https://bpa.st/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable)
+                * dpaste      https://dpaste.com/api/v2/  dpaste.com (public, expires in 7 days unless -e)
+                  paste.rs    https://paste.rs/  paste.rs (unlisted, raw body)
+                  termbin     tcp://termbin.com:9999  termbin.com (fiche over TCP, unlisted)
+                  0x0         https://0x0.st  0x0.st (multipart file, deletable)
+                  bpa.st      https://bpa.st/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable)
+                  privatebin  https://privatebin.net/  privatebin.net (PrivateBin, encrypted before upload, unlisted, deletable)
 
                 """)
         let json = try paste.run(["--list-services", "--json"])
@@ -28,8 +28,8 @@ struct ServiceListTests {
                 {"name":"paste.rs","url":"https://paste.rs/","format":"raw","builtin":true,"default":false,"summary":"paste.rs (unlisted, raw body)"}
                 {"name":"termbin","url":"tcp://termbin.com:9999","format":"tcp","builtin":true,"default":false,"summary":"termbin.com (fiche over TCP, unlisted)"}
                 {"name":"0x0","url":"https://0x0.st","format":"multipart","builtin":true,"default":false,"summary":"0x0.st (multipart file, deletable)"}
-                {"name":"sprunge","url":"http://sprunge.us","format":"form","builtin":true,"default":false,"summary":"sprunge.us (form, unlisted)"}
                 {"name":"bpa.st","url":"https://bpa.st/api/v1/paste","format":"json","builtin":true,"default":false,"summary":"bpa.st (pinnwand JSON API, unlisted, deletable)"}
+                {"name":"privatebin","url":"https://privatebin.net/","format":"privatebin","builtin":true,"default":false,"summary":"privatebin.net (PrivateBin, encrypted before upload, unlisted, deletable)"}
 
                 """)
     }
@@ -56,14 +56,14 @@ struct ServiceListTests {
         #expect(result.status == 0)
         #expect(
             result.out == """
-                  dpaste    http://dpaste.internal/api/v2/  dpaste.com (public, expires in 7 days unless -e); configured in \(path):3
-                  paste.rs  https://paste.rs/  paste.rs (unlisted, raw body)
-                  termbin   tcp://termbin.com:9999  termbin.com (fiche over TCP, unlisted)
-                  0x0       https://0x0.st  0x0.st (multipart file, deletable)
-                  sprunge   http://sprunge.us  sprunge.us (form, unlisted)
-                  bpa.st    https://bpa.st/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable)
-                * work      https://paste.work.example/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable); configured in \(path):5
-                  notes     https://notes.example/new  team notes
+                  dpaste      http://dpaste.internal/api/v2/  dpaste.com (public, expires in 7 days unless -e); configured in \(path):3
+                  paste.rs    https://paste.rs/  paste.rs (unlisted, raw body)
+                  termbin     tcp://termbin.com:9999  termbin.com (fiche over TCP, unlisted)
+                  0x0         https://0x0.st  0x0.st (multipart file, deletable)
+                  bpa.st      https://bpa.st/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable)
+                  privatebin  https://privatebin.net/  privatebin.net (PrivateBin, encrypted before upload, unlisted, deletable)
+                * work        https://paste.work.example/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable); configured in \(path):5
+                  notes       https://notes.example/new  team notes
 
                 """)
         paste.extraEnvironment["PASTE_SERVICE"] = "notes"
@@ -73,7 +73,7 @@ struct ServiceListTests {
         }
         #expect(
             objects.map { $0["name"] as? String } == [
-                "dpaste", "paste.rs", "termbin", "0x0", "sprunge", "bpa.st", "work", "notes",
+                "dpaste", "paste.rs", "termbin", "0x0", "bpa.st", "privatebin", "work", "notes",
             ])
         #expect(objects.map { $0["builtin"] as? Bool } == [false, true, true, true, true, true, false, false])
         #expect(objects.map { $0["default"] as? Bool } == [false, false, false, false, false, false, false, true])

@@ -81,7 +81,7 @@ struct ConfigFileTests {
         BadConfig(text: "[service \"x\"]\nurl = ftp://x", line: 2, fragment: "expected an http://"),
         BadConfig(
             text: "[service \"x\"]\nurl = http://x\nformat = yaml", line: 3,
-            fragment: "multipart, form, raw, json, xml, none or tcp"),
+            fragment: "multipart, form, raw, json, xml, none, tcp or privatebin"),
         BadConfig(
             text: "[service \"x\"]\nurl = http://x\nresult = guess", line: 3, fragment: "redirect, location, body"),
         BadConfig(
@@ -142,10 +142,10 @@ struct ConfigFileTests {
     func servicePrecedence() throws {
         let configuration = try Configuration(
             file: ConfigFile(parsing: "[paste]\nservice = termbin\n", path: "/c"))
-        let withEnvironment = Context(environment: ["PASTE_SERVICE": "sprunge"])
+        let withEnvironment = Context(environment: ["PASTE_SERVICE": "privatebin"])
         let bare = Context(environment: [:])
         #expect(try configuration.resolveService(flag: "paste.rs", context: withEnvironment).name == "paste.rs")
-        #expect(try configuration.resolveService(flag: nil, context: withEnvironment).name == "sprunge")
+        #expect(try configuration.resolveService(flag: nil, context: withEnvironment).name == "privatebin")
         #expect(try configuration.resolveService(flag: nil, context: bare).name == "termbin")
         #expect(try Configuration().resolveService(flag: nil, context: bare).name == BuiltInServices.defaultName)
         #expect(throws: ConfigError.self) { try configuration.resolveService(flag: "nope", context: bare) }
@@ -189,7 +189,7 @@ struct ServiceInheritanceTests {
         #expect(second.summary == "the other one")
         #expect(
             configuration.services.filter(\.isBuiltIn).map(\.name) == [
-                "paste.rs", "termbin", "0x0", "sprunge", "bpa.st",
+                "paste.rs", "termbin", "0x0", "bpa.st", "privatebin",
             ])
     }
 

@@ -360,6 +360,88 @@ struct ServiceTests {
         #expect(try mock.request("GET", "/raw/1").status == 404)
     }
 
+    /// A paste in PrivateBin's v2 shape; the mock checks the shape, never the cryptography.
+    static let privateBinPaste =
+        #"{"v":2,"adata":[["AAECAwQFBgcICQoLDA0ODw==","//79/Pv6+fg=",100000,256,128,"aes","gcm","zlib"],"#
+        + #""plaintext",0,0],"ct":"c2VhbGVkIGJ5dGVzIGFuZCBhIHRhZw==","meta":{"expire":"1day"}}"#
+
+    /// `curl` with PrivateBin's JSON header; the answer as a JSON object.
+    func privateBin(_ arguments: [String]) throws -> [String: Any] {
+        let result = try curl(["-H", "X-Requested-With: JSONHttpRequest"] + arguments)
+        return try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+    }
+
+    @Test("privatebin: stores the JSON as sent, answers a relative url and a token, serves it back, deletes")
+    func privateBin() throws {
+        let mock = try MockServer()
+        let created = try privateBin([mock.url("/privatebin/"), "--data-binary", Self.privateBinPaste])
+        #expect(created["status"] as? Int == 0)
+        let id = try #require(created["id"] as? String)
+        #expect(id.count == 16 && id.allSatisfy(\.isHexDigit))
+        #expect(created["url"] as? String == "/privatebin/?\(id)")
+        let token = try #require(created["deletetoken"] as? String)
+        #expect(token.count == 64)
+        let stored = try #require(try mock.pastes().first)
+        #expect(stored.service == "privatebin")
+        #expect(stored.data == Data(Self.privateBinPaste.utf8))
+        #expect(stored.field("expire")?.text == "1day")
+        #expect(stored.field("formatter")?.text == "plaintext")
+
+        // Read back as pbincli does: `GET ?ID` with the JSON header; adata and ct unchanged.
+        let read = try privateBin([mock.url("/privatebin/?\(id)")])
+        #expect(read["status"] as? Int == 0)
+        #expect(read["ct"] as? String == "c2VhbGVkIGJ5dGVzIGFuZCBhIHRhZw==")
+        let adata = try JSONSerialization.data(
+            withJSONObject: try #require(read["adata"]), options: .withoutEscapingSlashes)
+        #expect(String(decoding: adata, as: UTF8.self).hasSuffix(#""zlib"],"plaintext",0,0]"#))
+        // Without the header PrivateBin renders its page, not JSON.
+        #expect(try curl([mock.url("/privatebin/?\(id)")]).out.contains("<title>PrivateBin</title>"))
+
+        let wrong = try privateBin([mock.url("/privatebin/"), "-d", #"{"pasteid":"\#(id)","deletetoken":"nope"}"#])
+        #expect(wrong["status"] as? Int == 1)
+        #expect(wrong["message"] as? String == "Wrong deletion token. Document was not deleted.")
+        let deleted = try privateBin([
+            mock.url("/privatebin/"), "-d", #"{"pasteid":"\#(id)","deletetoken":"\#(token)"}"#,
+        ])
+        #expect(deleted["status"] as? Int == 0)
+        #expect(try mock.pastes().isEmpty)
+        let gone = try privateBin([mock.url("/privatebin/?\(id)")])
+        #expect(gone["message"] as? String == "Document does not exist, has expired or has been deleted.")
+    }
+
+    @Test("privatebin: GET deletion, burn after reading, invalid data and the privatebin-error fault")
+    func privateBinDetails() throws {
+        let mock = try MockServer()
+        let burning = Self.privateBinPaste.replacingOccurrences(of: #""plaintext",0,0]"#, with: #""plaintext",0,1]"#)
+        let burnt = try privateBin([mock.url("/privatebin/"), "--data-binary", burning])
+        let burntID = try #require(burnt["id"] as? String)
+        #expect(try privateBin([mock.url("/privatebin/?\(burntID)")])["status"] as? Int == 0)
+        #expect(try privateBin([mock.url("/privatebin/?\(burntID)")])["status"] as? Int == 1)
+
+        let kept = try privateBin([mock.url("/privatebin/"), "--data-binary", Self.privateBinPaste])
+        let id = try #require(kept["id"] as? String)
+        let token = try #require(kept["deletetoken"] as? String)
+        let deleted = try privateBin([mock.url("/privatebin/?pasteid=\(id)&deletetoken=\(token)")])
+        #expect(deleted["status"] as? Int == 0)
+        #expect(try mock.pastes().isEmpty)
+
+        for invalid in [
+            Self.privateBinPaste.replacingOccurrences(of: "100000", with: "1000"),
+            Self.privateBinPaste.replacingOccurrences(of: #""plaintext""#, with: #""html""#),
+            Self.privateBinPaste.replacingOccurrences(of: #","meta":{"expire":"1day"}"#, with: ""),
+            #"{"v":2}"#,
+        ] {
+            let refused = try privateBin([mock.url("/privatebin/"), "--data-binary", invalid])
+            #expect(refused["status"] as? Int == 1)
+            #expect(refused["message"] as? String == "Invalid data.")
+        }
+        try mock.addFault(.privateBinError(message: "Please wait 10 seconds between each post."))
+        let limited = try privateBin([mock.url("/privatebin/"), "--data-binary", Self.privateBinPaste])
+        #expect(limited["status"] as? Int == 1)
+        #expect(limited["message"] as? String == "Please wait 10 seconds between each post.")
+        #expect(try mock.pastes().isEmpty)
+    }
+
     @Test("generic JSON and Location-only endpoints")
     func genericEndpoints() throws {
         let mock = try MockServer()

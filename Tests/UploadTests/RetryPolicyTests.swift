@@ -1,4 +1,5 @@
 import PasteCore
+import SystemInterop
 import Testing
 @testable import Upload
 
@@ -54,7 +55,7 @@ struct RetryPolicyTests {
         ),
         ("send failure", .failure(.sendFailed(url: "http://h/", detail: "reset")), 1, .stop),
         ("TLS failure", .failure(.tls(url: "https://h/", detail: "bad cert", requestSent: false)), 1, .stop),
-        ("local read failure", .failure(.readFailed(path: "/f", errno: 5, requestSent: false)), 1, .stop),
+        ("local read failure", .failure(.readFailed(path: "/f", errno: .ioError, requestSent: false)), 1, .stop),
         ("success", response(200), 1, .stop),
         ("500", response(500), 1, .stop),
         ("503 with seconds", response(503, retryAfter: "7"), 1, .retry(afterSeconds: 7)),

@@ -8,6 +8,8 @@ import TestSupport
 /// - `/delay?s=N` reads the request, then says nothing for N seconds;
 /// - `/status?code=503&retry_after=V` answers that status (with Retry-After when given);
 /// - `/big?n=N` answers N bytes;
+/// - `/http09` answers with bare text, no status line (HTTP/0.9); `/huge-header` sends a
+///   200 KB header line;
 /// - `/discard` reads the body in pieces, keeping only its length and SHA-256;
 /// - anything else echoes (with `?save=PATH` the body is written to PATH instead of echoed) the request as JSON: method, path, headers (as sent), the body
 ///   (base64), whether it came chunked, and which connection carried it (connections are
@@ -152,6 +154,13 @@ final class TestServer: @unchecked Sendable {
                     return self.answer(int(query["code"]), b"status", headers)
                 if url.path == "/big":
                     return self.answer(200, b"x" * int(query["n"]))
+                if url.path == "/http09":
+                    self.close_connection = True
+                    return self.wfile.write(b"hello from 1991\n")
+                if url.path == "/huge-header":
+                    self.close_connection = True
+                    return self.wfile.write(
+                        b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * 200000 + b"\r\nContent-Length: 2\r\n\r\nok")
                 if "save" in query:  # a large body goes to a file; the answer stays small
                     with open(query["save"], "wb") as saved: saved.write(body)
                     body = b""

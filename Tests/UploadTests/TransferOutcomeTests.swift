@@ -1,5 +1,6 @@
 import Foundation
 import PasteCore
+import SystemInterop
 import Testing
 import TestSupport
 @testable import Upload
@@ -100,7 +101,7 @@ struct TransferOutcomeTests {
                     body: .raw(.file(path: "/nonexistent/paste.txt", size: 10), contentType: "text/plain"),
                     result: .body))
         }
-        #expect(error == .readFailed(path: "/nonexistent/paste.txt", errno: ENOENT, requestSent: false))
+        #expect(error == .readFailed(path: "/nonexistent/paste.txt", errno: .noSuchFileOrDirectory, requestSent: false))
         #expect(error.message == "cannot read '/nonexistent/paste.txt': no such file or directory")
         #expect(error.exitStatus == .ioError)
     }

@@ -64,10 +64,4 @@ CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 /// `CURL_GLOBAL_DEFAULT`: a macro built from other macros, which Swift does not import.
 long ccurl_global_default(void);
 
-// MARK: - Not libcurl: a constant Swift's Glibc module hides
-
-/// `O_DIRECT` (needs `_GNU_SOURCE`, which the Glibc module is not built with; its value differs
-/// between architectures). The body reader opens stream tee files with it.
-int ccurl_o_direct(void);
-
 #endif

@@ -1,4 +1,3 @@
-internal import CCurlShims
 internal import Dispatch
 internal import Glibc
 internal import Synchronization
@@ -18,8 +17,12 @@ internal import Synchronization
 ///
 /// Owns the descriptor, the blocks and the queue. Used from one thread (the one reading the
 /// stream); the queue is an implementation detail that is drained before `flush` returns.
-final class TeeWriter {
-    let path: String
+///
+/// POSIX file writing, not libcurl: CurlInterop's `BodyReader` tees a streamed request body
+/// through it, and anything else that copies a stream to disk can.
+public final class TeeWriter {
+    /// The file written.
+    public let path: String
     /// The file, touched only on `queue`.
     private let file: TeeFile
     private let queue = DispatchQueue(label: "paste.tee")
@@ -41,27 +44,28 @@ final class TeeWriter {
     /// Opens (creating, mode 0600) `path` for appending.
     ///
     /// Wraps `open(2)` with `O_APPEND | O_DIRECT`, then without `O_DIRECT` when refused.
-    /// - Returns: nil with `errno` set when the file cannot be opened.
-    init?(path: String) {
-        guard let file = TeeFile(path: path) else { return nil }
+    /// - Throws: `Errno` when the file cannot be opened.
+    public init(path: String) throws(Errno) {
+        file = try TeeFile(path: path)
         self.path = path
-        self.file = file
         blocks = (0..<Self.blockCount).map { _ in
             UnsafeMutableRawPointer.allocate(byteCount: Self.blockSize, alignment: TeeFile.alignment)
         }
     }
 
     deinit {
-        _ = flush()
+        _ = try? flush()
         for block in blocks { block.deallocate() }
     }
 
-    /// Adds `chunk`; returns 0, or the `errno` of an earlier write that failed (the bytes of
-    /// this chunk are then not taken).
-    func append(_ chunk: UnsafeRawBufferPointer) -> Int32 {
+    /// Adds `chunk`.
+    ///
+    /// - Throws: The `Errno` of an earlier write that failed; the bytes of this chunk are then
+    ///   not taken.
+    public func append(_ chunk: UnsafeRawBufferPointer) throws(Errno) {
         let failure = file.failure.load(ordering: .acquiring)
-        guard failure == 0 else { return failure }
-        guard var source = chunk.baseAddress else { return 0 }
+        guard failure == 0 else { throw Errno(rawValue: failure) }
+        guard var source = chunk.baseAddress else { return }
         var left = chunk.count
         while left > 0 {
             let count = min(left, Self.blockSize - staged)
@@ -71,7 +75,6 @@ final class TeeWriter {
             left -= count
             if staged == Self.blockSize { handOver() }
         }
-        return 0
     }
 
     /// Gives the full current block to the queue and makes a free block current.
@@ -93,9 +96,10 @@ final class TeeWriter {
         }
     }
 
-    /// Writes everything appended so far, first what failed writes kept; returns 0 or an
-    /// `errno`. Waits for the queue.
-    func flush() -> Int32 {
+    /// Writes everything appended so far, first what failed writes kept. Waits for the queue.
+    ///
+    /// - Throws: The `Errno` of a write that failed (what it left is kept for the next flush).
+    public func flush() throws(Errno) {
         let tail = Block(start: blocks[current], count: staged)
         let file = file
         staged = 0
@@ -107,7 +111,8 @@ final class TeeWriter {
             blockDone.wait()
             inFlight -= 1
         }
-        return file.failure.load(ordering: .acquiring)
+        let failure = file.failure.load(ordering: .acquiring)
+        if failure != 0 { throw Errno(rawValue: failure) }
     }
 }
 
@@ -125,7 +130,7 @@ private struct Block: @unchecked Sendable {
 /// `@unchecked Sendable`: handed to the queue's closures and touched nowhere else, but for
 /// `failure`, which is atomic.
 private final class TeeFile: @unchecked Sendable {
-    private let descriptor: Int32
+    private let file: FileDescriptor
     /// Whether `O_DIRECT` is still set on `descriptor`.
     private var direct: Bool
     /// The `errno` of the last failed write; 0 while all went well.
@@ -137,24 +142,23 @@ private final class TeeFile: @unchecked Sendable {
     /// block size in common use).
     static let alignment = 4096
 
-    init?(path: String) {
-        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC
-        var fd = open(path, flags | ccurl_o_direct(), 0o600)
-        var direct = fd >= 0
-        if fd < 0 {
-            fd = open(path, flags, 0o600)
-            guard fd >= 0 else { return nil }
+    init(path: String) throws(Errno) {
+        let options: FileDescriptor.OpenOptions = [.create, .append]
+        var direct = true
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .writeOnly, options: options.union(.direct))
+        } catch {
+            direct = false
+            file = try FileDescriptor.open(path, .writeOnly, options: options)
         }
         // Appending with O_DIRECT needs an aligned end of file to start from.
-        var status = stat()
-        if direct, fstat(fd, &status) != 0 || Int(status.st_size) % Self.alignment != 0 {
-            direct = !Self.clearDirect(fd)
+        if direct, (try? file.status()).map({ Int($0.size) % Self.alignment != 0 }) ?? true {
+            direct = !Self.clearDirect(file)
         }
-        descriptor = fd
+        self.file = file
         self.direct = direct
     }
-
-    deinit { close(descriptor) }
 
     /// Writes `block` after everything before it; after a failure, keeps a copy instead (the
     /// block is reused once this returns).
@@ -172,7 +176,7 @@ private final class TeeFile: @unchecked Sendable {
     /// Writes again what failed writes kept, through the page cache; keeps what fails again.
     func retryKept() {
         guard !kept.isEmpty else { return }
-        if direct, Self.clearDirect(descriptor) { direct = false }
+        if direct, Self.clearDirect(file) { direct = false }
         let written = kept.withUnsafeBytes { writeAll($0) }
         kept.removeFirst(written)
         if kept.isEmpty { failure.store(0, ordering: .releasing) }
@@ -190,22 +194,22 @@ private final class TeeFile: @unchecked Sendable {
                 let aligned = Int(bitPattern: base + done) % Self.alignment == 0
                 if count == 0 || !aligned {
                     // An unaligned tail (or buffer) goes through the page cache.
-                    guard Self.clearDirect(descriptor) else { return failed(done, errno) }
+                    guard Self.clearDirect(file) else { return failed(done, errno) }
                     direct = false
                     continue
                 }
             }
-            let result = Glibc.write(descriptor, base + done, count)
+            let result = Glibc.write(file.rawValue, base + done, count)
             if result < 0 {
                 if errno == EINTR { continue }
-                if errno == EINVAL, direct, Self.clearDirect(descriptor) {
+                if errno == EINVAL, direct, Self.clearDirect(file) {
                     direct = false
                     continue
                 }
                 return failed(done, errno)
             }
             done += result
-            if direct, result % Self.alignment != 0, Self.clearDirect(descriptor) { direct = false }
+            if direct, result % Self.alignment != 0, Self.clearDirect(file) { direct = false }
         }
         return done
     }
@@ -215,9 +219,8 @@ private final class TeeFile: @unchecked Sendable {
         return done
     }
 
-    /// Clears `O_DIRECT` on `fd` (`fcntl` F_GETFL/F_SETFL); false when that fails.
-    private static func clearDirect(_ fd: Int32) -> Bool {
-        let flags = fcntl(fd, F_GETFL)
-        return flags >= 0 && fcntl(fd, F_SETFL, flags & ~ccurl_o_direct()) == 0
+    /// Clears `O_DIRECT` on `file`; false when that fails.
+    private static func clearDirect(_ file: borrowing FileDescriptor) -> Bool {
+        (try? file.clearDirect()) != nil
     }
 }

@@ -1,0 +1,98 @@
+import SystemInterop
+
+/// A selection owner started as a process of its own (spawned, or forked before any connection),
+/// waiting for its text on a socket.
+///
+/// `complete(with:)` sends the text, closes the socket (end of file: the owner takes the
+/// selection now), then waits for the status byte that says it owns it. Released without
+/// `complete`, the sockets close with no text, and the owner leaves without touching the
+/// selection.
+final class OwnerLaunch: PreparedClipboardWrite {
+    /// The owner process; it stays our child (tests reap it).
+    let child: ChildProcess
+    /// Our end of the owner's stdin: the text, then end of file. Nil once sent.
+    private var payload: FileDescriptor?
+    /// Our end of the owner's stdout: one status byte.
+    private let status: FileDescriptor
+    private let displayName: String
+    private let timeout: Duration
+
+    init(
+        child: ChildProcess, payload: consuming FileDescriptor, status: consuming FileDescriptor, displayName: String,
+        timeout: Duration
+    ) {
+        self.child = child
+        self.payload = consume payload
+        self.status = status
+        self.displayName = displayName
+        self.timeout = timeout
+    }
+
+    func complete(with text: [UInt8]) throws(ClipboardError) {
+        _ = try hand(text)
+    }
+
+    /// Sends the text, then waits for the status byte that says the helper owns the selection.
+    ///
+    /// - Returns: the owner process.
+    func hand(_ text: [UInt8]) throws(ClipboardError) -> ChildProcess {
+        let deadline = ContinuousClock.now + timeout
+        guard let payload = payload.take() else { preconditionFailure("the text was handed over already") }
+        let sent: Errno?
+        do {
+            try payload.setNonBlocking()
+            try payload.sendAll(text, before: deadline)
+            sent = nil
+        } catch {
+            sent = error
+        }
+        try? payload.close()
+        if let error = sent {
+            // EPIPE: the helper is gone already (it may have said why first: no display);
+            // anything else: it is stuck, so end it.
+            if error == .brokenPipe, let byte = (try? status.readByte(before: deadline)) ?? nil {
+                _ = child.waitForExit()
+                switch SelectionOwnerProcess.Status(rawValue: byte) {
+                case .noDisplay: throw .noDisplay
+                case .cannotOpenDisplay: throw .cannotOpenDisplay(name: displayName)
+                default: throw .helperFailed(.reported(status: byte))
+                }
+            }
+            if error != .brokenPipe { try? child.send(.kill) }
+            let exit = child.waitForExit()
+            switch error {
+            case .brokenPipe: throw .helperFailed(.exited(status: exit))
+            case .timedOut: throw .helperFailed(.noAnswer)
+            default: throw .helperFailed(.payloadNotDelivered(errno: error))
+            }
+        }
+
+        let answer: UInt8?
+        do {
+            answer = try status.readByte(before: deadline)
+        } catch {
+            try? child.send(.kill)
+            _ = child.waitForExit()
+            throw .helperFailed(.noAnswer)
+        }
+        guard let byte = answer else { throw .helperFailed(.exited(status: child.waitForExit())) }
+        switch SelectionOwnerProcess.Status(rawValue: byte) {
+        case .owning: return child
+        case .noDisplay:
+            _ = child.waitForExit()
+            throw .noDisplay
+        case .cannotOpenDisplay:
+            _ = child.waitForExit()
+            throw .cannotOpenDisplay(name: displayName)
+        case .notOwner:
+            _ = child.waitForExit()
+            throw .helperFailed(.notOwner)
+        default:
+            _ = child.waitForExit()
+            throw .helperFailed(.reported(status: byte))
+        }
+    }
+}
+
+@available(*, unavailable)
+extension OwnerLaunch: Sendable {}

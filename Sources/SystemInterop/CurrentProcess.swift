@@ -1,0 +1,204 @@
+internal import CSystemShims
+internal import Glibc
+
+/// The running process: its environment and identity, fork and exec, leaving, and the steps a
+/// detached child takes to let go of its parent's session, descriptors and folder.
+public enum CurrentProcess {
+    // MARK: - Identity and environment
+
+    /// The process id. Wraps `getpid`.
+    public static var id: Int32 { getpid() }
+
+    /// The real user id. Wraps `getuid`.
+    public static var userID: UInt32 { getuid() }
+
+    /// The process environment as a dictionary. Reads `environ`.
+    ///
+    /// Each entry is split at its first `=` byte by byte: a `String` search would walk grapheme
+    /// clusters, which made this a measurable part of a hotkey press. Entries without `=` are
+    /// skipped; a later duplicate name wins.
+    public static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let length = strlen(entry)
+            entry.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+                let whole = UnsafeBufferPointer(start: bytes, count: length)
+                if let equals = whole.firstIndex(of: UInt8(ascii: "=")) {
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: whole[..<equals]), as: UTF8.self)
+                    let value = String(decoding: UnsafeBufferPointer(rebasing: whole[(equals + 1)...]), as: UTF8.self)
+                    result[name] = value
+                }
+            }
+            cursor += 1
+        }
+        return result
+    }
+
+    // MARK: - Threads
+
+    /// How many threads the process runs (`num_threads` in `/proc/self/stat`); nil when that
+    /// cannot be read.
+    ///
+    /// One `open`, one `read` and one `close`: listing `/proc/self/task` takes two more calls,
+    /// and this is asked on the hotkey path before every fork.
+    public static func threadCount() -> Int? {
+        guard let file = try? FileDescriptor.open("/proc/self/stat", .readOnly) else { return nil }
+        // The line is a few hundred bytes (the command name is at most 16); /proc makes it whole
+        // in one read.
+        var line = [UInt8](repeating: 0, count: 1024)
+        let outcome = line.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
+            Result { () throws(Errno) in try file.read(into: buffer) }
+        }
+        guard case .success(let count) = outcome else { return nil }
+        return threadCount(fromStatLine: line[..<count])
+    }
+
+    /// `num_threads`, the 20th field of a `/proc/PID/stat` line (proc(5)): the 18th after the
+    /// command name, which is in parentheses and may itself hold spaces and parentheses.
+    static func threadCount(fromStatLine line: ArraySlice<UInt8>) -> Int? {
+        guard let close = line.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let numThreadsAfterName = 17
+        var field = -1
+        var value: Int?
+        var index = close + 1
+        // A byte scan: no array of fields and no strings, on the hotkey path.
+        while index < line.endIndex {
+            let byte = line[index]
+            if byte == UInt8(ascii: " ") {
+                if field == numThreadsAfterName { break }
+                field += 1
+            } else if field == numThreadsAfterName {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = (value ?? 0) * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            index += 1
+        }
+        return field == numThreadsAfterName ? value : nil
+    }
+
+    /// Whether the process runs exactly one thread: the condition for `fork` without `exec`.
+    /// False when it cannot be told.
+    public static var isSingleThreaded: Bool { threadCount() == 1 }
+
+    // MARK: - Fork and exec
+
+    /// Which side of a `fork` the caller is on.
+    public enum ForkResult: Sendable {
+        /// The new process.
+        case child
+        /// The original process; the child is this one.
+        case parent(ChildProcess)
+    }
+
+    /// Forks. Wraps `fork`.
+    ///
+    /// Only while the process runs one thread (`isSingleThreaded`): a forked copy of a threaded
+    /// process holds whatever locks the other threads held at that instant (the allocator's, the
+    /// Swift runtime's) and may only call async-signal-safe functions until it execs, while
+    /// paste's children run Swift code (STYLE rule 21). Callers check first, usually before
+    /// other work they would not do for a spawned child; debug builds check again here (a
+    /// precondition, like swift-system's debug-only ones), release builds spend no system call
+    /// on it.
+    /// - Throws: `Errno` when `fork` fails (`EAGAIN`, `ENOMEM`).
+    public static func fork() throws(Errno) -> ForkResult {
+        assert(isSingleThreaded, "fork() from a process with more than one thread")
+        let pid = try valueOrErrno(retryOnInterrupt: false) { Glibc.fork() }
+        return pid == 0 ? .child : .parent(ChildProcess(id: pid))
+    }
+
+    /// Replaces the process with `executable`, passing `arguments` (argv[0] included) and the
+    /// current environment. Wraps `execv`.
+    ///
+    /// - Returns: Only when that fails: why.
+    public static func replace(with executable: String, arguments: [String]) -> Errno {
+        var cStrings = arguments.map { strdup($0) }
+        cStrings.append(nil)
+        execv(executable, &cStrings)
+        let error = Errno.current
+        cStrings.forEach { free($0) }
+        return error
+    }
+
+    // MARK: - Detaching (a child that outlives its parent)
+
+    /// Makes the process the leader of a new session, without a controlling terminal.
+    /// Wraps `setsid`; a process that already leads a group keeps its session.
+    public static func startSession() {
+        _ = setsid()
+    }
+
+    /// Leaves the working directory for `/`, so a long-lived child pins no mount point.
+    /// Wraps `chdir`.
+    public static func leaveWorkingDirectory() {
+        _ = chdir("/")
+    }
+
+    /// Closes every descriptor from 3 up but `kept`: what our caller's caller leaked to us
+    /// without close-on-exec (`posix_spawn_file_actions_addclosefrom_np` is `_GNU_SOURCE`-only).
+    ///
+    /// The open descriptors are listed in `/proc/self/fd`: closing those few is much cheaper
+    /// than calling `close` on every number up to the limit (20,000 calls here, milliseconds on
+    /// the hotkey path). Without `/proc`, it falls back to that loop. Meant for a child that is
+    /// single-threaded (another thread could be given a number while the list is closed).
+    public static func closeInheritedDescriptors(keeping kept: Int32? = nil) {
+        var open: [Int32] = []
+        let listed: ()? = try? FileSystem.forEachEntry(ofDirectory: "/proc/self/fd") { name, listing in
+            if let descriptor = Int32(String(decoding: name, as: UTF8.self)), descriptor >= 3, descriptor != kept,
+                descriptor != listing
+            {
+                open.append(descriptor)
+            }
+        }
+        if listed != nil {
+            for descriptor in open { _ = close(descriptor) }
+            return
+        }
+        let limit = min(Int32(clamping: sysconf(Int32(_SC_OPEN_MAX))), 1 << 16)
+        guard limit > 3 else { return }
+        for descriptor in 3..<limit where descriptor != kept { _ = close(descriptor) }
+    }
+
+    // MARK: - Leaving
+
+    /// Flushes C stdio and ends the process now, without running exit handlers.
+    /// Wraps `fflush(NULL)` + `_exit`.
+    ///
+    /// The libraries' handlers have no work that matters (OpenSSL's frees its tables one by
+    /// one: half a percent of a hotkey run), and every file paste writes is written, synced and
+    /// closed before it leaves.
+    public static func exit(_ status: Int32) -> Never {
+        fflush(nil)
+        _exit(status)
+    }
+
+    /// Ends the process now, flushing nothing. Wraps `_exit`.
+    ///
+    /// For a forked child: its stdio buffers are copies of the parent's, not its own to flush.
+    public static func exitImmediately(_ status: Int32) -> Never {
+        _exit(status)
+    }
+
+    // MARK: - Time
+
+    /// Blocks the calling thread for `duration`. Wraps `nanosleep`, resuming after a signal
+    /// with the time that is left.
+    public static func sleep(for duration: Duration) {
+        guard duration > .zero else { return }
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    // MARK: - Allocator
+
+    /// Tunes glibc's allocator: blocks up to `mmapThreshold` bytes come from the heap and are
+    /// reused once freed instead of being mapped and unmapped each time, and the heap is given
+    /// back to the system only past `trimThreshold` free bytes at its top.
+    /// Wraps `mallopt(M_MMAP_THRESHOLD)` and `mallopt(M_TRIM_THRESHOLD)`.
+    public static func tuneAllocator(mmapThreshold: Int32, trimThreshold: Int32) {
+        _ = mallopt(M_MMAP_THRESHOLD, mmapThreshold)
+        _ = mallopt(M_TRIM_THRESHOLD, trimThreshold)
+    }
+}

@@ -1,0 +1,21 @@
+internal import CSystemShims
+internal import Glibc
+
+/// Random bytes from the kernel's generator, for keys and nonces.
+public enum SystemRandom {
+    /// `count` random bytes. Wraps `getrandom` (no flags: blocks only until the kernel's pool is
+    /// first initialised, early in boot), retrying `EINTR` and short reads.
+    public static func bytes(count: Int) throws(Errno) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let outcome = bytes.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
+                Result { () throws(Errno) in
+                    try valueOrErrno { getrandom(buffer.baseAddress! + filled, count - filled, 0) }
+                }
+            }
+            filled += try outcome.get()
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,98 @@
+import CurlInterop
+import Foundation
+import SystemInterop
+import Testing
+import TestSupport
+
+/// The easy handle against a real server on 127.0.0.1 (paste-mock, started per test): the
+/// request libcurl sends, the answer it collects, and the body sources it reads through
+/// CurlInterop's callbacks.
+@Suite("EasyHandle on loopback")
+struct EasyHandleTests {
+    /// A POST of `body` to paste-mock's paste.rs route, which stores the raw body.
+    func post(_ body: BodySource, length: Int64, to server: MockServer) throws -> EasyHandle {
+        let handle = try EasyHandle()
+        try handle.set(.url, server.url("/pasters/"))
+        try handle.set(.noSignal, true)
+        try handle.set(.post, true)
+        try handle.set(.postBodySize, length)
+        try handle.setHeaders(HeaderList(["Expect:", "Content-Type: text/plain"]))
+        try handle.setBody(body)
+        try handle.perform()
+        return handle
+    }
+
+    /// The id at the end of the URL paste-mock answers with.
+    func pasteID(_ handle: EasyHandle) throws -> Int {
+        try #require(Int(String(decoding: handle.responseBody, as: UTF8.self).split(separator: "/").last ?? ""))
+    }
+
+    @Test("bytes in memory are sent exactly; the answer's status, body and counters come back")
+    func bytes() throws {
+        let server = try MockServer()
+        defer { _ = try? server.stop() }
+        let text = Array("hello from the easy handle ✓\n".utf8)
+        let handle = try post(.bytes(text), length: Int64(text.count), to: server)
+        #expect(handle.info.responseCode == 201)
+        #expect(handle.info.bodyBytesSent == Int64(text.count))
+        #expect(handle.info.primaryIP == "127.0.0.1")
+        #expect(try server.rawPaste(id: pasteID(handle)) == Data(text))
+        let request = try #require(try server.requests().first { $0.path == "/pasters/" })
+        #expect(request.method == "POST")
+        #expect(request.expectContinue == false)
+        #expect(request.chunked == false)
+    }
+
+    @Test("a stream of unknown length goes chunked after its prefix, and is teed to disk byte for byte")
+    func streamWithTee() throws {
+        let server = try MockServer()
+        defer { _ = try? server.stop() }
+        let folder = FileManager.default.temporaryDirectory.path + "/curl-interop-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let teePath = folder + "/tee"
+
+        let prefix = Array("the start, read already\n".utf8)
+        let rest = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) | 1 }
+        let pair = try FileDescriptor.makeSocketPair()
+        let readEnd = pair.first
+        let writeRaw = pair.second.release()
+        let writer = Thread {
+            let writeEnd = FileDescriptor(adopting: writeRaw)
+            try? writeEnd.writeAll(rest)
+        }
+        writer.start()
+        let handle = try post(
+            .stream(fileDescriptor: readEnd.rawValue, prefix: prefix, teePath: teePath), length: -1, to: server)
+        #expect(handle.info.responseCode == 201)
+        let sent = prefix + rest
+        #expect(try server.rawPaste(id: pasteID(handle)) == Data(sent))
+        #expect(try FileSystem.readFile(teePath).bytes == sent)
+        #expect(try #require(try server.requests().first { $0.path == "/pasters/" }).chunked)
+    }
+
+    @Test("a missing file is a local read failure carrying its Errno, before anything is sent")
+    func missingFile() throws {
+        let handle = try EasyHandle()
+        #expect(
+            throws: CurlError(
+                code: .readError, detail: "",
+                localFailure: .read(path: "/nonexistent/paste", errno: .noSuchFileOrDirectory))
+        ) {
+            try handle.setBody(.file(path: "/nonexistent/paste", size: 1))
+        }
+    }
+
+    @Test("a port nobody listens on fails to connect, with the OS errno in the transfer info")
+    func refused() throws {
+        let server = try MockServer()
+        let deadURL = server.url("/pasters/")
+        _ = try server.stop()
+        let handle = try EasyHandle()
+        try handle.set(.url, deadURL)
+        try handle.set(.noSignal, true)
+        #expect(throws: CurlError.self) { try handle.perform() }
+        #expect(Errno(rawValue: handle.info.osErrno) == Errno(rawValue: 111), "ECONNREFUSED")
+        #expect(handle.info.responseCode == 0)
+    }
+}

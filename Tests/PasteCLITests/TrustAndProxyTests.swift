@@ -1,0 +1,469 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Trust and transport end to end, with real TLS: a throw-away CA (openssl), paste-mock behind a
+/// TLS-terminating forwarder (with and without a required client certificate), an HTTP forward
+/// proxy and a SOCKS5 proxy (Python standard library, Tests/PasteCLITests/Fixtures). Every
+/// server listens on 127.0.0.1 on a port the OS picks and is stopped by the test.
+@Suite("Trust, client certificates and proxies")
+struct TrustAndProxyTests {
+    /// A paste-mock reached through TLS, signed by a private CA.
+    struct TLSService {
+        let certificates: TestCertificates
+        let mock: MockServer
+        let tls: FixtureServer
+
+        init(requiringClientCertificate: Bool = false) throws {
+            certificates = try TestCertificates()
+            mock = try MockServer(arguments: ["--url-scheme", "https"])
+            tls = try FixtureServer.tlsForwarder(
+                to: mock.port, certificates: certificates, requiringClientCertificate: requiringClientCertificate)
+        }
+
+        /// The pastie endpoint through TLS, under a host name the certificate carries.
+        func url(host: String = "127.0.0.1") -> String { "https://\(host):\(tls.port)/pastes/create" }
+
+        /// A `[service "s"]` section for the pastie endpoint, with extra lines.
+        func section(_ lines: String = "") -> String {
+            """
+            [service "s"]
+            url = \(url())
+            content-field = paste[body]
+            field = paste[authorization]=burger
+            \(lines)
+
+            """
+        }
+    }
+
+    /// A runner whose environment names no CA and no proxy, whatever the machine's does.
+    func runner() throws -> PasteRunner {
+        var paste = try PasteRunner()
+        for name in [
+            "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR", "http_proxy", "https_proxy", "HTTPS_PROXY", "HTTP_PROXY",
+            "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+        ] {
+            paste.extraEnvironment[name] = .some(nil)
+        }
+        return paste
+    }
+
+    /// Writes the config: `[paste]` with no retries (failures are reported at once), then `rest`.
+    func configure(_ paste: PasteRunner, _ rest: String, paste section: String = "") throws {
+        try paste.home.write("[paste]\nretries = 0\n\(section)\n" + rest, to: "config/paste/config")
+    }
+
+    // MARK: - Trust
+
+    enum TrustSource: String, CaseIterable, CustomTestStringConvertible {
+        case serviceCAFile, pasteCAFile, caPath, sslCertFile, curlCABundle, sslCertDir
+        var testDescription: String { rawValue }
+    }
+
+    @Test(
+        "a private CA is trusted through ca-file, ca-path, SSL_CERT_FILE, CURL_CA_BUNDLE or SSL_CERT_DIR",
+        arguments: TrustSource.allCases)
+    func privateCATrusted(source: TrustSource) throws {
+        let service = try TLSService()
+        var paste = try runner()
+        let certificates = service.certificates
+        switch source {
+        case .serviceCAFile: try configure(paste, service.section("ca-file = \(certificates.caFile)"))
+        case .pasteCAFile: try configure(paste, service.section(), paste: "ca-file = \(certificates.caFile)")
+        case .caPath: try configure(paste, service.section("ca-path = \(certificates.caFolder)"))
+        case .sslCertFile:
+            try configure(paste, service.section())
+            paste.extraEnvironment["SSL_CERT_FILE"] = certificates.caFile
+        case .curlCABundle:
+            try configure(paste, service.section())
+            paste.extraEnvironment["CURL_CA_BUNDLE"] = certificates.caFile
+        case .sslCertDir:
+            try configure(paste, service.section())
+            paste.extraEnvironment["SSL_CERT_DIR"] = certificates.caFolder
+        }
+        let result = try paste.run(["-S", "s", "--no-copy"], stdin: "over TLS\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let id = try #require(pasteID(result.out))
+        #expect(result.out == "https://127.0.0.1:\(service.tls.port)/pastes/\(id)\n")
+        #expect(try service.mock.rawPaste(id: id) == Data("over TLS\n".utf8))
+        #expect(result.err == "")
+    }
+
+    @Test("an untrusted server: exit 69, the TLS line, then how to trust a private CA")
+    func untrusted() throws {
+        let service = try TLSService()
+        var paste = try runner()
+        try configure(paste, service.section())
+        let result = try paste.run(["-S", "s", "--no-copy"], stdin: "untrusted\n")
+        #expect(result.status == 69)
+        let lines = result.err.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(result.err)")
+        #expect(
+            lines.first
+                == "paste: TLS failure with 127.0.0.1:\(service.tls.port): SSL certificate problem: unable to get local issuer certificate"
+        )
+        #expect(
+            lines.dropFirst().first
+                == "paste: if the server's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' in the service's section (paste-config(5)) or with SSL_CERT_FILE"
+        )
+        #expect(lines.last == "paste: the text waits in the outbox; 'paste --retry' sends it again")
+        #expect(try service.mock.pastes().isEmpty)
+        // The service's own (wrong) CA wins over a right one in the environment.
+        let other = try TestCertificates()
+        try configure(paste, service.section("ca-file = \(other.caFile)"))
+        paste.extraEnvironment["SSL_CERT_FILE"] = service.certificates.caFile
+        let shadowed = try paste.run(["-S", "s", "--no-copy", "--new"], stdin: "shadowed\n")
+        #expect(shadowed.status == 69, "\(shadowed.err)")
+        #expect(shadowed.err.hasPrefix("paste: TLS failure with 127.0.0.1:\(service.tls.port): "))
+    }
+
+    @Test("insecure = true in a service goes through an untrusted server and warns on every run")
+    func insecureService() throws {
+        let service = try TLSService()
+        let paste = try runner()
+        try configure(paste, service.section("insecure = true"))
+        for round in 0..<2 {
+            let result = try paste.run(["-S", "s", "--no-copy", "--new", "-q"], stdin: "lab \(round)\n")
+            #expect(result.status == 0, "stderr: \(result.err)")
+            #expect(
+                result.err
+                    == "paste: warning: service 's' sets insecure = true: TLS certificates and host names are not verified\n"
+            )
+        }
+        #expect(try service.mock.pastes().count == 2)
+    }
+
+    @Test("the mTLS service takes the paste only with the client certificate")
+    func clientCertificate() throws {
+        let service = try TLSService(requiringClientCertificate: true)
+        let paste = try runner()
+        let certificates = service.certificates
+        try configure(paste, service.section("ca-file = \(certificates.caFile)"))
+        let without = try paste.run(["-S", "s", "--no-copy"], stdin: "mutual\n")
+        #expect(without.status == 69, "\(without.err)")
+        #expect(without.err.hasPrefix("paste: TLS failure with 127.0.0.1:\(service.tls.port): "), "\(without.err)")
+        #expect(
+            without.err.contains(
+                "paste: the server asks for a client certificate: set 'client-cert' and 'client-key' in the service's section\n"
+            ))
+        #expect(try service.mock.pastes().isEmpty)
+
+        try configure(
+            paste,
+            service.section(
+                "ca-file = \(certificates.caFile)\nclient-cert = \(certificates.clientCertificate)\nclient-key = \(certificates.clientKey)"
+            ))
+        let with = try paste.run(["-S", "s", "--no-copy", "--new"], stdin: "mutual\n")
+        #expect(with.status == 0, "stderr: \(with.err)")
+        let id = try #require(pasteID(with.out))
+        #expect(try service.mock.rawPaste(id: id) == Data("mutual\n".utf8))
+        try service.tls.waitForLog("the forwarder logs the client") {
+            $0.contains("client=commonName=paste test client")
+        }
+
+        // A key others may read is refused before anything is sent, naming the file and the key.
+        chmod(certificates.clientKey, 0o644)
+        let exposed = try paste.run(["-S", "s", "--no-copy", "--new"], stdin: "exposed\n")
+        #expect(exposed.status == 78)
+        #expect(
+            exposed.err.hasSuffix(
+                "the private key '\(certificates.clientKey)' ('client-key') is readable by others (mode 644)\npaste: run 'chmod 600 \(certificates.clientKey)'\n"
+            ), "\(exposed.err)")
+        #expect(try service.mock.pastes().count == 1)
+    }
+
+    @Test("pinned-pubkey: the server's key goes through, another pin is a TLS failure")
+    func pinnedKey() throws {
+        let service = try TLSService()
+        let paste = try runner()
+        let certificates = service.certificates
+        try configure(
+            paste, service.section("ca-file = \(certificates.caFile)\npinned-pubkey = \(certificates.serverPin)"))
+        let pinned = try paste.run(["-S", "s", "--no-copy"], stdin: "pinned\n")
+        #expect(pinned.status == 0, "stderr: \(pinned.err)")
+        let wrong = "sha256//" + String(repeating: "A", count: 43) + "="
+        try configure(paste, service.section("ca-file = \(certificates.caFile)\npinned-pubkey = \(wrong)"))
+        let refused = try paste.run(["-S", "s", "--no-copy", "--new"], stdin: "pinned\n")
+        #expect(refused.status == 69)
+        #expect(refused.err.hasPrefix("paste: TLS failure with 127.0.0.1:\(service.tls.port): "), "\(refused.err)")
+        #expect(try service.mock.pastes().count == 1)
+    }
+
+    @Test("a missing CA file or an unknown proxy scheme is exit 78, naming the file and the key")
+    func badInput() throws {
+        let mock = try MockServer()
+        let paste = try runner()
+        try configure(paste, "", paste: "ca-file = /nonexistent/ca.pem")
+        let missing = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "x\n")
+        #expect(missing.status == 78)
+        let config = paste.home.configHome.path + "/paste/config"
+        #expect(
+            missing.err
+                == "paste: \(config):3: cannot use '/nonexistent/ca.pem' for 'ca-file': no such file or directory\n")
+        try configure(paste, "", paste: "proxy = ftp://127.0.0.1:21")
+        let scheme = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "x\n")
+        #expect(scheme.status == 78)
+        #expect(scheme.err.hasPrefix("paste: \(config):3: bad value 'ftp://127.0.0.1:21' for 'proxy': expected "))
+        #expect(try mock.requests().isEmpty)
+    }
+
+    // MARK: - Proxies
+
+    @Test("a proxy from the config carries an https upload (CONNECT) and an http one (absolute form)")
+    func configuredProxy() throws {
+        let service = try TLSService()
+        let plain = try MockServer()
+        let proxy = try FixtureServer.forwardProxy()
+        let paste = try runner()
+        try configure(
+            paste, service.section("ca-file = \(service.certificates.caFile)"), paste: "proxy = \(proxy.url)")
+        let tunnelled = try paste.run(["-S", "s", "--no-copy"], stdin: "through the tunnel\n")
+        #expect(tunnelled.status == 0, "stderr: \(tunnelled.err)")
+        #expect(try service.mock.rawPaste(id: #require(pasteID(tunnelled.out))) == Data("through the tunnel\n".utf8))
+        #expect(proxy.log.contains("CONNECT 127.0.0.1:\(service.tls.port)"), "\(proxy.log)")
+
+        let relayed = try paste.run(["--url", plain.url("/pastes/create"), "--no-copy"], stdin: "relayed\n")
+        #expect(relayed.status == 0, "stderr: \(relayed.err)")
+        #expect(try plain.rawPaste(id: #require(pasteID(relayed.out))) == Data("relayed\n".utf8))
+        #expect(proxy.log.contains("POST \(plain.url("/pastes/create"))"), "\(proxy.log)")
+        // no-proxy sends it past the proxy.
+        try configure(paste, "", paste: "proxy = \(proxy.url)\nno-proxy = localhost, 127.0.0.1")
+        let direct = try paste.run(["--url", plain.url("/pastes/create"), "--no-copy", "--new"], stdin: "direct\n")
+        #expect(direct.status == 0, "stderr: \(direct.err)")
+        #expect(proxy.log.filter { $0.hasPrefix("POST ") }.count == 1, "\(proxy.log)")
+    }
+
+    @Test("an https:// proxy is verified with the configured CA, and carries the upload")
+    func httpsProxy() throws {
+        let certificates = try TestCertificates()
+        let mock = try MockServer()
+        let proxy = try FixtureServer.forwardProxy(certificates: certificates)
+        let paste = try runner()
+        try configure(paste, "", paste: "proxy = https://127.0.0.1:\(proxy.port)\nca-file = \(certificates.caFile)")
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "via TLS proxy\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(try mock.rawPaste(id: #require(pasteID(result.out))) == Data("via TLS proxy\n".utf8))
+        #expect(proxy.log.contains("POST \(mock.url("/pastes/create"))"), "\(proxy.log)")
+        // Without the CA the proxy itself is not trusted.
+        try configure(paste, "", paste: "proxy = https://127.0.0.1:\(proxy.port)")
+        let untrusted = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy", "--new"], stdin: "x\n")
+        #expect(untrusted.status == 69)
+        #expect(
+            untrusted.err.hasPrefix(
+                "paste: TLS failure with proxy 127.0.0.1:\(proxy.port): SSL certificate problem: unable to get local issuer certificate\npaste: if the proxy's certificate"
+            ), "\(untrusted.err)")
+        #expect(try mock.pastes().count == 1)
+    }
+
+    @Test("proxy credentials work and never show: not in -v, -n, errors, the outbox or history")
+    func proxyCredentials() throws {
+        let mock = try MockServer()
+        let proxy = try FixtureServer.forwardProxy(credentials: "proxyuser:hunter2-proxy")
+        var paste = try runner()
+        paste.extraEnvironment["PROXY_PASSWORD"] = "hunter2-proxy"
+        let secrets = ["hunter2-proxy", "proxyuser"]
+        try configure(paste, "", paste: "proxy = http://proxyuser:${env:PROXY_PASSWORD}@127.0.0.1:\(proxy.port)")
+        let sent = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy", "-v"], stdin: "authorised\n")
+        #expect(sent.status == 0, "stderr: \(sent.err)")
+        #expect(sent.err.contains("paste: > Proxy-Authorization: <redacted>"), "\(sent.err)")
+        #expect(proxy.log.contains("auth ok"))
+        let dry = try paste.run(["--url", mock.url("/pastes/create"), "-n", "-v"], stdin: "dry\n")
+        #expect(dry.status == 0)
+        // The proxy refuses a wrong password: named as the proxy's answer, kept in the outbox.
+        paste.extraEnvironment["PROXY_PASSWORD"] = "wrong-password"
+        let refused = try paste.run(
+            ["--url", mock.url("/pastes/create"), "--no-copy", "-v", "--new"], stdin: "refused\n")
+        #expect(refused.status == 69)
+        #expect(
+            refused.err.contains(
+                "paste: proxy 127.0.0.1:\(proxy.port) answered 407: proxy authentication required\n"), "\(refused.err)")
+        let outbox = try paste.outboxContents()
+        #expect(outbox == [Data("refused\n".utf8)])
+        let stateFiles = try FileManager.default.subpathsOfDirectory(atPath: paste.home.stateHome.path)
+            .map { paste.home.stateHome.appendingPathComponent($0) }
+            .compactMap { try? String(contentsOf: $0, encoding: .utf8) }
+        #expect(stateFiles.count >= 3, "history, an outbox entry and its metadata")
+        for secret in secrets + ["wrong-password"] {
+            for text in [sent.out, sent.err, dry.out, dry.err, refused.out, refused.err] + stateFiles {
+                #expect(!text.contains(secret), "'\(secret)' leaked: \(text)")
+            }
+        }
+    }
+
+    @Test("a dead proxy is named as the proxy")
+    func deadProxy() throws {
+        let port = try ServerProcess.freePort()
+        let paste = try runner()
+        try configure(paste, "", paste: "proxy = http://127.0.0.1:\(port)")
+        let result = try paste.run(["--url", "http://paste.example/pastes/create", "--no-copy"], stdin: "x\n")
+        #expect(result.status == 75)
+        #expect(
+            result.err
+                == "paste: cannot connect to proxy 127.0.0.1:\(port): connection refused\npaste: the text waits in the outbox; 'paste --retry' sends it again\n"
+        )
+        try configure(paste, "", paste: "proxy = http://proxy.invalid:3128")
+        let unknown = try paste.run(
+            ["--url", "http://paste.example/pastes/create", "--no-copy", "--new"], stdin: "y\n")
+        #expect(unknown.status == 75)
+        #expect(
+            unknown.err.hasPrefix(
+                "paste: cannot connect to proxy proxy.invalid:3128: cannot resolve 'proxy.invalid'\n"),
+            "\(unknown.err)")
+    }
+
+    @Test("socks5h: the proxy resolves a name only it knows; socks5 (resolved here) cannot")
+    func socks5h() throws {
+        let mock = try MockServer()
+        let socks = try FixtureServer.socks5Proxy(names: ["paste.test": "127.0.0.1"])
+        let paste = try runner()
+        try configure(paste, "", paste: "proxy = socks5h://127.0.0.1:\(socks.port)")
+        let url = "http://paste.test:\(mock.port)/pastes/create"
+        let result = try paste.run(["--url", url, "--no-copy"], stdin: "onion-ish\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let id = try #require(pasteID(result.out))
+        #expect(result.out == "http://paste.test:\(mock.port)/pastes/\(id)\n")
+        #expect(try mock.rawPaste(id: id) == Data("onion-ish\n".utf8))
+        #expect(socks.log.contains("CONNECT name paste.test:\(mock.port)"), "\(socks.log)")
+
+        try configure(paste, "", paste: "proxy = socks5://127.0.0.1:\(socks.port)")
+        let local = try paste.run(["--url", url, "--no-copy", "--new"], stdin: "onion-ish\n")
+        #expect(local.status == 75, "\(local.err)")
+        #expect(local.err.hasPrefix("paste: proxy 127.0.0.1:\(socks.port) failed: "), "\(local.err)")
+    }
+
+    @Test("a tcp:// service (termbin) goes through the proxy too: SOCKS, or an HTTP proxy's tunnel")
+    func tcpThroughProxy() throws {
+        let mock = try MockServer(tcp: true)
+        let tcpPort = try #require(mock.tcpPort)
+        let socks = try FixtureServer.socks5Proxy(names: ["termbin.test": "127.0.0.1"])
+        let http = try FixtureServer.forwardProxy()
+        let paste = try runner()
+        let service = "[service \"t\"]\nurl = tcp://termbin.test:\(tcpPort)\nformat = tcp\nresult = body\n"
+        try configure(paste, service, paste: "proxy = socks5h://127.0.0.1:\(socks.port)")
+        let socksed = try paste.run(["-S", "t", "--no-copy"], stdin: "netcat style\n")
+        #expect(socksed.status == 0, "stderr: \(socksed.err)")
+        #expect(try mock.rawPaste(id: #require(pasteID(socksed.out))) == Data("netcat style\n".utf8))
+        #expect(socks.log.contains("CONNECT name termbin.test:\(tcpPort)"), "\(socks.log)")
+
+        let direct = "[service \"t\"]\nurl = tcp://127.0.0.1:\(tcpPort)\nformat = tcp\nresult = body\n"
+        try configure(paste, direct, paste: "proxy = \(http.url)")
+        let tunnelled = try paste.run(["-S", "t", "--no-copy", "--new"], stdin: "tunnelled\n")
+        #expect(tunnelled.status == 0, "stderr: \(tunnelled.err)")
+        #expect(try mock.rawPaste(id: #require(pasteID(tunnelled.out))) == Data("tunnelled\n".utf8))
+        #expect(http.log.contains("CONNECT 127.0.0.1:\(tcpPort)"), "\(http.log)")
+    }
+
+    // MARK: - Redirects
+
+    @Test("a redirect chain to another origin carries no configured header, and no body")
+    func credentialsStayHome() throws {
+        let home = try MockServer()
+        let elsewhere = try MockServer()
+        let paste = try runner()
+        // A paste on the other origin, for the redirect to land on.
+        let landing = try paste.run(["--url", elsewhere.url("/pastes/create"), "--no-copy"], stdin: "landing\n")
+        let landingID = try #require(pasteID(landing.out))
+        try elsewhere.clearRequests()
+        let target = "http://localhost:\(elsewhere.port)/pastes/\(landingID)"
+        try home.addFault(.redirectToRoot(location: target), count: 0, path: "/pastes/create")
+        try configure(
+            paste,
+            """
+            [service "home"]
+            url = \(home.url("/pastes/create"))
+            content-field = paste[body]
+            header = X-Api-Key: api-key-value
+            header = PRIVATE-TOKEN: private-token-value
+            header = Authorization: Bearer bearer-value
+            header = Cookie: session=cookie-value
+
+            """)
+        let result = try paste.run(["-S", "home", "--no-copy", "--new"], stdin: "secret-free\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.out == target + "\n")
+        let post = try #require(try home.requests().first { $0.method == "POST" })
+        #expect(post.header("X-Api-Key") == "api-key-value")
+        #expect(post.header("PRIVATE-TOKEN") == "private-token-value")
+        let away = try elsewhere.requests()
+        #expect(away.map(\.method) == ["GET"])
+        for name in ["X-Api-Key", "PRIVATE-TOKEN", "Authorization", "Cookie"] {
+            #expect(away.first?.header(name) == nil, "\(name) went to another origin")
+        }
+
+        // A 307 would send the text itself there: refused, and the other origin sees nothing.
+        try home.clearFaults()
+        try home.addFault(
+            .redirectToRoot(location: "http://localhost:\(elsewhere.port)/pastes/create", status: 307), count: 0,
+            path: "/pastes/create")
+        try elsewhere.clearRequests()
+        let refused = try paste.run(["-S", "home", "--no-copy", "--new"], stdin: "stay home\n")
+        #expect(refused.status == 69)
+        let lines = refused.err.split(separator: "\n")
+        #expect(
+            lines.first
+                == "paste: refusing the 307 redirect to 'http://localhost:\(elsewhere.port)/pastes/create': it would send the text to another origin"
+        )
+        #expect(lines.count == 2, "one line, and where the text waits: \(refused.err)")
+        #expect(try elsewhere.requests().isEmpty)
+    }
+
+    @Test("accepted, then the page 404s: the URL is the result, once, and nothing waits in the outbox")
+    func acceptedThenNotFound() throws {
+        let mock = try MockServer()
+        try mock.addFault(.status(404), count: 0, path: "/pastes/", method: "GET")
+        let paste = try runner()
+        try configure(paste, "")
+        let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "accepted\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let id = try #require(pasteID(result.out))
+        #expect(result.out == mock.url("/pastes/\(id)") + "\n")
+        #expect(result.err == "paste: warning: the paste was made, but its page answered HTTP 404\n")
+        #expect(try paste.historyLines().count == 1)
+        #expect(try paste.historyLines().first?.contains(mock.url("/pastes/\(id)")) == true)
+        #expect(try paste.outboxContents().isEmpty)
+        for _ in 0..<2 {
+            let retry = try paste.run(["--retry"])
+            #expect(retry.status == 0)
+            #expect(retry.out == "")
+        }
+        #expect(try mock.pastes().count == 1)
+    }
+
+    // MARK: - Answers that are not HTTP
+
+    /// Answers every connection with bare text (HTTP/0.9) or a 200 KB header line.
+    static let oddServer = """
+        import socket, sys, threading
+        mode = sys.argv[1]
+        listener = socket.socket(); listener.bind(("127.0.0.1", 0)); listener.listen(8)
+        print("listening on http://127.0.0.1:%d" % listener.getsockname()[1], flush=True)
+        def serve(conn):
+            data = b""
+            while b"\\r\\n\\r\\n" not in data:
+                chunk = conn.recv(65536)
+                if not chunk: break
+                data += chunk
+            if mode == "http09": conn.sendall(b"hello from 1991\\n")
+            else: conn.sendall(b"HTTP/1.1 200 OK\\r\\nX-Big: " + b"a" * 200000 + b"\\r\\n\\r\\n")
+            conn.close()
+        while True:
+            conn, _ = listener.accept()
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+        """
+
+    @Test("an HTTP/0.9 reply or a 200 KB header line is exit 69 with one line", arguments: ["http09", "header"])
+    func notHTTP(mode: String) throws {
+        let paste = try runner()
+        try configure(paste, "")
+        let script = try paste.home.write(Self.oddServer, to: "odd.py")
+        let server = try ServerProcess("/usr/bin/python3", [script, mode])
+        let result = try paste.run(["--url", server.baseURL + "/pastes/create", "--no-copy"], stdin: "odd\n")
+        #expect(result.status == 69)
+        let detail = mode == "http09" ? "not an HTTP/1.x or HTTP/2 answer" : "a header line longer than 100 KiB"
+        #expect(
+            result.err
+                == "paste: unusable answer from 127.0.0.1:\(server.port): \(detail)\npaste: the text waits in the outbox; 'paste --retry' sends it again\n"
+        )
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import SystemInterop
+
+@Suite("Processes: spawn, wait, signals, environment")
+struct ProcessTests {
+    /// Runs `arguments` with stdout captured.
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: [UInt8]) {
+        let pair = try FileDescriptor.makeSocketPair()
+        let ours = pair.first
+        let theirs = pair.second
+        let child = try ChildProcess.spawn(
+            arguments[0], arguments: arguments, environment: environment, standardInput: .null,
+            standardOutput: .descriptor(theirs.rawValue), standardError: .null, newSession: false)
+        _ = consume theirs
+        let output = try ours.readAll(idleTimeout: .seconds(20))
+        return (child.waitForExit(), output)
+    }
+
+    @Test("exit statuses come back as the shell reports them")
+    func exitStatus() throws {
+        #expect(try run(["/bin/true"]).status == 0)
+        #expect(try run(["/bin/false"]).status == 1)
+        #expect(try run(["/bin/echo", "hello", "world"]).output == Array("hello world\n".utf8))
+    }
+
+    @Test("the child gets exactly the environment given, and argv as given")
+    func environmentAndArguments() throws {
+        let result = try run(["/usr/bin/env"], environment: ["PASTE_A": "1", "PASTE_B": "x=y"])
+        let lines = Set(String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init))
+        #expect(lines == ["PASTE_A=1", "PASTE_B=x=y"])
+    }
+
+    @Test("a killed child reports 128 + the signal; exitStatusIfEnded does not wait")
+    func killed() throws {
+        let child = try ChildProcess.spawn(
+            "/bin/sleep", arguments: ["sleep", "60"], environment: [:], standardInput: .null, standardOutput: .null,
+            standardError: .null, newSession: true)
+        #expect(child.exitStatusIfEnded() == nil)
+        #expect(getsid(child.id) == child.id, "it leads its own session")
+        try child.send(.kill)
+        #expect(child.waitForExit() == 128 + SIGKILL)
+        #expect(throws: Errno.noSuchProcess) { try child.send(.kill) }
+    }
+
+    @Test("a program that does not exist is ENOENT from spawn")
+    func missingProgram() {
+        #expect(throws: Errno.noSuchFileOrDirectory) {
+            _ = try ChildProcess.spawn(
+                "/nonexistent/paste", arguments: ["paste"], environment: [:], standardInput: .null,
+                standardOutput: .null, standardError: .null, newSession: false)
+        }
+    }
+
+    @Test("the environment is read byte-wise: every entry, split at its first '='")
+    func environment() {
+        #expect(CurrentProcess.environment() == ProcessInfo.processInfo.environment)
+    }
+
+    @Test("this test process has threads, so it is not single-threaded")
+    func threads() throws {
+        let parked = Worker { () throws -> Int in
+            let pair = try FileDescriptor.makeSocketPair()
+            return try pair.first.readAll(idleTimeout: .seconds(60)).count
+        }
+        try waitUntil("the worker to run") { parked.threadID != nil }
+        let threads = try #require(CurrentProcess.threadCount())
+        #expect(threads >= 2)
+        #expect(!CurrentProcess.isSingleThreaded)
+        #expect(CurrentProcess.id == getpid())
+        #expect(CurrentProcess.userID == getuid())
+    }
+
+    @Test("num_threads is the 20th field of /proc/PID/stat, whatever the command name holds")
+    func statLine() {
+        let line = Array("4242 (a (b) c) S 1 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 7 0 1 2 3\n".utf8)
+        #expect(CurrentProcess.threadCount(fromStatLine: line[...]) == 7)
+        #expect(CurrentProcess.threadCount(fromStatLine: Array("4242 (x) S 1".utf8)[...]) == nil)
+    }
+
+    @Test("getrandom fills what is asked, differently each time")
+    func random() throws {
+        let first = try SystemRandom.bytes(count: 64)
+        let second = try SystemRandom.bytes(count: 64)
+        #expect(first.count == 64)
+        #expect(first != second)
+        #expect(try SystemRandom.bytes(count: 0) == [])
+    }
+
+    @Test("Memory.contains finds a byte anywhere, and only when it is there")
+    func memchr() {
+        var bytes = [UInt8](repeating: 65, count: 100_000)
+        #expect(!Memory.contains(0, in: bytes))
+        bytes[99_999] = 0
+        #expect(Memory.contains(0, in: bytes))
+        #expect(!Memory.contains(0, in: []))
+    }
+}
+
+@Suite("TeeWriter: a stream's copy on disk")
+struct TeeWriterTests {
+    @Test("every byte appended lands in order, across full blocks and an unaligned tail")
+    func landsInOrder() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("tee")
+        let bytes = pattern(count: 5 * TeeWriter.blockSize + 12_345)
+        let tee = try TeeWriter(path: path)
+        var offset = 0
+        for size in [1, 4095, 70_000, 1 << 20, 3 << 20, 7] {
+            let end = min(bytes.count, offset + size)
+            try bytes[offset..<end].withUnsafeBytes { try tee.append($0) }
+            offset = end
+        }
+        try bytes[offset...].withUnsafeBytes { try tee.append($0) }
+        try tee.flush()
+        #expect(try FileSystem.readFile(path).bytes == bytes)
+        #expect(try FileSystem.status(ofPath: path).permissions == .ownerReadWrite)
+    }
+
+    @Test("a tee that cannot be opened says why")
+    func cannotOpen() {
+        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try TeeWriter(path: "/nonexistent/folder/tee") }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SystemInterop
+
+/// A temporary folder for one test, removed when the value goes away.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.path + "/system-interop-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A path inside the folder.
+    func file(_ name: String) -> String { path + "/" + name }
+}
+
+/// Runs `body` on a thread of its own (blocking calls must not run in the concurrency pool)
+/// and lets the test wait for its result with a deadline.
+final class Worker<Value: Sendable>: Sendable {
+    private let result = Mutex<Result<Value, any Error>?>(nil)
+    private let thread = Mutex<ThreadID?>(nil)
+
+    init(_ body: @escaping @Sendable () throws -> Value) {
+        Thread.detachNewThread { [self] in
+            // The thread inherits the test runner's mask (Dispatch blocks nearly every signal):
+            // let the tests' SIGUSR1 in, and keep SIGPIPE out (a test that fails part-way must
+            // not end the whole run when its peer closes).
+            try? Signal.unblock([.user1])
+            try? Signal.block([.pipe])
+            thread.withLock { $0 = ThreadID.current }
+            let outcome = Result { try body() }
+            result.withLock { $0 = outcome }
+        }
+    }
+
+    /// The worker's thread, once it runs.
+    var threadID: ThreadID? { thread.withLock { $0 } }
+
+    /// Whether the body has returned.
+    var isDone: Bool { result.withLock { $0 != nil } }
+
+    /// Waits (at most `timeout`) for the body to return, and gives back what it returned.
+    func value(within timeout: Duration = .seconds(20)) throws -> Value {
+        try waitUntil("the worker to finish", within: timeout) { isDone }
+        return try result.withLock { $0! }.get()
+    }
+}
+
+/// Polls `condition` every few milliseconds until it holds, failing after `timeout`.
+///
+/// The pause between polls is a `poll(2)` timeout on a quiet socket: a bounded wait for a
+/// condition, never a sleep that stands for synchronisation.
+func waitUntil(
+    _ what: String, within timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () -> Bool
+) throws {
+    let deadline = ContinuousClock.now + timeout
+    let quiet = try FileDescriptor.makeSocketPair()
+    let idle = quiet.first
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+            throw WaitTimedOut()
+        }
+        _ = try idle.wait(for: .readable, before: .now + .milliseconds(2))
+    }
+}
+
+struct WaitTimedOut: Error {}
+
+/// Bytes that differ from one position to the next (so a lost or repeated piece shows).
+func pattern(count: Int) -> [UInt8] {
+    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+}

@@ -1,0 +1,69 @@
+import Testing
+import TestSupport
+import X11Interop
+
+extension Tag {
+    /// Tests that need an X server.
+    @Tag static var x11: Self
+}
+
+/// Xlib through `Display`, against a private Xvfb per test.
+@Suite("Display under Xvfb", .tags(.x11))
+struct DisplayTests {
+    @Test("atoms interned in one batch are the server's atoms, and their names come back in one batch")
+    func atomsBatch() throws {
+        let server = try Xvfb()
+        defer { server.stop() }
+        let names = ["CLIPBOARD", "UTF8_STRING", "TARGETS", "PASTE_TEST_\(UInt32.random(in: 0...UInt32.max))"]
+        let batch = try Display(name: server.display)
+        defer { batch.close() }
+        let atoms = batch.atoms(names)
+        // Another connection interning them one by one gets the same (atoms are server-wide).
+        let single = try Display(name: server.display)
+        defer { single.close() }
+        #expect(names.map { single.atom($0) } == atoms)
+        #expect(Set(atoms).count == names.count)
+        #expect(single.names(of: atoms) == names)
+        #expect(batch.name(of: atoms[0]) == "CLIPBOARD")
+        // The batch is cached: asking again needs no server.
+        #expect(batch.atoms(names) == atoms)
+    }
+
+    @Test("a property written is read back byte-exact, as 8-bit data of its type")
+    func propertyRoundTrip() throws {
+        let server = try Xvfb()
+        defer { server.stop() }
+        let display = try Display(name: server.display)
+        defer { display.close() }
+        let window = display.createWindow()
+        let property = display.atom("PASTE_TEST_PROPERTY")
+        let type = display.atom("UTF8_STRING")
+        let bytes = Array("héllo ✓ from X11Interop".utf8)
+        display.changeProperty(property, of: window, type: type, bytes: bytes[...])
+        try display.sync()
+        let read = try #require(display.property(property, of: window, delete: true))
+        #expect(read.type == type)
+        #expect(read.format == 8)
+        #expect(read.bytes == bytes)
+        #expect(display.property(property, of: window, delete: false) == nil, "deleted by the read")
+    }
+
+    @Test("a window takes a selection at a server time and the server names it the owner")
+    func selectionOwner() throws {
+        let server = try Xvfb()
+        defer { server.stop() }
+        let display = try Display(name: server.display)
+        defer { display.close() }
+        let window = display.createWindow()
+        let selection = display.atom("PASTE_TEST_SELECTION")
+        #expect(display.selectionOwner(selection) == nil)
+        let time = try display.serverTime(using: window, before: .now + .seconds(10))
+        display.setSelectionOwner(selection, to: window, at: time)
+        #expect(display.selectionOwner(selection) == window)
+    }
+
+    @Test("a display that cannot be reached is an error, not a crash")
+    func unreachable() {
+        #expect(throws: XError.self) { _ = try Display(name: ":4242") }
+    }
+}
