@@ -37,6 +37,11 @@ public struct Settings: Sendable, Equatable {
     public var notifyTimeout: Double = 4
     /// Whether the URL is copied to the clipboard.
     public var copy = true
+    /// Where an image goes (`image-service`): none by default, so no image reaches a public
+    /// host unless the person named one. Checked at load: a service that takes images.
+    public var imageService: String?
+    /// The line of the config file that set `imageService`.
+    public var imageServiceLine: Int?
     /// Trust and proxy keys for every service (`ca-file`, `ca-path`, `proxy`, `no-proxy`).
     public var connection = ConnectionSettings()
 
@@ -131,6 +136,9 @@ public struct Configuration: Sendable {
                 try profile.apply(entry, path: file.path)
             }
             try Self.checkComplete(profile, line: line, path: file.path)
+            if let accepts = entries.last(where: { $0.key == "accepts" }) {
+                try Self.checkAccepts(profile, entry: accepts, path: file.path)
+            }
             configured[name] = profile
             if let index = services.firstIndex(where: { $0.name == name }) {
                 services[index] = profile
@@ -138,6 +146,35 @@ public struct Configuration: Sendable {
                 services.append(profile)
             }
         }
+        try checkImageService(path: file.path)
+    }
+
+    /// Refuses `accepts` with files or images on a service whose body cannot carry a file
+    /// byte-exact (only multipart parts and raw bodies can).
+    static func checkAccepts(_ profile: ServiceProfile, entry: ConfigFile.Entry, path: String) throws(ConfigError) {
+        guard !profile.accepts.isDisjoint(with: [.images, .files]), !profile.format.canCarryFiles else { return }
+        throw .badValue(
+            path: path, line: entry.line, key: entry.key, value: entry.value,
+            expected: "text for format = \(profile.format.rawValue) (files go as multipart or raw)")
+    }
+
+    /// Checks `image-service` once every service is known: it must exist and take images.
+    func checkImageService(path: String) throws(ConfigError) {
+        guard let name = settings.imageService else { return }
+        let line = settings.imageServiceLine ?? 0
+        guard let profile = services.first(where: { $0.name == name }) else {
+            throw .unknownService(name: name, known: services.map(\.name), path: path, line: line)
+        }
+        guard profile.accepts.takes(.image) else {
+            throw .badValue(
+                path: path, line: line, key: "image-service", value: name,
+                expected: "a service that accepts images or files ('\(name)' accepts \(profile.accepts.configText))")
+        }
+    }
+
+    /// The `image-service` profile, when one is set (checked at load).
+    public var imageServiceProfile: ServiceProfile? {
+        settings.imageService.flatMap { name in services.first { $0.name == name } }
     }
 
     /// What a configured service starts from before its own keys apply: the service named by
@@ -355,6 +392,10 @@ extension Settings {
         case "copy":
             guard let value = Bool(configText: entry.value) else { throw bad("true or false") }
             copy = value
+        case "image-service":
+            guard !entry.value.isEmpty else { throw bad("a service name") }
+            imageService = entry.value
+            imageServiceLine = entry.line
         case "ca-file", "ca-path", "proxy", "no-proxy": try connection.apply(entry, path: path)
         default:
             throw .unknownKey(path: path, line: entry.line, section: "paste", key: entry.key)

@@ -31,8 +31,6 @@ public enum RequestError: PasteError, Equatable {
     case tooLarge(service: String, bytes: Int64, limit: Int64)
     /// A streamed content could not be read to build an in-memory body.
     case unreadable(path: String, reason: String)
-    /// The service does not take text (a ShareX image or URL-shortener definition).
-    case cannotSend(service: String, accepts: ContentKinds)
     /// The service asks the person a question (`{prompt:…}`, `{select:…}`) and no one can be
     /// asked (no display).
     case cannotAsk(question: String)
@@ -54,8 +52,6 @@ public enum RequestError: PasteError, Equatable {
             "the text is \(bytes) bytes but '\(service)' accepts at most \(limit); nothing was uploaded"
         case .unreadable(let path, let reason):
             "cannot read '\(path)': \(reason)"
-        case .cannotSend(let service, let accepts):
-            "service '\(service)' takes \(accepts.isEmpty ? "nothing paste can send" : accepts.configText), not text; nothing was uploaded"
         case .cannotAsk(let question):
             "the service asks '\(question)' in a window, and no window can be shown; nothing was uploaded"
         case .cancelled:
@@ -85,7 +81,7 @@ public enum RequestError: PasteError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .unsupportedOption, .expiryTooShort, .expiryNotOffered: .usage
-        case .tooLarge, .cannotSend, .notUTF8: .badInput
+        case .tooLarge, .notUTF8: .badInput
         case .unreadable: .ioError
         case .cannotAsk: .unavailable
         case .cancelled: .cancelled

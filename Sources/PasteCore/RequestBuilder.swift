@@ -49,9 +49,6 @@ public struct RequestBuilder: Sendable {
     public func validate(_ options: PasteOptions, size: Int64?) throws(RequestError) {
         let name = profile.name
         if profile.format == .privatebin { return try validatePrivateBin(options, size: size) }
-        if !profile.accepts.takesText {
-            throw .cannotSend(service: name, accepts: profile.accepts)
-        }
         if options.burnsAfterReading {
             throw .unsupportedOption(service: name, option: "burn after reading (--burn)")
         }
@@ -304,4 +301,8 @@ extension ContentSource {
 extension RequestFormat {
     /// Whether a body of this format can be streamed from a descriptor.
     public var canStream: Bool { self == .multipart || self == .raw || self == .tcp }
+
+    /// Whether a body of this format can carry a file byte-exact, with its type: a multipart
+    /// file part, or a raw body.
+    public var canCarryFiles: Bool { self == .multipart || self == .raw }
 }

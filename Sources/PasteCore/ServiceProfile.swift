@@ -151,7 +151,8 @@ public struct ServiceProfile: Sendable, Equatable {
     /// The server's own error message in an answer that is not a success
     /// (`error-message = {json:/error}`), shown instead of the start of the body.
     public var errorMessage: Template?
-    /// What the service takes (default: text).
+    /// What the service takes (default: text): `accepts = text, files`, a built-in's own, or a
+    /// ShareX definition's `DestinationType` (the hook `ServiceChoice` reads).
     public var accepts: ContentKinds = .text
     /// The ShareX definition the profile was made from (`sxcu = PATH`, `-S PATH.sxcu`).
     public var shareXPath: String?

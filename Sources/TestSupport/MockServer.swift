@@ -140,6 +140,13 @@ public final class MockServer: @unchecked Sendable {
         return response.body
     }
 
+    /// What a paste URL the mock answered serves (`GET` of its path): for a 0x0 file, the
+    /// bytes as uploaded, with the Content-Type of their part.
+    public func fetch(url: String) throws -> MockHTTPResponse {
+        guard url.hasPrefix(baseURL + "/") else { throw Failure(description: "not a URL of this mock: \(url)") }
+        return try request("GET", String(url.dropFirst(baseURL.count)))
+    }
+
     /// Arms a fault for the next `count` matching requests (0: until cleared).
     public func addFault(_ fault: MockFault, count: Int = 1, path: String? = nil, method: String? = nil) throws {
         var object = fault.jsonObject

@@ -161,7 +161,7 @@ struct HotkeyTests {
 
     @Test("the secret guard's dialog blocks the upload until answered; Cancel is the default")
     func secretGuardDialog() throws {
-        let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD2fG4aEq"
+        let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"
         try putOnClipboard("deploy with token \(token)\n")
         let refused = try launch(["-c", "--notify", "--url", mock.url("/pastes/create")])
         try waitForFocusedWindow()

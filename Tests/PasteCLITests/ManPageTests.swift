@@ -115,8 +115,8 @@ struct ManPageTests {
     /// Every key of `[paste]`, mirrored by hand: a new key must be documented in paste-config(5).
     static let pasteKeys = [
         "service", "notify", "timeout", "connect-timeout", "stall-timeout", "clipboard-timeout",
-        "notify-timeout", "max-retry-after", "repeat-window", "retries", "copy", "ca-file", "ca-path", "proxy",
-        "no-proxy",
+        "notify-timeout", "max-retry-after", "repeat-window", "retries", "copy", "image-service", "ca-file", "ca-path",
+        "proxy", "no-proxy",
     ]
     /// Every key of `[service "NAME"]`, mirrored by hand.
     static let serviceKeys = [

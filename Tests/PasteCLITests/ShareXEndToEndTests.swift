@@ -171,7 +171,8 @@ struct ShareXEndToEndTests {
             name: "an image uploader",
             json:
                 #"{"Version": "15.0.0", "DestinationType": "ImageUploader", "RequestURL": "http://x/", "Body": "MultipartFormData", "FileFormName": "f"}"#,
-            status: 65, message: "service 'FILE' takes images, not text; nothing was uploaded"),
+            status: 65,
+            message: "service 'FILE' does not take text (accepts = images); use -S with a service that accepts text"),
         Bad(
             name: "nothing carries the text",
             json:

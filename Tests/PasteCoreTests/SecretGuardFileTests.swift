@@ -11,7 +11,7 @@ struct SecretGuardFileTests {
         let filler = String(repeating: "an ordinary log line with nothing secret in it at all\n", count: 200_000)
         let fillerLines = 200_000
         // Straddle a chunk boundary: the token line starts just before the 4 MiB mark.
-        let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD2fG4aEq"
+        let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"
         let text = filler + "export GITHUB_TOKEN=\(token)\n" + filler
         let path = try folder.write(text, to: "big.log")
         let findings = try #require(SecretGuard().scan(filePath: path))
@@ -23,7 +23,7 @@ struct SecretGuardFileTests {
     @Test("a token cut by every possible chunk edge is still found once")
     func chunkEdges() throws {
         let folder = try TemporaryDirectory()
-        let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD2fG4aEq"
+        let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"
         let lineLength = 64
         let line = String(repeating: "x", count: lineLength - 1) + "\n"
         let before = SecretGuard.fileChunkBytes / lineLength - 1

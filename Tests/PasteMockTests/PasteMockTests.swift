@@ -333,6 +333,36 @@ struct ServiceTests {
         #expect(try mock.request("GET", "/pastes/1.txt").status == 404)
     }
 
+    @Test("0x0: an image or binary file is stored byte-exact with its part's name and type, and served as that type")
+    func nullPointerFiles() throws {
+        let mock = try MockServer()
+        let png = try TestImages.noisePNG(side: 300)
+        let binary = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) })
+        let cases: [(Data, String, String, String)] = [
+            (Data(png), "clipboard-20250131-123456.png", "image/png", ".png"),
+            (binary, "blob.bin", "application/octet-stream", ".bin"),
+        ]
+        for (index, (bytes, name, type, ext)) in cases.enumerated() {
+            let file = try temporaryFile(bytes, name: name)
+            let result = try curl([mock.url("/0x0/"), "-F", "file=@\(file);type=\(type)"])
+            let url = mock.url("/0x0/\(index + 1)\(ext)")
+            #expect(result.out == url + "\n")
+            let served = try mock.fetch(url: url)
+            #expect(served.status == 200)
+            #expect(served.header("Content-Type") == type)
+            #expect(served.body == bytes)
+            let stored = try mock.paste(id: index + 1)
+            #expect(stored.filename == name)
+            #expect(stored.contentType == type)
+            #expect(stored.size == bytes.count)
+            #expect(stored.data == bytes)
+        }
+        // A part with no type (nor name) of its own is served as text.
+        let text = try temporaryFile(Data("plain\n".utf8), name: "noext")
+        #expect(try curl([mock.url("/0x0/"), "-F", "file=<\(text)"]).out == mock.url("/0x0/3.txt") + "\n")
+        #expect(try mock.fetch(url: mock.url("/0x0/3.txt")).header("Content-Type") == "text/plain; charset=utf-8")
+    }
+
     @Test("sprunge: form field on /sprunge/ and on /")
     func sprunge() throws {
         let mock = try MockServer()
