@@ -235,6 +235,12 @@ public enum ShareXUploader {
             profile.format = .raw
         }
 
+        // A body that cannot carry a file (JSON, XML, a form, none) sends text only, whatever
+        // DestinationType says.
+        if !profile.format.canCarryFiles {
+            profile.accepts = profile.accepts.takesText ? .text : []
+        }
+
         // Reading the answer.
         let resultText = try string("URL") ?? ""
         let result =
