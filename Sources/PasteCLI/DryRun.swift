@@ -12,7 +12,11 @@ enum DryRun {
         _ request: UploadRequest, expansion: ValueExpansion, preview: RequestBuilder.BodyPreview?, label: String
     ) -> String {
         var lines: [String] = []
-        let url = expansion.redact(request.url)
+        // With no body the content is in the URL: the preview shows the URL without it.
+        let url = expansion.redact(
+            preview?.url.map {
+                $0.replacing(RequestBuilder.contentMarker, with: "<\(label), \(preview!.contentBytes) bytes>")
+            } ?? request.url)
         lines.append(request.isTCP ? "TCP \(url)" : "\(request.method) \(url)")
         for header in request.headers { lines.append(expansion.redact(Redaction.header(header))) }
         func field(_ name: String, _ value: String) -> String {
@@ -44,6 +48,7 @@ enum DryRun {
             if !request.isTCP { lines.append("Content-Type: \(contentType)") }
             lines.append("  <\(describe(source, label: label))>")
         case .rendered(let bytes, let contentType):
+            if bytes.isEmpty && contentType.isEmpty { break }
             lines.append("Content-Type: \(contentType)")
             if let preview {
                 let body = preview.text.replacing(

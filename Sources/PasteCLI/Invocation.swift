@@ -24,6 +24,7 @@ public struct Invocation: Sendable, Equatable {
         case pick
         case delete(url: String)
         case deleteLast
+        case importShareX(path: String)
     }
 
     public var action: Action = .upload
@@ -133,7 +134,7 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
         if actions.count > 1 {
             throw UsageError(
                 detail:
-                    "choose one of --help, --version, --list-services, --history, --retry, --pick, --delete, --delete-last"
+                    "choose one of --help, --version, --list-services, --history, --retry, --pick, --delete, --delete-last, --import-sxcu"
             )
         }
         if let action = actions.first { result.action = action }
@@ -209,6 +210,9 @@ private func apply(
     case "delete": actions.append(.delete(url: value!))
     case "delete-last": actions.append(.deleteLast)
     case "list-services": actions.append(.listServices)
+    case "import-sxcu":
+        guard let value, !value.isEmpty else { throw UsageError(detail: "option '--import-sxcu' needs a file name") }
+        actions.append(.importShareX(path: value))
     case "help": actions.append(.help)
     case "version": actions.append(.version)
     default: preconditionFailure("option --\(spec.long) is in the table but not handled")

@@ -51,6 +51,10 @@ public let optionTable: [OptionSpec] = [
     OptionSpec(
         long: "list-services", short: nil, argument: nil, help: "list built-in and configured services", group: .service
     ),
+    OptionSpec(
+        long: "import-sxcu", short: nil, argument: "FILE",
+        help: "print a ShareX custom uploader as a [service] section",
+        group: .service),
     // The paste
     OptionSpec(long: "title", short: "t", argument: "TITLE", help: "give the paste a title", group: .paste),
     OptionSpec(

@@ -71,7 +71,8 @@ extension Runner {
                 let content: ContentSource = .file(
                     path: entry.contentPath, size: (Self.fileSize(entry.contentPath) ?? 0))
                 var request = try builder.build(
-                    content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options)
+                    content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options,
+                    fileName: metadata.fileName)
                 request.connection = try connectionPolicy(for: profile, configuration)
                 let response = try perform(request, uploader: uploader, settings: configuration.settings)
                 let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)

@@ -39,6 +39,12 @@ extension Runner {
     mutating func upload(configuration: Configuration) throws -> ExitStatus {
         let settings = configuration.settings
         let profile = try chooseService(configuration)
+        // A service that takes no text (a ShareX image uploader) refuses before anything is read.
+        if !profile.accepts.takes(.text) {
+            throw ContentRefusal.notAccepted(
+                service: profile.name, accepts: profile.accepts, source: "the text", type: "text/plain", category: .text
+            )
+        }
         var options = invocation.options
         var builder = RequestBuilder(profile: profile, context: context, cryptography: SystemCryptography())
         // Refuse options the service cannot honour before reading anything.
@@ -100,7 +106,7 @@ extension Runner {
             if case .stream = content, !profile.format.canStream {
                 content = try spool(input)
             }
-            var request = try builder.build(content: content, options: options)
+            var request = try builder.build(content: content, options: options, fileName: input.fileName)
             request.connection = connection
             requests.append(request)
         }

@@ -14,7 +14,9 @@ public enum PasteCommand {
         if rest.first == SelectionOwnerProcess.subcommand {
             return SelectionOwnerProcess.run(arguments: arguments, environment: environment)
         }
-        let context = Context(environment: environment, userID: CurrentProcess.userID)
+        let context = Context(
+            environment: environment, userID: CurrentProcess.userID, commandRunner: CommandRunner(),
+            asker: WindowAsker(displayName: environment["DISPLAY"]))
         let output = Output(environment: environment)
         do {
             switch try parseCommandLine(rest) {

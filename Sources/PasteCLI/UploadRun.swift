@@ -45,6 +45,8 @@ struct Runner {
             return try deleteLast()
         case .upload:
             return try upload()
+        case .importShareX(let path):
+            return try importShareX(path)
         }
     }
 

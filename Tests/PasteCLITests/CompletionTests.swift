@@ -178,6 +178,17 @@ struct CompletionTests: ScopedSuite {
             try CompletionHarness.bash(["paste", "-s", prefix], withLibrary: false, home: home) == [prefix + "one.txt"])
     }
 
+    @Test("bash completes ShareX uploaders (and folders) after --import-sxcu, nothing else")
+    func bashShareXFiles() throws {
+        let home = try TemporaryHome()
+        try home.write("{}", to: "up/host.sxcu")
+        try home.write("x", to: "up/host.txt")
+        let prefix = home.root.appendingPathComponent("up/ho").path
+        #expect(
+            try CompletionHarness.bash(["paste", "--import-sxcu", prefix], withLibrary: false, home: home)
+                == [prefix + "st.sxcu"])
+    }
+
     @Test("zsh completes --ser to --service")
     func zshLongOption() throws {
         #expect(try CompletionHarness.zsh("paste --ser", home: home).contains("--service"))

@@ -83,8 +83,8 @@ struct ConfigFileTests: ScopedSuite {
         BadConfig(text: "[paste]\ntimeout = soon", line: 2, fragment: "expected a duration"),
         BadConfig(text: "[service \"x\"]\nurl = ftp://x", line: 2, fragment: "expected an http://"),
         BadConfig(
-            text: "[service \"x\"]\nurl = http://x\nformat = xml", line: 3,
-            fragment: "multipart, form, raw, json, tcp or privatebin"),
+            text: "[service \"x\"]\nurl = http://x\nformat = yaml", line: 3,
+            fragment: "multipart, form, raw, json, xml, none, tcp or privatebin"),
         BadConfig(
             text: "[service \"x\"]\nurl = http://x\nresult = guess", line: 3, fragment: "redirect, location, body"),
         BadConfig(
