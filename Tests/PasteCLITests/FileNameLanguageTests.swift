@@ -4,12 +4,10 @@ import TestSupport
 
 /// `-f` sends the file's name where a service has a name for it, and its language where the
 /// service has a language field, unless `-l` says otherwise.
-@Suite("-f: the file's name and its language")
-struct FileNameLanguageTests {
+@Suite("-f: the file's name and its language", .temporaryHome, .mock)
+struct FileNameLanguageTests: ScopedSuite {
     @Test("bpa.st gets the file's name and the lexer of its extension; -l and -t still win")
     func pinnwand() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         try paste.writeConfig("[service \"bpa.st\"]\n    url = \(mock.url("/api/v1/paste"))\n")
         let file = try paste.home.write("print('hi')\n", to: "src/x.py")
         #expect(try paste.run(["-S", "bpa.st", "-f", file, "--no-copy"]).status == 0)
@@ -29,8 +27,6 @@ struct FileNameLanguageTests {
 
     @Test("dpaste gets the syntax of the extension; an unknown extension sends none")
     func dpaste() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         try paste.writeConfig("[service \"dpaste\"]\n    url = \(mock.url("/api/v2/"))\n")
         let rust = try paste.home.write("fn main() {}\n", to: "main.rs")
         let odd = try paste.home.write("data\n", to: "notes.unknownext")
@@ -43,8 +39,6 @@ struct FileNameLanguageTests {
 
     @Test("0x0 names the file part after the file, so the paste keeps its extension")
     func nullPointer() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         try paste.writeConfig("[service \"0x0\"]\n    url = \(mock.url("/0x0/"))\n")
         let file = try paste.home.write("a: 1\n", to: "conf.yaml")
         let result = try paste.run(["-S", "0x0", "-f", file, "--no-copy"])

@@ -4,8 +4,8 @@ import TestSupport
 
 /// The recipes of paste-config(5), RECIPES, taken from the page itself (so the page cannot
 /// drift from what works), each run against the paste-mock route shaped like that API.
-@Suite("Recipes of paste-config(5) against mocks of the real APIs")
-struct RecipeTests {
+@Suite("Recipes of paste-config(5) against mocks of the real APIs", .temporaryHome, .mock)
+struct RecipeTests: ScopedSuite {
     /// The sections of the RECIPES section, by service name, as a config file has them.
     static func recipes() throws -> [String: String] {
         let page = try ManPage("man/paste-config.5")
@@ -76,8 +76,7 @@ struct RecipeTests {
 
     @Test("the recipe uploads a file: the URL has the API's shape and the text arrives byte-exact", arguments: cases)
     func recipe(_ item: Case) throws {
-        let mock = try MockServer()
-        var paste = try PasteRunner()
+        var paste = paste
         let recipe = try #require(try Self.recipes()[item.name])
         let mockHost = item.mockHost.replacingOccurrences(of: "MOCK", with: mock.baseURL)
         try paste.writeConfig(recipe.replacingOccurrences(of: item.host, with: mockHost))
@@ -111,8 +110,6 @@ struct RecipeTests {
 
     @Test("wastebin: -e in seconds and -t in the JSON; without them, expires is null")
     func wastebinBody() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let recipe = try #require(try Self.recipes()["wastebin"])
         try paste.writeConfig(
             recipe.replacingOccurrences(of: "https://wastebin.example.org/", with: mock.url("/wastebin/")))
@@ -129,8 +126,7 @@ struct RecipeTests {
 
     @Test("gist: the token comes from `gh auth token`, run without a shell; a failing gh is exit 78, nothing sent")
     func gistToken() throws {
-        let mock = try MockServer()
-        var paste = try PasteRunner()
+        var paste = paste
         let recipe = try #require(try Self.recipes()["gist"])
         try paste.writeConfig(recipe.replacingOccurrences(of: "https://api.github.com", with: mock.baseURL))
         let gh = try paste.home.write(

@@ -5,8 +5,8 @@ import TestSupport
 /// ShareX custom uploaders (`.sxcu`) of the styles real definitions have, run end to end
 /// against paste-mock three ways: `-S FILE.sxcu`, `sxcu = FILE` in a section, and the section
 /// `--import-sxcu` prints. All three must send the same requests.
-@Suite("ShareX custom uploaders, end to end")
-struct ShareXEndToEndTests {
+@Suite("ShareX custom uploaders, end to end", .temporaryHome, .mock)
+struct ShareXEndToEndTests: ScopedSuite {
     /// A definition from Fixtures/sharex and what its URL and request must look like.
     struct Case: Sendable, CustomTestStringConvertible {
         var file: String
@@ -58,8 +58,6 @@ struct ShareXEndToEndTests {
         "-S FILE.sxcu, sxcu = FILE and the imported section send the same request and print the same URL",
         arguments: cases)
     func threeWays(_ item: Case) throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let file = try Self.install(item.file, mock: mock, in: paste)
 
         // 1. -S FILE.sxcu
@@ -114,8 +112,6 @@ struct ShareXEndToEndTests {
 
     @Test("a JSON Data body is JSON-escaped; {filename} is the -f file's name")
     func jsonBody() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let file = try Self.install("json-data.sxcu", mock: mock, in: paste)
         let notes = try paste.home.write(Self.text, to: "notes \"v2\".md")
         let result = try paste.run(["-S", file, "-f", notes, "--no-copy"])
@@ -182,8 +178,6 @@ struct ShareXEndToEndTests {
 
     @Test("a definition that cannot be used is one line naming the file and why; nothing is sent", arguments: bad)
     func refused(_ item: Bad) throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let file = try paste.home.write(
             item.json.replacingOccurrences(of: "http://x/", with: mock.url("/sx/text")), to: "bad.sxcu")
         let result = try paste.run(["-S", file, "--no-copy"], stdin: "text\n")
@@ -203,7 +197,6 @@ struct ShareXEndToEndTests {
 
     @Test("--import-sxcu names the one feature a section cannot express, with status 65")
     func inexpressible() throws {
-        let paste = try PasteRunner()
         let file = try paste.home.write(
             #"{"Version": "15.0.0", "RequestURL": "https://{select:a.example|b.example}/up", "Body": "MultipartFormData", "FileFormName": "file"}"#,
             to: "choice.sxcu")
@@ -218,8 +211,6 @@ struct ShareXEndToEndTests {
 
     @Test("{prompt:…} with no display stops before anything is sent, saying why")
     func promptWithoutDisplay() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let file = try paste.home.write(
             #"{"Version": "15.0.0", "RequestURL": "http://MOCK/sx/text", "Body": "MultipartFormData", "Arguments": {"title": "{prompt:Title of the paste}", "text": "{input}"}}"#
                 .replacingOccurrences(of: "http://MOCK", with: mock.baseURL), to: "ask.sxcu")
@@ -234,8 +225,6 @@ struct ShareXEndToEndTests {
 
     @Test("a definition holding a literal credential must not be readable by others")
     func readableCredential() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let file = try paste.home.write(
             #"{"Version": "15.0.0", "RequestURL": "http://MOCK/sx/text", "Headers": {"Authorization": "Bearer s3cr3t-t0ken"}, "Body": "MultipartFormData", "FileFormName": "file"}"#
                 .replacingOccurrences(of: "http://MOCK", with: mock.baseURL), to: "key.sxcu", mode: 0o644)

@@ -3,23 +3,21 @@ import Testing
 import TestSupport
 
 /// ShareX's `{prompt:…}` and `{select:…}` as windows, driven with xdotool under a private Xvfb.
-@Suite("ShareX questions in windows", .serialized)
-struct ShareXWindowTests {
-    let xvfb: Xvfb
-    let mock: MockServer
+@Suite(
+    "ShareX questions in windows", .tags(.x11), .needsXServer, .xvfb, .temporaryHome, .mock, .serialized)
+struct ShareXWindowTests: ScopedSuite {
     let paste: PasteRunner
     let definition: String
     let input: String
 
     init() throws {
-        xvfb = try Xvfb()
-        mock = try MockServer()
-        var runner = try PasteRunner(display: xvfb.display)
+        let xvfb = Xvfb.current
+        var runner = PasteRunner(home: TemporaryHome.current, display: xvfb.display)
         runner.extraEnvironment["XAUTHORITY"] = xvfb.environment["XAUTHORITY"]
         paste = runner
         definition = try paste.home.write(
             """
-            {"Version": "15.0.0", "RequestURL": "\(mock.url("/sx/text"))", "Body": "MultipartFormData",
+            {"Version": "15.0.0", "RequestURL": "\(MockServer.current.url("/sx/text"))", "Body": "MultipartFormData",
              "Arguments": {"title": "{prompt:Title of the paste|draft}", "where": "{select:alpha|beta}", "text": "{input}"},
              "URL": "{response}"}
             """, to: "ask.sxcu")
