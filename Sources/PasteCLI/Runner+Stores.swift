@@ -12,7 +12,7 @@ extension Runner {
     /// `--list-services`: name, endpoint, summary; the default marked.
     func listServices() throws {
         let configuration = try loadConfiguration()
-        let chosen = (try? chooseService(configuration))?.name
+        let chosen = (try? PlanResolver.service(invocation, configuration, context: context))?.name
         if invocation.isJSON {
             for profile in configuration.services {
                 output.result(
@@ -52,7 +52,7 @@ extension Runner {
         var status = ExitStatus.success
         let entries = try outbox.entries()
         guard !entries.isEmpty else { return .success }
-        let uploader = Uploader(options: transportOptions(configuration.settings))
+        let send = SendStage(transfer: transfer(configuration.settings), output: output)
         for entry in entries {
             // Another `paste --retry` (cron and a person at once) may hold it: skip, never send twice.
             guard let claim = try outbox.claim(entry) else { continue }
@@ -67,32 +67,33 @@ extension Runner {
                     expirySeconds: metadata.expiry.flatMap { Int($0) })
                 options.neverExpires = metadata.expiry == PrivateBin.never
                 options.burnsAfterReading = metadata.burnsAfterReading ?? false
-                var builder = RequestBuilder(profile: profile, context: context, cryptography: SystemCryptography())
-                let content: ContentSource = .file(
-                    path: entry.contentPath, size: (Self.fileSize(entry.contentPath) ?? 0))
-                var request = try builder.build(
-                    content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options)
+                var build = BuildStage(service: profile, context: context)
+                var request = try build.build(
+                    outboxContent: entry.contentPath, size: RecordStage.fileSize(entry.contentPath) ?? 0,
+                    options: options)
                 request.connection = try connectionPolicy(for: profile, configuration)
-                let response = try perform(request, uploader: uploader, settings: configuration.settings)
+                let response = try send.perform(request)
                 let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
-                warnIfPageUnread(response)
+                if let page = response.unreadPage {
+                    output.note("warning: the paste was made, but its page \(Sanitizer.printable(page, limit: 200))")
+                }
                 let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
                 try? history.append(
                     HistoryRecord(
                         time: context.now(), service: profile.name, url: outcome.url,
-                        byteCount: (Self.fileSize(entry.contentPath) ?? 0),
-                        sha256: Self.digest(ofFile: entry.contentPath), title: metadata.title,
+                        byteCount: RecordStage.fileSize(entry.contentPath) ?? 0,
+                        sha256: RecordStage.digest(ofFile: entry.contentPath), title: metadata.title,
                         deletionToken: isURLDeletion ? nil : outcome.deletion,
                         deletionURL: isURLDeletion ? outcome.deletion : nil,
                         preview: nil))
                 try outbox.remove(entry)
-                if invocation.isJSON {
+                if output.isJSON {
                     output.result(
                         JSONOutput.object(
                             for: PasteResult(
                                 url: outcome.url, service: profile.name,
-                                byteCount: (Self.fileSize(entry.contentPath) ?? 0),
-                                sha256: Self.digest(ofFile: entry.contentPath),
+                                byteCount: RecordStage.fileSize(entry.contentPath) ?? 0,
+                                sha256: RecordStage.digest(ofFile: entry.contentPath),
                                 title: metadata.title, deletion: outcome.deletion), fileName: metadata.fileName))
                 } else {
                     output.result(outcome.url)
@@ -105,13 +106,5 @@ extension Runner {
             }
         }
         return status
-    }
-
-    func spoolFile(_ path: String) throws -> ContentSource {
-        do {
-            return .bytes(try FileSystem.readFile(path).bytes)
-        } catch {
-            throw InputError.unreadable(path: path, reason: error.message)
-        }
     }
 }

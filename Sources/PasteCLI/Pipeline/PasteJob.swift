@@ -1,0 +1,36 @@
+import PasteCore
+import SystemInterop
+import Upload
+
+/// One paste on its way through send -> extract -> record -> deliver: its request, where its
+/// text is kept should the upload fail, and what sending adds.
+///
+/// A job comes from `SendStage.prepare`, after read, guard and build.
+struct PasteJob {
+    /// Where the paste's text is, and so what recording it means.
+    enum Source {
+        /// Text this run read: put in the outbox if the upload fails; `metadata` says where it
+        /// was going, with which options.
+        case input(PasteInput, metadata: OutboxEntry.Metadata)
+    }
+
+    /// What is sent.
+    var request: UploadRequest
+    /// Where it goes (its result rule, its name in history).
+    var service: ServiceProfile
+    /// `-t`, for history and `--json`.
+    var title: String?
+    /// `-f`'s file name, for `--json`.
+    var fileName: String?
+    /// Where the text is.
+    var source: Source
+    /// The SHA-256 of in-memory text, taken before sending (the repeat check needs it).
+    var digest: String?
+    /// For a stream: the outbox entry it is teed into as it goes.
+    var writer: OutboxEntryWriter?
+    /// Held while the paste is made, so a concurrent `paste` of the same text waits for this
+    /// one and then finds its URL in history.
+    var repeatLock: FileLock?
+    /// For a stream: its SHA-256, taken as the bytes go out (see `StreamDigest`).
+    var streamDigest: StreamDigest?
+}

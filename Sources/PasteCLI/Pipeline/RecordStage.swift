@@ -1,0 +1,149 @@
+import PasteCore
+import SystemInterop
+
+/// Record, after extract: a paste that was made goes into the history (size and digest taken
+/// once, here); a paste that was not keeps its text in the outbox.
+///
+/// A stream's copy in the outbox is discarded once the paste is recorded. On failure the text
+/// is written to the outbox (fsynced before paste exits) and the failure says so (`KeptInOutbox`).
+///
+/// What is stored passes the output funnel (`Output.shown`: titles, previews, failure messages).
+struct RecordStage {
+    var context: Context
+    var output: Output
+    var history: History
+
+    init(context: Context, output: Output) {
+        self.context = context
+        self.output = output
+        history = History(context: context)
+    }
+
+    /// Records `job` by how it went.
+    func record(_ answer: Result<ExtractStage.Answer, any Error>, of job: PasteJob) -> Result<PasteResult, any Error> {
+        do {
+            return .success(recordPaste(try answer.get(), of: job))
+        } catch {
+            return .failure(keep(job, after: error))
+        }
+    }
+
+    /// Records a paste that was made: history, then the text's copy in the outbox removed.
+    private func recordPaste(_ answer: ExtractStage.Answer, of job: PasteJob) -> PasteResult {
+        let size: Int64
+        let digest: String
+        let preview: String?
+        switch job.source {
+        case .input(let input, _):
+            size =
+                input.bytes.map { Int64($0.count) } ?? Self.fileSize(job.writer?.contentPath) ?? input.content
+                .knownSize ?? answer.bytesSent
+            let streamed = job.streamDigest.flatMap { $0.byteCount == size ? $0.finalizeHex() : nil }
+            digest =
+                job.digest ?? streamed ?? job.writer.map { Self.digest(ofFile: $0.contentPath) }
+                ?? {
+                    if case .file(let path, _) = input.content { return Self.digest(ofFile: path) }
+                    return ""
+                }()
+            preview = input.bytes.flatMap { HistoryRecord.preview(of: $0) }
+        }
+        let outcome = answer.outcome
+        let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
+        let record = HistoryRecord(
+            time: context.now(), service: job.service.name, url: outcome.url, byteCount: size, sha256: digest,
+            title: job.title.map(output.shown), deletionToken: isURLDeletion ? nil : outcome.deletion,
+            deletionURL: isURLDeletion ? outcome.deletion : nil, preview: preview.map(output.shown))
+        do { try history.append(record) } catch {
+            output.note("could not record the paste in history: \(error.message)")
+        }
+        try? job.writer?.discard()
+        return PasteResult(
+            url: outcome.url, service: job.service.name, byteCount: size, sha256: digest, title: job.title,
+            deletion: outcome.deletion)
+    }
+
+    // MARK: - Failures
+
+    /// Keeps the text of a paste that was not made, and says so in the error.
+    func keep(_ job: PasteJob, after error: any Error) -> any Error {
+        switch job.source {
+        case .input(let input, let metadata):
+            guard keepInOutbox(input, metadata: metadata, writer: job.writer, after: error),
+                let failure = error as? any PasteError
+            else { return error }
+            return KeptInOutbox(failure: failure)
+        }
+    }
+
+    /// Puts the text of a failed upload in the outbox; true when it is there.
+    private func keepInOutbox(
+        _ input: PasteInput, metadata: OutboxEntry.Metadata, writer: OutboxEntryWriter?, after error: any Error
+    ) -> Bool {
+        let message = output.shown(Self.message(of: error))
+        let outbox = Outbox(context: context)
+        do {
+            if let writer {
+                try completeStream(input, into: writer)
+                _ = try writer.commit(failure: message)
+            } else if let bytes = input.bytes {
+                try outbox.store(content: bytes, metadata: metadata, failure: message)
+            } else if case .file(let path, _) = input.content {
+                try Self.store(copyOf: path, in: outbox, metadata: metadata, failure: message)
+            } else {
+                return false
+            }
+            return true
+        } catch let storeError {
+            output.report((storeError as? any PasteError) ?? InternalFailure(detail: "\(storeError)"))
+            return false
+        }
+    }
+
+    /// The failure as the person reads it.
+    static func message(of error: any Error) -> String {
+        (error as? any PasteError)?.message ?? "\(error)"
+    }
+
+    /// Appends to a streamed input's outbox copy what the failed upload never read: the rest of
+    /// the start kept in memory, then the descriptor to its end. The tee holds exactly what was
+    /// consumed, in order, so the entry ends up byte-exact whatever point the transfer died at.
+    private func completeStream(_ input: PasteInput, into writer: OutboxEntryWriter) throws {
+        guard case .stream(let descriptor, let prefix, _) = input.content else { return }
+        let kept = Int(Self.fileSize(writer.contentPath) ?? 0)
+        if kept < prefix.count { try writer.append(Array(prefix[kept...])) }
+        do {
+            try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk { try writer.append(Array($0)) } }
+        } catch let error as Errno {
+            throw InputError.unreadable(path: input.label, reason: error.message)
+        }
+    }
+
+    /// Copies a file into a new outbox entry in chunks (a large `-f` file that failed to send).
+    private static func store(
+        copyOf path: String, in outbox: Outbox, metadata: OutboxEntry.Metadata, failure: String
+    ) throws {
+        let writer = try outbox.makeEntry(metadata)
+        do {
+            try FileSystem.forEachChunk(ofFile: path) { try writer.append(Array($0)) }
+        } catch let error as Errno {
+            try? writer.discard()
+            throw InputError.unreadable(path: path, reason: error.message)
+        }
+        _ = try writer.commit(failure: failure)
+    }
+
+    // MARK: - Files
+
+    /// The size of a file, or nil.
+    static func fileSize(_ path: String?) -> Int64? {
+        guard let path else { return nil }
+        return try? FileSystem.status(ofPath: path).size
+    }
+
+    /// The SHA-256 of a file, read in chunks; "" when it cannot be read.
+    static func digest(ofFile path: String) -> String {
+        var hasher = SHA256()
+        do { try FileSystem.forEachChunk(ofFile: path) { hasher.update($0) } } catch { return "" }
+        return SHA256.hex(hasher.finalize())
+    }
+}
