@@ -47,64 +47,7 @@ extension Runner {
     /// `--retry`: sends what waits in the outbox, oldest first; each sent entry is removed.
     func retryOutbox() throws -> ExitStatus {
         let configuration = try loadConfiguration()
-        let outbox = Outbox(context: context)
-        let history = History(context: context)
-        var status = ExitStatus.success
-        let entries = try outbox.entries()
-        guard !entries.isEmpty else { return .success }
-        let send = SendStage(transfer: transfer(configuration.settings), output: output)
-        for entry in entries {
-            // Another `paste --retry` (cron and a person at once) may hold it: skip, never send twice.
-            guard let claim = try outbox.claim(entry) else { continue }
-            defer { withExtendedLifetime(claim) {} }
-            let metadata = entry.metadata
-            do {
-                let profile =
-                    try metadata.serviceURL.map { ServiceProfile.adHoc(url: $0) }
-                    ?? configuration.service(named: metadata.service)
-                var options = PasteOptions(
-                    title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
-                    expirySeconds: metadata.expiry.flatMap { Int($0) })
-                options.neverExpires = metadata.expiry == PrivateBin.never
-                options.burnsAfterReading = metadata.burnsAfterReading ?? false
-                var build = BuildStage(service: profile, context: context)
-                var request = try build.build(
-                    outboxContent: entry.contentPath, size: RecordStage.fileSize(entry.contentPath) ?? 0,
-                    options: options)
-                request.connection = try connectionPolicy(for: profile, configuration)
-                let response = try send.perform(request)
-                let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
-                if let page = response.unreadPage {
-                    output.note("warning: the paste was made, but its page \(Sanitizer.printable(page, limit: 200))")
-                }
-                let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
-                try? history.append(
-                    HistoryRecord(
-                        time: context.now(), service: profile.name, url: outcome.url,
-                        byteCount: RecordStage.fileSize(entry.contentPath) ?? 0,
-                        sha256: RecordStage.digest(ofFile: entry.contentPath), title: metadata.title,
-                        deletionToken: isURLDeletion ? nil : outcome.deletion,
-                        deletionURL: isURLDeletion ? outcome.deletion : nil,
-                        preview: nil))
-                try outbox.remove(entry)
-                if output.isJSON {
-                    output.result(
-                        JSONOutput.object(
-                            for: PasteResult(
-                                url: outcome.url, service: profile.name,
-                                byteCount: RecordStage.fileSize(entry.contentPath) ?? 0,
-                                sha256: RecordStage.digest(ofFile: entry.contentPath),
-                                title: metadata.title, deletion: outcome.deletion), fileName: metadata.fileName))
-                } else {
-                    output.result(outcome.url)
-                }
-            } catch {
-                let pasteError = error as? (any PasteError)
-                _ = try? outbox.markFailed(entry, error: pasteError?.message ?? "\(error)")
-                output.report(pasteError ?? InternalFailure(detail: "\(error)"))
-                if status == .success { status = pasteError?.exitStatus ?? .internalError }
-            }
-        }
-        return status
+        return try UploadPipeline(context: context, output: output).retry(
+            PlanResolver.resolveRetry(invocation, configuration))
     }
 }

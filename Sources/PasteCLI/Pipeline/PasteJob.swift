@@ -5,13 +5,17 @@ import Upload
 /// One paste on its way through send -> extract -> record -> deliver: its request, where its
 /// text is kept should the upload fail, and what sending adds.
 ///
-/// A job comes from `SendStage.prepare`, after read, guard and build.
+/// A fresh upload's jobs come from `SendStage.prepare` (after read, guard and build); `--retry`'s
+/// from `RetryStage` (an outbox entry each). From there on both go the same way.
 struct PasteJob {
     /// Where the paste's text is, and so what recording it means.
     enum Source {
         /// Text this run read: put in the outbox if the upload fails; `metadata` says where it
         /// was going, with which options.
         case input(PasteInput, metadata: OutboxEntry.Metadata)
+        /// An outbox entry `--retry` claimed (`size`: its content file's, statted once): removed
+        /// once sent, its failed attempt recorded otherwise.
+        case outbox(OutboxClaim, size: Int64)
     }
 
     /// What is sent.

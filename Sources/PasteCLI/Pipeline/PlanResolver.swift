@@ -165,4 +165,11 @@ struct PlanResolver {
             prompts: invocation.prompts,
             warnings: warning.map { [$0] } ?? [])
     }
+
+    /// The plan of `paste --retry` (which reads no input, so needs no `PlanResolver` of its own).
+    static func resolveRetry(_ invocation: Invocation, _ configuration: Configuration) -> RetryPlan {
+        RetryPlan(
+            services: configuration.services, connection: configuration.settings.connection,
+            transfer: transfer(invocation, configuration.settings, showsProgress: false))
+    }
 }

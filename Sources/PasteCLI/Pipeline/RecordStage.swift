@@ -4,8 +4,10 @@ import SystemInterop
 /// Record, after extract: a paste that was made goes into the history (size and digest taken
 /// once, here); a paste that was not keeps its text in the outbox.
 ///
-/// A stream's copy in the outbox is discarded once the paste is recorded. On failure the text
-/// is written to the outbox (fsynced before paste exits) and the failure says so (`KeptInOutbox`).
+/// One path for "a paste was made", whatever brought the job: a fresh upload's stream copy is
+/// discarded once the paste is recorded, a `--retry` entry is removed. On failure a fresh
+/// upload's text is written to the outbox (fsynced before paste exits) and the failure says so
+/// (`KeptInOutbox`); a `--retry` entry records the failed attempt.
 ///
 /// What is stored passes the output funnel (`Output.shown`: titles, previews, failure messages).
 struct RecordStage {
@@ -22,14 +24,16 @@ struct RecordStage {
     /// Records `job` by how it went.
     func record(_ answer: Result<ExtractStage.Answer, any Error>, of job: PasteJob) -> Result<PasteResult, any Error> {
         do {
-            return .success(recordPaste(try answer.get(), of: job))
+            return .success(try recordPaste(try answer.get(), of: job))
         } catch {
             return .failure(keep(job, after: error))
         }
     }
 
     /// Records a paste that was made: history, then the text's copy in the outbox removed.
-    private func recordPaste(_ answer: ExtractStage.Answer, of job: PasteJob) -> PasteResult {
+    ///
+    /// - Throws: only when a `--retry` entry cannot be removed (the entry then records it).
+    private func recordPaste(_ answer: ExtractStage.Answer, of job: PasteJob) throws -> PasteResult {
         let size: Int64
         let digest: String
         let preview: String?
@@ -46,6 +50,10 @@ struct RecordStage {
                     return ""
                 }()
             preview = input.bytes.flatMap { HistoryRecord.preview(of: $0) }
+        case .outbox(let claim, let entrySize):
+            size = entrySize
+            digest = Self.digest(ofFile: claim.entry.contentPath)
+            preview = nil
         }
         let outcome = answer.outcome
         let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
@@ -56,7 +64,10 @@ struct RecordStage {
         do { try history.append(record) } catch {
             output.note("could not record the paste in history: \(error.message)")
         }
-        try? job.writer?.discard()
+        switch job.source {
+        case .input: try? job.writer?.discard()
+        case .outbox(let claim, _): try Outbox(context: context).remove(claim.entry)
+        }
         return PasteResult(
             url: outcome.url, service: job.service.name, byteCount: size, sha256: digest, title: job.title,
             deletion: outcome.deletion)
@@ -72,7 +83,15 @@ struct RecordStage {
                 let failure = error as? any PasteError
             else { return error }
             return KeptInOutbox(failure: failure)
+        case .outbox(let claim, _):
+            return keep(claim, after: error)
         }
+    }
+
+    /// Records a failed attempt at a claimed outbox entry (`--retry`), which stays for the next.
+    func keep(_ claim: OutboxClaim, after error: any Error) -> any Error {
+        _ = try? Outbox(context: context).markFailed(claim.entry, error: output.shown(Self.message(of: error)))
+        return error
     }
 
     /// Puts the text of a failed upload in the outbox; true when it is there.

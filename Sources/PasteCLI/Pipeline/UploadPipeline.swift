@@ -6,7 +6,9 @@ import PasteCore
 /// Each stage is a small type of its own in this folder and sees only the plan (`RunPlan`,
 /// decided once by `PlanResolver`) and what the stage before it made. An upload runs them all,
 /// its pastes together at each stage (the files of `-f` are all read, all checked and all built
-/// before the first is sent, and sent together on one multi handle).
+/// before the first is sent, and sent together on one multi handle). `--retry` enters at send
+/// with jobs made from outbox entries (`RetryStage`), one entry at a time, and leaves through
+/// the same extract, record and deliver.
 struct UploadPipeline {
     var context: Context
     var output: Output
@@ -85,5 +87,37 @@ struct UploadPipeline {
             results[index] = record.record(ExtractStage.extract(response, for: job, output: output), of: job)
         }
         return results.map { $0! }
+    }
+
+    // MARK: - --retry
+
+    /// Sends what waits in the outbox, oldest first: each entry claimed (another `--retry`
+    /// holding one skips it, never sending it twice), sent, recorded and delivered before the next.
+    func retry(_ plan: RetryPlan) throws -> ExitStatus {
+        let outbox = Outbox(context: context)
+        let record = RecordStage(context: context, output: output)
+        let entries = try outbox.entries()
+        guard !entries.isEmpty else { return .success }
+        let send = SendStage(transfer: plan.transfer, output: output)
+        let source = RetryStage(plan: plan, context: context, output: output)
+        var deliver = DeliverStage(
+            copy: nil, preparedCopy: nil, clipboard: .failure(.noDisplay),
+            windows: DesktopWindows(plan: .none, output: output), output: output)
+        for entry in entries {
+            // Another `paste --retry` (cron and a person at once) may hold it: skip, never send twice.
+            guard let claim = try outbox.claim(entry) else { continue }
+            withExtendedLifetime(claim) {
+                let result: Result<PasteResult, any Error>
+                do {
+                    let job = try source.job(for: claim)
+                    let response = Result { try send.perform(job.request) }
+                    result = record.record(ExtractStage.extract(response, for: job, output: output), of: job)
+                } catch {
+                    result = .failure(record.keep(claim, after: error))
+                }
+                deliver.deliver(result, fileName: claim.entry.metadata.fileName)
+            }
+        }
+        return deliver.status
     }
 }
