@@ -94,7 +94,9 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
             let body = argument.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
-            guard let spec = OptionID(rawValue: name)?.spec else {
+            // A search of the table, not `OptionID(rawValue:)`: that builds a hash table of every
+            // name on first use, several times the cost of the comparisons for one lookup.
+            guard let spec = optionTable.first(where: { $0.long == name }) else {
                 if coreutilsLongOptions.contains(where: { $0.hasPrefix(name) }) && !name.isEmpty {
                     return .coreutils
                 }
