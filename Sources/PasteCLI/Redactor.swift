@@ -4,9 +4,9 @@ import Synchronization
 ///
 /// Values are registered as they become known (a request's expanded secrets are known only
 /// once the request is built), and every copy of an `Output` shares this one instance, so a
-/// value registered by one stage is masked in what any other prints afterwards. Empty until
-/// something registers a value: then `redact` returns its text unchanged at the cost of one
-/// uncontended lock.
+/// value registered by one stage is masked in what any other prints afterwards. Until
+/// something registers a value, `redact` returns its text unchanged after one atomic load: no
+/// lock, so no system call (a first lock costs a `gettid`) on the hotkey path.
 final class Redactor: Sendable {
     /// What stands in for a masked value.
     static let mask = "[redacted]"
@@ -17,6 +17,8 @@ final class Redactor: Sendable {
     // Written and read on the main thread, read from libcurl's (the `-v` trace); the Mutex
     // makes that a checked fact.
     private let values = Mutex<[String]>([])
+    /// Whether `values` holds anything: read without the lock.
+    private let hasValues = Atomic<Bool>(false)
 
     init() {}
 
@@ -29,12 +31,13 @@ final class Redactor: Sendable {
             // Longest first, so a value that contains another is masked whole.
             values.sort { $0.count > $1.count }
         }
+        hasValues.store(true, ordering: .releasing)
     }
 
     /// `text` with every registered value replaced by `mask`.
     func redact(_ text: String) -> String {
+        guard hasValues.load(ordering: .acquiring) else { return text }
         let values = self.values.withLock { $0 }
-        guard !values.isEmpty else { return text }
         var result = text
         for value in values where result.contains(value) {
             result = result.replacing(value, with: Self.mask)

@@ -43,9 +43,8 @@ extension Runner {
         let url = Array(records)[index].url
         output.result(url)
         if let copy {
-            DeliverStage(
-                copy: copy, preparedCopy: nil, clipboard: resolver.makeClipboard(), windows: windows, output: output
-            ).copyToClipboard(url, to: copy)
+            DeliverStage(copy: copy, preparedCopy: nil, windows: windows, output: output).copyToClipboard(
+                url, to: copy, clipboard: resolver.makeClipboard())
         }
         return .success
     }

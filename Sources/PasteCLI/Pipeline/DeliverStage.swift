@@ -12,8 +12,6 @@ struct DeliverStage {
     var copy: Selection?
     /// The copy begun by the read stage, if one was.
     var preparedCopy: (any PreparedClipboardWrite)?
-    /// The session's clipboard, for a copy not begun earlier.
-    var clipboard: Result<any Clipboard, ClipboardError>
     var windows: DesktopWindows
     var output: Output
     /// The first failure's status, or success.
@@ -39,9 +37,11 @@ struct DeliverStage {
     }
 
     /// Copies the last URL and, at a hotkey when every paste was made, says so in a window.
-    func finish() -> ExitStatus {
+    ///
+    /// - Parameter clipboard: the session's clipboard, for a copy not begun earlier.
+    func finish(clipboard: SessionClipboard) -> ExitStatus {
         guard let url = lastURL else { return status }
-        if let copy { copyToClipboard(url, to: copy) }
+        if let copy { copyToClipboard(url, to: copy, clipboard: clipboard) }
         if windows.isShown && status == .success {
             windows.notify(success: true, text: url)
         }
@@ -49,7 +49,7 @@ struct DeliverStage {
     }
 
     /// Puts the URL on the clipboard through the detached owner; a note when there is no display.
-    func copyToClipboard(_ url: String, to selection: Selection) {
+    func copyToClipboard(_ url: String, to selection: Selection, clipboard: SessionClipboard) {
         do {
             if let preparedCopy {
                 try preparedCopy.complete(with: Array(url.utf8))

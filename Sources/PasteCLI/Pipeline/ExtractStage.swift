@@ -11,21 +11,21 @@ enum ExtractStage {
         var bytesSent: Int64
     }
 
-    /// The answer to `job`, or why there is none (the failure to send, an HTTP error, an
-    /// answer without a usable URL).
+    /// The answer to `job`.
     ///
     /// A paste whose page, reached by the service's redirect, failed was still made: it gets a
     /// one-line warning and counts as made.
+    ///
+    /// - Throws: why there is none: the failure to send, an HTTP error, an answer without a
+    ///   usable URL.
     static func extract(
         _ response: Result<UploadResponse, any Error>, for job: PasteJob, output: Output
-    ) -> Result<Answer, any Error> {
-        Result {
-            let response = try response.get()
-            let outcome = try ResultExtractor.extract(from: response, request: job.request, profile: job.service)
-            if let page = response.unreadPage {
-                output.note("warning: the paste was made, but its page \(Sanitizer.printable(page, limit: 200))")
-            }
-            return Answer(outcome: outcome, bytesSent: response.bytesSent)
+    ) throws -> Answer {
+        let response = try response.get()
+        let outcome = try ResultExtractor.extract(from: response, request: job.request, profile: job.service)
+        if let page = response.unreadPage {
+            output.note("warning: the paste was made, but its page \(Sanitizer.printable(page, limit: 200))")
         }
+        return Answer(outcome: outcome, bytesSent: response.bytesSent)
     }
 }

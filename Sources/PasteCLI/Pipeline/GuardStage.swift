@@ -7,16 +7,17 @@ import PasteCore
 /// chunks, a stream by the start held in memory. Seam: the rest of a stream is scanned nowhere
 /// yet; it goes out in `SendStage` (`streamObserver`), where an incremental scanner can see each
 /// chunk as it is sent, beside the digest.
-struct GuardStage {
-    /// Where the text is going (named in the question; whether it can be private).
-    var service: ServiceProfile
-    var windows: DesktopWindows
-
+enum GuardStage {
     /// Checks every input; a "private" answer makes `options` private.
     ///
+    /// - Parameters:
+    ///   - service: where the text is going (named in the question; whether it can be private).
+    ///   - windows: the hotkey's windows, for the question.
     /// - Throws: `GuardError.secretsFound` (77) without a window, `Cancelled` (130) when the
     ///   person said no.
-    func check(_ inputs: [PasteInput], options: inout PasteOptions) throws {
+    static func check(
+        _ inputs: [PasteInput], service: ServiceProfile, windows: DesktopWindows, options: inout PasteOptions
+    ) throws {
         for input in inputs {
             let findings =
                 if input.bytes == nil, case .file(let path, _) = input.content {

@@ -10,12 +10,25 @@ import Upload
 struct PasteJob {
     /// Where the paste's text is, and so what recording it means.
     enum Source {
-        /// Text this run read: put in the outbox if the upload fails; `metadata` says where it
-        /// was going, with which options.
-        case input(PasteInput, metadata: OutboxEntry.Metadata)
-        /// An outbox entry `--retry` claimed (`size`: its content file's, statted once): removed
-        /// once sent, its failed attempt recorded otherwise.
-        case outbox(OutboxClaim, size: Int64)
+        /// Text this run read: put in the outbox if the upload fails.
+        case input(FreshText)
+        /// An outbox entry `--retry` claimed: removed once sent, its failed attempt recorded
+        /// otherwise.
+        case outbox(ClaimedEntry)
+    }
+
+    /// Text this run read, and where it was going with which options (what the outbox keeps).
+    ///
+    /// (The payloads are structs, not tuples: a tuple's metadata is built at run time.)
+    struct FreshText {
+        var input: PasteInput
+        var metadata: OutboxEntry.Metadata
+    }
+
+    /// An outbox entry claimed by this run, and its content file's size (statted once).
+    struct ClaimedEntry {
+        var claim: OutboxClaim
+        var size: Int64
     }
 
     /// What is sent.

@@ -53,10 +53,13 @@ struct PlanResolver {
     }
 
     /// The session's clipboard, made once for the whole run (`.noDisplay` when there is none).
-    func makeClipboard() -> Result<any Clipboard, ClipboardError> {
-        Result { () throws(ClipboardError) in
-            try (clipboardBackend ?? .none).makeClipboard(
-                helperExecutable: Self.helperExecutable, environment: context.environment)
+    func makeClipboard() -> SessionClipboard {
+        do {
+            return .available(
+                try (clipboardBackend ?? .none).makeClipboard(
+                    helperExecutable: Self.helperExecutable, environment: context.environment))
+        } catch {
+            return .unavailable(error)
         }
     }
 

@@ -15,7 +15,7 @@ import PasteCore
 /// arriving one by one (INCR) could be handed to the secret guard's incremental scanner; an
 /// image on the clipboard, or a binary file, would be read here with its MIME type into the
 /// `PasteInput`, which carries it through build (the part's content type), record and deliver.
-struct ReadStage {
+enum ReadStage {
     /// What was read, and where the URL will be copied through.
     struct Reading {
         /// One per paste, in the order given.
@@ -24,19 +24,21 @@ struct ReadStage {
         var copy: (any PreparedClipboardWrite)?
     }
 
-    var plan: RunPlan
-    /// The session's clipboard, made once for the run.
-    var clipboard: Result<any Clipboard, ClipboardError>
-    /// The clipboard's owner, started before the config was read (stdin and file runs).
-    var earlyOwner: (any PreparedClipboardWrite)?
-
-    func read() throws -> Reading {
+    /// Reads the inputs `plan` names.
+    ///
+    /// - Parameters:
+    ///   - clipboard: the session's clipboard, made once for the run.
+    ///   - earlyOwner: the clipboard's owner, started before the config was read (stdin and
+    ///     file runs).
+    static func read(
+        _ plan: RunPlan, clipboard: SessionClipboard, earlyOwner: (any PreparedClipboardWrite)?
+    ) throws -> Reading {
         let reading: Reading
         if let target = plan.copy, earlyOwner == nil, case .selection(let selection, _) = plan.input,
-            case .success(let clipboard) = clipboard
+            case .available(let clipboard) = clipboard
         {
             var write: (any PreparedClipboardWrite)?
-            let input = try readSelection(selection) { () throws(ClipboardError) in
+            let input = try readSelection(selection, plan: plan) { () throws(ClipboardError) in
                 let read = try clipboard.readKeepingConnection(
                     selection, timeout: plan.clipboardTimeout, ownerOf: target)
                 write = read.write
@@ -45,7 +47,7 @@ struct ReadStage {
             reading = Reading(inputs: [input], copy: write)
         } else {
             let copy = plan.copy.flatMap { target in earlyOwner ?? (try? clipboard.get().prepareWrite(to: target)) }
-            reading = Reading(inputs: try readInputs(), copy: copy)
+            reading = Reading(inputs: try readInputs(plan, clipboard: clipboard), copy: copy)
         }
         // A stream's size is unknown until its end, but a start already past the limit is enough
         // to refuse before anything is sent. (RequestBuilder checks every known size.)
@@ -60,7 +62,9 @@ struct ReadStage {
     }
 
     /// The inputs when no copy rides on the read.
-    private func readInputs() throws -> [PasteInput] {
+    private static func readInputs(
+        _ plan: RunPlan, clipboard: SessionClipboard
+    ) throws -> [PasteInput] {
         switch plan.input {
         case .files(let paths):
             // Check every file before uploading any: a typo must not leave half a batch sent.
@@ -69,7 +73,7 @@ struct ReadStage {
             return inputs
         case .selection(let selection, _):
             return [
-                try readSelection(selection) { () throws(ClipboardError) in
+                try readSelection(selection, plan: plan) { () throws(ClipboardError) in
                     try clipboard.get().read(selection, timeout: plan.clipboardTimeout)
                 }
             ]
@@ -80,8 +84,8 @@ struct ReadStage {
 
     /// The text `read` gets from `selection`, as an input; its failures as the CLI reports them
     /// (no display at all, when the run only fell back to the clipboard: nothing to read).
-    private func readSelection(
-        _ selection: Selection, read: () throws(ClipboardError) -> [UInt8]
+    private static func readSelection(
+        _ selection: Selection, plan: RunPlan, read: () throws(ClipboardError) -> [UInt8]
     ) throws -> PasteInput {
         let bytes: [UInt8]
         do {

@@ -21,10 +21,11 @@ struct RecordStage {
         history = History(context: context)
     }
 
-    /// Records `job` by how it went.
-    func record(_ answer: Result<ExtractStage.Answer, any Error>, of job: PasteJob) -> Result<PasteResult, any Error> {
+    /// Records `job` by how it went: `answer` gives what extract read from the server's answer,
+    /// or throws why there is none.
+    func record(_ job: PasteJob, answer: () throws -> ExtractStage.Answer) -> Result<PasteResult, any Error> {
         do {
-            return .success(try recordPaste(try answer.get(), of: job))
+            return .success(try recordPaste(try answer(), of: job))
         } catch {
             return .failure(keep(job, after: error))
         }
@@ -34,11 +35,15 @@ struct RecordStage {
     ///
     /// - Throws: only when a `--retry` entry cannot be removed (the entry then records it).
     private func recordPaste(_ answer: ExtractStage.Answer, of job: PasteJob) throws -> PasteResult {
+        // One look at where the text is (a switch copies what it binds): what was made, and
+        // the outbox entry to remove once it is recorded.
         let size: Int64
         let digest: String
         let preview: String?
+        let sentEntry: OutboxEntry?
         switch job.source {
-        case .input(let input, _):
+        case .input(let fresh):
+            let input = fresh.input
             size =
                 input.bytes.map { Int64($0.count) } ?? Self.fileSize(job.writer?.contentPath) ?? input.content
                 .knownSize ?? answer.bytesSent
@@ -50,10 +55,12 @@ struct RecordStage {
                     return ""
                 }()
             preview = input.bytes.flatMap { HistoryRecord.preview(of: $0) }
-        case .outbox(let claim, let entrySize):
-            size = entrySize
-            digest = Self.digest(ofFile: claim.entry.contentPath)
+            sentEntry = nil
+        case .outbox(let claimed):
+            size = claimed.size
+            digest = Self.digest(ofFile: claimed.claim.entry.contentPath)
             preview = nil
+            sentEntry = claimed.claim.entry
         }
         let outcome = answer.outcome
         let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
@@ -64,9 +71,10 @@ struct RecordStage {
         do { try history.append(record) } catch {
             output.note("could not record the paste in history: \(error.message)")
         }
-        switch job.source {
-        case .input: try? job.writer?.discard()
-        case .outbox(let claim, _): try Outbox(context: context).remove(claim.entry)
+        if let sentEntry {
+            try Outbox(context: context).remove(sentEntry)
+        } else {
+            try? job.writer?.discard()
         }
         return PasteResult(
             url: outcome.url, service: job.service.name, byteCount: size, sha256: digest, title: job.title,
@@ -78,13 +86,13 @@ struct RecordStage {
     /// Keeps the text of a paste that was not made, and says so in the error.
     func keep(_ job: PasteJob, after error: any Error) -> any Error {
         switch job.source {
-        case .input(let input, let metadata):
-            guard keepInOutbox(input, metadata: metadata, writer: job.writer, after: error),
+        case .input(let fresh):
+            guard keepInOutbox(fresh.input, metadata: fresh.metadata, writer: job.writer, after: error),
                 let failure = error as? any PasteError
             else { return error }
             return KeptInOutbox(failure: failure)
-        case .outbox(let claim, _):
-            return keep(claim, after: error)
+        case .outbox(let claimed):
+            return keep(claimed.claim, after: error)
         }
     }
 

@@ -33,7 +33,7 @@ struct RetryStage {
         request.connection = connection
         return PasteJob(
             request: request, service: service, title: metadata.title, fileName: metadata.fileName,
-            source: .outbox(claim, size: size))
+            source: .outbox(PasteJob.ClaimedEntry(claim: claim, size: size)))
     }
 
     /// The service by name, or `ConfigError.unknownService`.

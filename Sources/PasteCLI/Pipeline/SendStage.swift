@@ -111,7 +111,8 @@ struct SendStage {
         return .send(
             PasteJob(
                 request: request, service: service, title: options.title, fileName: input.fileName,
-                source: .input(input, metadata: metadata), digest: digest, writer: writer, repeatLock: repeatLock,
+                source: .input(PasteJob.FreshText(input: input, metadata: metadata)), digest: digest, writer: writer,
+                repeatLock: repeatLock,
                 streamDigest: writer == nil ? nil : StreamDigest()))
     }
 
@@ -133,10 +134,9 @@ struct SendStage {
     /// (connections reused, transfers overlapped); the answers in the order given.
     func send(_ jobs: [PasteJob]) -> [Result<UploadResponse, any Error>] {
         if jobs.count == 1 {
-            let job = jobs[0]
-            return [Result { try perform(job.request, streamObserver: streamObserver(for: job)) }]
+            return [Result { try perform(jobs[0].request, streamObserver: streamObserver(for: jobs[0])) }]
         }
-        let batch = uploader.sendAll(jobs.map(\.request), maxConcurrent: Self.batchConcurrency)
+        let batch = uploader.sendAll(jobs.map { $0.request }, maxConcurrent: Self.batchConcurrency)
         // A transfer that never reached the server may go again, alone, with the usual policy.
         return zip(jobs, batch).map { job, outcome in
             guard case .retry = transfer.retryPolicy.decide(after: outcome, attempt: 1) else {

@@ -23,18 +23,18 @@ struct UploadPipeline {
     /// - Throws: what stops the whole run before anything is sent (input, guard, a request that
     ///   cannot be built); a paste that fails after that is delivered as a failure instead.
     func upload(
-        _ plan: RunPlan, clipboard: Result<any Clipboard, ClipboardError>,
+        _ plan: RunPlan, clipboard: SessionClipboard,
         earlyOwner: (any PreparedClipboardWrite)?
     ) throws -> ExitStatus {
         for warning in plan.warnings { output.warning(warning) }
         let windows = DesktopWindows(plan: plan.windows, output: output)
 
-        let reading = try ReadStage(plan: plan, clipboard: clipboard, earlyOwner: earlyOwner).read()
+        let reading = try ReadStage.read(plan, clipboard: clipboard, earlyOwner: earlyOwner)
         let inputs = reading.inputs
 
         var options = plan.options
         if !plan.isForced {
-            try GuardStage(service: plan.service, windows: windows).check(inputs, options: &options)
+            try GuardStage.check(inputs, service: plan.service, windows: windows, options: &options)
         }
         if plan.prompts {
             guard let title = try windows.promptForTitle(initialText: options.title ?? "") else { return .cancelled }
@@ -51,10 +51,9 @@ struct UploadPipeline {
 
         let results = sendAndRecord(requests, inputs, plan: plan, options: options)
 
-        var deliver = DeliverStage(
-            copy: plan.copy, preparedCopy: reading.copy, clipboard: clipboard, windows: windows, output: output)
+        var deliver = DeliverStage(copy: plan.copy, preparedCopy: reading.copy, windows: windows, output: output)
         for (result, input) in zip(results, inputs) { deliver.deliver(result, fileName: input.fileName) }
-        return deliver.finish()
+        return deliver.finish(clipboard: clipboard)
     }
 
     /// Send, extract and record for every paste of an upload; the results in input order.
@@ -66,7 +65,11 @@ struct UploadPipeline {
     ) -> [Result<PasteResult, any Error>] {
         let record = RecordStage(context: context, output: output)
         var results = [Result<PasteResult, any Error>?](repeating: nil, count: inputs.count)
-        var jobs: [(index: Int, job: PasteJob)] = []
+        // Where each job's result goes (a repeat, or a job that could not be prepared, has its
+        // result already): two arrays, not an array of pairs, whose tuple type would be built
+        // at run time on the hotkey path.
+        var jobs: [PasteJob] = []
+        var positions: [Int] = []
         for index in inputs.indices {
             do {
                 switch try SendStage.prepare(
@@ -74,7 +77,9 @@ struct UploadPipeline {
                     inputCount: inputs.count, context: context)
                 {
                 case .repeated(let paste): results[index] = .success(paste)
-                case .send(let job): jobs.append((index, job))
+                case .send(let job):
+                    jobs.append(job)
+                    positions.append(index)
                 }
             } catch {
                 results[index] = .failure(error)
@@ -82,9 +87,11 @@ struct UploadPipeline {
         }
         let send = SendStage(transfer: plan.transfer, output: output)
         defer { send.finish() }
-        let responses = send.send(jobs.map(\.job))
-        for ((index, job), response) in zip(jobs, responses) {
-            results[index] = record.record(ExtractStage.extract(response, for: job, output: output), of: job)
+        let responses = send.send(jobs)
+        for position in jobs.indices {
+            results[positions[position]] = record.record(jobs[position]) {
+                try ExtractStage.extract(responses[position], for: jobs[position], output: output)
+            }
         }
         return results.map { $0! }
     }
@@ -101,8 +108,7 @@ struct UploadPipeline {
         let send = SendStage(transfer: plan.transfer, output: output)
         let source = RetryStage(plan: plan, context: context, output: output)
         var deliver = DeliverStage(
-            copy: nil, preparedCopy: nil, clipboard: .failure(.noDisplay),
-            windows: DesktopWindows(plan: .none, output: output), output: output)
+            copy: nil, preparedCopy: nil, windows: DesktopWindows(plan: .none, output: output), output: output)
         for entry in entries {
             // Another `paste --retry` (cron and a person at once) may hold it: skip, never send twice.
             guard let claim = try outbox.claim(entry) else { continue }
@@ -111,7 +117,7 @@ struct UploadPipeline {
                 do {
                     let job = try source.job(for: claim)
                     let response = Result { try send.perform(job.request) }
-                    result = record.record(ExtractStage.extract(response, for: job, output: output), of: job)
+                    result = record.record(job) { try ExtractStage.extract(response, for: job, output: output) }
                 } catch {
                     result = .failure(record.keep(claim, after: error))
                 }
