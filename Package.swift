@@ -141,6 +141,10 @@ let package = Package(
             linkerSettings: staticCxxRuntime),
         // The mock pastebin shares no code with the client: a shared encoder would hide its bugs.
         .executableTarget(name: "paste-mock"),
+        // Tests only (never installed): drives the stores from a process the tests kill at random.
+        .executableTarget(
+            name: "store-exerciser", dependencies: ["PasteCore", "SystemInterop", "TestSupport"],
+            swiftSettings: safeSwift),
 
         // MARK: - Tests
         .target(name: "TestSupport", path: "Sources/TestSupport"),
@@ -148,7 +152,9 @@ let package = Package(
             name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "UploadTests", dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"]),
+            name: "UploadTests",
+            dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "SystemInterop", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),

@@ -16,7 +16,8 @@ public enum Selection: String, Sendable, CaseIterable {
 
 /// A place text can be read from and written to: the X11 selections, wl-clipboard, ...
 ///
-/// Text is UTF-8 bytes in both directions.
+/// Text is UTF-8 bytes in both directions; `readContent` also reads an image (written back is
+/// always text: the URL).
 ///
 /// Writing means that some process owns the selection on our behalf after the caller returns
 /// (X11: a detached owner; Wayland: `wl-copy`'s server). How that process comes to be is the
@@ -48,6 +49,28 @@ public protocol Clipboard {
     func readKeepingConnection(
         _ selection: Selection, timeout: Duration, ownerOf target: Selection
     ) throws(ClipboardError) -> (text: [UInt8], write: any PreparedClipboardWrite)
+
+    /// What `selection` holds: its text, or, when it offers an image (`ImageTarget`: PNG first)
+    /// and no text, the image's bytes and MIME type.
+    ///
+    /// Text wins over an image unless `preferences.prefersImage`. Asking costs what `read`
+    /// costs when the owner has text; an image-only owner refuses text first, and its targets
+    /// name the image.
+    ///
+    /// - Parameters:
+    ///   - timeout: how long to wait for the owner at each step before giving up.
+    ///   - preferences: text or image first, and the most bytes of an image read.
+    /// - Throws: `ClipboardError.empty`, `.noContentTarget` when it offers neither text nor an
+    ///   image, `.tooLarge` when an image goes past `preferences.imageLimit`, `.timedOut`.
+    func readContent(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences
+    ) throws(ClipboardError) -> ClipboardContent
+
+    /// `readContent`, beginning a write to `target` that may take over what the read used, as
+    /// `readKeepingConnection` does for text: an image's URL goes back as text the same way.
+    func readContentKeepingConnection(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, ownerOf target: Selection
+    ) throws(ClipboardError) -> (content: ClipboardContent, write: any PreparedClipboardWrite)
 }
 
 /// A write whose slow part may already have begun (see `Clipboard.prepareWrite`).
@@ -68,6 +91,14 @@ extension Clipboard {
     ) throws(ClipboardError) -> (text: [UInt8], write: any PreparedClipboardWrite) {
         let text = try read(selection, timeout: timeout)
         return (text, try prepareWrite(to: target))
+    }
+
+    /// By default a content read keeps nothing either.
+    public func readContentKeepingConnection(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, ownerOf target: Selection
+    ) throws(ClipboardError) -> (content: ClipboardContent, write: any PreparedClipboardWrite) {
+        let content = try readContent(selection, timeout: timeout, preferences: preferences)
+        return (content, try prepareWrite(to: target))
     }
 }
 

@@ -10,6 +10,12 @@ public enum ClipboardError: Error, Equatable, Sendable {
     case empty(Selection)
     /// The owner offers data, but none as text; `available` names its targets (`image/png`, ...).
     case noTextTarget(Selection, available: [String])
+    /// The owner offers neither text nor an image paste reads (`readContent`); `available`
+    /// names its targets.
+    case noContentTarget(Selection, available: [String])
+    /// The owner sent more than `limit` bytes of `type` (an image beyond the service's
+    /// `max-size`, or an owner that never stops); the read was abandoned.
+    case tooLarge(Selection, type: String, limit: Int)
     /// The owner did not answer within the deadline.
     case timedOut(Selection, seconds: Double)
     /// The owner refused every text conversion we asked for; `target` is the last one tried.
@@ -41,7 +47,7 @@ public enum ClipboardError: Error, Equatable, Sendable {
     public var kind: Kind {
         switch self {
         case .empty: .noInput
-        case .noTextTarget: .badInput
+        case .noTextTarget, .noContentTarget, .tooLarge: .badInput
         case .timedOut: .temporaryFailure
         case .noDisplay, .cannotOpenDisplay, .waylandToolMissing, .ownerRefused: .unavailable
         case .helperFailed(let failure): failure == .noAnswer ? .temporaryFailure : .ioError
@@ -57,6 +63,10 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case .empty(let selection): "the \(selection.displayName) is empty"
         case .noTextTarget(let selection, let available):
             "the \(selection.displayName) holds no text (it offers: \(available.joined(separator: ", ")))"
+        case .noContentTarget(let selection, let available):
+            "the \(selection.displayName) holds neither text nor an image (it offers: \(available.joined(separator: ", ")))"
+        case .tooLarge(let selection, let type, let limit):
+            "the \(selection.displayName)'s \(type) is over the limit of \(limit) bytes; reading stopped"
         case .timedOut(let selection, let seconds):
             "the \(selection.displayName) owner did not answer within \(seconds.formattedSeconds)"
         case .ownerRefused(let selection, let target):

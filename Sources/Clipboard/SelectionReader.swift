@@ -23,6 +23,16 @@ import X11Interop
 ///
 /// Every wait for the owner has the same deadline length: an owner that never answers costs at
 /// most `timeout` per step, and a large INCR transfer that keeps moving is never cut short.
+///
+/// `readContent` may end in an image instead (`ImageTarget`), with no step added for text:
+/// - step 3's answer may already be the image (`xclip -t image/png` answers every target with
+///   what it holds, typed as it is): it is kept, not asked for again;
+/// - at step 4, an owner offering no text target but an image target is asked for the image;
+/// - when the caller prefers an image (`--image`), step 4 comes first, and an image target
+///   wins; its answer then saves step 4 on the text path.
+/// An image (any reply not text, once `readContent` reads) is read up to a limit: an owner that
+/// sends more is left mid-transfer with `ClipboardError.tooLarge`, so one that never stops
+/// cannot fill memory.
 struct SelectionReader {
     let display: Display
     let selection: Selection
@@ -59,29 +69,86 @@ struct SelectionReader {
     /// Runs steps 1–5 and returns the text as UTF-8, with the server time the requests used
     /// (good for taking a selection on this connection right after).
     func readWithTime() throws(ClipboardError) -> (text: [UInt8], time: Timestamp) {
-        // Step 2 (asked for in `init`, answered on the atoms' round trip).
-        let time: Timestamp
-        do { time = try display.awaitServerTime(using: window, before: .now + timeout) } catch {
+        let time = try awaitTime()
+        guard case .text(let text) = try readText(time: time, imageLimit: nil) else {
+            preconditionFailure("readText returns text when images are not read")
+        }
+        return (text, time)
+    }
+
+    /// Reads the text, or an image when there is no text or the caller prefers an image (see
+    /// the steps above), with the server time the requests used.
+    func readContent(preferences: ContentPreferences) throws(ClipboardError) -> (
+        content: ClipboardContent, time: Timestamp
+    ) {
+        let time = try awaitTime()
+        let limit = preferences.imageLimit
+        guard preferences.prefersImage else { return (try readText(time: time, imageLimit: limit), time) }
+        // Step 4 first: the owner's image, when it offers one.
+        let offered = try offeredTargets(time: time)
+        if offered == nil, display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
+        if let offered, let (_, name) = ImageTarget.preferred(among: offered) {
+            if case .image(let bytes, let type)? = try convert(
+                to: display.atom(name), named: name, time: time, imageLimit: limit)
+            {
+                guard !bytes.isEmpty else { throw .empty(selection) }
+                return (.image(bytes, type: type), time)
+            }
+        }
+        return (try readText(time: time, imageLimit: limit, offered: .some(offered)), time)
+    }
+
+    /// Step 2, asked for in `init` and answered on the atoms' round trip.
+    private func awaitTime() throws(ClipboardError) -> Timestamp {
+        do { return try display.awaitServerTime(using: window, before: .now + timeout) } catch {
             throw .timedOut(selection, seconds: timeout.seconds)
         }
+    }
+
+    /// Steps 1 and 3–5: the text; with an `imageLimit` (a content read), an image when the
+    /// owner's only answer is one.
+    ///
+    /// - Parameter known: the targets when step 4 was already asked (nil inside: refused).
+    private func readText(
+        time: Timestamp, imageLimit: Int?, offered known: [String]?? = nil
+    ) throws(ClipboardError) -> ClipboardContent {
         // Step 3. With no owner the server itself refuses, and step 1 tells why.
-        if let text = try convert(to: utf8String, time: time) {
+        switch try convert(to: utf8String, time: time, imageLimit: imageLimit) {
+        case .text(let text)?:
             guard !text.isEmpty else { throw .empty(selection) }
-            return (text, time)
+            return .text(text)
+        case .image(let bytes, let type)? where imageLimit != nil:
+            // The owner answered with its image (xclip does): the bytes are here, keep them.
+            guard !bytes.isEmpty else { throw .empty(selection) }
+            return .image(bytes, type: type)
+        default: break
         }
         // Step 1, needed only now.
         guard display.selectionOwner(selectionAtom) != nil else { throw .empty(selection) }
         // Step 4.
         let candidates: [String]
-        if let offered = try offeredTargets(time: time) {
+        let offered: [String]?
+        if let known { offered = known } else { offered = try offeredTargets(time: time) }
+        if let offered {
             let others = offered.filter { $0 != TextTarget.utf8String.rawValue }
             guard let (_, name) = TextTarget.preferred(among: others) else {
                 if offered.isEmpty { throw .empty(selection) }
                 if offered.contains(TextTarget.utf8String.rawValue) {
                     throw .ownerRefused(selection, target: TextTarget.utf8String.rawValue)
                 }
-                throw .noTextTarget(
-                    selection, available: offered.filter { !TextTarget.metaTargets.contains($0) })
+                let available = offered.filter { !TextTarget.metaTargets.contains($0) }
+                guard let imageLimit else { throw .noTextTarget(selection, available: available) }
+                guard let (_, image) = ImageTarget.preferred(among: offered) else {
+                    throw .noContentTarget(selection, available: available)
+                }
+                if case .image(let bytes, let type)? = try convert(
+                    to: display.atom(image), named: image, time: time, imageLimit: imageLimit)
+                {
+                    guard !bytes.isEmpty else { throw .empty(selection) }
+                    return .image(bytes, type: type)
+                }
+                if display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
+                throw .ownerRefused(selection, target: image)
             }
             candidates = [name]
         } else {
@@ -90,9 +157,9 @@ struct SelectionReader {
         }
         // Step 5, again.
         for name in candidates {
-            if let text = try convert(to: display.atom(name), time: time) {
+            if case .text(let text)? = try convert(to: display.atom(name), time: time, imageLimit: imageLimit) {
                 guard !text.isEmpty else { throw .empty(selection) }
-                return (text, time)
+                return .text(text)
             }
         }
         if display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
@@ -108,15 +175,36 @@ struct SelectionReader {
         return display.names(of: reply.atoms.filter { !$0.isNone })
     }
 
-    /// Converts the selection to `target` and collects the data (INCR included) as UTF-8, or
-    /// nil when the owner refused.
-    private func convert(to target: Atom, time: Timestamp) throws(ClipboardError) -> [UInt8]? {
+    /// What an owner answered to one conversion.
+    private enum Reply {
+        /// Text, decoded to UTF-8.
+        case text([UInt8])
+        /// An image (`ImageTarget`), its bytes as sent; `type` is the MIME type in lower case.
+        case image([UInt8], type: String)
+        /// Bytes of some other type: no answer to a request for text or an image.
+        case other
+    }
+
+    /// Converts the selection to `target` and collects the data (INCR included), or nil when
+    /// the owner refused.
+    ///
+    /// - Parameters:
+    ///   - targetName: the target's name when the caller knows it (saves asking the server
+    ///     for the name of a reply in that type).
+    ///   - imageLimit: for a content read, the most bytes of a reply that is not text:
+    ///     past it the transfer is abandoned with `ClipboardError.tooLarge`. Nil (a text
+    ///     read) collects everything, as before images were read.
+    private func convert(
+        to target: Atom, named targetName: String? = nil, time: Timestamp, imageLimit: Int?
+    ) throws(ClipboardError) -> Reply? {
         guard try requestConversion(to: target, time: time) else { return nil }
         var data: [UInt8] = []
         guard let header = display.readProperty(property, of: window, delete: true, appendingTo: &data) else {
             return nil
         }
         var type = header.type
+        // The reply's type, judged as soon as it is known when a limit must be kept.
+        var judgement: (isText: Bool, name: String?)?
         if type == incr {
             // §2.7.2: the deletion above (in the same request) told the owner to start.
             // Room for the whole transfer before it starts: the owner's size when it gives one
@@ -138,23 +226,38 @@ struct SelectionReader {
                 if isFirstChunk {
                     type = chunk.type
                     isFirstChunk = false
+                    if imageLimit != nil { judgement = judge(type, target: target, targetName: targetName) }
                 }
                 if chunk.byteCount == 0 { break }
+                if let imageLimit, let judgement, !judgement.isText, data.count > imageLimit {
+                    // Stop here: the owner waits for a deletion that never comes, and our
+                    // window goes with the connection.
+                    throw .tooLarge(selection, type: judgement.name ?? "data", limit: imageLimit)
+                }
             }
             discardPropertyNotifications()
         }
+        let (isText, typeName) = judgement ?? judge(type, target: target, targetName: targetName)
         // An owner may answer any target with what it has (`xclip -t image/png` does): bytes
         // of another type are no answer to a request for text.
-        guard isText(type) else { return nil }
-        return decode(data, type: type)
+        if isText { return .text(decode(data, type: type)) }
+        if let imageLimit, data.count > imageLimit {
+            throw .tooLarge(selection, type: typeName ?? "data", limit: imageLimit)
+        }
+        guard let typeName, let image = ImageTarget(typeName: typeName) else { return .other }
+        return .image(data, type: image.rawValue)
     }
 
-    /// Whether a reply of `type` holds text: the text targets, and any `text/…` type (owners
-    /// label UTF-8 in several ways). Asks the server for the name only for a rare type.
-    private func isText(_ type: Atom) -> Bool {
-        if type == utf8String || type == string || type == compoundText { return true }
-        guard let name = display.name(of: type) else { return false }
-        return TextTarget(rawValue: name) != nil || name.lowercased().hasPrefix("text/")
+    /// Whether a reply of `type` holds text (the text targets, and any `text/…` type: owners
+    /// label UTF-8 in several ways), and the type's name when it is not one of the three text
+    /// atoms. Asks the server for the name only for such a rare type.
+    private func judge(_ type: Atom, target: Atom, targetName: String?) -> (isText: Bool, name: String?) {
+        if type == utf8String || type == string || type == compoundText { return (true, nil) }
+        // An image asked for by name and answered in its own type needs no round trip.
+        guard let name = type == target ? targetName ?? display.name(of: type) : display.name(of: type) else {
+            return (false, nil)
+        }
+        return (TextTarget(rawValue: name) != nil || name.lowercased().hasPrefix("text/"), name)
     }
 
     /// The room reserved for an INCR transfer whose owner gives no size (xclip gives none):

@@ -44,6 +44,60 @@ public struct WaylandClipboard: Clipboard, Sendable {
         throw .noTextTarget(selection, available: types)
     }
 
+    /// Reads the text as `read` does, or an image: `wl-paste --list-types` tells what the owner
+    /// offers, and `wl-paste --type TYPE` reads the image (`ImageTarget`: PNG first).
+    ///
+    /// Text costs what `read` costs: the list is asked only when there is no text, or first
+    /// when an image is preferred. An image is read up to `preferences.imageLimit` bytes;
+    /// past it `wl-paste` is killed.
+    public func readContent(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences
+    ) throws(ClipboardError) -> ClipboardContent {
+        let primary = selection == .primary ? ["--primary"] : []
+        var types: [String]?
+        if preferences.prefersImage {
+            types = try offeredTypes(selection, timeout)
+            guard let offered = types, !offered.isEmpty else { throw .empty(selection) }
+            if let image = try readImage(among: offered, selection, timeout, preferences.imageLimit) {
+                return image
+            }
+        }
+        let (status, text) = try capture([pasteTool, "--no-newline", "--type", "text"] + primary, selection, timeout)
+        if status == 0 {
+            guard !text.isEmpty else { throw .empty(selection) }
+            return .text(text)
+        }
+        if types == nil { types = try offeredTypes(selection, timeout) }
+        guard let offered = types, !offered.isEmpty else { throw .empty(selection) }
+        if !preferences.prefersImage,
+            let image = try readImage(among: offered, selection, timeout, preferences.imageLimit)
+        {
+            return image
+        }
+        throw .noContentTarget(selection, available: offered)
+    }
+
+    /// The MIME types the owner offers (`wl-paste --list-types`), or nil when nothing is copied.
+    private func offeredTypes(_ selection: Selection, _ timeout: Duration) throws(ClipboardError) -> [String]? {
+        let primary = selection == .primary ? ["--primary"] : []
+        let (status, list) = try capture([pasteTool, "--list-types"] + primary, selection, timeout)
+        guard status == 0 else { return nil }
+        return String(decoding: list, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// The best image among `offered`, read with `wl-paste --type`; nil when none is offered.
+    private func readImage(
+        among offered: [String], _ selection: Selection, _ timeout: Duration, _ limit: Int
+    ) throws(ClipboardError) -> ClipboardContent? {
+        guard let (image, name) = ImageTarget.preferred(among: offered) else { return nil }
+        let primary = selection == .primary ? ["--primary"] : []
+        let (status, bytes) = try capture(
+            [pasteTool, "--type", name] + primary, selection, timeout, limit: limit, typeName: image.rawValue)
+        guard status == 0 else { throw .ownerRefused(selection, target: name) }
+        guard !bytes.isEmpty else { throw .empty(selection) }
+        return .image(bytes, type: image.rawValue)
+    }
+
     /// Writes with `wl-copy`, which forks a server and exits once it owns the selection.
     public func write(_ text: [UInt8], to selection: Selection) throws(ClipboardError) {
         let arguments = [copyTool] + (selection == .primary ? ["--primary"] : [])
@@ -64,9 +118,11 @@ public struct WaylandClipboard: Clipboard, Sendable {
         guard status == 0 else { throw .waylandToolFailed(tool: "wl-copy", status: status) }
     }
 
-    /// Runs a tool and collects its stdout.
+    /// Runs a tool and collects its stdout; with a `limit`, a tool that writes more is killed
+    /// and the read fails with `ClipboardError.tooLarge` naming `typeName`.
     private func capture(
-        _ arguments: [String], _ selection: Selection, _ timeout: Duration
+        _ arguments: [String], _ selection: Selection, _ timeout: Duration, limit: Int? = nil,
+        typeName: String = "data"
     ) throws(ClipboardError) -> (Int32, [UInt8]) {
         guard let pair = try? FileDescriptor.makeSocketPair() else {
             throw .waylandToolFailed(tool: "wl-paste", status: -1)
@@ -78,10 +134,12 @@ public struct WaylandClipboard: Clipboard, Sendable {
             standardOutput: .descriptor(theirs.rawValue), standardError: .null, newSession: false)
         _ = consume theirs
         guard let child = spawned else { throw .waylandToolMissing(tool: "wl-paste") }
-        let output = try? ours.readAll(idleTimeout: timeout)
-        if output == nil { try? child.send(.kill) }
+        let output = try? ours.readAll(idleTimeout: timeout, limit: limit)
+        let isTooLarge = limit.map { (output?.count ?? 0) > $0 } ?? false
+        if output == nil || isTooLarge { try? child.send(.kill) }
         let status = child.waitForExit()
         guard let bytes = output else { throw .timedOut(selection, seconds: timeout.seconds) }
+        if isTooLarge, let limit { throw .tooLarge(selection, type: typeName, limit: limit) }
         return (status, bytes)
     }
 }

@@ -18,4 +18,17 @@ extension X11Clipboard {
             display: display, window: reader.window, time: time, target: target, fallback: self)
         return (text, owner)
     }
+
+    /// `readKeepingConnection` for text or an image (`readContent`): the URL of either goes
+    /// back through the reader's connection.
+    public func readContentKeepingConnection(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, ownerOf target: Selection
+    ) throws(ClipboardError) -> (content: ClipboardContent, write: any PreparedClipboardWrite) {
+        let display = try openDisplay()
+        let reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        let (content, time) = try reader.readContent(preferences: preferences)
+        let owner = InheritedOwner(
+            display: display, window: reader.window, time: time, target: target, fallback: self)
+        return (content, owner)
+    }
 }

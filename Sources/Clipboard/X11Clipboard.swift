@@ -53,6 +53,16 @@ public struct X11Clipboard: Clipboard, Sendable {
         return try SelectionReader(display: display, selection: selection, timeout: timeout).read()
     }
 
+    /// Reads `selection`'s text, or its image (see `SelectionReader` for the steps).
+    public func readContent(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences
+    ) throws(ClipboardError) -> ClipboardContent {
+        let display = try openDisplay()
+        defer { display.close() }
+        return try SelectionReader(display: display, selection: selection, timeout: timeout)
+            .readContent(preferences: preferences).content
+    }
+
     /// Makes `text` the content of `selection`, returning once the owner holds it.
     public func write(_ text: [UInt8], to selection: Selection) throws(ClipboardError) {
         try prepareWrite(to: selection).complete(with: text)

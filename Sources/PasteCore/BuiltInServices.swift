@@ -54,6 +54,7 @@ public enum BuiltInServices {
     }
 
     /// 0x0.st: multipart `file`, optional `expires` (hours) and `secret`; deletion token in X-Token.
+    /// A file host: it takes images and other files as well as text.
     public static var nullPointer: ServiceProfile {
         var profile = ServiceProfile(name: "0x0", url: ConfigValue("https://0x0.st"))
         profile.format = .multipart
@@ -64,6 +65,7 @@ public enum BuiltInServices {
         profile.expiryUnit = .count(secondsPerUnit: 3_600)
         profile.result = .body
         profile.deletionSource = "header:X-Token"
+        profile.accepts = [.text, .files]
         profile.summary = "0x0.st (multipart file, deletable)"
         return profile
     }

@@ -27,6 +27,8 @@ public struct Settings: Sendable, Equatable {
     public var stallTimeout: Double = 30
     /// How many times a request that never reached the server is tried again.
     public var retries: Int = 3
+    /// How many failed attempts an outbox entry may have before `paste --retry` holds it.
+    public var retryMaximumAttempts: Int = OutboxPolicy.defaultMaximumAttempts
     /// The longest Retry-After paste honours, in seconds.
     public var maximumRetryAfter: Double = 30
     /// Seconds during which the same content to the same service reuses the earlier URL.
@@ -37,10 +39,18 @@ public struct Settings: Sendable, Equatable {
     public var notifyTimeout: Double = 4
     /// Whether the URL is copied to the clipboard.
     public var copy = true
+    /// Where an image goes (`image-service`): none by default, so no image reaches a public
+    /// host unless the person named one. Checked at load: a service that takes images.
+    public var imageService: String?
+    /// The line of the config file that set `imageService`.
+    public var imageServiceLine: Int?
     /// Trust and proxy keys for every service (`ca-file`, `ca-path`, `proxy`, `no-proxy`).
     public var connection = ConnectionSettings()
 
     public init() {}
+
+    /// The largest `retry-max-attempts`: with backoff capped at six hours, months of tries.
+    public static let retryMaximumAttemptsLimit = 1000
 }
 
 /// The whole configuration in force: settings and every known service.
@@ -127,6 +137,9 @@ public struct Configuration: Sendable {
             }
             for entry in entries where entry.key != "base" { try profile.apply(entry, path: file.path) }
             try Self.checkComplete(profile, line: line, path: file.path)
+            if let accepts = entries.last(where: { $0.key == "accepts" }) {
+                try Self.checkAccepts(profile, entry: accepts, path: file.path)
+            }
             configured[name] = profile
             if let index = services.firstIndex(where: { $0.name == name }) {
                 services[index] = profile
@@ -134,6 +147,35 @@ public struct Configuration: Sendable {
                 services.append(profile)
             }
         }
+        try checkImageService(path: file.path)
+    }
+
+    /// Refuses `accepts` with files or images on a service whose body cannot carry a file
+    /// byte-exact (only multipart parts and raw bodies can).
+    static func checkAccepts(_ profile: ServiceProfile, entry: ConfigFile.Entry, path: String) throws(ConfigError) {
+        guard !profile.accepts.isDisjoint(with: [.images, .files]), !profile.format.canCarryFiles else { return }
+        throw .badValue(
+            path: path, line: entry.line, key: entry.key, value: entry.value,
+            expected: "text for format = \(profile.format.rawValue) (files go as multipart or raw)")
+    }
+
+    /// Checks `image-service` once every service is known: it must exist and take images.
+    func checkImageService(path: String) throws(ConfigError) {
+        guard let name = settings.imageService else { return }
+        let line = settings.imageServiceLine ?? 0
+        guard let profile = services.first(where: { $0.name == name }) else {
+            throw .unknownService(name: name, known: services.map(\.name), path: path, line: line)
+        }
+        guard profile.accepts.takes(.image) else {
+            throw .badValue(
+                path: path, line: line, key: "image-service", value: name,
+                expected: "a service that accepts images or files ('\(name)' accepts \(profile.accepts.configText))")
+        }
+    }
+
+    /// The `image-service` profile, when one is set (checked at load).
+    public var imageServiceProfile: ServiceProfile? {
+        settings.imageService.flatMap { name in services.first { $0.name == name } }
     }
 
     /// What a configured service starts from before its own keys apply: the service named by
@@ -260,9 +302,18 @@ extension Settings {
                 throw bad("a whole number from 0 to 10")
             }
             retries = value
+        case "retry-max-attempts":
+            guard let value = Int(entry.value), (1...Settings.retryMaximumAttemptsLimit).contains(value) else {
+                throw bad("a whole number from 1 to \(Settings.retryMaximumAttemptsLimit)")
+            }
+            retryMaximumAttempts = value
         case "copy":
             guard let value = Bool(configText: entry.value) else { throw bad("true or false") }
             copy = value
+        case "image-service":
+            guard !entry.value.isEmpty else { throw bad("a service name") }
+            imageService = entry.value
+            imageServiceLine = entry.line
         case "ca-file", "ca-path", "proxy", "no-proxy": try connection.apply(entry, path: path)
         default:
             throw .unknownKey(path: path, line: entry.line, section: "paste", key: entry.key)
@@ -340,6 +391,11 @@ extension ServiceProfile {
                 throw bad("header:NAME or json:/pointer")
             }
             deletionSource = entry.value
+        case "accepts":
+            guard let kinds = ContentKinds(configText: entry.value) else {
+                throw bad("text, images or files, separated by commas")
+            }
+            accepts = kinds
         case "max-size":
             guard let bytes = ByteCount.parse(entry.value) else { throw bad("a size such as 512K, 10M") }
             maximumBytes = bytes

@@ -212,4 +212,8 @@ extension ContentSource {
 extension RequestFormat {
     /// Whether a body of this format can be streamed from a descriptor.
     public var canStream: Bool { self == .multipart || self == .raw || self == .tcp }
+
+    /// Whether a body of this format can carry a file byte-exact, with its type: a multipart
+    /// file part, or a raw body.
+    public var canCarryFiles: Bool { self == .multipart || self == .raw }
 }

@@ -1,9 +1,10 @@
 /// Looks for private keys and access tokens in text before it is uploaded.
 ///
 /// A paste is public or at least out of the person's hands; a key pasted by mistake cannot be
-/// taken back. The guard recognises the formats listed in `SecretPattern` with hand-written
-/// matchers (see `SecretScanner`) and reports each finding with its line and column and a
-/// redacted excerpt, never the secret itself. PasteCLI refuses the upload with `GuardError`
+/// taken back. The guard recognises the kinds listed in `SecretPattern`, each declared once in
+/// `SecretRule.table`, and reports each finding with its offset, line and column and a redacted
+/// excerpt, never the secret itself. `SecretScanner` does the work, on a whole text or chunk by
+/// chunk. PasteCLI refuses the upload with `GuardError`
 /// unless `--force` is given or the person confirms at a hotkey.
 public struct SecretGuard: Sendable {
     /// The most findings reported; past that, more would not change the decision.
@@ -24,28 +25,13 @@ public struct SecretGuard: Sendable {
 
     /// The secrets in `text`, in order of position.
     public func scan(_ text: Span<UInt8>) -> [SecretFinding] {
-        let matches = SecretScanner.matches(in: text, limit: maximumFindings)
-            .sorted { $0.start < $1.start }
-        var findings: [SecretFinding] = []
-        findings.reserveCapacity(matches.count)
-        // Line and column are counted only up to each finding, once, in one forward walk.
-        var line = 1
-        var lineStart = 0
-        var position = 0
-        for match in matches {
-            while position < match.start {
-                if text[position] == 0x0a {
-                    line += 1
-                    lineStart = position + 1
-                }
-                position += 1
-            }
-            var column = 1
-            for index in lineStart..<match.start where text[index] & 0xc0 != 0x80 { column += 1 }
-            findings.append(
-                SecretFinding(pattern: match.pattern, line: line, column: column, excerpt: match.excerpt))
-        }
-        return findings
+        SecretScanner.scan(text, maximumFindings: maximumFindings)
+    }
+
+    /// A scanner for text that arrives in chunks (a stream, a clipboard read in increments),
+    /// with this guard's cap on findings.
+    public func makeScanner() -> SecretScanner {
+        SecretScanner(maximumFindings: maximumFindings)
     }
 
     /// Throws when `text` holds a secret.
@@ -63,6 +49,8 @@ public struct SecretGuard: Sendable {
 public struct SecretFinding: Sendable, Equatable, CustomStringConvertible {
     /// The kind of secret.
     public var pattern: SecretPattern
+    /// The byte offset of its first byte from the start of the text (or stream).
+    public var offset: Int
     /// The line, counted from 1.
     public var line: Int
     /// The column in characters (Unicode scalars), counted from 1.
@@ -72,8 +60,9 @@ public struct SecretFinding: Sendable, Equatable, CustomStringConvertible {
     public var excerpt: String
 
     /// Makes a finding.
-    public init(pattern: SecretPattern, line: Int, column: Int, excerpt: String) {
+    public init(pattern: SecretPattern, offset: Int = 0, line: Int, column: Int, excerpt: String) {
         self.pattern = pattern
+        self.offset = offset
         self.line = line
         self.column = column
         self.excerpt = excerpt

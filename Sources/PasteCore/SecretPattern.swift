@@ -1,78 +1,183 @@
 /// A kind of secret the secret guard recognises.
 ///
-/// Each case is one hand-written matcher in `SecretScanner` (SecretPattern+Scanner.swift). The
-/// token formats follow the issuers' published shapes; the assignment and URL patterns are
-/// heuristics that skip placeholders (`xxx`, `changeme`, `${VAR}`, `<password>`).
+/// How each kind is recognised (its trigger literals, format and context) is one row of
+/// `SecretRule.table` (SecretPattern+Table.swift); the scanner's prefilter is derived from that
+/// table. The raw values name the kinds in fixtures and scripts (`github-token`); they are stable.
 public enum SecretPattern: String, Sendable, CaseIterable, Codable {
-    /// `-----BEGIN … PRIVATE KEY-----` (PKCS#1 RSA, SEC1 EC, DSA, PKCS#8, encrypted, OpenSSH).
+    // MARK: Private keys
+    /// `-----BEGIN … PRIVATE KEY-----` (PKCS#1 RSA, SEC1 EC, DSA, PKCS#8, encrypted, OpenSSH,
+    /// ssh.com's `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`, OpenVPN static keys).
     case privateKey = "private-key"
     /// `-----BEGIN PGP PRIVATE KEY BLOCK-----`.
     case pgpPrivateKey = "pgp-private-key"
-    /// An AWS access key id: `AKIA` or `ASIA` and sixteen upper-case letters or digits.
+    /// A PuTTY key file: `PuTTY-User-Key-File-2:` or `-3:` and an algorithm name.
+    case puttyPrivateKey = "putty-private-key"
+    /// An age identity: `AGE-SECRET-KEY-1` and 58 bech32 characters.
+    case ageSecretKey = "age-secret-key"
+
+    // MARK: Cloud providers
+    /// An AWS access key id: `AKIA`, `ASIA`, `ABIA`, `ACCA` or `A3T…` and sixteen upper-case
+    /// letters or digits.
     case awsAccessKeyID = "aws-access-key-id"
     /// An AWS secret access key: forty base64 characters assigned to `aws_secret_access_key`.
     case awsSecretAccessKey = "aws-secret-access-key"
-    /// A GitHub token: `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` (classic) or `github_pat_`.
+    /// A Google API key: `AIza` and thirty-five characters.
+    case googleAPIKey = "google-api-key"
+    /// A Google OAuth access token: `ya29.` and a long base64url run.
+    case googleOAuthToken = "google-oauth-token"
+    /// A Google OAuth client secret: `GOCSPX-` and twenty-eight characters.
+    case googleOAuthClientSecret = "google-oauth-client-secret"
+    /// An Azure storage account or Service Bus key: `AccountKey=` or `SharedAccessKey=` and base64.
+    case azureStorageKey = "azure-storage-key"
+    /// An Azure shared access signature: `sig=` in a query that also names `sv=` (the version).
+    case azureSASToken = "azure-sas-token"
+    /// An Azure AD (Entra) client secret: three characters, a digit, `Q~` and 31 to 34 more.
+    case azureClientSecret = "azure-client-secret"
+    /// A DigitalOcean token: `dop_v1_`, `doo_v1_` or `dor_v1_` and 64 hex digits.
+    case digitalOceanToken = "digitalocean-token"
+    /// A HashiCorp Vault token: `hvs.`, `hvb.` or `hvr.` and ninety or more characters.
+    case vaultToken = "vault-token"
+    /// A Terraform Cloud token: fourteen characters, `.atlasv1.` and sixty or more.
+    case terraformToken = "terraform-token"
+    /// A Doppler token: `dp.pt.`, `dp.st.`, `dp.ct.`, `dp.sa.` and forty-odd characters.
+    case dopplerToken = "doppler-token"
+    /// A Databricks personal access token: `dapi` and 32 hex digits.
+    case databricksToken = "databricks-token"
+
+    // MARK: Code hosting and package registries
+    /// A GitHub token: `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` with a valid CRC32 tail, or
+    /// `github_pat_` (fine-grained).
     case gitHubToken = "github-token"
-    /// A GitLab personal access token: `glpat-`.
+    /// A GitLab token: `glpat-`, `gldt-`, `glrt-`, `glptt-` and the other `gl…-` prefixes, or a
+    /// runner registration token `GR1348941…`.
     case gitLabToken = "gitlab-token"
-    /// A Slack token: `xoxa-`, `xoxb-`, `xoxp-`, `xoxr-`, `xoxs-`.
+    /// An npm access token: `npm_` and thirty-six characters.
+    case npmToken = "npm-token"
+    /// A PyPI API token: `pypi-AgEI…` (a macaroon for pypi.org or test.pypi.org).
+    case pyPIToken = "pypi-token"
+    /// A RubyGems API key: `rubygems_` and 48 hex digits.
+    case rubyGemsToken = "rubygems-token"
+    /// A Docker Hub personal access token: `dckr_pat_` and twenty-seven characters.
+    case dockerHubToken = "docker-hub-token"
+    /// A Hugging Face token: `hf_` and thirty-four letters.
+    case huggingFaceToken = "huggingface-token"
+
+    // MARK: Payments, messaging and other services
+    /// A Stripe live secret or restricted key: `sk_live_`, `rk_live_`.
+    case stripeKey = "stripe-key"
+    /// A Square token: `sq0atp-`, `sq0csp-` or `EAAA…`.
+    case squareToken = "square-token"
+    /// A Shopify token: `shpat_`, `shpca_`, `shppa_`, `shpss_` and 32 hex digits.
+    case shopifyToken = "shopify-token"
+    /// A Slack token: `xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`, `xoxo-`, `xoxe-`, `xapp-`.
     case slackToken = "slack-token"
     /// A Slack incoming webhook: `https://hooks.slack.com/services/…`.
     case slackWebhook = "slack-webhook"
-    /// A Google API key: `AIza` and thirty-five characters.
-    case googleAPIKey = "google-api-key"
-    /// A Stripe live secret or restricted key: `sk_live_`, `rk_live_`.
-    case stripeKey = "stripe-key"
-    /// An OpenAI-style key: `sk-` (also `sk-proj-`, `sk-ant-`) and a long mixed-case run.
+    /// A Discord bot token: a base64 user id, a timestamp and an HMAC, dot-separated.
+    case discordBotToken = "discord-bot-token"
+    /// A Discord webhook: `https://discord.com/api/webhooks/<id>/<token>`.
+    case discordWebhook = "discord-webhook"
+    /// A Telegram bot token: eight to ten digits, `:` and thirty-five characters from `AA`.
+    case telegramBotToken = "telegram-bot-token"
+    /// A Twilio API key: `SK` and 32 hex digits.
+    case twilioAPIKey = "twilio-api-key"
+    /// A SendGrid API key: `SG.`, 22 characters, `.`, 43 characters.
+    case sendGridKey = "sendgrid-key"
+    /// A Mailgun API key: `key-` and 32 hex digits.
+    case mailgunKey = "mailgun-key"
+    /// A Mailchimp API key: 32 hex digits, `-us` and the data centre number.
+    case mailchimpKey = "mailchimp-key"
+    /// A Postman API key: `PMAK-`, 24 hex digits, `-`, 34 hex digits.
+    case postmanKey = "postman-key"
+    /// An OpenAI-style key: `sk-` (also `sk-proj-`, `sk-svcacct-`) and a long mixed-case run.
     case openAIKey = "openai-key"
-    /// An npm access token: `npm_` and thirty-six characters.
-    case npmToken = "npm-token"
-    /// A PyPI API token: `pypi-AgEI…` (a macaroon for pypi.org).
-    case pyPIToken = "pypi-token"
-    /// A JSON Web Token: three base64url segments whose header decodes to JSON with `"alg"`.
+    /// An Anthropic key: `sk-ant-api03-` or `sk-ant-admin01-` and ninety-odd characters.
+    case anthropicKey = "anthropic-key"
+
+    // MARK: Tokens and credentials recognised by their shape or context
+    /// A JSON Web Token: base64url segments whose header decodes to JSON with `"alg"`.
     case jsonWebToken = "jwt"
+    /// `Authorization: Basic …` with base64 that decodes to `user:password`.
+    case basicAuthHeader = "basic-auth"
+    /// `Authorization: Bearer …` with a literal token.
+    case bearerToken = "bearer-token"
+    /// A URL with a password inline: `https://user:pass@host`.
+    case urlCredentials = "url-credentials"
+    /// A `.netrc` entry: `machine … login … password …`.
+    case netrcPassword = "netrc-password"
+    /// A `.pgpass` line: `host:port:database:user:password`.
+    case pgpassPassword = "pgpass-password"
+    /// A Docker config entry: `"auth": "<base64 of user:password>"`.
+    case dockerAuth = "docker-auth"
+    /// A `key=value;` connection string (ADO.NET, ODBC, JDBC) with `Password=` or `Pwd=`.
+    case connectionString = "connection-string"
     /// `password = "…"`, `passwd: …` and the like, with a literal, non-placeholder value.
     case passwordAssignment = "password"
     /// `secret = …`, `api_key: …`, `access_token = …` with a literal, non-placeholder value.
     case secretAssignment = "secret"
-    /// A URL with a password inline: `https://user:pass@host`.
-    case urlCredentials = "url-credentials"
 
     /// What it is called in messages (`GitHub token`).
     public var name: String {
         switch self {
         case .privateKey: "private key (PEM)"
         case .pgpPrivateKey: "PGP private key"
+        case .puttyPrivateKey: "PuTTY private key"
+        case .ageSecretKey: "age secret key"
         case .awsAccessKeyID: "AWS access key id"
         case .awsSecretAccessKey: "AWS secret access key"
+        case .googleAPIKey: "Google API key"
+        case .googleOAuthToken: "Google OAuth access token"
+        case .googleOAuthClientSecret: "Google OAuth client secret"
+        case .azureStorageKey: "Azure storage key"
+        case .azureSASToken: "Azure shared access signature"
+        case .azureClientSecret: "Azure AD client secret"
+        case .digitalOceanToken: "DigitalOcean token"
+        case .vaultToken: "Vault token"
+        case .terraformToken: "Terraform Cloud token"
+        case .dopplerToken: "Doppler token"
+        case .databricksToken: "Databricks token"
         case .gitHubToken: "GitHub token"
         case .gitLabToken: "GitLab token"
-        case .slackToken: "Slack token"
-        case .slackWebhook: "Slack webhook URL"
-        case .googleAPIKey: "Google API key"
-        case .stripeKey: "Stripe live key"
-        case .openAIKey: "OpenAI-style API key"
         case .npmToken: "npm token"
         case .pyPIToken: "PyPI token"
+        case .rubyGemsToken: "RubyGems API key"
+        case .dockerHubToken: "Docker Hub token"
+        case .huggingFaceToken: "Hugging Face token"
+        case .stripeKey: "Stripe live key"
+        case .squareToken: "Square token"
+        case .shopifyToken: "Shopify token"
+        case .slackToken: "Slack token"
+        case .slackWebhook: "Slack webhook URL"
+        case .discordBotToken: "Discord bot token"
+        case .discordWebhook: "Discord webhook URL"
+        case .telegramBotToken: "Telegram bot token"
+        case .twilioAPIKey: "Twilio API key"
+        case .sendGridKey: "SendGrid API key"
+        case .mailgunKey: "Mailgun API key"
+        case .mailchimpKey: "Mailchimp API key"
+        case .postmanKey: "Postman API key"
+        case .openAIKey: "OpenAI-style API key"
+        case .anthropicKey: "Anthropic API key"
         case .jsonWebToken: "JSON Web Token"
+        case .basicAuthHeader: "HTTP Basic authorization header"
+        case .bearerToken: "bearer token"
+        case .urlCredentials: "URL with a password"
+        case .netrcPassword: ".netrc password"
+        case .pgpassPassword: ".pgpass password"
+        case .dockerAuth: "Docker registry login"
+        case .connectionString: "connection string with a password"
         case .passwordAssignment: "password"
         case .secretAssignment: "secret or API key"
-        case .urlCredentials: "URL with a password"
         }
     }
 
     /// The name with its indefinite article (`a GitHub token`, `an AWS access key id`).
     public var nameWithArticle: String {
         switch self {
-        case .awsAccessKeyID, .awsSecretAccessKey, .npmToken, .openAIKey: "an " + name
+        case .awsAccessKeyID, .awsSecretAccessKey, .npmToken, .openAIKey, .ageSecretKey, .anthropicKey,
+            .azureStorageKey, .azureSASToken, .azureClientSecret, .huggingFaceToken, .basicAuthHeader:
+            "an " + name
         default: "a " + name
         }
-    }
-
-    /// Whether this is a heuristic on an assignment: a more specific token found in the same
-    /// place wins over it.
-    var isAssignment: Bool {
-        self == .passwordAssignment || self == .secretAssignment
     }
 }

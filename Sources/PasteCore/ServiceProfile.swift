@@ -92,6 +92,9 @@ public struct ServiceProfile: Sendable, Equatable {
     public var deletionSource: String?
     /// The largest content the service accepts, checked before sending.
     public var maximumBytes: Int64?
+    /// What the service takes (default: text): `accepts = text, files`, a built-in's own, or a
+    /// ShareX definition's `DestinationType` (the hook `ServiceChoice` reads).
+    public var accepts: ContentKinds = .text
     /// A one-line description for `--list-services`.
     public var summary: String = ""
     /// Whether the profile is one of paste's own.
@@ -120,6 +123,7 @@ public struct ServiceProfile: Sendable, Equatable {
             && lhs.expiryUnit == rhs.expiryUnit && lhs.jsonTemplate == rhs.jsonTemplate
             && lhs.headers == rhs.headers && lhs.result == rhs.result && lhs.maximumBytes == rhs.maximumBytes
             && lhs.deletionSource == rhs.deletionSource && lhs.connection == rhs.connection
+            && lhs.accepts == rhs.accepts
     }
 }
 

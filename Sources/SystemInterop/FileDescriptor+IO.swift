@@ -30,12 +30,17 @@ extension FileDescriptor {
     ///
     /// Reads go into one chunk buffer that grows fourfold (64 KiB to 4 MiB) each time a read
     /// fills it, so a large input takes few calls, and are appended from there (a `memcpy`).
-    /// - Parameter idleTimeout: When given, how long to wait for each piece before giving up
-    ///   with `Errno.timedOut` (a writer that went quiet); nil waits as long as it takes.
-    public func readAll(idleTimeout: Duration? = nil) throws(Errno) -> [UInt8] {
+    /// - Parameters:
+    ///   - idleTimeout: When given, how long to wait for each piece before giving up with
+    ///     `Errno.timedOut` (a writer that went quiet); nil waits as long as it takes.
+    ///   - limit: When given, reading stops as soon as more than `limit` bytes are in (the
+    ///     result is then longer than `limit`, which tells the caller the input was too big):
+    ///     a writer that never stops cannot fill memory.
+    public func readAll(idleTimeout: Duration? = nil, limit: Int? = nil) throws(Errno) -> [UInt8] {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: Self.firstReadChunk)
         while true {
+            if let limit, result.count > limit { return result }
             if let idleTimeout, try !wait(for: .readable, before: .now + idleTimeout) { throw .timedOut }
             let outcome = chunk.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
                 Result { () throws(Errno) in try read(into: buffer) }

@@ -115,9 +115,15 @@ public final class MockServer: @unchecked Sendable {
 
     // MARK: - Control routes
 
-    /// Every request the mock received, oldest first (`GET /_requests`).
+    /// Every request the mock received, oldest first (`GET /_requests`); the control routes are
+    /// never logged.
     public func requests() throws -> [MockRecordedRequest] {
         try decode([MockRecordedRequest].self, from: request("GET", "/_requests"))
+    }
+
+    /// The POST requests the mock received, oldest first: the uploads.
+    public func posts() throws -> [MockRecordedRequest] {
+        try requests().filter { $0.method == "POST" }
     }
 
     /// Forgets the request log (`DELETE /_requests`).
@@ -138,6 +144,13 @@ public final class MockServer: @unchecked Sendable {
         let response = try request("GET", "/pastes/\(id).txt")
         guard response.status == 200 else { throw Failure(description: "no paste \(id): \(response.status)") }
         return response.body
+    }
+
+    /// What a paste URL the mock answered serves (`GET` of its path): for a 0x0 file, the
+    /// bytes as uploaded, with the Content-Type of their part.
+    public func fetch(url: String) throws -> MockHTTPResponse {
+        guard url.hasPrefix(baseURL + "/") else { throw Failure(description: "not a URL of this mock: \(url)") }
+        return try request("GET", String(url.dropFirst(baseURL.count)))
     }
 
     /// Arms a fault for the next `count` matching requests (0: until cleared).

@@ -62,7 +62,7 @@ extension PasteMock {
             if path.hasPrefix("/0x0/"), let last = path.split(separator: "/").last,
                 let id = Int(last.split(separator: ".").first ?? "")
             {
-                return raw(id)
+                return nullPointerFile(id)
             }
         }
         // Managed at the paste's own URL, extension and all, as 0x0.st does (`POST /0x0/ID.txt`).
@@ -290,6 +290,14 @@ extension PasteMock {
             headers: [("X-Token", token), ("X-Expires", String(Int64(expiresMillis)))])
         response.pasteID = paste.id
         return response
+    }
+
+    /// `GET /0x0/ID.EXT`: the file as uploaded, byte for byte, as the type its part was sent
+    /// with (0x0.st serves a file as its type; text/plain when the part named none).
+    private func nullPointerFile(_ id: Int) -> Response {
+        guard let paste = store.paste(id: id) else { return .text(404, "no paste \(id)\n") }
+        let type = paste.contentType.flatMap { $0.isEmpty ? nil : $0 } ?? "text/plain; charset=utf-8"
+        return Response(status: 200, headers: [("Content-Type", type)], body: paste.content)
     }
 
     /// `POST /0x0/ID` with `token` and `delete` (or `expires`): manage a 0x0 paste.

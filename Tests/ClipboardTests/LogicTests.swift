@@ -23,6 +23,26 @@ struct LogicTests {
         #expect(TextTarget.preferred(among: ["TARGETS", "image/png", "text/html"]) == nil)
     }
 
+    @Test(
+        "the best image target is chosen, PNG first, MIME case aside",
+        arguments: [
+            (["TARGETS", "image/bmp", "image/png", "image/jpeg"], "image/png"),
+            (["image/gif", "image/webp", "image/jpeg"], "image/jpeg"),
+            (["image/gif", "image/webp"], "image/webp"),
+            (["image/bmp", "image/gif"], "image/gif"),
+            (["Image/BMP"], "Image/BMP"),
+        ])
+    func preferredImage(offered: [String], expected: String) {
+        #expect(ImageTarget.preferred(among: offered)?.name == expected)
+        #expect(ImageTarget.preferred(among: offered)?.target.rawValue == expected.lowercased())
+    }
+
+    @Test("no image target among text and other types")
+    func noImageTarget() {
+        #expect(
+            ImageTarget.preferred(among: ["UTF8_STRING", "image/svg+xml", "image/x-xcf", "application/pdf"]) == nil)
+    }
+
     @Test("Latin-1 becomes UTF-8 and back")
     func latin1() {
         let latin1: [UInt8] = [0x63, 0x61, 0x66, 0xE9, 0x20, 0xFF]
@@ -37,6 +57,8 @@ struct LogicTests {
         arguments: [
             (ClipboardError.empty(.clipboard), ClipboardError.Kind.noInput),
             (.noTextTarget(.clipboard, available: ["image/png"]), .badInput),
+            (.noContentTarget(.clipboard, available: ["application/pdf"]), .badInput),
+            (.tooLarge(.clipboard, type: "image/png", limit: 10), .badInput),
             (.timedOut(.primary, seconds: 2), .temporaryFailure),
             (.noDisplay, .unavailable),
             (.cannotOpenDisplay(name: ":9"), .unavailable),

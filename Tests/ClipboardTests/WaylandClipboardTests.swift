@@ -8,13 +8,13 @@ import TestSupport
 /// stand-ins with wl-paste's and wl-copy's command lines and exit statuses, keeping the
 /// "clipboard" in files: what is tested is our side (detection, spawning without a shell, the
 /// text through a pipe byte-exact, and how failures are told apart).
-@Suite("Wayland backend through wl-clipboard's command lines")
-struct WaylandClipboardTests {
+@Suite("Wayland backend through wl-clipboard's command lines", .temporaryHome)
+struct WaylandClipboardTests: ScopedSuite {
     let folder: URL
     let environment: [String: String]
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-\(UUID().uuidString)")
+        folder = TemporaryHome.current.root.appendingPathComponent("wl")
         let bin = folder.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         // wl-copy [--primary]: stores stdin. wl-paste [--primary] [--no-newline] [--type T] | --list-types.
@@ -24,16 +24,26 @@ struct WaylandClipboardTests {
             [ "$1" = --primary ] && store="$FAKE_WL_STORE/primary"
             cat > "$store.data" && echo text/plain > "$store.types"
             """
+        // --type text reads STORE.data; --type TYPE (a type listed) reads STORE.TYPE with / as _
+        // (or writes zeros forever when STORE.endless exists). Every call is logged to calls.
         let paste = """
             #!/bin/sh
-            store="$FAKE_WL_STORE/clipboard"; list=no
+            echo "$*" >> "$FAKE_WL_STORE/calls"
+            store="$FAKE_WL_STORE/clipboard"; list=no; type=text; previous=
             for argument in "$@"; do
               case "$argument" in --primary) store="$FAKE_WL_STORE/primary";; --list-types) list=yes;; esac
+              [ "$previous" = --type ] && type="$argument"
+              previous="$argument"
             done
             [ -f "$store.types" ] || { echo "No selection" >&2; exit 1; }
             if [ $list = yes ]; then cat "$store.types"; exit 0; fi
-            grep -q '^text/' "$store.types" || { echo "No suitable type of content copied" >&2; exit 1; }
-            cat "$store.data"
+            if [ "$type" = text ]; then
+              grep -q '^text/' "$store.types" || { echo "No suitable type of content copied" >&2; exit 1; }
+              cat "$store.data"; exit 0
+            fi
+            grep -qx "$type" "$store.types" || { echo "No suitable type of content copied" >&2; exit 1; }
+            [ -f "$store.endless" ] && exec cat /dev/zero
+            cat "$store.$(echo "$type" | tr / _)"
             """
         for (name, text) in [("wl-copy", copy), ("wl-paste", paste)] {
             // Written through a close-on-exec descriptor: one that a process forked meanwhile by
@@ -85,10 +95,81 @@ struct WaylandClipboardTests {
         }
     }
 
-    @Test("paste under Wayland copies the URL with wl-copy")
+    /// Makes the fake clipboard offer `types`, with `text` as its text and `files` by type.
+    func offer(_ types: [String], text: [UInt8] = [], files: [String: [UInt8]] = [:]) throws {
+        try Data((types.joined(separator: "\n") + "\n").utf8).write(
+            to: folder.appendingPathComponent("clipboard.types"))
+        try Data(text).write(to: folder.appendingPathComponent("clipboard.data"))
+        for (type, bytes) in files {
+            let name = "clipboard." + type.replacingOccurrences(of: "/", with: "_")
+            try Data(bytes).write(to: folder.appendingPathComponent(name))
+        }
+    }
+
+    /// The wl-paste command lines run so far.
+    func calls() throws -> [String] {
+        let url = folder.appendingPathComponent("calls")
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        return String(decoding: try Data(contentsOf: url), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test("an image-only clipboard: text refused, --list-types, then --type image/png, byte-exact")
+    func imageOnly() throws {
+        let png = try TestImages.noisePNG(side: 300)
+        try offer(["image/jpeg", "image/png"], files: ["image/png": png, "image/jpeg": [0xFF, 0xD8, 0xFF]])
+        let content = try clipboard().readContent(.clipboard, timeout: .seconds(10), preferences: ContentPreferences())
+        #expect(content == .image(png, type: "image/png"))
+        #expect(try calls() == ["--no-newline --type text", "--list-types", "--type image/png"])
+    }
+
+    @Test("text and an image: text in one call; the image first when preferred")
+    func textAndImage() throws {
+        let png = try TestImages.smallPNG()
+        let text = Array("caption".utf8)
+        try offer(["text/plain", "image/png"], text: text, files: ["image/png": png])
+        #expect(
+            try clipboard().readContent(.clipboard, timeout: .seconds(10), preferences: ContentPreferences())
+                == .text(text))
+        #expect(try calls() == ["--no-newline --type text"])
+        let preferred = try clipboard().readContent(
+            .clipboard, timeout: .seconds(10), preferences: ContentPreferences(prefersImage: true))
+        #expect(preferred == .image(png, type: "image/png"))
+        #expect(try calls() == ["--no-newline --type text", "--list-types", "--type image/png"])
+        // On the primary selection too, with --primary on every call.
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent("clipboard.types"), to: folder.appendingPathComponent("primary.types"))
+        try Data(png).write(to: folder.appendingPathComponent("primary.image_png"))
+        #expect(
+            try clipboard().readContent(
+                .primary, timeout: .seconds(10), preferences: ContentPreferences(prefersImage: true))
+                == .image(png, type: "image/png"))
+        #expect(try calls().suffix(2) == ["--list-types --primary", "--type image/png --primary"])
+    }
+
+    @Test("a wl-paste that writes without end is killed at the limit; neither text nor image is named")
+    func limitsAndFailures() throws {
+        try offer(["image/png"])
+        try Data().write(to: folder.appendingPathComponent("clipboard.endless"))
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(throws: ClipboardError.tooLarge(.clipboard, type: "image/png", limit: 1 << 20)) {
+            try clipboard().readContent(
+                .clipboard, timeout: .seconds(10), preferences: ContentPreferences(imageLimit: 1 << 20))
+        }
+        #expect(clock.now - start < .seconds(10))
+        try offer(["application/pdf"])
+        #expect(throws: ClipboardError.noContentTarget(.clipboard, available: ["application/pdf"])) {
+            try clipboard().readContent(.clipboard, timeout: .seconds(10), preferences: ContentPreferences())
+        }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("clipboard.types"))
+        #expect(throws: ClipboardError.empty(.clipboard)) {
+            try clipboard().readContent(
+                .clipboard, timeout: .seconds(10), preferences: ContentPreferences(prefersImage: true))
+        }
+    }
+
+    @Test("paste under Wayland copies the URL with wl-copy", .mock)
     func pasteUsesWlCopy() throws {
-        let mock = try MockServer()
-        let home = try TemporaryHome()
         var env = home.environment(["DISPLAY": String?.none])
         for (key, value) in environment { env[key] = value }
         let result = try runProcess(

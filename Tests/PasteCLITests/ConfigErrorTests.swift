@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Config errors: one line naming file:line, exit 78, nothing sent")
-struct ConfigErrorTests {
+@Suite("Config errors: one line naming file:line, exit 78, nothing sent", .temporaryHome, .mock)
+struct ConfigErrorTests: ScopedSuite {
     /// One error class: the file, its mode, and the exact stderr (`CONFIG` stands for the path).
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
@@ -66,21 +66,18 @@ struct ConfigErrorTests {
 
     @Test("each error class", arguments: cases)
     func errorClass(_ item: Case) throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let path = try paste.writeConfig(
             item.text.replacingOccurrences(of: "MOCK", with: mock.baseURL), mode: item.mode)
         let result = try paste.run(["--no-copy"], stdin: "never sent\n")
         #expect(result.status == 78)
         #expect(result.err == item.stderr.replacingOccurrences(of: "CONFIG", with: path))
         #expect(result.out == "")
-        #expect(try received(mock).isEmpty)
+        #expect(try mock.requests().isEmpty)
         #expect(try paste.outboxContents().isEmpty)
     }
 
     @Test("an unknown -S name is a config error too, listing what is known")
     func unknownFlagService() throws {
-        let paste = try PasteRunner()
         let result = try paste.run(["-S", "nosuch"], stdin: "x\n")
         #expect(result.status == 78)
         #expect(
@@ -91,13 +88,11 @@ struct ConfigErrorTests {
 
     @Test("a literal secret in a private (0600) file is accepted")
     func privateLiteralSecret() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         try paste.writeConfig(
             "[service \"x\"]\nurl = \(mock.url("/json"))\nheader = Authorization: Bearer abc123\nresult = json:/data/url\n"
         )
         let result = try paste.run(["-S", "x", "--no-copy"], stdin: "fine\n")
         #expect(result.status == 0)
-        #expect(try received(mock).first?.header("Authorization") == "Bearer abc123")
+        #expect(try mock.requests().first?.header("Authorization") == "Bearer abc123")
     }
 }

@@ -115,14 +115,15 @@ struct ManPageTests {
     /// Every key of `[paste]`, mirrored by hand: a new key must be documented in paste-config(5).
     static let pasteKeys = [
         "service", "notify", "timeout", "connect-timeout", "stall-timeout", "clipboard-timeout",
-        "notify-timeout", "max-retry-after", "repeat-window", "retries", "copy", "ca-file", "ca-path", "proxy",
-        "no-proxy",
+        "notify-timeout", "max-retry-after", "repeat-window", "retries", "retry-max-attempts", "copy", "image-service",
+        "ca-file", "ca-path", "proxy", "no-proxy",
     ]
     /// Every key of `[service "NAME"]`, mirrored by hand.
     static let serviceKeys = [
         "base", "url", "format", "method", "content-field", "file-name", "content-type", "field", "lang-field",
         "title-field", "private-field", "always-private", "expiry-field", "expiry-unit", "json", "header",
-        "result", "deletion", "max-size", "summary", "ca-file", "ca-path", "pinned-pubkey", "insecure", "client-cert",
+        "result", "deletion", "accepts", "max-size", "summary", "ca-file", "ca-path", "pinned-pubkey", "insecure",
+        "client-cert",
         "client-key", "proxy", "no-proxy",
     ]
 

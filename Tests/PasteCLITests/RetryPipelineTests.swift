@@ -4,13 +4,11 @@ import TestSupport
 
 /// `--retry` leaves through the same record and deliver stages as a fresh upload: what it
 /// prints and what history keeps describe the paste it sent.
-@Suite("--retry through the pipeline")
-struct RetryPipelineTests {
+@Suite("--retry through the pipeline", .temporaryHome, .mock)
+struct RetryPipelineTests: ScopedSuite {
     @Test("--retry --json reports the size and SHA-256 of the text it sent, as history records them")
     func retryJSON() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(
+        try paste.writeConfig(
             """
             [paste]
             retries = 0
@@ -19,7 +17,7 @@ struct RetryPipelineTests {
             content-field = paste[body]
             field = paste[authorization]=burger
 
-            """, to: "config/paste/config")
+            """)
         try mock.addFault(.status(500), count: 0, path: "/pastes/create")
         let failed = try paste.run(["-S", "m"], stdin: "retry me\n")
         #expect(failed.status != 0)

@@ -15,9 +15,15 @@ struct SecretGuardTests {
     static let secretFiles = fixtures("secrets")
     static let cleanFiles = fixtures("clean")
 
-    @Test("the fixture corpus is there")
+    @Test("the fixture corpus has at least three samples of every kind, and at least 40 kinds")
     func corpusPresent() {
-        #expect(SecretGuardTests.secretFiles.count >= 40)
+        let kinds = SecretGuardTests.secretFiles.map {
+            URL(fileURLWithPath: $0).lastPathComponent.components(separatedBy: "--")[0]
+        }
+        #expect(SecretPattern.allCases.count >= 40)
+        for pattern in SecretPattern.allCases {
+            #expect(kinds.filter { $0 == pattern.rawValue }.count >= 3, "\(pattern.rawValue)")
+        }
         #expect(SecretGuardTests.cleanFiles.count >= 5)
     }
 
@@ -37,12 +43,13 @@ struct SecretGuardTests {
         #expect(findings.isEmpty, "\(path): \(findings)")
     }
 
-    @Test("findings give line, column and a redacted excerpt, never the secret")
+    @Test("findings give offset, line, column and a redacted excerpt, never the secret")
     func position() {
-        let token = "ghp_" + String(repeating: "aB3", count: 12)
+        let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"
         let text = "first line\nsecond\n    é token=\(token) end\n"
         let findings = SecretGuard().scan(Array(text.utf8))
-        #expect(findings == [SecretFinding(pattern: .gitHubToken, line: 3, column: 13, excerpt: "ghp_…B3")])
+        #expect(
+            findings == [SecretFinding(pattern: .gitHubToken, offset: 31, line: 3, column: 13, excerpt: "ghp_…YC")])
         #expect(findings.first?.description == "GitHub token at line 3")
         #expect(findings.allSatisfy { !$0.excerpt.contains(token) })
     }

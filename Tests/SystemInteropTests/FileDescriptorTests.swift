@@ -17,6 +17,18 @@ struct FileDescriptorTests {
         #expect(try FileSystem.readFile(path).bytes == bytes)
     }
 
+    @Test("readAll with a limit stops once past it (an endless writer), and reads a short input whole")
+    func readAllLimit() throws {
+        // /dev/zero never ends: only the limit stops the read.
+        let zeros = try FileDescriptor.open("/dev/zero", .readOnly).readAll(limit: 100_000)
+        #expect(zeros.count > 100_000)
+        #expect(zeros.count <= 100_000 + 4 << 20)
+        let folder = try TemporaryFolder()
+        let path = folder.file("data")
+        try FileDescriptor.open(path, .writeOnly, options: .create).writeAll(pattern(count: 1000))
+        #expect(try FileDescriptor.open(path, .readOnly).readAll(limit: 1000) == pattern(count: 1000))
+    }
+
     @Test("read(upTo:) stops at the count, or at the end of the file")
     func readUpTo() throws {
         let folder = try TemporaryFolder()
