@@ -4,7 +4,9 @@
 // back on the clipboard. See README.md and ../shared/DESIGN.md for the parts and their arrows:
 //
 //   paste (main.swift) -> {PasteCLI, SystemInterop}
-//   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts, SystemInterop}
+//   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts, SystemInterop}; inside it a run is argv ->
+//   Invocation (the OptionID table) -> PlanResolver -> RunPlan -> the stages of Sources/PasteCLI/
+//   Pipeline (read, guard, build, send, extract, record, deliver; --retry enters at send)
 //   Upload -> {PasteCore, CurlInterop, CryptoInterop, SystemInterop};  Alerts -> X11Interop
 //   Clipboard -> {X11Interop, SystemInterop};  PasteCore -> SystemInterop (files, locks) only
 //   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,

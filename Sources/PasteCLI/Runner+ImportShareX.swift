@@ -21,7 +21,7 @@ extension Runner {
         } catch {
             throw ShareXError.inexpressible(file: path, feature: error.feature)
         }
-        StandardStream.output.write("# From the ShareX custom uploader \(path)\n" + section)
+        output.text("# From the ShareX custom uploader \(path)\n" + section)
         return .success
     }
 
