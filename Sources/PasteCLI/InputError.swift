@@ -17,12 +17,12 @@ enum InputError: PasteError, Equatable {
 
     var message: String {
         switch self {
-        case .empty(let source): "nothing to paste: \(shown: source) is empty"
+        case .empty(let source): "nothing to paste: \(shownPath: source) is empty"
         case .binary(let source, let offset):
-            "\(shown: source) looks like binary data (a NUL byte at byte offset \(offset)); only text is pasted"
-        case .missingFile(let path): "cannot read '\(shown: path)': no such file or directory"
-        case .unreadable(let path, let reason): "cannot read '\(shown: path)': \(reason)"
-        case .notAFile(let path): "cannot paste '\(shown: path)': not a regular file"
+            "\(shownPath: source) looks like binary data (a NUL byte at byte offset \(offset)); only text is pasted"
+        case .missingFile(let path): "cannot read '\(shownPath: path)': no such file or directory"
+        case .unreadable(let path, let reason): "cannot read '\(shownPath: path)': \(reason)"
+        case .notAFile(let path): "cannot paste '\(shownPath: path)': not a regular file"
         case .nothingToRead: "nothing to paste: stdin is a terminal and there is no display to read a clipboard from"
         }
     }

@@ -21,6 +21,18 @@ public enum ConfigError: PasteError, Equatable {
     /// No service by that name is configured or built in; `path` and `line` are set when the
     /// name came from `[paste] service` in a config file.
     case unknownService(name: String, known: [String], path: String? = nil, line: Int? = nil)
+    /// A template with an unknown or misplaced hole (`{contents}`, `${evn:X}`, `{json:…}` in
+    /// a request), or an argument that cannot be used.
+    case badTemplate(path: String, line: Int, key: String, problem: TemplateProblem)
+    /// A body template that never sends the paste: it has no `{content}`.
+    case templateWithoutContent(path: String, line: Int, key: String)
+    /// A `json` template that is not JSON once its placeholders are filled.
+    case templateNotJSON(path: String, line: Int, problem: OrderedJSON.SyntaxError)
+    /// A `${cmd:…}` command that gave no value (never its output: it may be a secret).
+    case commandFailed(path: String, line: Int, command: String, failure: CommandFailure)
+    /// A ShareX definition that cannot be used, from `sxcu = PATH` at `path`:`line`, or from
+    /// `-S PATH.sxcu` (no config line).
+    case shareX(ShareXError, path: String? = nil, line: Int? = nil)
     /// A file a key names (`ca-file`, `client-cert`, …) cannot be used; `path` and `line` are
     /// nil when it came from an environment variable, then named by `key`.
     case unusableFile(path: String?, line: Int?, key: String, file: String, reason: String)
@@ -32,32 +44,42 @@ public enum ConfigError: PasteError, Equatable {
     public var message: String {
         switch self {
         case .unreadable(let path, let reason):
-            "cannot read config '\(shown: path)': \(reason)"
+            "cannot read config '\(shownPath: path)': \(reason)"
         case .syntax(let path, let line, let expected):
-            "\(shown: path):\(line): syntax error: expected \(expected)"
+            "\(shownPath: path):\(line): syntax error: expected \(expected)"
         case .unknownKey(let path, let line, let section, let key):
-            "\(shown: path):\(line): unknown key '\(shown: key)' in section [\(shown: section)]"
+            "\(shownPath: path):\(line): unknown key '\(shown: key)' in section [\(shown: section)]"
         case .unknownSection(let path, let line, let name):
-            "\(shown: path):\(line): unknown section [\(shown: name)]; expected [paste] or [service \"NAME\"]"
+            "\(shownPath: path):\(line): unknown section [\(shown: name)]; expected [paste] or [service \"NAME\"]"
         case .badValue(let path, let line, let key, let value, let expected):
-            "\(shown: path):\(line): bad value '\(shown: value)' for '\(shown: key)': expected \(expected)"
+            "\(shownPath: path):\(line): bad value '\(shown: value)' for '\(shown: key)': expected \(expected)"
         case .missingEnvironment(let path, let line, let name):
-            "\(shown: path):\(line): environment variable \(shown: name) is not set"
+            "\(shownPath: path):\(line): environment variable \(shown: name) is not set"
         case .unreadableSecretFile(let path, let line, let file, let reason):
-            "\(shown: path):\(line): cannot read secret file '\(shown: file)': \(reason)"
+            "\(shownPath: path):\(line): cannot read secret file '\(shownPath: file)': \(reason)"
         case .secretReadableByOthers(let path, let line, let key, let mode):
-            "\(shown: path):\(line): '\(shown: key)' holds a literal secret but the file is readable by others (mode \(String(mode & 0o777, radix: 8)))"
+            "\(shownPath: path):\(line): '\(shown: key)' holds a literal secret but the file is readable by others (mode \(String(mode & 0o777, radix: 8)))"
         case .incompleteService(let path, let line, let service, let missing):
-            "\(shown: path):\(line): service '\(shown: service)' has no '\(missing)'"
+            "\(shownPath: path):\(line): service '\(shown: service)' has no '\(missing)'"
         case .unknownService(let name, let known, let path, let line):
-            (path.map { "\(shown: $0):\(line ?? 0): " } ?? "")
+            (path.map { "\(shownPath: $0):\(line ?? 0): " } ?? "")
                 + "unknown service '\(shown: name)'; known: \(shown: known.joined(separator: ", "), limit: 400)"
+        case .badTemplate(let path, let line, let key, let problem):
+            "\(shownPath: path):\(line): bad '\(shown: key)': \(shown: problem.description, limit: Sanitizer.excerptLength)"
+        case .templateWithoutContent(let path, let line, let key):
+            "\(shownPath: path):\(line): the '\(shown: key)' template has no {content}, so the paste would never be sent"
+        case .templateNotJSON(let path, let line, let problem):
+            "\(shownPath: path):\(line): the 'json' template is not valid JSON once filled (template \(shown: problem.description, limit: Sanitizer.excerptLength))"
+        case .commandFailed(let path, let line, let command, let failure):
+            "\(shownPath: path):\(line): command '\(shown: command)' \(failure)"
+        case .shareX(let error, let path, let line):
+            (path.map { "\(shownPath: $0):\(line ?? 0): " } ?? "") + error.message
         case .unusableFile(let path?, let line, let key, let file, let reason):
-            "\(shown: path):\(line ?? 0): cannot use '\(shown: file)' for '\(key)': \(reason)"
+            "\(shownPath: path):\(line ?? 0): cannot use '\(shownPath: file)' for '\(key)': \(reason)"
         case .unusableFile(nil, _, let key, let file, let reason):
-            "cannot use '\(shown: file)' from \(key): \(reason)"
+            "cannot use '\(shownPath: file)' from \(key): \(reason)"
         case .keyReadableByOthers(let path, let line, let key, let file, let mode):
-            "\(shown: path):\(line): the private key '\(shown: file)' ('\(key)') is readable by others (mode \(String(mode & 0o777, radix: 8)))"
+            "\(shownPath: path):\(line): the private key '\(shownPath: file)' ('\(key)') is readable by others (mode \(String(mode & 0o777, radix: 8)))"
         case .badEnvironment(let name, let value, let expected):
             "bad value '\(shown: value)' in the environment variable \(name): expected \(expected)"
         }
@@ -66,12 +88,19 @@ public enum ConfigError: PasteError, Equatable {
     public var hint: String? {
         switch self {
         case .secretReadableByOthers(let path, _, _, _):
-            "run 'chmod 600 \(shown: path)', or take the secret from ${env:NAME} or ${file:PATH}"
+            "run 'chmod 600 \(shownPath: path)', or take the secret from ${env:NAME} or ${file:PATH}"
         case .unknownService: "'paste --list-services' shows them all"
-        case .keyReadableByOthers(_, _, _, let file, _): "run 'chmod 600 \(shown: file)'"
+        case .commandFailed(_, _, _, .notFound):
+            "the command runs without a shell, found on PATH; write its full path if it lives elsewhere"
+        case .commandFailed: "its output is never shown (it may be a secret); run the command yourself to see why"
+        case .shareX(let error, _, _): error.hint
+        case .keyReadableByOthers(_, _, _, let file, _): "run 'chmod 600 \(shownPath: file)'"
         default: nil
         }
     }
 
-    public var exitStatus: ExitStatus { .config }
+    public var exitStatus: ExitStatus {
+        if case .shareX(let error, _, _) = self { return error.exitStatus }
+        return .config
+    }
 }

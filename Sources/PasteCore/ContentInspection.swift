@@ -27,10 +27,15 @@ public struct ContentChecks: Sendable, Hashable {
 }
 
 extension RequestFormat {
-    /// Whether the format carries text only as UTF-8: a form's percent-encoding, a JSON string
-    /// and PrivateBin's JSON paste hold Unicode text, not bytes. Multipart, raw and tcp bodies
-    /// carry the bytes as they are.
-    public var needsUTF8: Bool { self == .form || self == .json || self == .privatebin }
+    /// Whether the format carries text only as UTF-8: a form's percent-encoding, a JSON string,
+    /// XML text, text in the URL and PrivateBin's JSON paste hold Unicode text, not bytes.
+    /// Multipart, raw and tcp bodies carry the bytes as they are.
+    public var needsUTF8: Bool {
+        switch self {
+        case .form, .json, .xml, .noBody, .privatebin: true
+        case .multipart, .raw, .tcp: false
+        }
+    }
 }
 
 /// Content refused because of what it holds: binary data, or text that is not UTF-8 where the
@@ -45,9 +50,9 @@ public enum InspectionRefusal: PasteError, Equatable, Sendable {
     public var message: String {
         switch self {
         case .binary(let source, let offset):
-            "\(shown: source) looks like binary data (a NUL byte at byte offset \(offset)); only text is pasted"
+            "\(shownPath: source) looks like binary data (a NUL byte at byte offset \(offset)); only text is pasted"
         case .notUTF8(let source, let offset, let format):
-            "\(shown: source) is not UTF-8 (byte offset \(offset)), and format = \(format.rawValue) "
+            "\(shownPath: source) is not UTF-8 (byte offset \(offset)), and format = \(format.rawValue) "
                 + "sends only UTF-8 text; nothing was pasted"
         }
     }

@@ -19,6 +19,9 @@ public enum Sanitizer {
     /// How much of a URL a message shows: a link is of use only whole, so more than other values
     /// (a PrivateBin link with its key is about 100 characters), and still bounded.
     public static let shownURLLength = 300
+    /// How much of a file's path a message shows: a path names what failed and is of use only
+    /// whole (an outbox entry's path is past 80 characters), and still bounded.
+    public static let shownPathLength = 300
     /// The longest line paste writes to stderr, whatever it is made of: the last bound, for
     /// text no message shaped (a library's error description).
     public static let lineLength = 1_000
@@ -202,6 +205,12 @@ public enum Sanitizer {
 }
 
 extension DefaultStringInterpolation {
+    /// Interpolates a file's path (or a label made of one) as `Sanitizer.shown` makes it safe
+    /// to print, up to `Sanitizer.shownPathLength` characters.
+    public mutating func appendInterpolation(shownPath value: some StringProtocol) {
+        appendLiteral(Sanitizer.shown(value, limit: Sanitizer.shownPathLength))
+    }
+
     /// Interpolates a value from the person, the config, the environment or a server as
     /// `Sanitizer.shown` makes it safe to print: `"cannot read '\(shown: path)'"`.
     public mutating func appendInterpolation(shown value: some StringProtocol, limit: Int = Sanitizer.shownLength) {

@@ -83,7 +83,7 @@ public enum GuardError: PasteError, Equatable {
     public var message: String {
         switch self {
         case .secretsFound(let findings, let source):
-            let subject = source.map { " '\(shown: $0)'" } ?? ""
+            let subject = source.map { " '\(shownPath: $0)'" } ?? ""
             guard let first = findings.first else { return "refusing to upload\(subject)" }
             return "refusing to upload\(subject): it looks like it holds "
                 + "\(first.pattern.nameWithArticle) (line \(first.line), column \(first.column)); "

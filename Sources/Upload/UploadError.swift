@@ -125,9 +125,9 @@ public enum UploadError: PasteError, Equatable {
         case .receiveFailed(let url, let detail):
             "no usable answer from \(shown: Endpoint(url).authority): \(shown: detail, limit: Self.detailLength)"
         case .readFailed(let path, let code, _):
-            "cannot read '\(shown: path)': \(code.message)"
+            "cannot read '\(shownPath: path)': \(code.message)"
         case .teeFailed(let path, let code, _):
-            "cannot write the outbox copy '\(shown: path)': \(code.message)"
+            "cannot write the outbox copy '\(shownPath: path)': \(code.message)"
         case .unsupportedURL(let url):
             "unsupported URL '\(shown: url, limit: Sanitizer.shownURLLength)': use http://, https:// or tcp://host:port"
         case .bodyNotSendableOverTCP(let url):

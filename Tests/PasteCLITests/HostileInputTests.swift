@@ -18,8 +18,8 @@ func isTerminalSafe(_ data: Data) -> Bool {
 /// Issue 16: values from argv, the config and servers reach stderr escaped and bounded; numbers
 /// are range-checked; server URLs that hide where they lead are refused; binary input and text
 /// that is not UTF-8 are refused as they stream, before the request completes.
-@Suite("Hostile input: shown escaped and bounded, ranges checked, refused as it streams")
-struct HostileInputTests {
+@Suite("Hostile input: shown escaped and bounded, ranges checked, refused as it streams", .temporaryHome, .mock)
+struct HostileInputTests: ScopedSuite {
     /// A config with the mock's form, JSON, raw and multipart services (no retries).
     static func config(_ mock: MockServer, extra: String = "") -> String {
         """
@@ -50,8 +50,6 @@ struct HostileInputTests {
         "a --timeout out of range exits 64 stating the range, before anything is read or sent",
         arguments: ["1e308", "1e16", "9.3e15", "inf", "nan", "-0", "0", "-1", "1e400", "8d"])
     func timeoutOutOfRange(_ value: String) throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let result = try paste.run(
             ["--timeout", value, "--url", mock.url("/pastes/create"), "--no-copy"], stdin: "x\n")
         #expect(result.status == 64)
@@ -64,7 +62,6 @@ struct HostileInputTests {
 
     @Test("-e out of range exits 64 stating the range")
     func expiryOutOfRange() throws {
-        let paste = try PasteRunner()
         let result = try paste.run(["-e", "1e308w", "--url", "http://127.0.0.1:9/", "--no-copy"], stdin: "x\n")
         #expect(result.status == 64)
         #expect(result.err.hasPrefix("paste: bad expiry '1e308w': expected a duration from 1s to 36500d"))
@@ -79,8 +76,6 @@ struct HostileInputTests {
         "a number out of range in the config exits 78 naming file:line and the range; nothing traps",
         arguments: numericKeys, ["1e16", "1e308", "inf", "nan", "9.3e15", "-1"])
     func configOutOfRange(_ key: String, _ value: String) throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let path = try paste.home.write("[paste]\n\(key) = \(value)\n", to: "config/paste/config")
         let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "x\n")
         #expect(result.status == 78, "stderr: \(result.err)")
@@ -91,7 +86,6 @@ struct HostileInputTests {
 
     @Test("max-size out of range, or overflowing its unit, exits 78 stating the range")
     func maximumSizeOutOfRange() throws {
-        let paste = try PasteRunner()
         for value in ["0", "9223372036854775807K", "2048G", "1e3"] {
             let path = try paste.home.write(
                 "[service \"x\"]\nurl = http://127.0.0.1:9/\nmax-size = \(value)\n", to: "config/paste/config")
@@ -111,7 +105,6 @@ struct HostileInputTests {
 
     @Test("an escape-laden file name never reaches stderr raw: escaped visibly, the rest kept")
     func hostileFileName() throws {
-        let paste = try PasteRunner()
         let missing = try paste.run(["-f", Self.hostileName, "--no-copy"])
         #expect(missing.status == 66)
         #expect(
@@ -122,7 +115,7 @@ struct HostileInputTests {
         try paste.home.write("", to: Self.hostileName)
         let refused = try runProcess(
             BuiltProducts.path(of: "paste"), ["-f", Self.hostileName, "--no-copy"], environment: paste.environment,
-            currentDirectory: paste.home.root.path)
+            currentDirectory: home.root.path)
         #expect(refused.status == 65)
         #expect(refused.err == "paste: nothing to paste: '\\e]0;PWNED\\a\\u{9B}31m\\u{202E}gpj.exe' is empty\n")
         #expect(isTerminalSafe(refused.stderr))
@@ -131,13 +124,12 @@ struct HostileInputTests {
         let long = String(repeating: "\u{1B}[2J", count: 30_000)
         let tooLong = try paste.run(["-f", long, "--no-copy"])
         #expect(tooLong.status != 0)
-        #expect(tooLong.stderr.count < 300, "stderr: \(tooLong.err.prefix(400))")
+        #expect(tooLong.stderr.count < 500, "stderr: \(tooLong.err.prefix(600))")
         #expect(isTerminalSafe(tooLong.stderr))
     }
 
     @Test("a 100 kB unknown option and a hostile -S name are cut and escaped")
     func hostileArguments() throws {
-        let paste = try PasteRunner()
         let option = try paste.run(["--" + String(repeating: "x", count: 100_000)])
         #expect(option.status == 64)
         #expect(
@@ -154,7 +146,6 @@ struct HostileInputTests {
 
     @Test("config values holding escapes, and a 1 MB config line, reach stderr escaped and short")
     func hostileConfig() throws {
-        let paste = try PasteRunner()
         let megabyte = String(repeating: "y", count: 1 << 20)
         let configs: [(text: String, shows: String)] = [
             // A url holding an OSC sequence, before and after its scheme.
@@ -198,9 +189,7 @@ struct HostileInputTests {
             ("userinfo", "it puts a user name before the host (user@host), which hides where it leads"),
         ])
     func spoofedURL(_ spoof: String, _ problem: String) throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(Self.config(mock), to: "config/paste/config")
+        try paste.writeConfig(Self.config(mock))
         try mock.addFault(.spoofURL(spoof: spoof), path: "/pasters/")
         let result = try paste.run(["-S", "raw", "--no-copy"], stdin: "spoof me\n")
         #expect(result.status == 69)
@@ -219,9 +208,7 @@ struct HostileInputTests {
 
     @Test("a NUL 9 MiB into stdin: exit 65 naming its offset, no paste on the server, nothing kept")
     func nulInStream() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(Self.config(mock), to: "config/paste/config")
+        try paste.writeConfig(Self.config(mock))
         for service in [["--url", mock.url("/pastes/create")], ["-S", "raw"], ["-S", "json"]] {
             let input = Self.nineMiB + Data([0x62, 0x00, 0x63]) + Data(repeating: 0x64, count: 4096)
             let result = try paste.run(service + ["--no-copy"], input: .bytes(input))
@@ -237,10 +224,8 @@ struct HostileInputTests {
         #expect(try mock.requests().allSatisfy { $0.dropped || $0.pasteId == nil })
     }
 
-    @Test("a NUL 9 MiB into stdin to a tcp service: exit 65, the connection reset, nothing kept")
+    @Test("a NUL 9 MiB into stdin to a tcp service: exit 65, the connection reset, nothing kept", .mock(tcp: true))
     func nulInStreamOverTCP() throws {
-        let mock = try MockServer(tcp: true)
-        let paste = try PasteRunner()
         try paste.home.write(
             "[service \"t\"]\nurl = tcp://127.0.0.1:\(mock.tcpPort!)\nformat = tcp\nresult = body\n",
             to: "config/paste/config")
@@ -260,10 +245,8 @@ struct HostileInputTests {
 
     @Test("a NUL at the very end of a 9 MiB -f file: exit 65, the last bytes never go, no paste")
     func nulAtEndOfFile() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(Self.config(mock), to: "config/paste/config")
-        let file = paste.home.root.appendingPathComponent("big.log")
+        try paste.writeConfig(Self.config(mock))
+        let file = home.root.appendingPathComponent("big.log")
         try (Self.nineMiB + Data([0x00])).write(to: file)
         for service in [["--url", mock.url("/pastes/create")], ["-S", "raw"], ["-S", "json"]] {
             let result = try paste.run(service + ["--no-copy", "-f", file.path])
@@ -279,9 +262,7 @@ struct HostileInputTests {
 
     @Test("caf\\xe9: refused by form and json at byte offset 3, sent byte-exact by multipart and raw")
     func notUTF8() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(Self.config(mock), to: "config/paste/config")
+        try paste.writeConfig(Self.config(mock))
         let latin1 = Data([0x63, 0x61, 0x66, 0xE9])
         for format in ["form", "json"] {
             let result = try paste.run(["-S", format, "--no-copy"], input: .bytes(latin1))
@@ -304,9 +285,7 @@ struct HostileInputTests {
 
     @Test("a stream that stops being UTF-8 past 9 MiB is refused mid-way by a JSON service: no paste")
     func notUTF8InStream() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(Self.config(mock), to: "config/paste/config")
+        try paste.writeConfig(Self.config(mock))
         // A sequence cut short at the very end: only the end of the stream can tell.
         let input = Self.nineMiB + Data("é\"\n".utf8) + Data([0xC3])
         let result = try paste.run(["-S", "json", "--no-copy"], input: .bytes(input))
@@ -318,9 +297,7 @@ struct HostileInputTests {
 
     @Test("9 MiB piped to a JSON service arrive whole: escaped as they stream, chunked, byte-exact once decoded")
     func jsonStream() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(Self.config(mock), to: "config/paste/config")
+        try paste.writeConfig(Self.config(mock))
         // Quotes, backslashes, controls and multi-byte characters, repeated so that chunks
         // split them at every alignment.
         var text = Data()
@@ -339,8 +316,6 @@ struct HostileInputTests {
 
     @Test("a server trickling its answer above the stall limit is cut at response-timeout: exit 75, text kept")
     func responseTimeout() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         // [paste] says 10 minutes; the service's own says 1 s, and wins.
         try paste.home.write(
             Self.config(mock, extra: "response-timeout = 10m")
@@ -361,12 +336,12 @@ struct HostileInputTests {
 
     // MARK: - Memory
 
-    @Test("100 MB of stdin to a JSON service is escaped as it streams: peak RSS at most 64 MiB")
+    @Test(
+        "100 MB of stdin to a JSON service is escaped as it streams: peak RSS at most 64 MiB",
+        .mock(arguments: ["--discard-bodies"]))
     func jsonStreamMemory() throws {
-        let mock = try MockServer(arguments: ["--discard-bodies"])
-        let paste = try PasteRunner()
-        try paste.home.write(Self.config(mock), to: "config/paste/config")
-        let peakFile = paste.home.root.appendingPathComponent("peak").path
+        try paste.writeConfig(Self.config(mock))
+        let peakFile = home.root.appendingPathComponent("peak").path
         // /usr/bin/time -f %M: the peak resident set (KiB) of paste itself.
         let pipeline =
             "head -c 100000000 /dev/zero | tr '\\0' '\"' | /usr/bin/time -f %M -o '\(peakFile)' "

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import PasteCore
 
 @Suite("Content inspection: binary and non-UTF-8 input refused at its offset, JSON escaped by the chunk")
-struct ContentInspectionTests {
+struct ContentInspectionTests: ScopedSuite {
     /// Well-formed and ill-formed UTF-8 (Unicode's Table 3-7 edges and the classic traps).
     static let samples: [[UInt8]] = [
         Array("plain ascii".utf8), Array("café 日本語 🎉 \u{10FFFF}".utf8),
@@ -125,7 +126,9 @@ struct ContentInspectionTests {
         }
     }
 
-    @Test("a large file or a pipe goes to a JSON service as the rendered halves around its escaped content")
+    @Test(
+        "a large file or a pipe goes to a JSON service as the rendered halves around its escaped content",
+        .temporaryHome)
     func jsonEmbedded() throws {
         let template = #"{"title": "{title:none}", "content": "{content}", "lang": "{lang:text}"}"#
         var builder = RequestBuilder(profile: profile(.json, template: template), context: Context(environment: [:]))
@@ -143,8 +146,7 @@ struct ContentInspectionTests {
         let twice = #"{"a": "{content}", "b": "{content}"}"#
         #expect(!profile(.json, template: twice).streamsContent)
         var twiceBuilder = RequestBuilder(profile: profile(.json, template: twice), context: Context(environment: [:]))
-        let directory = try TemporaryDirectory()
-        let file = try directory.write("x\"y", to: "f")
+        let file = try home.write("x\"y", to: "f")
         let fromFile = try twiceBuilder.build(content: .file(path: file, size: 3), options: PasteOptions())
         #expect(fromFile.body == .rendered(Array(#"{"a": "x\"y", "b": "x\"y"}"#.utf8), contentType: "application/json"))
         #expect(throws: RequestError.self) { try twiceBuilder.build(content: stream, options: PasteOptions()) }

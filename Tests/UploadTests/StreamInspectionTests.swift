@@ -6,12 +6,8 @@ import TestSupport
 @testable import Upload
 
 /// The stream-inspection hook, JSON bodies escaped as they stream, and the answer's deadline.
-@Suite("Streams inspected on their way to libcurl; JSON escaped as it streams; the answer's deadline")
-struct StreamInspectionTests {
-    let server: TestServer
-
-    init() throws { server = try TestServer() }
-
+@Suite("Streams inspected on their way to libcurl; JSON escaped as it streams; the answer's deadline", .testServer)
+struct StreamInspectionTests: ScopedSuite {
     /// Text with what JSON must escape, multi-byte characters, and no NUL.
     static let jsonText = Array("q\"uote\" back\\slash\ttab\u{1}ctl café 日本語 🎉\r\n".utf8)
 

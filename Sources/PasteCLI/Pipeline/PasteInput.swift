@@ -36,7 +36,7 @@ struct PasteInput {
                 throw .unreadable(path: path, reason: Errno.permissionDenied.message)
             }
             return PasteInput(
-                content: .file(path: path, size: size), label: "'\(shown: path)'", fileName: baseName(path))
+                content: .file(path: path, size: size), label: "'\(shownPath: path)'", fileName: baseName(path))
         }
         let bytes: [UInt8]
         do {
@@ -44,7 +44,7 @@ struct PasteInput {
         } catch {
             throw .unreadable(path: path, reason: error.message)
         }
-        return try PasteInput(bytes: bytes, label: "'\(shown: path)'", fileName: baseName(path))
+        return try PasteInput(bytes: bytes, label: "'\(shownPath: path)'", fileName: baseName(path))
     }
 
     /// Where `bytes` hold their first NUL (binary data), found with `memchr` (`Memory.firstIndex`).
