@@ -37,8 +37,14 @@ extension Runner {
                 output.result(JSONOutput.object(for: record))
             } else {
                 let title = record.title.map { "  \(Sanitizer.printable($0, limit: 60))" } ?? ""
+                // Text says nothing more; an image or a binary file says what it is.
+                let type =
+                    record.type.map {
+                        MediaType(recordedName: $0).category == .text ? "" : " \(Sanitizer.printable($0, limit: 60))"
+                    }
+                    ?? ""
                 output.result(
-                    "\(JSONText.timestamp(record.time))  \(record.service)  \(record.url)  \(record.byteCount) B\(title)"
+                    "\(JSONText.timestamp(record.time))  \(record.service)  \(record.url)  \(record.byteCount) B\(type)\(title)"
                 )
             }
         }
