@@ -173,6 +173,20 @@ struct ImageEndToEndTests: ScopedSuite {
         #expect(targets.out.contains("image/png"))
     }
 
+    @Test("--image with only text on the clipboard is refused (65): that text is not what was meant; nothing sent")
+    func imageAskedButTextOnly() throws {
+        try useImageService()
+        try xvfb.putOnClipboard("a note, not a picture")
+        let result = try paste.run(["--no-notify", "--image"], stdin: "stdin is not read with --image")
+        #expect(result.status == 65)
+        #expect(
+            result.err
+                == "paste: the clipboard holds text but no image, and --image sends only an image\n"
+                + "paste: copy an image, or leave out --image to send the text\n")
+        #expect(try mock.requests().isEmpty)
+        #expect(try xvfb.clipboardText() == "a note, not a picture")
+    }
+
     @Test("a PNG over the image service's max-size is refused while it is read (65), with a hint")
     func tooLarge() throws {
         let png = try TestImages.noisePNG(side: 300)

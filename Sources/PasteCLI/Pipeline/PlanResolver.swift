@@ -173,6 +173,7 @@ struct PlanResolver {
             imageService: imageService,
             pasteConnection: settings.connection,
             prefersImage: prefersImage,
+            requiresImage: invocation.prefersImage,
             adHocURL: invocation.url,
             options: options,
             copy: copyTarget(for: settings),

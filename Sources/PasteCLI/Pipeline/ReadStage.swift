@@ -141,6 +141,8 @@ enum ReadStage {
             throw ClipboardFailure(error: error)
         }
         let label = selection == .primary ? "the primary selection" : "the clipboard"
+        // `--image` with text only: that text was not what the person meant to send.
+        if plan.requiresImage, case .text = content { throw InputError.noImage(source: label) }
         return try PasteInput.selection(content, label: label, context: context)
     }
 }

@@ -80,6 +80,8 @@ struct RunPlan: Sendable {
     /// Whether a selection holding both text and an image gives its image: `--image`, or a
     /// service named for the run that takes no text (a ShareX image uploader).
     var prefersImage: Bool
+    /// `--image`: a selection that holds no image is refused rather than its text sent.
+    var requiresImage: Bool
     /// `--url URL`: the ad-hoc endpoint, kept with an outbox entry so `--retry` finds it again.
     var adHocURL: String?
     /// Title, language, private, expiry, burn: already checked against the service when it was
