@@ -17,6 +17,10 @@ struct ClipboardFailure: PasteError {
         switch error {
         case .noDisplay: "pipe text in (cmd | paste), or use -f FILE"
         case .noTextTarget: "copy text, not an image or a file, and try again"
+        case .noContentTarget: "copy text or an image (PNG, JPEG, WebP, GIF, BMP), or save it to a file and use -f FILE"
+        case .tooLarge:
+            "the limit is the image service's max-size (\(ContentPreferences.defaultImageLimit >> 20) MiB when it "
+                + "sets none); copy a smaller image"
         default: nil
         }
     }

@@ -14,6 +14,8 @@ enum InputError: PasteError, Equatable {
     case notAFile(path: String)
     /// stdin is a terminal and there is no clipboard to read.
     case nothingToRead
+    /// `--image`, and the selection holds text but no image.
+    case noImage(source: String)
 
     var message: String {
         switch self {
@@ -24,19 +26,21 @@ enum InputError: PasteError, Equatable {
         case .unreadable(let path, let reason): "cannot read '\(shownPath: path)': \(reason)"
         case .notAFile(let path): "cannot paste '\(shownPath: path)': not a regular file"
         case .nothingToRead: "nothing to paste: stdin is a terminal and there is no display to read a clipboard from"
+        case .noImage(let source): "\(source) holds text but no image, and --image sends only an image"
         }
     }
 
     var hint: String? {
         switch self {
         case .nothingToRead: "pipe text in (cmd | paste), or use -f FILE"
+        case .noImage: "copy an image, or leave out --image to send the text"
         default: nil
         }
     }
 
     var exitStatus: ExitStatus {
         switch self {
-        case .empty, .binary: .badInput
+        case .empty, .binary, .noImage: .badInput
         case .missingFile, .nothingToRead, .notAFile: .noInput
         case .unreadable: .ioError
         }

@@ -29,6 +29,8 @@ public struct Invocation: Sendable, Equatable {
 
     public var action: Action = .upload
     public var input: InputChoice = .automatic
+    /// `--image`: the selection's image rather than its text, when it holds both.
+    public var prefersImage = false
     public var service: String?
     public var url: String?
     public var configPath: String?
@@ -144,6 +146,9 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
             if result.input != .automatic { throw UsageError(detail: "-f cannot be combined with -c or -P") }
             result.input = .files(files)
         }
+        if result.prefersImage, case .files = result.input {
+            throw UsageError(detail: "--image reads the clipboard; it cannot be combined with -f")
+        }
         if result.service != nil && result.url != nil {
             throw UsageError(detail: "--service and --url name two different places; choose one")
         }
@@ -168,6 +173,7 @@ private func apply(
     case .primary:
         if invocation.input == .clipboard { throw UsageError(detail: "-c and -P cannot be combined") }
         invocation.input = .primary
+    case .image: invocation.prefersImage = true
     case .service: invocation.service = value
     case .url:
         let lower = value!.lowercased()

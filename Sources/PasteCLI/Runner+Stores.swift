@@ -41,9 +41,15 @@ extension Runner {
                 output.result(JSONOutput.object(for: record))
             } else {
                 let title = record.title.map { "  \(Sanitizer.printable($0, limit: 60))" } ?? ""
+                // Text says nothing more; an image or a binary file says what it is.
+                let type =
+                    record.type.map {
+                        MediaType(recordedName: $0).category == .text ? "" : " \(Sanitizer.printable($0, limit: 60))"
+                    }
+                    ?? ""
                 output.result(
                     "\(JSONText.timestamp(record.time))  \(shown: record.service)  "
-                        + "\(shown: record.url, limit: Sanitizer.maximumURLLength)  \(record.byteCount) B\(title)"
+                        + "\(shown: record.url, limit: Sanitizer.maximumURLLength)  \(record.byteCount) B\(type)\(title)"
                 )
             }
         }

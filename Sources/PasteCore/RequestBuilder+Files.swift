@@ -21,7 +21,8 @@ extension RequestBuilder {
         guard profile.format.canCarryFiles else {
             throw ContentRefusal.cannotCarryFiles(service: profile.name, format: profile.format.rawValue)
         }
-        var request = try build(content: content, options: options)
+        // The real name fills `{filename}` too (a ShareX `Arguments` value, a URL, a header).
+        var request = try build(content: content, options: options, fileName: fileName)
         // A file goes as it is: a NUL or bytes that are not UTF-8 are no reason to refuse it.
         request.contentChecks = .none
         switch request.body {

@@ -55,7 +55,8 @@ struct RecordStage {
                     if case .file(let path, _) = input.content { return Self.digest(ofFile: path) }
                     return ""
                 }()
-            preview = input.bytes.flatMap { HistoryRecord.preview(of: $0) }
+            // An image's bytes have no first line to show: `--pick` shows its type and size.
+            preview = input.type.category == .text ? input.bytes.flatMap { HistoryRecord.preview(of: $0) } : nil
             sentEntry = nil
         case .outbox(let claimed):
             size = claimed.size
@@ -64,11 +65,13 @@ struct RecordStage {
             sentEntry = claimed.claim.entry
         }
         let outcome = answer.outcome
+        let type = job.type.essence
         let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
         let record = HistoryRecord(
             time: context.now(), service: job.service.name, url: outcome.url, byteCount: size, sha256: digest,
             title: job.title.map(output.shown), deletionToken: isURLDeletion ? nil : outcome.deletion,
-            deletionURL: isURLDeletion ? outcome.deletion : nil, preview: preview.map(output.shown))
+            deletionURL: isURLDeletion ? outcome.deletion : nil, preview: preview.map(output.shown),
+            type: type)
         do { try history.append(record) } catch {
             output.note("could not record the paste in history: \(error.message)")
         }
@@ -79,7 +82,7 @@ struct RecordStage {
         }
         return PasteResult(
             url: outcome.url, service: job.service.name, byteCount: size, sha256: digest, title: job.title,
-            deletion: outcome.deletion)
+            deletion: outcome.deletion, type: type)
     }
 
     // MARK: - Failures
