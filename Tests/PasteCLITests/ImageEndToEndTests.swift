@@ -299,13 +299,22 @@ struct BinaryFileTests: ScopedSuite {
         #expect(try mock.posts().last?.field("file")?.filename == "stdin")
     }
 
-    @Test("text that is not UTF-8 (Latin-1) is still text: it goes to a text-only service as before")
+    @Test(
+        "text that is not UTF-8 (Latin-1) is still text, not binary: multipart sends it byte-exact, form refuses it"
+    )
     func latin1IsText() throws {
         try paste.writeConfig("[service \"dpaste\"]\n    url = \(mock.url("/api/v2/"))\n")
         let latin1: [UInt8] = Array("caf".utf8) + [0xE9] + Array(" cr".utf8) + [0xE8, 0x6D, 0x65, 0x0A]
         let path = try write(latin1, to: "menu.txt")
-        let result = try paste.run(["-f", path, "--no-copy"])
-        #expect(result.status == 0, "stderr: \(result.err)")
+        let sent = try paste.run(["-f", path, "--no-copy", "--url", mock.url("/pastes/create")])
+        #expect(sent.status == 0, "stderr: \(sent.err)")
+        #expect(try mock.posts().last?.field("paste[body]")?.data == Data(latin1))
+        // Form carries only UTF-8: refused as text that is not UTF-8 (issue 16), never as binary.
+        let refused = try paste.run(["-f", path, "--no-copy"])
+        #expect(refused.status == 65)
+        #expect(
+            refused.err.hasPrefix("paste: the text is not UTF-8 (byte offset 3), and format = form"),
+            "stderr: \(refused.err)")
         #expect(try mock.posts().count == 1)
     }
 
