@@ -5,19 +5,24 @@ import SystemInterop
 /// the `-v` trace, `--dry-run` and `--json`, the text of windows, and the words stored in the
 /// history and the outbox.
 ///
-/// Every line passes `redactor` on its way out, so a value registered there (issue 16: values
-/// from `${env:…}`, `${file:…}`, URL userinfo, proxy credentials) is masked wherever it would
-/// appear. Nothing writes to stdout or stderr around it except the progress bar (a count of
-/// bytes) and the ShareX import's section.
+/// Every line passes `redactor` on its way out: the run's one `Redactor` (`Context.redactor`),
+/// where values from `${env:…}`, `${file:…}` and `${cmd:…}`, header values, URL user
+/// information, credential query parameters and proxy credentials are registered as they
+/// become known (`ValueExpansion`, `PlanResolver`, `BuildStage`), so each is masked wherever
+/// it would appear. The history and the outbox mask with the same one (`History.redaction`,
+/// `Outbox.redaction`). Nothing writes to stdout or stderr around it except the progress bar
+/// (a count of bytes) and the ShareX import's section.
 struct Output: Sendable {
     var environment: [String: String]
     var isQuiet = false
     var isJSON = false
-    /// Masks the values that must never be shown or stored; shared by every copy of this output.
-    let redactor = Redactor()
+    /// Masks the values that must never be shown or stored; shared by every copy of this output
+    /// (and, through the context, by the history and the outbox).
+    let redactor: Redactor
 
-    init(environment: [String: String]) {
+    init(environment: [String: String], redactor: Redactor = Redactor()) {
         self.environment = environment
+        self.redactor = redactor
     }
 
     /// `NO_COLOR` (https://no-color.org) or a non-terminal stderr turns colour off.

@@ -16,7 +16,7 @@ public enum PasteCommand {
         let context = Context(
             environment: environment, userID: CurrentProcess.userID, commandRunner: CommandRunner(),
             asker: WindowAsker(displayName: environment["DISPLAY"]))
-        let output = Output(environment: environment)
+        let output = Output(environment: environment, redactor: context.redactor)
         do {
             switch try parseCommandLine(rest) {
             case .coreutils:

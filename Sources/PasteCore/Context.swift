@@ -17,6 +17,9 @@ public struct Context: Sendable {
     public var asker: (any Asking)?
     /// What this run has already resolved once: command output, the person's answers.
     public let cache = RunCache()
+    /// The values this run must never show or store (`${env:…}` values, credentials), shared
+    /// by everything that prints or keeps text: the output funnel, the history, the outbox.
+    public let redactor = Redactor()
 
     /// Makes a context.
     public init(

@@ -3,18 +3,47 @@ public enum Redaction {
     /// What replaces a secret.
     public static let mask = "[redacted]"
 
-    /// Header names whose values are credentials.
+    /// Header names whose values are credentials, whatever words they hold.
     static let sensitiveNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
         "x-auth-token", "x-token", "private-token", "x-access-token",
     ]
 
-    /// Whether a `Name: value` header line carries a credential.
+    /// Header names that never carry a credential: their values are not registered for
+    /// masking (`Redactor.register(header:)`), so a `Content-Type` stays readable.
+    static let publicNames: Set<String> = [
+        "accept", "accept-charset", "accept-encoding", "accept-language", "cache-control", "connection",
+        "content-disposition", "content-encoding", "content-language", "content-type", "dnt", "expect", "origin",
+        "pragma", "referer", "user-agent", "x-requested-with",
+    ]
+
+    /// Whether a `Name: value` header line carries a credential: a known name, or one holding
+    /// `auth`, `token`, `secret`, `password`, `passwd`, `apikey` or `api-key`, or ending in
+    /// `-key` (`X-Auth`, `X-Auth-Token`, `Private-Token`, `X-Secret`).
+    ///
+    /// The one rule for `--dry-run` and the `-v` trace (Upload's `HeaderRedaction`) alike.
     public static func isSensitiveHeader(_ line: String) -> Bool {
-        guard let colon = line.firstIndex(of: ":") else { return false }
-        let name = line[..<colon].trimmingSpaces().lowercased()
-        return sensitiveNames.contains(name) || name.contains("token") || name.contains("secret")
-            || name.contains("password") || name.hasSuffix("-key")
+        let name = (line.firstIndex(of: ":").map { line[..<$0] } ?? line[...]).trimmingSpaces().lowercased()
+        return isSensitiveHeaderName(name)
+    }
+
+    /// Whether a header name (lower case) names a credential (see `isSensitiveHeader`).
+    static func isSensitiveHeaderName(_ name: String) -> Bool {
+        sensitiveNames.contains(name)
+            || ["auth", "token", "secret", "password", "passwd", "apikey", "api-key"].contains { name.contains($0) }
+            || name.hasSuffix("-key")
+    }
+
+    /// Whether a header of this name never carries a credential (`Content-Type`, `Accept`, …).
+    public static func isPublicHeader(_ name: String) -> Bool {
+        publicNames.contains(name.trimmingSpaces().lowercased())
+    }
+
+    /// Whether a URL query parameter of this name carries a credential: a field name that does
+    /// (`isSensitiveField`: `api_key`, `access_token`, `secret`, `password`), or one holding
+    /// `auth` (`auth`, `oauth_signature`).
+    public static func isSensitiveQuery(_ name: String) -> Bool {
+        isSensitiveField(name) || name.lowercased().contains("auth")
     }
 
     /// Whether a form field (or JSON member) of this name carries a credential: its name holds

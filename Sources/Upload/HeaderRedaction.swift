@@ -1,26 +1,23 @@
-/// Hides credentials in trace lines before anyone sees them.
-enum HeaderRedaction {
-    /// Header names whose values are secrets, compared lowercased.
-    static let secretHeaders: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
-    ]
+import PasteCore
 
+/// Hides credentials in trace lines before anyone sees them.
+///
+/// Which headers hold one is PasteCore's rule (`Redaction.isSensitiveHeader`), the same one
+/// `--dry-run` follows; the values themselves are masked again by the run's `Redactor` on the
+/// way out.
+enum HeaderRedaction {
     /// What replaces a secret value.
-    static let mask = "<redacted>"
+    static let mask = Redaction.mask
 
     /// Proxy credentials shorter than this are not searched for in trace lines: a one- or
     /// two-letter user name would mask pieces of ordinary words (the header that carries them,
     /// Proxy-Authorization, is masked whole anyway).
-    static let shortestSecret = 3
+    static let shortestSecret = Redactor.shortestValue
 
     /// Whether a header name holds a secret: the known names, and anything naming a token,
     /// a key, a secret or a password (`X-Auth-Token`, `Private-Token`, `X-Secret`).
     static func isSecret(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        if secretHeaders.contains(lower) { return true }
-        return ["token", "secret", "password", "passwd", "api-key", "apikey", "auth"].contains {
-            lower.contains($0)
-        }
+        Redaction.isSensitiveHeader(name)
     }
 
     /// The line with its value masked when it is a `Name: value` header holding a secret.

@@ -1,5 +1,7 @@
 import Testing
 
+import PasteCore
+
 @testable import PasteCLI
 
 /// The output funnel masks registered values wherever paste prints or stores them.

@@ -263,7 +263,7 @@ struct TrustAndProxyTests: ScopedSuite {
         try configure(paste, "", paste: "proxy = http://proxyuser:${env:PROXY_PASSWORD}@127.0.0.1:\(proxy.port)")
         let sent = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy", "-v"], stdin: "authorised\n")
         #expect(sent.status == 0, "stderr: \(sent.err)")
-        #expect(sent.err.contains("paste: > Proxy-Authorization: <redacted>"), "\(sent.err)")
+        #expect(sent.err.contains("paste: > Proxy-Authorization: [redacted]"), "\(sent.err)")
         #expect(proxy.log.contains("auth ok"))
         let dry = try paste.run(["--url", mock.url("/pastes/create"), "-n", "-v"], stdin: "dry\n")
         #expect(dry.status == 0)

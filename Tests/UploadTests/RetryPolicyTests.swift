@@ -109,8 +109,8 @@ struct RetryPolicyTests {
     @Test(
         "header redaction hides credential values",
         arguments: [
-            ("Authorization: Bearer x", "Authorization: <redacted>"), ("cookie: a=b", "cookie: <redacted>"),
-            ("Set-Cookie: s=1", "Set-Cookie: <redacted>"), ("PRIVATE-TOKEN: t", "PRIVATE-TOKEN: <redacted>"),
+            ("Authorization: Bearer x", "Authorization: [redacted]"), ("cookie: a=b", "cookie: [redacted]"),
+            ("Set-Cookie: s=1", "Set-Cookie: [redacted]"), ("PRIVATE-TOKEN: t", "PRIVATE-TOKEN: [redacted]"),
             ("Content-Type: text/plain", "Content-Type: text/plain"),
             ("Trying 127.0.0.1:80...", "Trying 127.0.0.1:80..."),
         ])
