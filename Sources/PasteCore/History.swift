@@ -11,6 +11,7 @@ import SystemInterop
 /// fresh line so it is never glued to the torn one. The file is created 0600: deletion tokens
 /// are secrets. The history and its lock are opened as `AtomicFile.openRegular` does: never
 /// through a symbolic link, never a FIFO or device (an error, not a hang), never another user's.
+/// Every record's words pass the run's `Redactor` on their way in (`redaction`).
 public struct History: Sendable {
     /// The history file.
     public let path: String
@@ -18,17 +19,25 @@ public struct History: Sendable {
     public let lockPath: String
     /// The clock, for the repeat window.
     private let now: @Sendable () -> Date
+    /// Masks the run's secrets in what a record stores (`Redactor`): its service, URL, title
+    /// and preview. Deletion tokens and URLs are kept as given: they are what deletes the paste.
+    public let redaction: @Sendable (String) -> String
 
-    /// The history of the run's context: `$XDG_STATE_HOME/paste/history`.
+    /// The history of the run's context: `$XDG_STATE_HOME/paste/history`, masking with the
+    /// run's `Redactor`.
     public init(context: Context) {
-        self.init(path: context.historyPath, now: context.now)
+        self.init(path: context.historyPath, now: context.now, redaction: context.redactor.redaction)
     }
 
     /// A history stored at `path`.
-    public init(path: String, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        path: String, now: @escaping @Sendable () -> Date = { Date() },
+        redaction: @escaping @Sendable (String) -> String = { $0 }
+    ) {
         self.path = path
         self.lockPath = path + ".lock"
         self.now = now
+        self.redaction = redaction
     }
 
     // MARK: - Writing
@@ -37,7 +46,7 @@ public struct History: Sendable {
     ///
     /// - Throws: `StoreError` when the folder, lock or file cannot be made or written.
     public func append(_ record: HistoryRecord) throws(StoreError) {
-        var line = encode(record)
+        var line = encode(redacted(record))
         line.append(UInt8(ascii: "\n"))
         try AtomicFile.createFolder(AtomicFile.folderOf(path))
         let lock = try FileLock(path: lockPath, kind: .exclusive)
@@ -162,6 +171,16 @@ public struct History: Sendable {
     }
 
     // MARK: - Encoding
+
+    /// The record as it may be stored: its words passed through `redaction`.
+    func redacted(_ record: HistoryRecord) -> HistoryRecord {
+        var record = record
+        record.service = redaction(record.service)
+        record.url = redaction(record.url)
+        record.title = record.title.map(redaction)
+        record.preview = record.preview.map(redaction)
+        return record
+    }
 
     private func encode(_ record: HistoryRecord) -> [UInt8] {
         Array(record.jsonLine.utf8)

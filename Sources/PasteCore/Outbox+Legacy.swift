@@ -64,7 +64,8 @@ extension Outbox {
         updated.metadata.lastError = OutboxFailure.sanitize(message)
         updated.metadata.lastAttempt = now()
         if updated.metadata.state == nil || updated.metadata.state == .inFlight { updated.metadata.state = .retryable }
-        try AtomicFile.write(Outbox.encode(updated.metadata, path: updated.metadataPath), to: updated.metadataPath)
+        try AtomicFile.write(
+            Outbox.encode(redacted(updated.metadata), path: updated.metadataPath), to: updated.metadataPath)
         return updated
     }
 }

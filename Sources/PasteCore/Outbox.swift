@@ -43,6 +43,10 @@ public struct Outbox: Sendable {
     public let policy: OutboxPolicy
     /// The clock, for entry names, attempt times and the age of stranded files.
     let now: @Sendable () -> Date
+    /// Masks the run's secrets in the words a metadata file stores (`Redactor`): the service,
+    /// its URL, the title, the file name and the last error. The entry in memory keeps them as
+    /// they are, so the run that wrote it can still send it.
+    public let redaction: @Sendable (String) -> String
 
     /// The most entries made in one millisecond before giving up (the sequence has four digits).
     static let maximumSequence = 9999
@@ -54,15 +58,19 @@ public struct Outbox: Sendable {
 
     /// The outbox of the run's context: `$XDG_STATE_HOME/paste/outbox`.
     public init(context: Context, policy: OutboxPolicy = OutboxPolicy()) {
-        self.init(folder: context.outboxDirectory, policy: policy, now: context.now)
+        self.init(
+            folder: context.outboxDirectory, policy: policy, now: context.now, redaction: context.redactor.redaction)
     }
 
     /// An outbox in `folder`.
-    public init(folder: String, policy: OutboxPolicy = OutboxPolicy(), now: @escaping @Sendable () -> Date = { Date() })
-    {
+    public init(
+        folder: String, policy: OutboxPolicy = OutboxPolicy(), now: @escaping @Sendable () -> Date = { Date() },
+        redaction: @escaping @Sendable (String) -> String = { $0 }
+    ) {
         self.folder = folder
         self.policy = policy
         self.now = now
+        self.redaction = redaction
     }
 
     // MARK: - Making entries
@@ -167,6 +175,17 @@ public struct Outbox: Sendable {
         var loaded = entry
         loaded.metadata = metadata
         return loaded
+    }
+
+    /// The metadata as it may be stored: its words passed through `redaction`.
+    func redacted(_ metadata: OutboxEntry.Metadata) -> OutboxEntry.Metadata {
+        var metadata = metadata
+        metadata.service = redaction(metadata.service)
+        metadata.serviceURL = metadata.serviceURL.map(redaction)
+        metadata.title = metadata.title.map(redaction)
+        metadata.fileName = metadata.fileName.map(redaction)
+        metadata.lastError = metadata.lastError.map(redaction)
+        return metadata
     }
 
     static func encode(_ metadata: OutboxEntry.Metadata, path: String) throws(StoreError) -> [UInt8] {

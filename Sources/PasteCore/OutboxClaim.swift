@@ -185,7 +185,8 @@ public final class OutboxClaim {
     /// Replaces the metadata file (only ever under this claim's lock).
     func writeMetadata(_ metadata: OutboxEntry.Metadata) throws(StoreError) {
         precondition(!isRemoved, "write the metadata of a removed outbox entry")
-        let bytes = try Outbox.encode(metadata, path: entry.metadataPath)
+        // What is stored passes the run's redaction; the entry in memory keeps what it sends.
+        let bytes = try Outbox.encode(outbox.redacted(metadata), path: entry.metadataPath)
         try AtomicFile.write(bytes, to: entry.metadataPath, durable: isDurable)
         entry.metadata = metadata
     }

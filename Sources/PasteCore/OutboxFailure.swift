@@ -45,10 +45,11 @@ public struct OutboxFailure: Sendable, Equatable {
         self.message = OutboxFailure.sanitize(message)
     }
 
-    /// The failure of an upload that ended with `error`.
-    public init(_ error: any Error) {
+    /// The failure of an upload that ended with `error`; `redaction` masks the run's secrets in
+    /// its message before it is cut (`Outbox.redaction`, the run's `Redactor`).
+    public init(_ error: any Error, redaction: (String) -> String = { $0 }) {
         self.verdict = OutboxFailure.verdict(for: error)
-        self.message = OutboxFailure.describe(error)
+        self.message = OutboxFailure.describe(error, redaction: redaction)
     }
 
     /// Retryable or held, for any error an upload can end with (the table above).
@@ -60,15 +61,16 @@ public struct OutboxFailure: Sendable, Equatable {
     /// terminal escapes or control characters, cut after `maximumMessageLength` characters (then
     /// ending in `…`).
     ///
-    /// Every `last_error` goes through here (and `sanitize`), so hiding secrets by value in what
-    /// paste stores has one place to go.
-    public static func describe(_ error: any Error) -> String {
-        sanitize((error as? any PasteError)?.message ?? "\(error)")
+    /// Every `last_error` goes through here (and `sanitize`): `redaction` masks the run's
+    /// secrets by value first, so no cut can leave half of one; the outbox masks what it
+    /// stores again on writing (`Outbox.redaction`), whoever made the message.
+    public static func describe(_ error: any Error, redaction: (String) -> String = { $0 }) -> String {
+        sanitize((error as? any PasteError)?.message ?? "\(error)", redaction: redaction)
     }
 
     /// Cleans a message for the outbox (see `describe`).
-    static func sanitize(_ message: String) -> String {
-        Sanitizer.printable(message, limit: maximumMessageLength)
+    static func sanitize(_ message: String, redaction: (String) -> String = { $0 }) -> String {
+        Sanitizer.printable(redaction(message), limit: maximumMessageLength)
     }
 
     /// The longest `last_error` kept: a message and its server excerpt (160) with room to spare.
