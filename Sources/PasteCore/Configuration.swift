@@ -431,12 +431,13 @@ extension ServiceProfile {
         func template(_ text: String, use: Template.Use = .request, allowsContent: Bool = false)
             throws(ConfigError) -> ConfigValue
         {
-            let value: ConfigValue
+            var value: ConfigValue
             do {
                 value = try ConfigValue(parsing: text, use: use, origin: origin)
             } catch {
                 throw .badTemplate(path: path, line: entry.line, key: entry.key, problem: error)
             }
+            value.key = entry.key
             if !allowsContent && value.template.uses(.content) {
                 throw .badTemplate(
                     path: path, line: entry.line, key: entry.key,

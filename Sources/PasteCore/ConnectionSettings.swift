@@ -29,7 +29,8 @@ public struct ConnectionSettings: Sendable, Equatable {
 
     /// Applies one of this group's keys, checking its form (files are checked when resolved).
     mutating func apply(_ entry: ConfigFile.Entry, path: String) throws(ConfigError) {
-        let value = ConfigValue(entry.value, origin: (path, entry.line))
+        var value = ConfigValue(entry.value, origin: (path, entry.line))
+        value.key = entry.key
         func bad(_ expected: String) -> ConfigError {
             .badValue(
                 path: path, line: entry.line, key: entry.key, value: Proxy.redactingCredentials(entry.value),

@@ -27,6 +27,9 @@ public struct ConfigValue: Sendable, Equatable {
     public var template: Template
     /// Where it was written (`nil` for built-ins).
     public var origin: (path: String, line: Int)?
+    /// The config key it was written at (`header`, `proxy`), for messages; nil when not from a
+    /// config line.
+    public var key: String?
 
     /// Makes a value; built-ins have no origin. Text that is not a valid template is taken
     /// literally: values read from a file go through `init(parsing:use:origin:)`, which checks.
@@ -232,7 +235,9 @@ extension ServiceProfile {
     /// so history and messages say where the paste went.
     public static func adHoc(url: String) -> ServiceProfile {
         let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? Substring(url)
-        let host = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        var host = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        // Named by where it goes, never by its credentials (`alice:PW@host`).
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
         return pastie(name: host.isEmpty ? "url" : String(host), url: url)
     }
 

@@ -7,8 +7,9 @@ import SystemInterop
 ///
 /// Secrets never appear in argv: they are read from the environment, a file or a command's
 /// output at the moment a request is built, and every value that came from a reference is
-/// remembered in `secrets` so that whatever prints or stores a request (`--dry-run`,
-/// `--verbose`, the outbox) can mask it by value.
+/// remembered in `secrets` and registered with the run's `Redactor` (`Context.redactor`), so
+/// that whatever prints or stores a request (`--dry-run`, `--verbose`, the outbox, the
+/// history) masks it by value.
 public struct ValueExpansion: Sendable {
     /// The run's environment.
     public var context: Context
@@ -26,7 +27,7 @@ public struct ValueExpansion: Sendable {
         var result = ""
         for part in value.template.parts {
             if case .reference(let reference) = part {
-                result += try resolve(reference, origin: value.origin)
+                result += try resolve(reference, origin: value.origin, key: value.key)
             } else {
                 result += (try? Template([part]).configText()) ?? ""
             }
@@ -45,13 +46,14 @@ public struct ValueExpansion: Sendable {
     public mutating func render(
         _ value: ConfigValue, values: [Placeholder: String], rendering: Rendering = .verbatim
     ) throws -> String {
-        try render(value.template, origin: value.origin, values: values, rendering: rendering)
+        try render(value.template, origin: value.origin, values: values, rendering: rendering, key: value.key)
     }
 
-    /// Renders `template` (see `render(_:values:rendering:)`).
+    /// Renders `template` (see `render(_:values:rendering:)`); `key` is the config key it was
+    /// written at, for messages.
     public mutating func render(
         _ template: Template, origin: (path: String, line: Int)?, values: [Placeholder: String],
-        rendering: Rendering
+        rendering: Rendering, key: String? = nil
     ) throws -> String {
         var result = ""
         for part in template.parts {
@@ -62,15 +64,16 @@ public struct ValueExpansion: Sendable {
                 // A fallback stands for a value: it is escaped as one, once.
                 let value =
                     try values[placeholder]
-                    ?? fallback.map { try render($0, origin: origin, values: values, rendering: .verbatim) } ?? ""
+                    ?? fallback.map { try render($0, origin: origin, values: values, rendering: .verbatim, key: key) }
+                    ?? ""
                 result += rendering.escaping.apply(value)
             case .reference(let reference):
-                let secret = try resolve(reference, origin: origin)
+                let secret = try resolve(reference, origin: origin, key: key)
                 result += rendering.escapesReferences ? rendering.escaping.apply(secret) : secret
             case .answer:
                 preconditionFailure("answer values are refused in request templates when the config is read")
             case .random, .select, .prompt, .base64:
-                let value = try compute(part, origin: origin, values: values)
+                let value = try compute(part, origin: origin, values: values, key: key)
                 result += rendering.escapesComputed ? rendering.escaping.apply(value) : value
             }
         }
@@ -121,10 +124,10 @@ public struct ValueExpansion: Sendable {
 
     /// The value of a ShareX function part.
     private mutating func compute(
-        _ part: Template.Part, origin: (path: String, line: Int)?, values: [Placeholder: String]
+        _ part: Template.Part, origin: (path: String, line: Int)?, values: [Placeholder: String], key: String? = nil
     ) throws -> String {
         func text(_ template: Template) throws -> String {
-            try render(template, origin: origin, values: values, rendering: .verbatim)
+            try render(template, origin: origin, values: values, rendering: .verbatim, key: key)
         }
         switch part {
         case .random(let choices):
@@ -164,9 +167,9 @@ public struct ValueExpansion: Sendable {
     }
 
     /// The secret a reference stands for, remembered for masking.
-    private mutating func resolve(_ reference: Reference, origin: (path: String, line: Int)?) throws(ConfigError)
-        -> String
-    {
+    private mutating func resolve(
+        _ reference: Reference, origin: (path: String, line: Int)?, key: String?
+    ) throws(ConfigError) -> String {
         let path = origin?.path ?? "built-in"
         let line = origin?.line ?? 0
         let secret: String
@@ -190,7 +193,11 @@ public struct ValueExpansion: Sendable {
         case .cmd:
             secret = try runCommand(reference.argument, path: path, line: line)
         }
-        if !secrets.contains(secret) { secrets.append(secret) }
+        if !secrets.contains(secret) {
+            secrets.append(secret)
+            // Masked from now on in whatever the run prints or stores.
+            context.redactor.register(secret)
+        }
         return secret
     }
 
@@ -231,7 +238,7 @@ public struct ValueExpansion: Sendable {
     /// The text with every expanded secret masked.
     public func redact(_ text: String) -> String {
         var result = text
-        for secret in secrets where secret.count >= 3 {
+        for secret in secrets where secret.count >= Redactor.shortestValue {
             result = result.replacingAll(secret, with: Redaction.mask)
         }
         return result

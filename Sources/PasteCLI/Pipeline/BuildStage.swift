@@ -11,6 +11,10 @@ import Upload
 /// (`PasteInput.type`) goes byte-exact as the file part (or the raw body), with its own file
 /// name and Content-Type (`RequestBuilder.build(file:named:type:options:)`).
 ///
+/// Each request's credentials (header values, URL user information, credential query
+/// parameters and fields) are registered with the run's `Redactor` as it is built, before
+/// anything shows it; values from `${env:…}` and the like were registered as they were resolved.
+///
 /// The builder keeps what `--dry-run` shows: each request's secrets (`expansion`, the values
 /// the output funnel will mask) and a JSON body's preview, one per request in order, whichever
 /// service each goes to (a run's images may go to another service than its text).
@@ -39,6 +43,7 @@ struct BuildStage {
                 type: input.type, options: options)
         }
         request.connection = route.connection
+        builder.expansion.context.redactor.register(request)
         return request
     }
 
@@ -48,13 +53,17 @@ struct BuildStage {
         outboxContent path: String, size: Int64, options: PasteOptions, fileName: String?, type: MediaType
     ) throws -> UploadRequest {
         if type.category != .text {
-            return try builder.build(
+            let request = try builder.build(
                 file: .file(path: path, size: size), named: fileName ?? PasteInput.standardInputFileName(type),
                 type: type, options: options)
+            builder.expansion.context.redactor.register(request)
+            return request
         }
         let content: ContentSource =
             builder.profile.streamsContent ? .file(path: path, size: size) : try Self.spool(file: path)
-        return try builder.build(content: content, options: options, fileName: fileName)
+        let request = try builder.build(content: content, options: options, fileName: fileName)
+        builder.expansion.context.redactor.register(request)
+        return request
     }
 
     /// `--dry-run`: the requests as they would go out, secrets masked, one block each.

@@ -101,7 +101,11 @@ struct PlanResolver {
     static func service(
         _ invocation: Invocation, _ configuration: Configuration, context: Context
     ) throws(ConfigError) -> ServiceProfile {
-        if let url = invocation.url { return ServiceProfile.adHoc(url: url) }
+        if let url = invocation.url {
+            // Its user information and credential query parameters are masked from here on.
+            context.redactor.register(url: url)
+            return ServiceProfile.adHoc(url: url)
+        }
         return try configuration.resolveService(flag: invocation.service, context: context)
     }
 
@@ -125,6 +129,8 @@ struct PlanResolver {
         for profile: ServiceProfile, paste: ConnectionSettings, context: Context, isInsecure: Bool
     ) throws -> (policy: ConnectionPolicy, warning: String?) {
         let policy = try ConnectionPolicy.resolve(service: profile.connection, paste: paste, context: context)
+        // Proxy credentials are masked from here on, whether written literally or not.
+        context.redactor.register(policy)
         guard policy.isInsecure && !isInsecure else { return (policy, nil) }
         return (
             policy,
