@@ -16,6 +16,8 @@ public enum ConfigError: PasteError, Equatable {
     case unreadableSecretFile(path: String, line: Int, file: String, reason: String)
     /// The file holds a literal secret and others can read it.
     case secretReadableByOthers(path: String, line: Int, key: String, mode: UInt32)
+    /// A `${file:…}` secret's file is readable by group or others.
+    case secretFileReadableByOthers(path: String, line: Int, key: String, file: String, mode: UInt32)
     /// A service is missing a key it needs.
     case incompleteService(path: String, line: Int, service: String, missing: String)
     /// No service by that name is configured or built in; `path` and `line` are set when the
@@ -59,6 +61,8 @@ public enum ConfigError: PasteError, Equatable {
             "\(shownPath: path):\(line): cannot read secret file '\(shownPath: file)': \(reason)"
         case .secretReadableByOthers(let path, let line, let key, let mode):
             "\(shownPath: path):\(line): '\(shown: key)' holds a literal secret but the file is readable by others (mode \(String(mode & 0o777, radix: 8)))"
+        case .secretFileReadableByOthers(let path, let line, let key, let file, let mode):
+            "\(shownPath: path):\(line): '\(shown: key)' reads a secret from '\(shownPath: file)', which others can read (mode \(String(mode & 0o777, radix: 8)))"
         case .incompleteService(let path, let line, let service, let missing):
             "\(shownPath: path):\(line): service '\(shown: service)' has no '\(missing)'"
         case .unknownService(let name, let known, let path, let line):
@@ -95,6 +99,7 @@ public enum ConfigError: PasteError, Equatable {
         case .commandFailed: "its output is never shown (it may be a secret); run the command yourself to see why"
         case .shareX(let error, _, _): error.hint
         case .keyReadableByOthers(_, _, _, let file, _): "run 'chmod 600 \(shownPath: file)'"
+        case .secretFileReadableByOthers(_, _, _, let file, _): "run 'chmod 600 \(shownPath: file)'"
         default: nil
         }
     }

@@ -188,6 +188,11 @@ public struct ValueExpansion: Sendable {
             } catch {
                 throw .unreadableSecretFile(path: path, line: line, file: file, reason: error.message)
             }
+            // Private like the config (paste-config(5)): a token others can read is refused.
+            guard contents.status.mode & 0o077 == 0 else {
+                throw .secretFileReadableByOthers(
+                    path: path, line: line, key: key ?? "${file:…}", file: file, mode: contents.status.mode)
+            }
             // A trailing newline is how editors end files, never part of the secret.
             secret = Self.droppingTrailingNewlines(String(decoding: contents.bytes, as: UTF8.self))
         case .cmd:
