@@ -18,6 +18,8 @@ struct RetryStage {
     func job(for claim: OutboxClaim) throws -> PasteJob {
         let entry = claim.entry
         let metadata = entry.metadata
+        // A literal credential in `--url` was masked when the entry was stored.
+        if let url = metadata.serviceURL, url.contains(Redaction.mask) { throw CredentialsNotKept(url: url) }
         let service = try metadata.serviceURL.map { ServiceProfile.adHoc(url: $0) } ?? named(metadata.service)
         var options = PasteOptions(
             title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
