@@ -26,6 +26,7 @@ struct DryRunTests: ScopedSuite {
                 title-field = title
                 header = Authorization: Bearer ${env:DRY_TOKEN}
                 header = X-Client: paste-tests
+                header = Accept: application/json
                 result = json:/data/url
             [service "js"]
                 url = \(mock.url("/json"))
@@ -43,7 +44,7 @@ struct DryRunTests: ScopedSuite {
         return paste
     }
 
-    @Test("multipart: URL, headers and fields shown, secrets masked, the mock receives nothing")
+    @Test("multipart: URL, headers and fields shown; secrets and non-standard header values masked; nothing sent")
     func multipart() throws {
         let paste = try setUp(service: "multi")
         let result = try paste.run(["-n", "-t", "A title"], stdin: "dry text\n")
@@ -53,7 +54,8 @@ struct DryRunTests: ScopedSuite {
             result.out == """
                 POST \(mock.url("/json"))?key=[redacted]
                 Authorization: Bearer [redacted]
-                X-Client: paste-tests
+                X-Client: [redacted]
+                Accept: application/json
                 Content-Type: multipart/form-data
                   file=<stdin, 9 bytes>; filename=note.txt; type=text/plain; charset=utf-8
                   api_key=[redacted]
