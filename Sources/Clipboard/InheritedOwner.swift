@@ -52,6 +52,8 @@ final class InheritedOwner: PreparedClipboardWrite {
             // The child: out of the caller's session and stdio (so `url=$(paste)` returns when
             // the parent does), holding nothing but the X connection.
             for stream in [StandardStream.input, .output, .error] { stream.redirectToNull() }
+            // Its command line is the parent's: none of the run's arguments stays readable there.
+            CurrentProcess.eraseArguments()
             CurrentProcess.startSession()
             CurrentProcess.closeInheritedDescriptors(keeping: connection)
             CurrentProcess.leaveWorkingDirectory()

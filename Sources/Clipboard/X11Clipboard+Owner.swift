@@ -70,6 +70,8 @@ extension X11Clipboard {
             try? payloadTheirs.duplicate(onto: .input)
             try? statusTheirs.duplicate(onto: .output)
             StandardStream.error.redirectToNull()
+            // Its command line is the parent's: none of the run's arguments stays readable there.
+            CurrentProcess.eraseArguments()
             CurrentProcess.startSession()
             CurrentProcess.exitImmediately(SelectionOwnerProcess.run(arguments: arguments, environment: environment))
         case .parent(let child):

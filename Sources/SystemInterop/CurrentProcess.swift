@@ -125,6 +125,19 @@ public enum CurrentProcess {
 
     // MARK: - Detaching (a child that outlives its parent)
 
+    /// Blanks the process's command line after `argv[0]` in place, so `/proc/PID/cmdline` (and
+    /// `ps`) of a forked child that outlives its parent shows no argument of the run that forked
+    /// it (a title, a `--url` with a password). Each argument's bytes become NUL where the kernel
+    /// put them; `CommandLine.arguments`, copied at start-up, keeps its values.
+    public static func eraseArguments() {
+        let count = Int(CommandLine.argc)
+        guard count > 1 else { return }
+        for index in 1..<count {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            memset(argument, 0, strlen(argument))
+        }
+    }
+
     /// Makes the process the leader of a new session, without a controlling terminal.
     /// Wraps `setsid`; a process that already leads a group keeps its session.
     public static func startSession() {

@@ -84,18 +84,23 @@ struct ClipboardEndToEndTests: ScopedSuite {
         #expect(url.hasPrefix(server.baseURL + "/pastes/"))
         #expect(try fetch(url + ".txt") == Data("from the clipboard, in a script".utf8))
         #expect(try xvfb.clipboardText() == url)
-        // The owner is a fork of that run (same command line): alive while it holds the URL,
-        // gone once another client takes the clipboard.
-        let ownerCommand = [executable, "-c", "--no-notify", "-q", "--url", endpoint]
-        #expect(!Self.processes(runningExactly: ownerCommand).isEmpty)
+        // The owner is a fork of that run (its command line, the arguments blanked): alive while
+        // it holds the URL, gone once another client takes the clipboard.
+        let ownerCommand = Self.erasedCommandLine(executable, ["-c", "--no-notify", "-q", "--url", endpoint])
+        #expect(!Self.processes(withCommandLine: ownerCommand).isEmpty)
         try xvfb.putOnClipboard("taken by xclip")
-        try waitUntil("the owner to leave", timeout: 10) { Self.processes(runningExactly: ownerCommand).isEmpty }
+        try waitUntil("the owner to leave", timeout: 10) { Self.processes(withCommandLine: ownerCommand).isEmpty }
         #expect(try xvfb.clipboardText() == "taken by xclip")
     }
 
-    /// The pids whose command line is exactly `arguments` (read from /proc, no procps needed).
-    static func processes(runningExactly arguments: [String]) -> [Int32] {
-        let wanted = Data((arguments.joined(separator: "\0") + "\0").utf8)
+    /// The command line a forked owner shows: `executable`, then each argument's bytes blanked
+    /// to NUL where the run's were (`CurrentProcess.eraseArguments`).
+    static func erasedCommandLine(_ executable: String, _ arguments: [String]) -> Data {
+        Data((executable + "\0").utf8) + Data(count: (arguments.joined(separator: "\0") + "\0").utf8.count)
+    }
+
+    /// The pids whose command line (/proc/PID/cmdline) is exactly `wanted` (no procps needed).
+    static func processes(withCommandLine wanted: Data) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry in
             guard let pid = Int32(entry),
@@ -122,7 +127,10 @@ struct ClipboardEndToEndTests: ScopedSuite {
 
     /// How many `paste` processes (after the run: owners, spawned or forked) serve this suite's
     /// display.
-    func ownersOnOurDisplay() -> Int {
+    func ownersOnOurDisplay() -> Int { ownerPIDsOnOurDisplay().count }
+
+    /// The `paste` processes (after the run: owners, spawned or forked) serving this suite's display.
+    func ownerPIDsOnOurDisplay() -> [Int32] {
         let ours = URL(fileURLWithPath: BuiltProducts.path(of: "paste")).resolvingSymlinksInPath().path
         let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
         return pids.filter { pid in
@@ -131,7 +139,33 @@ struct ClipboardEndToEndTests: ScopedSuite {
             else { return false }
             return String(decoding: environment, as: UTF8.self).split(separator: "\0").contains(
                 "DISPLAY=\(xvfb.display)"[...])
-        }.count
+        }
+    }
+
+    @Test("the clipboard owner's command line carries none of the run's arguments: no title, no URL password")
+    func ownerCommandLineErased() throws {
+        try xvfb.putOnClipboard("owner text")
+        let executable = BuiltProducts.path(of: "paste")
+        let password = "owner-pw-4417"
+        let title = "title-words-8812"
+        let endpoint = server.baseURL.replacingOccurrences(of: "://", with: "://bob:\(password)@") + "/pastes/create"
+        let arguments = ["-c", "--no-notify", "-q", "-t", title, "--url", endpoint]
+        let result = try paste.run(arguments)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(try xvfb.clipboardText() == url)
+        // The owner serving the URL is a fork of that run; its command line is blanked.
+        let owners = ownerPIDsOnOurDisplay()
+        #expect(owners.count == 1)
+        #expect(Self.processes(withCommandLine: Self.erasedCommandLine(executable, arguments)) == owners)
+        for pid in owners {
+            let commandLine = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
+            for secret in [password, title, "owner text", "--url"] {
+                #expect(commandLine.range(of: Data(secret.utf8)) == nil, "'\(secret)' in the owner's command line")
+            }
+        }
+        try xvfb.putOnClipboard("taken back")
+        try waitUntil("the owner to leave", timeout: 10) { ownersOnOurDisplay() == 0 }
     }
 
     @Test("an empty clipboard exits 66; an image to a text-only endpoint 65, naming image-service")
