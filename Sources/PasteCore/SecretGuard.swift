@@ -76,6 +76,9 @@ public struct SecretFinding: Sendable, Equatable, CustomStringConvertible {
 public enum GuardError: PasteError, Equatable {
     /// The text holds the findings (at least one). `source` names a file given with `-f`.
     case secretsFound([SecretFinding], source: String?)
+    /// A value sent along with the text holds the findings (at least one): `value` names it
+    /// (`the title`, `the field 'kind'`); the value itself is never shown.
+    case secretInValue([SecretFinding], value: String)
 
     /// How many further findings the hint lists by name.
     static let listedInHint = 3
@@ -88,11 +91,17 @@ public enum GuardError: PasteError, Equatable {
             return "refusing to upload\(subject): it looks like it holds "
                 + "\(first.pattern.nameWithArticle) (line \(first.line), column \(first.column)); "
                 + "use --force to upload anyway"
+        case .secretInValue(let findings, let value):
+            guard let first = findings.first else { return "refusing to upload: \(value) looks like a secret" }
+            return "refusing to upload: \(value) looks like it holds \(first.pattern.nameWithArticle); "
+                + "use --force to upload anyway"
         }
     }
 
     public var hint: String? {
         switch self {
+        case .secretInValue:
+            return nil
         case .secretsFound(let findings, _):
             let others = findings.dropFirst()
             guard !others.isEmpty else { return nil }

@@ -17,9 +17,15 @@ enum GuardStage {
     ///   - reading: the inputs, and where each is going (named in the question; whether it can
     ///     be private).
     ///   - windows: the hotkey's windows, for the question.
+    /// - Returns: whether the person let text holding a secret go (then no preview of it is
+    ///   kept in the history).
     /// - Throws: `GuardError.secretsFound` (77) without a window, `Cancelled` (130) when the
     ///   person said no.
-    static func check(_ reading: ReadStage.Reading, windows: DesktopWindows, options: inout PasteOptions) throws {
+    @discardableResult
+    static func check(_ reading: ReadStage.Reading, windows: DesktopWindows, options: inout PasteOptions) throws
+        -> Bool
+    {
+        var consented = false
         for input in reading.inputs where input.type.category == .text {
             let findings =
                 if input.bytes == nil, case .file(let path, _) = input.content {
@@ -32,9 +38,32 @@ enum GuardStage {
                 let choice = try windows.confirmSecretUpload(first, service: reading.route(of: input).service)
             {
                 if choice == .uploadPrivately { options.isPrivate = true }
+                consented = true
                 continue
             }
             throw GuardError.secretsFound(findings, source: input.fileName)
+        }
+        return consented
+    }
+
+    /// Checks the words that go with the text as the text is checked: the title (`-t`, or the
+    /// one asked for), the language, and each service's literal `field` values (those not
+    /// named like a credential: a credential field is meant to hold one). The error names the
+    /// value, never what it holds.
+    ///
+    /// - Throws: `GuardError.secretInValue` (77).
+    static func checkValues(_ options: PasteOptions, services: [ServiceProfile]) throws {
+        var values: [(name: String, value: String)] = []
+        if let title = options.title { values.append(("the title", title)) }
+        if let language = options.language { values.append(("the language", language)) }
+        for service in services {
+            for field in service.fields where !field.value.hasReference && !Redaction.isSensitiveField(field.name) {
+                values.append(("the field '\(shown: field.name)' of service '\(shown: service.name)'", field.value.raw))
+            }
+        }
+        for (name, value) in values {
+            let findings = SecretGuard().scan(Array(value.utf8))
+            if !findings.isEmpty { throw GuardError.secretInValue(findings, value: name) }
         }
     }
 }

@@ -15,11 +15,21 @@ struct RecordStage {
     var context: Context
     var output: Output
     var history: History
+    /// Whether the history keeps a preview of the text: not for text let go with a secret in
+    /// it (`--force`, or the person's answer at the hotkey).
+    var keepsPreviews = true
 
     init(context: Context, output: Output) {
         self.context = context
         self.output = output
         history = History(context: context)
+    }
+
+    /// The title as the history keeps it: masked, and dropped when it was let go with a
+    /// secret in it (`--force`).
+    private func storedTitle(_ title: String?) -> String? {
+        guard let title, keepsPreviews || SecretGuard().scan(Array(title.utf8)).isEmpty else { return nil }
+        return output.shown(title)
     }
 
     /// Records `job` by how it went: `answer` gives what extract read from the server's answer,
@@ -56,7 +66,9 @@ struct RecordStage {
                     return ""
                 }()
             // An image's bytes have no first line to show: `--pick` shows its type and size.
-            preview = input.type.category == .text ? input.bytes.flatMap { HistoryRecord.preview(of: $0) } : nil
+            preview =
+                input.type.category == .text && keepsPreviews
+                ? input.bytes.flatMap { HistoryRecord.preview(of: $0) } : nil
             sentEntry = nil
         case .outbox(let claimed):
             size = claimed.size
@@ -69,7 +81,7 @@ struct RecordStage {
         let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
         let record = HistoryRecord(
             time: context.now(), service: job.service.name, url: outcome.url, byteCount: size, sha256: digest,
-            title: job.title.map(output.shown), deletionToken: isURLDeletion ? nil : outcome.deletion,
+            title: storedTitle(job.title), deletionToken: isURLDeletion ? nil : outcome.deletion,
             deletionURL: isURLDeletion ? outcome.deletion : nil, preview: preview.map(output.shown),
             type: type)
         do { try history.append(record) } catch {

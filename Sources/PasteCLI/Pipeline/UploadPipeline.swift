@@ -34,12 +34,17 @@ struct UploadPipeline {
         for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
 
         var options = plan.options
+        // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
+        var keepsPreviews = !plan.isForced
         if !plan.isForced {
-            try GuardStage.check(reading, windows: windows, options: &options)
+            keepsPreviews = !(try GuardStage.check(reading, windows: windows, options: &options))
         }
         if plan.prompts {
             guard let title = try windows.promptForTitle(initialText: options.title ?? "") else { return .cancelled }
             if !title.isEmpty { options.title = title }
+        }
+        if !plan.isForced {
+            try GuardStage.checkValues(options, services: reading.routesUsed.map(\.service))
         }
 
         var build = BuildStage(service: plan.route.service, context: context)
@@ -52,7 +57,7 @@ struct UploadPipeline {
             return .success
         }
 
-        let results = sendAndRecord(requests, reading, plan: plan, options: options)
+        let results = sendAndRecord(requests, reading, plan: plan, options: options, keepsPreviews: keepsPreviews)
 
         var deliver = DeliverStage(copy: plan.copy, preparedCopy: reading.copy, windows: windows, output: output)
         for (result, input) in zip(results, inputs) { deliver.deliver(result, fileName: input.fileName, input: input) }
@@ -64,10 +69,12 @@ struct UploadPipeline {
     /// The jobs (and the repeat locks they hold) end here, once every paste is recorded, before
     /// anything is delivered.
     private func sendAndRecord(
-        _ requests: [UploadRequest], _ reading: ReadStage.Reading, plan: RunPlan, options: PasteOptions
+        _ requests: [UploadRequest], _ reading: ReadStage.Reading, plan: RunPlan, options: PasteOptions,
+        keepsPreviews: Bool
     ) -> [Result<PasteResult, any Error>] {
         let inputs = reading.inputs
-        let record = RecordStage(context: context, output: output)
+        var record = RecordStage(context: context, output: output)
+        record.keepsPreviews = keepsPreviews
         var results = [Result<PasteResult, any Error>?](repeating: nil, count: inputs.count)
         // Where each job's result goes (a repeat, or a job that could not be prepared, has its
         // result already): two arrays, not an array of pairs, whose tuple type would be built
