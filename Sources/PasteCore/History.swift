@@ -20,7 +20,7 @@ public struct History: Sendable {
     /// The clock, for the repeat window.
     private let now: @Sendable () -> Date
     /// Masks the run's secrets in what a record stores (`Redactor`): its service, URL, title
-    /// and preview. Deletion tokens and URLs are kept as given: they are what deletes the paste.
+    /// and preview. Deletion tokens are kept as given: they are what deletes the paste.
     public let redaction: @Sendable (String) -> String
 
     /// The history of the run's context: `$XDG_STATE_HOME/paste/history`, masking with the

@@ -33,6 +33,8 @@ extension Redactor {
             let name = Self.percentDecoded(String(pair[..<equals]))
             guard Redaction.isSensitiveQuery(name) else { continue }
             let value = String(pair[pair.index(after: equals)...])
+            // A `${env:…}` reference is no secret; its value is registered when it is resolved.
+            guard !value.contains("${") else { continue }
             register(value)
             register(Self.percentDecoded(value.replacing("+", with: " ")))
         }
@@ -41,6 +43,9 @@ extension Redactor {
     /// Registers a user and password (URL user information, a proxy's): each as written and
     /// percent-decoded, and `user:password` in base64 (an `Authorization: Basic` value).
     public func register(credentials user: String, password: String?) {
+        // `${env:…}` references are no secrets; their values are registered when resolved.
+        let user = user.contains("${") ? "" : user
+        let password = password?.contains("${") == true ? nil : password
         let decodedUser = Self.percentDecoded(user)
         let decodedPassword = password.map(Self.percentDecoded)
         for value in [user, decodedUser, password, decodedPassword].compactMap({ $0 }) { register(value) }

@@ -156,6 +156,25 @@ struct LeakTests: ScopedSuite {
             in: [("-v", sent), ("-n -v", dry), ("503 --json", failed), ("--retry", retry), ("--history", history)])
     }
 
+    @Test("a --url credential written as ${env:} is stored as written, so --retry sends it; its value shows nowhere")
+    func urlReferenceRetried() throws {
+        let key = "envkey-0b7d2e64"
+        var paste = paste
+        paste.extraEnvironment["RETRY_KEY"] = key
+        try paste.writeConfig("[paste]\nretries = 0\n")
+        let url = mock.url("/pastes/create") + "?api_key=${env:RETRY_KEY}"
+        try mock.addFault(.status(503, body: "busy for \(key)"))
+        let failed = try paste.run(["--url", url, "--no-copy", "-v"], stdin: "kept for later\n")
+        #expect(failed.status == 75, "stderr: \(failed.err)")
+        let stored = try outboxMetadata().compactMap { $0["service_url"] as? String }
+        #expect(stored == [url])
+        let retry = try paste.run(["--retry", "--no-copy", "-v"])
+        #expect(retry.status == 0, "stderr: \(retry.err)")
+        #expect(try paste.outboxContents().isEmpty)
+        #expect(try mock.posts().last?.query == "api_key=\(key)")
+        try expectNowhere([key], in: [("503 -v", failed), ("--retry -v", retry)])
+    }
+
     @Test("a proxy password written literally: not in -v, -n, the proxy's refusal, the outbox or history")
     func literalProxyPassword() throws {
         let proxy = try FixtureServer.forwardProxy(credentials: "proxyuser:Lit3ral-proxy-pw")
