@@ -222,6 +222,10 @@ struct HotkeyTests: ScopedSuite {
         let result = try allowed.wait(timeout: 30)
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(try mock.posts().count == 1)
+        // Let go with a secret in it: the history keeps no preview of it (issue 16).
+        let history = try paste.historyLines()
+        #expect(history.count == 1)
+        #expect(history.allSatisfy { !$0.contains("\"preview\"") && !$0.contains("ghp_") }, "\(history)")
     }
 }
 
