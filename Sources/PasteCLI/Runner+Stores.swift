@@ -13,6 +13,8 @@ extension Runner {
     func listServices() throws {
         let configuration = try loadConfiguration()
         let chosen = (try? PlanResolver.service(invocation, configuration, context: context))?.name
+        // A URL's literal credentials (user information, `?api_key=…`) are masked in the listing.
+        for profile in configuration.services { context.redactor.register(url: profile.url.raw) }
         if invocation.isJSON {
             for profile in configuration.services {
                 output.result(

@@ -194,6 +194,29 @@ struct LeakTests: ScopedSuite {
         try expectNowhere([key], in: [("503 -v", failed), ("--retry -v", retry)])
     }
 
+    @Test("--list-services masks a URL's literal credentials and keeps ${env:} references as written")
+    func listServices() throws {
+        try paste.writeConfig(
+            """
+            [service "lit"]
+            url = http://carol:Cl3ar-pass@127.0.0.1:9/x?token=Lit3ral-token&kind=note
+            [service "ref"]
+            url = http://127.0.0.1:9/y?api_key=${env:SOME_KEY}
+
+            """)
+        let listed = try paste.run(["--list-services"])
+        #expect(listed.status == 0, "stderr: \(listed.err)")
+        #expect(
+            listed.out.contains("http://[redacted]:[redacted]@127.0.0.1:9/x?token=[redacted]&kind=note"),
+            "\(listed.out)")
+        #expect(listed.out.contains("http://127.0.0.1:9/y?api_key=${env:SOME_KEY}"), "\(listed.out)")
+        let json = try paste.run(["--list-services", "--json"])
+        #expect(json.status == 0)
+        for text in [listed.out, listed.err, json.out, json.err] {
+            #expect(!text.contains("Cl3ar-pass") && !text.contains("Lit3ral-token") && !text.contains("carol"))
+        }
+    }
+
     @Test("a proxy password written literally: not in -v, -n, the proxy's refusal, the outbox or history")
     func literalProxyPassword() throws {
         let proxy = try FixtureServer.forwardProxy(credentials: "proxyuser:Lit3ral-proxy-pw")
