@@ -25,6 +25,13 @@ final class BodyReader {
     /// rewind, so nothing is seen twice): lets the caller hash a stream while it is sent
     /// instead of reading the tee file again afterwards.
     var streamObserver: ((Span<UInt8>) -> Void)?
+    /// Called once when a `.stream` body reaches its end, after the tee file was flushed (so
+    /// it holds every byte), before libcurl learns of the end: the moment the caller knows the
+    /// whole text was read, whatever the server answers later.
+    var onStreamEnd: (() -> Void)?
+    /// Asked when a signal interrupts a read of a `.stream` (`EINTR`): true aborts the
+    /// transfer (the run was told to end), false reads on. Nil: reads always go on.
+    var isStopped: (() -> Bool)?
 
     /// Opens what the source needs: the file, and the tee file for a stream.
     ///
@@ -124,10 +131,19 @@ final class BodyReader {
             observe(base, count)
             return count
         case .stream(let descriptor, _, _):
-            let got: Int
+            var got = 0
             do {
-                got = try FileDescriptor.withUnowned(descriptor) { (stream) throws(Errno) in
-                    try stream.read(into: buffer)
+                // A pipe may stay silent for long: a signal that interrupts the wait is asked
+                // about (`isStopped`) rather than waited through.
+                while true {
+                    do {
+                        got = try FileDescriptor.withUnowned(descriptor) { (stream) throws(Errno) in
+                            try stream.read(into: buffer, retryOnInterrupt: isStopped == nil)
+                        }
+                        break
+                    } catch .interrupted {
+                        if isStopped?() == true { return -1 }
+                    }
                 }
             } catch {
                 failure = .read(path: sourceName, errno: error)
@@ -135,7 +151,12 @@ final class BodyReader {
             }
             guard got > 0 else {
                 // The end: the tee file must hold everything before libcurl finishes the request.
-                return finishTee() ? 0 : -1
+                guard finishTee() else { return -1 }
+                if let onStreamEnd {
+                    self.onStreamEnd = nil
+                    onStreamEnd()
+                }
+                return 0
             }
             if !appendToTee(UnsafeRawBufferPointer(start: base, count: got)) { return -1 }
             observe(base, got)

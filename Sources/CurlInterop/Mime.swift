@@ -62,6 +62,8 @@ public final class Mime {
         case .segments, .file, .stream:
             let reader = try BodyReader(source)
             reader.streamObserver = easy.onStreamChunk
+            reader.onStreamEnd = easy.onStreamEnd
+            reader.isStopped = easy.isStopped
             readers.append(reader)
             try check(
                 curl_mime_data_cb(

@@ -26,4 +26,10 @@ int csystem_catch_signal(int signal);
 /// How many times `signal` arrived since `csystem_catch_signal` (read atomically).
 long csystem_signal_count(int signal);
 
+/// Gives every signal `csystem_catch_signal` caught its default disposition back (`SIG_DFL`):
+/// for a forked child, which must not inherit a handler that only counts (it would then never
+/// end on SIGTERM). Async-signal-safe (only `sigaction`), so a child may call it right after
+/// `fork`.
+void csystem_restore_caught_signals(void);
+
 #endif
