@@ -236,6 +236,8 @@ public enum MockFault: Sendable {
     case trickle(bytes: Int = 1, seconds: Double = 1)
     /// PrivateBin's refusal: 200 with `{"status":1,"message":…}`.
     case privateBinError(message: String)
+    /// The request body read `bytes` at a time, `seconds` apart: an upload still sending.
+    case slowRead(bytes: Int = 64 << 10, seconds: Double = 1)
 
     var jsonObject: [String: Any] {
         switch self {
@@ -263,6 +265,7 @@ public enum MockFault: Sendable {
             return object
         case .trickle(let bytes, let seconds): return ["fault": "trickle", "bytes": bytes, "seconds": seconds]
         case .privateBinError(let message): return ["fault": "privatebin-error", "body": message]
+        case .slowRead(let bytes, let seconds): return ["fault": "slow-read", "bytes": bytes, "seconds": seconds]
         }
     }
 }

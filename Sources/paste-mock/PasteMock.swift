@@ -131,6 +131,10 @@ final class PasteMock: Sendable {
             connection.dropAt = budget
         }
 
+        if let fault, fault.kind == .slowRead {
+            connection.readPace = (max(1, fault.bytes ?? 64 << 10), fault.seconds ?? 1)
+        }
+
         // Refuse a declared oversize body before it is sent (no 100 Continue).
         if !options.discardsBodies, case .length(let n) = framing, n > options.maxBody {
             if head.expectsContinue {

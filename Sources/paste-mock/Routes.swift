@@ -411,10 +411,10 @@ extension PasteMock {
     // MARK: - Faults
 
     /// The answer a fault puts in place of the route's, or nil when the fault only changes
-    /// timing or delivery (`delay`, `drop-response`, `trickle`).
+    /// timing or delivery (`delay`, `drop-response`, `trickle`, `slow-read`).
     func faultResponse(_ fault: Fault, for request: MockRequest) -> Response? {
         switch fault.kind {
-        case .delay, .dropRequest, .dropResponse, .trickle:
+        case .delay, .dropRequest, .dropResponse, .trickle, .slowRead:
             return nil
         case .status:
             let status = fault.status ?? 503
