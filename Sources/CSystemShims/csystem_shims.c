@@ -16,6 +16,9 @@ static int caught[_NSIG];
 static void count_arrival(int signal) { __atomic_fetch_add(&arrivals[signal], 1, __ATOMIC_RELAXED); }
 
 int csystem_catch_signal(int signal) {
+    struct sigaction current;
+    if (sigaction(signal, NULL, &current) != 0) return -1;
+    if (current.sa_handler == SIG_IGN) return 1;
     struct sigaction action = {0};
     action.sa_handler = count_arrival;
     sigemptyset(&action.sa_mask);

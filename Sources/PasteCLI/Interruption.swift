@@ -17,10 +17,13 @@ struct Interruption: Sendable {
     /// Each signal's arrival count when catching began.
     private let baseline: [Int]
 
-    /// Starts catching the signals. One that cannot be caught keeps its default action (the
-    /// run then ends as it did before: killed).
+    /// Starts catching the signals, and unblocks them on this thread (a process may start with
+    /// them blocked, inherited from the thread that spawned it). One the process ignores stays
+    /// ignored (`nohup`); one that cannot be caught keeps its default action.
     static func begin() -> Interruption {
-        for signal in signals { try? signal.catchArrivals() }
+        var caught: [Signal] = []
+        for signal in signals where (try? signal.catchArrivals()) == true { caught.append(signal) }
+        try? Signal.unblock(caught)
         return Interruption(baseline: signals.map(\.arrivalCount))
     }
 

@@ -41,10 +41,17 @@ public struct Signal: Hashable, Sendable {
     static let defaultedInChildren: [Signal] = [.pipe, .interrupt, .terminate, .hangup, .quit, .child]
 
     /// Catches this signal from now on: each arrival is counted, and a blocking call it
-    /// interrupts returns `EINTR` (the handler is installed without `SA_RESTART`).
+    /// interrupts returns `EINTR` (the handler is installed without `SA_RESTART`). A signal the
+    /// process ignores (`SIG_IGN`: what `nohup` does to SIGHUP, or a shell to SIGINT for a
+    /// background job) stays ignored: whoever started the process said so.
     /// Wraps `sigaction` through `csystem_catch_signal` (a C handler: async-signal-safe).
-    public func catchArrivals() throws(Errno) {
-        try nothingOrErrno { csystem_catch_signal(rawValue) }
+    ///
+    /// - Returns: false when the signal was left ignored.
+    @discardableResult
+    public func catchArrivals() throws(Errno) -> Bool {
+        let result = csystem_catch_signal(rawValue)
+        if result < 0 { throw Errno.current }
+        return result == 0
     }
 
     /// How many times the signal arrived since `catchArrivals()`.

@@ -7,7 +7,13 @@ extension Uploader {
     ///
     /// The answer is bounded by `UploadResponse.maximumBodyBytes`; each wait is bounded by the
     /// stall timeout and the whole exchange by the total timeout, when set.
-    func sendOverTCP(_ request: UploadRequest) throws(UploadError) -> UploadResponse {
+    ///
+    /// A transfer `TransportOptions.shouldStop` ends is `UploadError.interrupted`, held as soon
+    /// as a byte went out: a netcat-style server makes a paste of whatever arrived when the
+    /// connection closes.
+    func sendOverTCP(
+        _ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil, streamEnd: (() -> Void)? = nil
+    ) throws(UploadError) -> UploadResponse {
         let endpoint = Endpoint(request.url)
         guard endpoint.scheme == "tcp", let port = endpoint.port, !endpoint.host.isEmpty else {
             throw .unsupportedURL(request.url)
@@ -31,15 +37,24 @@ extension Uploader {
         }
         let progress = options.progress
         let total = source.knownLength
+        let shouldStop = options.shouldStop
+        var sentSoFar: Int64 = 0
         do {
             let sent = try connection.send(
                 source, idleTimeout: options.stallTimeout, deadline: deadline,
-                onProgress: progress.map { report in { report($0, total) } })
+                onProgress: { sent in
+                    sentSoFar = sent
+                    progress?(sent, total)
+                }, streamObserver: streamObserver, onStreamEnd: streamEnd, isStopped: shouldStop)
+            sentSoFar = sent
             let answer = try connection.receive(
                 maximumBytes: UploadResponse.maximumBodyBytes, idleTimeout: options.stallTimeout,
                 deadline: deadline)
             return UploadResponse(status: 0, effectiveURL: request.url, body: answer, bytesSent: sent)
         } catch {
+            if error.code == .abortedByCallback, shouldStop?() == true {
+                throw .interrupted(url: request.url, bodySent: sentSoFar > 0)
+            }
             if error.code == .operationTimedOut {
                 throw .timedOut(url: request.url, phase: .stalled(seconds: stallSeconds), requestSent: true)
             }

@@ -27,11 +27,11 @@ public final class Uploader {
     ///   - streamObserver: sees every byte of a streamed body once, in order, as it is sent (to
     ///     hash it on the way instead of reading the outbox copy again afterwards).
     ///   - streamEnd: called once when a streamed body has been read to its end and its tee
-    ///     file flushed, before the end goes out (not called over `tcp://`).
+    ///     file flushed, before the end goes out.
     public func send(
         _ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil, streamEnd: (() -> Void)? = nil
     ) throws(UploadError) -> UploadResponse {
-        if request.isTCP { return try sendOverTCP(request) }
+        if request.isTCP { return try sendOverTCP(request, streamObserver: streamObserver, streamEnd: streamEnd) }
         let transfer = try makeTransfer(for: request, streamObserver: streamObserver, streamEnd: streamEnd)
         while true {
             let outcome: Result<Void, CurlError>
