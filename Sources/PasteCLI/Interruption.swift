@@ -23,8 +23,10 @@ struct Interruption: Sendable {
     static func begin() -> Interruption {
         var caught: [Signal] = []
         for signal in signals where (try? signal.catchArrivals()) == true { caught.append(signal) }
+        // Counted from here: one that was blocked and pending arrives (and counts) on unblocking.
+        let interruption = Interruption(baseline: signals.map(\.arrivalCount))
         try? Signal.unblock(caught)
-        return Interruption(baseline: signals.map(\.arrivalCount))
+        return interruption
     }
 
     /// Gives the signals their default action back, once sending and recording are over.

@@ -129,6 +129,12 @@ public final class MockServer: @unchecked Sendable {
     /// Forgets the request log (`DELETE /_requests`).
     public func clearRequests() throws { _ = try request("DELETE", "/_requests") }
 
+    /// How many requests the mock has begun and not yet answered or dropped (`GET /_busy`).
+    public func requestsInProgress() throws -> Int {
+        struct Busy: Decodable { var requests: Int }
+        return try decode(Busy.self, from: request("GET", "/_busy")).requests
+    }
+
     /// A stored paste with all its fields (`GET /_pastes/ID`).
     public func paste(id: Int) throws -> MockStoredPaste {
         try decode(MockStoredPaste.self, from: request("GET", "/_pastes/\(id)"))

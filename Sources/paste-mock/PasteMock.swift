@@ -117,6 +117,8 @@ final class PasteMock: Sendable {
             return false
         }
         let isControl = head.path.hasPrefix("/_")
+        if !isControl { store.beginRequest() }
+        defer { if !isControl { store.endRequest() } }
         let fault = isControl ? nil : store.takeFault(method: head.method, path: head.path)
         record.fault = fault?.kind.rawValue
 

@@ -30,6 +30,7 @@ extension PasteMock {
             store.clearFaults()
             return Response(status: 204)
         case ("GET", "/_health"): return .text(200, "ok\n")
+        case ("GET", "/_busy"): return .json(200, ["requests": store.requestsInProgress()])
         case (_, "/_loop"): return .redirect(302, to: "\(request.base)/_loop")
 
         // Web pages.

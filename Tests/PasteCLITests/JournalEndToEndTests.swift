@@ -21,14 +21,22 @@ struct JournalEndToEndTests: ScopedSuite {
         """
     }
 
-    /// Text of `count` bytes, lines of printable ASCII and some UTF-8 (no NUL: it is text).
+    /// Text of about `count` bytes (a few more at most): lines of ASCII and some UTF-8, valid
+    /// UTF-8 with no NUL (it is text).
     static func text(_ count: Int, seed: UInt64) -> Data {
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789 \u{e9}\u{65e5}".utf8)
+        let alphabet = "abcdefghijklmnopqrstuvwxyz0123456789 \u{e9}\u{65e5}".map { Array(String($0).utf8) }
         var random = SeededRandom(seed: seed)
         var bytes = [UInt8]()
-        bytes.reserveCapacity(count)
+        bytes.reserveCapacity(count + 4)
+        var column = 0
         while bytes.count < count {
-            bytes.append(bytes.count % 80 == 79 ? 0x0A : alphabet[Int(random.next() % UInt64(alphabet.count))])
+            if column == 79 {
+                bytes.append(0x0A)
+                column = 0
+            } else {
+                bytes += alphabet[Int(random.next() % UInt64(alphabet.count))]
+                column += 1
+            }
         }
         return Data(bytes)
     }

@@ -159,14 +159,26 @@ struct UploadPipeline {
         }
         var sender = EntrySender(plan: plan, outbox: outbox, context: context, output: output)
         defer { sender.finish() }
-        for item in due {
-            if sender.interruption.hasArrived { break }
-            // Another `paste --retry` (cron and a person at once) may hold it, or have sent it.
-            guard let claim = try? outbox.claimDue(item.entry) else { continue }
-            sender.send(claim)
+        var candidates = due
+        while !candidates.isEmpty, !sender.interruption.hasArrived {
+            var hasSent = false
+            for item in candidates {
+                if sender.interruption.hasArrived { break }
+                // Another `paste --retry` (cron and a person at once) may hold it, or have sent
+                // it; another run's listing may hold it for a moment.
+                guard let claim = try? outbox.claimDue(item.entry) else { continue }
+                sender.send(claim)
+                hasSent = true
+            }
+            // Once more over what is still due and free (an entry skipped while another run's
+            // listing held it), as long as each pass sends something.
+            guard hasSent else { break }
+            let now = context.now()
+            candidates = ((try? outbox.listing(recovering: false).items) ?? []).filter { $0.isDue(at: now) }
         }
         if let signal = sender.interruption.signal { return Interruption.exitStatus(for: signal) }
-        let left = (try? outbox.listing(recovering: false).items) ?? []
+        // What another run holds is its business: it is being sent right now.
+        let left = ((try? outbox.listing(recovering: false).items) ?? []).filter { !$0.isBusy }
         if left.contains(where: { $0.state == .retryable }) { return .temporaryFailure }
         let held = left.filter { $0.state == .held }.count
         if held > 0 {
