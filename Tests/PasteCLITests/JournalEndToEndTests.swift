@@ -119,6 +119,20 @@ struct JournalEndToEndTests: ScopedSuite {
         #expect(try mock.posts().count == 1)
     }
 
+    @Test("a SIGHUP the caller ignores (nohup) stays ignored: the upload goes on and the paste is made")
+    func ignoredHangUp() throws {
+        try paste.writeConfig(Self.config(mock))
+        try mock.addFault(.delay(seconds: 1), count: 1, path: "/pastes/create")
+        let text = Data("started under nohup\n".utf8)
+        let run = try RunningPaste(paste, ["-S", "m", "--no-copy"], stdin: text, ignoring: ["HUP"])
+        try waitUntil("the entry to be in flight") { paste.outboxStatesOnDisk() == ["in-flight"] }
+        run.send(SIGHUP)
+        let result = try run.finish()
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(try mock.pastes(holding: text).count == 1)
+        #expect(paste.outboxFiles().isEmpty)
+    }
+
     @Test("SIGHUP cuts a stream short: 129, one line, and nothing left in the outbox")
     func hangUpCutsStreamShort() throws {
         try paste.writeConfig(Self.config(mock))

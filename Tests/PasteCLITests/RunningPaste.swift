@@ -14,12 +14,13 @@ final class RunningPaste: @unchecked Sendable {
     /// The write end of stdin, for a run fed through a pipe.
     private let input: FileHandle?
 
-    /// Starts `paste arguments…` with `stdin` as a regular file holding those bytes.
-    init(_ paste: PasteRunner, _ arguments: [String], stdin bytes: Data) throws {
+    /// Starts `paste arguments…` with `stdin` as a regular file holding those bytes; with
+    /// `ignoring`, through `sh -c 'trap "" SIGNALS; exec paste …'`, as `nohup` starts a program.
+    init(_ paste: PasteRunner, _ arguments: [String], stdin bytes: Data, ignoring signals: [String] = []) throws {
         let file = paste.home.root.appendingPathComponent("stdin-\(UUID().uuidString)")
         try bytes.write(to: file)
         input = nil
-        try start(paste, arguments, stdin: try FileHandle(forReadingFrom: file))
+        try start(paste, arguments, stdin: try FileHandle(forReadingFrom: file), ignoring: signals)
     }
 
     /// Starts `paste arguments…` reading a pipe: `first` is written at once (on a thread of its
@@ -35,9 +36,16 @@ final class RunningPaste: @unchecked Sendable {
         }
     }
 
-    private func start(_ paste: PasteRunner, _ arguments: [String], stdin: Any) throws {
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path(of: "paste"))
-        process.arguments = arguments
+    private func start(_ paste: PasteRunner, _ arguments: [String], stdin: Any, ignoring signals: [String] = []) throws {
+        if signals.isEmpty {
+            process.executableURL = URL(fileURLWithPath: BuiltProducts.path(of: "paste"))
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "trap '' \(signals.joined(separator: " ")); exec \"$0\" \"$@\"", BuiltProducts.path(of: "paste")]
+                + arguments
+        }
         process.environment = paste.environment
         process.standardInput = stdin
         let outPipe = Pipe()
