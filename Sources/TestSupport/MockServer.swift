@@ -129,6 +129,12 @@ public final class MockServer: @unchecked Sendable {
     /// Forgets the request log (`DELETE /_requests`).
     public func clearRequests() throws { _ = try request("DELETE", "/_requests") }
 
+    /// How many requests the mock has begun and not yet answered or dropped (`GET /_busy`).
+    public func requestsInProgress() throws -> Int {
+        struct Busy: Decodable { var requests: Int }
+        return try decode(Busy.self, from: request("GET", "/_busy")).requests
+    }
+
     /// A stored paste with all its fields (`GET /_pastes/ID`).
     public func paste(id: Int) throws -> MockStoredPaste {
         try decode(MockStoredPaste.self, from: request("GET", "/_pastes/\(id)"))
@@ -239,6 +245,8 @@ public enum MockFault: Sendable {
     case trickle(bytes: Int = 1, seconds: Double = 1)
     /// PrivateBin's refusal: 200 with `{"status":1,"message":…}`.
     case privateBinError(message: String)
+    /// The request body read `bytes` at a time, `seconds` apart: an upload still sending.
+    case slowRead(bytes: Int = 64 << 10, seconds: Double = 1)
 
     var jsonObject: [String: Any] {
         switch self {
@@ -268,6 +276,7 @@ public enum MockFault: Sendable {
             return object
         case .trickle(let bytes, let seconds): return ["fault": "trickle", "bytes": bytes, "seconds": seconds]
         case .privateBinError(let message): return ["fault": "privatebin-error", "body": message]
+        case .slowRead(let bytes, let seconds): return ["fault": "slow-read", "bytes": bytes, "seconds": seconds]
         }
     }
 }

@@ -122,7 +122,10 @@ struct ClipboardEndToEndTests: ScopedSuite {
 
     /// How many `paste` processes (after the run: owners, spawned or forked) serve this suite's
     /// display.
-    func ownersOnOurDisplay() -> Int {
+    func ownersOnOurDisplay() -> Int { ownerIDs().count }
+
+    /// The `paste` processes (after the run: owners, spawned or forked) serving this suite's display.
+    func ownerIDs() -> [Int32] {
         let ours = URL(fileURLWithPath: BuiltProducts.path(of: "paste")).resolvingSymlinksInPath().path
         let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
         return pids.filter { pid in
@@ -131,7 +134,41 @@ struct ClipboardEndToEndTests: ScopedSuite {
             else { return false }
             return String(decoding: environment, as: UTF8.self).split(separator: "\0").contains(
                 "DISPLAY=\(xvfb.display)"[...])
-        }.count
+        }
+    }
+
+    @Test("a failed upload whose text cannot be saved: 74, said so, and the clipboard still holds it")
+    func failureNotSaved() throws {
+        try xvfb.putOnClipboard("precious text")
+        try paste.writeConfig("[paste]\nretries = 0\n")
+        let outbox = try paste.home.write("not a folder", to: "state/paste/outbox")
+        let result = try paste.run(["-c", "--url", "http://127.0.0.1:9/pastes/create", "--no-notify"])
+        #expect(result.status == 74)
+        #expect(
+            result.err == "paste: cannot connect to 127.0.0.1:9: connection refused\n"
+                + "paste: the text could not be saved: '\(outbox)' is a regular file, not a folder\n"
+                + "paste: the clipboard still holds the text\n"
+                + "paste: move it away; paste makes its own files there\n")
+        #expect(try xvfb.clipboardText() == "precious text")
+        try waitUntil("the early selection owner to leave") { ownersOnOurDisplay() == 0 }
+    }
+
+    @Test("the clipboard's owner, forked after the upload, catches none of SIGINT, SIGTERM, SIGHUP; SIGTERM ends it")
+    func ownerTakesSignalsAsAnyProcess() throws {
+        try xvfb.putOnClipboard("a text whose URL is then served")
+        let result = try paste.run(["-c", "--url", server.baseURL + "/pastes/create", "--no-notify"])
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let owner = try #require(ownerIDs().first)
+        let status = try String(contentsOfFile: "/proc/\(owner)/status", encoding: .utf8)
+        let caught = try #require(
+            status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }.flatMap {
+                UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+            })
+        for signal in [SIGHUP, SIGINT, SIGTERM] {
+            #expect(caught & (1 << UInt64(signal - 1)) == 0, "the owner catches signal \(signal)")
+        }
+        kill(owner, SIGTERM)
+        try waitUntil("the owner to end on SIGTERM") { !ownerIDs().contains(owner) }
     }
 
     @Test("an empty clipboard exits 66; an image to a text-only endpoint 65, naming image-service")

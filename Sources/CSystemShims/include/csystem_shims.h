@@ -20,10 +20,18 @@ int csystem_o_direct(void);
 short csystem_posix_spawn_setsid(void);
 
 /// Installs a handler for `signal` that counts arrivals and does not set `SA_RESTART`, so a
-/// blocking call the signal interrupts returns `EINTR`. Returns `sigaction`'s result.
+/// blocking call the signal interrupts returns `EINTR`; a signal the process ignores (`SIG_IGN`,
+/// as under nohup, or for a background job) is left ignored. Returns 0 when caught, 1 when left
+/// ignored, -1 (errno set) when `sigaction` failed.
 int csystem_catch_signal(int signal);
 
 /// How many times `signal` arrived since `csystem_catch_signal` (read atomically).
 long csystem_signal_count(int signal);
+
+/// Gives every signal `csystem_catch_signal` caught its default disposition back (`SIG_DFL`):
+/// for a forked child, which must not inherit a handler that only counts (it would then never
+/// end on SIGTERM). Async-signal-safe (only `sigaction`), so a child may call it right after
+/// `fork`.
+void csystem_restore_caught_signals(void);
 
 #endif

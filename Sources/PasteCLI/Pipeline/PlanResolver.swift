@@ -199,10 +199,13 @@ struct PlanResolver {
         return RunPlan.Route(service: service, connection: connection, warning: warning)
     }
 
-    /// The plan of `paste --retry` (which reads no input, so needs no `PlanResolver` of its own).
+    /// The plan of `paste --retry` and `paste --outbox send` (which read no input, so need no
+    /// `PlanResolver` of their own).
     static func resolveRetry(_ invocation: Invocation, _ configuration: Configuration) -> RetryPlan {
         RetryPlan(
             services: configuration.services, connection: configuration.settings.connection,
-            transfer: transfer(invocation, configuration.settings, showsProgress: false))
+            transfer: transfer(invocation, configuration.settings, showsProgress: false),
+            outboxPolicy: OutboxPolicy(maximumAttempts: configuration.settings.retryMaximumAttempts),
+            isDryRun: invocation.isDryRun, isForced: invocation.isForced)
     }
 }
