@@ -71,6 +71,28 @@ public protocol Clipboard {
     func readContentKeepingConnection(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, ownerOf target: Selection
     ) throws(ClipboardError) -> (content: ClipboardContent, write: any PreparedClipboardWrite)
+
+    /// The text in `selection`, read up to `limit` bytes, and shown to `observer` while it
+    /// arrives when it comes in increments (see `TextObserver`): the secret guard's scan of a
+    /// large clipboard overlaps the transfer.
+    ///
+    /// - Parameters:
+    ///   - timeout: how long to wait for the owner at each step before giving up.
+    ///   - limit: the most bytes read (paste's `max-clipboard`).
+    ///   - observer: sees the text of a large transfer as it arrives; nil for none.
+    /// - Returns: the text (the same bytes `read` returns) and the observer's state when it saw
+    ///   all of it; nil when it saw none of it (the caller then looks at the text whole).
+    /// - Throws: what `read` throws, and `.exceedsLimit` when the owner sends more than `limit`.
+    func read<State: Sendable>(
+        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?
+    ) throws(ClipboardError) -> ObservedText<State>
+
+    /// `read(_:timeout:limit:observer:)`, beginning a write to `target` that may take over what
+    /// the read used, as `readKeepingConnection(_:timeout:ownerOf:)` does.
+    func readKeepingConnection<State: Sendable>(
+        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?,
+        ownerOf target: Selection
+    ) throws(ClipboardError) -> (text: ObservedText<State>, write: any PreparedClipboardWrite)
 }
 
 /// A write whose slow part may already have begun (see `Clipboard.prepareWrite`).
@@ -90,6 +112,25 @@ extension Clipboard {
         _ selection: Selection, timeout: Duration, ownerOf target: Selection
     ) throws(ClipboardError) -> (text: [UInt8], write: any PreparedClipboardWrite) {
         let text = try read(selection, timeout: timeout)
+        return (text, try prepareWrite(to: target))
+    }
+
+    /// By default the text is read whole, then measured against `limit`, and nothing observes
+    /// it (a backend that reads in increments does better).
+    public func read<State: Sendable>(
+        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?
+    ) throws(ClipboardError) -> ObservedText<State> {
+        let text = try read(selection, timeout: timeout)
+        if text.count > limit { throw .exceedsLimit(selection, limit: limit) }
+        return ObservedText(text: text, observation: nil)
+    }
+
+    /// By default a limited, observed read keeps nothing either.
+    public func readKeepingConnection<State: Sendable>(
+        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?,
+        ownerOf target: Selection
+    ) throws(ClipboardError) -> (text: ObservedText<State>, write: any PreparedClipboardWrite) {
+        let text = try read(selection, timeout: timeout, limit: limit, observer: observer)
         return (text, try prepareWrite(to: target))
     }
 

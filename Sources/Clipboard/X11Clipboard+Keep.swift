@@ -13,10 +13,28 @@ extension X11Clipboard {
     ) throws(ClipboardError) -> (text: [UInt8], write: any PreparedClipboardWrite) {
         let display = try openDisplay()
         let reader = SelectionReader(display: display, selection: selection, timeout: timeout)
-        let (text, time) = try reader.readWithTime()
+        let (text, _, time) = try reader.readWithTime()
         let owner = InheritedOwner(
             display: display, window: reader.window, time: time, target: target, fallback: self)
         return (text, owner)
+    }
+
+    /// `readKeepingConnection` up to `limit` bytes, showing a large transfer to `observer` as
+    /// it arrives (see `TextObserver`). The observer's thread is joined before this returns, so
+    /// the owner is still forked from the reader's connection when the process was
+    /// single-threaded before the read.
+    public func readKeepingConnection<State: Sendable>(
+        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?,
+        ownerOf target: Selection
+    ) throws(ClipboardError) -> (text: ObservedText<State>, write: any PreparedClipboardWrite) {
+        let display = try openDisplay()
+        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        reader.readLimit = limit
+        reader.observer = observer
+        let (text, observed, time) = try reader.readWithTime()
+        let owner = InheritedOwner(
+            display: display, window: reader.window, time: time, target: target, fallback: self)
+        return (ObservedText(text: text, observation: (observed as? TextObserver<State>)?.state), owner)
     }
 
     /// `readKeepingConnection` for text or an image (`readContent`): the URL of either goes
@@ -25,7 +43,8 @@ extension X11Clipboard {
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, ownerOf target: Selection
     ) throws(ClipboardError) -> (content: ClipboardContent, write: any PreparedClipboardWrite) {
         let display = try openDisplay()
-        let reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        reader.readLimit = preferences.readLimit
         let (content, time) = try reader.readContent(preferences: preferences)
         let owner = InheritedOwner(
             display: display, window: reader.window, time: time, target: target, fallback: self)

@@ -53,14 +53,30 @@ public struct X11Clipboard: Clipboard, Sendable {
         return try SelectionReader(display: display, selection: selection, timeout: timeout).read()
     }
 
+    /// Reads `selection` as UTF-8 text up to `limit` bytes, showing a large transfer to
+    /// `observer` as it arrives, on a second thread that is joined before this returns (see
+    /// `TextObserver`).
+    public func read<State: Sendable>(
+        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?
+    ) throws(ClipboardError) -> ObservedText<State> {
+        let display = try openDisplay()
+        defer { display.close() }
+        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        reader.readLimit = limit
+        reader.observer = observer
+        let (text, observed, _) = try reader.readWithTime()
+        return ObservedText(text: text, observation: (observed as? TextObserver<State>)?.state)
+    }
+
     /// Reads `selection`'s text, or its image (see `SelectionReader` for the steps).
     public func readContent(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences
     ) throws(ClipboardError) -> ClipboardContent {
         let display = try openDisplay()
         defer { display.close() }
-        return try SelectionReader(display: display, selection: selection, timeout: timeout)
-            .readContent(preferences: preferences).content
+        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        reader.readLimit = preferences.readLimit
+        return try reader.readContent(preferences: preferences).content
     }
 
     /// Makes `text` the content of `selection`, returning once the owner holds it.
