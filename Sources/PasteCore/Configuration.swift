@@ -33,6 +33,14 @@ public struct Settings: Sendable, Equatable {
     public var repeatWindow: Double = 300
     /// Seconds to wait for a clipboard owner to answer.
     public var clipboardTimeout: Double = 2
+    /// The most bytes read from a selection, text or image (`max-clipboard`): an owner that
+    /// keeps sending is stopped there.
+    public var maximumClipboardBytes: Int = Settings.defaultMaximumClipboardBytes
+    /// The default `max-clipboard`: far more than anyone copies, little enough that an owner
+    /// sending without end is stopped before memory runs short.
+    public static let defaultMaximumClipboardBytes = 1 << 30
+    /// The values `max-clipboard` may take.
+    public static let maximumClipboardRange: ClosedRange<Int64> = (1 << 10)...(64 << 30)
     /// Seconds a notification stays on screen.
     public var notifyTimeout: Double = 4
     /// Whether the URL is copied to the clipboard.
@@ -285,6 +293,14 @@ extension Settings {
         case "connect-timeout": connectTimeout = try seconds()
         case "stall-timeout": stallTimeout = try seconds()
         case "clipboard-timeout": clipboardTimeout = try seconds()
+        case "max-clipboard":
+            // A number before K, M or G has at most nine digits: ByteCount.parse's product
+            // cannot overflow then (a plain number that does not fit is refused by Int64 itself).
+            guard entry.value.utf8.count <= 10 || entry.value.last?.isNumber == true,
+                let bytes = ByteCount.parse(entry.value),
+                Settings.maximumClipboardRange.contains(bytes)
+            else { throw bad("a size from 1K to 64G (such as 1G, 256M)") }
+            maximumClipboardBytes = Int(bytes)
         case "notify-timeout": notifyTimeout = try seconds()
         case "max-retry-after": maximumRetryAfter = try seconds()
         case "repeat-window":
