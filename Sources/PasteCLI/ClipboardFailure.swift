@@ -6,7 +6,19 @@ import PasteCore
 struct ClipboardFailure: PasteError {
     var error: ClipboardError
 
-    var message: String { error.message }
+    var message: String {
+        // Clipboard says what it met; the setting that made the limit is ours to name.
+        guard case .exceedsLimit(_, let limit) = error else { return error.message }
+        return error.message + "; paste reads at most max-clipboard = \(Self.configText(limit))"
+    }
+
+    /// A size as the config writes it: `1G`, `64K`, or bytes.
+    static func configText(_ bytes: Int) -> String {
+        for (shift, unit) in [(30, "G"), (20, "M"), (10, "K")] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift)\(unit)"
+        }
+        return "\(bytes)"
+    }
 
     var hint: String? {
         switch error {

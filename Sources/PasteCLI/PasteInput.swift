@@ -14,6 +14,9 @@ struct PasteInput {
     var fileName: String?
     /// Whether the text came from a selection (so a failure must leave the selection alone).
     var isFromSelection = false
+    /// The secret guard's scanner that saw `bytes` while they were read (a large selection);
+    /// nil when they are still to be scanned.
+    var secretScan: SecretScanner?
 
     /// What is kept in memory before deciding to stream: enough for any hand-typed paste, small
     /// enough to keep memory flat for logs of any size.

@@ -75,7 +75,9 @@ extension Runner {
             for input in inputs {
                 // A large -f file is scanned whole from disk; a stream, its in-memory start.
                 let findings =
-                    if input.bytes == nil, case .file(let path, _) = input.content {
+                    if let scanned = input.secretScan {
+                        SecretGuard().findings(of: scanned)
+                    } else if input.bytes == nil, case .file(let path, _) = input.content {
                         SecretGuard().scan(filePath: path) ?? []
                     } else {
                         SecretGuard().scan(input.inspectable)

@@ -136,7 +136,9 @@ struct Runner {
 
     func readSelection(_ selection: Selection, settings: Settings) throws -> PasteInput {
         try selectionInput(selection) { () throws(ClipboardError) in
-            try makeClipboard().read(selection, timeout: clipboardTimeout(settings))
+            try makeClipboard().read(
+                selection, timeout: clipboardTimeout(settings), limit: settings.maximumClipboardBytes,
+                observer: secretObserver)
         }
     }
 
@@ -150,7 +152,8 @@ struct Runner {
         var write: (any PreparedClipboardWrite)?
         let input = try selectionInput(selection) { () throws(ClipboardError) in
             let read = try clipboard.readKeepingConnection(
-                selection, timeout: clipboardTimeout(settings), ownerOf: .clipboard)
+                selection, timeout: clipboardTimeout(settings), limit: settings.maximumClipboardBytes,
+                observer: secretObserver, ownerOf: .clipboard)
             write = read.write
             return read.text
         }
@@ -160,18 +163,25 @@ struct Runner {
     /// The text `read` gets from `selection`, as an input; its failures as the CLI reports them
     /// (no display at all, when the run only fell back to the clipboard: nothing to read).
     private func selectionInput(
-        _ selection: Selection, read: () throws(ClipboardError) -> [UInt8]
+        _ selection: Selection, read: () throws(ClipboardError) -> ObservedText<SecretScanner>
     ) throws -> PasteInput {
-        let bytes: [UInt8]
+        let observed: ObservedText<SecretScanner>
         do {
-            bytes = try read()
+            observed = try read()
         } catch .noDisplay where invocation.input == .automatic {
             throw InputError.nothingToRead
         } catch {
             throw ClipboardFailure(error: error)
         }
         let label = selection == .primary ? "the primary selection" : "the clipboard"
-        return try PasteInput(bytes: bytes, label: label, isFromSelection: true)
+        var input = try PasteInput(bytes: observed.text, label: label, isFromSelection: true)
+        input.secretScan = observed.observation
+        return input
+    }
+
+    /// The secret guard's scanner, fed while a large selection is read; none under `--force`.
+    private var secretObserver: TextObserver<SecretScanner>? {
+        invocation.isForced ? nil : SecretGuard().clipboardObserver
     }
 
     private func clipboardTimeout(_ settings: Settings) -> Duration {
