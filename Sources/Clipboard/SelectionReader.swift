@@ -1,3 +1,4 @@
+import SystemInterop
 import X11Interop
 
 /// Reads a selection's text as an ICCCM requestor (ICCCM §2.4–2.7), on its own connection.
@@ -229,6 +230,8 @@ struct SelectionReader {
             // step (once the whole 64 MiB, for one last 64-byte chunk).
             data.reserveCapacity(
                 min(header.values.first.map { Int(clamping: $0) } ?? Self.incrReservation, 1 << 30, readLimit))
+            // In 2 MiB pages: far fewer faults as the transfer fills it (`Memory`).
+            Memory.adviseHugePages(forCapacityOf: &data)
             var chunk = try nextIncrement(appendingTo: &data)
             type = chunk.type
             if imageLimit != nil { judgement = judge(type, target: target, targetName: targetName) }

@@ -23,7 +23,8 @@ struct ThreadTests {
     @Test("the thread starts with every signal blocked")
     func signalsBlocked() throws {
         let mask = try JoinableThread { () -> String in
-            let status = (try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)) ?? ""
+            let handle = FileHandle(forReadingAtPath: "/proc/thread-self/status")
+            let status = String(decoding: (try? handle?.readToEnd()) ?? Data(), as: UTF8.self)
             return status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }.map(String.init) ?? ""
         }.join()
         // Every signal but the two the kernel never lets a thread block (SIGKILL, SIGSTOP), and
@@ -71,5 +72,42 @@ struct ThreadTests {
         queue.cancel()
         #expect(producer.join() == false)
         #expect(queue.take() == nil)
+    }
+}
+
+/// Huge pages for a large buffer about to be filled.
+@Suite("Memory advice")
+struct MemoryAdviceTests {
+    /// The `VmFlags` of the mapping of /proc/self/smaps that holds `address`.
+    static func flags(ofMappingHolding address: Int) throws -> [String] {
+        // Read to the end: String(contentsOfFile:) stops at the first read of a /proc file.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
+        let smaps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        var inside = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
+                let bounds = range.split(separator: "-").compactMap { Int($0, radix: 16) }
+                inside = bounds.count == 2 && bounds[0] <= address && address < bounds[1]
+            } else if inside, fields.first == "VmFlags:" {
+                return fields.dropFirst().map(String.init)
+            }
+        }
+        return []
+    }
+
+    @Test("a reserved buffer is marked for huge pages; its bytes and count stay as they were")
+    func hugePagesAdvised() throws {
+        var bytes: [UInt8] = [1, 2, 3]
+        bytes.reserveCapacity(64 << 20)
+        Memory.adviseHugePages(forCapacityOf: &bytes)
+        #expect(bytes == [1, 2, 3])
+        let address = bytes.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } + (8 << 20)
+        #expect(try Self.flags(ofMappingHolding: address).contains("hg"), "MADV_HUGEPAGE sets VM_HUGEPAGE")
+        // A small buffer has no whole huge page inside it: nothing to advise, nothing breaks.
+        var small: [UInt8] = []
+        small.reserveCapacity(4096)
+        Memory.adviseHugePages(forCapacityOf: &small)
+        #expect(small.isEmpty)
     }
 }
