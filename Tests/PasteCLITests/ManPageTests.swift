@@ -114,7 +114,7 @@ func acceptedConfigKeys(of type: String) throws -> [String] {
 struct ManPageTests {
     /// Every key of `[paste]`, mirrored by hand: a new key must be documented in paste-config(5).
     static let pasteKeys = [
-        "service", "notify", "timeout", "connect-timeout", "stall-timeout", "clipboard-timeout",
+        "service", "notify", "timeout", "connect-timeout", "stall-timeout", "clipboard-timeout", "max-clipboard",
         "notify-timeout", "max-retry-after", "repeat-window", "retries", "copy", "image-service", "ca-file", "ca-path",
         "proxy", "no-proxy",
     ]
