@@ -4,7 +4,9 @@
 // back on the clipboard. See README.md and ../shared/DESIGN.md for the parts and their arrows:
 //
 //   paste (main.swift) -> {PasteCLI, SystemInterop}
-//   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts, SystemInterop}
+//   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts, SystemInterop}; inside it a run is argv ->
+//   Invocation (the OptionID table) -> PlanResolver -> RunPlan -> the stages of Sources/PasteCLI/
+//   Pipeline (read, guard, build, send, extract, record, deliver; --retry enters at send)
 //   Upload -> {PasteCore, CurlInterop, CryptoInterop, SystemInterop};  Alerts -> X11Interop
 //   Clipboard -> {X11Interop, SystemInterop};  PasteCore -> SystemInterop (files, locks) only
 //   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,
@@ -139,6 +141,10 @@ let package = Package(
             linkerSettings: staticCxxRuntime),
         // The mock pastebin shares no code with the client: a shared encoder would hide its bugs.
         .executableTarget(name: "paste-mock"),
+        // Tests only (never installed): drives the stores from a process the tests kill at random.
+        .executableTarget(
+            name: "store-exerciser", dependencies: ["PasteCore", "SystemInterop", "TestSupport"],
+            swiftSettings: safeSwift),
 
         // MARK: - Tests
         .target(name: "TestSupport", path: "Sources/TestSupport"),
@@ -146,7 +152,9 @@ let package = Package(
             name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "UploadTests", dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"]),
+            name: "UploadTests",
+            dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"],
+            resources: [.copy("Fixtures")]),
         // PasteCore only for the secret scanner fed by an observed clipboard read.
         .testTarget(
             name: "ClipboardTests",

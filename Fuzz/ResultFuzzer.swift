@@ -1,4 +1,5 @@
-// libFuzzer target: result extraction (ResultExtractor, Sanitizer, JSONValue).
+// libFuzzer target: result extraction (ResultExtractor, Sanitizer, JSONValue, templates over
+// JSON, XML, regexes with lookbehind, relative URLs).
 //
 // Built by scripts/fuzz with `swiftc -sanitize=fuzzer,address -parse-as-library` together with
 // Sources/PasteCore, as one module. Not part of Package.swift.
@@ -13,6 +14,12 @@
 let rules: [ResultRule] = [
     .redirect, .location, .body, .json(pointer: "/link"), .json(pointer: "/data/url"), .json(pointer: ""),
     .regex("(https?://[^ ]+)"),
+    .template(try! Template(configText: "https://paste.example/{json:/key}", use: .result)),
+    .template(try! Template(configText: "{json:/path}", use: .result)),
+    .template(try! Template(configText: #"{regex:(?<=href=")[^"]+(?=")}"#, use: .result)),
+    .template(try! Template(configText: "{xml://url}{header:X-Suffix}", use: .result)),
+    .template(try! Template(configText: "{location}", use: .result)),
+    .template(try! Template(configText: "{body}", use: .result)),
 ]
 /// The statuses tried, by the second input byte.
 let statuses = [200, 201, 206, 301, 302, 400, 404, 429, 500, 503]

@@ -31,7 +31,7 @@ _paste_pastebin() {
         prev=${COMP_WORDS[COMP_CWORD - 2]}
     fi
 
-    local long_options="--file --clipboard --primary --service --url --config --list-services
+    local long_options="--file --clipboard --primary --service --url --config --list-services --import-sxcu
         --title --lang --private --expiry --burn --new --no-copy --json --quiet --verbose --dry-run
         --force --timeout --insecure --notify --no-notify --prompt --pick --history --retry
         --delete --delete-last --help --version"
@@ -54,6 +54,11 @@ _paste_pastebin() {
         -f | --file | --config)
             compopt -o filenames 2>/dev/null
             COMPREPLY=($(compgen -f -- "$cur"))
+            return 0 ;;
+        --import-sxcu)
+            # ShareX custom uploaders, and folders to find them in.
+            compopt -o filenames 2>/dev/null
+            COMPREPLY=($(compgen -f -X '!*.[sS][xX][cC][uU]' -- "$cur") $(compgen -d -- "$cur"))
             return 0 ;;
         -S | --service)
             COMPREPLY=($(compgen -W "$(_paste_pastebin_services "$command" "$config")" -- "$cur"))

@@ -24,6 +24,7 @@ public struct Invocation: Sendable, Equatable {
         case pick
         case delete(url: String)
         case deleteLast
+        case importShareX(path: String)
     }
 
     public var action: Action = .upload
@@ -94,6 +95,8 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
             let body = argument.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+            // A search of the table, not `OptionID(rawValue:)`: that builds a hash table of every
+            // name on first use, several times the cost of the comparisons for one lookup.
             guard let spec = optionTable.first(where: { $0.long == name }) else {
                 if coreutilsLongOptions.contains(where: { $0.hasPrefix(name) }) && !name.isEmpty {
                     return .coreutils
@@ -133,7 +136,7 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
         if actions.count > 1 {
             throw UsageError(
                 detail:
-                    "choose one of --help, --version, --list-services, --history, --retry, --pick, --delete, --delete-last"
+                    "choose one of --help, --version, --list-services, --history, --retry, --pick, --delete, --delete-last, --import-sxcu"
             )
         }
         if let action = actions.first { result.action = action }
@@ -155,62 +158,64 @@ private func apply(
     _ spec: OptionSpec, _ value: String?, _ invocation: inout Invocation, _ files: inout [String],
     _ actions: inout [Invocation.Action]
 ) throws(UsageError) {
-    switch spec.long {
-    case "file":
+    switch spec.id {
+    case .file:
         guard let value, !value.isEmpty else { throw UsageError(detail: "option '-f' needs a file name") }
         files.append(value)
-    case "clipboard":
+    case .clipboard:
         if invocation.input == .primary { throw UsageError(detail: "-c and -P cannot be combined") }
         invocation.input = .clipboard
-    case "primary":
+    case .primary:
         if invocation.input == .clipboard { throw UsageError(detail: "-c and -P cannot be combined") }
         invocation.input = .primary
-    case "service": invocation.service = value
-    case "url":
+    case .service: invocation.service = value
+    case .url:
         let lower = value!.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
             throw UsageError(
                 detail: "--url needs an http:// or https:// URL, not '\(Sanitizer.printable(value!, limit: 80))'")
         }
         invocation.url = value
-    case "config": invocation.configPath = value
-    case "title": invocation.options.title = value
-    case "lang": invocation.options.language = value
-    case "private": invocation.options.isPrivate = true
-    case "expiry" where value == "never":
+    case .config: invocation.configPath = value
+    case .title: invocation.options.title = value
+    case .lang: invocation.options.language = value
+    case .private: invocation.options.isPrivate = true
+    case .expiry where value == "never":
         invocation.options.neverExpires = true
         invocation.options.expirySeconds = nil
-    case "expiry":
+    case .expiry:
         invocation.options.neverExpires = false
         guard let seconds = Duration.parseSeconds(value!), seconds >= 1, seconds < 1e10 else {
             throw UsageError(detail: "bad expiry '\(value!)': expected a duration such as 10m, 1h, 7d")
         }
         invocation.options.expirySeconds = Int(seconds)
-    case "burn": invocation.options.burnsAfterReading = true
-    case "new": invocation.isNew = true
-    case "no-copy": invocation.copies = false
-    case "json": invocation.isJSON = true
-    case "quiet": invocation.isQuiet = true
-    case "verbose": invocation.isVerbose = true
-    case "dry-run": invocation.isDryRun = true
-    case "force": invocation.isForced = true
-    case "timeout":
+    case .burn: invocation.options.burnsAfterReading = true
+    case .new: invocation.isNew = true
+    case .noCopy: invocation.copies = false
+    case .json: invocation.isJSON = true
+    case .quiet: invocation.isQuiet = true
+    case .verbose: invocation.isVerbose = true
+    case .dryRun: invocation.isDryRun = true
+    case .force: invocation.isForced = true
+    case .timeout:
         guard let seconds = Duration.parseSeconds(value!), seconds > 0 else {
             throw UsageError(detail: "bad timeout '\(value!)': expected seconds, such as 30 or 2.5")
         }
         invocation.timeout = seconds
-    case "insecure": invocation.isInsecure = true
-    case "notify": invocation.notify = true
-    case "no-notify": invocation.notify = false
-    case "prompt": invocation.prompts = true
-    case "pick": actions.append(.pick)
-    case "history": actions.append(.history)
-    case "retry": actions.append(.retry)
-    case "delete": actions.append(.delete(url: value!))
-    case "delete-last": actions.append(.deleteLast)
-    case "list-services": actions.append(.listServices)
-    case "help": actions.append(.help)
-    case "version": actions.append(.version)
-    default: preconditionFailure("option --\(spec.long) is in the table but not handled")
+    case .insecure: invocation.isInsecure = true
+    case .notify: invocation.notify = true
+    case .noNotify: invocation.notify = false
+    case .prompt: invocation.prompts = true
+    case .pick: actions.append(.pick)
+    case .history: actions.append(.history)
+    case .retry: actions.append(.retry)
+    case .delete: actions.append(.delete(url: value!))
+    case .deleteLast: actions.append(.deleteLast)
+    case .listServices: actions.append(.listServices)
+    case .importSxcu:
+        guard let value, !value.isEmpty else { throw UsageError(detail: "option '--import-sxcu' needs a file name") }
+        actions.append(.importShareX(path: value))
+    case .help: actions.append(.help)
+    case .version: actions.append(.version)
     }
 }

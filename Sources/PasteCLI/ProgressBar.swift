@@ -70,9 +70,10 @@ enum ProgressBar {
         return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"
     }
 
-    /// Whether this run may draw a bar at all.
-    static func isWanted(stderrIsTerminal: Bool, isQuiet: Bool, isJSON: Bool) -> Bool {
-        stderrIsTerminal && !isQuiet && !isJSON
+    /// Whether this run may draw a bar at all. stderr is looked at last, and only when the
+    /// flags allow a bar: a quiet run does not even ask whether stderr is a terminal.
+    static func isWanted(stderrIsTerminal: @autoclosure () -> Bool, isQuiet: Bool, isJSON: Bool) -> Bool {
+        !isQuiet && !isJSON && stderrIsTerminal()
     }
 
     /// Draws the bar from libcurl's progress callbacks (on the transfer's thread), after the

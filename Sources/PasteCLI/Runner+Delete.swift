@@ -53,7 +53,7 @@ extension Runner {
         let profile =
             configuration.services.first { $0.name == record.service } ?? ServiceProfile.adHoc(url: record.url)
         request.connection = try connectionPolicy(for: profile, configuration)
-        let response = try Uploader(options: transportOptions(configuration.settings)).send(request)
+        let response = try SendStage(transfer: transfer(configuration.settings), output: output).sendOnce(request)
         guard (200...399).contains(response.status) else {
             throw ServiceError.httpStatus(
                 service: record.service, status: response.status, excerpt: Sanitizer.excerpt(response.body))
@@ -84,7 +84,7 @@ extension Runner {
             for header in profile.headers { request.headers.append(try expansion.expand(header)) }
             request.connection = try connectionPolicy(for: profile, configuration)
         }
-        let response = try Uploader(options: transportOptions(configuration.settings)).send(request)
+        let response = try SendStage(transfer: transfer(configuration.settings), output: output).sendOnce(request)
         guard (200...299).contains(response.status) else {
             throw ServiceError.httpStatus(
                 service: record.service, status: response.status, excerpt: Sanitizer.excerpt(response.body))

@@ -12,7 +12,7 @@ extension Runner {
     /// `--list-services`: name, endpoint, summary; the default marked.
     func listServices() throws {
         let configuration = try loadConfiguration()
-        let chosen = (try? chooseService(configuration))?.name
+        let chosen = (try? PlanResolver.service(invocation, configuration, context: context))?.name
         if invocation.isJSON {
             for profile in configuration.services {
                 output.result(
@@ -47,71 +47,7 @@ extension Runner {
     /// `--retry`: sends what waits in the outbox, oldest first; each sent entry is removed.
     func retryOutbox() throws -> ExitStatus {
         let configuration = try loadConfiguration()
-        let outbox = Outbox(context: context)
-        let history = History(context: context)
-        var status = ExitStatus.success
-        let entries = try outbox.entries()
-        guard !entries.isEmpty else { return .success }
-        let uploader = Uploader(options: transportOptions(configuration.settings))
-        for entry in entries {
-            // Another `paste --retry` (cron and a person at once) may hold it: skip, never send twice.
-            guard let claim = try outbox.claim(entry) else { continue }
-            defer { withExtendedLifetime(claim) {} }
-            let metadata = entry.metadata
-            do {
-                let profile =
-                    try metadata.serviceURL.map { ServiceProfile.adHoc(url: $0) }
-                    ?? configuration.service(named: metadata.service)
-                var options = PasteOptions(
-                    title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
-                    expirySeconds: metadata.expiry.flatMap { Int($0) })
-                options.neverExpires = metadata.expiry == PrivateBin.never
-                options.burnsAfterReading = metadata.burnsAfterReading ?? false
-                var builder = RequestBuilder(profile: profile, context: context, cryptography: SystemCryptography())
-                let content: ContentSource = .file(
-                    path: entry.contentPath, size: (Self.fileSize(entry.contentPath) ?? 0))
-                var request = try builder.build(
-                    content: profile.format.canStream ? content : spoolFile(entry.contentPath), options: options)
-                request.connection = try connectionPolicy(for: profile, configuration)
-                let response = try perform(request, uploader: uploader, settings: configuration.settings)
-                let outcome = try ResultExtractor.extract(from: response, request: request, profile: profile)
-                warnIfPageUnread(response)
-                let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
-                try? history.append(
-                    HistoryRecord(
-                        time: context.now(), service: profile.name, url: outcome.url,
-                        byteCount: (Self.fileSize(entry.contentPath) ?? 0),
-                        sha256: Self.digest(ofFile: entry.contentPath), title: metadata.title,
-                        deletionToken: isURLDeletion ? nil : outcome.deletion,
-                        deletionURL: isURLDeletion ? outcome.deletion : nil,
-                        preview: nil))
-                try outbox.remove(entry)
-                if invocation.isJSON {
-                    output.result(
-                        JSONOutput.object(
-                            for: PasteResult(
-                                url: outcome.url, service: profile.name,
-                                byteCount: (Self.fileSize(entry.contentPath) ?? 0),
-                                sha256: Self.digest(ofFile: entry.contentPath),
-                                title: metadata.title, deletion: outcome.deletion), fileName: metadata.fileName))
-                } else {
-                    output.result(outcome.url)
-                }
-            } catch {
-                let pasteError = error as? (any PasteError)
-                _ = try? outbox.markFailed(entry, error: pasteError?.message ?? "\(error)")
-                output.report(pasteError ?? InternalFailure(detail: "\(error)"))
-                if status == .success { status = pasteError?.exitStatus ?? .internalError }
-            }
-        }
-        return status
-    }
-
-    func spoolFile(_ path: String) throws -> ContentSource {
-        do {
-            return .bytes(try FileSystem.readFile(path).bytes)
-        } catch {
-            throw InputError.unreadable(path: path, reason: error.message)
-        }
+        return try UploadPipeline(context: context, output: output).retry(
+            PlanResolver.resolveRetry(invocation, configuration))
     }
 }

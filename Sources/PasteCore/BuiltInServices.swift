@@ -53,13 +53,14 @@ public enum BuiltInServices {
         return profile
     }
 
-    /// 0x0.st: multipart `file`, optional `expires` (hours) and `secret`; deletion token in X-Token.
+    /// 0x0.st: multipart `file` (named after the `-f` file, which sets the paste's extension),
+    /// optional `expires` (hours) and `secret`; deletion token in X-Token.
     /// A file host: it takes images and other files as well as text.
     public static var nullPointer: ServiceProfile {
         var profile = ServiceProfile(name: "0x0", url: ConfigValue("https://0x0.st"))
         profile.format = .multipart
         profile.contentField = "file"
-        profile.fileName = "paste.txt"
+        profile.fileName = "{filename}"
         profile.privateField = ("secret", "")
         profile.expiryField = "expires"
         profile.expiryUnit = .count(secondsPerUnit: 3_600)
@@ -77,6 +78,9 @@ public enum BuiltInServices {
 
     /// Any pinnwand instance's v1 API (`POST /api/v1/paste`, pinnwand/handler/api_v1.py).
     ///
+    /// The file's name is the title, else the `-f` file's name (`paste.txt` for other input);
+    /// its lexer is `-l`, else the `-f` file's extension's (`Lexers`), else `text`.
+    ///
     /// The expiry choices are pinnwand's shipped defaults (`expiries` in
     /// pinnwand/configuration.py: `1day`, `1week`); an instance that offers others is
     /// configured with `expiry-unit = choices …`.
@@ -84,7 +88,7 @@ public enum BuiltInServices {
         var profile = ServiceProfile(name: name, url: ConfigValue(url))
         profile.format = .json
         profile.jsonTemplate = ConfigValue(
-            #"{"expiry": "{expiry:1day}", "files": [{"name": "{title:paste}", "lexer": "{lang:text}", "content": "{content}"}]}"#
+            #"{"expiry": "{expiry:1day}", "files": [{"name": "{title:{filename}}", "lexer": "{lang:text}", "content": "{content}"}]}"#
         )
         profile.expiryField = "expiry"
         profile.expiryUnit = .choices([("1day", 86_400), ("1week", 604_800)])

@@ -21,6 +21,18 @@ public enum ConfigError: PasteError, Equatable {
     /// No service by that name is configured or built in; `path` and `line` are set when the
     /// name came from `[paste] service` in a config file.
     case unknownService(name: String, known: [String], path: String? = nil, line: Int? = nil)
+    /// A template with an unknown or misplaced hole (`{contents}`, `${evn:X}`, `{json:…}` in
+    /// a request), or an argument that cannot be used.
+    case badTemplate(path: String, line: Int, key: String, problem: TemplateProblem)
+    /// A body template that never sends the paste: it has no `{content}`.
+    case templateWithoutContent(path: String, line: Int, key: String)
+    /// A `json` template that is not JSON once its placeholders are filled.
+    case templateNotJSON(path: String, line: Int, problem: OrderedJSON.SyntaxError)
+    /// A `${cmd:…}` command that gave no value (never its output: it may be a secret).
+    case commandFailed(path: String, line: Int, command: String, failure: CommandFailure)
+    /// A ShareX definition that cannot be used, from `sxcu = PATH` at `path`:`line`, or from
+    /// `-S PATH.sxcu` (no config line).
+    case shareX(ShareXError, path: String? = nil, line: Int? = nil)
     /// A file a key names (`ca-file`, `client-cert`, …) cannot be used; `path` and `line` are
     /// nil when it came from an environment variable, then named by `key`.
     case unusableFile(path: String?, line: Int?, key: String, file: String, reason: String)
@@ -52,6 +64,16 @@ public enum ConfigError: PasteError, Equatable {
         case .unknownService(let name, let known, let path, let line):
             (path.map { "\($0):\(line ?? 0): " } ?? "")
                 + "unknown service '\(name)'; known: \(known.joined(separator: ", "))"
+        case .badTemplate(let path, let line, let key, let problem):
+            "\(path):\(line): bad '\(key)': \(problem)"
+        case .templateWithoutContent(let path, let line, let key):
+            "\(path):\(line): the '\(key)' template has no {content}, so the paste would never be sent"
+        case .templateNotJSON(let path, let line, let problem):
+            "\(path):\(line): the 'json' template is not valid JSON once filled (template \(problem))"
+        case .commandFailed(let path, let line, let command, let failure):
+            "\(path):\(line): command '\(command)' \(failure)"
+        case .shareX(let error, let path, let line):
+            (path.map { "\($0):\(line ?? 0): " } ?? "") + error.message
         case .unusableFile(let path?, let line, let key, let file, let reason):
             "\(path):\(line ?? 0): cannot use '\(file)' for '\(key)': \(reason)"
         case .unusableFile(nil, _, let key, let file, let reason):
@@ -68,10 +90,17 @@ public enum ConfigError: PasteError, Equatable {
         case .secretReadableByOthers(let path, _, _, _):
             "run 'chmod 600 \(path)', or take the secret from ${env:NAME} or ${file:PATH}"
         case .unknownService: "'paste --list-services' shows them all"
+        case .commandFailed(_, _, _, .notFound):
+            "the command runs without a shell, found on PATH; write its full path if it lives elsewhere"
+        case .commandFailed: "its output is never shown (it may be a secret); run the command yourself to see why"
+        case .shareX(let error, _, _): error.hint
         case .keyReadableByOthers(_, _, _, let file, _): "run 'chmod 600 \(file)'"
         default: nil
         }
     }
 
-    public var exitStatus: ExitStatus { .config }
+    public var exitStatus: ExitStatus {
+        if case .shareX(let error, _, _) = self { return error.exitStatus }
+        return .config
+    }
 }

@@ -194,6 +194,14 @@ extension StringProtocol {
         return String(slice)
     }
 
+    /// The text without leading and trailing white space, newlines included.
+    func trimmingWhitespaceAndNewlines() -> String {
+        var scalars = Substring(self).unicodeScalars
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+
     /// Every occurrence of `target` replaced (FoundationEssentials-free spelling).
     func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return String(self) }

@@ -27,6 +27,8 @@ public struct Settings: Sendable, Equatable {
     public var stallTimeout: Double = 30
     /// How many times a request that never reached the server is tried again.
     public var retries: Int = 3
+    /// How many failed attempts an outbox entry may have before `paste --retry` holds it.
+    public var retryMaximumAttempts: Int = OutboxPolicy.defaultMaximumAttempts
     /// The longest Retry-After paste honours, in seconds.
     public var maximumRetryAfter: Double = 30
     /// Seconds during which the same content to the same service reuses the earlier URL.
@@ -54,6 +56,9 @@ public struct Settings: Sendable, Equatable {
     public var connection = ConnectionSettings()
 
     public init() {}
+
+    /// The largest `retry-max-attempts`: with backoff capped at six hours, months of tries.
+    public static let retryMaximumAttemptsLimit = 1000
 }
 
 /// The whole configuration in force: settings and every known service.
@@ -92,14 +97,16 @@ public struct Configuration: Sendable {
         let text = String(decoding: contents.bytes, as: UTF8.self)
         let mode = contents.status.mode
         let file = try ConfigFile(parsing: text, path: path)
-        var configuration = try Configuration(file: file)
+        var configuration = try Configuration(file: file, home: context.home)
         configuration.path = path
         try configuration.checkLiteralSecrets(fileMode: mode, path: path)
         return configuration
     }
 
     /// Builds the configuration from a parsed file, validating every key.
-    public init(file: ConfigFile) throws(ConfigError) {
+    ///
+    /// - Parameter home: what `~/` stands for in `sxcu = ~/…`.
+    public init(file: ConfigFile, home: String? = nil) throws(ConfigError) {
         path = file.path
         for section in file.sections where section.name != "paste" && section.name != "service" {
             throw .unknownSection(path: file.path, line: section.line, name: section.name)
@@ -128,7 +135,7 @@ public struct Configuration: Sendable {
             let line = firstLine[name]!
             let entries = file.entries.filter { $0.section == "service" && $0.subsection == name }
             var profile = try Self.startingProfile(
-                for: name, entries: entries, configured: configured, path: file.path)
+                for: name, entries: entries, configured: configured, path: file.path, home: home)
             profile.name = name
             profile.isBuiltIn = false
             profile.origin = (file.path, line)
@@ -138,7 +145,9 @@ public struct Configuration: Sendable {
             } else {
                 profile.summary = profile.summary.isEmpty ? place : "\(profile.summary); \(place)"
             }
-            for entry in entries where entry.key != "base" { try profile.apply(entry, path: file.path) }
+            for entry in entries where entry.key != "base" && entry.key != "sxcu" {
+                try profile.apply(entry, path: file.path)
+            }
             try Self.checkComplete(profile, line: line, path: file.path)
             if let accepts = entries.last(where: { $0.key == "accepts" }) {
                 try Self.checkAccepts(profile, entry: accepts, path: file.path)
@@ -185,8 +194,31 @@ public struct Configuration: Sendable {
     /// `base`, else the built-in of the same name (so `[service "dpaste"] url = …` points the
     /// built-in at a self-hosted instance and keeps everything else), else nothing.
     static func startingProfile(
-        for name: String, entries: [ConfigFile.Entry], configured: [String: ServiceProfile], path: String
+        for name: String, entries: [ConfigFile.Entry], configured: [String: ServiceProfile], path: String,
+        home: String? = nil
     ) throws(ConfigError) -> ServiceProfile {
+        if let sxcu = entries.last(where: { $0.key == "sxcu" }) {
+            // A ShareX definition, used as it is; the section's other keys apply on top.
+            if let base = entries.first(where: { $0.key == "base" }) {
+                throw .badValue(
+                    path: path, line: base.line, key: "base", value: base.value,
+                    expected: "no 'base' in a section with 'sxcu' (the definition is where it starts)")
+            }
+            guard !sxcu.value.isEmpty else {
+                throw .badValue(
+                    path: path, line: sxcu.line, key: "sxcu", value: "", expected: "the path of a .sxcu file")
+            }
+            // A relative path is relative to the config file's folder.
+            var file = sxcu.value
+            if !file.hasPrefix("/") && !file.hasPrefix("~/"), let slash = path.lastIndex(of: "/") {
+                file = path[...slash] + file
+            }
+            do {
+                return try ShareXUploader.load(path: file, name: name, home: home)
+            } catch {
+                throw .shareX(error, path: path, line: sxcu.line)
+            }
+        }
         if let base = entries.last(where: { $0.key == "base" }) {
             guard base.value != name,
                 let profile = configured[base.value] ?? BuiltInServices.named(base.value)
@@ -205,27 +237,87 @@ public struct Configuration: Sendable {
     /// whose scheme does not match the format.
     static func checkComplete(_ profile: ServiceProfile, line: Int, path: String) throws(ConfigError) {
         let name = profile.name
-        if profile.url.raw.isEmpty {
+        if profile.url.template.parts.isEmpty {
             throw .incompleteService(path: path, line: line, service: name, missing: "url")
         }
         if profile.format == .json && profile.jsonTemplate == nil {
             throw .incompleteService(path: path, line: line, service: name, missing: "json")
         }
-        if !profile.url.raw.hasPrefix("${"),
-            (profile.format == .tcp) != profile.url.raw.lowercased().hasPrefix("tcp://")
-        {
+        if profile.format == .xml && profile.xmlTemplate == nil {
+            throw .incompleteService(path: path, line: line, service: name, missing: "xml")
+        }
+        try checkTemplates(profile, line: line, path: path)
+        var urlStart = ""
+        if case .literal(let text)? = profile.url.template.parts.first { urlStart = text.lowercased() }
+        let startsWithReference = if case .reference? = profile.url.template.parts.first { true } else { false }
+        if !startsWithReference, (profile.format == .tcp) != urlStart.hasPrefix("tcp://") {
             throw .badValue(
                 path: path, line: profile.url.origin?.line ?? line, key: "url", value: profile.url.raw,
                 expected: profile.format == .tcp ? "a tcp://host:port URL for format = tcp" : "an http(s) URL")
         }
     }
 
-    /// The service by name, or `ConfigError.unknownService`.
-    public func service(named name: String) throws(ConfigError) -> ServiceProfile {
-        guard let profile = services.first(where: { $0.name == name }) else {
-            throw .unknownService(name: name, known: services.map(\.name))
+    /// Where the content goes and what a body template holds: a body template must send the
+    /// content, a `json` template must be JSON once filled, and the content may be in the URL
+    /// only when there is no body.
+    static func checkTemplates(_ profile: ServiceProfile, line: Int, path: String) throws(ConfigError) {
+        func where_(_ value: ConfigValue?) -> (String, Int) {
+            (value?.origin?.path ?? path, value?.origin?.line ?? line)
         }
-        return profile
+        let urlParts = [profile.url] + profile.query.map(\.value)
+        if profile.format != .noBody, let carrier = urlParts.first(where: { $0.template.uses(.content) }) {
+            let (file, at) = where_(carrier)
+            throw .badTemplate(
+                path: file, line: at, key: carrier == profile.url ? "url" : "query",
+                problem: .notAllowed("{content}", place: "in the URL unless format = none"))
+        }
+        switch profile.format {
+        case .noBody:
+            if !urlParts.contains(where: { $0.template.uses(.content) }) {
+                let (file, at) = where_(profile.url)
+                throw .templateWithoutContent(path: file, line: at, key: "url")
+            }
+        case .json, .xml:
+            let key = profile.format == .json ? "json" : "xml"
+            guard let body = profile.format == .json ? profile.jsonTemplate : profile.xmlTemplate else { return }
+            let (file, at) = where_(body)
+            guard body.template.uses(.content) else { throw .templateWithoutContent(path: file, line: at, key: key) }
+            guard profile.format == .json else { return }
+            // Filled as a paste without options and as one with every option.
+            let expiry: String =
+                switch profile.expiryUnit {
+                case .count: "1"
+                case .choices(let choices): choices.first?.name ?? "1"
+                }
+            let samples: [[Placeholder: String]] = [
+                [.content: "x", .filename: Placeholder.defaultFileName],
+                [.content: "x", .filename: "x.txt", .title: "t", .lang: "l", .expiry: expiry, .private: "true"],
+            ]
+            for sample in samples {
+                do {
+                    _ = try OrderedJSON(parsing: body.template.sample(values: sample, rendering: .json))
+                } catch {
+                    throw .templateNotJSON(path: file, line: at, problem: error)
+                }
+            }
+        default: break
+        }
+    }
+
+    /// The service by name, or `ConfigError.unknownService`.
+    ///
+    /// A name ending in `.sxcu` that no section has is the path of a ShareX custom uploader,
+    /// read now (`-S ~/uploader.sxcu`).
+    public func service(named name: String) throws(ConfigError) -> ServiceProfile {
+        if let profile = services.first(where: { $0.name == name }) { return profile }
+        if name.lowercased().hasSuffix(".sxcu") {
+            do {
+                return try ShareXUploader.load(path: name, name: name)
+            } catch {
+                throw .shareX(error)
+            }
+        }
+        throw .unknownService(name: name, known: services.map(\.name))
     }
 
     /// Chooses the service: `-S` > `PASTE_SERVICE` > `[paste] service` > the built-in default.
@@ -248,12 +340,17 @@ public struct Configuration: Sendable {
     func checkLiteralSecrets(fileMode: UInt32, path: String) throws(ConfigError) {
         guard fileMode & 0o077 != 0 else { return }
         var found: [(line: Int, key: String)] = []
+        // Values from a ShareX file are that file's business (ShareXUploader checks it).
+        func isHere(_ value: ConfigValue) -> Bool { value.origin?.path == path && !value.hasReference }
         for profile in services where !profile.isBuiltIn {
-            for header in profile.headers where Redaction.isSensitiveHeader(header.raw) && !header.hasReference {
+            for header in profile.headers where Redaction.isSensitiveHeader(header.raw) && isHere(header) {
                 found.append((header.origin?.line ?? 0, "header"))
             }
-            for field in profile.fields where Redaction.isSensitiveField(field.name) && !field.value.hasReference {
+            for field in profile.fields where Redaction.isSensitiveField(field.name) && isHere(field.value) {
                 found.append((field.value.origin?.line ?? 0, "field"))
+            }
+            for item in profile.query where Redaction.isSensitiveField(item.name) && isHere(item.value) {
+                found.append((item.value.origin?.line ?? 0, "query"))
             }
             if let proxy = profile.connection.proxy, !proxy.hasReference, Proxy.hasPassword(proxy.raw) {
                 found.append((proxy.origin?.line ?? 0, "proxy"))
@@ -313,6 +410,11 @@ extension Settings {
                 throw bad("a whole number from 0 to 10")
             }
             retries = value
+        case "retry-max-attempts":
+            guard let value = Int(entry.value), (1...Settings.retryMaximumAttemptsLimit).contains(value) else {
+                throw bad("a whole number from 1 to \(Settings.retryMaximumAttemptsLimit)")
+            }
+            retryMaximumAttempts = value
         case "copy":
             guard let value = Bool(configText: entry.value) else { throw bad("true or false") }
             copy = value
@@ -329,7 +431,7 @@ extension Settings {
 
 extension ServiceProfile {
     mutating func apply(_ entry: ConfigFile.Entry, path: String) throws(ConfigError) {
-        let value = ConfigValue(entry.value, origin: (path, entry.line))
+        let origin = (path: path, line: entry.line)
         func bad(_ expected: String) -> ConfigError {
             .badValue(path: path, line: entry.line, key: entry.key, value: entry.value, expected: expected)
         }
@@ -339,9 +441,27 @@ extension ServiceProfile {
             }
             return (String(entry.value[..<equals]), String(entry.value[entry.value.index(after: equals)...]))
         }
+        /// `text` parsed as a template, a config error at this line when it cannot be.
+        func template(_ text: String, use: Template.Use = .request, allowsContent: Bool = false)
+            throws(ConfigError) -> ConfigValue
+        {
+            let value: ConfigValue
+            do {
+                value = try ConfigValue(parsing: text, use: use, origin: origin)
+            } catch {
+                throw .badTemplate(path: path, line: entry.line, key: entry.key, problem: error)
+            }
+            if !allowsContent && value.template.uses(.content) {
+                throw .badTemplate(
+                    path: path, line: entry.line, key: entry.key,
+                    problem: .notAllowed(
+                        "{content}", place: "in '\(entry.key)' (only in a body template, or alone as a field)"))
+            }
+            return value
+        }
         switch entry.key {
-        case "base":
-            // Chooses where the profile starts; Configuration.init(file:) applies it first.
+        case "base", "sxcu":
+            // Choose where the profile starts; Configuration.init(file:) applies them first.
             break
         case "url":
             let lower = entry.value.lowercased()
@@ -349,22 +469,35 @@ extension ServiceProfile {
                 lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("tcp://")
                     || entry.value.hasPrefix("${")
             else { throw bad("an http://, https:// or tcp:// URL") }
-            url = value
+            url = try template(entry.value, allowsContent: true)
         case "format":
             guard let format = RequestFormat(rawValue: entry.value.lowercased()) else {
-                throw bad("multipart, form, raw, json, tcp or privatebin")
+                throw bad("multipart, form, raw, json, xml, none, tcp or privatebin")
             }
             self.format = format
         case "method":
             let upper = entry.value.uppercased()
-            guard upper == "POST" || upper == "PUT" else { throw bad("POST or PUT") }
+            guard ["POST", "PUT", "PATCH", "GET", "DELETE"].contains(upper) else {
+                throw bad("POST, PUT, PATCH, GET or DELETE")
+            }
             method = upper
         case "content-field": contentField = entry.value
-        case "file-name": fileName = entry.value
+        case "file-name":
+            fileName = try template(entry.value).raw
         case "content-type": contentType = entry.value
         case "field":
             let (name, fieldValue) = try pair()
-            fields.append((name, ConfigValue(fieldValue, origin: (path, entry.line))))
+            let value = try template(fieldValue, allowsContent: true)
+            if value.template.uses(.content) && !value.template.isContentAlone {
+                throw .badTemplate(
+                    path: path, line: entry.line, key: entry.key,
+                    problem: .notAllowed(
+                        "{content}", place: "with other text in a field (the field carries the content alone)"))
+            }
+            fields.append((name, value))
+        case "query":
+            let (name, queryValue) = try pair()
+            query.append((name, try template(queryValue, allowsContent: true)))
         case "lang-field": langField = entry.value
         case "title-field": titleField = entry.value
         case "private-field":
@@ -378,25 +511,42 @@ extension ServiceProfile {
                 throw bad("seconds, minutes, hours, days, or choices NAME=DURATION,…")
             }
             expiryUnit = unit
-        case "json": jsonTemplate = value
+        case "json": jsonTemplate = try template(entry.value, allowsContent: true)
+        case "xml": xmlTemplate = try template(entry.value, allowsContent: true)
         case "header":
             guard let colon = entry.value.firstIndex(of: ":"), colon != entry.value.startIndex,
                 !entry.value[..<colon].contains(" ")
             else { throw bad("'Name: value'") }
-            headers.append(value)
+            headers.append(try template(entry.value))
         case "result":
-            guard let rule = ResultRule(configText: entry.value) else {
-                throw bad("redirect, location, body, json:/pointer or regex:RE")
+            if let rule = ResultRule(configText: entry.value) {
+                if case .regex(let pattern) = rule {
+                    do {
+                        _ = try TextPattern(pattern)
+                    } catch {
+                        throw bad("a valid regular expression after 'regex:' (\(error))")
+                    }
+                }
+                result = rule
+                break
             }
-            if case .regex(let pattern) = rule, (try? Regex(pattern)) == nil {
-                throw bad("a valid regular expression after 'regex:'")
+            let value = try template(entry.value, use: .result)
+            guard value.template.readsAnswer || value.template.uses(.filename) else {
+                throw bad(
+                    "redirect, location, body, json:/pointer, regex:RE or a template such as https://host/{json:/key}")
             }
-            result = rule
+            result = .template(value.template)
         case "deletion":
-            guard entry.value.hasPrefix("header:") || entry.value.hasPrefix("json:/") else {
-                throw bad("header:NAME or json:/pointer")
+            guard let rule = Self.deletionTemplate(entry.value) else {
+                _ = try template(entry.value, use: .result)
+                throw bad("header:NAME, json:/pointer or a template such as {json:/delete_url}")
             }
+            deletion = rule
             deletionSource = entry.value
+        case "error-message":
+            let value = try template(entry.value, use: .result)
+            guard value.template.readsAnswer else { throw bad("a template such as {json:/error}") }
+            errorMessage = value.template
         case "accepts":
             guard let kinds = ContentKinds(configText: entry.value) else {
                 throw bad("text, images or files, separated by commas")
@@ -432,7 +582,7 @@ extension ResultRule {
         }
     }
 
-    /// The config spelling of the rule.
+    /// The config spelling of the rule (a template without one shows as `<template>`).
     public var configText: String {
         switch self {
         case .redirect: "redirect"
@@ -440,7 +590,22 @@ extension ResultRule {
         case .body: "body"
         case .json(let pointer): "json:" + pointer
         case .regex(let pattern): "regex:" + pattern
+        case .template(let template): (try? template.configText()) ?? "<template>"
         }
+    }
+}
+
+extension ContentKinds {
+    /// Parses `text`, `images`, `files`, or several separated by commas.
+    init?(configText text: String) {
+        let names: [String: ContentKinds] = ["text": .text, "images": .images, "files": .files]
+        var kinds: ContentKinds = []
+        for word in text.split(separator: ",") {
+            guard let kind = names[word.trimmingSpaces().lowercased()] else { return nil }
+            kinds.insert(kind)
+        }
+        guard !kinds.isEmpty else { return nil }
+        self = kinds
     }
 }
 

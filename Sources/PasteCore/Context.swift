@@ -11,15 +11,23 @@ public struct Context: Sendable {
     public var now: @Sendable () -> Date
     /// The process's real and effective user id (for config permission checks).
     public var userID: UInt32
+    /// Runs the commands of `${cmd:…}` references (nil: such a reference fails).
+    public var commandRunner: (any CommandRunning)?
+    /// Asks the person for `{prompt:…}` and `{select:…}` (nil: no one can be asked).
+    public var asker: (any Asking)?
+    /// What this run has already resolved once: command output, the person's answers.
+    public let cache = RunCache()
 
     /// Makes a context.
     public init(
         environment: [String: String], now: @escaping @Sendable () -> Date = { Date() },
-        userID: UInt32 = 0
+        userID: UInt32 = 0, commandRunner: (any CommandRunning)? = nil, asker: (any Asking)? = nil
     ) {
         self.environment = environment
         self.now = now
         self.userID = userID
+        self.commandRunner = commandRunner
+        self.asker = asker
     }
 
     /// The home folder (`$HOME`, or `/` when unset, as a last resort).

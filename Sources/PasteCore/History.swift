@@ -9,7 +9,8 @@ import SystemInterop
 /// descriptor opened with `O_APPEND`. Readers take the lock shared. A record torn by a crash
 /// (or any line that is not a record) is skipped when reading, and the next append starts on a
 /// fresh line so it is never glued to the torn one. The file is created 0600: deletion tokens
-/// are secrets.
+/// are secrets. The history and its lock are opened as `AtomicFile.openRegular` does: never
+/// through a symbolic link, never a FIFO or device (an error, not a hang), never another user's.
 public struct History: Sendable {
     /// The history file.
     public let path: String
@@ -40,7 +41,9 @@ public struct History: Sendable {
         line.append(UInt8(ascii: "\n"))
         try AtomicFile.createFolder(AtomicFile.folderOf(path))
         let lock = try FileLock(path: lockPath, kind: .exclusive)
-        let file = try AtomicFile.open(path, .readWrite, options: [.append, .create])
+        guard let file = try AtomicFile.openRegular(path, .readWrite, options: [.append, .create]) else {
+            throw .cannotOpen(path: path, errno: .noSuchFileOrDirectory)
+        }
         let size = try StoreError.attempt({ .cannotRead(path: path, errno: $0) }) { () throws(Errno) in
             try file.status().size
         }
@@ -107,9 +110,36 @@ public struct History: Sendable {
         try records().last { $0.url == url }
     }
 
-    /// The newest record of the same content sent to the same service within `window` of now:
-    /// the repeat window, so pressing the hotkey twice gives the same URL instead of a new paste.
+    /// The newest record of the same content sent to the same service with the same options
+    /// within `window` of now: the repeat window, so pressing the hotkey twice gives the same
+    /// URL instead of a new paste, while a private paste never reuses a public URL (nor `-e 1h`
+    /// one of `-e 1w`, nor one title another's).
+    ///
+    /// - Parameters:
+    ///   - sha256: The content's digest.
+    ///   - service: The service's name.
+    ///   - options: `PasteOptions.repeatKey` of the paste about to be made. Records written
+    ///     without one (before it existed) never match.
+    ///   - window: How far back to look.
+    public func recent(sha256: String, service: String, options: String, within window: Duration)
+        throws(StoreError) -> HistoryRecord?
+    {
+        try newest(sha256: sha256, within: window) { $0.service == service && $0.options == options }
+    }
+
+    /// The newest record of the same content sent to the same service within `window`, whatever
+    /// its options.
+    ///
+    /// The repeat check of PasteCLI until it passes the options (issue 15, part 2); use
+    /// `recent(sha256:service:options:within:)`.
     public func recent(sha256: String, service: String, within window: Duration)
+        throws(StoreError) -> HistoryRecord?
+    {
+        try newest(sha256: sha256, within: window) { $0.service == service }
+    }
+
+    /// The newest record of `sha256` within `window` that `matches`; nil when none.
+    private func newest(sha256: String, within window: Duration, where matches: (HistoryRecord) -> Bool)
         throws(StoreError) -> HistoryRecord?
     {
         let seconds =
@@ -126,7 +156,7 @@ public struct History: Sendable {
         where line.count >= digest.count && History.contains(line, digest) {
             guard let record = try? decoder.decode(HistoryRecord.self, from: Data(line)) else { continue }
             if record.time < earliest { return nil }
-            if record.sha256 == sha256 && record.service == service { return record }
+            if record.sha256 == sha256 && matches(record) { return record }
         }
         return nil
     }

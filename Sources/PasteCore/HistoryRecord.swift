@@ -24,6 +24,10 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
     public var deletionURL: String?
     /// The first line of the text, shortened, for the `--pick` list.
     public var preview: String?
+    /// `PasteOptions.repeatKey` of the paste: what besides the text and the service made it what
+    /// it is (private, expiry, title, language, burn). The repeat window reuses only a record
+    /// whose key is the same; records written before it existed have none.
+    public var options: String?
 
     /// The longest preview kept, in characters: enough to recognise a paste in a list.
     public static let maximumPreviewLength = 80
@@ -32,7 +36,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
     public init(
         time: Date, service: String, url: String, byteCount: Int64, sha256: String,
         title: String? = nil, deletionToken: String? = nil, deletionURL: String? = nil,
-        preview: String? = nil
+        preview: String? = nil, options: String? = nil
     ) {
         self.time = time
         self.service = service
@@ -43,6 +47,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         self.deletionToken = deletionToken
         self.deletionURL = deletionURL
         self.preview = preview
+        self.options = options
     }
 
     enum CodingKeys: String, CodingKey {
@@ -51,7 +56,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         case sha256, title
         case deletionToken = "delete_token"
         case deletionURL = "delete_url"
-        case preview
+        case preview, options
     }
 
     /// The record as one line of JSON, without the newline: keys sorted, absent fields left
@@ -66,6 +71,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         if let deletionToken { fields.append(("delete_token", JSONText.quote(deletionToken))) }
         if let deletionURL { fields.append(("delete_url", JSONText.quote(deletionURL))) }
         if let preview { fields.append(("preview", JSONText.quote(preview))) }
+        if let options { fields.append(("options", JSONText.quote(options))) }
         if let title { fields.append(("title", JSONText.quote(title))) }
         fields.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         return "{" + fields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"

@@ -1,169 +1,164 @@
 import FoundationEssentials
 import SystemInterop
 
-/// The outbox folder, where pastes whose upload failed wait for `paste --retry`.
+/// The outbox: a journal of the pastes under way and of those waiting to be sent again.
 ///
-/// Nothing is lost: the text goes to disk (content `fsync`ed, metadata written atomically, both
-/// 0600 in a 0700 folder) before paste reports the failure. Entries come back in creation order.
-/// Two `--retry` runs (a cron job and a person) never send the same entry twice: each run
-/// `claim`s an entry with a non-blocking `flock` before sending it and skips entries another run
-/// holds.
+/// Nothing is lost, nothing is sent twice. A run puts the text in the outbox *before* its request
+/// starts, marks the entry in flight before sending, and removes it once the URL is recorded; a
+/// run that fails records the failure, which settles the entry as `retryable` (nothing reached
+/// the server) or `held` (the server may have made the paste). A run killed at any moment leaves
+/// an entry that the next recovery pass (`listing()`, run by every listing and `--retry`)
+/// settles from what is on disk. The states are `OutboxEntry.State`; what each failure means,
+/// `OutboxFailure`; the pacing between runs, `OutboxPolicy`.
+///
+/// ## The journal protocol
+///
+/// 1. `create` reserves `N.content` with `O_CREAT | O_EXCL | O_NOFOLLOW` (the name, across
+///    processes), takes an exclusive `flock` on it (held by the returned `OutboxClaim` until the
+///    run lets it go: the lock is how every other run tells a live entry from a dead one), then
+///    writes `N.json` with state `writing` (and the content's length when it is known).
+/// 2. The content goes in (`append`, or streamed by the uploader's tee into `contentPath`);
+///    `finishContent()` records its length once a stream has ended: from then on the content is
+///    *whole*, and only then.
+/// 3. `markInFlight()` before the request starts (for a stream, before its first byte).
+/// 4. The URL recorded: `recordSuccess()` removes the entry. A failure: `recordFailure(_:)`
+///    counts the attempt, keeps the sanitized message, settles `retryable` (with the next
+///    attempt's time) or `held`, and makes the entry durable. A stream cut short, or text the
+///    guard refused: `discard()`.
+///
+/// Until a failure is known nothing is `fsync`ed (the page cache survives a killed process; a
+/// power cut mid-upload may lose the entry); from then on it is durable (`makeDurable()`), and
+/// every later change of a durable entry is durable too, so a power cut never brings back a
+/// `retryable` entry that was sent meanwhile.
+///
+/// A metadata file is always replaced whole (`AtomicFile.write`: a temporary file renamed), and
+/// only by the run holding the entry's lock; the content file is never replaced, so its lock
+/// stays meaningful. Files are 0600 in a 0700 folder of this user's (a folder of another user,
+/// or a symbolic link in its place, is refused); every file is opened with `O_NOFOLLOW`, and a
+/// content that is not a regular file is never read.
 public struct Outbox: Sendable {
     /// The outbox folder.
     public let folder: String
-    /// The clock, for entry names and attempt times.
-    private let now: @Sendable () -> Date
+    /// How `--retry` paces entries and when it gives up.
+    public let policy: OutboxPolicy
+    /// The clock, for entry names, attempt times and the age of stranded files.
+    let now: @Sendable () -> Date
 
     /// The most entries made in one millisecond before giving up (the sequence has four digits).
     static let maximumSequence = 9999
 
+    /// How old a file that no metadata explains (a content without metadata, unreadable
+    /// metadata, a stray temporary file) must be before a recovery pass removes it: long past
+    /// any run's moment between creating a content file and locking it.
+    public static let strandedAge = Duration.seconds(60)
+
     /// The outbox of the run's context: `$XDG_STATE_HOME/paste/outbox`.
-    public init(context: Context) {
-        self.init(folder: context.outboxDirectory, now: context.now)
+    public init(context: Context, policy: OutboxPolicy = OutboxPolicy()) {
+        self.init(folder: context.outboxDirectory, policy: policy, now: context.now)
     }
 
     /// An outbox in `folder`.
-    public init(folder: String, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(folder: String, policy: OutboxPolicy = OutboxPolicy(), now: @escaping @Sendable () -> Date = { Date() })
+    {
         self.folder = folder
+        self.policy = policy
         self.now = now
     }
 
     // MARK: - Making entries
 
-    /// Starts an entry whose content will be streamed in; see `OutboxEntryWriter`.
+    /// Starts an entry whose content will be streamed in, before its request starts.
     ///
-    /// The entry's `created` time is taken from the clock, replacing `metadata.created`.
-    /// - Throws: `StoreError` when the folder or content file cannot be made.
-    public func makeEntry(_ metadata: OutboxEntry.Metadata) throws(StoreError) -> OutboxEntryWriter {
-        try AtomicFile.createFolder(folder)
+    /// The content file exists (empty, 0600, locked by the returned claim) and the metadata says
+    /// `writing` (or `in-flight` with `inFlight`, for a stream sent as it is read). Stream into
+    /// `contentPath` (the uploader's tee opens it for appending) or `append`, then call
+    /// `finishContent()` when the stream has ended; until then the entry is not whole, and a
+    /// recovery pass removes it once its run has died.
+    ///
+    /// - Parameters:
+    ///   - metadata: Where the paste goes; its `created` is taken from the clock.
+    ///   - inFlight: Whether the request starts at once (saves a `markInFlight()` write).
+    /// - Returns: The claim on the new entry, held by this run until it lets it go.
+    /// - Throws: `StoreError` when the folder, the content or the metadata cannot be written
+    ///   (`TextNotSaved` is what the person should see).
+    public func create(_ metadata: OutboxEntry.Metadata, inFlight: Bool = false) throws(StoreError) -> OutboxClaim {
+        var metadata = metadata
+        metadata.state = inFlight ? .inFlight : .writing
+        metadata.byteCount = nil
+        return try reserve(metadata)
+    }
+
+    /// Puts a whole content in the outbox before its request starts.
+    ///
+    /// The length goes in the metadata before the content does, so a run killed midway leaves an
+    /// entry that a recovery pass can tell whole (then `retryable`: nothing was sent) from cut
+    /// short (removed). Nothing is `fsync`ed.
+    ///
+    /// - Parameters:
+    ///   - content: The bytes, exactly as they are to be uploaded (text or binary).
+    ///   - inFlight: Whether the request starts at once: the entry is then `in-flight` instead
+    ///     of `retryable` (saves a `markInFlight()` write).
+    /// - Returns: The claim on the new entry.
+    public func create(
+        _ metadata: OutboxEntry.Metadata, content: [UInt8], inFlight: Bool = false
+    ) throws(StoreError) -> OutboxClaim {
+        var metadata = metadata
+        metadata.state = .writing
+        metadata.byteCount = Int64(content.count)
+        let claim = try reserve(metadata)
+        do {
+            try claim.append(content)
+            try claim.settle(as: inFlight ? .inFlight : .retryable)
+        } catch {
+            try? claim.discard()
+            throw error
+        }
+        return claim
+    }
+
+    /// Reserves a new entry's name and writes its first metadata; see the protocol above.
+    private func reserve(_ metadata: OutboxEntry.Metadata) throws(StoreError) -> OutboxClaim {
+        try AtomicFile.createPrivateFolder(folder)
         var metadata = metadata
         metadata.created = now()
         let stamp = Outbox.stamp(metadata.created)
         for sequence in 0...Outbox.maximumSequence {
             let name = stamp + "-" + Outbox.padded(sequence, width: 4)
             let entry = OutboxEntry(name: name, folder: folder, metadata: metadata)
-            // O_EXCL reserves the name, across processes too.
-            guard let file = try Outbox.reserve(entry.contentPath) else { continue }
-            try StoreError.attempt({ .cannotWrite(path: entry.contentPath, errno: $0) }) { () throws(Errno) in
-                try file.setPermissions(AtomicFile.filePermissions)
+            // O_EXCL reserves the name, across processes too, and never follows a link.
+            guard let lock = try FileLock.create(path: entry.contentPath) else { continue }
+            let claim = OutboxClaim(outbox: self, entry: entry, lock: lock, isDurable: false)
+            do {
+                try claim.writeMetadata(entry.metadata)
+            } catch {
+                try? AtomicFile.remove(entry.contentPath)
+                throw error
             }
-            return OutboxEntryWriter(entry: entry, file: file)
+            return claim
         }
         throw .cannotOpen(path: folder + "/" + stamp + "-*", errno: .fileExists)
     }
 
-    /// Creates `path` (0600, for appending) unless it exists: nil when it does (`O_EXCL`).
-    private static func reserve(_ path: String) throws(StoreError) -> FileDescriptor? {
-        do {
-            return try FileDescriptor.open(
-                path, .writeOnly, options: [.append, .create, .exclusive], permissions: AtomicFile.filePermissions)
-        } catch {
-            if error == .fileExists { return nil }
-            throw .cannotOpen(path: path, errno: error)
-        }
-    }
-
-    /// Stores a whole content at once and commits it.
-    ///
-    /// - Parameters:
-    ///   - failure: The message of the failed attempt, recorded as the first attempt.
-    /// - Returns: The committed entry.
-    @discardableResult
-    public func store(
-        content: [UInt8], metadata: OutboxEntry.Metadata, failure: String? = nil
-    ) throws(StoreError) -> OutboxEntry {
-        let writer = try makeEntry(metadata)
-        do {
-            try writer.append(content)
-            return try writer.commit(failure: failure)
-        } catch {
-            try? writer.discard()
-            throw error
-        }
-    }
-
-    // MARK: - Reading
-
-    /// What is in the outbox: the entries in creation order, and the metadata files that could
-    /// not be read (each a `StoreError.corruptMetadata` or read error), which do not stop the rest.
-    public struct Listing: Sendable {
-        /// The readable committed entries, oldest first.
-        public var entries: [OutboxEntry]
-        /// One error per entry that could not be read.
-        public var problems: [StoreError]
-    }
-
-    /// Lists the committed entries and any unreadable ones. An absent folder is an empty outbox.
-    public func listing() throws(StoreError) -> Listing {
-        var listing = Listing(entries: [], problems: [])
-        for name in try Outbox.names(in: folder) {
-            let entry = OutboxEntry(name: name, folder: folder, metadata: placeholder)
-            do {
-                if let loaded = try load(entry) { listing.entries.append(loaded) }
-            } catch {
-                listing.problems.append(error)
-            }
-        }
-        return listing
-    }
-
-    /// The committed entries, oldest first.
-    public func entries() throws(StoreError) -> [OutboxEntry] {
-        try listing().entries
-    }
-
-    // MARK: - Retrying
-
-    /// Claims an entry for sending, or returns nil when another run holds it or it is gone.
-    ///
-    /// Wraps `flock(LOCK_EX | LOCK_NB)` on the content file. After locking, the entry is checked
-    /// again: a run that finished it first removed its files before unlocking, so a claim on a
-    /// file no longer linked, or without metadata, is not an entry any more.
-    public func claim(_ entry: OutboxEntry) throws(StoreError) -> OutboxClaim? {
-        guard
-            let lock = try FileLock.attempt(
-                path: entry.contentPath, kind: .exclusive, creating: false)
-        else { return nil }
-        guard lock.isStillLinked, let fresh = try load(entry) else { return nil }
-        return OutboxClaim(entry: fresh, lock: lock)
-    }
-
-    /// Removes an entry: the metadata first (so it stops being an entry at once), then the content.
-    ///
-    /// Call it while holding the entry's claim, so no other run picks up the entry meanwhile.
-    public func remove(_ entry: OutboxEntry) throws(StoreError) {
-        try AtomicFile.remove(entry.metadataPath)
-        try AtomicFile.remove(entry.contentPath)
-        try AtomicFile.syncFolder(folder)
-    }
-
-    /// Records a failed attempt: one more attempt, its message and time, written atomically.
-    ///
-    /// - Returns: The entry with its new metadata.
-    @discardableResult
-    public func markFailed(_ entry: OutboxEntry, error message: String) throws(StoreError)
-        -> OutboxEntry
-    {
-        var updated = entry
-        updated.metadata.attempts += 1
-        updated.metadata.lastError = message
-        updated.metadata.lastAttempt = now()
-        try AtomicFile.write(
-            Outbox.encode(updated.metadata, path: updated.metadataPath), to: updated.metadataPath)
-        return updated
-    }
-
     // MARK: - Files
 
-    /// Metadata for an entry value whose metadata is about to be read.
-    private var placeholder: OutboxEntry.Metadata {
-        OutboxEntry.Metadata(service: "", created: Date(timeIntervalSince1970: 0))
+    /// The entry value for the files of `name`, with metadata still to be read.
+    func entry(named name: String) -> OutboxEntry {
+        OutboxEntry(name: name, folder: folder, metadata: Outbox.placeholder)
     }
 
-    /// Reads an entry's metadata; nil when the entry is gone (either file missing).
-    private func load(_ entry: OutboxEntry) throws(StoreError) -> OutboxEntry? {
-        guard let bytes = try AtomicFile.read(entry.metadataPath) else { return nil }
-        guard (try? FileSystem.status(ofPath: entry.contentPath)) != nil else { return nil }
+    /// Metadata for an entry value whose metadata is about to be read.
+    static let placeholder = OutboxEntry.Metadata(service: "", created: Date(timeIntervalSince1970: 0))
+
+    /// The most bytes of a metadata file read: far beyond what paste writes there.
+    static let maximumMetadataBytes = 1 << 20
+
+    /// Reads an entry's metadata: nil when the file is missing.
+    ///
+    /// - Throws: `StoreError.corruptMetadata` when it does not decode, or the read's failure.
+    func loadMetadata(_ entry: OutboxEntry) throws(StoreError) -> OutboxEntry? {
+        guard let bytes = try AtomicFile.read(entry.metadataPath, limit: Outbox.maximumMetadataBytes) else {
+            return nil
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         guard let metadata = try? decoder.decode(OutboxEntry.Metadata.self, from: Data(bytes)) else {
@@ -172,19 +167,6 @@ public struct Outbox: Sendable {
         var loaded = entry
         loaded.metadata = metadata
         return loaded
-    }
-
-    /// The names of committed entries in `folder`, sorted.
-    static func names(in folder: String) throws(StoreError) -> [String] {
-        let fileNames: [String]
-        do {
-            fileNames = try FileSystem.entries(ofDirectory: folder)
-        } catch {
-            if error == .noSuchFileOrDirectory { return [] }
-            throw .cannotRead(path: folder, errno: error)
-        }
-        return fileNames.filter { !$0.hasPrefix(".") && $0.hasSuffix(OutboxEntry.metadataSuffix) }
-            .map { String($0.dropLast(OutboxEntry.metadataSuffix.count)) }.sorted()
     }
 
     static func encode(_ metadata: OutboxEntry.Metadata, path: String) throws(StoreError) -> [UInt8] {
@@ -209,5 +191,12 @@ public struct Outbox: Sendable {
     static func padded(_ value: Int, width: Int) -> String {
         let digits = String(value)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    /// How long ago a file last changed, by the outbox's clock.
+    func age(of status: FileStatus) -> Duration {
+        let (seconds, attoseconds) = status.modificationTime.components
+        let modified = Date(timeIntervalSince1970: Double(seconds) + Double(attoseconds) / 1e18)
+        return .milliseconds(Int64((now().timeIntervalSince(modified) * 1000).rounded(.down)))
     }
 }

@@ -1,13 +1,42 @@
 import FoundationEssentials
-import SystemInterop
 
-/// A paste waiting in the outbox: its content file and its metadata file.
+/// A paste in the outbox: its content file and its metadata file.
 ///
-/// An entry named `N` is the pair `N.content` (the bytes, exactly as they would be uploaded) and
-/// `N.json` (`Metadata`). Names are the creation time in milliseconds since 1970, thirteen digits,
-/// then a four-digit sequence number (`1738324800000-0000`), so sorting names sorts by creation.
-/// An entry exists for `paste --retry` only once its metadata file does.
+/// An entry named `N` is the pair `N.content` (the bytes, exactly as they would be uploaded:
+/// text or binary, never transformed) and `N.json` (`Metadata`). Names are the creation time in
+/// milliseconds since 1970, thirteen digits, then a four-digit sequence number
+/// (`1738324800000-0000`), so sorting names sorts by creation. The person names an entry by its
+/// `id`, seven hexadecimal digits derived from the name (or any unique start of them).
+///
+/// The metadata says where the paste was going and with which options, what `state` the entry is
+/// in, and how long the content is once it is whole (`byteCount`): a content of exactly that
+/// length is whole, anything else is a stream cut short (see `Outbox` for the whole protocol).
 public struct OutboxEntry: Sendable, Equatable {
+    /// Where an entry stands.
+    ///
+    /// | state | meaning | `paste --retry` |
+    /// |---|---|---|
+    /// | `writing` | the content is being written; nothing was sent yet | skips it |
+    /// | `in-flight` | the request may be under way (marked before sending) | skips it |
+    /// | `retryable` | nothing reached the server, or it refused before accepting | sends it when due |
+    /// | `held` | the server may have made the paste, or attempts ran out | only `--outbox send ID` |
+    ///
+    /// An entry `writing` or `in-flight` whose run died (no lock on its content) is settled by
+    /// the next recovery pass: `in-flight` and whole becomes `held`; `writing` and whole (its
+    /// length was known beforehand) becomes `retryable`; not whole, it is removed.
+    public enum State: String, Codable, Sendable, CaseIterable {
+        /// The content is being written and nothing was sent yet.
+        case writing
+        /// The request may be under way: a run that dies now leaves an entry the server may
+        /// already have made.
+        case inFlight = "in-flight"
+        /// Safe to send again: nothing reached the server, or it refused before accepting.
+        case retryable
+        /// The server may already have made it, or it failed `retry-max-attempts` times: sent
+        /// only when the person says so.
+        case held
+    }
+
     /// What the outbox knows about a waiting paste: where it was going, with which options, and
     /// how its attempts went.
     public struct Metadata: Codable, Sendable, Equatable {
@@ -27,21 +56,34 @@ public struct OutboxEntry: Sendable, Equatable {
         public var burnsAfterReading: Bool?
         /// The file name of `-f FILE`, for services that send one.
         public var fileName: String?
+        /// The content's MIME type (`image/png`) when it is not plain text; nil for text.
+        public var contentType: String?
         /// When the entry was made.
         public var created: Date
+        /// Where the entry stands; nil in entries written before states existed, which are
+        /// read as `retryable`.
+        public var state: State?
+        /// The length of the whole content, once it is known: given when the entry is made
+        /// with its content, or recorded when a stream ends. Nil while a stream is still being
+        /// written (and in entries written before it existed, whose content is taken as it is).
+        public var byteCount: Int64?
+        /// The content's SHA-256 (lower-case hexadecimal), when the writer knew it.
+        public var sha256: String?
         /// How many uploads of it have failed.
         public var attempts: Int
-        /// The last failure's message, as shown to the person.
+        /// The last failure's message, sanitized (`OutboxFailure.describe`).
         public var lastError: String?
         /// When the last attempt failed.
         public var lastAttempt: Date?
+        /// When `paste --retry` may send it next (backoff between runs); nil: at once.
+        public var nextAttempt: Date?
 
         /// Makes metadata for a new entry (no attempts yet).
         public init(
             service: String, serviceURL: String? = nil, title: String? = nil,
             language: String? = nil, isPrivate: Bool = false, expiry: String? = nil,
             fileName: String? = nil, created: Date, attempts: Int = 0, lastError: String? = nil,
-            lastAttempt: Date? = nil, burnsAfterReading: Bool? = nil
+            lastAttempt: Date? = nil, burnsAfterReading: Bool? = nil, contentType: String? = nil
         ) {
             self.service = service
             self.serviceURL = serviceURL
@@ -55,6 +97,7 @@ public struct OutboxEntry: Sendable, Equatable {
             self.lastError = lastError
             self.lastAttempt = lastAttempt
             self.burnsAfterReading = burnsAfterReading
+            self.contentType = contentType
         }
 
         enum CodingKeys: String, CodingKey {
@@ -66,10 +109,18 @@ public struct OutboxEntry: Sendable, Equatable {
             case expiry
             case burnsAfterReading = "burn"
             case fileName = "file_name"
-            case created, attempts
+            case contentType = "type"
+            case created, state
+            case byteCount = "bytes"
+            case sha256
+            case attempts
             case lastError = "last_error"
             case lastAttempt = "last_attempt"
+            case nextAttempt = "next_attempt"
         }
+
+        /// The state, entries written before states existed being `retryable`.
+        public var effectiveState: State { state ?? .retryable }
     }
 
     /// The entry's name (`1738324800000-0000`); names sort in creation order.
@@ -89,98 +140,20 @@ public struct OutboxEntry: Sendable, Equatable {
         self.metadata = metadata
     }
 
+    /// The entry's short id: the first seven hexadecimal digits of the SHA-256 of its name.
+    ///
+    /// Stable (a function of the name alone) and spread evenly, where a start of the name would
+    /// be the same for every entry of a day.
+    public var id: String { Self.id(ofName: name) }
+
+    /// The id of the entry named `name`.
+    static func id(ofName name: String) -> String {
+        String(SHA256.hex(SHA256.hash(Array(name.utf8))).prefix(idLength))
+    }
+
+    /// How many hexadecimal digits an id has (as many as git shows of a commit).
+    public static let idLength = 7
+
     static let contentSuffix = ".content"
     static let metadataSuffix = ".json"
 }
-
-/// An outbox entry being written: content streams into `contentPath`, then `commit()` makes it
-/// visible to `paste --retry`.
-///
-/// The content file exists (empty, 0600) from the start, so a streaming uploader can open it with
-/// `O_APPEND` and tee into it. Until `commit()` there is no metadata file, and `--retry` ignores
-/// the content: a crash midway leaves only an ignored file. Call `discard()` when the upload
-/// worked and the copy is not needed.
-public final class OutboxEntryWriter {
-    /// The entry as it will be once committed.
-    public private(set) var entry: OutboxEntry
-    /// The content file to stream into.
-    public var contentPath: String { entry.contentPath }
-    /// Whether `commit()` or `discard()` has run.
-    public private(set) var isFinished = false
-    /// The writer's own descriptor on the content file (for `append` and the final `fsync`).
-    private let file: FileDescriptor
-
-    init(entry: OutboxEntry, file: consuming FileDescriptor) {
-        self.entry = entry
-        self.file = file
-    }
-
-    /// Appends bytes to the content, for callers that do not stream into `contentPath`
-    /// themselves.
-    public func append(_ bytes: [UInt8]) throws(StoreError) {
-        precondition(!isFinished, "append after commit or discard")
-        try StoreError.attempt({ .cannotWrite(path: contentPath, errno: $0) }) { () throws(Errno) in
-            try file.writeAll(bytes)
-        }
-    }
-
-    /// Flushes the content to disk and writes the metadata atomically; the entry is then visible
-    /// to `entries()`.
-    ///
-    /// - Parameter failure: The message of the failed attempt that sends the text to the outbox,
-    ///   recorded as the first attempt; nil when it is queued without trying.
-    /// - Returns: The committed entry.
-    @discardableResult
-    public func commit(failure: String? = nil) throws(StoreError) -> OutboxEntry {
-        precondition(!isFinished, "commit after commit or discard")
-        try StoreError.attempt({ .cannotWrite(path: contentPath, errno: $0) }) { () throws(Errno) in try file.sync() }
-        if let failure {
-            entry.metadata.attempts += 1
-            entry.metadata.lastError = failure
-            entry.metadata.lastAttempt = entry.metadata.created
-        }
-        try AtomicFile.write(Outbox.encode(entry.metadata, path: entry.metadataPath), to: entry.metadataPath)
-        isFinished = true
-        return entry
-    }
-
-    /// Removes the content file: the upload worked and nothing needs to wait.
-    public func discard() throws(StoreError) {
-        precondition(!isFinished, "discard after commit or discard")
-        isFinished = true
-        try AtomicFile.remove(entry.contentPath)
-    }
-}
-
-@available(*, unavailable)
-extension OutboxEntryWriter: Sendable {}
-
-/// An outbox entry claimed by one `paste --retry` run: while this value lives, no other run can
-/// claim it, so no entry is ever sent twice by two runs at once.
-///
-/// Holds an exclusive `flock` on the entry's content file (the one file of an entry that is never
-/// replaced). Finish with `Outbox.remove(_:)` after a successful upload or `Outbox.markFailed`
-/// after a failed one, then let the claim go.
-public final class OutboxClaim {
-    /// The claimed entry, with its metadata freshly read.
-    public let entry: OutboxEntry
-    /// The lock on the content file.
-    let lock: FileLock
-
-    init(entry: OutboxEntry, lock: FileLock) {
-        self.entry = entry
-        self.lock = lock
-    }
-
-    /// Reads the whole content into memory (the clipboard-sized case; large entries are better
-    /// streamed from `entry.contentPath`).
-    public func content() throws(StoreError) -> [UInt8] {
-        guard let bytes = try AtomicFile.read(entry.contentPath) else {
-            throw .cannotOpen(path: entry.contentPath, errno: .noSuchFileOrDirectory)
-        }
-        return bytes
-    }
-}
-
-@available(*, unavailable)
-extension OutboxClaim: Sendable {}

@@ -31,6 +31,11 @@ public enum RequestError: PasteError, Equatable {
     case tooLarge(service: String, bytes: Int64, limit: Int64)
     /// A streamed content could not be read to build an in-memory body.
     case unreadable(path: String, reason: String)
+    /// The service asks the person a question (`{prompt:…}`, `{select:…}`) and no one can be
+    /// asked (no display).
+    case cannotAsk(question: String)
+    /// The person cancelled a question the service asks.
+    case cancelled
     /// The service offers a fixed set of expiries and none is the one asked for (`requested`
     /// as given: `2h`); `offered` lists the service's names, `spellings` the same as `-e` takes them.
     case expiryNotOffered(service: String, requested: String, offered: [String], spellings: [String])
@@ -47,6 +52,10 @@ public enum RequestError: PasteError, Equatable {
             "the text is \(bytes) bytes but '\(service)' accepts at most \(limit); nothing was uploaded"
         case .unreadable(let path, let reason):
             "cannot read '\(path)': \(reason)"
+        case .cannotAsk(let question):
+            "the service asks '\(question)' in a window, and no window can be shown; nothing was uploaded"
+        case .cancelled:
+            "cancelled; nothing was uploaded"
         case .expiryNotOffered(let service, let requested, let offered, _):
             "service '\(service)' cannot expire a paste after \(requested); it offers \(Self.list(offered)); "
                 + "nothing was uploaded"
@@ -74,6 +83,8 @@ public enum RequestError: PasteError, Equatable {
         case .unsupportedOption, .expiryTooShort, .expiryNotOffered: .usage
         case .tooLarge, .notUTF8: .badInput
         case .unreadable: .ioError
+        case .cannotAsk: .unavailable
+        case .cancelled: .cancelled
         }
     }
 }

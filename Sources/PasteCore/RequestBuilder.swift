@@ -2,23 +2,33 @@ import SystemInterop
 
 /// Turns a service profile, the content and the person's options into an `UploadRequest`.
 ///
-/// Pure: no network, no files except `${file:…}` secrets and in-memory bodies for formats that
-/// cannot stream (form, json).
+/// No network: what it needs from outside comes through `Context` (`${file:…}` secrets, a
+/// `${cmd:…}` command through `Context.commandRunner`, a ShareX question through
+/// `Context.asker`), and bodies that cannot stream (form, json, xml) are built in memory.
 public struct RequestBuilder: Sendable {
     /// The service to build for.
     public var profile: ServiceProfile
     /// Resolves secrets and remembers them for redaction.
     public var expansion: ValueExpansion
-    /// For `--dry-run`: one entry per `build` call, in order; for a JSON body, the body with the
-    /// content replaced by `contentMarker` (nil for other formats).
+    /// For `--dry-run`: one entry per `build` call, in order; for a JSON or XML body, the body
+    /// with the content replaced by `contentMarker`; with no body, the URL so (nil otherwise).
     public private(set) var previews: [BodyPreview?] = []
 
-    /// A JSON body as it would go out, but with the content left out.
+    /// A JSON or XML body (or, with no body, the URL) as it would go out, but with the content
+    /// left out.
     public struct BodyPreview: Sendable, Equatable {
         /// The rendered body, with `RequestBuilder.contentMarker` where the content goes.
         public var text: String
         /// The size of the content, in bytes of UTF-8.
         public var contentBytes: Int
+        /// For `format = none`: the URL, with the marker where the content goes.
+        public var url: String?
+
+        public init(text: String, contentBytes: Int, url: String? = nil) {
+            self.text = text
+            self.contentBytes = contentBytes
+            self.url = url
+        }
     }
 
     /// Stands for the content in a `BodyPreview` (private-use characters, which JSON escaping
@@ -45,18 +55,17 @@ public struct RequestBuilder: Sendable {
         if options.neverExpires {
             throw .unsupportedOption(service: name, option: "a paste that never expires (-e never)")
         }
-        let template = profile.jsonTemplate?.raw ?? ""
-        if options.title != nil && profile.titleField == nil && !template.contains("{title") {
+        if options.title != nil && profile.titleField == nil && !profile.uses(.title) {
             throw .unsupportedOption(service: name, option: "a title (-t)")
         }
-        if options.language != nil && profile.langField == nil && !template.contains("{lang") {
+        if options.language != nil && !acceptsLanguage {
             throw .unsupportedOption(service: name, option: "a language (-l)")
         }
         if options.isPrivate && !profile.canBePrivate {
             throw .unsupportedOption(service: name, option: "a private paste (-p)")
         }
         if let seconds = options.expirySeconds {
-            guard profile.expiryField != nil || template.contains("{expiry") else {
+            guard profile.expiryField != nil || profile.uses(.expiry) else {
                 throw .unsupportedOption(service: name, option: "an expiry (-e)")
             }
             _ = try expiryValue(seconds)
@@ -65,6 +74,9 @@ public struct RequestBuilder: Sendable {
             throw .tooLarge(service: name, bytes: size, limit: limit)
         }
     }
+
+    /// Whether the service has somewhere to put a language (a field or `{lang}`).
+    var acceptsLanguage: Bool { profile.langField != nil || profile.uses(.lang) }
 
     /// The service's spelling of an expiry: never longer than asked (a paste must not outlive
     /// the person's wish), so counts round down and choices take the longest that fits.
@@ -90,14 +102,58 @@ public struct RequestBuilder: Sendable {
     /// - Parameters:
     ///   - content: where the bytes come from.
     ///   - options: title, language, private, expiry.
-    ///   - text: the content as text when it is already in memory (needed for form and json).
+    ///   - fileName: the `-f` file's name (for `{filename}`, and a language from its extension
+    ///     when `-l` is not given and the service has somewhere to put one).
     /// - Throws: `RequestError` for an option the service cannot honour, `ConfigError` for a
     ///   secret that cannot be resolved.
-    public mutating func build(content: ContentSource, options: PasteOptions) throws -> UploadRequest {
+    public mutating func build(content: ContentSource, options: PasteOptions, fileName: String? = nil) throws
+        -> UploadRequest
+    {
         try validate(options, size: content.knownSize)
-        let url = try expansion.expand(profile.url)
+        var options = options
+        if options.language == nil, acceptsLanguage, let fileName {
+            options.language = Lexers.language(forFileName: fileName)
+        }
+        var expiry: String?
+        if let seconds = options.expirySeconds { expiry = try expiryValue(seconds) }
+        var values: [Placeholder: String] = [.filename: fileName ?? Placeholder.defaultFileName]
+        values[.title] = options.title
+        values[.lang] = options.language
+        values[.expiry] = expiry
+        values[.private] = options.isPrivate ? "true" : nil
+
+        // The content itself is filled in only where a body template holds it (read lazily:
+        // multipart and raw bodies stream it instead).
+        var preview: BodyPreview?
+        if profile.format == .noBody {
+            // No body: the content is in the URL (percent-encoded there).
+            let text = try Self.text(of: content)
+            var markerValues = values
+            markerValues[.content] = Self.contentMarker
+            let markedURL =
+                try expansion.render(profile.url, values: markerValues, rendering: .url) + query(values: markerValues)
+            preview = BodyPreview(
+                text: "", contentBytes: text.utf8.count,
+                url: markedURL.replacingAll(Escaping.percentEncode(Self.contentMarker), with: Self.contentMarker))
+            values[.content] = text
+        }
+        let url = try expansion.render(profile.url, values: values, rendering: .url) + query(values: values)
         var headers: [String] = []
-        for header in profile.headers { headers.append(try expansion.expand(header)) }
+        for header in profile.headers {
+            // A value with a line break (a file named so, a typed answer) must not start a
+            // header of its own: control characters become spaces.
+            let line = String(
+                String.UnicodeScalarView(
+                    try expansion.render(header, values: values).unicodeScalars.map {
+                        $0.value < 0x20 || $0.value == 0x7F ? " " : $0
+                    }))
+            // A header whose value came out empty from its holes (an unset optional placeholder)
+            // is not sent; one written empty (`Accept:`, which tells libcurl to leave its own
+            // out) is.
+            let value = line.firstIndex(of: ":").map { line[line.index(after: $0)...] } ?? ""
+            if value.trimmingSpaces().isEmpty && header.template.literalText == nil { continue }
+            headers.append(line)
+        }
         if profile.format == .privatebin {
             let (request, preview) = try buildPrivateBin(url: url, headers: headers, content: content, options: options)
             previews.append(preview)
@@ -105,9 +161,18 @@ public struct RequestBuilder: Sendable {
         }
 
         // Fixed fields first, then the person's options replace a fixed field of the same name
-        // (`-l ruby` replaces `paste[parser]=plaintext`).
+        // (`-l ruby` replaces `paste[parser]=plaintext`). A field that is `{content}` alone is
+        // where the content goes.
         var fields: [(name: String, value: String)] = []
-        for field in profile.fields { fields.append((field.name, try expansion.expand(field.value))) }
+        var contentFieldIndex: Int?
+        for field in profile.fields {
+            if field.value.template.isContentAlone {
+                contentFieldIndex = fields.count
+                fields.append((field.name, ""))
+                continue
+            }
+            fields.append((field.name, try expansion.render(field.value, values: values)))
+        }
         func set(_ name: String, _ value: String) {
             if let index = fields.firstIndex(where: { $0.name == name }) {
                 fields[index].value = value
@@ -118,68 +183,92 @@ public struct RequestBuilder: Sendable {
         if let title = options.title, let field = profile.titleField { set(field, title) }
         if let language = options.language, let field = profile.langField { set(field, language) }
         if options.isPrivate, let field = profile.privateField { set(field.name, field.value) }
-        var expiry: String?
-        if let seconds = options.expirySeconds {
-            expiry = try expiryValue(seconds)
-            if let field = profile.expiryField, profile.format != .json { set(field, expiry!) }
-        }
+        if let expiry, let field = profile.expiryField, profile.format != .json { set(field, expiry) }
 
         let body: RequestBody
         switch profile.format {
         case .multipart:
-            var parts = fields.map { FormField(name: $0.name, value: .text($0.value)) }
+            let partFileName = try profile.fileName.map {
+                try expansion.render(ConfigValue($0), values: values)
+            }
             let contentPart = FormField(
-                name: profile.contentField,
+                name: contentFieldIndex.map { fields[$0].name } ?? profile.contentField,
                 value: .content(
-                    content, fileName: profile.fileName,
-                    contentType: profile.fileName == nil ? nil : profile.contentType))
-            // The content goes first, as the classic one-liner sends it.
-            parts.insert(contentPart, at: 0)
+                    content, fileName: partFileName,
+                    contentType: partFileName == nil ? nil : profile.contentType))
+            var parts: [FormField] = []
+            for (index, field) in fields.enumerated() where index != contentFieldIndex {
+                parts.append(FormField(name: field.name, value: .text(field.value)))
+            }
+            // The content goes first, as the classic one-liner sends it, unless a field places it.
+            parts.insert(contentPart, at: contentFieldIndex ?? 0)
             body = .multipart(parts)
         case .form:
             let text = try Self.text(of: content)
-            body = .form([(profile.contentField, text)] + fields)
+            if let index = contentFieldIndex {
+                fields[index].value = text
+                body = .form(fields)
+            } else {
+                body = .form([(profile.contentField, text)] + fields)
+            }
         case .raw, .tcp:
             body = .raw(content, contentType: profile.contentType)
-        case .json:
+        case .json, .xml:
             let text = try Self.text(of: content)
-            let template = try expansion.expand(profile.jsonTemplate ?? ConfigValue("{\"content\": \"{content}\"}"))
-            let values: [String: String?] = [
-                "content": text, "title": options.title, "lang": options.language,
-                "expiry": expiry, "private": options.isPrivate ? "true" : nil,
-            ]
-            body = .rendered(Array(Self.fill(template, values).utf8), contentType: "application/json")
+            let isJSON = profile.format == .json
+            let template =
+                (isJSON ? profile.jsonTemplate : profile.xmlTemplate)
+                ?? ConfigValue(#"{"content": "{content}"}"#)
+            let rendering: Rendering = isJSON ? .json : .xml
+            values[.content] = text
+            let rendered = try expansion.render(template, values: values, rendering: rendering)
+            body = .rendered(
+                Array(rendered.utf8),
+                contentType: isJSON
+                    ? "application/json"
+                    : profile.contentType == "text/plain; charset=utf-8"
+                        ? "application/xml" : profile.contentType)
             var previewValues = values
-            previewValues["content"] = Self.contentMarker
-            previews.append(BodyPreview(text: Self.fill(template, previewValues), contentBytes: text.utf8.count))
+            previewValues[.content] = Self.contentMarker
+            preview = BodyPreview(
+                text: try expansion.render(template, values: previewValues, rendering: rendering),
+                contentBytes: text.utf8.count)
+        case .noBody:
+            body = .rendered([], contentType: "")
         case .privatebin:
             preconditionFailure("privatebin requests are built by buildPrivateBin, above")
         }
-        if profile.format != .json { previews.append(nil) }
-        return UploadRequest(url: url, method: profile.method, headers: headers, body: body, result: profile.result)
+        previews.append(preview)
+
+        // What the answer is read with: every hole that can be filled now is (the person is
+        // asked before the upload, not after).
+        var result = profile.result
+        if case .template(let template) = result {
+            result = .template(try expansion.resolveBeforeAnswer(template, origin: nil, values: values))
+        }
+        return UploadRequest(
+            url: url, method: profile.method, headers: headers, body: body, result: result,
+            deletion: try profile.deletionRule.map {
+                try expansion.resolveBeforeAnswer($0, origin: nil, values: values)
+            },
+            errorMessage: try profile.errorMessage.map {
+                try expansion.resolveBeforeAnswer($0, origin: nil, values: values)
+            })
     }
 
-    /// Fills `{name}` and `{name:default}` placeholders with JSON-escaped values. A placeholder
-    /// with no value and no default becomes empty; unknown names are left as written.
-    public static func fill(_ template: String, _ values: [String: String?]) -> String {
-        var result = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
-            let inside = rest[rest.index(after: open)..<close]
-            let parts = inside.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            if let value = values[name] {
-                let fallback = parts.count == 2 ? String(parts[1]) : ""
-                result += JSONText.escape(value ?? fallback)
-                rest = rest[rest.index(after: close)...]
-            } else {
-                result += "{"
-                rest = rest[rest.index(after: open)...]
-            }
+    /// `?name=value&…` for the profile's query parameters (each value filled, then
+    /// percent-encoded whole), or "" when there are none. Joined with `&` when the URL already
+    /// has a query.
+    private mutating func query(values: [Placeholder: String]) throws -> String {
+        guard !profile.query.isEmpty else { return "" }
+        var pairs: [String] = []
+        for item in profile.query {
+            let value = try expansion.render(item.value, values: values)
+            // A parameter without a value is sent as its name alone, as ShareX does.
+            pairs.append(value.isEmpty ? item.name : item.name + "=" + Escaping.percentEncode(value))
         }
-        return result + rest
+        let separator = profile.url.raw.contains("?") ? "&" : "?"
+        return separator + pairs.joined(separator: "&")
     }
 
     /// The content as text, read into memory when it is a file (formats that cannot stream).

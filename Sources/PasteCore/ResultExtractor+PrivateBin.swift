@@ -16,7 +16,7 @@ extension ResultExtractor {
         case .accepted(let id, let url, let token)?:
             // Without a `url` (no server omits it), the web client's own link: endpoint?id.
             let endpoint = String(response.effectiveURL.prefix { $0 != "?" && $0 != "#" })
-            let link = url.map { resolve($0, against: response.effectiveURL) } ?? endpoint + "?" + id
+            let link = url.map { URLReference.resolve($0, against: response.effectiveURL) } ?? endpoint + "?" + id
             switch Sanitizer.validateURL(link + (request.linkFragment ?? "")) {
             case .success(let valid):
                 let deletion = token.map { Sanitizer.printable($0, limit: 512) }.flatMap { $0.isEmpty ? nil : $0 }

@@ -26,12 +26,24 @@ public enum ResultExtractor {
         let service = profile.name
         if response.status == 206 { throw .partial(service: service) }
         let isRedirectStatus = (300...399).contains(response.status)
+        let readsLocation =
+            switch request.result {
+            case .location: true
+            case .template(let template): template.usesLocation
+            default: false
+            }
         let acceptable =
-            request.isTCP || (200...299).contains(response.status)
-            || (request.result == .location && isRedirectStatus)
+            request.isTCP || (200...299).contains(response.status) || (readsLocation && isRedirectStatus)
             || (request.result == .redirect && response.unreadPage != nil)
+        var answer = Answer(response: response)
         guard acceptable else {
-            throw .httpStatus(service: service, status: response.status, excerpt: readableExcerpt(response))
+            // The service's own words for what went wrong, when it says how to find them.
+            let message = request.errorMessage.flatMap { answer.evaluate($0) }.map {
+                Sanitizer.printable($0, limit: Sanitizer.excerptLength)
+            }
+            throw .httpStatus(
+                service: service, status: response.status,
+                excerpt: message.flatMap { $0.isEmpty ? nil : $0 } ?? readableExcerpt(response))
         }
         if profile.format == .privatebin {
             return try extractPrivateBin(from: response, request: request, profile: profile)
@@ -42,20 +54,25 @@ public enum ResultExtractor {
         case .redirect:
             candidate = response.redirectCount > 0 ? response.effectiveURL : nil
         case .location:
-            candidate = response.header("Location").map { resolve($0, against: response.effectiveURL) }
+            candidate = response.header("Location")
         case .body:
-            candidate = firstURL(in: response.body)
+            candidate = firstURL(in: response.body) ?? relativePath(in: answer.text)
         case .json(let pointer):
-            candidate = parseJSON(response.body)?.value(at: pointer)?.stringValue
+            candidate = answer.json?.value(at: pointer)?.stringValue
         case .regex(let pattern):
-            candidate = firstCapture(pattern, in: String(decoding: response.body, as: UTF8.self))
+            candidate = (try? TextPattern(pattern))?.capture(.firstParticipating, in: answer.text)
+        case .template(let template):
+            candidate = answer.evaluate(template)
         }
-        guard let raw = candidate, !raw.isEmpty else {
+        guard let found = candidate, !found.isEmpty else {
             if request.result == .redirect {
                 throw .notAPaste(service: service, url: Sanitizer.printable(response.effectiveURL, limit: 200))
             }
             throw .noURL(service: service, status: response.status, excerpt: readableExcerpt(response))
         }
+        // A relative URL (a JSON path, a relative Location) is resolved against the URL of the
+        // answer it came in (RFC 3986 section 5).
+        let raw = answer.resolved(found)
         let url: String
         switch Sanitizer.validateURL(raw) {
         case .success(let valid): url = valid
@@ -64,7 +81,113 @@ public enum ResultExtractor {
         if !request.isTCP && isFormOrRoot(url, endpoint: request.url) {
             throw .notAPaste(service: service, url: url)
         }
-        return Outcome(url: url, deletion: deletion(from: response, source: profile.deletionSource))
+        let deletionRule = request.deletion ?? profile.deletionRule
+        return Outcome(url: url, deletion: deletionRule.flatMap { deletion(from: &answer, rule: $0) })
+    }
+
+    /// What an answer offers a template, each part worked out once, when first asked for.
+    struct Answer {
+        let response: UploadResponse
+        private var decodedText: String?
+        private var parsedJSON: OrderedJSON??
+
+        init(response: UploadResponse) { self.response = response }
+
+        /// The body as text.
+        var text: String {
+            mutating get {
+                if let decodedText { return decodedText }
+                let text = String(decoding: response.body, as: UTF8.self)
+                decodedText = text
+                return text
+            }
+        }
+
+        /// The body as JSON, or nil when it is not JSON.
+        var json: OrderedJSON? {
+            mutating get {
+                if let parsedJSON { return parsedJSON }
+                let parsed = try? OrderedJSON(parsing: response.body)
+                parsedJSON = .some(parsed)
+                return parsed
+            }
+        }
+
+        /// Where a relative URL in this answer points: resolved against the URL the answer
+        /// came from. An absolute URL (or an answer over TCP) is left as it is.
+        func resolved(_ reference: String) -> String {
+            let trimmed = reference.trimmingWhitespaceAndNewlines()
+            guard !URLReference.isAbsolute(trimmed) else { return reference }
+            let base = response.effectiveURL.lowercased()
+            guard base.hasPrefix("http://") || base.hasPrefix("https://") else { return reference }
+            return URLReference.resolve(trimmed, against: response.effectiveURL)
+        }
+
+        /// The template filled from the answer; nil when a value it reads is not there (a
+        /// missing JSON member, a regex that does not match, an absent header).
+        mutating func evaluate(_ template: Template) -> String? {
+            var result = ""
+            for part in template.parts {
+                switch part {
+                case .literal(let text): result += text
+                case .answer(let value):
+                    guard let text = self.value(value) else { return nil }
+                    result += text
+                case .random(let choices):
+                    var texts: [String] = []
+                    for choice in choices {
+                        guard let text = evaluate(choice) else { return nil }
+                        texts.append(text)
+                    }
+                    var generator = SystemRandomNumberGenerator()
+                    result += texts.randomElement(using: &generator) ?? ""
+                case .base64(let inner):
+                    guard let text = evaluate(inner) else { return nil }
+                    result += Data(text.utf8).base64EncodedString()
+                case .placeholder(_, let fallback):
+                    // Filled before the upload (RequestBuilder); here only a bare template.
+                    result += fallback.flatMap { evaluate($0) } ?? ""
+                case .reference, .select, .prompt:
+                    return nil
+                }
+            }
+            return result
+        }
+
+        /// One value of the answer.
+        mutating func value(_ value: AnswerValue) -> String? {
+            switch value {
+            case .body: return text.trimmingWhitespaceAndNewlines()
+            case .url: return response.effectiveURL
+            case .location: return response.header("Location").map(resolved)
+            case .header(let name): return response.header(name)
+            case .json(let pointer, let input):
+                if let input {
+                    guard let source = evaluate(input), let document = try? OrderedJSON(parsing: source) else {
+                        return nil
+                    }
+                    return document.value(at: pointer)?.scalarText
+                }
+                return json?.value(at: pointer)?.scalarText
+            case .xml(let path, let input):
+                guard let source = input == nil ? text : evaluate(input!) else { return nil }
+                return path.value(in: source)
+            case .regex(let pattern, let group, let input):
+                guard let source = input == nil ? text : evaluate(input!), let compiled = try? TextPattern(pattern)
+                else { return nil }
+                return compiled.capture(group, in: source)
+            }
+        }
+    }
+
+    /// A body that is only a relative URL (`/abc`), as a URL-less answer may be; nil for
+    /// anything else (a word of an error message must never pass for a paste's address).
+    static func relativePath(in text: String) -> String? {
+        let trimmed = text.trimmingWhitespaceAndNewlines()
+        guard trimmed.hasPrefix("/"), !trimmed.contains(where: \.isWhitespace),
+            trimmed.count <= Sanitizer.maximumURLLength
+        else { return nil }
+        return trimmed
     }
 
     /// The start of the body for an error message, sanitized; an HTML page (an error page, a
@@ -133,10 +256,7 @@ public enum ResultExtractor {
     /// The first capture group of `pattern` in `text` that took part in the match (so
     /// alternatives such as `(a)|(b)` work), or the whole match when there is no group.
     static func firstCapture(_ pattern: String, in text: String) -> String? {
-        guard let regex = try? Regex(pattern), let match = try? regex.firstMatch(in: text) else { return nil }
-        let output = match.output
-        guard output.count > 1 else { return output[0].substring.map(String.init) }
-        return (1..<output.count).lazy.compactMap { output[$0].substring }.first.map(String.init)
+        (try? TextPattern(pattern))?.capture(.firstParticipating, in: text)
     }
 
     /// Decodes a JSON body, or nil.
@@ -144,32 +264,12 @@ public enum ResultExtractor {
         try? JSONDecoder().decode(JSONValue.self, from: Data(body))
     }
 
-    /// `Location` may be relative (RFC 9110 §10.2.2): resolve it against the request URL.
-    static func resolve(_ location: String, against base: String) -> String {
-        let lower = location.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.contains(":") && !location.hasPrefix("/")
-        {
-            return location
-        }
-        guard let schemeEnd = base.firstRange(of: "://") else { return location }
-        let hostEnd = base[schemeEnd.upperBound...].firstIndex(of: "/") ?? base.endIndex
-        if location.hasPrefix("//") { return String(base[..<schemeEnd.lowerBound]) + ":" + location }
-        if location.hasPrefix("/") { return String(base[..<hostEnd]) + location }
-        let directory = base[..<(base.lastIndex(of: "/").map { $0 > hostEnd ? $0 : hostEnd } ?? base.endIndex)]
-        return directory + "/" + location
-    }
-
-    /// The deletion token or URL named by the profile's `deletion` source.
-    static func deletion(from response: UploadResponse, source: String?) -> String? {
-        guard let source else { return nil }
-        let value: String?
-        if source.hasPrefix("header:") {
-            value = response.header(String(source.dropFirst(7)))
-        } else if source.hasPrefix("json:") {
-            value = parseJSON(response.body)?.value(at: String(source.dropFirst(5)))?.stringValue
-        } else {
-            value = nil
-        }
-        return value.map { Sanitizer.printable($0, limit: 512) }.flatMap { $0.isEmpty ? nil : $0 }
+    /// The deletion token or URL the rule finds; a relative URL (`/delete/abc`) is resolved
+    /// like the paste's.
+    static func deletion(from answer: inout Answer, rule: Template) -> String? {
+        guard var value = answer.evaluate(rule) else { return nil }
+        if value.hasPrefix("/") { value = answer.resolved(value) }
+        let printable = Sanitizer.printable(value, limit: 512)
+        return printable.isEmpty ? nil : printable
     }
 }

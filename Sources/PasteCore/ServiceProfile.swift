@@ -10,6 +10,10 @@ public enum RequestFormat: String, Sendable, CaseIterable {
     case json
     /// A plain TCP connection: send the content, read the URL back (termbin, fiche).
     case tcp
+    /// An XML template with placeholders (ShareX definitions with an XML body).
+    case xml
+    /// No body: the content goes in the URL (ShareX definitions with `"Body": "None"`).
+    case noBody = "none"
     /// PrivateBin's JSON API v2: the text encrypted here, the key only in the link (`PrivateBin`).
     case privatebin
 }
@@ -19,20 +23,64 @@ public enum RequestFormat: String, Sendable, CaseIterable {
 public struct ConfigValue: Sendable, Equatable {
     /// The text as written, after unquoting.
     public var raw: String
+    /// The text parsed: placeholders, references and (in results) answer values.
+    public var template: Template
     /// Where it was written (`nil` for built-ins).
     public var origin: (path: String, line: Int)?
 
-    /// Makes a value; built-ins have no origin.
+    /// Makes a value; built-ins have no origin. Text that is not a valid template is taken
+    /// literally: values read from a file go through `init(parsing:use:origin:)`, which checks.
     public init(_ raw: String, origin: (path: String, line: Int)? = nil) {
         self.raw = raw
+        self.template = (try? Template(configText: raw, use: .request)) ?? Template(literal: raw)
         self.origin = origin
     }
 
-    /// Whether the value reads a secret through `${env:…}` or `${file:…}`.
-    public var hasReference: Bool { raw.contains("${env:") || raw.contains("${file:") }
+    /// Parses a value written in a config file, refusing unknown or misplaced holes.
+    public init(parsing raw: String, use: Template.Use = .request, origin: (path: String, line: Int)?)
+        throws(TemplateProblem)
+    {
+        self.raw = raw
+        self.template = try Template(configText: raw, use: use)
+        self.origin = origin
+    }
+
+    /// A value made from a template (a ShareX definition); `raw` is its config spelling when it
+    /// has one.
+    public init(template: Template, origin: (path: String, line: Int)?) {
+        self.raw = (try? template.configText()) ?? ""
+        self.template = template
+        self.origin = origin
+    }
+
+    /// Whether the value reads a secret through `${env:…}`, `${file:…}` or `${cmd:…}`.
+    public var hasReference: Bool { template.hasReference }
 
     public static func == (lhs: ConfigValue, rhs: ConfigValue) -> Bool {
-        lhs.raw == rhs.raw && lhs.origin?.path == rhs.origin?.path && lhs.origin?.line == rhs.origin?.line
+        lhs.raw == rhs.raw && lhs.template == rhs.template && lhs.origin?.path == rhs.origin?.path
+            && lhs.origin?.line == rhs.origin?.line
+    }
+}
+
+/// What kinds of content a service takes (`accepts = text, files`).
+public struct ContentKinds: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Text (every paste paste makes today).
+    public static let text = ContentKinds(rawValue: 1)
+    /// Images.
+    public static let images = ContentKinds(rawValue: 2)
+    /// Files of any kind (text among them).
+    public static let files = ContentKinds(rawValue: 4)
+
+    /// Whether a text paste can go to a service that takes these.
+    public var takesText: Bool { contains(.text) || contains(.files) }
+
+    /// The config spelling (`text, files`).
+    public var configText: String {
+        [(ContentKinds.text, "text"), (.images, "images"), (.files, "files")].filter { contains($0.0) }.map(\.1)
+            .joined(separator: ", ")
     }
 }
 
@@ -92,9 +140,22 @@ public struct ServiceProfile: Sendable, Equatable {
     public var deletionSource: String?
     /// The largest content the service accepts, checked before sending.
     public var maximumBytes: Int64?
+    /// Query parameters appended to the URL, in order (`query = name=value`); each value is
+    /// filled, then percent-encoded whole.
+    public var query: [(name: String, value: ConfigValue)] = []
+    /// The XML template for `format = xml`.
+    public var xmlTemplate: ConfigValue?
+    /// Where a deletion token or URL is found, as a template (`deletion = {json:/removal}`);
+    /// when nil, `deletionSource` says it.
+    public var deletion: Template?
+    /// The server's own error message in an answer that is not a success
+    /// (`error-message = {json:/error}`), shown instead of the start of the body.
+    public var errorMessage: Template?
     /// What the service takes (default: text): `accepts = text, files`, a built-in's own, or a
     /// ShareX definition's `DestinationType` (the hook `ServiceChoice` reads).
     public var accepts: ContentKinds = .text
+    /// The ShareX definition the profile was made from (`sxcu = PATH`, `-S PATH.sxcu`).
+    public var shareXPath: String?
     /// A one-line description for `--list-services`.
     public var summary: String = ""
     /// Whether the profile is one of paste's own.
@@ -111,7 +172,41 @@ public struct ServiceProfile: Sendable, Equatable {
     }
 
     /// Whether `-p` can be honoured.
-    public var canBePrivate: Bool { isAlwaysPrivate || privateField != nil || format == .privatebin }
+    public var canBePrivate: Bool {
+        isAlwaysPrivate || privateField != nil || uses(.private) || format == .privatebin
+    }
+
+    /// Every request template of the profile (URL, query, fields, headers, file name, body).
+    public var requestTemplates: [ConfigValue] {
+        [url] + query.map(\.value) + fields.map(\.value) + headers + [jsonTemplate, xmlTemplate].compactMap { $0 }
+            + (fileName.map { [ConfigValue($0)] } ?? [])
+    }
+
+    /// Whether some request template uses the placeholder (so `-t`, `-l`, `-e` or `-p` can be
+    /// honoured without a field key).
+    public func uses(_ placeholder: Placeholder) -> Bool {
+        requestTemplates.contains { $0.template.uses(placeholder) }
+    }
+
+    /// Where the deletion token or URL is read from: `deletion`, else `deletionSource`
+    /// (`header:NAME` or `json:/pointer`, the spellings of built-ins).
+    public var deletionRule: Template? {
+        if let deletion { return deletion }
+        guard let source = deletionSource else { return nil }
+        return Self.deletionTemplate(source)
+    }
+
+    /// `header:NAME`, `json:/pointer` or a result template, as a template; nil when invalid.
+    public static func deletionTemplate(_ source: String) -> Template? {
+        if source.hasPrefix("header:"), source.count > 7 {
+            return Template([.answer(.header(String(source.dropFirst(7))))])
+        }
+        if source.hasPrefix("json:/") {
+            return Template([.answer(.json(pointer: String(source.dropFirst(5)), input: nil))])
+        }
+        guard let template = try? Template(configText: source, use: .result), template.readsAnswer else { return nil }
+        return template
+    }
 
     public static func == (lhs: ServiceProfile, rhs: ServiceProfile) -> Bool {
         lhs.name == rhs.name && lhs.url == rhs.url && lhs.method == rhs.method && lhs.format == rhs.format
@@ -122,8 +217,10 @@ public struct ServiceProfile: Sendable, Equatable {
             && lhs.isAlwaysPrivate == rhs.isAlwaysPrivate && lhs.expiryField == rhs.expiryField
             && lhs.expiryUnit == rhs.expiryUnit && lhs.jsonTemplate == rhs.jsonTemplate
             && lhs.headers == rhs.headers && lhs.result == rhs.result && lhs.maximumBytes == rhs.maximumBytes
-            && lhs.deletionSource == rhs.deletionSource && lhs.connection == rhs.connection
-            && lhs.accepts == rhs.accepts
+            && lhs.deletionSource == rhs.deletionSource && lhs.query.map(\.name) == rhs.query.map(\.name)
+            && lhs.query.map(\.value) == rhs.query.map(\.value) && lhs.xmlTemplate == rhs.xmlTemplate
+            && lhs.deletion == rhs.deletion && lhs.errorMessage == rhs.errorMessage && lhs.accepts == rhs.accepts
+            && lhs.connection == rhs.connection
     }
 }
 

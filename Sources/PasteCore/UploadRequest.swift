@@ -68,9 +68,18 @@ public enum ResultRule: Sendable, Equatable {
     case json(pointer: String)
     /// The first capture group of a regular expression over the body.
     case regex(String)
+    /// A template over the answer (`https://host/{json:/key}`); redirects are followed unless
+    /// it reads `{location}`.
+    case template(Template)
 
     /// Whether the transfer should follow redirects to produce this result.
-    public var followsRedirects: Bool { self == .redirect }
+    public var followsRedirects: Bool {
+        switch self {
+        case .redirect: true
+        case .template(let template): !template.usesLocation
+        default: false
+        }
+    }
 }
 
 /// A complete description of one upload: what to send where, and how to read the answer.
@@ -88,6 +97,11 @@ public struct UploadRequest: Sendable, Equatable {
     public var body: RequestBody
     /// How the URL is read back.
     public var result: ResultRule
+    /// How a deletion token or URL is read back, when the service gives one (what can be known
+    /// before the answer already filled in).
+    public var deletion: Template?
+    /// How the server's own error message is read from an answer that is not a success.
+    public var errorMessage: Template?
     /// How its transfers connect: trust, client certificate, proxies (direct and verified by
     /// the system's store unless set).
     public var connection = ConnectionPolicy()
@@ -98,13 +112,15 @@ public struct UploadRequest: Sendable, Equatable {
     /// Makes a request description.
     public init(
         url: String, method: String = "POST", headers: [String] = [], body: RequestBody,
-        result: ResultRule
+        result: ResultRule, deletion: Template? = nil, errorMessage: Template? = nil
     ) {
         self.url = url
         self.method = method
         self.headers = headers
         self.body = body
         self.result = result
+        self.deletion = deletion
+        self.errorMessage = errorMessage
     }
 
     /// Whether this request goes over a raw TCP connection (termbin/fiche style).

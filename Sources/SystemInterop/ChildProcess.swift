@@ -97,6 +97,12 @@ public struct ChildProcess: Sendable, Hashable {
         try nothingOrErrno { kill(id, signal.rawValue) }
     }
 
+    /// Sends `signal` to the child's process group, so what it started gets it too: a child
+    /// spawned with `newSession` leads a group of its own. Wraps `kill` with the negated pid.
+    public func sendToGroup(_ signal: Signal) throws(Errno) {
+        try nothingOrErrno { kill(-id, signal.rawValue) }
+    }
+
     /// `WEXITSTATUS`, or 128 + `WTERMSIG` (the macros are not imported into Swift).
     static func exitStatus(fromWaitStatus status: Int32) -> Int32 {
         let signal = status & 0x7F

@@ -12,6 +12,9 @@ public enum CurrentProcess {
     /// The real user id. Wraps `getuid`.
     public static var userID: UInt32 { getuid() }
 
+    /// The effective user id: the owner of every file this process creates. Wraps `geteuid`.
+    public static var effectiveUserID: UInt32 { geteuid() }
+
     /// The process environment as a dictionary. Reads `environ`.
     ///
     /// Each entry is split at its first `=` byte by byte: a `String` search would walk grapheme

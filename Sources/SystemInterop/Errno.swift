@@ -55,6 +55,9 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let noChildProcess = Errno(rawValue: ECHILD)
     /// `ESRCH`: no such process.
     public static let noSuchProcess = Errno(rawValue: ESRCH)
+    /// `ENXIO`: no such device or address (a FIFO opened for writing, without waiting, that
+    /// nobody reads).
+    public static let noDeviceOrAddress = Errno(rawValue: ENXIO)
 
     // MARK: - Message
 

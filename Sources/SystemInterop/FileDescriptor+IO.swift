@@ -72,6 +72,19 @@ extension FileDescriptor {
         return buffer
     }
 
+    /// Reads what is there now, at most `count` bytes, in one read: for a pipe whose writer may
+    /// stay quiet, after `wait(for: .readable, …)`. Wraps `read`.
+    ///
+    /// - Returns: The bytes read; empty at end of file.
+    public func readAvailable(upTo count: Int) throws(Errno) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        let outcome = buffer.withUnsafeMutableBytes { whole -> Result<Int, Errno> in
+            Result { () throws(Errno) in try read(into: whole) }
+        }
+        buffer.removeSubrange(try outcome.get()...)
+        return buffer
+    }
+
     /// Reads to the end of file in chunks, handing each to `body` as it comes; memory stays at
     /// one chunk whatever the size. Wraps `read`.
     ///

@@ -30,6 +30,10 @@ public struct FileStatus: Sendable, Equatable {
     public var device: UInt64
     /// `st_ino`: the file's number on its device.
     public var inode: UInt64
+    /// `st_uid`: the user who owns the file.
+    public var ownerID: UInt32
+    /// `st_mtim`: when the file's content last changed, as time since 1970-01-01 UTC.
+    public var modificationTime: Duration
 
     /// The permission bits (`st_mode & 0o7777`).
     public var permissions: FilePermissions { FilePermissions(rawValue: mode & 0o7777) }
@@ -44,6 +48,9 @@ public struct FileStatus: Sendable, Equatable {
         size = Int64(status.st_size)
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
+        ownerID = UInt32(status.st_uid)
+        modificationTime =
+            .seconds(Int64(status.st_mtim.tv_sec)) + .nanoseconds(Int64(status.st_mtim.tv_nsec))
         kind =
             switch status.st_mode & S_IFMT {
             case S_IFDIR: .directory

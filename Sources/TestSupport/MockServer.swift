@@ -115,9 +115,15 @@ public final class MockServer: @unchecked Sendable {
 
     // MARK: - Control routes
 
-    /// Every request the mock received, oldest first (`GET /_requests`).
+    /// Every request the mock received, oldest first (`GET /_requests`); the control routes are
+    /// never logged.
     public func requests() throws -> [MockRecordedRequest] {
         try decode([MockRecordedRequest].self, from: request("GET", "/_requests"))
+    }
+
+    /// The POST requests the mock received, oldest first: the uploads.
+    public func posts() throws -> [MockRecordedRequest] {
+        try requests().filter { $0.method == "POST" }
     }
 
     /// Forgets the request log (`DELETE /_requests`).

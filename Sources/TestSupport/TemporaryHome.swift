@@ -1,8 +1,9 @@
 import Foundation
 
-/// A throw-away home with its own XDG folders, removed when the value is released.
+/// A throw-away home with its own XDG folders, removed by `remove()` or when the value is released.
 ///
-/// Tests pass `environment` to the processes they start so nothing touches the real home.
+/// Tests get one from the `.temporaryHome` trait, and pass `environment` to the processes they
+/// start so nothing touches the real home.
 public final class TemporaryHome: @unchecked Sendable {
     // Safe: all stored properties are immutable after init.
     /// The root folder.
@@ -19,7 +20,10 @@ public final class TemporaryHome: @unchecked Sendable {
         chmod(root.appendingPathComponent("runtime").path, 0o700)
     }
 
-    deinit { try? FileManager.default.removeItem(at: root) }
+    deinit { remove() }
+
+    /// Removes the folder and everything in it (again: nothing).
+    public func remove() { try? FileManager.default.removeItem(at: root) }
 
     /// `$XDG_CONFIG_HOME`.
     public var configHome: URL { root.appendingPathComponent("config") }

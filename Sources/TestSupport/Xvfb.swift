@@ -1,6 +1,7 @@
 import Foundation
 
-/// A private X server for one test suite: `Xvfb` on a free display number, killed on `stop()`.
+/// A private X server for a test or a suite (see the `.xvfb` trait): `Xvfb` on a free display
+/// number, killed on `stop()`.
 ///
 /// Xvfb picks the first free display number itself and writes it to the descriptor named by
 /// `-displayfd` once it accepts connections, so no sleep and no guessed number is needed: we pass
@@ -11,16 +12,28 @@ public final class Xvfb: @unchecked Sendable {
     public let display: String
     private let process: Process
 
+    /// The screen every X test runs on; the DPI is pinned so the alerts' layout sizes are exact.
+    public static let screenWidth = 1280
+    public static let screenHeight = 800
+    public static let dotsPerInch = 96
+
+    /// The installed Xvfb, if any.
+    public static let executable = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
     /// Starts Xvfb and waits (at most `timeout` seconds) until it accepts connections.
     /// - Throws: `XvfbError` when it cannot start; tests should fail loudly then.
     public init(timeout: Double = 20) throws {
-        let executable = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first {
-            FileManager.default.isExecutableFile(atPath: $0)
+        guard let executable = Self.executable else {
+            throw XvfbError(reason: "Xvfb is not installed (apt install xvfb)")
         }
-        guard let executable else { throw XvfbError(reason: "Xvfb is not installed (apt install xvfb)") }
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp", "-noreset"]
+        process.arguments = [
+            "-displayfd", "1", "-screen", "0", "\(Self.screenWidth)x\(Self.screenHeight)x24", "-dpi",
+            "\(Self.dotsPerInch)", "-nolisten", "tcp", "-noreset",
+        ]
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -71,6 +84,10 @@ public final class Xvfb: @unchecked Sendable {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        // A killed Xvfb leaves its lock and socket behind; they are ours to remove.
+        let number = display.dropFirst()
+        unlink("/tmp/.X\(number)-lock")
+        unlink("/tmp/.X11-unix/X\(number)")
     }
 }
 

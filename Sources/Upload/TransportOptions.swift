@@ -12,8 +12,9 @@ public struct TransportOptions: Sendable {
     public var connectTimeout: Duration
     /// The longest a whole transfer may take, if bounded (CURLOPT_TIMEOUT_MS).
     public var totalTimeout: Duration?
-    /// Abort when fewer than 1 byte per second moved for this long (CURLOPT_LOW_SPEED_TIME,
-    /// whole seconds, at least 1). It also bounds a raw TCP exchange's waits.
+    /// Abort when fewer than `Uploader.stallBytesPerSecond` (10) bytes per second moved for this
+    /// long (CURLOPT_LOW_SPEED_LIMIT and CURLOPT_LOW_SPEED_TIME, whole seconds, at least 1). It
+    /// also bounds a raw TCP exchange's waits.
     public var stallTimeout: Duration
     /// The most redirects followed (by `RedirectChain`, one request at a time).
     public var maxRedirects: Int

@@ -512,15 +512,3 @@ public final class Uploader {
 
 @available(*, unavailable, message: "an Uploader runs transfers on one thread")
 extension Uploader: Sendable {}
-
-extension BodySource {
-    /// The libcurl-side body source for a paste's content.
-    init(_ content: ContentSource) {
-        switch content {
-        case .bytes(let bytes): self = .bytes(bytes)
-        case .file(let path, let size): self = .file(path: path, size: size)
-        case .stream(let fd, let prefix, let teePath):
-            self = .stream(fileDescriptor: fd, prefix: prefix, teePath: teePath)
-        }
-    }
-}

@@ -13,6 +13,8 @@ struct MockRequest {
 extension PasteMock {
     /// Answers a request that no fault replaced. May store a paste.
     func route(_ request: MockRequest) -> Response {
+        // Recipe APIs and ShareX-style answers (Routes+Recipes.swift).
+        if let answer = recipeRoute(request) { return answer }
         let method = request.head.method == "HEAD" ? "GET" : request.head.method
         let path = request.head.path
         switch (method, path) {

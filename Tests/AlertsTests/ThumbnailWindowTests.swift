@@ -7,22 +7,20 @@ import X11Interop
 
 /// The notification's thumbnail on a real X server: decoded with libpng, shrunk, composited
 /// with RENDER, captured with xwd and checked pixel by pixel.
-@Suite("Thumbnails in the notification under Xvfb", .tags(.x11), .serialized)
-struct ThumbnailWindowTests {
+@Suite("Thumbnails in the notification under Xvfb", .tags(.x11), .needsXServer, .xvfb, .serialized)
+struct ThumbnailWindowTests: ScopedSuite {
     /// Layout sizes at the pinned 96 DPI (scale 1).
-    let metrics = Metrics(dotsPerInch: Double(VirtualScreen.dotsPerInch))
+    let metrics = Metrics(dotsPerInch: Double(Xvfb.dotsPerInch))
     let url = "https://pastie.example/pastes/4711/screenshot.png"
 
     /// A screenshot of the window the notification in `note` shows, as RGBA pixels, and its path.
     func capture(_ note: Alerts.Notification, name: String) throws -> (Screenshot, path: String) {
-        let screen = try VirtualScreen()
-        defer { screen.stop() }
-        let display = screen.name
+        let display = xvfb.display
         let call = BackgroundCall { try Alerts.notify(note, displayName: display) }
-        let window = try screen.waitForPasteWindow()
-        let path = try screen.screenshot(window: window, name: name)
+        let window = try xvfb.waitForPasteWindow()
+        let path = try xvfb.screenshot(window: window, name: name)
         print("screenshot of the notification with a thumbnail: \(path)")
-        try screen.xdotool("mousemove", "--window", window, "200", "5", "click", "1")
+        try xvfb.xdotool("mousemove", "--window", window, "200", "5", "click", "1")
         try call.value(timeout: 10)
         let (width, height, pixels) = try ImageFiles.rgba(ofFile: path)
         return (Screenshot(width: width, height: height, pixels: pixels), path)

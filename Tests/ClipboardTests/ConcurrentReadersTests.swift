@@ -5,20 +5,20 @@ import TestSupport
 @testable import Clipboard
 
 /// The owner serves any number of readers, each INCR transfer tracked on its own.
-@Suite("Several readers at once", .tags(.x11), .xvfb, .serialized)
-struct ConcurrentReadersTests {
+@Suite("Several readers at once", .tags(.x11), .needsXServer, .sharedXvfb, .serialized)
+struct ConcurrentReadersTests: ScopedSuite {
     @Test("four xclip readers at once each get all 2 MiB, byte-exact (four INCR transfers)")
     func fourReadersAtOnce() throws {
-        let server = try XServer.require()
         let text = Selections.text(size: 2 << 20)
-        try Selections.clipboard(server).write(text, to: .clipboard)
+        try Selections.clipboard(xvfb).write(text, to: .clipboard)
         let results = ReadResults()
         let group = DispatchGroup()
         for index in 0..<4 {
             group.enter()
-            Thread.detachNewThread {
+            // Captured here: a thread of its own does not see the test's scope.
+            Thread.detachNewThread { [xvfb] in
                 let read = try? Selections.readWithTool(
-                    ["/usr/bin/xclip", "-o", "-selection", "clipboard"], on: server)
+                    ["/usr/bin/xclip", "-o", "-selection", "clipboard"], on: xvfb)
                 results.set(index, read)
                 group.leave()
             }

@@ -7,8 +7,8 @@ import X11Interop
 
 /// Reading text or an image (`readContent`): real PNGs put by xclip, read back byte-exact, and
 /// scripted owners for what xclip cannot play.
-@Suite("Reading images", .tags(.x11), .xvfb, .serialized)
-struct ImageReadTests {
+@Suite("Reading images", .tags(.x11), .needsXServer, .sharedXvfb, .serialized)
+struct ImageReadTests: ScopedSuite {
     static let timeout = Duration.seconds(10)
 
     /// Puts `bytes` on CLIPBOARD with `xclip -t type` and waits until it owns it.
@@ -20,7 +20,7 @@ struct ImageReadTests {
 
     @Test("a PNG put by xclip is read byte-exact, with its type, small and past INCR's threshold")
     func pngFromXclip() throws {
-        let server = try XServer.require()
+        let server = xvfb
         for png in [try TestImages.smallPNG(), try TestImages.noisePNG()] {
             try Self.putWithXclip(png, type: "image/png", on: server)
             let content = try Selections.clipboard(server).readContent(
@@ -31,7 +31,7 @@ struct ImageReadTests {
 
     @Test("a JPEG put by xclip comes back as image/jpeg, byte-exact, also when an image is preferred")
     func jpegFromXclip() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let jpeg = try TestImages.make(["-size", "320x200", "gradient:red-blue"], as: "jpeg")
         #expect(jpeg.starts(with: [0xFF, 0xD8, 0xFF]))
         try Self.putWithXclip(jpeg, type: "image/jpeg", on: server)
@@ -44,7 +44,7 @@ struct ImageReadTests {
 
     @Test("text stays one conversion: a text owner is asked UTF8_STRING only, and the text read is unchanged")
     func textCostsOneStep() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let text = Selections.text(size: 5000)
         let owner = try ScriptedOwner(
             on: server,
@@ -58,7 +58,7 @@ struct ImageReadTests {
 
     @Test("an owner with text and an image: text wins, the image when preferred (TARGETS first, then the image)")
     func textAndImage() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let png = try TestImages.noisePNG(side: 400)
         let text = Array("a caption".utf8)
         let owner = try ScriptedOwner(
@@ -80,7 +80,7 @@ struct ImageReadTests {
 
     @Test("an image-only owner that refuses text: UTF8_STRING refused, TARGETS names the image, the best one is read")
     func refusingImageOwner() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let png = try TestImages.smallPNG()
         let gif = try TestImages.make(["-size", "8x8", "xc:red"], as: "gif")
         let owner = try ScriptedOwner(
@@ -95,7 +95,7 @@ struct ImageReadTests {
 
     @Test("an owner with neither text nor an image is noContentTarget, naming what it offers")
     func neitherTextNorImage() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let owner = try ScriptedOwner(
             on: server, answers: ["application/pdf": .bytes([0x25, 0x50], type: "application/pdf")])
         defer { owner.stop() }
@@ -110,7 +110,7 @@ struct ImageReadTests {
 
     @Test("an owner that sends an image without end is stopped at the limit", arguments: [false, true])
     func endlessOwnerStops(prefersImage: Bool) throws {
-        let server = try XServer.require()
+        let server = xvfb
         let owner = try ScriptedOwner(on: server, answers: ["image/png": .endless(type: "image/png")])
         defer { owner.stop() }
         let limit = 1 << 20
@@ -127,7 +127,7 @@ struct ImageReadTests {
 
     @Test("an xclip image past the limit is refused, one within it is read")
     func xclipLimit() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let png = try TestImages.noisePNG(side: 500)
         try Self.putWithXclip(png, type: "image/png", on: server)
         let clipboard = Selections.clipboard(server)
@@ -146,7 +146,7 @@ struct ImageReadTests {
 
     @Test("text owners are read as before, xclip's and xsel's alike")
     func textFromTools() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let text = Selections.text(size: 300 * 1024)
         try Selections.startOwnerTool(["/usr/bin/xsel", "-i", "-b"], input: text, on: server, selection: .clipboard)
         #expect(
@@ -156,7 +156,7 @@ struct ImageReadTests {
 
     @Test("an image read keeping the connection, then the URL put back: xclip reads the URL")
     func imageKeepingConnection() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let png = try TestImages.noisePNG(side: 400)
         try Self.putWithXclip(png, type: "image/png", on: server)
         let (content, write) = try Selections.clipboard(server).readContentKeepingConnection(

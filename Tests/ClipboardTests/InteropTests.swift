@@ -6,48 +6,44 @@ import TestSupport
 
 /// Byte-exact round trips with xclip and xsel on the other side, from one byte to 64 MiB (which
 /// crosses the INCR threshold in both directions), on CLIPBOARD and PRIMARY.
-@Suite("Interop with xclip and xsel", .tags(.x11), .xvfb, .serialized)
-struct InteropTests {
+@Suite("Interop with xclip and xsel", .tags(.x11), .needsXServer, .sharedXvfb, .serialized)
+struct InteropTests: ScopedSuite {
     static let sizes = [1, 1024, 300 * 1024, 64 << 20]
 
     @Test("what xclip puts, we read byte-exact", arguments: Selection.allCases, sizes)
     func readsFromXclip(selection: Selection, size: Int) throws {
-        let server = try XServer.require()
         let text = Selections.text(size: size)
         try Selections.startOwnerTool(
-            ["/usr/bin/xclip", "-i"] + xclipSelection(selection), input: text, on: server, selection: selection)
-        let read = try Selections.clipboard(server).read(selection, timeout: .seconds(10))
+            ["/usr/bin/xclip", "-i"] + xclipSelection(selection), input: text, on: xvfb, selection: selection)
+        let read = try Selections.clipboard(xvfb).read(selection, timeout: .seconds(10))
         #expect(read.count == text.count)
         #expect(read == text)
     }
 
     @Test("what xsel puts, we read byte-exact", arguments: Selection.allCases, sizes)
     func readsFromXsel(selection: Selection, size: Int) throws {
-        let server = try XServer.require()
         let text = Selections.text(size: size)
         try Selections.startOwnerTool(
-            ["/usr/bin/xsel", "-i", xselFlag(selection)], input: text, on: server, selection: selection)
-        let read = try Selections.clipboard(server).read(selection, timeout: .seconds(10))
+            ["/usr/bin/xsel", "-i", xselFlag(selection)], input: text, on: xvfb, selection: selection)
+        let read = try Selections.clipboard(xvfb).read(selection, timeout: .seconds(10))
         #expect(read.count == text.count)
         #expect(read == text)
     }
 
     @Test("what we put, xclip -o reads byte-exact", arguments: Selection.allCases, sizes)
     func xclipReadsOurs(selection: Selection, size: Int) throws {
-        let server = try XServer.require()
         let text = Selections.text(size: size)
-        try Selections.clipboard(server).write(text, to: selection)
-        let read = try Selections.readWithTool(["/usr/bin/xclip", "-o"] + xclipSelection(selection), on: server)
+        try Selections.clipboard(xvfb).write(text, to: selection)
+        let read = try Selections.readWithTool(["/usr/bin/xclip", "-o"] + xclipSelection(selection), on: xvfb)
         #expect(read.count == text.count)
         #expect(read == text)
     }
 
     @Test("what we put, xsel -o reads byte-exact", arguments: Selection.allCases, sizes)
     func xselReadsOurs(selection: Selection, size: Int) throws {
-        let server = try XServer.require()
         let text = Selections.text(size: size)
-        try Selections.clipboard(server).write(text, to: selection)
-        let read = try Selections.readWithTool(["/usr/bin/xsel", "-o", xselFlag(selection)], on: server)
+        try Selections.clipboard(xvfb).write(text, to: selection)
+        let read = try Selections.readWithTool(["/usr/bin/xsel", "-o", xselFlag(selection)], on: xvfb)
         #expect(read.count == text.count)
         #expect(read == text)
     }
@@ -56,25 +52,23 @@ struct InteropTests {
         "read keeping the connection, then put: xclip reads what we put (a threaded caller gets the spawned helper)",
         arguments: Selection.allCases)
     func readKeepingConnectionThenWrite(selection: Selection) throws {
-        let server = try XServer.require()
         let text = Selections.text(size: 2048)
         try Selections.startOwnerTool(
-            ["/usr/bin/xclip", "-i"] + xclipSelection(selection), input: text, on: server, selection: selection)
-        let (read, write) = try Selections.clipboard(server).readKeepingConnection(
+            ["/usr/bin/xclip", "-i"] + xclipSelection(selection), input: text, on: xvfb, selection: selection)
+        let (read, write) = try Selections.clipboard(xvfb).readKeepingConnection(
             selection, timeout: .seconds(10), ownerOf: .clipboard)
         #expect(read == text)
         // The test process has many threads: the write must not fork, and still land.
         try write.complete(with: Array("the URL".utf8))
         #expect(
-            try Selections.readWithTool(["/usr/bin/xclip", "-o", "-selection", "clipboard"], on: server)
+            try Selections.readWithTool(["/usr/bin/xclip", "-o", "-selection", "clipboard"], on: xvfb)
                 == Array("the URL".utf8))
     }
 
     @Test("what we put, we read back byte-exact (INCR on both sides)", arguments: [300 * 1024, 64 << 20])
     func roundTrip(size: Int) throws {
-        let server = try XServer.require()
         let text = Selections.text(size: size)
-        let clipboard = Selections.clipboard(server)
+        let clipboard = Selections.clipboard(xvfb)
         try clipboard.write(text, to: .clipboard)
         #expect(try clipboard.read(.clipboard, timeout: .seconds(10)) == text)
     }

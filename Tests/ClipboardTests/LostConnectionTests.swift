@@ -6,7 +6,7 @@ import TestSupport
 
 /// The selection owner cannot outlive its X server: when the connection is lost it exits
 /// (Xlib's I/O error handler, installed by CX11Shims, ends the process instead of printing).
-@Suite("The owner and a lost X connection", .tags(.x11), .serialized)
+@Suite("The owner and a lost X connection", .tags(.x11), .needsXServer, .serialized)
 struct LostConnectionTests {
     @Test("the helper exits when its X server goes away")
     func exitsWithTheServer() throws {

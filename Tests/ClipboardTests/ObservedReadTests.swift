@@ -11,8 +11,8 @@ import TestSupport
 /// selection is shown to the observer increment by increment on a second thread that is gone
 /// by the time the read returns; a small one is not observed at all; an owner that keeps
 /// sending is stopped at the limit.
-@Suite("Observed and limited reads", .tags(.x11), .xvfb, .serialized)
-struct ObservedReadTests {
+@Suite("Observed and limited reads", .tags(.x11), .needsXServer, .sharedXvfb, .serialized)
+struct ObservedReadTests: ScopedSuite {
     static let timeout = Duration.seconds(10)
     static let noLimit = ContentPreferences.defaultReadLimit
 
@@ -65,7 +65,7 @@ struct ObservedReadTests {
 
     @Test("xclip's large text is observed increment by increment on another thread, gone when the read returns")
     func largeTextObserved() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let text = Selections.text(size: 3 << 20)
         try Self.putWithXclip(text, on: server)
         let read = try Selections.clipboard(server).read(
@@ -86,7 +86,7 @@ struct ObservedReadTests {
 
     @Test("secrets split across xclip's increments are found as in the whole text, at the same offsets")
     func secretsAcrossIncrements() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let clipboard = Selections.clipboard(server)
         // Where xclip's increments fall on this display: the pieces handed over are its
         // increments (each over `handOverBytes`).
@@ -119,7 +119,7 @@ struct ObservedReadTests {
 
     @Test("STRING (Latin-1) in increments is observed as the UTF-8 the read returns")
     func latin1Observed() throws {
-        let server = try XServer.require()
+        let server = xvfb
         // Every Latin-1 byte, over and over: é and friends land on every piece boundary.
         let latin1 = (0..<(700 << 10)).map { UInt8(truncatingIfNeeded: $0 % 224 + 32) }
         let owner = try ScriptedOwner(on: server, answers: ["UTF8_STRING": .bytes(latin1, type: "STRING")])
@@ -135,7 +135,7 @@ struct ObservedReadTests {
 
     @Test("a small clipboard (a hotkey's kilobyte) is not observed: the observer never runs")
     func smallNotObserved() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let text = Selections.text(size: 1024)
         try Self.putWithXclip(text, on: server)
         let calls = Mutex(0)
@@ -157,7 +157,7 @@ struct ObservedReadTests {
 
     @Test("an owner that sends text without end is stopped at the limit, observed or not", arguments: [false, true])
     func endlessTextStops(observed: Bool) throws {
-        let server = try XServer.require()
+        let server = xvfb
         let owner = try ScriptedOwner(on: server, answers: ["UTF8_STRING": .endless(type: "UTF8_STRING")])
         defer { owner.stop() }
         let limit = 1 << 20
@@ -184,7 +184,7 @@ struct ObservedReadTests {
 
     @Test("readContent keeps the read limit for text, and for an image when it is below the image limit")
     func contentReadLimit() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let limit = 1 << 20
         for (target, type) in [("UTF8_STRING", "UTF8_STRING"), ("image/png", "image/png")] {
             let owner = try ScriptedOwner(on: server, answers: [target: .endless(type: type)])
@@ -199,7 +199,7 @@ struct ObservedReadTests {
 
     @Test("a reply in one piece over the limit is refused too; one at the limit is read")
     func oneReplyLimit() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let text = Self.filler(40_000)
         let owner = try ScriptedOwner(on: server, answers: ["UTF8_STRING": .bytes(text, type: "UTF8_STRING")])
         defer { owner.stop() }
@@ -224,7 +224,7 @@ struct ObservedReadTests {
 
     @Test("paste with a small max-clipboard stops an endless owner: exit 65 and one line naming the setting")
     func pasteStopsEndlessOwner() throws {
-        let server = try XServer.require()
+        let server = xvfb
         let owner = try ScriptedOwner(on: server, answers: ["UTF8_STRING": .endless(type: "UTF8_STRING")])
         defer { owner.stop() }
         let home = try TemporaryHome()

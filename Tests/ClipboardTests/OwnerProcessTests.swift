@@ -8,15 +8,14 @@ import X11Interop
 
 /// The detached selection owner: it outlives `write`, holds none of the caller's stdio, leaves
 /// when another client takes the selection, and hands off to a clipboard manager.
-@Suite("Detached selection owner", .tags(.x11), .xvfb, .serialized)
-struct OwnerProcessTests {
+@Suite("Detached selection owner", .tags(.x11), .needsXServer, .sharedXvfb, .serialized)
+struct OwnerProcessTests: ScopedSuite {
     @Test("write returns while the helper keeps owning, with stdio on /dev/null")
     func writeReturnsWhileHelperOwns() throws {
-        let server = try XServer.require()
         let text = Array("owned by the helper ✓".utf8)
-        let pid = try Selections.clipboard(server).startOwner(of: text, for: .clipboard)
+        let pid = try Selections.clipboard(xvfb).startOwner(of: text, for: .clipboard)
         #expect(!Selections.hasExited(pid))
-        #expect(try Selections.readWithTool(["/usr/bin/xclip", "-o", "-selection", "clipboard"], on: server) == text)
+        #expect(try Selections.readWithTool(["/usr/bin/xclip", "-o", "-selection", "clipboard"], on: xvfb) == text)
         try waitUntil("the helper to let go of the caller's stdio") {
             (0...2).allSatisfy {
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == "/dev/null"
@@ -28,27 +27,25 @@ struct OwnerProcessTests {
 
     @Test("the helper exits when another client takes the selection", arguments: Selection.allCases)
     func helperExitsOnSelectionClear(selection: Selection) throws {
-        let server = try XServer.require()
-        let pid = try Selections.clipboard(server).startOwner(of: Array("first".utf8), for: selection)
+        let pid = try Selections.clipboard(xvfb).startOwner(of: Array("first".utf8), for: selection)
         #expect(!Selections.hasExited(pid))
         try Selections.startOwnerTool(
-            ["/usr/bin/xclip", "-i"] + xclipSelection(selection), input: Array("second".utf8), on: server,
+            ["/usr/bin/xclip", "-i"] + xclipSelection(selection), input: Array("second".utf8), on: xvfb,
             selection: selection)
         try waitUntil("the helper to exit") { Selections.hasExited(pid) }
-        #expect(try Selections.clipboard(server).read(selection) == Array("second".utf8))
+        #expect(try Selections.clipboard(xvfb).read(selection) == Array("second".utf8))
     }
 
     @Test("the helper hands the text to a clipboard manager and exits; the text stays readable")
     func handOffToClipboardManager() throws {
-        let server = try XServer.require()
-        let manager = try TestClipboardManager(displayName: server.display)
+        let manager = try TestClipboardManager(displayName: xvfb.display)
         defer { manager.stop() }
         let text = Array("saved by the manager — ✓".utf8)
-        let pid = try Selections.clipboard(server).startOwner(of: text, for: .clipboard)
+        let pid = try Selections.clipboard(xvfb).startOwner(of: text, for: .clipboard)
         try waitUntil("the helper to exit after the hand-off") { Selections.hasExited(pid) }
         try waitUntil("the manager to own CLIPBOARD") { manager.ownsClipboard }
         #expect(manager.savedText == text)
-        #expect(try Selections.clipboard(server).read(.clipboard) == text)
+        #expect(try Selections.clipboard(xvfb).read(.clipboard) == text)
     }
 }
 

@@ -7,25 +7,23 @@ import X11Interop
 @testable import Clipboard
 
 /// How reading fails: no owner, an owner with no text, an owner that never answers.
-@Suite("Reading failures", .tags(.x11), .xvfb, .serialized)
-struct ReaderFailureTests {
+@Suite("Reading failures", .tags(.x11), .needsXServer, .sharedXvfb, .serialized)
+struct ReaderFailureTests: ScopedSuite {
     @Test("no owner reads as empty", arguments: Selection.allCases)
     func noOwnerIsEmpty(selection: Selection) throws {
-        let server = try XServer.require()
-        try Selections.clear(selection, on: server)
+        try Selections.clear(selection, on: xvfb)
         #expect(throws: ClipboardError.empty(selection)) {
-            try Selections.clipboard(server).read(selection)
+            try Selections.clipboard(xvfb).read(selection)
         }
     }
 
     @Test("an image-only owner is noTextTarget naming image/png")
     func imageOnlyOwner() throws {
-        let server = try XServer.require()
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]
         try Selections.startOwnerTool(
-            ["/usr/bin/xclip", "-i", "-selection", "clipboard", "-t", "image/png"], input: png, on: server,
+            ["/usr/bin/xclip", "-i", "-selection", "clipboard", "-t", "image/png"], input: png, on: xvfb,
             selection: .clipboard)
-        let error = #expect(throws: ClipboardError.self) { try Selections.clipboard(server).read(.clipboard) }
+        let error = #expect(throws: ClipboardError.self) { try Selections.clipboard(xvfb).read(.clipboard) }
         guard case .noTextTarget(.clipboard, let available)? = error else {
             Issue.record("expected noTextTarget, got \(String(describing: error))")
             return
@@ -37,9 +35,8 @@ struct ReaderFailureTests {
 
     @Test("an owner that never answers times out within the deadline")
     func stuckOwnerTimesOut() throws {
-        let server = try XServer.require()
         // Takes CLIPBOARD and then never reads its events.
-        let stuck = try Display(name: server.display)
+        let stuck = try Display(name: xvfb.display)
         defer { stuck.close() }
         let window = stuck.createWindow(events: .propertyChange)
         let time = try stuck.serverTime(using: window, before: .now + .seconds(5))
@@ -49,7 +46,7 @@ struct ReaderFailureTests {
         let clock = ContinuousClock()
         let start = clock.now
         #expect(throws: ClipboardError.timedOut(.clipboard, seconds: 0.5)) {
-            try Selections.clipboard(server).read(.clipboard, timeout: .milliseconds(500))
+            try Selections.clipboard(xvfb).read(.clipboard, timeout: .milliseconds(500))
         }
         let elapsed = clock.now - start
         #expect(elapsed >= .milliseconds(500))
@@ -68,14 +65,13 @@ struct ReaderFailureTests {
 
     @Test("a helper that cannot start is reported, not hung on")
     func helperCannotStart() throws {
-        let server = try XServer.require()
-        let clipboard = X11Clipboard(displayName: server.display, helperExecutable: "/nonexistent/paste")
+        let clipboard = X11Clipboard(displayName: xvfb.display, helperExecutable: "/nonexistent/paste")
         #expect(
             throws: ClipboardError.helperFailed(.cannotSpawn(path: "/nonexistent/paste", errno: .noSuchFileOrDirectory))
         ) {
             try clipboard.write(Array("x".utf8), to: .clipboard)
         }
-        let exits = X11Clipboard(displayName: server.display, helperExecutable: "/bin/true")
+        let exits = X11Clipboard(displayName: xvfb.display, helperExecutable: "/bin/true")
         #expect(throws: ClipboardError.self) { try exits.write(Array("x".utf8), to: .clipboard) }
     }
 }

@@ -8,13 +8,13 @@ import TestSupport
 /// stand-ins with wl-paste's and wl-copy's command lines and exit statuses, keeping the
 /// "clipboard" in files: what is tested is our side (detection, spawning without a shell, the
 /// text through a pipe byte-exact, and how failures are told apart).
-@Suite("Wayland backend through wl-clipboard's command lines")
-struct WaylandClipboardTests {
+@Suite("Wayland backend through wl-clipboard's command lines", .temporaryHome)
+struct WaylandClipboardTests: ScopedSuite {
     let folder: URL
     let environment: [String: String]
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-\(UUID().uuidString)")
+        folder = TemporaryHome.current.root.appendingPathComponent("wl")
         let bin = folder.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         // wl-copy [--primary]: stores stdin. wl-paste [--primary] [--no-newline] [--type T] | --list-types.
@@ -168,10 +168,8 @@ struct WaylandClipboardTests {
         }
     }
 
-    @Test("paste under Wayland copies the URL with wl-copy")
+    @Test("paste under Wayland copies the URL with wl-copy", .mock)
     func pasteUsesWlCopy() throws {
-        let mock = try MockServer()
-        let home = try TemporaryHome()
         var env = home.environment(["DISPLAY": String?.none])
         for (key, value) in environment { env[key] = value }
         let result = try runProcess(

@@ -8,7 +8,7 @@ import TestSupport
 /// request libcurl sends, the answer it collects, and the body sources it reads through
 /// CurlInterop's callbacks.
 @Suite("EasyHandle on loopback")
-struct EasyHandleTests {
+struct EasyHandleTests: ScopedSuite {
     /// A POST of `body` to paste-mock's paste.rs route, which stores the raw body.
     func post(_ body: BodySource, length: Int64, to server: MockServer) throws -> EasyHandle {
         let handle = try EasyHandle()
@@ -27,30 +27,25 @@ struct EasyHandleTests {
         try #require(Int(String(decoding: handle.responseBody, as: UTF8.self).split(separator: "/").last ?? ""))
     }
 
-    @Test("bytes in memory are sent exactly; the answer's status, body and counters come back")
+    @Test("bytes in memory are sent exactly; the answer's status, body and counters come back", .mock)
     func bytes() throws {
-        let server = try MockServer()
-        defer { _ = try? server.stop() }
         let text = Array("hello from the easy handle ✓\n".utf8)
-        let handle = try post(.bytes(text), length: Int64(text.count), to: server)
+        let handle = try post(.bytes(text), length: Int64(text.count), to: mock)
         #expect(handle.info.responseCode == 201)
         #expect(handle.info.bodyBytesSent == Int64(text.count))
         #expect(handle.info.primaryIP == "127.0.0.1")
-        #expect(try server.rawPaste(id: pasteID(handle)) == Data(text))
-        let request = try #require(try server.requests().first { $0.path == "/pasters/" })
+        #expect(try mock.rawPaste(id: pasteID(handle)) == Data(text))
+        let request = try #require(try mock.requests().first { $0.path == "/pasters/" })
         #expect(request.method == "POST")
         #expect(request.expectContinue == false)
         #expect(request.chunked == false)
     }
 
-    @Test("a stream of unknown length goes chunked after its prefix, and is teed to disk byte for byte")
+    @Test(
+        "a stream of unknown length goes chunked after its prefix, and is teed to disk byte for byte", .mock,
+        .temporaryHome)
     func streamWithTee() throws {
-        let server = try MockServer()
-        defer { _ = try? server.stop() }
-        let folder = FileManager.default.temporaryDirectory.path + "/curl-interop-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let teePath = folder + "/tee"
+        let teePath = home.root.path + "/tee"
 
         let prefix = Array("the start, read already\n".utf8)
         let rest = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) | 1 }
@@ -63,12 +58,12 @@ struct EasyHandleTests {
         }
         writer.start()
         let handle = try post(
-            .stream(fileDescriptor: readEnd.rawValue, prefix: prefix, teePath: teePath), length: -1, to: server)
+            .stream(fileDescriptor: readEnd.rawValue, prefix: prefix, teePath: teePath), length: -1, to: mock)
         #expect(handle.info.responseCode == 201)
         let sent = prefix + rest
-        #expect(try server.rawPaste(id: pasteID(handle)) == Data(sent))
+        #expect(try mock.rawPaste(id: pasteID(handle)) == Data(sent))
         #expect(try FileSystem.readFile(teePath).bytes == sent)
-        #expect(try #require(try server.requests().first { $0.path == "/pasters/" }).chunked)
+        #expect(try #require(try mock.requests().first { $0.path == "/pasters/" }).chunked)
     }
 
     @Test("a missing file is a local read failure carrying its Errno, before anything is sent")

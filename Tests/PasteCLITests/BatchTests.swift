@@ -2,12 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Batches: many -f files in one run")
-struct BatchTests {
+@Suite("Batches: many -f files in one run", .temporaryHome, .mock)
+struct BatchTests: ScopedSuite {
     @Test("200 files go out on a few reused connections and their URLs print in the order given")
     func orderAndReuse() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let count = 200
         var arguments = ["--url", mock.url("/pastes/create"), "--no-copy", "-q"]
         var texts: [String] = []

@@ -5,19 +5,15 @@ import TestSupport
 /// The whole job under a real X server: xclip puts text on the clipboard, `paste` uploads it to
 /// a pastie-style server that is not ours (a Python implementation of the classic API), and the
 /// URL is then what xclip reads from the clipboard.
-@Suite("Clipboard to URL to clipboard, against an independent pastie server", .serialized)
-struct ClipboardEndToEndTests {
-    let xvfb: Xvfb
+@Suite(
+    "Clipboard to URL to clipboard, against an independent pastie server", .tags(.x11), .needsXServer, .xvfb,
+    .temporaryHome, .serialized)
+struct ClipboardEndToEndTests: ScopedSuite {
     let server: ServerProcess
 
     init() throws {
-        xvfb = try Xvfb()
         server = try ServerProcess("/usr/bin/python3", [fixtures.appendingPathComponent("pastie_server.py").path])
     }
-
-    func startXclip(_ data: Data, type: String? = nil) throws { try xvfb.startXclip(data, type: type) }
-    func putOnClipboard(_ text: String) throws { try xvfb.putOnClipboard(text) }
-    func clipboardText() throws -> String { try xvfb.clipboardText() }
 
     static let texts = [
         "plain clipboard text",
@@ -26,9 +22,7 @@ struct ClipboardEndToEndTests {
 
     @Test("paste -c uploads the clipboard; the server holds the bytes; the URL replaces the text", arguments: texts)
     func clipboardRoundTrip(_ text: String) throws {
-        try putOnClipboard(text)
-        var paste = try PasteRunner(display: xvfb.display)
-        paste.extraEnvironment["XAUTHORITY"] = xvfb.environment["XAUTHORITY"]
+        try xvfb.putOnClipboard(text)
         let result = try paste.run(
             ["-c", "--url", server.baseURL + "/pastes/create", "--no-notify"], stdin: "stdin is ignored with -c")
         #expect(result.status == 0, "stderr: \(result.err)")
@@ -36,35 +30,32 @@ struct ClipboardEndToEndTests {
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(url.hasPrefix(server.baseURL + "/pastes/"))
         #expect(try fetch(url + ".txt") == Data(text.utf8))
-        #expect(try clipboardText() == url)
+        #expect(try xvfb.clipboardText() == url)
     }
 
     @Test("with stdin a terminal or /dev/null, paste reads the clipboard by itself")
     func launcherReadsClipboard() throws {
-        try putOnClipboard("from a launcher")
-        let paste = try PasteRunner(display: xvfb.display)
+        try xvfb.putOnClipboard("from a launcher")
         let result = try paste.run(["--url", server.baseURL + "/pastes/create", "--no-notify"], input: .null)
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(try fetch(url + ".txt") == Data("from a launcher".utf8))
-        #expect(try clipboardText() == url)
+        #expect(try xvfb.clipboardText() == url)
     }
 
     @Test("piped stdin goes up, and its URL lands on the clipboard")
     func stdinRoundTrip() throws {
-        try putOnClipboard("old clipboard text")
-        let paste = try PasteRunner(display: xvfb.display)
+        try xvfb.putOnClipboard("old clipboard text")
         let text = "dmesg | paste\nline two\n"
         let result = try paste.run(["--url", server.baseURL + "/pastes/create"], stdin: text)
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(try fetch(url + ".txt") == Data(text.utf8))
-        #expect(try clipboardText() == url)
+        #expect(try xvfb.clipboardText() == url)
     }
 
     @Test("url=$(paste …) returns at once: the owner holds none of the caller's stdio")
     func commandSubstitutionReturns() throws {
-        let paste = try PasteRunner(display: xvfb.display)
         // runProcess waits for stdout and stderr to close: a helper holding them would hang here.
         let started = Date()
         let result = try runProcess(
@@ -77,13 +68,12 @@ struct ClipboardEndToEndTests {
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(result.out.hasPrefix("got " + server.baseURL))
         #expect(Date().timeIntervalSince(started) < 15)
-        #expect(try clipboardText() == String(result.out.dropFirst(4)).trimmingCharacters(in: .newlines))
+        #expect(try xvfb.clipboardText() == String(result.out.dropFirst(4)).trimmingCharacters(in: .newlines))
     }
 
     @Test("url=$(paste -c) returns at once; the owner forked from the reader leaves when the clipboard is taken")
     func clipboardCommandSubstitution() throws {
-        try putOnClipboard("from the clipboard, in a script")
-        let paste = try PasteRunner(display: xvfb.display)
+        try xvfb.putOnClipboard("from the clipboard, in a script")
         let executable = BuiltProducts.path(of: "paste")
         let endpoint = server.baseURL + "/pastes/create"
         let result = try runProcess(
@@ -93,14 +83,14 @@ struct ClipboardEndToEndTests {
         let url = String(result.out.dropFirst(4)).trimmingCharacters(in: .newlines)
         #expect(url.hasPrefix(server.baseURL + "/pastes/"))
         #expect(try fetch(url + ".txt") == Data("from the clipboard, in a script".utf8))
-        #expect(try clipboardText() == url)
+        #expect(try xvfb.clipboardText() == url)
         // The owner is a fork of that run (same command line): alive while it holds the URL,
         // gone once another client takes the clipboard.
         let ownerCommand = [executable, "-c", "--no-notify", "-q", "--url", endpoint]
         #expect(!Self.processes(runningExactly: ownerCommand).isEmpty)
-        try putOnClipboard("taken by xclip")
+        try xvfb.putOnClipboard("taken by xclip")
         try waitUntil("the owner to leave", timeout: 10) { Self.processes(runningExactly: ownerCommand).isEmpty }
-        #expect(try clipboardText() == "taken by xclip")
+        #expect(try xvfb.clipboardText() == "taken by xclip")
     }
 
     /// ASCII lines, exactly `count` bytes.
@@ -116,8 +106,7 @@ struct ClipboardEndToEndTests {
         // 3 MiB: several INCR increments, so the guard's scan runs on a second thread. That
         // thread must be gone when the read returns, or the owner would be spawned, not forked.
         let text = Self.filler(3 << 20)
-        try startXclip(text)
-        let paste = try PasteRunner(display: xvfb.display)
+        try xvfb.startXclip(text)
         let executable = BuiltProducts.path(of: "paste")
         let endpoint = server.baseURL + "/pastes/create"
         let result = try runProcess(
@@ -126,10 +115,10 @@ struct ClipboardEndToEndTests {
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = String(result.out.dropFirst(4)).trimmingCharacters(in: .newlines)
         #expect(try fetch(url + ".txt") == text)
-        #expect(try clipboardText() == url)
+        #expect(try xvfb.clipboardText() == url)
         let ownerCommand = [executable, "-c", "--no-notify", "-q", "--url", endpoint]
         #expect(!Self.processes(runningExactly: ownerCommand).isEmpty, "the owner was spawned, not forked")
-        try putOnClipboard("taken by xclip")
+        try xvfb.putOnClipboard("taken by xclip")
         try waitUntil("the owner to leave", timeout: 10) { Self.processes(runningExactly: ownerCommand).isEmpty }
     }
 
@@ -139,8 +128,7 @@ struct ClipboardEndToEndTests {
         // token straddles the first boundary.
         let token = Data(" 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 ".utf8)
         let text = Self.filler(1_048_575 - 20) + token + Self.filler(2 << 20)
-        try startXclip(text)
-        let paste = try PasteRunner(display: xvfb.display)
+        try xvfb.startXclip(text)
         let endpoint = server.baseURL + "/pastes/create"
         let refused = try paste.run(["-c", "-n", "--no-notify", "--url", endpoint])
         #expect(refused.status == 77, "stderr: \(refused.err)")
@@ -151,7 +139,7 @@ struct ClipboardEndToEndTests {
                 == "paste: refusing to upload: it looks like it holds a GitHub token (line \(line), column \(column)); "
                 + "use --force to upload anyway\n")
         // The same text from a file, scanned from disk: the same place.
-        let path = paste.home.root.appendingPathComponent("clip.txt").path
+        let path = home.root.appendingPathComponent("clip.txt").path
         try text.write(to: URL(fileURLWithPath: path))
         let file = try paste.run(["-n", "-f", path, "--url", endpoint])
         #expect(file.status == 77)
@@ -163,9 +151,8 @@ struct ClipboardEndToEndTests {
 
     @Test("a clipboard over max-clipboard exits 65 with one line; nothing is read past the limit")
     func clipboardLimit() throws {
-        try startXclip(Self.filler(3 << 20))
-        let paste = try PasteRunner(display: xvfb.display)
-        try paste.home.write("[paste]\nmax-clipboard = 2M\n", to: "config/paste/config")
+        try xvfb.startXclip(Self.filler(3 << 20))
+        try home.write("[paste]\nmax-clipboard = 2M\n", to: "config/paste/config")
         let result = try paste.run(["-c", "--no-notify", "--url", server.baseURL + "/pastes/create"])
         #expect(result.status == 65)
         #expect(result.err == "paste: the clipboard holds more than 2 MiB; paste reads at most max-clipboard = 2M\n")
@@ -187,14 +174,13 @@ struct ClipboardEndToEndTests {
 
     @Test("a failed upload leaves the clipboard holding the text, and the text in the outbox")
     func failureKeepsClipboard() throws {
-        try putOnClipboard("precious text")
-        let paste = try PasteRunner(display: xvfb.display)
-        try paste.home.write("[paste]\nretries = 0\n", to: "config/paste/config")
+        try xvfb.putOnClipboard("precious text")
+        try paste.writeConfig("[paste]\nretries = 0\n")
         // Nothing listens on the discard port: the connection is refused.
         let result = try paste.run(["-c", "--url", "http://127.0.0.1:9/pastes/create", "--no-notify"])
         #expect(result.status == 75, "stderr: \(result.err)")
         #expect(result.err.hasPrefix("paste: cannot connect to 127.0.0.1:9: connection refused\n"))
-        #expect(try clipboardText() == "precious text")
+        #expect(try xvfb.clipboardText() == "precious text")
         #expect(try paste.outboxContents() == [Data("precious text".utf8)])
         // The owner started ahead of the upload had nothing to own: it is gone.
         try waitUntil("the early selection owner to leave") { ownersOnOurDisplay() == 0 }
@@ -216,12 +202,11 @@ struct ClipboardEndToEndTests {
 
     @Test("an empty clipboard exits 66, an image-only one 65")
     func clipboardErrors() throws {
-        let paste = try PasteRunner(display: xvfb.display)
         let empty = try paste.run(["-P", "--no-notify", "--url", server.baseURL + "/pastes/create"])
         #expect(empty.status == 66)
         #expect(empty.err == "paste: the primary selection is empty\n")
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0])
-        try startXclip(png, type: "image/png")
+        try xvfb.startXclip(png, type: "image/png")
         let image = try paste.run(["-c", "--no-notify", "--url", server.baseURL + "/pastes/create"])
         #expect(image.status == 65)
         #expect(image.err.hasPrefix("paste: the clipboard holds no text (it offers: "))

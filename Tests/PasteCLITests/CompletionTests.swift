@@ -86,8 +86,8 @@ enum CompletionHarness {
     }
 }
 
-@Suite("Shell completions")
-struct CompletionTests {
+@Suite("Shell completions", .temporaryHome)
+struct CompletionTests: ScopedSuite {
     static let tableLongs = Set(optionTable.map(\.long))
     static let tableShorts = Set(optionTable.compactMap { $0.short.map(String.init) })
     static let tablePairs = Set(optionTable.compactMap { spec in spec.short.map { "\($0)=\(spec.long)" } })
@@ -146,13 +146,11 @@ struct CompletionTests {
 
     @Test("bash completes --ser to --service", arguments: [false, true])
     func bashLongOption(withLibrary: Bool) throws {
-        let home = try TemporaryHome()
         #expect(try CompletionHarness.bash(["paste", "--ser"], withLibrary: withLibrary, home: home) == ["--service"])
     }
 
     @Test("bash completes service names after -S and --service", arguments: [false, true])
     func bashServices(withLibrary: Bool) throws {
-        let home = try TemporaryHome()
         let afterShort = try CompletionHarness.bash(["paste", "-S", ""], withLibrary: withLibrary, home: home)
         #expect(afterShort.contains("termbin"))
         #expect(afterShort.contains("dpaste"))
@@ -162,7 +160,6 @@ struct CompletionTests {
 
     @Test("bash completes services of the config named by --config")
     func bashConfiguredService() throws {
-        let home = try TemporaryHome()
         let config = try home.write(
             "[service \"mybin\"]\n    url = https://mybin.example/api\n    format = raw\n    result = body\n",
             to: "other.conf")
@@ -173,7 +170,6 @@ struct CompletionTests {
 
     @Test("bash completes files after -f, and after a coreutils option")
     func bashFiles() throws {
-        let home = try TemporaryHome()
         try home.write("x", to: "notes-one.txt")
         let prefix = home.root.appendingPathComponent("notes-").path
         #expect(
@@ -182,15 +178,24 @@ struct CompletionTests {
             try CompletionHarness.bash(["paste", "-s", prefix], withLibrary: false, home: home) == [prefix + "one.txt"])
     }
 
+    @Test("bash completes ShareX uploaders (and folders) after --import-sxcu, nothing else")
+    func bashShareXFiles() throws {
+        let home = try TemporaryHome()
+        try home.write("{}", to: "up/host.sxcu")
+        try home.write("x", to: "up/host.txt")
+        let prefix = home.root.appendingPathComponent("up/ho").path
+        #expect(
+            try CompletionHarness.bash(["paste", "--import-sxcu", prefix], withLibrary: false, home: home)
+                == [prefix + "st.sxcu"])
+    }
+
     @Test("zsh completes --ser to --service")
     func zshLongOption() throws {
-        let home = try TemporaryHome()
         #expect(try CompletionHarness.zsh("paste --ser", home: home).contains("--service"))
     }
 
     @Test("zsh completes service names after -S")
     func zshServices() throws {
-        let home = try TemporaryHome()
         let names = try CompletionHarness.zsh("paste -S ", home: home)
         #expect(names.contains("termbin"))
         #expect(names.contains("bpa.st"))
@@ -199,13 +204,11 @@ struct CompletionTests {
 
     @Test("fish completes --ser to --service")
     func fishLongOption() throws {
-        let home = try TemporaryHome()
         #expect(try CompletionHarness.fish("paste --ser", home: home) == ["--service"])
     }
 
     @Test("fish completes service names after -S")
     func fishServices() throws {
-        let home = try TemporaryHome()
         let names = try CompletionHarness.fish("paste -S ", home: home)
         #expect(names.contains("termbin"))
         #expect(names.contains("dpaste"))

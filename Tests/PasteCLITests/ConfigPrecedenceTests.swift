@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Which service and which config file: flags > PASTE_SERVICE > config > built-ins")
-struct ConfigPrecedenceTests {
+@Suite("Which service and which config file: flags > PASTE_SERVICE > config > built-ins", .temporaryHome, .mock)
+struct ConfigPrecedenceTests: ScopedSuite {
     /// Four services, each on its own mock route, so the route a request reached tells which
     /// service sent it; dpaste (the built-in default) is pointed at the mock too.
     static func services(_ mock: MockServer, defaultService: String? = nil) -> String {
@@ -35,13 +35,12 @@ struct ConfigPrecedenceTests {
         let result = try paste.run(arguments + ["--no-copy"], stdin: text)
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(result.err == "")
-        return try received(mock).first?.path
+        return try mock.requests().first?.path
     }
 
     @Test("the built-in default, then [paste] service, then PASTE_SERVICE, then -S")
     func precedence() throws {
-        let mock = try MockServer()
-        var paste = try PasteRunner()
+        var paste = paste
         try paste.writeConfig(Self.services(mock))
         #expect(try Self.route(paste, mock, text: "default\n") == "/api/v2/")
 
@@ -58,8 +57,7 @@ struct ConfigPrecedenceTests {
 
     @Test("an empty PASTE_SERVICE counts as unset")
     func emptyEnvironment() throws {
-        let mock = try MockServer()
-        var paste = try PasteRunner()
+        var paste = paste
         try paste.writeConfig(Self.services(mock, defaultService: "by-config"))
         paste.extraEnvironment["PASTE_SERVICE"] = ""
         #expect(try Self.route(paste, mock, text: "x\n") == "/json")
@@ -67,8 +65,6 @@ struct ConfigPrecedenceTests {
 
     @Test("--config FILE is read instead of the default file")
     func configFlag() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         try paste.writeConfig("[paste]\nservice = by-config\n" + Self.services(mock))
         let other = try paste.home.write(Self.services(mock, defaultService: "by-flag"), to: "elsewhere.conf")
         #expect(try Self.route(paste, mock, ["--config", other], text: "x\n") == "/pasters/")
@@ -76,8 +72,7 @@ struct ConfigPrecedenceTests {
 
     @Test("PASTE_CONFIG names the file; --config wins over it")
     func configEnvironment() throws {
-        let mock = try MockServer()
-        var paste = try PasteRunner()
+        var paste = paste
         let fromEnvironment = try paste.home.write(Self.services(mock, defaultService: "by-env"), to: "env.conf")
         let fromFlag = try paste.home.write(Self.services(mock, defaultService: "by-flag"), to: "flag.conf")
         paste.extraEnvironment["PASTE_CONFIG"] = fromEnvironment
@@ -87,7 +82,7 @@ struct ConfigPrecedenceTests {
 
     @Test("a missing --config or PASTE_CONFIG file is an error; a missing default file is not")
     func missingFiles() throws {
-        var paste = try PasteRunner()
+        var paste = paste
         let missing = paste.home.root.appendingPathComponent("nope.conf").path
         let flag = try paste.run(["--config", missing], stdin: "x\n")
         #expect(flag.status == 78)

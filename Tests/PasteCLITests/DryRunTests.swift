@@ -2,18 +2,18 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("--dry-run: the exact request, secrets redacted, nothing sent")
-struct DryRunTests {
+@Suite("--dry-run: the exact request, secrets redacted, nothing sent", .temporaryHome, .mock)
+struct DryRunTests: ScopedSuite {
     static let token = "tok-4f9a81c2e7"
     static let fileSecret = "key-from-a-file-77d0"
     static let urlSecret = "u-0c55aa"
 
-    /// A home with the secrets in the environment and a file, and a config that uses them.
-    static func setUp(_ mock: MockServer, service: String) throws -> PasteRunner {
-        var paste = try PasteRunner()
-        let keyFile = try paste.home.write(fileSecret + "\n", to: "secret.key")
-        paste.extraEnvironment["DRY_TOKEN"] = token
-        paste.extraEnvironment["DRY_URL_KEY"] = urlSecret
+    /// A runner with the secrets in its environment and a file, and a config that uses them.
+    func setUp(service: String) throws -> PasteRunner {
+        var paste = paste
+        let keyFile = try paste.home.write(Self.fileSecret + "\n", to: "secret.key")
+        paste.extraEnvironment["DRY_TOKEN"] = Self.token
+        paste.extraEnvironment["DRY_URL_KEY"] = Self.urlSecret
         try paste.writeConfig(
             """
             [service "multi"]
@@ -45,8 +45,7 @@ struct DryRunTests {
 
     @Test("multipart: URL, headers and fields shown, secrets masked, the mock receives nothing")
     func multipart() throws {
-        let mock = try MockServer()
-        let paste = try Self.setUp(mock, service: "multi")
+        let paste = try setUp(service: "multi")
         let result = try paste.run(["-n", "-t", "A title"], stdin: "dry text\n")
         #expect(result.status == 0)
         #expect(result.err == "")
@@ -66,15 +65,14 @@ struct DryRunTests {
         for secret in [Self.token, Self.fileSecret, Self.urlSecret] {
             #expect(!result.out.contains(secret))
         }
-        #expect(try received(mock).isEmpty)
+        #expect(try mock.requests().isEmpty)
         #expect(try paste.outboxContents().isEmpty)
         #expect(try paste.historyLines().isEmpty)
     }
 
     @Test("json: the body as it would go out, the content left out, secrets masked")
     func json() throws {
-        let mock = try MockServer()
-        let paste = try Self.setUp(mock, service: "js")
+        let paste = try setUp(service: "js")
         let result = try paste.run(["--dry-run"], stdin: "dry \"json\"\n")
         #expect(result.status == 0)
         #expect(
@@ -86,13 +84,12 @@ struct DryRunTests {
 
                 """)
         #expect(!result.out.contains(Self.token))
-        #expect(try received(mock).isEmpty)
+        #expect(try mock.requests().isEmpty)
     }
 
     @Test("form: every field in order, a file secret masked")
     func form() throws {
-        let mock = try MockServer()
-        let paste = try Self.setUp(mock, service: "fm")
+        let paste = try setUp(service: "fm")
         let file = try paste.home.write("from a file\n", to: "in.txt")
         let result = try paste.run(["--dry-run", "-f", file])
         #expect(result.status == 0)
@@ -106,29 +103,25 @@ struct DryRunTests {
 
                 """)
         #expect(!result.out.contains(Self.fileSecret))
-        #expect(try received(mock).isEmpty)
+        #expect(try mock.requests().isEmpty)
     }
 
-    @Test("tcp: the endpoint and the content size")
+    @Test("tcp: the endpoint and the content size", .mock(tcp: true))
     func tcp() throws {
-        let mock = try MockServer(tcp: true)
-        let paste = try PasteRunner()
         try paste.writeConfig("[service \"termbin\"]\nurl = tcp://127.0.0.1:\(mock.tcpPort ?? 0)\n")
         let file = try paste.home.write("tcp text\n", to: "t.txt")
         let result = try paste.run(["-n", "-S", "termbin", "-f", file])
         #expect(result.status == 0)
         #expect(result.out == "TCP tcp://127.0.0.1:\(mock.tcpPort ?? 0)\n  <'\(file)', 9 bytes>\nresult: body\n")
-        #expect(try received(mock).isEmpty)
+        #expect(try mock.requests().isEmpty)
     }
 
     @Test("an option the service cannot honour fails the dry run too (exit 64)")
     func refusedOption() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         try paste.writeConfig("[service \"dpaste\"]\nurl = \(mock.url("/api/v2/"))\n")
         let result = try paste.run(["-n", "-p"], stdin: "x\n")
         #expect(result.status == 64)
         #expect(result.out == "")
-        #expect(try received(mock).isEmpty)
+        #expect(try mock.requests().isEmpty)
     }
 }

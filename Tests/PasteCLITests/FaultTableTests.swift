@@ -77,16 +77,10 @@ struct FaultRow: CustomTestStringConvertible, Sendable {
 /// `paste -c` meets the fault, and must exit with the documented status and one line (plus the
 /// outbox hint), leave the clipboard alone and the text byte-exact in the outbox; then
 /// `paste --retry` against the healed server sends it and empties the outbox.
-@Suite("Faults: exit status, one line, clipboard kept, outbox byte-exact, --retry heals", .serialized)
-struct FaultTableTests {
-    let xvfb: Xvfb
-
-    init() throws {
-        xvfb = try Xvfb()
-    }
-
-    func putOnClipboard(_ text: String) throws { try xvfb.putOnClipboard(text) }
-    func clipboardText() throws -> String { try xvfb.clipboardText() }
+@Suite(
+    "Faults: exit status, one line, clipboard kept, outbox byte-exact, --retry heals", .tags(.x11), .needsXServer,
+    .xvfb, .temporaryHome, .mock, .serialized)
+struct FaultTableTests: ScopedSuite {
 
     /// The config naming the mock's body and JSON services; no retries, a 1 s stall limit.
     static func config(_ mock: MockServer) -> String {
@@ -108,12 +102,9 @@ struct FaultTableTests {
 
     @Test("a fault of the server", arguments: FaultRow.all)
     func fault(_ row: FaultRow) throws {
-        let mock = try MockServer()
-        var paste = try PasteRunner(display: xvfb.display)
-        paste.extraEnvironment["XAUTHORITY"] = xvfb.environment["XAUTHORITY"]
-        try paste.home.write(Self.config(mock), to: "config/paste/config")
+        try paste.writeConfig(Self.config(mock))
         let text = "fault row '\(row.name)': 日本語 \"quotes\" $(not run)\r\nsecond line\n"
-        try putOnClipboard(text)
+        try xvfb.putOnClipboard(text)
         try mock.addFault(row.fault, count: 0, path: row.path)
 
         let service = row.service == "pastie" ? ["--url", mock.url("/pastes/create")] : ["-S", row.service]
@@ -127,7 +118,7 @@ struct FaultTableTests {
         #expect(lines.first?.hasPrefix(message) == true, "stderr: \(result.err)")
         #expect(lines.last == "paste: the text waits in the outbox; 'paste --retry' sends it again")
         #expect(!result.err.unicodeScalars.contains("\u{1B}"), "an escape reached stderr")
-        #expect(try clipboardText() == text)
+        #expect(try xvfb.clipboardText() == text)
         #expect(try paste.outboxContents() == [Data(text.utf8)])
 
         // Healed: the same server, faults cleared; --retry sends the entry and empties the outbox.
@@ -140,6 +131,6 @@ struct FaultTableTests {
         #expect(url.hasPrefix(mock.baseURL + "/"))
         #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data(text.utf8))
         #expect(try paste.outboxContents().isEmpty)
-        #expect(try mock.requests().filter { $0.method == "POST" }.count == 1)
+        #expect(try mock.posts().count == 1)
     }
 }

@@ -4,8 +4,8 @@ import TestSupport
 
 /// The secret guard end to end: exit 77, one line naming what and where, nothing sent;
 /// `--force` sends. (The detection rate over the whole corpus is PasteCoreTests' SecretGuardTests.)
-@Suite("Secret guard: refused without --force, nothing sent")
-struct GuardEndToEndTests {
+@Suite("Secret guard: refused without --force, nothing sent", .temporaryHome, .mock)
+struct GuardEndToEndTests: ScopedSuite {
     static let secrets = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../PasteCoreTests/Fixtures/secrets").standardized
 
@@ -15,8 +15,6 @@ struct GuardEndToEndTests {
 
     @Test("every corpus sample piped in is refused with exit 77 and one line; nothing reaches the server")
     func refused() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         #expect(Self.samples.count > 20)
         for sample in Self.samples {
             let text = try Data(contentsOf: Self.secrets.appendingPathComponent(sample))
@@ -35,8 +33,6 @@ struct GuardEndToEndTests {
 
     @Test("the line names the kind and the place; -f names the file")
     func namesWhatAndWhere() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let path = try paste.home.write("first line\n  aws_access_key_id = AKIAY026A4N7VAPKLNWR\n", to: "notes.txt")
         let result = try paste.run(["--url", mock.url("/pastes/create"), "-f", path])
         #expect(result.status == 77)
@@ -50,22 +46,18 @@ struct GuardEndToEndTests {
 
     @Test("--force sends it")
     func forceSends() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let text = "aws_access_key_id = AKIAY026A4N7VAPKLNWR\n"
         let result = try paste.run(["--url", mock.url("/pastes/create"), "--force", "-q"], stdin: text)
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(try mock.rawPaste(id: try #require(pasteID(result.out))) == Data(text.utf8))
-        #expect(try mock.requests().filter { $0.method == "POST" }.count == 1)
+        #expect(try mock.posts().count == 1)
     }
 
     @Test("a max-size limit is checked before sending: exit 65, one line, nothing sent")
     func sizeLimit() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(
+        try paste.writeConfig(
             "[service \"small\"]\nurl = \(mock.url("/pastes/create"))\ncontent-field = paste[body]\n"
-                + "field = paste[authorization]=burger\nmax-size = 10\n", to: "config/paste/config")
+                + "field = paste[authorization]=burger\nmax-size = 10\n")
         let result = try paste.run(["-S", "small"], stdin: "twelve bytes")
         #expect(result.status == 65)
         #expect(result.err == "paste: the text is 12 bytes but 'small' accepts at most 10; nothing was uploaded\n")
@@ -76,11 +68,9 @@ struct GuardEndToEndTests {
 
     @Test("a streamed stdin whose start already passes max-size is refused before sending")
     func sizeLimitStream() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(
+        try paste.writeConfig(
             "[service \"small\"]\nurl = \(mock.url("/pastes/create"))\ncontent-field = paste[body]\n"
-                + "field = paste[authorization]=burger\nmax-size = 1M\n", to: "config/paste/config")
+                + "field = paste[authorization]=burger\nmax-size = 1M\n")
         // From a file: paste stops reading early, and a pipe's writer would get SIGPIPE.
         let big = paste.home.root.appendingPathComponent("big.txt")
         try Data(repeating: UInt8(ascii: "x"), count: 9 << 20).write(to: big)

@@ -4,8 +4,8 @@ import TestSupport
 
 /// History end to end: concurrent runs, the printed forms, and deletion through the stored
 /// token (0x0-style) or removal URL (pinnwand-style).
-@Suite("History: one well-formed record per paste; --delete uses what was stored")
-struct HistoryEndToEndTests {
+@Suite("History: one well-formed record per paste; --delete uses what was stored", .temporaryHome, .mock)
+struct HistoryEndToEndTests: ScopedSuite {
     /// 0x0-style and pinnwand-style services on the mock.
     static func config(_ mock: MockServer) -> String {
         """
@@ -28,8 +28,6 @@ struct HistoryEndToEndTests {
 
     @Test("20 paste runs at once leave 20 well-formed records with 20 distinct URLs")
     func concurrentRuns() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let runs = try (0..<20).map {
             try BackgroundPaste(paste, ["--url", mock.url("/pastes/create"), "-q"], stdin: "concurrent paste \($0)\n")
         }
@@ -56,8 +54,6 @@ struct HistoryEndToEndTests {
 
     @Test("--history prints one line per paste: time, service, URL, size, title")
     func historyText() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let made = try paste.run(["--url", mock.url("/pastes/create"), "-q", "-t", "my title"], stdin: "twelve bytes")
         let url = made.out.trimmingCharacters(in: .newlines)
         let result = try paste.run(["--history"])
@@ -71,9 +67,7 @@ struct HistoryEndToEndTests {
 
     @Test("--delete URL posts the stored token to a 0x0-style service; the paste and record go")
     func deleteWithToken() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(Self.config(mock), to: "config/paste/config")
+        try paste.writeConfig(Self.config(mock))
         let made = try paste.run(["-S", "null", "-q"], stdin: "delete me\n")
         #expect(made.status == 0, "stderr: \(made.err)")
         let url = made.out.trimmingCharacters(in: .newlines)
@@ -92,9 +86,7 @@ struct HistoryEndToEndTests {
 
     @Test("--delete-last visits the stored removal URL of a pinnwand-style service")
     func deleteLastWithRemovalURL() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(Self.config(mock), to: "config/paste/config")
+        try paste.writeConfig(Self.config(mock))
         let first = try paste.run(["-S", "pinn", "-q"], stdin: "keep me\n")
         let second = try paste.run(["-S", "pinn", "-q"], stdin: "remove me\n")
         #expect(first.status == 0 && second.status == 0, "stderr: \(first.err) \(second.err)")
@@ -110,7 +102,6 @@ struct HistoryEndToEndTests {
 
     @Test("--delete of a URL not in history exits 66 with one line")
     func deleteUnknown() throws {
-        let paste = try PasteRunner()
         let result = try paste.run(["--delete", "http://127.0.0.1:9/pastes/1"])
         #expect(result.status == 66)
         #expect(

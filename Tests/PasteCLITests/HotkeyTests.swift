@@ -4,20 +4,12 @@ import TestSupport
 
 /// `paste` as a hotkey runs it: no terminal, the clipboard as input, windows for the person.
 /// Driven with xdotool under a private Xvfb.
-@Suite("At the hotkey: windows driven by xdotool", .serialized)
-struct HotkeyTests {
-    let xvfb: Xvfb
-    let mock: MockServer
-    let paste: PasteRunner
-
+@Suite(
+    "At the hotkey: windows driven by xdotool", .tags(.x11), .needsXServer, .xvfb, .temporaryHome, .mock, .serialized)
+struct HotkeyTests: ScopedSuite {
     init() throws {
-        xvfb = try Xvfb()
-        mock = try MockServer()
-        var runner = try PasteRunner(display: xvfb.display)
-        runner.extraEnvironment["XAUTHORITY"] = xvfb.environment["XAUTHORITY"]
-        paste = runner
         // A short toast keeps the tests quick; the default is 4 s.
-        try paste.home.write("[paste]\nnotify-timeout = 1\n", to: "config/paste/config")
+        try paste.writeConfig("[paste]\nnotify-timeout = 1\n")
     }
 
     // MARK: - Helpers
@@ -46,29 +38,23 @@ struct HotkeyTests {
         }
     }
 
-    func clipboard() throws -> String { try xvfb.clipboardText() }
-
-    func putOnClipboard(_ text: String) throws { try xvfb.putOnClipboard(text) }
-
     /// Starts `paste` as a launcher would: stdin /dev/null, stdout and stderr not a terminal.
     func launch(_ arguments: [String]) throws -> Launched {
         try Launched(BuiltProducts.path(of: "paste"), arguments, environment: paste.environment)
     }
 
-    func posts() throws -> [MockRecordedRequest] { try mock.requests().filter { $0.method == "POST" } }
-
     // MARK: - Tests
 
     @Test("after an upload with no terminal a notification appears, then goes by itself")
     func notification() throws {
-        try putOnClipboard("hotkey text")
+        try xvfb.putOnClipboard("hotkey text")
         let run = try launch(["--url", mock.url("/pastes/create")])
         try waitUntil("the notification", timeout: 20) { !pasteWindows().isEmpty }
         let result = try run.wait(timeout: 30)
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(pasteWindows().isEmpty)
         let url = result.out.trimmingCharacters(in: .newlines)
-        #expect(try clipboard() == url)
+        #expect(try xvfb.clipboardText() == url)
         #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("hotkey text".utf8))
     }
 
@@ -80,26 +66,26 @@ struct HotkeyTests {
         #expect(emptyResult.status == 66)
         #expect(emptyResult.err == "paste: the primary selection is empty\n")
 
-        try putOnClipboard("kept at the hotkey")
-        try paste.home.write("[paste]\nnotify-timeout = 1\nretries = 0\n", to: "config/paste/config")
+        try xvfb.putOnClipboard("kept at the hotkey")
+        try paste.writeConfig("[paste]\nnotify-timeout = 1\nretries = 0\n")
         let refused = try launch(["--url", "http://127.0.0.1:9/pastes/create"])
         try waitUntil("the failure notification", timeout: 20) { !pasteWindows().isEmpty }
         let refusedResult = try refused.wait(timeout: 30)
         #expect(refusedResult.status == 75)
-        #expect(try clipboard() == "kept at the hotkey")
+        #expect(try xvfb.clipboardText() == "kept at the hotkey")
         #expect(pasteWindows().isEmpty)
     }
 
     @Test("--prompt sends the typed title; Escape cancels with 130 and sends nothing")
     func prompt() throws {
-        try putOnClipboard("titled text")
+        try xvfb.putOnClipboard("titled text")
         let typed = try launch(["-c", "--prompt", "--no-notify", "--url", mock.url("/pastes/create")])
         try waitForFocusedWindow()
         try xdotool("type", "--delay", "20", "Crash log ünïcode")
         try xdotool("key", "Return")
         let result = try typed.wait(timeout: 30)
         #expect(result.status == 0, "stderr: \(result.err)")
-        #expect(try posts().last?.field("paste[title]")?.text == "Crash log ünïcode")
+        #expect(try mock.posts().last?.field("paste[title]")?.text == "Crash log ünïcode")
 
         try mock.clearRequests()
         let cancelled = try launch(["-c", "--prompt", "--no-notify", "--url", mock.url("/pastes/create")])
@@ -107,7 +93,7 @@ struct HotkeyTests {
         try xdotool("key", "Escape")
         let escaped = try cancelled.wait(timeout: 30)
         #expect(escaped.status == 130)
-        #expect(try posts().isEmpty)
+        #expect(try mock.posts().isEmpty)
     }
 
     @Test("--pick: Down, Down, Enter puts the third newest URL on the clipboard; Escape is 130")
@@ -126,7 +112,7 @@ struct HotkeyTests {
         #expect(result.status == 0, "stderr: \(result.err)")
         // Newest first: urls[3], urls[2], urls[1] — two steps down is the third newest.
         #expect(result.out == urls[1] + "\n")
-        #expect(try clipboard() == urls[1])
+        #expect(try xvfb.clipboardText() == urls[1])
 
         let cancelled = try launch(["--pick"])
         try waitForFocusedWindow()
@@ -139,18 +125,18 @@ struct HotkeyTests {
         let pasted = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "picked text\n")
         #expect(pasted.status == 0, "stderr: \(pasted.err)")
         let url = pasted.out.trimmingCharacters(in: .newlines)
-        try paste.home.write("[paste]\nnotify-timeout = 1\ncopy = false\n", to: "config/paste/config")
-        try putOnClipboard("left alone")
+        try paste.writeConfig("[paste]\nnotify-timeout = 1\ncopy = false\n")
+        try xvfb.putOnClipboard("left alone")
         let picking = try launch(["--pick"])
         try waitForFocusedWindow()
         try xdotool("key", "Return")
         let picked = try picking.wait(timeout: 30)
         #expect(picked.status == 0, "stderr: \(picked.err)")
         #expect(picked.out == url + "\n")
-        #expect(try clipboard() == "left alone")
+        #expect(try xvfb.clipboardText() == "left alone")
 
         // A broken config stops --pick before its picker, and the person is told in a toast.
-        try paste.home.write("[paste]\nnotify = sometimes\n", to: "config/paste/config")
+        try paste.writeConfig("[paste]\nnotify = sometimes\n")
         let broken = try launch(["--pick"])
         try waitUntil("the failure notification", timeout: 20) { !pasteWindows().isEmpty }
         let refused = try broken.wait(timeout: 30)
@@ -162,24 +148,24 @@ struct HotkeyTests {
     @Test("the secret guard's dialog blocks the upload until answered; Cancel is the default")
     func secretGuardDialog() throws {
         let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"
-        try putOnClipboard("deploy with token \(token)\n")
+        try xvfb.putOnClipboard("deploy with token \(token)\n")
         let refused = try launch(["-c", "--notify", "--url", mock.url("/pastes/create")])
         try waitForFocusedWindow()
-        #expect(try posts().isEmpty)
+        #expect(try mock.posts().isEmpty)
         try xdotool("key", "Return")
         let cancelled = try refused.wait(timeout: 30)
         #expect(cancelled.status == 130)
-        #expect(try posts().isEmpty)
-        #expect(try clipboard().hasPrefix("deploy with token"))
+        #expect(try mock.posts().isEmpty)
+        #expect(try xvfb.clipboardText().hasPrefix("deploy with token"))
 
         let allowed = try launch(["-c", "--notify", "--url", mock.url("/pastes/create")])
         try waitForFocusedWindow()
-        #expect(try posts().isEmpty)
+        #expect(try mock.posts().isEmpty)
         // Buttons top to bottom: Upload anyway, Upload as private, Cancel (focused).
         try xdotool("key", "Up", "Up", "Return")
         let result = try allowed.wait(timeout: 30)
         #expect(result.status == 0, "stderr: \(result.err)")
-        #expect(try posts().count == 1)
+        #expect(try mock.posts().count == 1)
     }
 }
 

@@ -2,12 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("--json: one object per paste")
-struct JSONOutputTests {
+@Suite("--json: one object per paste", .temporaryHome, .mock)
+struct JSONOutputTests: ScopedSuite {
     @Test("url, service, bytes, sha256 (of the content), title, deletion")
     func oneObject() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         try paste.writeConfig("[service \"bpa.st\"]\nurl = \(mock.url("/api/v1/paste"))\n")
         let result = try paste.run(["--json", "-S", "bpa.st", "-t", "Build log"], stdin: awkwardText)
         #expect(result.status == 0)
@@ -30,8 +28,6 @@ struct JSONOutputTests {
 
     @Test("several files: one object each, in order, with the file name; null title and deletion")
     func files() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         try paste.writeConfig("[service \"dpaste\"]\nurl = \(mock.url("/api/v2/"))\n")
         let texts = ["first file\n", "zweite Datei — ü\n", String(repeating: "big line\n", count: 5000)]
         let paths = try texts.enumerated().map { try paste.home.write($1, to: "f\($0).txt") }
@@ -55,8 +51,6 @@ struct JSONOutputTests {
 
     @Test("streamed stdin: bytes and sha256 of everything sent")
     func streamedStdin() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         try paste.writeConfig("[service \"paste.rs\"]\nurl = \(mock.url("/pasters/"))\n")
         let text = String(repeating: "streamed — line\n", count: 100_000)
         let result = try paste.run(["--json", "-S", "paste.rs"], input: .bytes(Data(text.utf8)))

@@ -115,16 +115,15 @@ struct ManPageTests {
     /// Every key of `[paste]`, mirrored by hand: a new key must be documented in paste-config(5).
     static let pasteKeys = [
         "service", "notify", "timeout", "connect-timeout", "stall-timeout", "clipboard-timeout", "max-clipboard",
-        "notify-timeout", "max-retry-after", "repeat-window", "retries", "copy", "image-service", "ca-file", "ca-path",
-        "proxy", "no-proxy",
+        "notify-timeout", "max-retry-after", "repeat-window", "retries", "retry-max-attempts", "copy", "image-service",
+        "ca-file", "ca-path", "proxy", "no-proxy",
     ]
     /// Every key of `[service "NAME"]`, mirrored by hand.
     static let serviceKeys = [
-        "base", "url", "format", "method", "content-field", "file-name", "content-type", "field", "lang-field",
-        "title-field", "private-field", "always-private", "expiry-field", "expiry-unit", "json", "header",
-        "result", "deletion", "accepts", "max-size", "summary", "ca-file", "ca-path", "pinned-pubkey", "insecure",
-        "client-cert",
-        "client-key", "proxy", "no-proxy",
+        "base", "sxcu", "url", "format", "method", "content-field", "file-name", "content-type", "field", "query",
+        "lang-field", "title-field", "private-field", "always-private", "expiry-field", "expiry-unit", "json", "xml",
+        "header", "result", "deletion", "error-message", "accepts", "max-size", "summary", "ca-file", "ca-path",
+        "pinned-pubkey", "insecure", "client-cert", "client-key", "proxy", "no-proxy",
     ]
 
     static let pages = ["man/paste.1", "man/paste-config.5", "man/paste-mock.1"]
@@ -222,17 +221,19 @@ struct ManPageTests {
         #expect(documented == BuiltInServices.all.map(\.name))
     }
 
-    @Test("paste-config(5) names every json placeholder the request builder fills")
+    @Test("paste-config(5) names every placeholder and every answer value a template may hold")
     func placeholdersDocumented() throws {
         let page = try ManPage("man/paste-config.5")
-        let documented = page.tags(in: page.section("PLACEHOLDERS"))
-        let filled = RequestBuilder.fill(
-            "{content}|{title}|{lang}|{expiry}|{private}",
-            [
-                "content": "c", "title": "t", "lang": "l", "expiry": "e", "private": "p",
+        let tags = page.tags(in: page.section("TEMPLATES"))
+        #expect(Array(tags.prefix(Placeholder.allCases.count)) == Placeholder.allCases.map { "{\($0.rawValue)}" })
+        let answers = page.tags(in: page.section("RESULT")).filter { $0.hasPrefix("{") }
+        #expect(
+            answers == [
+                "{json:/POINTER}", "{regex:RE}", "{xml:PATH}", "{header:NAME}", "{body}", "{location}", "{url}",
             ])
-        #expect(filled == "c|t|l|e|p")
-        #expect(documented == ["{content}", "{title}", "{lang}", "{expiry}", "{private}"])
+        for name in Template.answerNames {
+            #expect(answers.contains { $0.hasPrefix("{\(name)") }, "RESULT does not document {\(name)}")
+        }
     }
 }
 

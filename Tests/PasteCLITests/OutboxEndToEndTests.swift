@@ -4,8 +4,8 @@ import TestSupport
 
 /// The outbox end to end: private files, a large pipe kept whole, `--retry` in order, and two
 /// `--retry` runs at once that never send an entry twice.
-@Suite("Outbox: nothing lost, nothing sent twice")
-struct OutboxEndToEndTests {
+@Suite("Outbox: nothing lost, nothing sent twice", .temporaryHome, .mock)
+struct OutboxEndToEndTests: ScopedSuite {
     /// A config with a service `m` on the mock and a service `dead` where nothing listens.
     static func config(_ mock: MockServer, deadPort: Int) -> String {
         """
@@ -29,8 +29,7 @@ struct OutboxEndToEndTests {
 
     @Test("a failed upload leaves 0600 files in a 0700 folder, no temporary file behind")
     func modes() throws {
-        let paste = try PasteRunner()
-        try paste.home.write("[paste]\nretries = 0\n", to: "config/paste/config")
+        try paste.writeConfig("[paste]\nretries = 0\n")
         let result = try paste.run(["--url", "http://127.0.0.1:9/pastes/create"], stdin: "private text\n")
         #expect(result.status == 75)
         let folder = paste.home.stateHome.appendingPathComponent("paste/outbox").path
@@ -49,12 +48,10 @@ struct OutboxEndToEndTests {
 
     @Test("a large pipe whose upload dies part-way is in the outbox byte for byte", arguments: [0, 1 << 20, 12 << 20])
     func largePipe(_ dropAfter: Int) throws {
-        let mock = try MockServer()
         if dropAfter > 0 {
             try mock.addFault(.dropRequest(afterBytes: dropAfter), count: 0, path: "/pastes/create")
         }
-        let paste = try PasteRunner()
-        try paste.home.write("[paste]\nretries = 0\n", to: "config/paste/config")
+        try paste.writeConfig("[paste]\nretries = 0\n")
         var text = ""
         var line = 0
         while text.utf8.count < 18 << 20 {
@@ -71,10 +68,8 @@ struct OutboxEndToEndTests {
 
     @Test("--retry sends in order, removes each sent entry, keeps a failing one")
     func retryInOrder() throws {
-        let mock = try MockServer()
         let deadPort = try FaultRetryTests.freePort()
-        let paste = try PasteRunner()
-        try paste.home.write(Self.config(mock, deadPort: deadPort), to: "config/paste/config")
+        try paste.writeConfig(Self.config(mock, deadPort: deadPort))
         try mock.addFault(.status(500), count: 0, path: "/pastes/create")
         for (text, service) in [("first\n", "m"), ("second\n", "dead"), ("third\n", "m")] {
             let result = try paste.run(["-S", service], stdin: text)
@@ -94,19 +89,17 @@ struct OutboxEndToEndTests {
         #expect(try paste.outboxContents() == [Data("second\n".utf8)])
 
         // The dead service comes back (now pointing at the mock): the last entry goes.
-        try paste.home.write(Self.config(mock, deadPort: mock.port), to: "config/paste/config")
+        try paste.writeConfig(Self.config(mock, deadPort: mock.port))
         let again = try paste.run(["--retry"])
         #expect(again.status == 0, "stderr: \(again.err)")
         #expect(try mock.rawPaste(id: try #require(pasteID(again.out))) == Data("second\n".utf8))
         #expect(try paste.outboxContents().isEmpty)
-        #expect(try mock.requests().filter { $0.method == "POST" }.count == 3)
+        #expect(try mock.posts().count == 3)
     }
 
     @Test("two --retry at once send every entry exactly once")
     func concurrentRetry() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write(Self.config(mock, deadPort: 9), to: "config/paste/config")
+        try paste.writeConfig(Self.config(mock, deadPort: 9))
         try mock.addFault(.status(500), count: 0, path: "/pastes/create")
         let texts = (1...8).map { "entry \($0)\n" }
         for text in texts { _ = try paste.run(["-S", "m"], stdin: text) }
@@ -122,7 +115,7 @@ struct OutboxEndToEndTests {
         let second = try two.finish()
         #expect(first.status == 0, "stderr: \(one.err)")
         #expect(second.status == 0, "stderr: \(two.err)")
-        let posts = try mock.requests().filter { $0.method == "POST" }
+        let posts = try mock.posts()
         #expect(posts.count == texts.count)
         let bodies = try posts.map { try #require($0.field("paste[body]")?.text) }
         #expect(Set(bodies) == Set(texts))

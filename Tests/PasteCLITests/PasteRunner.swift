@@ -1,14 +1,15 @@
 import Foundation
 import TestSupport
 
-/// Runs the built `paste` in a temporary home, with no display unless one is given.
+/// Runs the built `paste` in a temporary home, on an X server or with no display.
 struct PasteRunner {
     let home: TemporaryHome
     var display: String?
     var extraEnvironment: [String: String?] = [:]
 
-    init(display: String? = nil) throws {
-        home = try TemporaryHome()
+    /// A runner in `home`, on `display` (nil: no X server, and no Wayland either).
+    init(home: TemporaryHome, display: String? = nil) {
+        self.home = home
         self.display = display
     }
 
@@ -31,6 +32,15 @@ struct PasteRunner {
         try run(arguments, input: .bytes(Data(text.utf8)))
     }
 
+    /// Writes the default config file (`$XDG_CONFIG_HOME/paste/config`) and returns its path.
+    @discardableResult
+    func writeConfig(_ text: String, mode: Int = 0o600) throws -> String {
+        try home.write(text, to: "config/paste/config", mode: mode)
+    }
+
+    /// The default config file's path.
+    var configPath: String { home.configHome.appendingPathComponent("paste/config").path }
+
     /// The files waiting in the outbox (content files only).
     func outboxContents() throws -> [Data] {
         let folder = home.stateHome.appendingPathComponent("paste/outbox")
@@ -46,6 +56,15 @@ struct PasteRunner {
         guard let data = try? Data(contentsOf: path) else { return [] }
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
+}
+
+extension ScopedSuite {
+    /// `paste` in the test's home (`.temporaryHome`), on the test's X server when it has one
+    /// (`.xvfb`), else with no display.
+    ///
+    /// A fresh runner each time: a test that changes its environment keeps a copy
+    /// (`var paste = paste`).
+    var paste: PasteRunner { PasteRunner(home: home, display: Xvfb.scoped?.display) }
 }
 
 /// The paste id at the end of a mock URL (`http://127.0.0.1:P/pastes/12` → 12).

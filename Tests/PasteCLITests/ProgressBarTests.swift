@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 @testable import PasteCLI
 
@@ -55,19 +56,10 @@ struct ProgressBarTests {
 
     @Test("the driver draws nothing before half a second, and erases only what it drew")
     func driverDelay() {
-        let lines = Lines()
+        let lines = Recorder<String>()
         let driver = ProgressBar.Driver(colored: false, write: { lines.append($0) })
         driver.update(sent: 10, total: 100)
         driver.finish()
         #expect(lines.all.isEmpty)
     }
 }
-
-/// Collects what a driver writes.
-final class Lines: Sendable {
-    private let storage = Mutex<[String]>([])
-    func append(_ line: String) { storage.withLock { $0.append(line) } }
-    var all: [String] { storage.withLock { $0 } }
-}
-
-import Synchronization

@@ -4,8 +4,8 @@ import TestSupport
 
 /// Interop with real pastebin servers from PyPI, installed by scripts/bootstrap into
 /// `.build/venv` and started here on 127.0.0.1 for one test each.
-@Suite("Real pastebin servers: upload with paste, fetch the raw paste back byte-exact")
-struct RealPastebinTests {
+@Suite("Real pastebin servers: upload with paste, fetch the raw paste back byte-exact", .temporaryHome)
+struct RealPastebinTests: ScopedSuite {
     /// The texts each server must keep byte for byte: ASCII, awkward UTF-8 with CRLF and JSON
     /// and form metacharacters, and 60 KiB of multi-byte lines.
     static let texts: [String] = [
@@ -23,7 +23,6 @@ struct RealPastebinTests {
 
     @Test("pinnwand: the v1 JSON API through a profile based on the bpa.st built-in")
     func pinnwand() throws {
-        let paste = try PasteRunner()
         let folder = paste.home.root.appendingPathComponent("pinnwand")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // pinnwand reads TOML and sets each top-level key on pinnwand.configuration; the default
@@ -83,7 +82,6 @@ struct RealPastebinTests {
 
     @Test("librarypaste: form field code, the paste's URL from Location, raw text at /plain/ID")
     func librarypaste() throws {
-        let paste = try PasteRunner()
         let folder = paste.home.root.appendingPathComponent("librarypaste")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let port = try ServerProcess.freePort()

@@ -3,47 +3,39 @@ import Testing
 import TestSupport
 
 /// Repeats: the same text to the same service within `repeat-window` reuses the URL.
-@Suite("Repeats: one paste for the same text, unless --new")
-struct RepeatEndToEndTests {
+@Suite("Repeats: one paste for the same text, unless --new", .temporaryHome, .mock)
+struct RepeatEndToEndTests: ScopedSuite {
     @Test("the same text twice within the window gives the same URL and one POST")
     func sameTextTwice() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let first = try paste.run(["--url", mock.url("/pastes/create")], stdin: "same text\n")
         let second = try paste.run(["--url", mock.url("/pastes/create")], stdin: "same text\n")
         #expect(first.status == 0 && second.status == 0)
         #expect(first.out == second.out)
         #expect(second.err.contains("reusing its URL"))
-        #expect(try mock.requests().filter { $0.method == "POST" }.count == 1)
+        #expect(try mock.posts().count == 1)
     }
 
     @Test("--new forces a second paste")
     func newForcesAnother() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let first = try paste.run(["--url", mock.url("/pastes/create"), "-q"], stdin: "same text\n")
         let second = try paste.run(["--url", mock.url("/pastes/create"), "-q", "--new"], stdin: "same text\n")
         #expect(first.status == 0 && second.status == 0)
         #expect(first.out != second.out)
-        #expect(try mock.requests().filter { $0.method == "POST" }.count == 2)
+        #expect(try mock.posts().count == 2)
     }
 
     @Test("repeat-window = 0 turns reuse off")
     func windowZero() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
-        try paste.home.write("[paste]\nrepeat-window = 0\n", to: "config/paste/config")
+        try paste.writeConfig("[paste]\nrepeat-window = 0\n")
         _ = try paste.run(["--url", mock.url("/pastes/create"), "-q"], stdin: "same text\n")
         _ = try paste.run(["--url", mock.url("/pastes/create"), "-q"], stdin: "same text\n")
-        #expect(try mock.requests().filter { $0.method == "POST" }.count == 2)
+        #expect(try mock.posts().count == 2)
     }
 
     @Test("two paste runs of the same text at once give the same URL and one POST")
     func concurrentSameText() throws {
-        let mock = try MockServer()
         // The first upload takes a while, so the second starts while it is under way.
         try mock.addFault(.delay(seconds: 1), count: 0, path: "/pastes/create")
-        let paste = try PasteRunner()
         let one = try BackgroundPaste(paste, ["--url", mock.url("/pastes/create"), "-q"], stdin: "pressed twice\n")
         let two = try BackgroundPaste(paste, ["--url", mock.url("/pastes/create"), "-q"], stdin: "pressed twice\n")
         let first = try one.finish()
@@ -51,6 +43,6 @@ struct RepeatEndToEndTests {
         #expect(first.status == 0, "stderr: \(one.err)")
         #expect(second.status == 0, "stderr: \(two.err)")
         #expect(!first.out.isEmpty && first.out == second.out)
-        #expect(try mock.requests().filter { $0.method == "POST" }.count == 1)
+        #expect(try mock.posts().count == 1)
     }
 }

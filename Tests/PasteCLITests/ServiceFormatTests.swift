@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Configured services: every request format and every result rule, end to end")
-struct ServiceFormatTests {
+@Suite("Configured services: every request format and every result rule, end to end", .temporaryHome)
+struct ServiceFormatTests: ScopedSuite {
     /// One configured service and what the mock must see.
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
@@ -68,7 +68,6 @@ struct ServiceFormatTests {
     @Test("uploads, prints the URL, and the paste reads back byte-exact", arguments: cases)
     func roundTrip(_ item: Case) throws {
         let mock = try MockServer(tcp: item.tcp)
-        let paste = try PasteRunner()
         let keys = item.keys.replacingOccurrences(of: "MOCK", with: mock.baseURL)
             .replacingOccurrences(of: "TCP", with: String(mock.tcpPort ?? 0))
         try paste.writeConfig("[service \"custom\"]\n" + keys + "\n")
@@ -80,7 +79,7 @@ struct ServiceFormatTests {
         let id = try #require(pasteID(url))
         #expect(url == mock.baseURL + (item.tcp ? "/t/\(id)" : "/pastes/\(id)"))
         #expect(try mock.rawPaste(id: id) == Data(awkwardText.utf8))
-        let request = try #require(try received(mock).first)
+        let request = try #require(try mock.requests().first)
         if item.tcp {
             #expect(request.listener == "tcp")
         } else {
@@ -89,10 +88,8 @@ struct ServiceFormatTests {
         }
     }
 
-    @Test("method = PUT sends the raw body with PUT")
+    @Test("method = PUT sends the raw body with PUT", .mock)
     func put() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         try paste.writeConfig(
             """
             [service "putter"]
@@ -106,16 +103,16 @@ struct ServiceFormatTests {
         // The mock's paste.rs route only takes POST: the 405 proves the method went out as PUT.
         #expect(result.status == 69)
         #expect(result.err.hasPrefix("paste: putter answered HTTP 405: method PUT not allowed on /pasters/\n"))
-        let request = try #require(try received(mock).first)
+        let request = try #require(try mock.requests().first)
         #expect(request.method == "PUT")
         #expect(request.header("Content-Type") == "text/x-log")
         #expect(request.bodyData == Data("put me\n".utf8))
     }
 
-    @Test("an answer with no usable URL exits 69 with the status and a sanitized start of the body")
+    @Test(
+        "an answer with no usable URL exits 69 with the status and a sanitized start of the body",
+        .mock(arguments: ["--fault", "no-url"]))
     func noURL() throws {
-        let mock = try MockServer(arguments: ["--fault", "no-url"])
-        let paste = try PasteRunner()
         try paste.writeConfig(
             "[service \"s\"]\nurl = \(mock.url("/sprunge/"))\nformat = form\ncontent-field = sprunge\nresult = body\n")
         let result = try paste.run(["-S", "s", "--no-copy"], stdin: "lost?\n")
@@ -128,10 +125,10 @@ struct ServiceFormatTests {
         #expect(try paste.outboxContents() == [Data("lost?\n".utf8)])
     }
 
-    @Test("a JSON answer without the pointer exits 69 and shows the JSON")
+    @Test(
+        "a JSON answer without the pointer exits 69 and shows the JSON",
+        .mock(arguments: ["--fault", "no-url:format=json"]))
     func noURLInJSON() throws {
-        let mock = try MockServer(arguments: ["--fault", "no-url:format=json"])
-        let paste = try PasteRunner()
         try paste.writeConfig(
             "[service \"j\"]\nurl = \(mock.url("/json"))\nformat = json\njson = {\"content\": \"{content}\"}\nresult = json:/data/url\n"
         )
@@ -143,10 +140,10 @@ struct ServiceFormatTests {
                 + "paste: the text waits in the outbox; 'paste --retry' sends it again\n")
     }
 
-    @Test("escape sequences in an error body never reach the terminal")
+    @Test(
+        "escape sequences in an error body never reach the terminal",
+        .mock(arguments: ["--fault", "status:status=500,body=\u{1B}[2Jbad\u{07}thing"]))
     func hostileBody() throws {
-        let mock = try MockServer(arguments: ["--fault", "status:status=500,body=\u{1B}[2Jbad\u{07}thing"])
-        let paste = try PasteRunner()
         try paste.writeConfig("[service \"s\"]\nurl = \(mock.url("/pasters/"))\nformat = raw\nresult = body\n")
         let result = try paste.run(["-S", "s", "--no-copy"], stdin: "x\n")
         #expect(result.status == 69)

@@ -2,11 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("--list-services: built-ins and configured services, text and JSON")
-struct ServiceListTests {
+@Suite("--list-services: built-ins and configured services, text and JSON", .temporaryHome)
+struct ServiceListTests: ScopedSuite {
     @Test("with no config: the built-ins, the default marked")
     func builtInsOnly() throws {
-        let paste = try PasteRunner()
         let result = try paste.run(["--list-services"])
         #expect(result.status == 0)
         #expect(result.err == "")
@@ -36,7 +35,7 @@ struct ServiceListTests {
 
     @Test("configured services follow; an overridden built-in stays in place and is no longer built-in")
     func configured() throws {
-        var paste = try PasteRunner()
+        var paste = paste
         let path = try paste.writeConfig(
             """
             [paste]

@@ -2,12 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("The spine: stdin and files to a pastie-style endpoint")
-struct SpineTests {
+@Suite("The spine: stdin and files to a pastie-style endpoint", .temporaryHome, .mock)
+struct SpineTests: ScopedSuite {
     @Test("piped stdin is uploaded with the classic fields and the URL printed")
     func uploadsStdin() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let result = try paste.run(["--url", mock.url("/pastes/create")], stdin: "hello world\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = result.out.trimmingCharacters(in: .newlines)
@@ -16,7 +14,8 @@ struct SpineTests {
         #expect(result.err == "paste: no display: the URL was printed but not copied\n")
         let id = try #require(pasteID(url))
         #expect(try mock.rawPaste(id: id) == Data("hello world\n".utf8))
-        let request = try #require(try mock.requests().first { $0.method == "POST" })
+        // The first request the mock saw must be the upload (the read of the paste above came after).
+        let request = try #require(try mock.requests().first)
         #expect(request.method == "POST")
         #expect(request.path == "/pastes/create")
         #expect(request.header("Expect") == nil)
@@ -38,8 +37,6 @@ struct SpineTests {
 
     @Test("content is sent byte-exact", arguments: awkwardTexts)
     func byteExact(_ text: String) throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let result = try paste.run(["--url", mock.url("/pastes/create"), "-q"], stdin: text)
         #expect(result.status == 0, "stderr: \(result.err)")
         let id = try #require(pasteID(result.out))
@@ -48,8 +45,6 @@ struct SpineTests {
 
     @Test("10 MiB of text arrives byte-exact")
     func tenMebibytes() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         var text = ""
         var line = 0
         while text.utf8.count < 10 << 20 {
@@ -64,8 +59,6 @@ struct SpineTests {
 
     @Test("stdin from a regular file is read like a pipe")
     func stdinFromFile() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let path = try paste.home.write("from a file\n", to: "in.txt")
         let result = try paste.run(["--url", mock.url("/pastes/create"), "-q"], input: .file(path))
         #expect(result.status == 0, "stderr: \(result.err)")
@@ -74,8 +67,6 @@ struct SpineTests {
 
     @Test("without a display the copy is skipped quietly under -q and --json")
     func quietWithoutDisplay() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let quiet = try paste.run(["--url", mock.url("/pastes/create"), "-q"], stdin: "quiet\n")
         #expect(quiet.status == 0)
         #expect(quiet.err.isEmpty)
@@ -91,8 +82,6 @@ struct SpineTests {
 
     @Test("empty input sends nothing and exits 65 with one line")
     func emptyInput() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let result = try paste.run(["--url", mock.url("/pastes/create")], stdin: "")
         #expect(result.status == 65)
         #expect(result.err == "paste: nothing to paste: stdin is empty\n")
@@ -102,8 +91,6 @@ struct SpineTests {
 
     @Test("binary input is refused with 65")
     func binaryInput() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let result = try paste.run(
             ["--url", mock.url("/pastes/create")], input: .bytes(Data([0x89, 0x50, 0x4E, 0x47, 0, 0, 1])))
         #expect(result.status == 65)
@@ -113,8 +100,6 @@ struct SpineTests {
 
     @Test("each -f file is its own paste, URLs in the order given")
     func files() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let first = try paste.home.write("first file\n", to: "a.txt")
         let second = try paste.home.write("second file\n", to: "b.txt")
         let result = try paste.run(["--url", mock.url("/pastes/create"), "-q", "-f", first, "-f", second])
@@ -127,8 +112,6 @@ struct SpineTests {
 
     @Test("a missing -f file exits 66 before anything is sent")
     func missingFile() throws {
-        let mock = try MockServer()
-        let paste = try PasteRunner()
         let first = try paste.home.write("exists\n", to: "a.txt")
         let result = try paste.run(["--url", mock.url("/pastes/create"), "-f", first, "-f", "/nonexistent/b.txt"])
         #expect(result.status == 66)
@@ -136,10 +119,10 @@ struct SpineTests {
         #expect(try mock.requests().isEmpty)
     }
 
-    @Test("a service error exits 69, and the text waits in the outbox")
+    @Test(
+        "a service error exits 69, and the text waits in the outbox",
+        .mock(arguments: ["--fault", "status:status=500,body=boom"]))
     func serviceError() throws {
-        let mock = try MockServer(arguments: ["--fault", "status:status=500,body=boom"])
-        let paste = try PasteRunner()
         let result = try paste.run(["--url", mock.url("/pastes/create")], stdin: "keep me\n")
         #expect(result.status == 69)
         #expect(result.err.hasPrefix("paste: 127.0.0.1:\(mock.port) answered HTTP 500: boom\n"))
@@ -148,7 +131,6 @@ struct SpineTests {
 
     @Test("usage errors exit 64 and point to --help")
     func usage() throws {
-        let paste = try PasteRunner()
         let result = try paste.run(["--frobnicate"])
         #expect(result.status == 64)
         #expect(result.err == "paste: unknown option '--frobnicate'\npaste: try 'paste --help'\n")
@@ -158,7 +140,6 @@ struct SpineTests {
 
     @Test("--help and --version write to stdout and exit 0")
     func helpAndVersion() throws {
-        let paste = try PasteRunner()
         let help = try paste.run(["--help"])
         #expect(help.status == 0)
         #expect(help.out.hasPrefix("Usage: paste [OPTIONS]"))
@@ -169,8 +150,8 @@ struct SpineTests {
     }
 }
 
-@Suite("coreutils paste(1) keeps working")
-struct CoreutilsTests {
+@Suite("coreutils paste(1) keeps working", .temporaryHome)
+struct CoreutilsTests: ScopedSuite {
     static let cases: [[String]] = [
         ["-d,", "a", "b"],
         ["-s", "a"],
@@ -185,7 +166,6 @@ struct CoreutilsTests {
 
     @Test("the same output and status as coreutils", arguments: cases)
     func sameAsCoreutils(_ arguments: [String]) throws {
-        let paste = try PasteRunner()
         try paste.home.write("1\n2\n3\n", to: "a")
         try paste.home.write("x\ny\n", to: "b")
         let stdin = try paste.home.write("l1\nl2\nl3\nl4\n", to: "stdin")

@@ -2,15 +2,15 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Streaming: piped stdin of any size in flat memory; the progress bar only on a terminal")
-struct StreamingTests {
+@Suite("Streaming: piped stdin of any size in flat memory; the progress bar only on a terminal", .temporaryHome, .mock)
+struct StreamingTests: ScopedSuite {
     /// The most resident memory a streamed upload may use (issue 7: 64 MiB for 1 GiB).
     static let memoryCeilingKiB = 64 * 1024
 
-    @Test("256 MiB piped in is sent whole, with its SHA-256, in at most 64 MiB of memory")
+    @Test(
+        "256 MiB piped in is sent whole, with its SHA-256, in at most 64 MiB of memory",
+        .mock(arguments: ["--discard-bodies"]))
     func flatMemory() throws {
-        let mock = try MockServer(arguments: ["--discard-bodies"])
-        let paste = try PasteRunner()
         let peakFile = paste.home.root.appendingPathComponent("peak").path
         let paste_ = BuiltProducts.path(of: "paste")
         // /usr/bin/time -f %M: the peak resident set (KiB) of paste itself, not of the pipeline.
@@ -28,16 +28,14 @@ struct StreamingTests {
         #expect(result.out.contains("\"bytes\":268435456"))
         let id = try #require(pasteID(String(result.out.split(separator: "\"")[3])))
         #expect(try mock.paste(id: id).size == 256 << 20)
-        let request = try #require(try mock.requests().first { $0.method == "POST" })
+        let request = try #require(try mock.posts().first)
         #expect(request.chunked)
         #expect(try paste.outboxContents().isEmpty)
     }
 
     /// A slow answer (the mock's `delay` fault) keeps the upload running past half a second.
     func slowUpload(terminal: Bool) throws -> ProcessResult {
-        let mock = try MockServer()
         try mock.addFault(.delay(seconds: 1.5), path: "/pastes/create")
-        let paste = try PasteRunner()
         let input = try paste.home.write(String(repeating: "line of text\n", count: 4000), to: "input.txt")
         let command =
             "'\(BuiltProducts.path(of: "paste"))' --url '\(mock.url("/pastes/create"))' --no-copy < '\(input)'"

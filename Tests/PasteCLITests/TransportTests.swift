@@ -4,14 +4,13 @@ import TestSupport
 
 /// Transport safety end to end: the verbose trace redacts credentials and strips escapes, TLS is
 /// verified unless --insecure (which warns), proxies come from the environment, no_proxy too.
-@Suite("Transport: redaction, TLS, proxies")
-struct TransportTests {
+@Suite("Transport: redaction, TLS, proxies", .temporaryHome, .mock)
+struct TransportTests: ScopedSuite {
     @Test("--verbose shows request and response headers, Authorization and cookies redacted")
     func verboseRedacts() throws {
-        let mock = try MockServer()
-        var paste = try PasteRunner()
+        var paste = paste
         paste.extraEnvironment["TOKEN"] = "sekrit-token-value-42"
-        try paste.home.write(
+        try paste.writeConfig(
             """
             [service "m"]
             url = \(mock.url("/pastes/create"))
@@ -20,7 +19,7 @@ struct TransportTests {
             header = Authorization: Bearer ${env:TOKEN}
             header = Cookie: session=cookie-secret-99
 
-            """, to: "config/paste/config")
+            """)
         let result = try paste.run(["-S", "m", "-v", "--no-copy"], stdin: "verbose\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         let lines = result.err.split(separator: "\n").map(String.init)
@@ -31,17 +30,15 @@ struct TransportTests {
         #expect(!result.err.contains("sekrit-token-value-42"), "\(result.err)")
         #expect(!result.err.contains("cookie-secret-99"), "\(result.err)")
         // The server still got the real values.
-        let post = try #require(try mock.requests().first { $0.method == "POST" })
+        let post = try #require(try mock.posts().first)
         #expect(post.header("Authorization") == "Bearer sekrit-token-value-42")
         #expect(post.header("Cookie") == "session=cookie-secret-99")
     }
 
     @Test("--verbose with a server sending escape sequences: no ESC byte reaches stderr")
     func verboseStripsEscapes() throws {
-        let mock = try MockServer()
         try mock.addFault(.escapeURL(status: 302), count: 0, path: "/pastes/create")
-        let paste = try PasteRunner()
-        try paste.home.write("[paste]\nretries = 0\n", to: "config/paste/config")
+        try paste.writeConfig("[paste]\nretries = 0\n")
         let result = try paste.run(["--url", mock.url("/pastes/create"), "-v"], stdin: "escapes\n")
         #expect(result.status == 69)
         #expect(!result.err.unicodeScalars.contains("\u{1B}"))
@@ -49,29 +46,8 @@ struct TransportTests {
         #expect(result.err.contains("paste: refusing redirect to "))
     }
 
-    /// A TLS server (self-signed for 127.0.0.1) answering POST with 302 to /pastes/1.
-    static let tlsServer = """
-        import http.server, ssl, sys
-        class H(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get('Content-Length', '0')))
-                self.send_response(302); self.send_header('Location', '/pastes/1')
-                self.send_header('Content-Length', '0'); self.end_headers()
-            def do_GET(self):
-                self.send_response(200); self.send_header('Content-Length', '2'); self.end_headers()
-                self.wfile.write(b'ok')
-            def log_message(self, *a): pass
-        server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(sys.argv[1], sys.argv[2])
-        server.socket = context.wrap_socket(server.socket, server_side=True)
-        print('listening on http://127.0.0.1:%d' % server.server_address[1], flush=True)
-        server.serve_forever()
-        """
-
     @Test("TLS is verified: a self-signed server fails (69); --insecure goes through and warns")
     func tlsVerification() throws {
-        let paste = try PasteRunner()
         let folder = paste.home.root.path
         let made = try runProcess(
             "/usr/bin/openssl",
@@ -81,11 +57,11 @@ struct TransportTests {
                 "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
             ], timeout: 60)
         #expect(made.status == 0, "\(made.err)")
-        let script = try paste.home.write(Self.tlsServer, to: "tls_server.py")
+        let script = fixtures.appendingPathComponent("tls_server.py").path
         let server = try ServerProcess("/usr/bin/python3", [script, folder + "/cert.pem", folder + "/key.pem"])
         let port = try #require(server.baseURL.split(separator: ":").last.map(String.init))
         let url = "https://127.0.0.1:\(port)/pastes/create"
-        try paste.home.write("[paste]\nretries = 0\n", to: "config/paste/config")
+        try paste.writeConfig("[paste]\nretries = 0\n")
 
         let verified = try paste.run(["--url", url, "--no-copy"], stdin: "tls\n")
         #expect(verified.status == 69, "stderr: \(verified.err)")
@@ -100,17 +76,16 @@ struct TransportTests {
 
     @Test("http_proxy is used (absolute-form targets reach the proxy); no_proxy bypasses it")
     func proxies() throws {
-        let mock = try MockServer()
-        var paste = try PasteRunner()
+        var paste = paste
         paste.extraEnvironment["http_proxy"] = mock.baseURL
         paste.extraEnvironment["HTTP_PROXY"] = .some(nil)
         paste.extraEnvironment["no_proxy"] = .some(nil)
         paste.extraEnvironment["NO_PROXY"] = .some(nil)
-        try paste.home.write("[paste]\nretries = 0\n", to: "config/paste/config")
+        try paste.writeConfig("[paste]\nretries = 0\n")
         let result = try paste.run(["--url", "http://paste.invalid/pastes/create", "--no-copy"], stdin: "via proxy\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(result.out.hasPrefix("http://paste.invalid/pastes/"))
-        let post = try #require(try mock.requests().first { $0.method == "POST" })
+        let post = try #require(try mock.posts().first)
         #expect(post.target == "http://paste.invalid/pastes/create")
         #expect(try mock.rawPaste(id: try #require(pasteID(result.out))) == Data("via proxy\n".utf8))
 

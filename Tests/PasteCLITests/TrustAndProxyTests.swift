@@ -6,8 +6,8 @@ import TestSupport
 /// TLS-terminating forwarder (with and without a required client certificate), an HTTP forward
 /// proxy and a SOCKS5 proxy (Python standard library, Tests/PasteCLITests/Fixtures). Every
 /// server listens on 127.0.0.1 on a port the OS picks and is stopped by the test.
-@Suite("Trust, client certificates and proxies")
-struct TrustAndProxyTests {
+@Suite("Trust, client certificates and proxies", .temporaryHome)
+struct TrustAndProxyTests: ScopedSuite {
     /// A paste-mock reached through TLS, signed by a private CA.
     struct TLSService {
         let certificates: TestCertificates
@@ -39,7 +39,7 @@ struct TrustAndProxyTests {
 
     /// A runner whose environment names no CA and no proxy, whatever the machine's does.
     func runner() throws -> PasteRunner {
-        var paste = try PasteRunner()
+        var paste = paste
         for name in [
             "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR", "http_proxy", "https_proxy", "HTTPS_PROXY", "HTTP_PROXY",
             "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
@@ -51,7 +51,7 @@ struct TrustAndProxyTests {
 
     /// Writes the config: `[paste]` with no retries (failures are reported at once), then `rest`.
     func configure(_ paste: PasteRunner, _ rest: String, paste section: String = "") throws {
-        try paste.home.write("[paste]\nretries = 0\n\(section)\n" + rest, to: "config/paste/config")
+        try paste.writeConfig("[paste]\nretries = 0\n\(section)\n" + rest)
     }
 
     // MARK: - Trust
@@ -190,9 +190,8 @@ struct TrustAndProxyTests {
         #expect(try service.mock.pastes().count == 1)
     }
 
-    @Test("a missing CA file or an unknown proxy scheme is exit 78, naming the file and the key")
+    @Test("a missing CA file or an unknown proxy scheme is exit 78, naming the file and the key", .mock)
     func badInput() throws {
-        let mock = try MockServer()
         let paste = try runner()
         try configure(paste, "", paste: "ca-file = /nonexistent/ca.pem")
         let missing = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "x\n")
@@ -234,10 +233,9 @@ struct TrustAndProxyTests {
         #expect(proxy.log.filter { $0.hasPrefix("POST ") }.count == 1, "\(proxy.log)")
     }
 
-    @Test("an https:// proxy is verified with the configured CA, and carries the upload")
+    @Test("an https:// proxy is verified with the configured CA, and carries the upload", .mock)
     func httpsProxy() throws {
         let certificates = try TestCertificates()
-        let mock = try MockServer()
         let proxy = try FixtureServer.forwardProxy(certificates: certificates)
         let paste = try runner()
         try configure(paste, "", paste: "proxy = https://127.0.0.1:\(proxy.port)\nca-file = \(certificates.caFile)")
@@ -256,9 +254,8 @@ struct TrustAndProxyTests {
         #expect(try mock.pastes().count == 1)
     }
 
-    @Test("proxy credentials work and never show: not in -v, -n, errors, the outbox or history")
+    @Test("proxy credentials work and never show: not in -v, -n, errors, the outbox or history", .mock)
     func proxyCredentials() throws {
-        let mock = try MockServer()
         let proxy = try FixtureServer.forwardProxy(credentials: "proxyuser:hunter2-proxy")
         var paste = try runner()
         paste.extraEnvironment["PROXY_PASSWORD"] = "hunter2-proxy"
@@ -312,9 +309,8 @@ struct TrustAndProxyTests {
             "\(unknown.err)")
     }
 
-    @Test("socks5h: the proxy resolves a name only it knows; socks5 (resolved here) cannot")
+    @Test("socks5h: the proxy resolves a name only it knows; socks5 (resolved here) cannot", .mock)
     func socks5h() throws {
-        let mock = try MockServer()
         let socks = try FixtureServer.socks5Proxy(names: ["paste.test": "127.0.0.1"])
         let paste = try runner()
         try configure(paste, "", paste: "proxy = socks5h://127.0.0.1:\(socks.port)")
@@ -332,9 +328,8 @@ struct TrustAndProxyTests {
         #expect(local.err.hasPrefix("paste: proxy 127.0.0.1:\(socks.port) failed: "), "\(local.err)")
     }
 
-    @Test("a tcp:// service (termbin) goes through the proxy too: SOCKS, or an HTTP proxy's tunnel")
+    @Test("a tcp:// service (termbin) goes through the proxy too: SOCKS, or an HTTP proxy's tunnel", .mock(tcp: true))
     func tcpThroughProxy() throws {
-        let mock = try MockServer(tcp: true)
         let tcpPort = try #require(mock.tcpPort)
         let socks = try FixtureServer.socks5Proxy(names: ["termbin.test": "127.0.0.1"])
         let http = try FixtureServer.forwardProxy()
@@ -382,7 +377,7 @@ struct TrustAndProxyTests {
         let result = try paste.run(["-S", "home", "--no-copy", "--new"], stdin: "secret-free\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(result.out == target + "\n")
-        let post = try #require(try home.requests().first { $0.method == "POST" })
+        let post = try #require(try home.posts().first)
         #expect(post.header("X-Api-Key") == "api-key-value")
         #expect(post.header("PRIVATE-TOKEN") == "private-token-value")
         let away = try elsewhere.requests()
@@ -408,9 +403,8 @@ struct TrustAndProxyTests {
         #expect(try elsewhere.requests().isEmpty)
     }
 
-    @Test("accepted, then the page 404s: the URL is the result, once, and nothing waits in the outbox")
+    @Test("accepted, then the page 404s: the URL is the result, once, and nothing waits in the outbox", .mock)
     func acceptedThenNotFound() throws {
-        let mock = try MockServer()
         try mock.addFault(.status(404), count: 0, path: "/pastes/", method: "GET")
         let paste = try runner()
         try configure(paste, "")
@@ -432,31 +426,11 @@ struct TrustAndProxyTests {
 
     // MARK: - Answers that are not HTTP
 
-    /// Answers every connection with bare text (HTTP/0.9) or a 200 KB header line.
-    static let oddServer = """
-        import socket, sys, threading
-        mode = sys.argv[1]
-        listener = socket.socket(); listener.bind(("127.0.0.1", 0)); listener.listen(8)
-        print("listening on http://127.0.0.1:%d" % listener.getsockname()[1], flush=True)
-        def serve(conn):
-            data = b""
-            while b"\\r\\n\\r\\n" not in data:
-                chunk = conn.recv(65536)
-                if not chunk: break
-                data += chunk
-            if mode == "http09": conn.sendall(b"hello from 1991\\n")
-            else: conn.sendall(b"HTTP/1.1 200 OK\\r\\nX-Big: " + b"a" * 200000 + b"\\r\\n\\r\\n")
-            conn.close()
-        while True:
-            conn, _ = listener.accept()
-            threading.Thread(target=serve, args=(conn,), daemon=True).start()
-        """
-
     @Test("an HTTP/0.9 reply or a 200 KB header line is exit 69 with one line", arguments: ["http09", "header"])
     func notHTTP(mode: String) throws {
         let paste = try runner()
         try configure(paste, "")
-        let script = try paste.home.write(Self.oddServer, to: "odd.py")
+        let script = fixtures.appendingPathComponent("odd_server.py").path
         let server = try ServerProcess("/usr/bin/python3", [script, mode])
         let result = try paste.run(["--url", server.baseURL + "/pastes/create", "--no-copy"], stdin: "odd\n")
         #expect(result.status == 69)

@@ -1,9 +1,10 @@
 import Testing
+import TestSupport
 
 @testable import PasteCore
 
 @Suite("Config file grammar")
-struct ConfigFileTests {
+struct ConfigFileTests: ScopedSuite {
     let sample = """
         # a comment
         ; another
@@ -76,12 +77,14 @@ struct ConfigFileTests {
         BadConfig(text: "[paste]\nservice = \"a\" b", line: 2, fragment: "after the closing quote"),
         BadConfig(text: "[paste]\n\n  colour = blue", line: 3, fragment: "unknown key 'colour'"),
         BadConfig(text: "[paste]\n[pastes]", line: 2, fragment: "unknown section [pastes]"),
+        BadConfig(text: "[paste]\nretry-max-attempts = 0", line: 2, fragment: "a whole number from 1 to 1000"),
+        BadConfig(text: "[paste]\nretry-max-attempts = many", line: 2, fragment: "a whole number from 1 to 1000"),
         BadConfig(text: "[paste]\nnotify = sometimes", line: 2, fragment: "expected auto, always or never"),
         BadConfig(text: "[paste]\ntimeout = soon", line: 2, fragment: "expected a duration"),
         BadConfig(text: "[service \"x\"]\nurl = ftp://x", line: 2, fragment: "expected an http://"),
         BadConfig(
-            text: "[service \"x\"]\nurl = http://x\nformat = xml", line: 3,
-            fragment: "multipart, form, raw, json, tcp or privatebin"),
+            text: "[service \"x\"]\nurl = http://x\nformat = yaml", line: 3,
+            fragment: "multipart, form, raw, json, xml, none, tcp or privatebin"),
         BadConfig(
             text: "[service \"x\"]\nurl = http://x\nresult = guess", line: 3, fragment: "redirect, location, body"),
         BadConfig(
@@ -95,6 +98,15 @@ struct ConfigFileTests {
         BadConfig(text: "[service \"x\"]\nurl = http://x\nmax-size = lots", line: 3, fragment: "a size such as"),
     ]
 
+    @Test("retry-max-attempts sets when --retry holds an entry; 20 by default")
+    func retryMaximumAttempts() throws {
+        #expect(
+            try Configuration(file: ConfigFile(parsing: "[paste]\n", path: "/c")).settings.retryMaximumAttempts == 20)
+        let configured = try Configuration(file: ConfigFile(parsing: "[paste]\nretry-max-attempts = 5\n", path: "/c"))
+        #expect(configured.settings.retryMaximumAttempts == 5)
+        #expect(OutboxPolicy(maximumAttempts: configured.settings.retryMaximumAttempts).isExhausted(afterAttempt: 5))
+    }
+
     @Test("each error class names file and line, and exits 78", arguments: badConfigs)
     func reportsErrors(_ bad: BadConfig) {
         #expect {
@@ -106,10 +118,9 @@ struct ConfigFileTests {
         }
     }
 
-    @Test("secrets come from the environment and files, and are redacted")
+    @Test("secrets come from the environment and files, and are redacted", .temporaryHome)
     func expandsReferences() throws {
-        let home = try TemporaryDirectory()
-        let secretFile = home.path + "/token"
+        let secretFile = home.root.path + "/token"
         try home.write("s3cr3t-from-file\n", to: "token")
         var expansion = ValueExpansion(context: Context(environment: ["PASTE_TOKEN": "tok-123"]))
         #expect(try expansion.expand(ConfigValue("Bearer ${env:PASTE_TOKEN}")) == "Bearer tok-123")
@@ -120,11 +131,10 @@ struct ConfigFileTests {
         }
     }
 
-    @Test("a literal secret in a file others can read is refused")
+    @Test("a literal secret in a file others can read is refused", .temporaryHome)
     func refusesReadableLiteralSecrets() throws {
-        let home = try TemporaryDirectory()
         let text = "[service \"x\"]\nurl = http://x\nheader = Authorization: Bearer abc123\n"
-        let path = try home.write(text, to: "config", mode: 0o644)
+        let path = try home.write(text, to: "readable.conf", mode: 0o644)
         #expect {
             try Configuration.load(explicitPath: path, context: Context(environment: [:]))
         } throws: { error in

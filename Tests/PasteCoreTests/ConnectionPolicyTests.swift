@@ -1,22 +1,22 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import PasteCore
 
 /// Trust, client certificates and proxies: the config keys, their precedence (service >
 /// [paste] > environment > system), the files they name, and how a proxy is chosen per URL.
-@Suite("Connection policy", .tags(.config))
-struct ConnectionPolicyTests {
-    let folder: TemporaryDirectory
+@Suite("Connection policy", .tags(.config), .temporaryHome)
+struct ConnectionPolicyTests: ScopedSuite {
     let caFile: String
     let otherCA: String
     let caFolder: String
 
     init() throws {
-        folder = try TemporaryDirectory()
-        caFile = try folder.write("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n", to: "ca.pem")
-        otherCA = try folder.write("-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n", to: "other.pem")
-        caFolder = folder.path + "/certs"
+        let home = TemporaryHome.current
+        caFile = try home.write("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n", to: "ca.pem")
+        otherCA = try home.write("-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n", to: "other.pem")
+        caFolder = home.root.path + "/certs"
         try FileManager.default.createDirectory(atPath: caFolder, withIntermediateDirectories: true)
     }
 
@@ -26,7 +26,7 @@ struct ConnectionPolicyTests {
         let profile = try configuration.service(named: "s")
         return try ConnectionPolicy.resolve(
             service: profile.connection, paste: configuration.settings.connection,
-            context: Context(environment: environment.merging(["HOME": folder.path]) { a, _ in a }))
+            context: Context(environment: environment.merging(["HOME": home.root.path]) { a, _ in a }))
     }
 
     /// The error a config text (or environment) resolves to.
@@ -87,7 +87,7 @@ struct ConnectionPolicyTests {
         #expect(
             variable?.message == "cannot use '/nonexistent/bundle.crt' from SSL_CERT_FILE: no such file or directory")
         if getuid() != 0 {
-            let unreadable = try folder.write("x", to: "locked.pem", mode: 0o000)
+            let unreadable = try home.write("x", to: "locked.pem", mode: 0o000)
             #expect(failure(Self.service + "ca-file = \(unreadable)\n")?.message.hasSuffix("permission denied") == true)
         }
     }
@@ -103,8 +103,8 @@ struct ConnectionPolicyTests {
 
     @Test("client-cert and client-key resolve; a key readable by others is refused like a secret in a config")
     func clientKeyPermissions() throws {
-        let certificate = try folder.write("-----BEGIN CERTIFICATE-----\n", to: "client.pem", mode: 0o644)
-        let key = try folder.write("-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n", to: "client.key")
+        let certificate = try home.write("-----BEGIN CERTIFICATE-----\n", to: "client.pem", mode: 0o644)
+        let key = try home.write("-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n", to: "client.key")
         let resolved = try policy(Self.service + "client-cert = \(certificate)\nclient-key = \(key)\n")
         #expect(resolved.clientCertificate == certificate)
         #expect(resolved.clientKey == key)
@@ -114,7 +114,7 @@ struct ConnectionPolicyTests {
         #expect(refused?.hint == "run 'chmod 600 \(key)'")
         #expect(refused?.exitStatus == .config)
         // A certificate file that holds its own key is a key file too.
-        let combined = try folder.write("-----BEGIN EC PRIVATE KEY-----\n", to: "both.pem", mode: 0o604)
+        let combined = try home.write("-----BEGIN EC PRIVATE KEY-----\n", to: "both.pem", mode: 0o604)
         #expect(failure(Self.service + "client-cert = \(combined)\n")?.message.contains("('client-cert')") == true)
         #expect(
             failure(Self.service + "client-key = \(key)\n")?.message.contains("expected a 'client-cert' beside it")
@@ -227,8 +227,8 @@ struct ConnectionPolicyTests {
             Self.service + "proxy = http://bob:${env:PROXY_PASSWORD}@p:3128\n",
             environment: ["PROXY_PASSWORD": "s3cret"])
         #expect(resolved.proxy(for: "https://x/")?.password == "s3cret")
-        let file = try folder.write(
-            "[paste]\nproxy = http://bob:s3cret@p:3128\n" + Self.service, to: "config", mode: 0o644)
+        let file = try home.write(
+            "[paste]\nproxy = http://bob:s3cret@p:3128\n" + Self.service, to: "readable.conf", mode: 0o644)
         #expect(throws: ConfigError.secretReadableByOthers(path: file, line: 2, key: "proxy", mode: 0o100644)) {
             try Configuration.load(explicitPath: file, context: Context(environment: [:]))
         }

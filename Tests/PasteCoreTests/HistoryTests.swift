@@ -3,16 +3,10 @@ import PasteCore
 import TestSupport
 import Testing
 
-@Suite("History")
+@Suite("History", .temporaryHome)
 struct HistoryTests {
-    let home: TemporaryHome
-    let context: Context
+    let context = Context(environment: TemporaryHome.current.environment(), now: { HistoryTests.pinned })
     static let pinned = Date(timeIntervalSince1970: 1_738_324_800)
-
-    init() throws {
-        home = try TemporaryHome()
-        context = Context(environment: home.environment(), now: { HistoryTests.pinned })
-    }
 
     func record(_ url: String, time: Date = HistoryTests.pinned, sha: String = "ab", service: String = "pastie")
         -> HistoryRecord
@@ -73,6 +67,27 @@ struct HistoryTests {
         #expect(try history.remove(url: "https://p.example/new") == 0)
         #expect(try history.records().map(\.url) == ["https://p.example/old", "https://p.example/other"])
         #expect(try mode(context.historyPath) == 0o600)
+    }
+
+    @Test("the repeat window reuses a URL only for the same options: a private paste never gets a public URL")
+    func repeatKeyedByOptions() throws {
+        let history = History(context: context)
+        let publicKey = PasteOptions().repeatKey
+        let privateKey = PasteOptions(isPrivate: true).repeatKey
+        var publicRecord = record("https://p.example/public", sha: "s1")
+        publicRecord.options = publicKey
+        try history.append(publicRecord)
+        try history.append(record("https://p.example/old-format", sha: "s2"))
+        #expect(
+            try history.recent(sha256: "s1", service: "pastie", options: publicKey, within: .seconds(60))?.url
+                == "https://p.example/public")
+        #expect(try history.recent(sha256: "s1", service: "pastie", options: privateKey, within: .seconds(60)) == nil)
+        #expect(try history.recent(sha256: "s1", service: "termbin", options: publicKey, within: .seconds(60)) == nil)
+        // A record written before the key existed is never reused under the key.
+        #expect(try history.recent(sha256: "s2", service: "pastie", options: publicKey, within: .seconds(60)) == nil)
+        let line = try String(contentsOfFile: context.historyPath, encoding: .utf8).split(separator: "\n").first
+        #expect(line?.contains("\"options\":\"\(publicKey)\"") == true)
+        #expect(try history.records().first?.options == publicKey)
     }
 
     @Test("20 concurrent appenders on separate descriptors leave 20×50 well-formed records")

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import TestSupport
 
 @testable import PasteCore
 
@@ -45,20 +46,9 @@ struct PrivateBinTests {
         ("0000ff", "115Q"),
     ]
 
-    static func bytes(hex: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
-
     @Test("base58 matches Bitcoin's vectors, leading zero bytes as '1'", arguments: PrivateBinTests.base58Vectors)
     func base58(_ hex: String, _ expected: String) {
-        #expect(Base58.encode(Self.bytes(hex: hex)) == expected)
+        #expect(Base58.encode([UInt8](hex: hex)) == expected)
     }
 
     @Test("adata is compact JSON written byte for byte: base64's '/' and '+' are not escaped")

@@ -1,28 +1,27 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import PasteCore
 
-@Suite("Secret guard over large files")
-struct SecretGuardFileTests {
+@Suite("Secret guard over large files", .temporaryHome)
+struct SecretGuardFileTests: ScopedSuite {
     @Test("a token past the first chunks is found, with its line counted from the start of the file")
     func findsTokenDeepInAFile() throws {
-        let folder = try TemporaryDirectory()
         let filler = String(repeating: "an ordinary log line with nothing secret in it at all\n", count: 200_000)
         let fillerLines = 200_000
         // Straddle a chunk boundary: the token line starts just before the 4 MiB mark.
         let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"
         let text = filler + "export GITHUB_TOKEN=\(token)\n" + filler
-        let path = try folder.write(text, to: "big.log")
+        let path = try home.write(text, to: "big.log")
         let findings = try #require(SecretGuard().scan(filePath: path))
         #expect(findings.count == 1)
         #expect(findings.first?.line == fillerLines + 1)
-        #expect(SecretGuard().scan(filePath: folder.path + "/missing") == nil)
+        #expect(SecretGuard().scan(filePath: home.root.path + "/missing") == nil)
     }
 
     @Test("a token cut by every possible chunk edge is still found once")
     func chunkEdges() throws {
-        let folder = try TemporaryDirectory()
         let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"
         let lineLength = 64
         let line = String(repeating: "x", count: lineLength - 1) + "\n"
@@ -30,7 +29,7 @@ struct SecretGuardFileTests {
         for shift in [0, 7, 40, 63] {
             let text =
                 String(repeating: line, count: before) + String(repeating: "y", count: shift) + " " + token + "\n"
-            let path = try folder.write(text, to: "edge-\(shift).log")
+            let path = try home.write(text, to: "edge-\(shift).log")
             #expect(try #require(SecretGuard().scan(filePath: path)).map(\.line) == [before + 1])
         }
     }

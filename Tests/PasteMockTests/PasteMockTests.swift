@@ -7,9 +7,9 @@ func curl(_ arguments: [String], input: ProcessInput = .null, timeout: Double = 
     try runProcess("/usr/bin/curl", ["-sS"] + arguments, input: input, timeout: timeout)
 }
 
-/// Writes bytes to a fresh temporary file and returns its path.
+/// Writes bytes to a fresh file in the test's home (`.temporaryHome`) and returns its path.
 func temporaryFile(_ data: Data, name: String = "content.bin") throws -> String {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paste-mock-\(UUID().uuidString)")
+    let folder = TemporaryHome.current.root.appendingPathComponent("files-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let url = folder.appendingPathComponent(name)
     try data.write(to: url)
@@ -26,7 +26,7 @@ let trickyContent: Data = {
 }()
 
 @Suite("paste-mock process")
-struct ProcessTests {
+struct ProcessTests: ScopedSuite {
     @Test("prints its URL first, serves, and exits 0 on SIGTERM")
     func bannerAndSigterm() throws {
         let mock = try MockServer()
@@ -46,9 +46,8 @@ struct ProcessTests {
         #expect(try mock.stop() == 0)
     }
 
-    @Test("prints the tcp listener as the second line")
+    @Test("prints the tcp listener as the second line", .mock(tcp: true))
     func tcpBanner() throws {
-        let mock = try MockServer(tcp: true)
         #expect(mock.tcpPort != nil)
         #expect(mock.tcpPort != mock.port)
     }
@@ -63,9 +62,8 @@ struct ProcessTests {
         #expect(badFault.err.contains("unknown fault 'nope'"))
     }
 
-    @Test("serves several connections at once")
+    @Test("serves several connections at once", .mock)
     func concurrency() throws {
-        let mock = try MockServer()
         // Each of these requests is held for a second; served one at a time they would take 6s.
         try mock.addFault(.delay(seconds: 1), count: 6, path: "/pasters")
         let started = Date()
@@ -73,7 +71,8 @@ struct ProcessTests {
         let group = DispatchGroup()
         for i in 0..<6 {
             group.enter()
-            Thread.detachNewThread {
+            // Captured here: a thread of its own does not see the test's scope.
+            Thread.detachNewThread { [mock] in
                 let result = try? curl([mock.url("/pasters/"), "--data-binary", "paste \(i)"])
                 results.mutate { $0.append(result) }
                 group.leave()
@@ -88,9 +87,8 @@ struct ProcessTests {
         #expect(ids.count == 6)
     }
 
-    @Test("keeps connections alive between requests")
+    @Test("keeps connections alive between requests", .mock)
     func keepAlive() throws {
-        let mock = try MockServer()
         let result = try curl([
             mock.url("/_health"), mock.url("/_health"), "-o", "/dev/null", "-o", "/dev/null",
             "-w", "%{num_connects}\n",
@@ -99,11 +97,10 @@ struct ProcessTests {
     }
 }
 
-@Suite("classic pastie API")
-struct PastieTests {
+@Suite("classic pastie API", .temporaryHome, .mock)
+struct PastieTests: ScopedSuite {
     @Test("multipart upload redirects to the paste and stores it byte for byte")
     func roundTrip() throws {
-        let mock = try MockServer()
         let file = try temporaryFile(trickyContent)
         let result = try curl([
             mock.url("/pastes/create"), "-H", "Expect:", "-F", "paste[parser]=plaintext",
@@ -128,7 +125,6 @@ struct PastieTests {
 
     @Test("the HTML page escapes the content")
     func htmlEscapes() throws {
-        let mock = try MockServer()
         _ = try curl([
             mock.url("/pastes"), "--form-string", "paste[body]=<script>alert(\"x\")</script> & 'q'",
             "-F", "paste[authorization]=burger",
@@ -140,7 +136,6 @@ struct PastieTests {
 
     @Test("a file part keeps its filename and content type")
     func filePart() throws {
-        let mock = try MockServer()
         let file = try temporaryFile(trickyContent, name: "notes.bin")
         let result = try curl([
             mock.url("/pastes/create"), "-F", "paste[body]=@\(file);type=application/octet-stream",
@@ -156,7 +151,6 @@ struct PastieTests {
 
     @Test("urlencoded fields work the same")
     func urlencoded() throws {
-        let mock = try MockServer()
         let result = try curl([
             mock.url("/pastes/create"), "--data-urlencode", "paste[body]=a+b & c=d ü",
             "--data-urlencode", "paste[authorization]=burger", "-o", "/dev/null", "-w", "%{http_code}",
@@ -168,7 +162,6 @@ struct PastieTests {
 
     @Test("a wrong or missing authorization is 403 and stores nothing")
     func forbidden() throws {
-        let mock = try MockServer()
         for auth in [["-F", "paste[authorization]=fries"], []] {
             let result = try curl(
                 [mock.url("/pastes/create"), "-F", "paste[body]=x"] + auth + ["-w", "\n%{http_code}"])
@@ -180,7 +173,6 @@ struct PastieTests {
 
     @Test("chunked bodies and Expect: 100-continue are read and logged")
     func chunkedAndExpect() throws {
-        let mock = try MockServer()
         let result = try curl(
             [
                 mock.url("/pastes/create"), "-H", "Transfer-Encoding: chunked", "-H", "Expect: 100-continue",
@@ -196,7 +188,6 @@ struct PastieTests {
 
     @Test("a 3 MiB binary body survives the round trip")
     func largeBody() throws {
-        let mock = try MockServer()
         var generator = SystemRandomNumberGenerator()
         let data = Data((0..<(3 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let file = try temporaryFile(data)
@@ -210,7 +201,6 @@ struct PastieTests {
 
     @Test("ids are unique and increasing")
     func ids() throws {
-        let mock = try MockServer()
         var urls: [String] = []
         for _ in 0..<3 {
             urls.append(
@@ -223,11 +213,10 @@ struct PastieTests {
     }
 }
 
-@Suite("control routes")
-struct ControlTests {
+@Suite("control routes", .temporaryHome, .mock)
+struct ControlTests: ScopedSuite {
     @Test("the request log records method, path, query, headers and fields, and can be cleared")
     func requestLog() throws {
-        let mock = try MockServer()
         _ = try curl([mock.url("/pasters/?a=1&b"), "-H", "X-Test: yes", "--data-binary", "raw body"])
         let logged = try #require(try mock.requests().first)
         #expect(logged.method == "POST")
@@ -244,16 +233,14 @@ struct ControlTests {
 
     @Test("missing pastes and routes are 404")
     func notFound() throws {
-        let mock = try MockServer()
         #expect(try mock.request("GET", "/pastes/99").status == 404)
         #expect(try mock.request("GET", "/_pastes/99").status == 404)
         #expect(try mock.request("GET", "/nowhere").status == 404)
         #expect(try mock.request("PUT", "/pastes/create").status == 405)
     }
 
-    @Test("--max-body answers 413 and stores nothing")
+    @Test("--max-body answers 413 and stores nothing", .mock(arguments: ["--max-body", "1K"]))
     func maxBody() throws {
-        let mock = try MockServer(arguments: ["--max-body", "1K"])
         let file = try temporaryFile(Data(repeating: 65, count: 4096))
         for extra in [[String](), ["-H", "Expect:"], ["-H", "Transfer-Encoding: chunked"]] {
             let result = try curl(
@@ -264,9 +251,8 @@ struct ControlTests {
         #expect(try mock.pastes().isEmpty)
     }
 
-    @Test("--discard-bodies counts and hashes big values without keeping them")
+    @Test("--discard-bodies counts and hashes big values without keeping them", .mock(arguments: ["--discard-bodies"]))
     func discardBodies() throws {
-        let mock = try MockServer(arguments: ["--discard-bodies"])
         let data = Data((0..<(5 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let file = try temporaryFile(data)
         let result = try curl([
@@ -282,11 +268,10 @@ struct ControlTests {
     }
 }
 
-@Suite("other pastebin APIs")
-struct ServiceTests {
+@Suite("other pastebin APIs", .temporaryHome, .mock)
+struct ServiceTests: ScopedSuite {
     @Test("dpaste: 201 with the URL in Location and body")
     func dpaste() throws {
-        let mock = try MockServer()
         let result = try curl(
             [
                 mock.url("/api/v2/"), "-F", "content=<-", "-F", "syntax=python", "-F", "title=T",
@@ -303,7 +288,6 @@ struct ServiceTests {
 
     @Test("paste.rs: raw body, 201, URL body (also on POST /)")
     func pasteRS() throws {
-        let mock = try MockServer()
         let file = try temporaryFile(trickyContent)
         for path in ["/pasters/", "/"] {
             let result = try curl([mock.url(path), "--data-binary", "@\(file)", "-w", " %{http_code}"])
@@ -315,7 +299,6 @@ struct ServiceTests {
 
     @Test("0x0: file upload gives URL and X-Token; the token deletes")
     func nullPointer() throws {
-        let mock = try MockServer()
         let file = try temporaryFile(trickyContent, name: "a.txt")
         let result = try curl([mock.url("/0x0/"), "-F", "file=@\(file)", "-F", "expires=24", "-D", "/dev/stderr"])
         #expect(result.out == mock.url("/0x0/1.txt") + "\n")
@@ -365,7 +348,6 @@ struct ServiceTests {
 
     @Test("sprunge: form field on /sprunge/ and on /")
     func sprunge() throws {
-        let mock = try MockServer()
         #expect(
             try curl([mock.url("/sprunge/"), "-F", "sprunge=<-"], input: .bytes(Data("one".utf8))).out
                 == mock.url("/pastes/1") + "\n")
@@ -375,7 +357,6 @@ struct ServiceTests {
 
     @Test("pinnwand: JSON in, link and removal out, raw at /raw/ID")
     func pinnwand() throws {
-        let mock = try MockServer()
         let json = #"{"expiry":"1day","files":[{"lexer":"python","content":"print(\"ü\")\n"}]}"#
         let result = try curl([mock.url("/api/v1/paste"), "-H", "Content-Type: application/json", "-d", json])
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: String])
@@ -403,7 +384,6 @@ struct ServiceTests {
 
     @Test("privatebin: stores the JSON as sent, answers a relative url and a token, serves it back, deletes")
     func privateBin() throws {
-        let mock = try MockServer()
         let created = try privateBin([mock.url("/privatebin/"), "--data-binary", Self.privateBinPaste])
         #expect(created["status"] as? Int == 0)
         let id = try #require(created["id"] as? String)
@@ -441,7 +421,6 @@ struct ServiceTests {
 
     @Test("privatebin: GET deletion, burn after reading, invalid data and the privatebin-error fault")
     func privateBinDetails() throws {
-        let mock = try MockServer()
         let burning = Self.privateBinPaste.replacingOccurrences(of: #""plaintext",0,0]"#, with: #""plaintext",0,1]"#)
         let burnt = try privateBin([mock.url("/privatebin/"), "--data-binary", burning])
         let burntID = try #require(burnt["id"] as? String)
@@ -474,7 +453,6 @@ struct ServiceTests {
 
     @Test("generic JSON and Location-only endpoints")
     func genericEndpoints() throws {
-        let mock = try MockServer()
         let json = try curl([mock.url("/json"), "-F", "content=abc"])
         let object = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
         #expect((object?["data"] as? [String: Any])?["url"] as? String == mock.url("/pastes/1"))
@@ -484,9 +462,8 @@ struct ServiceTests {
         #expect(try mock.rawPaste(id: 2) == Data("xyz".utf8))
     }
 
-    @Test("termbin: TCP content until half-close, answered with a URL line")
+    @Test("termbin: TCP content until half-close, answered with a URL line", .mock(tcp: true))
     func termbin() throws {
-        let mock = try MockServer(tcp: true)
         let answer = try mock.tcpPaste(trickyContent)
         #expect(answer == mock.url("/t/1") + "\n")
         #expect(try curl([mock.url("/t/1")]).stdout == trickyContent)
@@ -494,11 +471,10 @@ struct ServiceTests {
     }
 }
 
-@Suite("faults")
-struct FaultTests {
+@Suite("faults", .temporaryHome, .mock)
+struct FaultTests: ScopedSuite {
     @Test("status with Retry-After and body, for the next request only")
     func status() throws {
-        let mock = try MockServer()
         try mock.addFault(.status(503, retryAfter: 2, body: "busy\n"))
         let failed = try curl([mock.url("/pasters/"), "-d", "x", "-D", "/dev/stderr", "-w", "%{http_code}"])
         #expect(failed.out == "busy\n503")
@@ -507,9 +483,10 @@ struct FaultTests {
         #expect(try mock.requests().map(\.fault) == ["status", nil])
     }
 
-    @Test("--fault on the command line lasts the whole run and filters by path")
+    @Test(
+        "--fault on the command line lasts the whole run and filters by path",
+        .mock(arguments: ["--fault", "status:status=429,retry-after=7,path=/pasters"]))
     func commandLineFault() throws {
-        let mock = try MockServer(arguments: ["--fault", "status:status=429,retry-after=7,path=/pasters"])
         for _ in 0..<3 {
             #expect(try curl([mock.url("/pasters/"), "-d", "x", "-o", "/dev/null", "-w", "%{http_code}"]).out == "429")
         }
@@ -519,7 +496,6 @@ struct FaultTests {
 
     @Test("delay holds the answer")
     func delay() throws {
-        let mock = try MockServer()
         try mock.addFault(.delay(seconds: 2))
         let result = try curl([mock.url("/pasters/"), "-d", "x", "-m", "1", "-w", "%{http_code}"])
         #expect(result.status == 28)  // curl: operation timed out
@@ -527,7 +503,6 @@ struct FaultTests {
 
     @Test("drop-request closes while the body is being read")
     func dropRequest() throws {
-        let mock = try MockServer()
         try mock.addFault(.dropRequest(afterBytes: 1000))
         let file = try temporaryFile(Data(repeating: 66, count: 200_000))
         let result = try curl([mock.url("/pasters/"), "--data-binary", "@\(file)", "-H", "Expect:"])
@@ -540,7 +515,6 @@ struct FaultTests {
 
     @Test("drop-response cuts the answer after N bytes")
     func dropResponse() throws {
-        let mock = try MockServer()
         let whole = try curl([mock.url("/pasters/"), "-d", "x", "-o", "/dev/null", "-w", "%{size_header}"])
         let headSize = try #require(Int(whole.out))
         try mock.addFault(.dropResponse(afterBytes: headSize + 5))
@@ -552,7 +526,6 @@ struct FaultTests {
 
     @Test("redirect-loop never ends; curl gives up")
     func redirectLoop() throws {
-        let mock = try MockServer()
         try mock.addFault(.redirectLoop)
         let result = try curl([mock.url("/pasters/"), "-d", "x", "-L", "--max-redirs", "5"])
         #expect(result.status == 47)  // too many redirects
@@ -560,7 +533,6 @@ struct FaultTests {
 
     @Test("redirect-file points at file:///etc/passwd")
     func redirectFile() throws {
-        let mock = try MockServer()
         try mock.addFault(.redirectToFile)
         let result = try curl([
             mock.url("/pasters/"), "-d", "x", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}",
@@ -570,7 +542,6 @@ struct FaultTests {
 
     @Test("redirect-root sends the client back to the form page")
     func redirectRoot() throws {
-        let mock = try MockServer()
         try mock.addFault(.redirectToRoot())
         let result = try curl([
             mock.url("/pastes/create"), "-F", "paste[body]=x", "-F", "paste[authorization]=burger", "-L",
@@ -583,7 +554,6 @@ struct FaultTests {
 
     @Test("huge streams the configured size")
     func huge() throws {
-        let mock = try MockServer()
         try mock.addFault(.huge(bytes: 20 << 20))
         let result = try curl([
             mock.url("/pasters/"), "-d", "x", "-o", "/dev/null", "-w", "%{http_code} %{size_download}",
@@ -593,7 +563,6 @@ struct FaultTests {
 
     @Test("no-url answers 200 with an HTML error page")
     func noURL() throws {
-        let mock = try MockServer()
         try mock.addFault(.noURL)
         let result = try curl([mock.url("/pasters/"), "-d", "x", "-w", "%{http_code}"])
         #expect(result.out.contains("<h1>error</h1>"))
@@ -603,7 +572,6 @@ struct FaultTests {
 
     @Test("escape-url and javascript-url put hostile URLs in Location and body")
     func hostileURLs() throws {
-        let mock = try MockServer()
         try mock.addFault(.escapeURL())
         let escaped = try curl([mock.url("/pasters/"), "-d", "x", "-D", "/dev/stderr"])
         #expect(escaped.out.contains("\u{1B}["))
@@ -616,7 +584,6 @@ struct FaultTests {
 
     @Test("partial answers 206 and keeps only part of the content")
     func partial() throws {
-        let mock = try MockServer()
         try mock.addFault(.partial())
         let result = try curl([mock.url("/pasters/"), "--data-binary", "0123456789", "-D", "/dev/stderr"])
         #expect(result.err.hasPrefix("HTTP/1.1 206 Partial Content"))
@@ -628,7 +595,6 @@ struct FaultTests {
 
     @Test("trickle sends the answer a byte at a time")
     func trickle() throws {
-        let mock = try MockServer()
         try mock.addFault(.trickle(bytes: 1, seconds: 0.5))
         let result = try curl([mock.url("/pasters/"), "-d", "x", "-m", "2"])
         #expect(result.status == 28)
@@ -638,7 +604,6 @@ struct FaultTests {
 
     @Test("faults can be listed and cleared; control routes are never faulted")
     func clearing() throws {
-        let mock = try MockServer()
         try mock.addFault(.status(500), count: 0)
         #expect(try mock.request("GET", "/_health").status == 200)
         #expect(try curl([mock.url("/pasters/"), "-d", "x", "-o", "/dev/null", "-w", "%{http_code}"]).out == "500")

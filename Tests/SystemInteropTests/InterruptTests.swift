@@ -13,12 +13,10 @@ struct InterruptTests {
 
     /// Sends SIGUSR1 to `worker`'s thread until `count` more have arrived or the worker is done.
     func interrupt(_ worker: Worker<some Sendable>, times count: Int) throws {
-        try waitUntil("the worker to start") { worker.threadID != nil }
+        try waitUntil("the worker to start") { worker.hasStarted }
         let target = Signal.user1.arrivalCount + count
         try waitUntil("\(count) signals to arrive") {
-            if worker.isDone || Signal.user1.arrivalCount >= target { return true }
-            try? worker.threadID!.send(.user1)
-            return false
+            Signal.user1.arrivalCount >= target || !worker.send(.user1)
         }
     }
 

@@ -65,7 +65,7 @@ struct ProcessTests {
             let pair = try FileDescriptor.makeSocketPair()
             return try pair.first.readAll(idleTimeout: .seconds(60)).count
         }
-        try waitUntil("the worker to run") { parked.threadID != nil }
+        try waitUntil("the worker to run") { parked.hasStarted }
         let threads = try #require(CurrentProcess.threadCount())
         #expect(threads >= 2)
         #expect(!CurrentProcess.isSingleThreaded)

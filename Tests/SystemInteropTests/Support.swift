@@ -22,8 +22,12 @@ final class TemporaryFolder {
 /// Runs `body` on a thread of its own (blocking calls must not run in the concurrency pool)
 /// and lets the test wait for its result with a deadline.
 final class Worker<Value: Sendable>: Sendable {
-    private let result = Mutex<Result<Value, any Error>?>(nil)
-    private let thread = Mutex<ThreadID?>(nil)
+    /// The thread while the body runs (nil before it starts and once it has returned), and the
+    /// result. One lock for both: a signal is only ever sent while the thread is known to be
+    /// inside the body, never to a `pthread_t` that a finished thread left behind (glibc reuses
+    /// them at once for new threads, which a parallel test may be blocked in).
+    private let state = Mutex<(thread: ThreadID?, hasStarted: Bool, result: Result<Value, any Error>?)>(
+        (nil, false, nil))
 
     init(_ body: @escaping @Sendable () throws -> Value) {
         Thread.detachNewThread { [self] in
@@ -32,22 +36,34 @@ final class Worker<Value: Sendable>: Sendable {
             // not end the whole run when its peer closes).
             try? Signal.unblock([.user1])
             try? Signal.block([.pipe])
-            thread.withLock { $0 = ThreadID.current }
+            state.withLock { $0 = (ThreadID.current, true, nil) }
             let outcome = Result { try body() }
-            result.withLock { $0 = outcome }
+            state.withLock { $0 = (nil, true, outcome) }
         }
     }
 
-    /// The worker's thread, once it runs.
-    var threadID: ThreadID? { thread.withLock { $0 } }
+    /// Whether the body has begun.
+    var hasStarted: Bool { state.withLock { $0.hasStarted } }
 
     /// Whether the body has returned.
-    var isDone: Bool { result.withLock { $0 != nil } }
+    var isDone: Bool { state.withLock { $0.result != nil } }
+
+    /// Sends `signal` to the worker's thread while its body runs.
+    ///
+    /// - Returns: false when the body has returned (nothing is sent).
+    @discardableResult
+    func send(_ signal: Signal) -> Bool {
+        state.withLock { state in
+            guard let thread = state.thread else { return false }
+            try? thread.send(signal)
+            return true
+        }
+    }
 
     /// Waits (at most `timeout`) for the body to return, and gives back what it returned.
     func value(within timeout: Duration = .seconds(20)) throws -> Value {
         try waitUntil("the worker to finish", within: timeout) { isDone }
-        return try result.withLock { $0! }.get()
+        return try state.withLock { $0.result! }.get()
     }
 }
 

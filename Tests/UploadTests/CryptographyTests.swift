@@ -9,17 +9,6 @@ import Upload
 /// against Python's zlib (an independent inflater).
 @Suite("Cryptography: PBKDF2, AES-GCM, raw deflate, random bytes")
 struct CryptographyTests {
-    static func bytes(hex: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
-
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
@@ -66,19 +55,19 @@ struct CryptographyTests {
             ),
         ])
     func aesGCM(_ iv: String, _ cipherText: String, _ tag: String) throws {
-        let key = Self.bytes(hex: "feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308")
-        let plaintext = Self.bytes(
+        let key = [UInt8](hex: "feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308")
+        let plaintext = [UInt8](
             hex: "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
                 + "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39")
-        let additionalData = Self.bytes(hex: "feedfacedeadbeeffeedfacedeadbeefabaddad2")
+        let additionalData = [UInt8](hex: "feedfacedeadbeeffeedfacedeadbeefabaddad2")
         let sealed = try SystemCryptography().sealAESGCM(
-            plaintext, key: key, iv: Self.bytes(hex: iv), additionalData: additionalData, tagLength: 16)
+            plaintext, key: key, iv: [UInt8](hex: iv), additionalData: additionalData, tagLength: 16)
         #expect(Self.hex(sealed) == cipherText + tag)
         // A changed byte of additional data changes the tag (and only the tag).
         var other = additionalData
         other[0] ^= 1
         let resealed = try AESGCM.seal(
-            plaintext, key: key, iv: Self.bytes(hex: iv), additionalData: other, tagLength: 16)
+            plaintext, key: key, iv: [UInt8](hex: iv), additionalData: other, tagLength: 16)
         #expect(Self.hex(Array(resealed.prefix(plaintext.count))) == cipherText)
         #expect(Self.hex(Array(resealed.suffix(16))) != tag)
     }

@@ -6,12 +6,9 @@ import TestSupport
 
 /// Multipart bodies encoded in memory, as the server receives them, checked against what
 /// libcurl's own `curl_mime` sends for the same fields.
-@Suite("Multipart bodies on the wire")
-struct MultipartWireTests {
-    let server: TestServer
+@Suite("Multipart bodies on the wire", .testServer)
+struct MultipartWireTests: ScopedSuite {
     let uploader = Uploader()
-
-    init() throws { server = try TestServer() }
 
     /// Text that looks like libcurl's boundaries and delimiters, around the tricky text.
     static let boundaryLookalikes =

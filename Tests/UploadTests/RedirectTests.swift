@@ -7,12 +7,8 @@ import TestSupport
 /// Redirects followed by paste itself, request by request: credentials stay with the service's
 /// origin, a body never goes to another one, a page that fails after the body was accepted
 /// still gives the paste, and the connection is reused as libcurl's own following did.
-@Suite("Redirects, request by request")
-struct RedirectTests {
-    let server: TestServer
-
-    init() throws { server = try TestServer() }
-
+@Suite("Redirects, request by request", .testServer)
+struct RedirectTests: ScopedSuite {
     /// The same server under another origin: `localhost` instead of `127.0.0.1`.
     var otherOrigin: String { "http://localhost:\(server.port)" }
 
@@ -129,7 +125,7 @@ struct RedirectTests {
 
     @Test("the POST and the GET of its redirect share one connection, as with CURLOPT_FOLLOWLOCATION")
     func connectionReused() throws {
-        let lines = LineLog()
+        let lines = Recorder<String>()
         let uploader = Uploader(options: TransportOptions(verbose: { lines.append($0) }))
         let response = try uploader.send(post("/redirect", to: "/landed"))
         #expect(try Echo(response).connection == 1, "the GET came on a new connection")
@@ -203,22 +199,5 @@ struct RedirectTests {
         }
         #expect(huge.message == "unusable answer from 127.0.0.1:\(server.port): a header line longer than 100 KiB")
         #expect(huge.exitStatus == .unavailable)
-    }
-}
-
-/// Lines collected from another closure, safely.
-final class LineLog: @unchecked Sendable {
-    // Safe: every access holds `lock`.
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) {
-        lock.lock()
-        lines.append(line)
-        lock.unlock()
-    }
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return lines
     }
 }

@@ -5,12 +5,9 @@ import TestSupport
 @testable import Upload
 
 /// What goes out on the wire, byte for byte, for each kind of body.
-@Suite("Request bodies on the wire")
-struct RequestBodyTests {
-    let server: TestServer
+@Suite("Request bodies on the wire", .testServer)
+struct RequestBodyTests: ScopedSuite {
     let uploader = Uploader()
-
-    init() throws { server = try TestServer() }
 
     @Test("multipart fields and content arrive byte-exact, in order, without Expect")
     func multipartBytes() throws {
@@ -210,7 +207,7 @@ struct RequestBodyTests {
 
     @Test("the verbose sink sees headers with credentials redacted")
     func verboseRedaction() throws {
-        let lines = LineCollector()
+        let lines = Recorder<String>()
         let uploader = Uploader(options: TransportOptions(verbose: { lines.append($0) }))
         let request = UploadRequest(
             url: server.base + "/raw",
@@ -228,8 +225,8 @@ struct RequestBodyTests {
 
     @Test("progress reports the bytes sent and the known total")
     func progress() throws {
-        let reports = ProgressCollector()
-        let uploader = Uploader(options: TransportOptions(progress: { reports.append($0, $1) }))
+        let reports = Recorder<(Int64, Int64?)>()
+        let uploader = Uploader(options: TransportOptions(progress: { reports.append(($0, $1)) }))
         let content = [UInt8](repeating: 65, count: 300_000)
         _ = try uploader.send(
             UploadRequest(
@@ -247,37 +244,5 @@ struct RequestBodyTests {
                 url: server.base + "/big?n=\(size)", body: .rendered([], contentType: "text/plain"), result: .body))
         #expect(response.status == 200)
         #expect(response.body.count == UploadResponse.maximumBodyBytes)
-    }
-}
-
-final class LineCollector: @unchecked Sendable {
-    // Safe: every access holds `lock`.
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) {
-        lock.lock()
-        lines.append(line)
-        lock.unlock()
-    }
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return lines
-    }
-}
-
-final class ProgressCollector: @unchecked Sendable {
-    // Safe: every access holds `lock`.
-    private let lock = NSLock()
-    private var reports: [(Int64, Int64?)] = []
-    func append(_ sent: Int64, _ total: Int64?) {
-        lock.lock()
-        reports.append((sent, total))
-        lock.unlock()
-    }
-    var all: [(Int64, Int64?)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return reports
     }
 }

@@ -6,11 +6,8 @@ import TestSupport
 @testable import Upload
 
 /// Redirects, failures and their classification, batches, and raw TCP.
-@Suite("Transfer outcomes")
-struct TransferOutcomeTests {
-    let server: TestServer
-
-    init() throws { server = try TestServer() }
+@Suite("Transfer outcomes", .testServer)
+struct TransferOutcomeTests: ScopedSuite {
 
     private func post(_ path: String, result: ResultRule = .redirect) -> UploadRequest {
         UploadRequest(

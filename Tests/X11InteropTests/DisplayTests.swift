@@ -2,24 +2,17 @@ import Testing
 import TestSupport
 import X11Interop
 
-extension Tag {
-    /// Tests that need an X server.
-    @Tag static var x11: Self
-}
-
 /// Xlib through `Display`, against a private Xvfb per test.
-@Suite("Display under Xvfb", .tags(.x11))
-struct DisplayTests {
-    @Test("atoms interned in one batch are the server's atoms, and their names come back in one batch")
+@Suite("Display under Xvfb", .tags(.x11), .needsXServer)
+struct DisplayTests: ScopedSuite {
+    @Test("atoms interned in one batch are the server's atoms, and their names come back in one batch", .xvfb)
     func atomsBatch() throws {
-        let server = try Xvfb()
-        defer { server.stop() }
         let names = ["CLIPBOARD", "UTF8_STRING", "TARGETS", "PASTE_TEST_\(UInt32.random(in: 0...UInt32.max))"]
-        let batch = try Display(name: server.display)
+        let batch = try Display(name: xvfb.display)
         defer { batch.close() }
         let atoms = batch.atoms(names)
         // Another connection interning them one by one gets the same (atoms are server-wide).
-        let single = try Display(name: server.display)
+        let single = try Display(name: xvfb.display)
         defer { single.close() }
         #expect(names.map { single.atom($0) } == atoms)
         #expect(Set(atoms).count == names.count)
@@ -29,11 +22,9 @@ struct DisplayTests {
         #expect(batch.atoms(names) == atoms)
     }
 
-    @Test("a property written is read back byte-exact, as 8-bit data of its type")
+    @Test("a property written is read back byte-exact, as 8-bit data of its type", .xvfb)
     func propertyRoundTrip() throws {
-        let server = try Xvfb()
-        defer { server.stop() }
-        let display = try Display(name: server.display)
+        let display = try Display(name: xvfb.display)
         defer { display.close() }
         let window = display.createWindow()
         let property = display.atom("PASTE_TEST_PROPERTY")
@@ -48,11 +39,9 @@ struct DisplayTests {
         #expect(display.property(property, of: window, delete: false) == nil, "deleted by the read")
     }
 
-    @Test("a window takes a selection at a server time and the server names it the owner")
+    @Test("a window takes a selection at a server time and the server names it the owner", .xvfb)
     func selectionOwner() throws {
-        let server = try Xvfb()
-        defer { server.stop() }
-        let display = try Display(name: server.display)
+        let display = try Display(name: xvfb.display)
         defer { display.close() }
         let window = display.createWindow()
         let selection = display.atom("PASTE_TEST_SELECTION")

@@ -12,7 +12,11 @@ enum DryRun {
         _ request: UploadRequest, expansion: ValueExpansion, preview: RequestBuilder.BodyPreview?, label: String
     ) -> String {
         var lines: [String] = []
-        let url = expansion.redact(request.url)
+        // With no body the content is in the URL: the preview shows the URL without it.
+        let url = expansion.redact(
+            preview?.url.map {
+                $0.replacing(RequestBuilder.contentMarker, with: "<\(label), \(preview!.contentBytes) bytes>")
+            } ?? request.url)
         lines.append(request.isTCP ? "TCP \(url)" : "\(request.method) \(url)")
         for header in request.headers { lines.append(expansion.redact(Redaction.header(header))) }
         func field(_ name: String, _ value: String) -> String {
@@ -44,6 +48,7 @@ enum DryRun {
             if !request.isTCP { lines.append("Content-Type: \(contentType)") }
             lines.append("  <\(describe(source, label: label))>")
         case .rendered(let bytes, let contentType):
+            if bytes.isEmpty && contentType.isEmpty { break }
             lines.append("Content-Type: \(contentType)")
             if let preview {
                 let body = preview.text.replacing(
@@ -63,36 +68,5 @@ enum DryRun {
         case .file(_, let size): "\(label), \(size) bytes, streamed"
         case .stream: "\(label), streamed chunked"
         }
-    }
-}
-
-/// `--json` output: one object per paste (schema in paste(1), JSON OUTPUT).
-enum JSONOutput {
-    static func object(for paste: PasteResult, fileName: String?) -> String {
-        var members = [
-            "\"url\":\(JSONText.quote(paste.url))",
-            "\"service\":\(JSONText.quote(paste.service))",
-            "\"bytes\":\(paste.byteCount)",
-            "\"sha256\":\(JSONText.quote(paste.sha256))",
-            "\"title\":\(paste.title.map(JSONText.quote) ?? "null")",
-            "\"deletion\":\(paste.deletion.map(JSONText.quote) ?? "null")",
-            "\"repeat\":\(paste.isRepeat)",
-        ]
-        if let fileName { members.append("\"file\":\(JSONText.quote(fileName))") }
-        return "{" + members.joined(separator: ",") + "}"
-    }
-
-    static func object(for record: HistoryRecord) -> String {
-        let members = [
-            "\"time\":\(JSONText.quote(JSONText.timestamp(record.time)))",
-            "\"service\":\(JSONText.quote(record.service))",
-            "\"url\":\(JSONText.quote(record.url))",
-            "\"bytes\":\(record.byteCount)",
-            "\"sha256\":\(JSONText.quote(record.sha256))",
-            "\"title\":\(record.title.map(JSONText.quote) ?? "null")",
-            "\"deletion_token\":\(record.deletionToken.map(JSONText.quote) ?? "null")",
-            "\"deletion_url\":\(record.deletionURL.map(JSONText.quote) ?? "null")",
-        ]
-        return "{" + members.joined(separator: ",") + "}"
     }
 }

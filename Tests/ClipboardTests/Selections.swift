@@ -5,38 +5,6 @@ import X11Interop
 
 @testable import Clipboard
 
-extension Tag {
-    /// Tests that need an X server (each suite starts its own Xvfb).
-    @Tag static var x11: Self
-}
-
-/// Runs a suite with its own Xvfb, reachable through `XServer.current`, and kills it afterwards.
-struct XServerScope: SuiteTrait, TestScoping {
-    func provideScope(
-        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-    ) async throws {
-        // Fails the suite loudly when Xvfb cannot start.
-        let server = try Xvfb()
-        defer { server.stop() }
-        try await XServer.$current.withValue(server) { try await function() }
-    }
-}
-
-extension Trait where Self == XServerScope {
-    /// A private Xvfb for the suite.
-    static var xvfb: Self { Self() }
-}
-
-/// The Xvfb of the running suite.
-enum XServer {
-    @TaskLocal static var current: Xvfb?
-
-    /// The suite's server, or a test failure.
-    static func require(sourceLocation: SourceLocation = #_sourceLocation) throws -> Xvfb {
-        try #require(current, "the suite must use the .xvfb trait", sourceLocation: sourceLocation)
-    }
-}
-
 /// Helpers for driving the selections from tests.
 enum Selections {
     /// The built `paste`, which runs the selection owner for `--internal-selection-owner`.

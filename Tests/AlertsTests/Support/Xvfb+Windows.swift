@@ -3,78 +3,8 @@ import Synchronization
 import Testing
 import TestSupport
 
-extension Tag {
-    /// Tests that need an X server (each starts its own Xvfb).
-    @Tag static var x11: Self
-}
-
-/// An Xvfb server started for one test, on a display it picks itself (`-displayfd`), stopped
-/// when released. Fails loudly when Xvfb cannot start.
-final class VirtualScreen {
-    /// The display name, e.g. `:3`.
-    let name: String
-    private let process: Process
-
-    /// The screen size every X test runs at; DPI is pinned so layout sizes are exact.
-    static let width = 1280
-    static let height = 800
-    static let dotsPerInch = 96
-
-    init() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "Xvfb", "-displayfd", "1", "-screen", "0", "\(Self.width)x\(Self.height)x24", "-dpi",
-            "\(Self.dotsPerInch)", "-nolisten", "tcp", "-noreset",
-        ]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        // Xvfb writes the display number and a newline to -displayfd once it accepts clients.
-        let number = Mutex<String?>(nil)
-        let reader = out.fileHandleForReading
-        Thread.detachNewThread {
-            var text = ""
-            while let byte = try? reader.read(upToCount: 1), let first = byte.first {
-                if first == UInt8(ascii: "\n") { break }
-                text.append(Character(UnicodeScalar(first)))
-            }
-            number.withLock { $0 = text }
-        }
-        do {
-            try waitUntil("Xvfb to report its display number", timeout: 20) {
-                number.withLock { $0 != nil } || !process.isRunning
-            }
-        } catch {
-            kill(process.processIdentifier, SIGKILL)
-            throw error
-        }
-        guard let text = number.withLock({ $0 }), let display = Int(text) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw XvfbDidNotStart(status: process.isRunning ? nil : process.terminationStatus)
-        }
-        name = ":\(display)"
-    }
-
-    deinit { stop() }
-
-    /// Stops the server. Tests call it in a `defer`, so the server lives until the test ends
-    /// (ARC may release a value after its last use, which could be before the alert finished).
-    func stop() {
-        guard process.isRunning else { return }
-        // SIGKILL, not SIGTERM: Process spawns from a test thread whose signal mask (set by
-        // libdispatch) blocks SIGTERM, and the child inherits it, so Xvfb would never see it.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        // A killed Xvfb leaves its lock and socket behind; they are ours to remove.
-        let number = name.dropFirst()
-        unlink("/tmp/.X\(number)-lock")
-        unlink("/tmp/.X11-unix/X\(number)")
-    }
-
+/// Driving and observing the alert windows on a test's Xvfb (the `.xvfb` trait), as a person would.
+extension Xvfb {
     /// Runs `xdotool` on this display; throws when it exits non-zero.
     @discardableResult
     func xdotool(_ arguments: String...) throws -> String {
@@ -89,8 +19,6 @@ final class VirtualScreen {
     }
 
     private func runData(_ tool: String, _ arguments: [String], input: ProcessInput = .null) throws -> Data {
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = name
         let result = try runProcess(
             "/usr/bin/env", [tool] + arguments, input: input, environment: environment, timeout: 20)
         guard result.status == 0 else {
@@ -109,7 +37,7 @@ final class VirtualScreen {
     /// Waits until a `paste` window is mapped and returns its id.
     func waitForPasteWindow(timeout: Double = 15) throws -> String {
         var found: String?
-        try waitUntil("a window of class paste on \(name)", timeout: timeout) {
+        try waitUntil("a window of class paste on \(display)", timeout: timeout) {
             found = visiblePasteWindows().first
             return found != nil
         }
@@ -119,7 +47,7 @@ final class VirtualScreen {
     /// Waits until a `paste` window holds the input focus (a dialog after its keyboard grab).
     func waitForFocusedPasteWindow(timeout: Double = 15) throws -> String {
         var found: String?
-        try waitUntil("a focused window of class paste on \(name)", timeout: timeout) {
+        try waitUntil("a focused window of class paste on \(display)", timeout: timeout) {
             let windows = visiblePasteWindows()
             guard !windows.isEmpty, let focus = try? xdotool("getwindowfocus") else { return false }
             let id = focus.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -160,7 +88,7 @@ final class VirtualScreen {
 enum Screenshots {
     /// `.build/screenshots/` under the package root (found from this file's path).
     static var directory: URL {
-        URL(fileURLWithPath: #filePath)  // Tests/AlertsTests/Support/VirtualScreen.swift
+        URL(fileURLWithPath: #filePath)  // Tests/AlertsTests/Support/Xvfb+Windows.swift
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build/screenshots")
     }
@@ -186,12 +114,6 @@ enum Screenshots {
         }
         return result.out
     }
-}
-
-/// Xvfb exited or never printed its display number.
-struct XvfbDidNotStart: Error, CustomStringConvertible {
-    var status: Int32?
-    var description: String { "Xvfb did not start (exit status \(status.map(String.init) ?? "none"))" }
 }
 
 /// A helper tool exited non-zero.

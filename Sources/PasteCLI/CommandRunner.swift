@@ -1,0 +1,112 @@
+import PasteCore
+import SystemInterop
+
+/// Runs the commands of `${cmd:…}` references: spawned (no shell) in a session of its own,
+/// stdin from `/dev/null`, stderr discarded, stdout read to its end within a deadline.
+struct CommandRunner: CommandRunning {
+    /// The most output read: far more than any token or password.
+    static let maximumOutput = 1 << 20
+    /// How often a quiet child is checked for having exited: its stdout may be held open by
+    /// something it started (an agent it forked), so end of file alone cannot tell.
+    static let exitCheckInterval: Duration = .milliseconds(50)
+    /// The most one read takes.
+    static let readChunk = 1 << 14
+
+    func run(_ arguments: [String], environment: [String: String], timeout: Duration) -> Result<
+        [UInt8], CommandFailure
+    > {
+        guard let program = arguments.first, let path = Self.locate(program, path: environment["PATH"]) else {
+            return .failure(.notFound)
+        }
+        let pair: SocketPair
+        do {
+            pair = try FileDescriptor.makeSocketPair()
+        } catch {
+            return .failure(.cannotStart(reason: error.message))
+        }
+        let output = pair.first
+        let childEnd = pair.second
+        let child: ChildProcess
+        do {
+            // A session of its own makes it lead a process group: a timeout stops what it
+            // started too (`sendToGroup`).
+            child = try ChildProcess.spawn(
+                path, arguments: arguments, environment: environment, standardInput: .null,
+                standardOutput: .descriptor(childEnd.rawValue), standardError: .null, newSession: true)
+        } catch {
+            try? childEnd.close()
+            return .failure(error == .noSuchFileOrDirectory ? .notFound : .cannotStart(reason: error.message))
+        }
+        try? childEnd.close()
+        return collect(from: output, child: child, deadline: .now + timeout, timeout: timeout)
+    }
+
+    /// Reads the child's stdout until it ends (or the child exits), then reaps the child.
+    private func collect(
+        from descriptor: borrowing FileDescriptor, child: ChildProcess, deadline: ContinuousClock.Instant,
+        timeout: Duration
+    ) -> Result<[UInt8], CommandFailure> {
+        var bytes: [UInt8] = []
+        var exitStatus: Int32?
+        reading: while true {
+            if deadline - .now <= .zero { return stop(child, timeout: timeout) }
+            let slice = min(deadline, .now + Self.exitCheckInterval)
+            let isReady = (try? descriptor.wait(for: .readable, before: slice)) ?? true
+            if isReady {
+                guard let chunk = try? descriptor.readAvailable(upTo: Self.readChunk), !chunk.isEmpty else {
+                    break reading
+                }
+                bytes += chunk
+                if bytes.count > Self.maximumOutput {
+                    _ = stop(child, timeout: timeout)
+                    return .failure(.tooMuchOutput(limit: Self.maximumOutput))
+                }
+            } else if let ended = child.exitStatusIfEnded() {
+                // It exited while something it started still holds the pipe: take what is there.
+                exitStatus = ended
+                // A 1 ms poll: `wait` does not poll at all for a deadline already passed.
+                while (try? descriptor.wait(for: .readable, before: .now + .milliseconds(1))) == true,
+                    let chunk = try? descriptor.readAvailable(upTo: Self.readChunk), !chunk.isEmpty,
+                    bytes.count <= Self.maximumOutput
+                {
+                    bytes += chunk
+                }
+                break reading
+            }
+        }
+        while exitStatus == nil {
+            if let ended = child.exitStatusIfEnded() {
+                exitStatus = ended
+            } else if deadline - .now <= .zero {
+                return stop(child, timeout: timeout)
+            } else {
+                CurrentProcess.sleep(for: Self.exitCheckInterval)
+            }
+        }
+        switch exitStatus! {
+        case 0: return .success(bytes)
+        case let code where code > 128: return .failure(.killed(signal: code - 128))
+        case let code: return .failure(.exited(status: code))
+        }
+    }
+
+    /// Kills the child's process group and reaps the child.
+    private func stop(_ child: ChildProcess, timeout: Duration) -> Result<[UInt8], CommandFailure> {
+        try? child.sendToGroup(.kill)
+        _ = child.waitForExit()
+        return .failure(.timedOut(seconds: Int(timeout.components.seconds)))
+    }
+
+    /// `program` itself when it names a path, else the first executable of that name in `PATH`.
+    static func locate(_ program: String, path: String?) -> String? {
+        if program.contains("/") { return FileSystem.isAccessible(program, for: .execute) ? program : nil }
+        for folder in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + program
+            guard let status = try? FileSystem.status(ofPath: candidate), status.kind == .regular,
+                FileSystem.isAccessible(candidate, for: .execute)
+            else { continue }
+            return candidate
+        }
+        return nil
+    }
+}

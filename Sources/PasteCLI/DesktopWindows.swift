@@ -1,0 +1,78 @@
+import Alerts
+import PasteCore
+
+/// The windows of a run started at a hotkey, where no terminal shows stderr: the secret guard's
+/// question, `--prompt`'s title, `--pick`'s list, and the notification of how the paste went.
+///
+/// Whether they are shown at all was decided once (`PlanResolver.windows(for:)`); what they say
+/// passes the output funnel (`Output.shown`) like every line on stderr.
+struct DesktopWindows {
+    var plan: RunPlan.Windows
+    var output: Output
+
+    /// Whether this run talks to a person through windows rather than a terminal.
+    var isShown: Bool { plan.isShown }
+
+    /// Shows the result window; failures to show it are only noted.
+    func notify(success: Bool, text: String) {
+        let note = Alerts.Notification(
+            title: success ? "Copied" : "Paste failed",
+            body: output.shown(text),
+            style: success ? .success : .failure,
+            timeout: plan.notifyTimeout)
+        do {
+            try Alerts.notify(note, displayName: plan.displayName)
+        } catch {
+            output.note(AlertFailure(error: error).message)
+        }
+    }
+
+    /// Shows why the paste failed, and that the text waits in the outbox when it does.
+    func notifyFailure(_ error: any PasteError) {
+        let kept = error is KeptInOutbox ? "\nThe text waits in the outbox: paste --retry sends it." : ""
+        notify(success: false, text: error.message + kept)
+    }
+
+    /// Asks whether to upload text the guard flagged.
+    ///
+    /// - Returns: `.uploadAnyway` or `.uploadPrivately`, never nil.
+    /// - Throws: `Cancelled` when the person chose Cancel, pressed Escape or closed the window.
+    func confirmSecretUpload(_ finding: SecretFinding, service: ServiceProfile) throws -> SecretChoice? {
+        var buttons = [Alerts.Button("Upload anyway", answer: SecretChoice.uploadAnyway)]
+        if service.canBePrivate { buttons.append(.init("Upload as private", answer: .uploadPrivately)) }
+        buttons.append(.init("Cancel", answer: .cancel))
+        let answer: SecretChoice?
+        do {
+            answer = try Alerts.confirm(
+                message: output.shown(
+                    "This text looks like it holds a secret: \(finding.description). Upload it to \(service.name)?"),
+                buttons: buttons, displayName: plan.displayName)
+        } catch {
+            throw AlertFailure(error: error)
+        }
+        switch answer {
+        case .uploadAnyway, .uploadPrivately: return answer
+        case .cancel, nil: throw Cancelled()
+        }
+    }
+
+    /// `--prompt`: the title, "" for none, nil when cancelled.
+    func promptForTitle(initialText: String) throws -> String? {
+        do {
+            return try Alerts.prompt(
+                title: "Paste", message: "Title of the paste", initialText: initialText,
+                displayName: plan.displayName)
+        } catch {
+            throw AlertFailure(error: error)
+        }
+    }
+
+    /// `--pick`: the index of the row chosen, nil when cancelled.
+    func pick(title: String, rows: [PickRow]) throws -> Int? {
+        do {
+            return try Alerts.pick(title: title, rows: rows, displayName: plan.displayName)
+        } catch {
+            throw AlertFailure(error: error)
+        }
+    }
+}

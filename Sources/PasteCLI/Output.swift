@@ -1,0 +1,74 @@
+import PasteCore
+import SystemInterop
+
+/// The one funnel for everything paste shows or keeps about a run: stdout results, stderr lines,
+/// the `-v` trace, `--dry-run` and `--json`, the text of windows, and the words stored in the
+/// history and the outbox.
+///
+/// Every line passes `redactor` on its way out, so a value registered there (issue 16: values
+/// from `${env:…}`, `${file:…}`, URL userinfo, proxy credentials) is masked wherever it would
+/// appear. Nothing writes to stdout or stderr around it except the progress bar (a count of
+/// bytes) and the ShareX import's section.
+struct Output: Sendable {
+    var environment: [String: String]
+    var isQuiet = false
+    var isJSON = false
+    /// Masks the values that must never be shown or stored; shared by every copy of this output.
+    let redactor = Redactor()
+
+    init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    /// `NO_COLOR` (https://no-color.org) or a non-terminal stderr turns colour off.
+    var usesColor: Bool {
+        environment["NO_COLOR"].map(\.isEmpty) ?? true && StandardStream.error.isTerminal
+            && environment["TERM"] != "dumb"
+    }
+
+    // MARK: - stdout
+
+    /// One result line on stdout (a URL, a JSON object, a listing row).
+    func result(_ line: String) { StandardStream.output.write(redactor.redact(line) + "\n") }
+
+    /// Text for stdout as it is, lines and all (`--help`, `--version`, a `--dry-run` request).
+    func text(_ text: String) { StandardStream.output.write(redactor.redact(text)) }
+
+    // MARK: - stderr
+
+    func error(_ message: String) {
+        let prefix = usesColor ? "\u{1B}[1;31mpaste:\u{1B}[0m " : "paste: "
+        StandardStream.error.write(prefix + redactor.redact(message) + "\n")
+    }
+
+    func report(_ error: any PasteError) {
+        self.error(error.message)
+        guard let hint = error.hint, !isJSON else { return }
+        for line in hint.split(separator: "\n") {
+            StandardStream.error.write("paste: " + redactor.redact(String(line)) + "\n")
+        }
+    }
+
+    /// A note that is not an error (no display to copy to, a repeat reused): quiet in -q and --json.
+    func note(_ message: String) {
+        guard !isQuiet && !isJSON else { return }
+        StandardStream.error.write("paste: " + redactor.redact(message) + "\n")
+    }
+
+    /// A security downgrade (TLS checks off): said every time, `-q` does not silence it.
+    func warning(_ message: String) {
+        StandardStream.error.write("paste: warning: " + redactor.redact(message) + "\n")
+    }
+
+    /// One line of the `-v` trace (libcurl's, credentials already masked by Upload).
+    func trace(_ line: String) {
+        StandardStream.error.write("paste: " + Sanitizer.printable(redactor.redact(line), limit: 400) + "\n")
+    }
+
+    // MARK: - Windows and stores
+
+    /// Text as a window shows it, or as the history and the outbox keep it (titles, previews,
+    /// failure messages); URLs and deletion tokens are stored as they are, since they are what
+    /// opens, deletes or sends the paste again.
+    func shown(_ text: String) -> String { redactor.redact(text) }
+}

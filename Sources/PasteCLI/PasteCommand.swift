@@ -1,0 +1,41 @@
+import Clipboard
+import PasteCore
+import SystemInterop
+
+/// Runs one `paste` command: the funnel from argv to an exit status.
+///
+/// `main.swift` calls `PasteCommand.main` and exits with what it returns; nothing below prints
+/// except through `Output`, and every error becomes one stderr line and a sysexits status here.
+public enum PasteCommand {
+    /// Runs `paste` with argv (including argv[0]) and the process environment.
+    public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        let rest = Array(arguments.dropFirst())
+        if rest.first == SelectionOwnerProcess.subcommand {
+            return SelectionOwnerProcess.run(arguments: arguments, environment: environment)
+        }
+        let context = Context(
+            environment: environment, userID: CurrentProcess.userID, commandRunner: CommandRunner(),
+            asker: WindowAsker(displayName: environment["DISPLAY"]))
+        let output = Output(environment: environment)
+        do {
+            switch try parseCommandLine(rest) {
+            case .coreutils:
+                guard let coreutils = Coreutils.findPaste(path: environment["PATH"]) else {
+                    output.error("coreutils paste(1) was not found; '-f FILE' uploads a file")
+                    return ExitStatus.usage.rawValue
+                }
+                let failure = Coreutils.exec(coreutils, arguments: arguments)
+                output.error("cannot run \(coreutils): \(failure)")
+                return 126
+            case .paste(let invocation):
+                return try Runner(invocation: invocation, context: context, output: output).run().rawValue
+            }
+        } catch let error as any PasteError {
+            output.report(error)
+            return error.exitStatus.rawValue
+        } catch {
+            output.error("internal error: \(error)")
+            return ExitStatus.internalError.rawValue
+        }
+    }
+}

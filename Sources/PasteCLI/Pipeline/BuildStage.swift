@@ -1,0 +1,69 @@
+import PasteCore
+import SystemInterop
+import Upload
+
+/// Build, after guard: the request for each paste, as its service wants it (PasteCore's
+/// `RequestBuilder`, with PrivateBin's cryptography from Upload), a stream read whole first for
+/// the formats that cannot stream it (form, json).
+///
+/// The builder keeps what `--dry-run` shows: each request's secrets (`expansion`, the values
+/// the output funnel will mask) and a JSON body's preview.
+struct BuildStage {
+    /// The service's request builder, with the secrets and previews of every request so far.
+    private(set) var builder: RequestBuilder
+
+    init(service: ServiceProfile, context: Context) {
+        builder = RequestBuilder(profile: service, context: context, cryptography: SystemCryptography())
+    }
+
+    /// The request for one input of this run, connecting as `connection` says.
+    mutating func build(
+        _ input: PasteInput, options: PasteOptions, connection: ConnectionPolicy
+    ) throws -> UploadRequest {
+        var content = input.content
+        if case .stream = content, !builder.profile.format.canStream {
+            content = try Self.spool(input)
+        }
+        var request = try builder.build(content: content, options: options, fileName: input.fileName)
+        request.connection = connection
+        return request
+    }
+
+    /// The request for an outbox entry's content (`--retry`), read whole first for the formats
+    /// that cannot stream it.
+    mutating func build(
+        outboxContent path: String, size: Int64, options: PasteOptions, fileName: String?
+    ) throws -> UploadRequest {
+        let content: ContentSource =
+            builder.profile.format.canStream ? .file(path: path, size: size) : try Self.spool(file: path)
+        return try builder.build(content: content, options: options, fileName: fileName)
+    }
+
+    /// `--dry-run`: the requests as they would go out, secrets masked, one block each.
+    func describe(_ requests: [UploadRequest], inputs: [PasteInput]) -> String {
+        zip(requests, inputs).enumerated().map { index, pair in
+            DryRun.describe(pair.0, expansion: builder.expansion, preview: builder.previews[index], label: pair.1.label)
+        }.joined()
+    }
+
+    /// Reads a streamed input whole into memory, for formats that cannot stream (form, json).
+    static func spool(_ input: PasteInput) throws -> ContentSource {
+        guard case .stream(let descriptor, _, _) = input.content else { return input.content }
+        var bytes = input.prefix
+        do {
+            try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk { bytes += $0 } }
+        } catch let error as Errno {
+            throw InputError.unreadable(path: input.label, reason: error.message)
+        }
+        return .bytes(bytes)
+    }
+
+    /// Reads a file whole into memory, for formats that cannot stream.
+    static func spool(file path: String) throws -> ContentSource {
+        do {
+            return .bytes(try FileSystem.readFile(path).bytes)
+        } catch {
+            throw InputError.unreadable(path: path, reason: error.message)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Clipboard
+import PasteCore
+
+/// Deliver, the pipeline's last stage: each result on stdout (its URL, or a JSON object), each
+/// failure on stderr (and, at a hotkey, in a window); then the last URL on the clipboard and,
+/// at a hotkey, "Copied".
+///
+/// Results arrive in the order the pastes were given, one `deliver` each; `finish` ends the run.
+/// `--retry` delivers the same way, with no copy and no windows.
+struct DeliverStage {
+    /// Where the URL goes; nil when it is not copied.
+    var copy: Selection?
+    /// The copy begun by the read stage, if one was.
+    var preparedCopy: (any PreparedClipboardWrite)?
+    var windows: DesktopWindows
+    var output: Output
+    /// The first failure's status, or success.
+    private(set) var status = ExitStatus.success
+    /// The last URL delivered: the one copied.
+    private(set) var lastURL: String?
+
+    /// Shows one paste's result.
+    mutating func deliver(_ result: Result<PasteResult, any Error>, fileName: String?) {
+        switch result {
+        case .success(let paste):
+            output.result(output.isJSON ? JSONOutput.object(for: paste, fileName: fileName) : paste.url)
+            if paste.isRepeat {
+                output.note("the same text went to \(paste.service) moments ago; reusing its URL (--new makes another)")
+            }
+            lastURL = paste.url
+        case .failure(let error):
+            let failure = (error as? any PasteError) ?? InternalFailure(detail: "\(error)")
+            output.report(failure)
+            if status == .success { status = failure.exitStatus }
+            if windows.isShown { windows.notifyFailure(failure) }
+        }
+    }
+
+    /// Copies the last URL and, at a hotkey when every paste was made, says so in a window.
+    ///
+    /// - Parameter clipboard: the session's clipboard, for a copy not begun earlier.
+    func finish(clipboard: SessionClipboard) -> ExitStatus {
+        guard let url = lastURL else { return status }
+        if let copy { copyToClipboard(url, to: copy, clipboard: clipboard) }
+        if windows.isShown && status == .success {
+            windows.notify(success: true, text: url)
+        }
+        return status
+    }
+
+    /// Puts the URL on the clipboard through the detached owner; a note when there is no display.
+    func copyToClipboard(_ url: String, to selection: Selection, clipboard: SessionClipboard) {
+        do {
+            if let preparedCopy {
+                try preparedCopy.complete(with: Array(url.utf8))
+            } else {
+                try clipboard.get().write(Array(url.utf8), to: selection)
+            }
+        } catch .noDisplay {
+            output.note("no display: the URL was printed but not copied")
+        } catch {
+            output.note("the URL was not copied: \(ClipboardFailure(error: error).message)")
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// A paste that was made, as recorded and delivered: made by this run, or found in history
+/// for a repeat.
+struct PasteResult {
+    var url: String
+    var service: String
+    var byteCount: Int64
+    var sha256: String
+    var title: String?
+    var deletion: String?
+    var isRepeat = false
+}

@@ -1,0 +1,185 @@
+import Clipboard
+import PasteCore
+import SystemInterop
+import Upload
+
+/// Turns what the person asked for (`Invocation`), the config and the environment into the
+/// run's plan: every decision of a run is taken here, once, and nothing after it reads argv,
+/// the config or the settings.
+///
+/// Two steps, because one decision cannot wait for the config: where the text comes from (and
+/// with it stdin's kind, one `fstat`) and which clipboard the session has are known from argv
+/// and the environment alone, in `init`, so the clipboard's owner can start before the config
+/// is even read (`Runner.upload`). The rest, in `resolve`, needs the config.
+struct PlanResolver {
+    /// What the person asked for.
+    let invocation: Invocation
+    /// The run's environment.
+    let context: Context
+    /// Where the text comes from, decided in `init`.
+    let input: RunPlan.Input
+    /// Whether argv lets the run copy the URL (no `--no-copy`, and for an upload no
+    /// `--dry-run`); the config may still say no (`copyTarget(for:)`).
+    let mayCopy: Bool
+    /// The clipboard of this session, detected in `init`; nil when the run neither reads a
+    /// selection nor may copy.
+    let clipboardBackend: ClipboardBackend?
+
+    /// The program that serves the selection once paste has returned (see `SelectionOwnerProcess`).
+    static let helperExecutable = "/proc/self/exe"
+
+    /// Decides where the text comes from and detects the clipboard: stdin's kind is looked at
+    /// (`fstat`) only when neither `-c`, `-P` nor `-f` chose.
+    init(invocation: Invocation, context: Context) {
+        self.invocation = invocation
+        self.context = context
+        switch invocation.input {
+        case .clipboard: input = .selection(.clipboard, isFallback: false)
+        case .primary: input = .selection(.primary, isFallback: false)
+        case .files(let paths): input = .files(paths)
+        case .automatic:
+            input =
+                StandardInputKind.current() == .none ? .selection(.clipboard, isFallback: true) : .standardInput
+        }
+        mayCopy = invocation.copies && !(invocation.action == .upload && invocation.isDryRun)
+        let readsSelection = if case .selection = input { true } else { false }
+        clipboardBackend = readsSelection || mayCopy ? ClipboardBackend.detect(environment: context.environment) : nil
+    }
+
+    /// Whether the text comes from a selection.
+    var readsSelection: Bool {
+        if case .selection = input { return true }
+        return false
+    }
+
+    /// The session's clipboard, made once for the whole run (`.noDisplay` when there is none).
+    func makeClipboard() -> SessionClipboard {
+        do {
+            return .available(
+                try (clipboardBackend ?? .none).makeClipboard(
+                    helperExecutable: Self.helperExecutable, environment: context.environment))
+        } catch {
+            return .unavailable(error)
+        }
+    }
+
+    // MARK: - Decisions
+
+    /// Whether this run talks to a person through windows rather than a terminal.
+    ///
+    /// `--notify`/`--no-notify` decide; otherwise `notify = auto` means: the text came from the
+    /// clipboard, stderr is no terminal, and a display is there (a launcher, not a pipeline or cron).
+    /// Taken with the defaults when the config itself could not be read.
+    func windows(for settings: Settings) -> RunPlan.Windows {
+        RunPlan.Windows(
+            isShown: showsWindows(settings), displayName: context.environment["DISPLAY"],
+            notifyTimeout: .milliseconds(Int(settings.notifyTimeout * 1000)))
+    }
+
+    private func showsWindows(_ settings: Settings) -> Bool {
+        guard context.nonEmpty("DISPLAY") != nil else { return false }
+        if let forced = invocation.notify { return forced }
+        switch settings.notify {
+        case .never: return false
+        case .always: return true
+        case .auto:
+            return readsSelection && !StandardStream.error.isTerminal && !invocation.isJSON
+        }
+    }
+
+    /// Where the URL is copied: the clipboard, unless `--no-copy`, `copy = false` or (for an
+    /// upload) `--dry-run` says not at all.
+    func copyTarget(for settings: Settings) -> Selection? {
+        mayCopy && settings.copy ? .clipboard : nil
+    }
+
+    /// The service: `--url`'s ad-hoc endpoint, else `-S` > `PASTE_SERVICE` > `[paste] service` >
+    /// the built-in default.
+    static func service(
+        _ invocation: Invocation, _ configuration: Configuration, context: Context
+    ) throws(ConfigError) -> ServiceProfile {
+        if let url = invocation.url { return ServiceProfile.adHoc(url: url) }
+        return try configuration.resolveService(flag: invocation.service, context: context)
+    }
+
+    /// How transfers run, timeouts converted to `Duration` here and nowhere else.
+    static func transfer(_ invocation: Invocation, _ settings: Settings, showsProgress: Bool) -> RunPlan.Transfer {
+        RunPlan.Transfer(
+            connectTimeout: .seconds(settings.connectTimeout),
+            totalTimeout: (invocation.timeout ?? settings.timeout).map { .seconds($0) },
+            stallTimeout: .seconds(settings.stallTimeout),
+            isInsecure: invocation.isInsecure,
+            isVerbose: invocation.isVerbose,
+            showsProgress: showsProgress,
+            retryPolicy: RetryPolicy(maximumAttempts: settings.retries + 1, maximumDelay: settings.maximumRetryAfter))
+    }
+
+    /// How uploads to `profile` connect (trust, client certificate, proxy), resolved from its
+    /// section, `[paste]` and the environment, and the warning to give when the service turns
+    /// TLS checks off (unless `--insecure` turned them off for every service, and said so).
+    static func connection(
+        for profile: ServiceProfile, paste: ConnectionSettings, context: Context, isInsecure: Bool
+    ) throws -> (policy: ConnectionPolicy, warning: String?) {
+        let policy = try ConnectionPolicy.resolve(service: profile.connection, paste: paste, context: context)
+        guard policy.isInsecure && !isInsecure else { return (policy, nil) }
+        return (
+            policy,
+            "service '\(profile.name)' sets insecure = true: TLS certificates and host names are not verified"
+        )
+    }
+
+    // MARK: - Plans
+
+    /// The plan of an upload.
+    ///
+    /// - Parameter windows: `windows(for: configuration.settings)`, decided by the caller first
+    ///   so that a failure here is shown in a window too.
+    /// - Throws: `ConfigError` (an unknown service, a connection key that cannot be resolved),
+    ///   `RequestError` for an option the service cannot honour: all before anything is read.
+    func resolve(_ configuration: Configuration, windows: RunPlan.Windows) throws -> RunPlan {
+        let settings = configuration.settings
+        let service = try Self.service(invocation, configuration, context: context)
+        // A service that takes no text (a ShareX image uploader) refuses before anything is read.
+        if !service.accepts.takes(.text) {
+            throw ContentRefusal.notAccepted(
+                service: service.name, accepts: service.accepts, source: "the text", type: "text/plain", category: .text
+            )
+        }
+        let options = invocation.options
+        // Refuse options the service cannot honour before reading anything.
+        try RequestBuilder(profile: service, context: context).validate(options, size: nil)
+        let (connection, warning) = try Self.connection(
+            for: service, paste: settings.connection, context: context, isInsecure: invocation.isInsecure)
+        let isRepeatable = !invocation.isNew && !options.burnsAfterReading && settings.repeatWindow > 0
+        // Drawn only on a terminal, never under -q or --json (asked in that order: a quiet run
+        // does not even look at stderr).
+        let showsProgress = ProgressBar.isWanted(
+            stderrIsTerminal: StandardStream.error.isTerminal, isQuiet: invocation.isQuiet,
+            isJSON: invocation.isJSON)
+        return RunPlan(
+            input: input,
+            service: service,
+            connection: connection,
+            adHocURL: invocation.url,
+            options: options,
+            copy: copyTarget(for: settings),
+            clipboardBackend: clipboardBackend,
+            clipboardTimeout: .milliseconds(Int(settings.clipboardTimeout * 1000)),
+            maximumClipboardBytes: settings.maximumClipboardBytes,
+            windows: windows,
+            transfer: Self.transfer(invocation, settings, showsProgress: showsProgress),
+            // A paste that burns after reading may be gone already: never hand out its link twice.
+            repeatWindow: isRepeatable ? .milliseconds(Int(settings.repeatWindow * 1000)) : nil,
+            isDryRun: invocation.isDryRun,
+            isForced: invocation.isForced,
+            prompts: invocation.prompts,
+            warnings: warning.map { [$0] } ?? [])
+    }
+
+    /// The plan of `paste --retry` (which reads no input, so needs no `PlanResolver` of its own).
+    static func resolveRetry(_ invocation: Invocation, _ configuration: Configuration) -> RetryPlan {
+        RetryPlan(
+            services: configuration.services, connection: configuration.settings.connection,
+            transfer: transfer(invocation, configuration.settings, showsProgress: false))
+    }
+}

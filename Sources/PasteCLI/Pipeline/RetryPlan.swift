@@ -1,0 +1,12 @@
+import PasteCore
+
+/// What `paste --retry` decided before sending: each entry names its own service, so the
+/// service and its connection are looked up as each entry is sent, among these.
+struct RetryPlan: Sendable {
+    /// Built-in and configured services, where an entry's service is found by name.
+    var services: [ServiceProfile]
+    /// `[paste]`'s trust and proxy keys, under each entry's service's own.
+    var connection: ConnectionSettings
+    /// How transfers run (no progress bar: `--retry` runs from cron).
+    var transfer: RunPlan.Transfer
+}

@@ -1,0 +1,94 @@
+import Clipboard
+import PasteCore
+import Upload
+
+/// Everything one upload decided before doing anything: built once by `PlanResolver` from argv,
+/// the config and the environment, then read by the stages and never changed.
+///
+/// The stages (read -> guard -> build -> send -> extract -> record -> deliver, run by
+/// `UploadPipeline`) see this value and nothing of `Invocation`, `Configuration` or `Settings`:
+/// each decision below is taken exactly once, in `PlanResolver`.
+struct RunPlan: Sendable {
+    /// Where the text comes from.
+    enum Input: Sendable, Equatable {
+        /// A selection: `-c`, `-P`, or, when `isFallback`, because stdin holds no text (a
+        /// terminal, /dev/null or closed, as under a launcher).
+        case selection(Selection, isFallback: Bool)
+        /// stdin: a pipe, a socket or a regular file.
+        case standardInput
+        /// `-f FILE`, one paste per file.
+        case files([String])
+    }
+
+    /// How the run talks to a person at a hotkey, where no terminal shows stderr.
+    struct Windows: Sendable {
+        /// Whether failures, the secret guard's question, `--prompt` and success are windows.
+        var isShown: Bool
+        /// The display they open on (`$DISPLAY`).
+        var displayName: String?
+        /// How long a notification stays (`notify-timeout`).
+        var notifyTimeout: Duration
+
+        /// No windows at all (`--retry`, which runs from cron).
+        static let none = Windows(isShown: false, displayName: nil, notifyTimeout: .zero)
+    }
+
+    /// How transfers run: timeouts, retries and what is reported while they do.
+    struct Transfer: Sendable {
+        /// The longest wait for a connection (`connect-timeout`).
+        var connectTimeout: Duration
+        /// The longest a whole upload may take (`--timeout`, else `timeout`), if bounded.
+        var totalTimeout: Duration?
+        /// How long a transfer may stall (`stall-timeout`).
+        var stallTimeout: Duration
+        /// `--insecure`: TLS checks off for every service (warned on stderr when the uploader
+        /// is made, each run).
+        var isInsecure: Bool
+        /// `-v`: the request and answer headers on stderr.
+        var isVerbose: Bool
+        /// Whether a progress bar may be drawn (stderr a terminal, no `-q`, no `--json`).
+        var showsProgress: Bool
+        /// When a failed request goes again (`retries`, `max-retry-after`).
+        var retryPolicy: RetryPolicy
+    }
+
+    /// Where the text comes from, stdin's kind looked at once.
+    var input: Input
+    /// The service every paste of the run goes to.
+    var service: ServiceProfile
+    /// How its requests connect (trust, client certificate, proxy).
+    var connection: ConnectionPolicy
+    /// `--url URL`: the ad-hoc endpoint, kept with an outbox entry so `--retry` finds it again.
+    var adHocURL: String?
+    /// Title, language, private, expiry, burn: already checked against the service.
+    var options: PasteOptions
+    /// Where the URL is copied; nil when it is not (`--no-copy`, `copy = false`, `--dry-run`).
+    var copy: Selection?
+    /// The clipboard of this session, detected once; nil when the run neither reads nor copies.
+    var clipboardBackend: ClipboardBackend?
+    /// How long a selection's owner may take to answer (`clipboard-timeout`).
+    var clipboardTimeout: Duration
+    /// The most bytes read from a selection (`max-clipboard`).
+    var maximumClipboardBytes: Int
+    /// How the run talks to a person at a hotkey.
+    var windows: Windows
+    /// How transfers run.
+    var transfer: Transfer
+    /// How long an earlier paste of the same text to the same service answers a repeat; nil
+    /// when every paste is new (`--new`, `--burn`, `repeat-window = 0`).
+    var repeatWindow: Duration?
+    /// `-n`: the requests are shown, nothing is sent.
+    var isDryRun: Bool
+    /// `--force`: the secret guard does not stop the upload.
+    var isForced: Bool
+    /// `--prompt`: the title is asked for in a window first.
+    var prompts: Bool
+    /// Said on stderr before anything is read (a service that turns TLS checks off).
+    var warnings: [String]
+
+    /// Whether the text comes from a selection.
+    var readsSelection: Bool {
+        if case .selection = input { return true }
+        return false
+    }
+}

@@ -1,0 +1,183 @@
+import PasteCore
+import SystemInterop
+import Upload
+
+/// Send, after build: each request through libcurl (or a TCP socket), retried only where a
+/// retry cannot make a second paste; several at once on one multi handle.
+///
+/// Before the uploader exists, `prepare` turns each request into a job: a repeat is answered
+/// from history instead (holding the repeat lock, so a second press of the hotkey waits for the
+/// first), and a stream gets its outbox entry, which the bytes are teed into as they go.
+/// `--retry` enters here with jobs made from outbox entries (`RetryStage`) and sends them one
+/// by one with `perform`.
+///
+/// Seams for what comes next:
+/// - The outbox journal: `prepare` is where an entry is made before the request starts; it can
+///   write every input there (not only streams) and mark the entry in flight, and `RecordStage`
+///   removes it or records the failure.
+/// - Interrupts: every transfer runs inside `send` or `perform`, so catching SIGINT, SIGTERM and
+///   SIGHUP (`Signal.catchArrivals`) before the first and checking `arrivalCount` from the
+///   transfer's progress callback stops it there; the job still reaches `RecordStage`.
+/// - The secret guard on streams: `streamObserver(for:)` sees every byte of a stream once, in
+///   order, as it is sent (today the digest); an incremental scanner joins it there.
+struct SendStage {
+    /// How many uploads of a batch run at once on the multi handle.
+    static let batchConcurrency = 6
+
+    private let uploader: Uploader
+    private let progressBar: ProgressBar.Driver?
+    private let transfer: RunPlan.Transfer
+    private let output: Output
+
+    /// Makes the uploader for the run (warning on stderr when `--insecure` turned TLS checks off).
+    init(transfer: RunPlan.Transfer, output: Output) {
+        self.transfer = transfer
+        self.output = output
+        let progressBar = transfer.showsProgress ? ProgressBar.Driver(colored: output.usesColor) : nil
+        self.progressBar = progressBar
+        var options = TransportOptions()
+        options.connectTimeout = transfer.connectTimeout
+        options.totalTimeout = transfer.totalTimeout
+        options.stallTimeout = transfer.stallTimeout
+        options.insecure = transfer.isInsecure
+        if transfer.isInsecure {
+            output.warning("--insecure: TLS certificates and host names are not verified")
+        }
+        options.userAgent = "paste/\(pasteVersion)"
+        if let progressBar {
+            options.progress = { sent, total in progressBar.update(sent: sent, total: total) }
+        }
+        if transfer.isVerbose {
+            options.verbose = { line in output.trace(line) }
+        }
+        uploader = Uploader(options: options)
+    }
+
+    /// Erases the progress bar, if one was drawn, once the run's uploads are over.
+    func finish() {
+        progressBar?.finish()
+    }
+
+    // MARK: - Before sending
+
+    /// What to do with one paste of an upload.
+    enum Preparation {
+        /// Answered from history: the same text went to the same service moments ago.
+        case repeated(PasteResult)
+        /// To be sent.
+        case send(PasteJob)
+    }
+
+    /// Answers a repeat from history, or gets the upload ready to send.
+    ///
+    /// - Parameter inputCount: how many pastes the run makes (only a run of one waits for a
+    ///   concurrent paste of the same text).
+    static func prepare(
+        _ request: UploadRequest, _ input: PasteInput, plan: RunPlan, options: PasteOptions, history: History,
+        inputCount: Int, context: Context
+    ) throws -> Preparation {
+        let service = plan.service
+        let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
+        var repeatLock: FileLock?
+        if let window = plan.repeatWindow, let digest {
+            // Another paste of the same text to the same service may be under way (a hotkey
+            // pressed twice): wait for it, then its URL is in history. Only a run of one paste
+            // waits: a batch would hold several locks of one folder at once (and flock locks of
+            // one process on one file exclude each other).
+            if inputCount == 1 {
+                repeatLock = try? FileLock(
+                    path: repeatLockPath(digest: digest, service: service.name, context: context), kind: .exclusive)
+            }
+            if let earlier = try? history.recent(sha256: digest, service: service.name, within: window) {
+                return .repeated(
+                    PasteResult(
+                        url: earlier.url, service: service.name, byteCount: earlier.byteCount, sha256: digest,
+                        title: earlier.title, deletion: earlier.deletionToken ?? earlier.deletionURL, isRepeat: true))
+            }
+        }
+        let metadata = OutboxEntry.Metadata(
+            service: service.name, serviceURL: plan.adHocURL, title: options.title, language: options.language,
+            isPrivate: options.isPrivate,
+            expiry: options.neverExpires ? PrivateBin.never : options.expirySeconds.map(String.init),
+            fileName: input.fileName, created: context.now(),
+            burnsAfterReading: options.burnsAfterReading ? true : nil)
+        var request = request
+        var writer: OutboxEntryWriter?
+        if case .stream = input.content {
+            // Streamed stdin is teed into the outbox as it goes: nothing is lost if the upload fails.
+            writer = try Outbox(context: context).makeEntry(metadata)
+            request = request.teeing(to: writer!.contentPath)
+        }
+        return .send(
+            PasteJob(
+                request: request, service: service, title: options.title, fileName: input.fileName,
+                source: .input(PasteJob.FreshText(input: input, metadata: metadata)), digest: digest, writer: writer,
+                repeatLock: repeatLock,
+                streamDigest: writer == nil ? nil : StreamDigest()))
+    }
+
+    /// The lock file for uploads of one text to one service.
+    ///
+    /// Sixteen per service, chosen by the digest's first hex digit: the same text always meets
+    /// the same lock, different texts rarely wait for each other, and the folder never fills
+    /// with one file per paste.
+    static func repeatLockPath(digest: String, service: String, context: Context) -> String {
+        let folder = (context.runtimeDirectory.map { $0 + "/paste" }) ?? context.pasteStateDirectory
+        try? AtomicFile.createFolder(folder)
+        let safeService = String(service.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        return folder + "/sending-\(safeService)-\(digest.prefix(1)).lock"
+    }
+
+    // MARK: - Sending
+
+    /// Sends every job: a single one with retries, several on one libcurl multi handle
+    /// (connections reused, transfers overlapped); the answers in the order given.
+    func send(_ jobs: [PasteJob]) -> [Result<UploadResponse, any Error>] {
+        if jobs.count == 1 {
+            return [Result { try perform(jobs[0].request, streamObserver: streamObserver(for: jobs[0])) }]
+        }
+        let batch = uploader.sendAll(jobs.map { $0.request }, maxConcurrent: Self.batchConcurrency)
+        // A transfer that never reached the server may go again, alone, with the usual policy.
+        return zip(jobs, batch).map { job, outcome in
+            guard case .retry = transfer.retryPolicy.decide(after: outcome, attempt: 1) else {
+                return outcome.mapError { $0 }
+            }
+            return Result { try perform(job.request) }
+        }
+    }
+
+    /// Sends one request as it is, no retries (`--delete`: the answer is read by the caller).
+    func sendOnce(_ request: UploadRequest) throws(UploadError) -> UploadResponse {
+        try uploader.send(request)
+    }
+
+    /// What sees every byte of a job's stream as it is sent: its digest.
+    func streamObserver(for job: PasteJob) -> ((Span<UInt8>) -> Void)? {
+        job.streamDigest.map { digest in { digest.update($0) } }
+    }
+
+    /// Runs a request, retrying only what cannot create a duplicate paste.
+    func perform(_ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil) throws -> UploadResponse {
+        let policy = transfer.retryPolicy
+        var attempt = 1
+        while true {
+            let outcome: Result<UploadResponse, UploadError>
+            do {
+                outcome = .success(try uploader.send(request, streamObserver: streamObserver))
+            } catch {
+                outcome = .failure(error)
+            }
+            // A stream cannot be read twice; only in-memory and file bodies are retried.
+            guard request.isReplayable, case .retry(let seconds) = policy.decide(after: outcome, attempt: attempt)
+            else {
+                return try outcome.get()
+            }
+            output.note(
+                "retrying in \(Duration.seconds(seconds).secondsText) (attempt \(attempt + 1) of \(policy.maximumAttempts))"
+            )
+            // The only sleep in paste: a back-off the server asked for.
+            CurrentProcess.sleep(for: .seconds(seconds))
+            attempt += 1
+        }
+    }
+}

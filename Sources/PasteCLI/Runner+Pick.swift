@@ -1,0 +1,51 @@
+import Alerts
+import Clipboard
+import PasteCore
+import SystemInterop
+
+extension Runner {
+    /// `--pick`: choose an earlier paste in a window; its URL goes on the clipboard.
+    ///
+    /// The configuration applies as for an upload: `copy = false` keeps the clipboard as it is,
+    /// and with windows shown (`notify`) a failure is shown in one too. (`clipboard-timeout` is
+    /// about reading a selection, which `--pick` never does.)
+    func pick() throws -> ExitStatus {
+        let resolver = PlanResolver(invocation: invocation, context: context)
+        let settings: Settings
+        do {
+            settings = try loadConfiguration().settings
+        } catch {
+            let windows = DesktopWindows(plan: resolver.windows(for: Settings()), output: output)
+            if windows.isShown { windows.notifyFailure(error) }
+            throw error
+        }
+        let windows = DesktopWindows(plan: resolver.windows(for: settings), output: output)
+        do {
+            return try pick(windows: windows, copy: resolver.copyTarget(for: settings), resolver: resolver)
+        } catch let error as any PasteError {
+            if windows.isShown { windows.notifyFailure(error) }
+            throw error
+        }
+    }
+
+    private func pick(windows: DesktopWindows, copy: Selection?, resolver: PlanResolver) throws -> ExitStatus {
+        let records = try History(context: context).records().reversed()
+        guard !records.isEmpty else {
+            throw InputError.empty(source: "the history")
+        }
+        let now = context.now()
+        let rows = records.map { record in
+            PickRow(
+                primary: record.title ?? record.preview ?? record.url,
+                secondary: "\(record.service) · \(Age.text(from: record.time, to: now)) · \(record.url)")
+        }
+        guard let index = try windows.pick(title: "Earlier pastes", rows: Array(rows)) else { return .cancelled }
+        let url = Array(records)[index].url
+        output.result(url)
+        if let copy {
+            DeliverStage(copy: copy, preparedCopy: nil, windows: windows, output: output).copyToClipboard(
+                url, to: copy, clipboard: resolver.makeClipboard())
+        }
+        return .success
+    }
+}

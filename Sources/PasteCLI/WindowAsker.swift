@@ -1,0 +1,33 @@
+import Alerts
+import PasteCore
+
+/// Asks the person in a window, for ShareX's `{prompt:…}` (the prompt window) and
+/// `{select:…}` (the stacked-button dialog, Cancel last).
+struct WindowAsker: Asking {
+    /// `$DISPLAY`; without one nothing can be asked, and the upload stops before it starts.
+    var displayName: String?
+
+    func askText(title: String, initial: String) throws -> String? {
+        guard let displayName, !displayName.isEmpty else { throw RequestError.cannotAsk(question: title) }
+        do {
+            return try Alerts.prompt(title: "paste", message: title, initialText: initial, displayName: displayName)
+        } catch {
+            throw AlertFailure(error: error)
+        }
+    }
+
+    func choose(among choices: [String], title: String) throws -> Int? {
+        guard let displayName, !displayName.isEmpty else {
+            throw RequestError.cannotAsk(question: choices.joined(separator: " | "))
+        }
+        // One button per choice answering its index; Cancel, the safe one, last.
+        let buttons =
+            choices.enumerated().map { Alerts.Button($0.element, answer: Int?.some($0.offset)) }
+            + [Alerts.Button("Cancel", answer: Int?.none)]
+        do {
+            return try Alerts.confirm(message: title, buttons: buttons, displayName: displayName) ?? nil
+        } catch {
+            throw AlertFailure(error: error)
+        }
+    }
+}

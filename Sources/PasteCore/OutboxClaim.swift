@@ -1,0 +1,211 @@
+import FoundationEssentials
+import SystemInterop
+
+/// One run's hold on one outbox entry: the entry it made (`Outbox.create`) or the one it is about
+/// to send again (`Outbox.claimDue`, `Outbox.claim(id:)`).
+///
+/// While this value lives, no other run can claim the entry, write its metadata or remove it,
+/// and every listing shows it busy: the claim holds an exclusive `flock` on the content file (the
+/// one file of an entry that is never replaced), which the kernel drops when the process dies.
+/// So no entry is ever sent by two runs at once, and an entry `writing` or `in-flight` without a
+/// holder is known to belong to a run that died.
+///
+/// The steps, in order (see `Outbox` for the whole protocol): `append` (or stream into
+/// `contentPath`) and `finishContent()` for an entry being written; `markInFlight()` before the
+/// request; then exactly one of `recordSuccess()`, `recordFailure(_:)` or `discard()`. Let the
+/// claim go only after that (it is released when the value goes away).
+public final class OutboxClaim {
+    /// The entry as last written by this claim (or read when it was claimed).
+    public private(set) var entry: OutboxEntry
+    /// The outbox it belongs to (its clock and policy).
+    let outbox: Outbox
+    /// The lock on the content file; its descriptor reads (and, for a new entry, appends) it.
+    let lock: FileLock
+    /// Whether the entry is on disk for good (`fsync`ed): then every change is made durable too.
+    public private(set) var isDurable: Bool
+    /// Whether the entry has been removed (`recordSuccess()` or `discard()`).
+    public private(set) var isRemoved = false
+
+    init(outbox: Outbox, entry: OutboxEntry, lock: FileLock, isDurable: Bool) {
+        self.outbox = outbox
+        self.entry = entry
+        self.lock = lock
+        self.isDurable = isDurable
+    }
+
+    /// The entry's short id.
+    public var id: String { entry.id }
+    /// The content file, for a tee to append to or an uploader to read.
+    public var contentPath: String { entry.contentPath }
+    /// Where the entry stands.
+    public var state: OutboxEntry.State { entry.metadata.effectiveState }
+
+    // MARK: - Content
+
+    /// The content's length now. Wraps `fstat` on the locked descriptor.
+    public func contentSize() throws(StoreError) -> Int64 {
+        try StoreError.attempt({ .cannotRead(path: contentPath, errno: $0) }) { () throws(Errno) in
+            try lock.file.status().size
+        }
+    }
+
+    /// Whether the content is whole: its length is the one recorded (entries written before
+    /// lengths were recorded are taken as whole once they left `writing`).
+    public func isWhole() throws(StoreError) -> Bool {
+        guard let expected = entry.metadata.byteCount else { return entry.metadata.state == nil }
+        return try contentSize() == expected
+    }
+
+    /// Appends bytes to the content of an entry being written.
+    ///
+    /// - Throws: `StoreError.cannotWrite` (a full disk: `Errno.noSpace`).
+    public func append(_ bytes: [UInt8]) throws(StoreError) {
+        precondition(!isRemoved, "append to a removed outbox entry")
+        precondition(
+            state == .writing || (state == .inFlight && entry.metadata.byteCount == nil),
+            "append to an outbox entry whose content is finished")
+        try StoreError.attempt({ .cannotWrite(path: contentPath, errno: $0) }) { () throws(Errno) in
+            try lock.file.writeAll(bytes)
+        }
+    }
+
+    /// Records that the content is whole: its length (and digest, when known) go in the
+    /// metadata. Call it once a stream has ended and its tee is flushed.
+    ///
+    /// - Parameter sha256: The content's SHA-256, when the caller computed it on the way.
+    /// - Returns: The content's length.
+    /// - Throws: `StoreError.incompleteContent` when a length given at creation is not what was
+    ///   written, or the metadata's write failure.
+    @discardableResult
+    public func finishContent(sha256: String? = nil) throws(StoreError) -> Int64 {
+        precondition(!isRemoved, "finish a removed outbox entry")
+        let size = try contentSize()
+        if let expected = entry.metadata.byteCount, expected != size {
+            throw .incompleteContent(path: contentPath, expected: expected, actual: size)
+        }
+        var metadata = entry.metadata
+        metadata.byteCount = size
+        if let sha256 { metadata.sha256 = sha256 }
+        if metadata != entry.metadata { try writeMetadata(metadata) }
+        return size
+    }
+
+    /// Reads the whole content (the clipboard-sized case; a large entry is better streamed from
+    /// `contentPath`). Reads through the locked descriptor: the very file that was checked.
+    public func readContent() throws(StoreError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        try StoreError.attempt({ .cannotRead(path: contentPath, errno: $0) }) { () throws(Errno) in
+            while true {
+                let chunk = try lock.file.read(atOffset: Int64(bytes.count), upTo: Self.readChunk)
+                if chunk.isEmpty { return }
+                bytes += chunk
+            }
+        }
+        return bytes
+    }
+
+    /// How much `readContent` asks for at a time.
+    static let readChunk = 1 << 20
+
+    // MARK: - Sending
+
+    /// Marks the entry in flight: from now on a run that dies leaves an entry the server may
+    /// already have made (held by the next recovery pass, never sent again by itself). Call it
+    /// before the request starts.
+    public func markInFlight() throws(StoreError) {
+        try settle(as: .inFlight)
+    }
+
+    /// The paste was made and its URL recorded: removes the entry (metadata first, so it stops
+    /// being an entry at once, then the content).
+    public func recordSuccess() throws(StoreError) {
+        try remove()
+    }
+
+    /// Records a failed attempt: one more attempt, its sanitized message and time, and the state
+    /// it leaves the entry in: `held` when the failure says so or attempts ran out
+    /// (`OutboxPolicy.maximumAttempts`), else `retryable` with the time of the next attempt.
+    /// The entry is then durable (`makeDurable()`).
+    ///
+    /// The content must be whole: finish a stream first (reading the rest of its input), or
+    /// `discard()` one that was cut short.
+    /// - Returns: The entry as recorded.
+    @discardableResult
+    public func recordFailure(_ failure: OutboxFailure) throws(StoreError) -> OutboxEntry {
+        precondition(!isRemoved, "record a failure of a removed outbox entry")
+        let isWhole = try isWhole()
+        precondition(isWhole, "finish the content (or discard the entry) before recording a failure")
+        let now = outbox.now()
+        var metadata = entry.metadata
+        metadata.attempts += 1
+        metadata.lastError = failure.message
+        metadata.lastAttempt = now
+        if failure.verdict == .held || outbox.policy.isExhausted(afterAttempt: metadata.attempts) {
+            metadata.state = .held
+            metadata.nextAttempt = nil
+        } else {
+            metadata.state = .retryable
+            let delay = outbox.policy.delay(afterAttempt: metadata.attempts)
+            let (seconds, attoseconds) = delay.components
+            metadata.nextAttempt = now.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        }
+        try makeDurable(with: metadata)
+        return entry
+    }
+
+    /// Flushes the content and the metadata to disk (`fsync` of both and of the folder), so the
+    /// entry survives a power cut; every later change is made durable too. `recordFailure` does
+    /// it; call it directly when a run must stop before it knows how its request ended.
+    public func makeDurable() throws(StoreError) {
+        try makeDurable(with: entry.metadata)
+    }
+
+    /// Removes an entry that must not wait: a stream cut short (the text was never whole), or
+    /// text the guard refused.
+    public func discard() throws(StoreError) {
+        try remove()
+    }
+
+    // MARK: - Writing
+
+    /// Sets the state and writes the metadata (durably when the entry is durable).
+    func settle(as state: OutboxEntry.State) throws(StoreError) {
+        var metadata = entry.metadata
+        metadata.state = state
+        try writeMetadata(metadata)
+    }
+
+    /// Sets the state and makes the entry durable (for a recovery pass's changes).
+    func settleDurably(as state: OutboxEntry.State) throws(StoreError) {
+        var metadata = entry.metadata
+        metadata.state = state
+        try makeDurable(with: metadata)
+    }
+
+    /// Replaces the metadata file (only ever under this claim's lock).
+    func writeMetadata(_ metadata: OutboxEntry.Metadata) throws(StoreError) {
+        precondition(!isRemoved, "write the metadata of a removed outbox entry")
+        let bytes = try Outbox.encode(metadata, path: entry.metadataPath)
+        try AtomicFile.write(bytes, to: entry.metadataPath, durable: isDurable)
+        entry.metadata = metadata
+    }
+
+    private func makeDurable(with metadata: OutboxEntry.Metadata) throws(StoreError) {
+        precondition(!isRemoved, "make a removed outbox entry durable")
+        try StoreError.attempt({ .cannotWrite(path: contentPath, errno: $0) }) { () throws(Errno) in
+            try lock.file.sync()
+        }
+        isDurable = true
+        try writeMetadata(metadata)
+    }
+
+    private func remove() throws(StoreError) {
+        precondition(!isRemoved, "remove an outbox entry twice")
+        try AtomicFile.remove(entry.metadataPath)
+        try AtomicFile.remove(entry.contentPath)
+        isRemoved = true
+    }
+}
+
+@available(*, unavailable)
+extension OutboxClaim: Sendable {}
