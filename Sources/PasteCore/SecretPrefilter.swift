@@ -114,9 +114,11 @@ final class SecretPrefilter: Sendable {
                     for word in 0..<4 { followers[4 * group + word] = ~0 }
                     break
                 }
+                // No array per literal: this runs at the first scan of every process.
                 let byte = literals[entry.literalStart + next]
-                for spelling in [byte, entry.ignoresCase ? Self.otherCase(byte) : nil].compactMap({ $0 }) {
-                    followers[4 * group + Int(spelling >> 6)] |= 1 << UInt64(spelling & 63)
+                followers[4 * group + Int(byte >> 6)] |= 1 << UInt64(byte & 63)
+                if entry.ignoresCase, let other = Self.otherCase(byte) {
+                    followers[4 * group + Int(other >> 6)] |= 1 << UInt64(other & 63)
                 }
             }
         }
