@@ -104,6 +104,13 @@ struct MemoryAdviceTests {
         #expect(bytes == [1, 2, 3])
         let address = bytes.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } + (8 << 20)
         #expect(try Self.flags(ofMappingHolding: address).contains("hg"), "MADV_HUGEPAGE sets VM_HUGEPAGE")
+        // Empty with room reserved, as the clipboard reader calls it before the first increment.
+        var reserved: [UInt8] = []
+        reserved.reserveCapacity(64 << 20)
+        Memory.adviseHugePages(forCapacityOf: &reserved)
+        #expect(reserved.isEmpty)
+        let start = reserved.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } + (8 << 20)
+        #expect(try Self.flags(ofMappingHolding: start).contains("hg"))
         // A small buffer has no whole huge page inside it: nothing to advise, nothing breaks.
         var small: [UInt8] = []
         small.reserveCapacity(4096)
