@@ -28,6 +28,7 @@ end
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s f -l file -r -F -d 'upload FILE (repeat for several; one paste each)'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s c -l clipboard -d 'read the CLIPBOARD selection even when stdin is a pipe'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s P -l primary -d 'read the PRIMARY selection (the mouse selection)'
+complete -c paste -n 'not __paste_pastebin_is_coreutils' -l image -d 'send the clipboard image, not its text'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s S -l service -x -a '(__paste_pastebin_services)' -d 'paste to service NAME'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l url -x -d 'paste to a pastie-style endpoint at URL'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l config -r -F -d 'read FILE instead of ~/.config/paste/config'

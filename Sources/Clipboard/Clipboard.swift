@@ -72,27 +72,29 @@ public protocol Clipboard {
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, ownerOf target: Selection
     ) throws(ClipboardError) -> (content: ClipboardContent, write: any PreparedClipboardWrite)
 
-    /// The text in `selection`, read up to `limit` bytes, and shown to `observer` while it
-    /// arrives when it comes in increments (see `TextObserver`): the secret guard's scan of a
-    /// large clipboard overlaps the transfer.
+    /// `readContent`, with the text of a large transfer shown to `observer` while it arrives
+    /// (see `TextObserver`): the secret guard's scan of a large clipboard overlaps the transfer.
     ///
     /// - Parameters:
     ///   - timeout: how long to wait for the owner at each step before giving up.
-    ///   - limit: the most bytes read (paste's `max-clipboard`).
+    ///   - preferences: text or image first, and the most bytes read (`readLimit`, paste's
+    ///     `max-clipboard`; `imageLimit` for an image).
     ///   - observer: sees the text of a large transfer as it arrives; nil for none.
-    /// - Returns: the text (the same bytes `read` returns) and the observer's state when it saw
-    ///   all of it; nil when it saw none of it (the caller then looks at the text whole).
-    /// - Throws: what `read` throws, and `.exceedsLimit` when the owner sends more than `limit`.
-    func read<State: Sendable>(
-        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?
-    ) throws(ClipboardError) -> ObservedText<State>
+    /// - Returns: what `readContent` returns, and the observer's state when it saw all of the
+    ///   text; nil when it saw none of it (a reply in one piece, an image, no observer): the
+    ///   caller then looks at the text whole.
+    /// - Throws: what `readContent` throws; `.exceedsLimit` past `preferences.readLimit`.
+    func readContent<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?
+    ) throws(ClipboardError) -> ObservedContent<State>
 
-    /// `read(_:timeout:limit:observer:)`, beginning a write to `target` that may take over what
-    /// the read used, as `readKeepingConnection(_:timeout:ownerOf:)` does.
-    func readKeepingConnection<State: Sendable>(
-        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?,
+    /// `readContent(_:timeout:preferences:observer:)`, beginning a write to `target` that may
+    /// take over what the read used, as `readContentKeepingConnection(_:timeout:preferences:ownerOf:)`
+    /// does: the hotkey path.
+    func readContentKeepingConnection<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
         ownerOf target: Selection
-    ) throws(ClipboardError) -> (text: ObservedText<State>, write: any PreparedClipboardWrite)
+    ) throws(ClipboardError) -> (content: ObservedContent<State>, write: any PreparedClipboardWrite)
 }
 
 /// A write whose slow part may already have begun (see `Clipboard.prepareWrite`).
@@ -115,23 +117,23 @@ extension Clipboard {
         return (text, try prepareWrite(to: target))
     }
 
-    /// By default the text is read whole, then measured against `limit`, and nothing observes
-    /// it (a backend that reads in increments does better).
-    public func read<State: Sendable>(
-        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?
-    ) throws(ClipboardError) -> ObservedText<State> {
-        let text = try read(selection, timeout: timeout)
-        if text.count > limit { throw .exceedsLimit(selection, limit: limit) }
-        return ObservedText(text: text, observation: nil)
+    /// By default nothing observes a read (a backend that reads in increments does better):
+    /// the caller looks at the whole text.
+    public func readContent<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?
+    ) throws(ClipboardError) -> ObservedContent<State> {
+        ObservedContent(
+            content: try readContent(selection, timeout: timeout, preferences: preferences), observation: nil)
     }
 
-    /// By default a limited, observed read keeps nothing either.
-    public func readKeepingConnection<State: Sendable>(
-        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?,
+    /// By default an observed read is not observed, as above.
+    public func readContentKeepingConnection<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
         ownerOf target: Selection
-    ) throws(ClipboardError) -> (text: ObservedText<State>, write: any PreparedClipboardWrite) {
-        let text = try read(selection, timeout: timeout, limit: limit, observer: observer)
-        return (text, try prepareWrite(to: target))
+    ) throws(ClipboardError) -> (content: ObservedContent<State>, write: any PreparedClipboardWrite) {
+        let read = try readContentKeepingConnection(
+            selection, timeout: timeout, preferences: preferences, ownerOf: target)
+        return (ObservedContent(content: read.content, observation: nil), read.write)
     }
 
     /// By default a content read keeps nothing either.

@@ -76,27 +76,28 @@ struct SelectionReader {
         try readWithTime().text
     }
 
-    /// Runs steps 1–5 and returns the text as UTF-8, with the observer that saw it arrive (nil
-    /// when it was not observed) and the server time the requests used (good for taking a
-    /// selection on this connection right after).
-    func readWithTime() throws(ClipboardError) -> (
-        text: [UInt8], observed: (any ChunkObserving)?, time: Timestamp
-    ) {
+    /// Runs steps 1–5 and returns the text as UTF-8, with the server time the requests used
+    /// (good for taking a selection on this connection right after).
+    func readWithTime() throws(ClipboardError) -> (text: [UInt8], time: Timestamp) {
         let time = try awaitTime()
-        guard case (.text(let text), let observed) = try readText(time: time, imageLimit: nil) else {
+        guard case .text(let text) = try readText(time: time, imageLimit: nil).content else {
             preconditionFailure("readText returns text when images are not read")
         }
-        return (text, observed, time)
+        return (text, time)
     }
 
     /// Reads the text, or an image when there is no text or the caller prefers an image (see
-    /// the steps above), with the server time the requests used.
+    /// the steps above), with the observer that saw the text arrive (nil when it was not
+    /// observed) and the server time the requests used.
     func readContent(preferences: ContentPreferences) throws(ClipboardError) -> (
-        content: ClipboardContent, time: Timestamp
+        content: ClipboardContent, observed: (any ChunkObserving)?, time: Timestamp
     ) {
         let time = try awaitTime()
         let limit = preferences.imageLimit
-        guard preferences.prefersImage else { return (try readText(time: time, imageLimit: limit).content, time) }
+        guard preferences.prefersImage else {
+            let (content, observed) = try readText(time: time, imageLimit: limit)
+            return (content, observed, time)
+        }
         // Step 4 first: the owner's image, when it offers one.
         let offered = try offeredTargets(time: time)
         if offered == nil, display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
@@ -105,10 +106,11 @@ struct SelectionReader {
                 to: display.atom(name), named: name, time: time, imageLimit: limit)
             {
                 guard !bytes.isEmpty else { throw .empty(selection) }
-                return (.image(bytes, type: type), time)
+                return (.image(bytes, type: type), nil, time)
             }
         }
-        return (try readText(time: time, imageLimit: limit, offered: .some(offered)).content, time)
+        let (content, observed) = try readText(time: time, imageLimit: limit, offered: .some(offered))
+        return (content, observed, time)
     }
 
     /// Step 2, asked for in `init` and answered on the atoms' round trip.

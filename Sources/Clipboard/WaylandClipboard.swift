@@ -29,24 +29,13 @@ public struct WaylandClipboard: Clipboard, Sendable {
     /// How long `write` waits to hand the text to `wl-copy`.
     static let copyTimeout = Duration.seconds(10)
 
-    /// Reads the selection with `wl-paste --no-newline --type text`.
+    /// Reads the selection with `wl-paste --no-newline --type text`, up to
+    /// `ContentPreferences.defaultReadLimit` bytes.
     public func read(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> [UInt8] {
-        try readText(selection, timeout, limit: nil)
-    }
-
-    /// Reads the selection as `read` does, killing `wl-paste` past `limit` bytes. `wl-paste`
-    /// writes the text through a pipe with no increments to show: nothing is observed.
-    public func read<State: Sendable>(
-        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?
-    ) throws(ClipboardError) -> ObservedText<State> {
-        ObservedText(text: try readText(selection, timeout, limit: limit), observation: nil)
-    }
-
-    /// The text, up to `limit` bytes when there is one.
-    private func readText(_ selection: Selection, _ timeout: Duration, limit: Int?) throws(ClipboardError) -> [UInt8] {
         let primary = selection == .primary ? ["--primary"] : []
         let (status, text) = try capture(
-            [pasteTool, "--no-newline", "--type", "text"] + primary, selection, timeout, limit: limit)
+            [pasteTool, "--no-newline", "--type", "text"] + primary, selection, timeout,
+            limit: ContentPreferences.defaultReadLimit)
         if status == 0 {
             guard !text.isEmpty else { throw .empty(selection) }
             return text

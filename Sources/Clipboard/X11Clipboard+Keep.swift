@@ -13,28 +13,10 @@ extension X11Clipboard {
     ) throws(ClipboardError) -> (text: [UInt8], write: any PreparedClipboardWrite) {
         let display = try openDisplay()
         let reader = SelectionReader(display: display, selection: selection, timeout: timeout)
-        let (text, _, time) = try reader.readWithTime()
+        let (text, time) = try reader.readWithTime()
         let owner = InheritedOwner(
             display: display, window: reader.window, time: time, target: target, fallback: self)
         return (text, owner)
-    }
-
-    /// `readKeepingConnection` up to `limit` bytes, showing a large transfer to `observer` as
-    /// it arrives (see `TextObserver`). The observer's thread is joined before this returns, so
-    /// the owner is still forked from the reader's connection when the process was
-    /// single-threaded before the read.
-    public func readKeepingConnection<State: Sendable>(
-        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?,
-        ownerOf target: Selection
-    ) throws(ClipboardError) -> (text: ObservedText<State>, write: any PreparedClipboardWrite) {
-        let display = try openDisplay()
-        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
-        reader.readLimit = limit
-        reader.observer = observer
-        let (text, observed, time) = try reader.readWithTime()
-        let owner = InheritedOwner(
-            display: display, window: reader.window, time: time, target: target, fallback: self)
-        return (ObservedText(text: text, observation: (observed as? TextObserver<State>)?.state), owner)
     }
 
     /// `readKeepingConnection` for text or an image (`readContent`): the URL of either goes
@@ -45,9 +27,27 @@ extension X11Clipboard {
         let display = try openDisplay()
         var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
         reader.readLimit = preferences.readLimit
-        let (content, time) = try reader.readContent(preferences: preferences)
+        let (content, _, time) = try reader.readContent(preferences: preferences)
         let owner = InheritedOwner(
             display: display, window: reader.window, time: time, target: target, fallback: self)
         return (content, owner)
+    }
+
+    /// `readContentKeepingConnection`, showing a large text transfer to `observer` as it
+    /// arrives (see `TextObserver`). The observer's thread is joined before this returns, so the
+    /// owner is still forked from the reader's connection when the process was single-threaded
+    /// before the read.
+    public func readContentKeepingConnection<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
+        ownerOf target: Selection
+    ) throws(ClipboardError) -> (content: ObservedContent<State>, write: any PreparedClipboardWrite) {
+        let display = try openDisplay()
+        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        reader.readLimit = preferences.readLimit
+        reader.observer = observer
+        let (content, observed, time) = try reader.readContent(preferences: preferences)
+        let owner = InheritedOwner(
+            display: display, window: reader.window, time: time, target: target, fallback: self)
+        return (ObservedContent(content: content, observation: (observed as? TextObserver<State>)?.state), owner)
     }
 }

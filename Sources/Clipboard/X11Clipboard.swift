@@ -53,21 +53,6 @@ public struct X11Clipboard: Clipboard, Sendable {
         return try SelectionReader(display: display, selection: selection, timeout: timeout).read()
     }
 
-    /// Reads `selection` as UTF-8 text up to `limit` bytes, showing a large transfer to
-    /// `observer` as it arrives, on a second thread that is joined before this returns (see
-    /// `TextObserver`).
-    public func read<State: Sendable>(
-        _ selection: Selection, timeout: Duration, limit: Int, observer: TextObserver<State>?
-    ) throws(ClipboardError) -> ObservedText<State> {
-        let display = try openDisplay()
-        defer { display.close() }
-        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
-        reader.readLimit = limit
-        reader.observer = observer
-        let (text, observed, _) = try reader.readWithTime()
-        return ObservedText(text: text, observation: (observed as? TextObserver<State>)?.state)
-    }
-
     /// Reads `selection`'s text, or its image (see `SelectionReader` for the steps).
     public func readContent(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences
@@ -77,6 +62,20 @@ public struct X11Clipboard: Clipboard, Sendable {
         var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
         reader.readLimit = preferences.readLimit
         return try reader.readContent(preferences: preferences).content
+    }
+
+    /// `readContent`, showing a large text transfer to `observer` as it arrives, on a second
+    /// thread that is joined before this returns (see `TextObserver`).
+    public func readContent<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?
+    ) throws(ClipboardError) -> ObservedContent<State> {
+        let display = try openDisplay()
+        defer { display.close() }
+        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        reader.readLimit = preferences.readLimit
+        reader.observer = observer
+        let read = try reader.readContent(preferences: preferences)
+        return ObservedContent(content: read.content, observation: (read.observed as? TextObserver<State>)?.state)
     }
 
     /// Makes `text` the content of `selection`, returning once the owner holds it.

@@ -4,9 +4,10 @@ internal import SystemInterop
 
 /// Reads a `BodySource` in chunks into buffers libcurl hands us, teeing streams to a file.
 ///
-/// One reader per body or multipart part. It owns the descriptors it opened (the file, the tee)
-/// and closes them in `deinit`; a stream's own descriptor belongs to the caller. When a read
-/// fails, the reason is kept in `failure` and the callback returns the abort value: errors never
+/// One reader per body or multipart part (and one more inside for the content of an `.encoded`
+/// source). It owns the descriptors it opened (the file, the tee) and closes them in `deinit`; a
+/// stream's own descriptor belongs to the caller. When a read fails, or the inspector refuses a
+/// chunk, the reason is kept in `failure` and the callback returns the abort value: errors never
 /// cross C.
 final class BodyReader {
     private let source: BodySource
@@ -14,17 +15,42 @@ final class BodyReader {
     private let file: FileDescriptor?
     /// The tee file, opened for appending; nil when there is none.
     private let tee: TeeWriter?
+    /// For `.encoded`: the reader of the content, which the encoding rewrites.
+    private let content: BodyReader?
     /// Where `.bytes` and `.file` are; for `.bytes` the next byte to send.
     private var offset: Int64 = 0
     /// For `.segments`: the piece being sent, and the next byte to send within it.
     private var segmentIndex = 0
     private var segmentOffset = 0
-    /// Set when a read or tee write failed; the transfer was aborted because of it.
+    /// Set when a read or tee write failed, or the inspector refused; the transfer was
+    /// aborted because of it.
     private(set) var failure: CurlError.LocalFailure?
+    /// Whether the source was read to its end (its last byte handed over).
+    private(set) var hasReachedEnd = false
     /// Sees every byte of a `.stream` body once, in order, as it is read (a stream cannot
     /// rewind, so nothing is seen twice): lets the caller hash a stream while it is sent
     /// instead of reading the tee file again afterwards.
-    var streamObserver: ((Span<UInt8>) -> Void)?
+    var streamObserver: ((Span<UInt8>) -> Void)? {
+        didSet { content?.streamObserver = streamObserver }
+    }
+    /// Sees the content before libcurl does and may refuse it (`BodyInspector`); for an
+    /// `.encoded` source, the content before the encoding.
+    var inspector: (any BodyInspector)? {
+        didSet { content?.inspector = inspector }
+    }
+
+    // MARK: `.encoded` state
+
+    /// Where an `.encoded` body is: its prefix, its content, its suffix, done.
+    private enum Part { case prefix, content, suffix, done }
+    private var part = Part.prefix
+    /// Encoded bytes not yet handed over (an escaped chunk can outgrow libcurl's buffer).
+    private var pending: [UInt8] = []
+    private var pendingStart = 0
+    /// Where the content's raw chunks are read before they are encoded.
+    private var scratch: UnsafeMutableRawBufferPointer?
+    /// The most content read at a time for encoding: libcurl's default upload buffer.
+    private static let scratchSize = 64 * 1024
 
     /// Opens what the source needs: the file, and the tee file for a stream.
     ///
@@ -35,6 +61,7 @@ final class BodyReader {
         case .bytes, .segments:
             file = nil
             tee = nil
+            content = nil
         case .file(let path, _):
             do {
                 file = try FileDescriptor.open(path, .readOnly)
@@ -42,8 +69,10 @@ final class BodyReader {
                 throw CurlError(code: .readError, detail: "", localFailure: .read(path: path, errno: error))
             }
             tee = nil
+            content = nil
         case .stream(_, _, let teePath):
             file = nil
+            content = nil
             if let teePath {
                 do {
                     tee = try TeeWriter(path: teePath)
@@ -53,17 +82,32 @@ final class BodyReader {
             } else {
                 tee = nil
             }
+        case .encoded(_, let inner, _, _):
+            file = nil
+            tee = nil
+            content = try BodyReader(inner)
         }
     }
+
+    deinit { scratch?.deallocate() }
 
     /// A name for the source in error messages.
     private var sourceName: String {
         switch source {
-        case .bytes, .segments: "<memory>"
+        case .bytes, .segments, .encoded: "<memory>"
         case .file(let path, _): path
         case .stream(let fd, _, _): fd == 0 ? "<stdin>" : "<fd \(fd)>"
         }
     }
+
+    /// Whether the source's length is unknown before its end (a stream, encoded content).
+    var isUnknownLength: Bool { source.knownLength == nil }
+
+    /// Whether nothing is left to hand over: the end was read, or there never was anything.
+    var isFinished: Bool { hasReachedEnd || source.knownLength == 0 }
+
+    /// The failure of this reader, or of the content reader inside it.
+    var anyFailure: CurlError.LocalFailure? { failure ?? content?.failure }
 
     /// Fills `buffer` with the next bytes; returns how many, 0 at the end, or -1 after a failure
     /// (recorded in `failure`).
@@ -73,11 +117,13 @@ final class BodyReader {
         case .bytes(let bytes):
             let start = Int(offset)
             let count = min(buffer.count, bytes.count - start)
-            guard count > 0 else { return 0 }
+            guard count > 0 else { return end() }
             bytes.withUnsafeBytes { whole in
                 base.copyMemory(from: whole.baseAddress! + start, byteCount: count)
             }
             offset += Int64(count)
+            hasReachedEnd = offset == Int64(bytes.count)
+            if !inspect(base, count, isLast: hasReachedEnd) { return -1 }
             return count
         case .segments(let segments):
             // Several pieces may fit in one buffer: fill it, so small framing pieces and the
@@ -99,10 +145,10 @@ final class BodyReader {
                 }
             }
             offset += Int64(filled)
-            return filled
+            return filled == 0 ? end() : filled
         case .file(let path, let size):
             let wanted = Int(min(Int64(buffer.count), size - offset))
-            guard wanted > 0 else { return 0 }
+            guard wanted > 0 else { return end() }
             let got: Int
             do {
                 got = try file!.read(into: UnsafeMutableRawBufferPointer(start: base, count: wanted))
@@ -111,6 +157,11 @@ final class BodyReader {
                 return -1
             }
             offset += Int64(got)
+            // The length is known: the end is checked before the last bytes go, so a refusal
+            // leaves the request short of its Content-Length. (libcurl need not ask again
+            // after the last byte, so the end is marked here.)
+            hasReachedEnd = offset >= size || got == 0
+            if !inspect(base, got, isLast: hasReachedEnd) { return -1 }
             return got
         case .stream(_, let prefix, _) where offset < Int64(prefix.count):
             // The start the caller already read (to inspect it) goes out first.
@@ -120,6 +171,7 @@ final class BodyReader {
                 base.copyMemory(from: whole.baseAddress! + start, byteCount: count)
             }
             offset += Int64(count)
+            if !inspect(base, count, isLast: false) { return -1 }
             if !appendToTee(UnsafeRawBufferPointer(start: base, count: count)) { return -1 }
             observe(base, count)
             return count
@@ -134,13 +186,98 @@ final class BodyReader {
                 return -1
             }
             guard got > 0 else {
-                // The end: the tee file must hold everything before libcurl finishes the request.
-                return finishTee() ? 0 : -1
+                // The end: checked before libcurl learns of it (no final chunk if refused), and
+                // the tee file must hold everything before libcurl finishes the request.
+                if let inspector, !inspector.finish() {
+                    failure = .refused
+                    return -1
+                }
+                return finishTee() ? end() : -1
             }
+            offset += Int64(got)
+            if !inspect(base, got, isLast: false) { return -1 }
             if !appendToTee(UnsafeRawBufferPointer(start: base, count: got)) { return -1 }
             observe(base, got)
             return got
+        case .encoded(let prefix, _, let encoding, let suffix):
+            return readEncoded(into: buffer, prefix: prefix, encoding: encoding, suffix: suffix)
         }
+    }
+
+    /// Marks the end of the source and returns 0, libcurl's "no more".
+    private func end() -> Int {
+        hasReachedEnd = true
+        return 0
+    }
+
+    /// Shows a chunk about to be handed over to the inspector (and, when `isLast`, the end);
+    /// false, with `failure` set, when it refuses.
+    private func inspect(_ base: UnsafeMutableRawPointer, _ count: Int, isLast: Bool) -> Bool {
+        guard let inspector else { return true }
+        let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
+        guard inspector.inspect(bytes.span), !isLast || inspector.finish() else {
+            failure = .refused
+            return false
+        }
+        return true
+    }
+
+    /// Fills `buffer` from an `.encoded` source: the prefix, the content read (and inspected)
+    /// by the inner reader and encoded a chunk at a time, then the suffix.
+    ///
+    /// Content is read only into an empty buffer: a stream's read may block, and bytes already
+    /// in hand should go out first.
+    private func readEncoded(
+        into buffer: UnsafeMutableRawBufferPointer, prefix: [UInt8], encoding: BodyEncoding, suffix: [UInt8]
+    ) -> Int {
+        let base = buffer.baseAddress!
+        var filled = 0
+        func copy(_ bytes: [UInt8], from start: Int) -> Int {
+            let count = min(buffer.count - filled, bytes.count - start)
+            guard count > 0 else { return 0 }
+            bytes.withUnsafeBytes { whole in
+                (base + filled).copyMemory(from: whole.baseAddress! + start, byteCount: count)
+            }
+            filled += count
+            return count
+        }
+        while filled < buffer.count {
+            if pendingStart < pending.count {
+                pendingStart += copy(pending, from: pendingStart)
+                continue
+            }
+            switch part {
+            case .prefix:
+                offset += Int64(copy(prefix, from: Int(offset)))
+                if offset == Int64(prefix.count) {
+                    part = .content
+                    offset = 0
+                }
+            case .content:
+                guard filled == 0 else { return filled }
+                let raw = scratch ?? .allocate(byteCount: Self.scratchSize, alignment: 16)
+                scratch = raw
+                let got = content!.read(into: raw)
+                if got < 0 {
+                    failure = content!.failure
+                    return -1
+                }
+                if got == 0 {
+                    part = .suffix
+                    continue
+                }
+                pending.removeAll(keepingCapacity: true)
+                pendingStart = 0
+                let chunk = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: got)
+                encoding.encode(chunk.span, &pending)
+            case .suffix:
+                offset += Int64(copy(suffix, from: Int(offset)))
+                if offset == Int64(suffix.count) { part = .done }
+            case .done:
+                return filled == 0 ? end() : filled
+            }
+        }
+        return filled
     }
 
     /// Shows a chunk just read to the stream observer, if any.
@@ -168,6 +305,7 @@ final class BodyReader {
     /// Called at the end of the stream, and by the owner after a transfer that stopped early.
     @discardableResult
     func finishTee() -> Bool {
+        if let content { return content.finishTee() }
         guard let tee else { return true }
         do {
             try tee.flush()
@@ -181,6 +319,8 @@ final class BodyReader {
     /// Moves back to `position` so libcurl can send the body again (a 307/308 redirect or an
     /// authentication retry); false when the source is a stream, which cannot rewind.
     func rewind(to position: Int64) -> Bool {
+        if position == 0 { inspector?.restart() }
+        hasReachedEnd = false
         switch source {
         case .bytes(let bytes):
             guard position >= 0, position <= Int64(bytes.count) else { return false }
@@ -206,6 +346,14 @@ final class BodyReader {
             return true
         case .stream:
             return false
+        case .encoded:
+            // Encoded bytes have no position of their own in the content: only the start.
+            guard position == 0, content!.rewind(to: 0) else { return false }
+            part = .prefix
+            offset = 0
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+            return true
         }
     }
 }

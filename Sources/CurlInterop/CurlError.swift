@@ -91,6 +91,10 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
         case read(path: String, errno: Errno)
         /// Appending to the tee (outbox) copy failed.
         case tee(path: String, errno: Errno)
+        /// The body's `BodyInspector` refused its content; why is the inspector's to say.
+        case refused
+        /// No complete answer within `EasyHandle.answerTimeout` of the request being sent.
+        case answerTimedOut
     }
 
     /// The code libcurl returned.

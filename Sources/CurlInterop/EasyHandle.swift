@@ -41,8 +41,28 @@ public final class EasyHandle {
 
     /// Called with (bytes sent, total to send or 0 when unknown); return false to abort.
     public var onProgress: ((Int64, Int64) -> Bool)? {
-        didSet { _ = ccurl_easy_setopt_long(raw, CURLOPT_NOPROGRESS, onProgress == nil ? 1 : 0) }
+        didSet { updateProgressCalls() }
     }
+    /// The longest the answer may take once the request is sent (nil: no bound but the stall
+    /// and total timeouts). The clock starts when the body's last byte has been handed to
+    /// libcurl (at once for a request without one, see `sendsBody`); past it the transfer is
+    /// aborted with the local failure `answerTimedOut`. Checked in the progress callback, which
+    /// libcurl calls at least once a second while a transfer waits (the stall check's timer), so
+    /// it fires within about a second of the deadline.
+    ///
+    /// A server trickling its answer just above the stall limit can otherwise keep a transfer
+    /// alive for ever; libcurl has no option for "time after the upload" (CURLOPT_TIMEOUT_MS
+    /// bounds the whole transfer, upload included).
+    public var answerTimeout: Duration? {
+        didSet { updateProgressCalls() }
+    }
+    /// Whether the request being sent carries a body (false for the GET of a redirect's
+    /// target): without one, the answer's clock starts with the transfer.
+    public var sendsBody = true
+    /// When the request's body was seen all handed over, in this transfer.
+    private var requestSentAt: ContinuousClock.Instant?
+    /// Whether `answerTimeout` aborted the last transfer.
+    private var answerTimedOut = false
     /// Sees every byte of a streamed body (`BodySource.stream`, as the body or as a multipart
     /// part) once, in order, as it is read. Set it before `setBody` or `Mime.addPart`.
     public var onStreamChunk: ((Span<UInt8>) -> Void)?
@@ -82,8 +102,7 @@ public final class EasyHandle {
         _ = ccurl_easy_setopt_pointer(raw, CURLOPT_XFERINFODATA, me)
         _ = ccurl_easy_setopt_xferinfo_callback(raw) { userData, _, _, uploadTotal, uploaded in
             let handle = Unmanaged<EasyHandle>.fromOpaque(userData!).takeUnretainedValue()
-            let keepGoing = handle.onProgress?(Int64(uploaded), Int64(uploadTotal)) ?? true
-            return keepGoing ? 0 : 1
+            return handle.progressed(uploaded: Int64(uploaded), total: Int64(uploadTotal)) ? 0 : 1
         }
         _ = ccurl_easy_setopt_pointer(raw, CURLOPT_DEBUGDATA, me)
         _ = ccurl_easy_setopt_debug_callback(raw) { _, type, data, size, userData in
@@ -146,10 +165,14 @@ public final class EasyHandle {
     ///
     /// Set the method and the length (CURLOPT_POST + CURLOPT_POSTFIELDSIZE_LARGE, or
     /// CURLOPT_UPLOAD + CURLOPT_INFILESIZE_LARGE) separately.
+    /// - Parameters:
+    ///   - inspector: sees the content (of an `.encoded` source: before the encoding) before
+    ///     libcurl does, and may stop the transfer; only for a body that is the content.
     /// - Throws: `CurlError` with a local failure when the file or tee cannot be opened.
-    public func setBody(_ source: BodySource) throws(CurlError) {
+    public func setBody(_ source: BodySource, inspector: (any BodyInspector)? = nil) throws(CurlError) {
         let reader = try BodyReader(source)
         reader.streamObserver = onStreamChunk
+        reader.inspector = inspector
         bodyReader = reader
         let data = Unmanaged.passUnretained(reader).toOpaque()
         try check(ccurl_easy_setopt_pointer(raw, CURLOPT_READDATA, data))
@@ -181,6 +204,8 @@ public final class EasyHandle {
 
     /// Clears what a previous run collected and the error buffer.
     func resetResponse() {
+        requestSentAt = nil
+        answerTimedOut = false
         responseHeaders = []
         responseBody = []
         discardedBodyBytes = 0
@@ -202,7 +227,9 @@ public final class EasyHandle {
 
     /// The `CurlError` for a code, with the error buffer and any reader failure.
     func makeError(_ code: CURLcode) -> CurlError {
-        let failure = bodyReader?.failure ?? mime?.readerFailure
+        let failure =
+            bodyReader?.anyFailure ?? mime?.readerFailure
+            ?? (answerTimedOut ? .answerTimedOut : nil)
         return CurlError(
             code: CurlError.Code(code), detail: String(cString: errorBuffer), localFailure: failure)
     }
@@ -214,6 +241,37 @@ public final class EasyHandle {
     }
 
     // MARK: - Callbacks (called from the trampolines, on the transfer's thread)
+
+    /// CURLOPT_NOPROGRESS off when someone needs the progress callback.
+    private func updateProgressCalls() {
+        _ = ccurl_easy_setopt_long(raw, CURLOPT_NOPROGRESS, onProgress == nil && answerTimeout == nil ? 1 : 0)
+    }
+
+    /// The progress callback: starts and checks the answer's clock, then tells `onProgress`;
+    /// false aborts the transfer.
+    private func progressed(uploaded: Int64, total: Int64) -> Bool {
+        if let answerTimeout {
+            let now = ContinuousClock.now
+            if requestSentAt == nil, isRequestSent(uploaded: uploaded, total: total) { requestSentAt = now }
+            if let sent = requestSentAt, now - sent > answerTimeout {
+                answerTimedOut = true
+                return false
+            }
+        }
+        return onProgress?(uploaded, total) ?? true
+    }
+
+    /// Whether the whole request has been handed to libcurl: no body, a body of known length
+    /// all sent, or every reader of unknown length at its end (what follows a multipart
+    /// stream part, its closing boundary, is a few bytes in memory).
+    private func isRequestSent(uploaded: Int64, total: Int64) -> Bool {
+        guard sendsBody else { return true }
+        let readers = (bodyReader.map { [$0] } ?? []) + (mime?.readers ?? [])
+        if readers.contains(where: { $0.isUnknownLength }) {
+            return readers.allSatisfy(\.isFinished)
+        }
+        return total <= 0 || uploaded >= total
+    }
 
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
         currentBodyBytes += chunk.count

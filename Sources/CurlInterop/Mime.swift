@@ -9,7 +9,8 @@ public final class Mime {
     let raw: OpaquePointer
     /// The handle this body belongs to; it owns us once attached, hence unowned.
     unowned let easy: EasyHandle
-    private var readers: [BodyReader] = []
+    /// The readers of the parts that are not plain bytes.
+    private(set) var readers: [BodyReader] = []
 
     /// Makes an empty body for `easy`. Wraps `curl_mime_init`.
     public init(for easy: EasyHandle) throws(CurlError) {
@@ -23,7 +24,7 @@ public final class Mime {
     deinit { curl_mime_free(raw) }
 
     /// The failure of one of the part readers, if any aborted the transfer.
-    var readerFailure: CurlError.LocalFailure? { readers.lazy.compactMap(\.failure).first }
+    var readerFailure: CurlError.LocalFailure? { readers.lazy.compactMap(\.anyFailure).first }
 
     /// Writes out what the part readers' tees still stage (`BodyReader.finishTee`).
     func finishTees() {
@@ -41,9 +42,12 @@ public final class Mime {
     ///   - source: the part's content.
     ///   - fileName: the `filename=` of the part's Content-Disposition, if any.
     ///   - contentType: the part's Content-Type, if any.
+    ///   - inspector: sees the part's content before libcurl does, and may stop the transfer
+    ///     (`BodyInspector`); for a part that is not plain bytes.
     /// - Throws: `CurlError` when libcurl refuses, or a file/tee cannot be opened.
     public func addPart(
-        name: String, source: BodySource, fileName: String? = nil, contentType: String? = nil
+        name: String, source: BodySource, fileName: String? = nil, contentType: String? = nil,
+        inspector: (any BodyInspector)? = nil
     ) throws(CurlError) {
         guard let part = curl_mime_addpart(raw) else {
             throw CurlError(code: .outOfMemory, detail: "curl_mime_addpart failed")
@@ -59,9 +63,10 @@ public final class Mime {
                         buffer.withMemoryRebound(to: CChar.self) { curl_mime_data(part, $0.baseAddress, $0.count) }
                     })
             }
-        case .segments, .file, .stream:
+        case .segments, .file, .stream, .encoded:
             let reader = try BodyReader(source)
             reader.streamObserver = easy.onStreamChunk
+            reader.inspector = inspector
             readers.append(reader)
             try check(
                 curl_mime_data_cb(

@@ -51,21 +51,27 @@ public final class RawConnection {
     /// - Parameters:
     ///   - idleTimeout: the longest wait for the socket to accept more bytes.
     ///   - deadline: when the whole exchange must be over.
+    ///   - inspector: sees the content before it is sent and may refuse it (`BodyInspector`):
+    ///     then the connection is reset (`SO_LINGER` 0, so closing sends RST, not FIN), the
+    ///     closest a raw TCP exchange has to "this paste is not complete". A netcat-style server
+    ///     may still keep what it received before.
     ///   - onProgress: called with the bytes sent so far after each chunk.
     /// - Returns: the number of bytes sent.
     /// - Throws: `CurlError` (`sendError`, `operationTimedOut`, or a local read/tee failure).
     public func send(
         _ source: BodySource, idleTimeout: Duration, deadline: ContinuousClock.Instant,
-        onProgress: ((Int64) -> Void)? = nil
+        inspector: (any BodyInspector)? = nil, onProgress: ((Int64) -> Void)? = nil
     ) throws(CurlError) -> Int64 {
         let reader = try BodyReader(source)
+        reader.inspector = inspector
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 1)
         defer { buffer.deallocate() }
         var total: Int64 = 0
         while true {
             let got = reader.read(into: buffer)
             if got < 0 {
-                throw CurlError(code: .readError, detail: "", localFailure: reader.failure)
+                if reader.anyFailure == .refused { resetOnClose() }
+                throw CurlError(code: .readError, detail: "", localFailure: reader.anyFailure)
             }
             if got == 0 { break }
             var sent = 0
@@ -86,6 +92,13 @@ public final class RawConnection {
             throw CurlError(code: .sendError, detail: "shutdown: " + Errno(rawValue: errno).message)
         }
         return total
+    }
+
+    /// Makes closing the socket reset the connection (RST) instead of ending it (FIN): a
+    /// `linger` of zero seconds (socket(7), SO_LINGER).
+    private func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 
     /// Reads the answer until the server closes, `maximumBytes` arrived, or the deadline.

@@ -8,8 +8,8 @@ struct AlertFailure: PasteError {
     var message: String {
         switch error {
         case .noDisplay: "cannot show a window: no display"
-        case .cannotOpenDisplay(let name): "cannot show a window: cannot open display '\(name)'"
-        case .fontUnavailable(let pattern): "cannot show a window: no font matches '\(pattern)'"
+        case .cannotOpenDisplay(let name): "cannot show a window: cannot open display '\(shown: name)'"
+        case .fontUnavailable(let pattern): "cannot show a window: no font matches '\(shown: pattern)'"
         case .windowNotMapped: "cannot show a window: the window manager never mapped it"
         case .keyboardGrabFailed: "cannot show a window: another program holds the keyboard"
         case .connectionLost: "cannot show a window: the connection to the display was lost"

@@ -6,24 +6,26 @@ import PasteCore
 struct ClipboardFailure: PasteError {
     var error: ClipboardError
 
+    /// The Clipboard module's message (it cannot reach `Sanitizer`): the X server's target
+    /// names and `DISPLAY` are shown escaped, and the whole bounded. Past the read limit,
+    /// the setting that made the limit is ours to name.
     var message: String {
-        // Clipboard says what it met; the setting that made the limit is ours to name.
-        guard case .exceedsLimit(_, let limit) = error else { return error.message }
-        return error.message + "; paste reads at most max-clipboard = \(Self.configText(limit))"
+        let shown = Sanitizer.shown(error.message, limit: Self.messageLength)
+        guard case .exceedsLimit(_, let limit) = error else { return shown }
+        return shown + "; paste reads at most max-clipboard = \(SettingRange.sizeText(Int64(limit)))"
     }
 
-    /// A size as the config writes it: `1G`, `64K`, or bytes.
-    static func configText(_ bytes: Int) -> String {
-        for (shift, unit) in [(30, "G"), (20, "M"), (10, "K")] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
-            return "\(bytes >> shift)\(unit)"
-        }
-        return "\(bytes)"
-    }
+    /// The longest clipboard message shown (a selection may offer many targets).
+    static let messageLength = 400
 
     var hint: String? {
         switch error {
         case .noDisplay: "pipe text in (cmd | paste), or use -f FILE"
         case .noTextTarget: "copy text, not an image or a file, and try again"
+        case .noContentTarget: "copy text or an image (PNG, JPEG, WebP, GIF, BMP), or save it to a file and use -f FILE"
+        case .tooLarge:
+            "the limit is the image service's max-size (\(ContentPreferences.defaultImageLimit >> 20) MiB when it "
+                + "sets none); copy a smaller image"
         default: nil
         }
     }

@@ -14,12 +14,16 @@ struct DesktopWindows {
     var isShown: Bool { plan.isShown }
 
     /// Shows the result window; failures to show it are only noted.
-    func notify(success: Bool, text: String) {
+    ///
+    /// - Parameter image: what was uploaded, when it is an image: shown as a thumbnail beside
+    ///   the text.
+    func notify(success: Bool, text: String, image: Alerts.Notification.Image? = nil) {
         let note = Alerts.Notification(
             title: success ? "Copied" : "Paste failed",
             body: output.shown(text),
             style: success ? .success : .failure,
-            timeout: plan.notifyTimeout)
+            timeout: plan.notifyTimeout,
+            image: image)
         do {
             try Alerts.notify(note, displayName: plan.displayName)
         } catch {

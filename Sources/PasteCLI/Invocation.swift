@@ -29,6 +29,8 @@ public struct Invocation: Sendable, Equatable {
 
     public var action: Action = .upload
     public var input: InputChoice = .automatic
+    /// `--image`: the selection's image rather than its text, when it holds both.
+    public var prefersImage = false
     public var service: String?
     public var url: String?
     public var configPath: String?
@@ -101,10 +103,10 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
                 if coreutilsLongOptions.contains(where: { $0.hasPrefix(name) }) && !name.isEmpty {
                     return .coreutils
                 }
-                throw UsageError(detail: "unknown option '--\(name)'")
+                throw UsageError(detail: "unknown option '--\(shown: name)'")
             }
             if spec.argument == nil && inline != nil {
-                throw UsageError(detail: "option '--\(name)' takes no value")
+                throw UsageError(detail: "option '--\(shown: name)' takes no value")
             }
             let value = spec.argument == nil ? nil : try take(spec, inline: inline)
             try apply(spec, value, &invocation, &files, &actions)
@@ -114,7 +116,7 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
                 letters.removeFirst()
                 if coreutilsShortOptions.contains(letter) { return .coreutils }
                 guard let spec = optionTable.first(where: { $0.short == letter }) else {
-                    throw UsageError(detail: "unknown option '-\(letter)'")
+                    throw UsageError(detail: "unknown option '-\(shown: String(letter))'")
                 }
                 if spec.argument != nil {
                     let value = try take(spec, inline: letters.isEmpty ? nil : String(letters))
@@ -144,6 +146,9 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
             if result.input != .automatic { throw UsageError(detail: "-f cannot be combined with -c or -P") }
             result.input = .files(files)
         }
+        if result.prefersImage, case .files = result.input {
+            throw UsageError(detail: "--image reads the clipboard; it cannot be combined with -f")
+        }
         if result.service != nil && result.url != nil {
             throw UsageError(detail: "--service and --url name two different places; choose one")
         }
@@ -168,12 +173,13 @@ private func apply(
     case .primary:
         if invocation.input == .clipboard { throw UsageError(detail: "-c and -P cannot be combined") }
         invocation.input = .primary
+    case .image: invocation.prefersImage = true
     case .service: invocation.service = value
     case .url:
         let lower = value!.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
             throw UsageError(
-                detail: "--url needs an http:// or https:// URL, not '\(Sanitizer.printable(value!, limit: 80))'")
+                detail: "--url needs an http:// or https:// URL, not '\(shown: value!)'")
         }
         invocation.url = value
     case .config: invocation.configPath = value
@@ -185,8 +191,9 @@ private func apply(
         invocation.options.expirySeconds = nil
     case .expiry:
         invocation.options.neverExpires = false
-        guard let seconds = Duration.parseSeconds(value!), seconds >= 1, seconds < 1e10 else {
-            throw UsageError(detail: "bad expiry '\(value!)': expected a duration such as 10m, 1h, 7d")
+        guard let seconds = SettingRange.expiry.parse(value!) else {
+            throw UsageError(
+                detail: "bad expiry '\(shown: value!)': expected \(SettingRange.expiry), such as 10m, 1h, 7d, or never")
         }
         invocation.options.expirySeconds = Int(seconds)
     case .burn: invocation.options.burnsAfterReading = true
@@ -198,8 +205,9 @@ private func apply(
     case .dryRun: invocation.isDryRun = true
     case .force: invocation.isForced = true
     case .timeout:
-        guard let seconds = Duration.parseSeconds(value!), seconds > 0 else {
-            throw UsageError(detail: "bad timeout '\(value!)': expected seconds, such as 30 or 2.5")
+        guard let seconds = SettingRange.timeout.parse(value!) else {
+            throw UsageError(
+                detail: "bad timeout '\(shown: value!)': expected \(SettingRange.timeout), such as 30 or 2.5")
         }
         invocation.timeout = seconds
     case .insecure: invocation.isInsecure = true

@@ -11,6 +11,7 @@ enum JSONOutput {
             "\"title\":\(paste.title.map(JSONText.quote) ?? "null")",
             "\"deletion\":\(paste.deletion.map(JSONText.quote) ?? "null")",
             "\"repeat\":\(paste.isRepeat)",
+            "\"type\":\(JSONText.quote(paste.type))",
         ]
         if let fileName { members.append("\"file\":\(JSONText.quote(fileName))") }
         return "{" + members.joined(separator: ",") + "}"
@@ -26,6 +27,7 @@ enum JSONOutput {
             "\"title\":\(record.title.map(JSONText.quote) ?? "null")",
             "\"deletion_token\":\(record.deletionToken.map(JSONText.quote) ?? "null")",
             "\"deletion_url\":\(record.deletionURL.map(JSONText.quote) ?? "null")",
+            "\"type\":\(record.type.map(JSONText.quote) ?? "null")",
         ]
         return "{" + members.joined(separator: ",") + "}"
     }

@@ -39,6 +39,7 @@ public enum OptionID: String, Sendable, CaseIterable {
     case file
     case clipboard
     case primary
+    case image
     // Where to paste
     case service
     case url
@@ -92,6 +93,9 @@ public let optionTable: [OptionSpec] = [
     OptionSpec(
         id: .primary, short: "P", argument: nil, help: "read the PRIMARY selection (the mouse selection)", group: .input
     ),
+    OptionSpec(
+        id: .image, short: nil, argument: nil, help: "send the clipboard image, not its text",
+        group: .input),
     // Where to paste
     OptionSpec(
         id: .service, short: "S", argument: "NAME", help: "paste to service NAME (see --list-services)", group: .service

@@ -36,28 +36,35 @@ struct Output: Sendable {
 
     // MARK: - stderr
 
+    /// A line for stderr: redacted, then escaped and bounded by `Sanitizer.shown` (values in
+    /// messages are shown so already; this catches whatever a message did not shape, such as a
+    /// library's text).
+    func line(_ message: some StringProtocol) -> String {
+        Sanitizer.shown(redactor.redact(String(message)), limit: Sanitizer.lineLength)
+    }
+
     func error(_ message: String) {
         let prefix = usesColor ? "\u{1B}[1;31mpaste:\u{1B}[0m " : "paste: "
-        StandardStream.error.write(prefix + redactor.redact(message) + "\n")
+        StandardStream.error.write(prefix + line(message) + "\n")
     }
 
     func report(_ error: any PasteError) {
         self.error(error.message)
         guard let hint = error.hint, !isJSON else { return }
         for line in hint.split(separator: "\n") {
-            StandardStream.error.write("paste: " + redactor.redact(String(line)) + "\n")
+            StandardStream.error.write("paste: " + self.line(line) + "\n")
         }
     }
 
     /// A note that is not an error (no display to copy to, a repeat reused): quiet in -q and --json.
     func note(_ message: String) {
         guard !isQuiet && !isJSON else { return }
-        StandardStream.error.write("paste: " + redactor.redact(message) + "\n")
+        StandardStream.error.write("paste: " + line(message) + "\n")
     }
 
     /// A security downgrade (TLS checks off): said every time, `-q` does not silence it.
     func warning(_ message: String) {
-        StandardStream.error.write("paste: warning: " + redactor.redact(message) + "\n")
+        StandardStream.error.write("paste: warning: " + line(message) + "\n")
     }
 
     /// One line of the `-v` trace (libcurl's, credentials already masked by Upload).

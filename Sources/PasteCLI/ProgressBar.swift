@@ -33,12 +33,17 @@ enum ProgressBar {
         } else {
             parts.append(byteText(sent))
         }
-        parts.append(byteText(Int64(rate.rounded())) + "/s")
+        parts.append(byteText(Int64(min(rate, Self.largestRate).rounded())) + "/s")
         if let total, total > 0, sent < total, rate > 0 {
             parts.append(clockText(Double(total - sent) / rate) + " left")
         }
         return "\r" + parts.joined(separator: "  ") + "\u{1B}[K"
     }
+
+    /// The largest rate and time left drawn (beyond them the bar says nothing useful, and
+    /// converting larger values to integers would trap).
+    static let largestRate = 1e15
+    static let longestClock = 1e9
 
     /// What ends the bar: erase the line so the URL prints on a clean one.
     static let clearLine = "\r\u{1B}[K"
@@ -64,7 +69,8 @@ enum ProgressBar {
 
     /// `0:07`, `12:30`, `1:02:03`.
     static func clockText(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded(.up))
+        // Bounded before the conversion: a crawl over a huge file must not trap.
+        let total = Int(min(max(seconds, 0), Self.longestClock).rounded(.up))
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
         let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"

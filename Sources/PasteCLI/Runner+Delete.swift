@@ -11,10 +11,14 @@ enum DeleteError: PasteError {
 
     var message: String {
         switch self {
-        case .notInHistory(let url): "'\(url)' is not in the history; only pastes made here can be deleted"
-        case .notDeletable(let url, let service): "\(service) gave no deletion token for '\(url)'"
+        case .notInHistory(let url):
+            "'\(shown: url, limit: Sanitizer.shownURLLength)' is not in the history; only pastes made here can be deleted"
+        case .notDeletable(let url, let service):
+            "\(shown: service) gave no deletion token for '\(shown: url, limit: Sanitizer.shownURLLength)'"
         case .historyEmpty: "the history is empty; there is nothing to delete"
-        case .refused(let url, let service, let message): "\(service) did not delete '\(url)': \(message)"
+        case .refused(let url, let service, let message):
+            "\(shown: service) did not delete '\(shown: url, limit: Sanitizer.shownURLLength)': "
+                + "\(shown: message, limit: Sanitizer.excerptLength)"
         }
     }
 

@@ -36,7 +36,7 @@ extension Runner {
         let now = context.now()
         let rows = records.map { record in
             PickRow(
-                primary: record.title ?? record.preview ?? record.url,
+                primary: record.title ?? Self.contentSummary(of: record) ?? record.preview ?? record.url,
                 secondary: "\(record.service) · \(Age.text(from: record.time, to: now)) · \(record.url)")
         }
         guard let index = try windows.pick(title: "Earlier pastes", rows: Array(rows)) else { return .cancelled }
@@ -47,5 +47,13 @@ extension Runner {
                 url, to: copy, clipboard: resolver.makeClipboard())
         }
         return .success
+    }
+
+    /// What an image or another binary paste was, for a row with no title: `image/png ·
+    /// 120.4 KiB`. Nil for text (and for records from before types were recorded), whose first
+    /// line says more.
+    static func contentSummary(of record: HistoryRecord) -> String? {
+        guard let type = record.type, MediaType(recordedName: type).category != .text else { return nil }
+        return "\(type) · \(ProgressBar.byteText(record.byteCount))"
     }
 }

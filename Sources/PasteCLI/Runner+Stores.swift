@@ -22,10 +22,14 @@ extension Runner {
             }
             return
         }
-        let width = (configuration.services.map(\.name.count).max() ?? 0) + 2
-        for profile in configuration.services {
+        // Names, URLs and summaries come from the config: shown escaped, as in messages.
+        let names = configuration.services.map { Sanitizer.shown($0.name) }
+        let width = (names.map(\.count).max() ?? 0) + 2
+        for (profile, name) in zip(configuration.services, names) {
             let mark = profile.name == chosen ? "*" : " "
-            output.result("\(mark) \(profile.name.padding(to: width))\(profile.url.raw)  \(profile.summary)")
+            output.result(
+                "\(mark) \(name.padding(to: width))\(shown: profile.url.raw, limit: Sanitizer.maximumURLLength)  "
+                    + "\(shown: profile.summary, limit: Sanitizer.maximumURLLength)")
         }
     }
 
@@ -37,8 +41,15 @@ extension Runner {
                 output.result(JSONOutput.object(for: record))
             } else {
                 let title = record.title.map { "  \(Sanitizer.printable($0, limit: 60))" } ?? ""
+                // Text says nothing more; an image or a binary file says what it is.
+                let type =
+                    record.type.map {
+                        MediaType(recordedName: $0).category == .text ? "" : " \(Sanitizer.printable($0, limit: 60))"
+                    }
+                    ?? ""
                 output.result(
-                    "\(JSONText.timestamp(record.time))  \(record.service)  \(record.url)  \(record.byteCount) B\(title)"
+                    "\(JSONText.timestamp(record.time))  \(shown: record.service)  "
+                        + "\(shown: record.url, limit: Sanitizer.maximumURLLength)  \(record.byteCount) B\(type)\(title)"
                 )
             }
         }

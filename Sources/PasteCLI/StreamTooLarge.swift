@@ -6,7 +6,7 @@ struct StreamTooLarge: PasteError {
     var bytesRead: Int
     var limit: Int64
     var message: String {
-        "the text is more than \(bytesRead) bytes but '\(service)' accepts at most \(limit); nothing was uploaded"
+        "the text is more than \(bytesRead) bytes but '\(shown: service)' accepts at most \(limit); nothing was uploaded"
     }
     var exitStatus: ExitStatus { .badInput }
 }

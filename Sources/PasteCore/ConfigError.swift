@@ -44,57 +44,57 @@ public enum ConfigError: PasteError, Equatable {
     public var message: String {
         switch self {
         case .unreadable(let path, let reason):
-            "cannot read config '\(path)': \(reason)"
+            "cannot read config '\(shownPath: path)': \(reason)"
         case .syntax(let path, let line, let expected):
-            "\(path):\(line): syntax error: expected \(expected)"
+            "\(shownPath: path):\(line): syntax error: expected \(expected)"
         case .unknownKey(let path, let line, let section, let key):
-            "\(path):\(line): unknown key '\(key)' in section [\(section)]"
+            "\(shownPath: path):\(line): unknown key '\(shown: key)' in section [\(shown: section)]"
         case .unknownSection(let path, let line, let name):
-            "\(path):\(line): unknown section [\(name)]; expected [paste] or [service \"NAME\"]"
+            "\(shownPath: path):\(line): unknown section [\(shown: name)]; expected [paste] or [service \"NAME\"]"
         case .badValue(let path, let line, let key, let value, let expected):
-            "\(path):\(line): bad value '\(value)' for '\(key)': expected \(expected)"
+            "\(shownPath: path):\(line): bad value '\(shown: value)' for '\(shown: key)': expected \(expected)"
         case .missingEnvironment(let path, let line, let name):
-            "\(path):\(line): environment variable \(name) is not set"
+            "\(shownPath: path):\(line): environment variable \(shown: name) is not set"
         case .unreadableSecretFile(let path, let line, let file, let reason):
-            "\(path):\(line): cannot read secret file '\(file)': \(reason)"
+            "\(shownPath: path):\(line): cannot read secret file '\(shownPath: file)': \(reason)"
         case .secretReadableByOthers(let path, let line, let key, let mode):
-            "\(path):\(line): '\(key)' holds a literal secret but the file is readable by others (mode \(String(mode & 0o777, radix: 8)))"
+            "\(shownPath: path):\(line): '\(shown: key)' holds a literal secret but the file is readable by others (mode \(String(mode & 0o777, radix: 8)))"
         case .incompleteService(let path, let line, let service, let missing):
-            "\(path):\(line): service '\(service)' has no '\(missing)'"
+            "\(shownPath: path):\(line): service '\(shown: service)' has no '\(missing)'"
         case .unknownService(let name, let known, let path, let line):
-            (path.map { "\($0):\(line ?? 0): " } ?? "")
-                + "unknown service '\(name)'; known: \(known.joined(separator: ", "))"
+            (path.map { "\(shownPath: $0):\(line ?? 0): " } ?? "")
+                + "unknown service '\(shown: name)'; known: \(shown: known.joined(separator: ", "), limit: 400)"
         case .badTemplate(let path, let line, let key, let problem):
-            "\(path):\(line): bad '\(key)': \(problem)"
+            "\(shownPath: path):\(line): bad '\(shown: key)': \(shown: problem.description, limit: Sanitizer.excerptLength)"
         case .templateWithoutContent(let path, let line, let key):
-            "\(path):\(line): the '\(key)' template has no {content}, so the paste would never be sent"
+            "\(shownPath: path):\(line): the '\(shown: key)' template has no {content}, so the paste would never be sent"
         case .templateNotJSON(let path, let line, let problem):
-            "\(path):\(line): the 'json' template is not valid JSON once filled (template \(problem))"
+            "\(shownPath: path):\(line): the 'json' template is not valid JSON once filled (template \(shown: problem.description, limit: Sanitizer.excerptLength))"
         case .commandFailed(let path, let line, let command, let failure):
-            "\(path):\(line): command '\(command)' \(failure)"
+            "\(shownPath: path):\(line): command '\(shown: command)' \(failure)"
         case .shareX(let error, let path, let line):
-            (path.map { "\($0):\(line ?? 0): " } ?? "") + error.message
+            (path.map { "\(shownPath: $0):\(line ?? 0): " } ?? "") + error.message
         case .unusableFile(let path?, let line, let key, let file, let reason):
-            "\(path):\(line ?? 0): cannot use '\(file)' for '\(key)': \(reason)"
+            "\(shownPath: path):\(line ?? 0): cannot use '\(shownPath: file)' for '\(key)': \(reason)"
         case .unusableFile(nil, _, let key, let file, let reason):
-            "cannot use '\(file)' from \(key): \(reason)"
+            "cannot use '\(shownPath: file)' from \(key): \(reason)"
         case .keyReadableByOthers(let path, let line, let key, let file, let mode):
-            "\(path):\(line): the private key '\(file)' ('\(key)') is readable by others (mode \(String(mode & 0o777, radix: 8)))"
+            "\(shownPath: path):\(line): the private key '\(shownPath: file)' ('\(key)') is readable by others (mode \(String(mode & 0o777, radix: 8)))"
         case .badEnvironment(let name, let value, let expected):
-            "bad value '\(value)' in the environment variable \(name): expected \(expected)"
+            "bad value '\(shown: value)' in the environment variable \(name): expected \(expected)"
         }
     }
 
     public var hint: String? {
         switch self {
         case .secretReadableByOthers(let path, _, _, _):
-            "run 'chmod 600 \(path)', or take the secret from ${env:NAME} or ${file:PATH}"
+            "run 'chmod 600 \(shownPath: path)', or take the secret from ${env:NAME} or ${file:PATH}"
         case .unknownService: "'paste --list-services' shows them all"
         case .commandFailed(_, _, _, .notFound):
             "the command runs without a shell, found on PATH; write its full path if it lives elsewhere"
         case .commandFailed: "its output is never shown (it may be a secret); run the command yourself to see why"
         case .shareX(let error, _, _): error.hint
-        case .keyReadableByOthers(_, _, _, let file, _): "run 'chmod 600 \(file)'"
+        case .keyReadableByOthers(_, _, _, let file, _): "run 'chmod 600 \(shownPath: file)'"
         default: nil
         }
     }

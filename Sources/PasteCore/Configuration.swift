@@ -25,6 +25,11 @@ public struct Settings: Sendable, Equatable {
     public var timeout: Double?
     /// Seconds a transfer may stall before it is abandoned.
     public var stallTimeout: Double = 30
+    /// Seconds the answer may take once the text is sent (`response-timeout`): a server that
+    /// trickles its answer just above the stall limit cannot keep a run alive for ever.
+    public var responseTimeout: Double = Settings.defaultResponseTimeout
+    /// The default `response-timeout`, in seconds.
+    public static let defaultResponseTimeout = 60.0
     /// How many times a request that never reached the server is tried again.
     public var retries: Int = 3
     /// How many failed attempts an outbox entry may have before `paste --retry` holds it.
@@ -41,8 +46,6 @@ public struct Settings: Sendable, Equatable {
     /// The default `max-clipboard`: far more than anyone copies, little enough that an owner
     /// sending without end is stopped before memory runs short.
     public static let defaultMaximumClipboardBytes = 1 << 30
-    /// The values `max-clipboard` may take.
-    public static let maximumClipboardRange: ClosedRange<Int64> = (1 << 10)...(64 << 30)
     /// Seconds a notification stays on screen.
     public var notifyTimeout: Double = 4
     /// Whether the URL is copied to the clipboard.
@@ -372,10 +375,8 @@ extension Settings {
         func bad(_ expected: String) -> ConfigError {
             .badValue(path: path, line: entry.line, key: entry.key, value: entry.value, expected: expected)
         }
-        func seconds() throws(ConfigError) -> Double {
-            guard let value = Duration.parseSeconds(entry.value), value > 0 else {
-                throw bad("a duration such as 10, 2.5s, 1m")
-            }
+        func seconds(_ range: SettingRange.Seconds) throws(ConfigError) -> Double {
+            guard let value = range.parse(entry.value) else { throw bad("\(range) (such as 10, 2.5s, 1m)") }
             return value
         }
         switch entry.key {
@@ -386,29 +387,25 @@ extension Settings {
         case "notify":
             guard let mode = NotifyMode(rawValue: entry.value.lowercased()) else { throw bad("auto, always or never") }
             notify = mode
-        case "timeout": timeout = try seconds()
-        case "connect-timeout": connectTimeout = try seconds()
-        case "stall-timeout": stallTimeout = try seconds()
-        case "clipboard-timeout": clipboardTimeout = try seconds()
+        case "timeout": timeout = try seconds(SettingRange.timeout)
+        case "connect-timeout": connectTimeout = try seconds(SettingRange.connectTimeout)
+        case "stall-timeout": stallTimeout = try seconds(SettingRange.stallTimeout)
+        case "response-timeout": responseTimeout = try seconds(SettingRange.responseTimeout)
+        case "clipboard-timeout": clipboardTimeout = try seconds(SettingRange.clipboardTimeout)
         case "max-clipboard":
-            // A number before K, M or G has at most nine digits: ByteCount.parse's product
-            // cannot overflow then (a plain number that does not fit is refused by Int64 itself).
-            guard entry.value.utf8.count <= 10 || entry.value.last?.isNumber == true,
-                let bytes = ByteCount.parse(entry.value),
-                Settings.maximumClipboardRange.contains(bytes)
-            else { throw bad("a size from 1K to 64G (such as 1G, 256M)") }
+            guard let bytes = SettingRange.maximumClipboard.parse(entry.value) else {
+                throw bad("\(SettingRange.maximumClipboard) (such as 1G, 256M)")
+            }
             maximumClipboardBytes = Int(bytes)
-        case "notify-timeout": notifyTimeout = try seconds()
-        case "max-retry-after": maximumRetryAfter = try seconds()
+        case "notify-timeout": notifyTimeout = try seconds(SettingRange.notifyTimeout)
+        case "max-retry-after": maximumRetryAfter = try seconds(SettingRange.maximumRetryAfter)
         case "repeat-window":
-            guard let value = Duration.parseSeconds(entry.value), value >= 0 else {
-                throw bad("a duration such as 5m, or 0")
+            guard let value = SettingRange.repeatWindow.parse(entry.value) else {
+                throw bad("\(SettingRange.repeatWindow) (such as 5m), or 0")
             }
             repeatWindow = value
         case "retries":
-            guard let value = Int(entry.value), (0...10).contains(value) else {
-                throw bad("a whole number from 0 to 10")
-            }
+            guard let value = SettingRange.retries.parse(entry.value) else { throw bad("\(SettingRange.retries)") }
             retries = value
         case "retry-max-attempts":
             guard let value = Int(entry.value), (1...Settings.retryMaximumAttemptsLimit).contains(value) else {
@@ -553,8 +550,15 @@ extension ServiceProfile {
             }
             accepts = kinds
         case "max-size":
-            guard let bytes = ByteCount.parse(entry.value) else { throw bad("a size such as 512K, 10M") }
+            guard let bytes = SettingRange.maximumSize.parse(entry.value) else {
+                throw bad("\(SettingRange.maximumSize) (such as 512K, 10M)")
+            }
             maximumBytes = bytes
+        case "response-timeout":
+            guard let seconds = SettingRange.responseTimeout.parse(entry.value) else {
+                throw bad("\(SettingRange.responseTimeout) (such as 10, 2.5s, 1m)")
+            }
+            responseTimeout = seconds
         case "summary": summary = entry.value
         case "ca-file", "ca-path", "pinned-pubkey", "insecure": try connection.apply(entry, path: path)
         case "client-cert", "client-key", "proxy", "no-proxy": try connection.apply(entry, path: path)
@@ -623,7 +627,7 @@ extension ExpiryUnit {
             var choices: [(String, Int)] = []
             for item in text.dropFirst(8).split(separator: ",") {
                 let parts = item.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, let seconds = Duration.parseSeconds(parts[1].trimmingSpaces()) else {
+                guard parts.count == 2, let seconds = SettingRange.expiry.parse(parts[1].trimmingSpaces()) else {
                     return nil
                 }
                 choices.append((parts[0].trimmingSpaces(), Int(seconds)))
@@ -652,7 +656,8 @@ public enum ByteCount {
         let multipliers: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         if let multiplier = multipliers[Character(last.uppercased())] {
             guard let number = Int64(text.dropLast()), number >= 0 else { return nil }
-            return number * multiplier
+            let (product, overflow) = number.multipliedReportingOverflow(by: multiplier)
+            return overflow ? nil : product
         }
         guard let number = Int64(text), number >= 0 else { return nil }
         return number
@@ -660,12 +665,15 @@ public enum ByteCount {
 }
 
 extension Duration {
-    /// Parses `30`, `2.5s`, `10m`, `1h`, `7d`, `2w` into seconds.
+    /// Parses `30`, `2.5s`, `10m`, `1h`, `7d`, `2w` into seconds: finite and not negative (a
+    /// product past `Double`'s range is refused, not infinite). Ranges are `SettingRange`'s.
     public static func parseSeconds(_ text: String) -> Double? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
         guard let last = text.last else { return nil }
         if let unit = units[last] {
-            guard let number = Double(text.dropLast()), number.isFinite, number >= 0 else { return nil }
+            guard let number = Double(text.dropLast()), number.isFinite, number >= 0, (number * unit).isFinite else {
+                return nil
+            }
             return number * unit
         }
         guard let number = Double(text), number.isFinite, number >= 0 else { return nil }

@@ -28,6 +28,9 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
     /// it is (private, expiry, title, language, burn). The repeat window reuses only a record
     /// whose key is the same; records written before it existed have none.
     public var options: String?
+    /// The content's MIME type without parameters (`image/png`, `text/plain`); nil in records
+    /// written before types were recorded (text, then).
+    public var type: String?
 
     /// The longest preview kept, in characters: enough to recognise a paste in a list.
     public static let maximumPreviewLength = 80
@@ -36,7 +39,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
     public init(
         time: Date, service: String, url: String, byteCount: Int64, sha256: String,
         title: String? = nil, deletionToken: String? = nil, deletionURL: String? = nil,
-        preview: String? = nil, options: String? = nil
+        preview: String? = nil, options: String? = nil, type: String? = nil
     ) {
         self.time = time
         self.service = service
@@ -48,6 +51,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         self.deletionURL = deletionURL
         self.preview = preview
         self.options = options
+        self.type = type
     }
 
     enum CodingKeys: String, CodingKey {
@@ -56,7 +60,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         case sha256, title
         case deletionToken = "delete_token"
         case deletionURL = "delete_url"
-        case preview, options
+        case preview, options, type
     }
 
     /// The record as one line of JSON, without the newline: keys sorted, absent fields left
@@ -73,6 +77,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         if let preview { fields.append(("preview", JSONText.quote(preview))) }
         if let options { fields.append(("options", JSONText.quote(options))) }
         if let title { fields.append(("title", JSONText.quote(title))) }
+        if let type { fields.append(("type", JSONText.quote(type))) }
         fields.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         return "{" + fields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
     }

@@ -27,6 +27,33 @@ public enum JSONText {
         return out
     }
 
+    /// Appends the escape of UTF-8 bytes as the inside of a JSON string, as `escape` writes
+    /// their text: only ASCII is ever escaped, so bytes can be escaped chunk by chunk wherever a
+    /// stream happens to split (a multi-byte character split between two chunks passes through
+    /// unchanged). The bytes must be UTF-8 (`UTF8Validator`); others would pass through as well.
+    public static func appendEscaped(_ chunk: Span<UInt8>, to output: inout [UInt8]) {
+        output.reserveCapacity(output.count + chunk.count + chunk.count / 8 + 16)
+        for index in chunk.indices {
+            let byte = chunk[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                output.append(byte)
+                continue
+            }
+            output.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+            case 0x0A: output.append(UInt8(ascii: "n"))
+            case 0x0D: output.append(UInt8(ascii: "r"))
+            case 0x09: output.append(UInt8(ascii: "t"))
+            case 0x08: output.append(UInt8(ascii: "b"))
+            case 0x0C: output.append(UInt8(ascii: "f"))
+            default:
+                let digits = Array("0123456789abcdef".utf8)
+                output += [UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            }
+        }
+    }
+
     /// The text as a quoted JSON string.
     public static func quote(_ text: String) -> String { "\"" + escape(text) + "\"" }
 

@@ -79,6 +79,20 @@ public struct MediaType: Sendable, Hashable {
         self = known.type
     }
 
+    /// A type recorded earlier by its name (an outbox entry's `type`): a known type as the
+    /// tables have it, any other by its top-level type (`text/…` text, `image/…` an image,
+    /// anything else binary), the name kept as it was.
+    public init(recordedName name: String) {
+        let essence = String(name.prefix { $0 != ";" }).trimmingSpaces().lowercased()
+        if let known = Self.extensions.first(where: { $0.type.essence == essence }) {
+            self = known.type
+            return
+        }
+        let category: Category =
+            essence.hasPrefix("text/") ? .text : essence.hasPrefix("image/") ? .image : .binary
+        self.init(name: name, category: category)
+    }
+
     /// The type a name's extension stands for (`shot.PNG` → image/png), or nil.
     public static func forExtension(of fileName: String) -> MediaType? {
         let base = fileName.split(separator: "/").last.map(String.init) ?? fileName

@@ -17,7 +17,8 @@
 /// | `ConfigError.unknownService` | held | the service left the config: only the person can say where it goes |
 /// | other `ConfigError` (a token's variable unset under cron, ...) | retryable | nothing was sent; fixing the config lets it go |
 /// | `RequestError.unreadable` | retryable | local, nothing was sent |
-/// | other `RequestError` (too large, not UTF-8, an option or expiry the service lacks) | held | sending it again cannot work |
+/// | other `RequestError` (too large, an option or expiry the service lacks) | held | sending it again cannot work |
+/// | `InspectionRefusal`, `UploadError.contentRefused` (binary, not UTF-8 for the format) | held | sending it again cannot work |
 /// | `GuardError` (the secret guard, run again on each entry sent) | held | the person must decide |
 /// | `StoreError` | retryable | local, nothing was sent |
 /// | anything else | held | unknown: never risk a second paste |
@@ -121,6 +122,10 @@ extension RequestError: OutboxClassifiable {
         if case .unreadable = self { return .retryable }
         return .held
     }
+}
+
+extension InspectionRefusal: OutboxClassifiable {
+    public var outboxVerdict: OutboxFailure.Verdict { .held }
 }
 
 extension GuardError: OutboxClassifiable {

@@ -39,28 +39,24 @@ public enum RequestError: PasteError, Equatable {
     /// The service offers a fixed set of expiries and none is the one asked for (`requested`
     /// as given: `2h`); `offered` lists the service's names, `spellings` the same as `-e` takes them.
     case expiryNotOffered(service: String, requested: String, offered: [String], spellings: [String])
-    /// The service takes text, and the content is not UTF-8.
-    case notUTF8(service: String)
 
     public var message: String {
         switch self {
         case .unsupportedOption(let service, let option):
-            "service '\(service)' cannot honour \(option); nothing was uploaded"
+            "service '\(shown: service)' cannot honour \(option); nothing was uploaded"
         case .expiryTooShort(let service, let requested, let shortest):
-            "service '\(service)' cannot expire a paste within \(requested)s (shortest: \(shortest)); nothing was uploaded"
+            "service '\(shown: service)' cannot expire a paste within \(requested)s (shortest: \(shown: shortest)); nothing was uploaded"
         case .tooLarge(let service, let bytes, let limit):
-            "the text is \(bytes) bytes but '\(service)' accepts at most \(limit); nothing was uploaded"
+            "the text is \(bytes) bytes but '\(shown: service)' accepts at most \(limit); nothing was uploaded"
         case .unreadable(let path, let reason):
-            "cannot read '\(path)': \(reason)"
+            "cannot read '\(shownPath: path)': \(reason)"
         case .cannotAsk(let question):
-            "the service asks '\(question)' in a window, and no window can be shown; nothing was uploaded"
+            "the service asks '\(shown: question)' in a window, and no window can be shown; nothing was uploaded"
         case .cancelled:
             "cancelled; nothing was uploaded"
         case .expiryNotOffered(let service, let requested, let offered, _):
-            "service '\(service)' cannot expire a paste after \(requested); it offers \(Self.list(offered)); "
+            "service '\(shown: service)' cannot expire a paste after \(requested); it offers \(Self.list(offered)); "
                 + "nothing was uploaded"
-        case .notUTF8(let service):
-            "service '\(service)' takes UTF-8 text and this is not; nothing was uploaded"
         }
     }
 
@@ -81,7 +77,7 @@ public enum RequestError: PasteError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .unsupportedOption, .expiryTooShort, .expiryNotOffered: .usage
-        case .tooLarge, .notUTF8: .badInput
+        case .tooLarge: .badInput
         case .unreadable: .ioError
         case .cannotAsk: .unavailable
         case .cancelled: .cancelled

@@ -21,7 +21,10 @@ extension RequestBuilder {
         guard profile.format.canCarryFiles else {
             throw ContentRefusal.cannotCarryFiles(service: profile.name, format: profile.format.rawValue)
         }
-        var request = try build(content: content, options: options)
+        // The real name fills `{filename}` too (a ShareX `Arguments` value, a URL, a header).
+        var request = try build(content: content, options: options, fileName: fileName)
+        // A file goes as it is: a NUL or bytes that are not UTF-8 are no reason to refuse it.
+        request.contentChecks = .none
         switch request.body {
         case .multipart(let fields):
             request.body = .multipart(
@@ -32,7 +35,7 @@ extension RequestBuilder {
                 })
         case .raw(let source, _):
             request.body = .raw(source, contentType: type.name)
-        case .form, .rendered:
+        case .form, .rendered, .embedded:
             preconditionFailure("formats that cannot carry a file are refused above")
         }
         return request

@@ -28,22 +28,9 @@ extension RequestBuilder {
         guard let cryptography else {
             preconditionFailure("RequestBuilder.cryptography must be set for format = privatebin")
         }
-        let bytes: [UInt8]
-        switch content {
-        case .bytes(let inMemory): bytes = inMemory
-        case .file(let path, _):
-            do {
-                bytes = try FileSystem.readFile(path).bytes
-            } catch {
-                throw RequestError.unreadable(path: path, reason: error.message)
-            }
-        case .stream:
-            preconditionFailure("streams are spooled before a privatebin body is built")
-        }
         // The paste is a JSON string once decrypted: only UTF-8 text survives byte for byte.
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw RequestError.notUTF8(service: profile.name)
-        }
+        let bytes = try Self.bytes(of: content, checks: .text(in: .privatebin))
+        let text = String(decoding: bytes, as: UTF8.self)
         let sealed = try PrivateBin.seal(
             text, formatter: PrivateBin.Formatter(language: options.language),
             burnsAfterReading: options.burnsAfterReading, expire: PrivateBin.expire(for: options)!,
@@ -52,6 +39,8 @@ extension RequestBuilder {
             url: url, method: profile.method, headers: [PrivateBin.requestedWithHeader] + headers,
             body: .rendered(sealed.body, contentType: "application/json"), result: profile.result)
         request.linkFragment = sealed.fragment
+        request.contentChecks = .text(in: .privatebin)
+        request.responseTimeout = profile.responseTimeout.map { .seconds($0) }
         return (request, BodyPreview(text: sealed.preview, contentBytes: bytes.count))
     }
 

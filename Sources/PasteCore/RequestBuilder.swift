@@ -4,7 +4,10 @@ import SystemInterop
 ///
 /// No network: what it needs from outside comes through `Context` (`${file:…}` secrets, a
 /// `${cmd:…}` command through `Context.commandRunner`, a ShareX question through
-/// `Context.asker`), and bodies that cannot stream (form, json, xml) are built in memory.
+/// `Context.asker`), and bodies that cannot stream (form, xml; json whose content is already in
+/// memory) are built in memory. Content read into memory here is checked whole
+/// (`ContentChecks`); content that streams carries its checks in the request, for the upload to
+/// run as it goes.
 public struct RequestBuilder: Sendable {
     /// The service to build for.
     public var profile: ServiceProfile
@@ -127,7 +130,7 @@ public struct RequestBuilder: Sendable {
         var preview: BodyPreview?
         if profile.format == .noBody {
             // No body: the content is in the URL (percent-encoded there).
-            let text = try Self.text(of: content)
+            let text = try Self.text(of: content, checks: .text(in: .noBody))
             var markerValues = values
             markerValues[.content] = Self.contentMarker
             let markedURL =
@@ -204,7 +207,9 @@ public struct RequestBuilder: Sendable {
             parts.insert(contentPart, at: contentFieldIndex ?? 0)
             body = .multipart(parts)
         case .form:
-            let text = try Self.text(of: content)
+            // Form bodies are built in memory: percent-encoding triples the size, and form
+            // services take small pastes.
+            let text = try Self.text(of: content, checks: .text(in: .form))
             if let index = contentFieldIndex {
                 fields[index].value = text
                 body = .form(fields)
@@ -214,25 +219,38 @@ public struct RequestBuilder: Sendable {
         case .raw, .tcp:
             body = .raw(content, contentType: profile.contentType)
         case .json, .xml:
-            let text = try Self.text(of: content)
             let isJSON = profile.format == .json
             let template =
-                (isJSON ? profile.jsonTemplate : profile.xmlTemplate)
-                ?? ConfigValue(#"{"content": "{content}"}"#)
+                (isJSON ? profile.jsonTemplate : profile.xmlTemplate) ?? ConfigValue(Self.defaultJSONTemplate)
             let rendering: Rendering = isJSON ? .json : .xml
-            values[.content] = text
-            let rendered = try expansion.render(template, values: values, rendering: rendering)
-            body = .rendered(
-                Array(rendered.utf8),
-                contentType: isJSON
-                    ? "application/json"
-                    : profile.contentType == "text/plain; charset=utf-8"
-                        ? "application/xml" : profile.contentType)
-            var previewValues = values
-            previewValues[.content] = Self.contentMarker
-            preview = BodyPreview(
-                text: try expansion.render(template, values: previewValues, rendering: rendering),
-                contentBytes: text.utf8.count)
+            let contentType =
+                isJSON
+                ? "application/json"
+                : profile.contentType == "text/plain; charset=utf-8" ? "application/xml" : profile.contentType
+            var markerValues = values
+            markerValues[.content] = Self.contentMarker
+            let marked = try expansion.render(template, values: markerValues, rendering: rendering)
+            let holes = marked.ranges(of: Self.contentMarker)
+            if isJSON, content.isReadAsSent, holes.count == 1 {
+                // A file or a pipe: the content is escaped as it streams, between the rendered
+                // halves, so a body of any size takes flat memory.
+                body = .embedded(
+                    prefix: Array(marked[..<holes[0].lowerBound].utf8), content: content, escaping: .jsonString,
+                    suffix: Array(marked[holes[0].upperBound...].utf8), contentType: contentType)
+                preview = BodyPreview(text: marked, contentBytes: Int(content.knownSize ?? 0))
+            } else {
+                if case .stream = content {
+                    throw RequestError.unsupportedOption(
+                        service: profile.name,
+                        option: "streamed text in a \(profile.format.rawValue) template holding {content} "
+                            + "\(holes.count) times")
+                }
+                let text = try Self.text(of: content, checks: .text(in: profile.format))
+                values[.content] = text
+                let rendered = try expansion.render(template, values: values, rendering: rendering)
+                body = .rendered(Array(rendered.utf8), contentType: contentType)
+                preview = BodyPreview(text: marked, contentBytes: text.utf8.count)
+            }
         case .noBody:
             body = .rendered([], contentType: "")
         case .privatebin:
@@ -246,7 +264,7 @@ public struct RequestBuilder: Sendable {
         if case .template(let template) = result {
             result = .template(try expansion.resolveBeforeAnswer(template, origin: nil, values: values))
         }
-        return UploadRequest(
+        var request = UploadRequest(
             url: url, method: profile.method, headers: headers, body: body, result: result,
             deletion: try profile.deletionRule.map {
                 try expansion.resolveBeforeAnswer($0, origin: nil, values: values)
@@ -254,7 +272,13 @@ public struct RequestBuilder: Sendable {
             errorMessage: try profile.errorMessage.map {
                 try expansion.resolveBeforeAnswer($0, origin: nil, values: values)
             })
+        request.contentChecks = .text(in: profile.format)
+        request.responseTimeout = profile.responseTimeout.map { .seconds($0) }
+        return request
     }
+
+    /// The template of `format = json` when the service sets none.
+    static let defaultJSONTemplate = #"{"content": "{content}"}"#
 
     /// `?name=value&…` for the profile's query parameters (each value filled, then
     /// percent-encoded whole), or "" when there are none. Joined with `&` when the URL already
@@ -271,23 +295,50 @@ public struct RequestBuilder: Sendable {
         return separator + pairs.joined(separator: "&")
     }
 
-    /// The content as text, read into memory when it is a file (formats that cannot stream).
-    static func text(of content: ContentSource) throws(RequestError) -> String {
+    /// The content as text, read into memory when it is a file (formats that cannot stream),
+    /// after `checks`: never rewritten (bytes that are not UTF-8 are refused, not replaced).
+    ///
+    /// - Throws: `InspectionRefusal` (binary, not UTF-8, at its byte offset), or
+    ///   `RequestError.unreadable`.
+    static func text(of content: ContentSource, checks: ContentChecks) throws -> String {
+        try String(decoding: bytes(of: content, checks: checks), as: UTF8.self)
+    }
+
+    /// The content's bytes in memory (read whole when it is a file), after `checks`.
+    static func bytes(of content: ContentSource, checks: ContentChecks) throws -> [UInt8] {
+        let bytes: [UInt8]
         switch content {
-        case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .bytes(let inMemory): bytes = inMemory
         case .file(let path, _):
             do {
-                return String(decoding: try FileSystem.readFile(path).bytes, as: UTF8.self)
+                bytes = try FileSystem.readFile(path).bytes
             } catch {
-                throw .unreadable(path: path, reason: error.message)
+                throw RequestError.unreadable(path: path, reason: error.message)
             }
         case .stream:
-            preconditionFailure("streams are spooled before a form or json body is built")
+            preconditionFailure("streams are spooled before a body that cannot stream is built")
         }
+        try ContentInspection.check(bytes, checks, source: content.name)
+        return bytes
     }
 }
 
 extension ContentSource {
+    /// How messages name the content: `stdin`, a file's path, or `the text`.
+    public var name: String {
+        switch self {
+        case .bytes: "the text"
+        case .file(let path, _): "'\(shownPath: path)'"
+        case .stream(let descriptor, _, _): descriptor == 0 ? "stdin" : "the input"
+        }
+    }
+
+    /// Whether the bytes are read as they are sent (a file, a pipe), not held in memory.
+    public var isReadAsSent: Bool {
+        if case .bytes = self { return false }
+        return true
+    }
+
     /// The size when known before sending.
     public var knownSize: Int64? {
         switch self {
@@ -305,4 +356,20 @@ extension RequestFormat {
     /// Whether a body of this format can carry a file byte-exact, with its type: a multipart
     /// file part, or a raw body.
     public var canCarryFiles: Bool { self == .multipart || self == .raw }
+}
+
+extension ServiceProfile {
+    /// Whether content from a pipe can be sent as it streams: multipart, raw and tcp bodies, and
+    /// a JSON template holding `{content}` once (escaped as it streams); otherwise it is read
+    /// into memory before the body is built.
+    public var streamsContent: Bool {
+        if format.canStream { return true }
+        guard format == .json else { return false }
+        // Once, and at the top (not inside a fallback, a choice or a base64 of something).
+        let template = jsonTemplate?.template ?? ConfigValue(RequestBuilder.defaultJSONTemplate).template
+        func isContent(_ part: Template.Part) -> Bool {
+            if case .placeholder(.content, _) = part { true } else { false }
+        }
+        return template.parts.filter(isContent).count == 1 && template.allParts.filter(isContent).count == 1
+    }
 }

@@ -1,13 +1,30 @@
-/// Makes what a server sent safe to print on a terminal or put on the clipboard.
+/// Makes what a server sent, and what the person typed or configured, safe to print on a
+/// terminal or put on the clipboard.
 ///
-/// A server is not trusted: its URL could carry escape sequences that rewrite the terminal, or a
-/// `javascript:` scheme that runs when clicked. URLs are validated strictly; error bodies are
-/// stripped of escapes and control characters and cut short.
+/// A server is not trusted: its URL could carry escape sequences that rewrite the terminal, a
+/// right-to-left override that makes it read as another address, or a `javascript:` scheme that
+/// runs when clicked. URLs are validated strictly; error bodies are stripped of escapes and
+/// control characters and cut short. Values from argv, the config and the environment (file
+/// names, option values, service names) are shown through `shown(_:limit:)` in every message:
+/// a file named `$'\e]0;PWNED\a'` must not retitle the terminal, and a 100 kB option must not
+/// fill it.
 public enum Sanitizer {
     /// The longest URL accepted from a server (browsers handle more; pastebins never need it).
     public static let maximumURLLength = 2_048
     /// How much of an error body is shown.
     public static let excerptLength = 160
+    /// How much of a value from the person, the config or a server a message shows (in
+    /// characters, escapes counted as written), before `…`.
+    public static let shownLength = 80
+    /// How much of a URL a message shows: a link is of use only whole, so more than other values
+    /// (a PrivateBin link with its key is about 100 characters), and still bounded.
+    public static let shownURLLength = 300
+    /// How much of a file's path a message shows: a path names what failed and is of use only
+    /// whole (an outbox entry's path is past 80 characters), and still bounded.
+    public static let shownPathLength = 300
+    /// The longest line paste writes to stderr, whatever it is made of: the last bound, for
+    /// text no message shaped (a library's error description).
+    public static let lineLength = 1_000
 
     /// Why a URL from a server was refused.
     public enum URLProblem: Error, Sendable, Equatable {
@@ -16,10 +33,20 @@ public enum Sanitizer {
         case controlCharacters
         case whitespace
         case noHost
+        /// A bidirectional control (U+202A–202E, U+2066–2069, U+200E, U+200F, U+061C): the URL
+        /// would read, on screen, in another order than the one it leads to.
+        case bidirectionalControl(Unicode.Scalar)
+        /// A character that takes no room on screen (U+200B–200D, U+2060, U+FEFF): two URLs
+        /// that look the same would lead to different places.
+        case invisibleCharacter(Unicode.Scalar)
+        /// User information before the host (`http://bank.example@evil.example/`): what reads
+        /// as the host is not the one the URL leads to.
+        case userInfo
     }
 
-    /// Validates a URL from a server: http(s), a host, no whitespace or control characters,
-    /// bounded length. Surrounding white space (a trailing newline) is trimmed first.
+    /// Validates a URL from a server: http(s), a host, no user information, no whitespace,
+    /// control, bidirectional or invisible characters, bounded length. Surrounding white space
+    /// (a trailing newline) is trimmed first.
     public static func validateURL(_ raw: String) -> Result<String, URLProblem> {
         var text = Substring(raw)
         while let first = text.first, first == " " || first == "\t" || first == "\n" || first == "\r" {
@@ -33,6 +60,10 @@ public enum Sanitizer {
         }) {
             return .failure(.controlCharacters)
         }
+        if let scalar = text.unicodeScalars.first(where: isBidirectionalControl) {
+            return .failure(.bidirectionalControl(scalar))
+        }
+        if let scalar = text.unicodeScalars.first(where: isInvisible) { return .failure(.invisibleCharacter(scalar)) }
         if text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) { return .failure(.whitespace) }
         if text.utf8.count > maximumURLLength { return .failure(.tooLong(text.utf8.count)) }
         let lower = text.lowercased()
@@ -42,7 +73,74 @@ public enum Sanitizer {
         guard afterScheme.hasPrefix("//"), let hostStart = afterScheme.dropFirst(2).first, hostStart != "/" else {
             return .failure(.noHost)
         }
+        // The authority ends at the path, the query or the fragment (a backslash too: browsers
+        // read it as a slash in http URLs). An `@` inside it puts user information first.
+        let authority = afterScheme.dropFirst(2).prefix { !"/\\?#".contains($0) }
+        if authority.contains("@") { return .failure(.userInfo) }
         return .success(String(text))
+    }
+
+    /// Whether a scalar reorders the text around it on screen (Unicode's explicit bidirectional
+    /// formatting characters, UAX #9 §2, and the implicit marks).
+    public static func isBidirectionalControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
+        default: false
+        }
+    }
+
+    /// Whether a scalar is a zero-width character that hides between others (zero-width space,
+    /// joiners, word joiner, byte order mark).
+    public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200B...0x200D, 0x2060, 0xFEFF: true
+        default: false
+        }
+    }
+
+    /// A value from the person, the config, the environment or a server, as a message may
+    /// show it: every control and format character escaped visibly, cut at `limit` characters.
+    ///
+    /// ESC becomes `\e`, BEL `\a`, the other C0 controls `\n`, `\t`, `\r`, `\0` or `\x1f`,
+    /// DEL `\x7f`; C1 controls, bidirectional and invisible characters, and the rest of Unicode's
+    /// format, line and paragraph separators become `\u{202E}`. Everything else is kept, so a
+    /// plain file name reads as it is. Past `limit` characters of the result (escapes counted
+    /// as written) the rest is replaced by `…`: applied twice, the result is the same.
+    public static func shown(_ value: some StringProtocol, limit: Int = shownLength) -> String {
+        var out = ""
+        var count = 0
+        for scalar in value.unicodeScalars {
+            let piece = escaped(scalar)
+            let length = piece?.unicodeScalars.count ?? 1
+            // An earlier cut's `…` meets the limit exactly and is replaced by itself.
+            if count + length > limit { return out + "…" }
+            if let piece { out += piece } else { out.unicodeScalars.append(scalar) }
+            count += length
+        }
+        return out
+    }
+
+    /// How `shown` writes a scalar that must not reach a terminal as it is; nil for the others.
+    private static func escaped(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar.value {
+        case 0x1B: return "\\e"
+        case 0x07: return "\\a"
+        case 0x0A: return "\\n"
+        case 0x0D: return "\\r"
+        case 0x09: return "\\t"
+        case 0x00: return "\\0"
+        case 0x01..<0x20, 0x7F:
+            let hex = String(scalar.value, radix: 16)
+            return "\\x" + (hex.count < 2 ? "0" : "") + hex
+        default:
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator:
+                return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default:
+                return isBidirectionalControl(scalar) || isInvisible(scalar)
+                    ? "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" : nil
+            }
+        }
     }
 
     /// A short, printable excerpt of a server's body: escape sequences removed, control
@@ -103,5 +201,19 @@ public enum Sanitizer {
             }
         default: return
         }
+    }
+}
+
+extension DefaultStringInterpolation {
+    /// Interpolates a file's path (or a label made of one) as `Sanitizer.shown` makes it safe
+    /// to print, up to `Sanitizer.shownPathLength` characters.
+    public mutating func appendInterpolation(shownPath value: some StringProtocol) {
+        appendLiteral(Sanitizer.shown(value, limit: Sanitizer.shownPathLength))
+    }
+
+    /// Interpolates a value from the person, the config, the environment or a server as
+    /// `Sanitizer.shown` makes it safe to print: `"cannot read '\(shown: path)'"`.
+    public mutating func appendInterpolation(shown value: some StringProtocol, limit: Int = Sanitizer.shownLength) {
+        appendLiteral(Sanitizer.shown(value, limit: limit))
     }
 }

@@ -35,8 +35,8 @@ public struct SecretGuard: Sendable {
     }
 
     /// The findings of a scanner that was fed a whole text as it arrived (a large clipboard,
-    /// scanned while it was read: `Clipboard.read(_:timeout:limit:observer:)`): what `scan` of
-    /// that text gives, in order of position.
+    /// scanned while it was read: Clipboard's `readContent(_:timeout:preferences:observer:)`):
+    /// what `scan` of that text gives, in order of position.
     public func findings(of scanner: SecretScanner) -> [SecretFinding] {
         var finished = scanner
         return finished.finish()
@@ -91,7 +91,7 @@ public enum GuardError: PasteError, Equatable {
     public var message: String {
         switch self {
         case .secretsFound(let findings, let source):
-            let subject = source.map { " '\($0)'" } ?? ""
+            let subject = source.map { " '\(shownPath: $0)'" } ?? ""
             guard let first = findings.first else { return "refusing to upload\(subject)" }
             return "refusing to upload\(subject): it looks like it holds "
                 + "\(first.pattern.nameWithArticle) (line \(first.line), column \(first.column)); "

@@ -17,17 +17,17 @@ public enum ServiceError: PasteError, Equatable {
     public var message: String {
         switch self {
         case .httpStatus(let service, let status, let excerpt):
-            "\(service) answered HTTP \(status)" + (excerpt.isEmpty ? "" : ": \(excerpt)")
+            "\(shown: service) answered HTTP \(status)" + (excerpt.isEmpty ? "" : ": \(excerpt)")
         case .noURL(let service, let status, let excerpt):
-            "\(service) gave no paste URL (HTTP \(status))" + (excerpt.isEmpty ? "" : ": \(excerpt)")
+            "\(shown: service) gave no paste URL (HTTP \(status))" + (excerpt.isEmpty ? "" : ": \(excerpt)")
         case .unsafeURL(let service, let problem):
-            "\(service) gave an unusable URL: \(problem.text)"
+            "\(shown: service) gave an unusable URL: \(problem.text)"
         case .notAPaste(let service, let url):
-            "\(service) sent back to \(url), not to a new paste"
+            "\(shown: service) sent back to \(shown: url, limit: Sanitizer.shownURLLength), not to a new paste"
         case .partial(let service):
-            "\(service) gave a partial answer (HTTP 206)"
+            "\(shown: service) gave a partial answer (HTTP 206)"
         case .refused(let service, let message):
-            "\(service) refused the paste: \(message)"
+            "\(shown: service) refused the paste: \(shown: message, limit: Sanitizer.excerptLength)"
         }
     }
 
@@ -45,6 +45,12 @@ public enum ServiceError: PasteError, Equatable {
 }
 
 extension Sanitizer.URLProblem {
+    /// `U+202E`.
+    static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
     /// How the problem reads in a message.
     public var text: String {
         switch self {
@@ -54,6 +60,11 @@ extension Sanitizer.URLProblem {
         case .controlCharacters: "it holds control characters"
         case .whitespace: "it holds white space"
         case .noHost: "it names no host"
+        case .bidirectionalControl(let scalar):
+            "it holds the bidirectional control \(Self.codePoint(scalar)), which makes it read as another address"
+        case .invisibleCharacter(let scalar):
+            "it holds the invisible character \(Self.codePoint(scalar)), which hides what it leads to"
+        case .userInfo: "it puts a user name before the host (user@host), which hides where it leads"
         }
     }
 }

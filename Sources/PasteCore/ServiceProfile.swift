@@ -140,6 +140,9 @@ public struct ServiceProfile: Sendable, Equatable {
     public var deletionSource: String?
     /// The largest content the service accepts, checked before sending.
     public var maximumBytes: Int64?
+    /// Seconds its answer may take once the text is sent (`response-timeout` in its section),
+    /// over `[paste]`'s.
+    public var responseTimeout: Double?
     /// Query parameters appended to the URL, in order (`query = name=value`); each value is
     /// filled, then percent-encoded whole.
     public var query: [(name: String, value: ConfigValue)] = []
@@ -220,7 +223,7 @@ public struct ServiceProfile: Sendable, Equatable {
             && lhs.deletionSource == rhs.deletionSource && lhs.query.map(\.name) == rhs.query.map(\.name)
             && lhs.query.map(\.value) == rhs.query.map(\.value) && lhs.xmlTemplate == rhs.xmlTemplate
             && lhs.deletion == rhs.deletion && lhs.errorMessage == rhs.errorMessage && lhs.accepts == rhs.accepts
-            && lhs.connection == rhs.connection
+            && lhs.connection == rhs.connection && lhs.responseTimeout == rhs.responseTimeout
     }
 }
 

@@ -67,50 +67,50 @@ public enum StoreError: PasteError, Equatable, Sendable {
     public var message: String {
         switch self {
         case .cannotCreateFolder(let path, let code):
-            "cannot create folder '\(path)': \(code.message)"
+            "cannot create folder '\(shownPath: path)': \(code.message)"
         case .cannotOpen(let path, let code):
-            "cannot open '\(path)': \(code.message)"
+            "cannot open '\(shownPath: path)': \(code.message)"
         case .cannotRead(let path, let code):
-            "cannot read '\(path)': \(code.message)"
+            "cannot read '\(shownPath: path)': \(code.message)"
         case .cannotWrite(let path, let code):
-            "cannot write '\(path)': \(code.message)"
+            "cannot write '\(shownPath: path)': \(code.message)"
         case .cannotLock(let path, let code):
-            "cannot lock '\(path)': \(code.message)"
+            "cannot lock '\(shownPath: path)': \(code.message)"
         case .cannotRemove(let path, let code):
-            "cannot remove '\(path)': \(code.message)"
+            "cannot remove '\(shownPath: path)': \(code.message)"
         case .corruptMetadata(let path):
-            "cannot read '\(path)': it is not an outbox metadata file"
+            "cannot read '\(shownPath: path)': it is not an outbox metadata file"
         case .cannotEncode(let path):
-            "cannot encode a record for '\(path)'"
+            "cannot encode a record for '\(shownPath: path)'"
         case .notRegularFile(let path, .symbolicLink):
-            "'\(path)' is a symbolic link; paste does not follow links in its state folder"
+            "'\(shownPath: path)' is a symbolic link; paste does not follow links in its state folder"
         case .notRegularFile(let path, let kind):
-            "'\(path)' is \(Self.describe(kind)), not a regular file"
+            "'\(shownPath: path)' is \(Self.describe(kind)), not a regular file"
         case .notAFolder(let path, let kind):
-            "'\(path)' is \(Self.describe(kind)), not a folder"
+            "'\(shownPath: path)' is \(Self.describe(kind)), not a folder"
         case .notOwned(let path, let ownerID):
-            "'\(path)' belongs to another user (uid \(ownerID))"
+            "'\(shownPath: path)' belongs to another user (uid \(ownerID))"
         case .incompleteContent(let path, let expected, let actual):
-            "'\(path)' holds \(actual) bytes, not the \(expected) that were stored"
+            "'\(shownPath: path)' holds \(actual) bytes, not the \(expected) that were stored"
         case .noSuchEntry(let id):
-            "no outbox entry '\(Sanitizer.printable(id, limit: 80))'"
+            "no outbox entry '\(shown: id)'"
         case .ambiguousEntry(let id, let matches):
-            "'\(Sanitizer.printable(id, limit: 80))' is the start of \(matches.count) outbox entries' ids"
+            "'\(shown: id)' is the start of \(matches.count) outbox entries' ids"
         case .entryBusy(let id):
-            "outbox entry \(id) is being written or sent by another paste run"
+            "outbox entry \(shown: id) is being written or sent by another paste run"
         }
     }
 
     public var hint: String? {
         switch self {
         case .corruptMetadata(let path):
-            "move '\(path)' and its content file out of the outbox, then run paste --retry again"
+            "move '\(shownPath: path)' and its content file out of the outbox, then run paste --retry again"
         case .cannotWrite(_, .noSpace):
             "the disk is full; free some space"
         case .notRegularFile, .notAFolder:
             "move it away; paste makes its own files there"
         case .notOwned(let path, _):
-            "paste keeps its state private: use a folder of your own (XDG_STATE_HOME), or remove '\(path)'"
+            "paste keeps its state private: use a folder of your own (XDG_STATE_HOME), or remove '\(shownPath: path)'"
         case .noSuchEntry:
             "'paste --outbox' lists the entries and their ids"
         case .ambiguousEntry:

@@ -44,6 +44,11 @@ public enum RequestBody: Sendable, Equatable {
     case raw(ContentSource, contentType: String)
     /// A body already rendered in memory (a filled JSON template), with its content type.
     case rendered([UInt8], contentType: String)
+    /// A template rendered around content that is escaped as it streams: `prefix`, the content
+    /// written by `escaping` chunk by chunk, then `suffix` (a JSON template whose `{content}` is
+    /// a large file or a pipe, sent chunked in flat memory).
+    case embedded(
+        prefix: [UInt8], content: ContentSource, escaping: ContentEscaping, suffix: [UInt8], contentType: String)
 
     public static func == (lhs: RequestBody, rhs: RequestBody) -> Bool {
         switch (lhs, rhs) {
@@ -51,9 +56,17 @@ public enum RequestBody: Sendable, Equatable {
         case (.form(let a), .form(let b)): a.map { [$0.name, $0.value] } == b.map { [$0.name, $0.value] }
         case (.raw(let a, let t), .raw(let b, let u)): a == b && t == u
         case (.rendered(let a, let t), .rendered(let b, let u)): a == b && t == u
+        case (.embedded(let p, let c, let e, let s, let t), .embedded(let q, let d, let f, let r, let u)):
+            p == q && c == d && e == f && s == r && t == u
         default: false
         }
     }
+}
+
+/// How content is written inside a rendered body.
+public enum ContentEscaping: Sendable, Equatable {
+    /// The inside of a JSON string (`JSONText.escape`).
+    case jsonString
 }
 
 /// How the paste's URL is taken from the server's answer.
@@ -108,6 +121,12 @@ public struct UploadRequest: Sendable, Equatable {
     /// Appended to the paste's URL once it is read from the answer, never sent: PrivateBin's
     /// `#` and base58 key (or `#-` and the key, for a paste that burns after reading).
     public var linkFragment: String?
+    /// What the content must be as it is read and sent (see `ContentChecks`): set by
+    /// `RequestBuilder` for text; nothing by default.
+    public var contentChecks = ContentChecks.none
+    /// The longest the answer may take once the request is sent (the service's
+    /// `response-timeout`); nil: the uploader's.
+    public var responseTimeout: Duration?
 
     /// Makes a request description.
     public init(

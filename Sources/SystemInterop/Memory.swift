@@ -10,6 +10,22 @@ public enum Memory {
             return memchr(base, Int32(byte), buffer.count) != nil
         }
     }
+
+    /// Where `byte` first occurs in `bytes`, or nil. Wraps `memchr`.
+    public static func firstIndex(of byte: UInt8, in bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
+    }
+
+    /// Where `byte` first occurs in `bytes`, or nil. Wraps `memchr`.
+    public static func firstIndex(of byte: UInt8, in bytes: Span<UInt8>) -> Int? {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
+    }
 }
 
 extension Memory {

@@ -230,6 +230,9 @@ public enum MockFault: Sendable {
     case escapeURL(status: Int = 200, json: Bool = false)
     /// Location and body URL that are `javascript:`.
     case javascriptURL(status: Int = 200, json: Bool = false)
+    /// Location and body URL that look like a paste's but are spoofed: `bidi` (U+202E),
+    /// `zero-width` (U+200B) or `userinfo` (`http://bank.example@HOST/…`).
+    case spoofURL(spoof: String, status: Int = 200, json: Bool = false)
     /// 206 with the URL of a paste holding only `keptBytes` (default: half) of the content.
     case partial(keptBytes: Int? = nil)
     /// The normal answer, `bytes` every `seconds`.
@@ -257,6 +260,8 @@ public enum MockFault: Sendable {
             return ["fault": "escape-url", "status": status, "format": json ? "json" : "text"]
         case .javascriptURL(let status, let json):
             return ["fault": "javascript-url", "status": status, "format": json ? "json" : "text"]
+        case .spoofURL(let spoof, let status, let json):
+            return ["fault": "spoof-url", "spoof": spoof, "status": status, "format": json ? "json" : "text"]
         case .partial(let kept):
             var object: [String: Any] = ["fault": "partial"]
             if let kept { object["bytes"] = kept }

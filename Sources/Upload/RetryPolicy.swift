@@ -125,7 +125,9 @@ enum HTTPDate {
             return nil
         }
         let clock = time.split(separator: ":").compactMap { Int($0) }
-        guard let day, let month, let year, clock.count == 3, (1...31).contains(day),
+        // A server's year is bounded before the day arithmetic, which would overflow (and trap)
+        // for a year of twenty digits.
+        guard let day, let month, let year, (1...9999).contains(year), clock.count == 3, (1...31).contains(day),
             (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2])
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)

@@ -16,6 +16,10 @@ public struct TransportOptions: Sendable {
     /// long (CURLOPT_LOW_SPEED_LIMIT and CURLOPT_LOW_SPEED_TIME, whole seconds, at least 1). It
     /// also bounds a raw TCP exchange's waits.
     public var stallTimeout: Duration
+    /// The longest the answer may take once the request (its body included) is sent, unless
+    /// the request carries its service's own (`UploadRequest.responseTimeout`): a server that
+    /// trickles its answer above the stall limit cannot hold a run for ever. 60 s by default.
+    public var responseTimeout: Duration
     /// The most redirects followed (by `RedirectChain`, one request at a time).
     public var maxRedirects: Int
     /// Skip TLS certificate and host name verification (`--insecure`; a service's
@@ -32,7 +36,8 @@ public struct TransportOptions: Sendable {
     /// Makes options; every default is the documented one.
     public init(
         connectTimeout: Duration = .seconds(10), totalTimeout: Duration? = nil,
-        stallTimeout: Duration = .seconds(30), maxRedirects: Int = 10, insecure: Bool = false,
+        stallTimeout: Duration = .seconds(30), responseTimeout: Duration = .seconds(60), maxRedirects: Int = 10,
+        insecure: Bool = false,
         userAgent: String = "paste/\(TransportOptions.clientVersion)",
         verbose: (@Sendable (String) -> Void)? = nil,
         progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)? = nil
@@ -40,6 +45,7 @@ public struct TransportOptions: Sendable {
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
         self.stallTimeout = stallTimeout
+        self.responseTimeout = responseTimeout
         self.maxRedirects = maxRedirects
         self.insecure = insecure
         self.userAgent = userAgent
@@ -49,11 +55,15 @@ public struct TransportOptions: Sendable {
 }
 
 extension Duration {
-    /// Whole milliseconds, rounded up so a small positive timeout never becomes 0 ("no limit").
+    /// Whole milliseconds, rounded up so a small positive timeout never becomes 0 ("no limit"),
+    /// at most `Int32.max` (24.8 days, far past any accepted setting): the conversion can
+    /// never overflow, whatever the duration.
     var roundedUpMilliseconds: Int {
         let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return 1 }
+        guard seconds < Int64(Int32.max) / 1000 else { return Int(Int32.max) }
         let fraction = attoseconds > 0 ? (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000 : 0
-        return Int(seconds) * 1000 + Int(fraction)
+        return max(1, Int(seconds) * 1000 + Int(fraction))
     }
 
     /// The value in seconds as a floating-point number.

@@ -4,8 +4,10 @@ extension UploadError: OutboxClassifiable {
     /// Held when any request byte may have reached the server (`mayHaveReachedServer`): a
     /// timeout or drop after the body went out, a send or receive failure, a bad answer, a
     /// refused or endless redirect. Retryable when nothing did: DNS, a refused connection, a
-    /// connect timeout, TLS, the proxy, an unsupported URL (see `OutboxFailure`'s table).
+    /// connect timeout, TLS, the proxy, an unsupported URL (see `OutboxFailure`'s table). Held
+    /// too when the content was refused as it streamed: sending it again cannot work.
     public var outboxVerdict: OutboxFailure.Verdict {
-        mayHaveReachedServer ? .held : .retryable
+        if case .contentRefused = self { return .held }
+        return mayHaveReachedServer ? .held : .retryable
     }
 }

@@ -15,6 +15,8 @@ public enum UploadError: PasteError, Equatable {
         case stalled(seconds: Int)
         /// The whole transfer ran past its bound, in seconds.
         case total(seconds: Double)
+        /// The answer did not come within `response-timeout` (seconds) of the text being sent.
+        case response(seconds: Double)
     }
 
     /// The host name did not resolve.
@@ -53,6 +55,9 @@ public enum UploadError: PasteError, Equatable {
     /// The answer is not HTTP/1.x or HTTP/2 (an HTTP/0.9 reply, a malformed status line), or
     /// its header is larger than libcurl takes.
     case badAnswer(url: String, detail: String)
+    /// The content was refused as it was read (binary, not UTF-8): the transfer was stopped
+    /// before the request was complete, so the server made no paste. Never retried, never kept.
+    case contentRefused(InspectionRefusal)
     /// The proxy could not be reached (`authority` is its `host:port`).
     case proxyUnreachable(proxy: String, detail: String, requestSent: Bool)
     /// The proxy answered a request (CONNECT, or an absolute-form one) with an error status.
@@ -75,6 +80,8 @@ public enum UploadError: PasteError, Equatable {
             true  // a first request, or part of this one, went out
         case .unsupportedURL, .bodyNotSendableOverTCP, .certificateNotTrusted, .clientCertificateRequired, .proxyTLS:
             false  // the TLS handshake ends before the server's HTTP side sees anything
+        case .contentRefused:
+            false  // part of the request may have gone, never all of it: no paste was made
         }
     }
 
@@ -87,7 +94,7 @@ public enum UploadError: PasteError, Equatable {
             .clientCertificateRequired, .badAnswer, .proxyUnreachable, .proxyRefused, .proxyFailed, .proxyTLS, .curl:
             true
         case .redirectRefused, .tooManyRedirects, .bodyRedirectRefused, .readFailed, .teeFailed, .unsupportedURL,
-            .bodyNotSendableOverTCP:
+            .bodyNotSendableOverTCP, .contentRefused:
             false
         }
     }
@@ -95,49 +102,54 @@ public enum UploadError: PasteError, Equatable {
     public var message: String {
         switch self {
         case .couldNotResolve(let host, _):
-            "cannot resolve host '\(host)'"
+            "cannot resolve host '\(shown: host)'"
         case .couldNotConnect(let url, let detail, _):
-            "cannot connect to \(Endpoint(url).authority): \(detail)"
+            "cannot connect to \(shown: Endpoint(url).authority): \(shown: detail, limit: Self.detailLength)"
         case .timedOut(let url, .connect, _):
-            "cannot connect to \(Endpoint(url).authority): timed out"
+            "cannot connect to \(shown: Endpoint(url).authority): timed out"
         case .timedOut(let url, .stalled(let seconds), _):
-            "transfer with \(Endpoint(url).authority) stalled: under \(Uploader.stallBytesPerSecond) bytes/s for \(seconds)s"
+            "transfer with \(shown: Endpoint(url).authority) stalled: under \(Uploader.stallBytesPerSecond) bytes/s for \(seconds)s"
         case .timedOut(let url, .total(let seconds), _):
-            "transfer with \(Endpoint(url).authority) timed out after \(Self.format(seconds))s"
+            "transfer with \(shown: Endpoint(url).authority) timed out after \(Self.format(seconds))s"
+        case .timedOut(let url, .response(let seconds), _):
+            "no complete answer from \(shown: Endpoint(url).authority) within \(Self.format(seconds))s "
+                + "of sending the text (response-timeout)"
         case .tls(let url, let detail, _):
-            "TLS failure with \(Endpoint(url).authority): \(detail)"
+            "TLS failure with \(shown: Endpoint(url).authority): \(shown: detail, limit: Self.detailLength)"
         case .redirectRefused(let url):
-            "refusing redirect to '\(Sanitizer.printable(url, limit: 200))': only well-formed http and https URLs are followed"
+            "refusing redirect to '\(shown: url, limit: Sanitizer.shownURLLength)': only well-formed http and https URLs are followed"
         case .tooManyRedirects(let limit):
             "too many redirects (more than \(limit))"
         case .sendFailed(let url, let detail):
-            "cannot send to \(Endpoint(url).authority): \(detail)"
+            "cannot send to \(shown: Endpoint(url).authority): \(shown: detail, limit: Self.detailLength)"
         case .receiveFailed(let url, let detail):
-            "no usable answer from \(Endpoint(url).authority): \(detail)"
+            "no usable answer from \(shown: Endpoint(url).authority): \(shown: detail, limit: Self.detailLength)"
         case .readFailed(let path, let code, _):
-            "cannot read '\(path)': \(code.message)"
+            "cannot read '\(shownPath: path)': \(code.message)"
         case .teeFailed(let path, let code, _):
-            "cannot write the outbox copy '\(path)': \(code.message)"
+            "cannot write the outbox copy '\(shownPath: path)': \(code.message)"
         case .unsupportedURL(let url):
-            "unsupported URL '\(url)': use http://, https:// or tcp://host:port"
+            "unsupported URL '\(shown: url, limit: Sanitizer.shownURLLength)': use http://, https:// or tcp://host:port"
         case .bodyNotSendableOverTCP(let url):
-            "cannot send a form to '\(url)': tcp services take the raw text"
+            "cannot send a form to '\(shown: url, limit: Sanitizer.shownURLLength)': tcp services take the raw text"
         case .curl(let error, _):
-            "upload failed: \(error.reason) (libcurl error \(error.code.rawValue))"
+            "upload failed: \(shown: error.reason, limit: Self.detailLength) (libcurl error \(error.code.rawValue))"
         case .certificateNotTrusted(let url, let detail), .clientCertificateRequired(let url, let detail):
-            "TLS failure with \(Endpoint(url).authority): \(detail)"
+            "TLS failure with \(shown: Endpoint(url).authority): \(shown: detail, limit: Self.detailLength)"
         case .bodyRedirectRefused(let url, let status):
-            "refusing the \(status) redirect to '\(Sanitizer.printable(url, limit: 200))': it would send the text to another origin"
+            "refusing the \(status) redirect to '\(shown: url, limit: Sanitizer.shownURLLength)': it would send the text to another origin"
         case .badAnswer(let url, let detail):
-            "unusable answer from \(Endpoint(url).authority): \(detail)"
+            "unusable answer from \(shown: Endpoint(url).authority): \(shown: detail, limit: Self.detailLength)"
         case .proxyUnreachable(let proxy, let detail, _):
-            "cannot connect to proxy \(proxy): \(detail)"
+            "cannot connect to proxy \(shown: proxy): \(shown: detail, limit: Self.detailLength)"
         case .proxyRefused(let proxy, let status, _):
-            "proxy \(proxy) answered \(status): \(Self.proxyReason(status))"
+            "proxy \(shown: proxy) answered \(status): \(Self.proxyReason(status))"
         case .proxyFailed(let proxy, let detail, _):
-            "proxy \(proxy) failed: \(detail)"
+            "proxy \(shown: proxy) failed: \(shown: detail, limit: Self.detailLength)"
         case .proxyTLS(let proxy, let detail):
-            "TLS failure with proxy \(proxy): \(detail)"
+            "TLS failure with proxy \(shown: proxy): \(shown: detail, limit: Self.detailLength)"
+        case .contentRefused(let refusal):
+            refusal.message
         }
     }
 
@@ -153,6 +165,8 @@ public enum UploadError: PasteError, Equatable {
                 + "in [paste] (paste-config(5)) or with SSL_CERT_FILE"
         case .proxyRefused(_, 407, _):
             "give the proxy's credentials in its URL: proxy = http://USER:${env:PROXY_PASSWORD}@HOST:PORT"
+        case .contentRefused(let refusal):
+            refusal.hint
         default:
             nil
         }
@@ -186,8 +200,14 @@ public enum UploadError: PasteError, Equatable {
             .config
         case .curl:
             .internalError
+        case .contentRefused(let refusal):
+            refusal.exitStatus
         }
     }
+
+    /// How much of a library's reason (libcurl's error buffer, which may quote the server) a
+    /// message shows.
+    static let detailLength = 200
 
     private static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)

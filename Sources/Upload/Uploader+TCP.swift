@@ -6,7 +6,9 @@ extension Uploader {
     /// content, close the sending side, read the answer until the server closes.
     ///
     /// The answer is bounded by `UploadResponse.maximumBodyBytes`; each wait is bounded by the
-    /// stall timeout and the whole exchange by the total timeout, when set.
+    /// stall timeout, the answer by the response timeout from the end of the text, and the whole
+    /// exchange by the total timeout (an hour when none is set). Content read as it is sent is
+    /// inspected on the way; a refusal resets the connection (see `RawConnection.send`).
     func sendOverTCP(_ request: UploadRequest) throws(UploadError) -> UploadResponse {
         let endpoint = Endpoint(request.url)
         guard endpoint.scheme == "tcp", let port = endpoint.port, !endpoint.host.isEmpty else {
@@ -16,8 +18,9 @@ extension Uploader {
         switch request.body {
         case .raw(let content, _): source = BodySource(content)
         case .rendered(let bytes, _): source = .bytes(bytes)
-        case .multipart, .form: throw .bodyNotSendableOverTCP(url: request.url)
+        case .multipart, .form, .embedded: throw .bodyNotSendableOverTCP(url: request.url)
         }
+        let inspection = InspectionHook.make(for: request)
         let deadline = ContinuousClock.now + (options.totalTimeout ?? .seconds(Self.tcpDefaultLimitSeconds))
         let connection: RawConnection
         let proxy = request.connection.proxy(for: request.url)
@@ -31,16 +34,24 @@ extension Uploader {
         }
         let progress = options.progress
         let total = source.knownLength
+        var answerDeadline: ContinuousClock.Instant?
         do {
             let sent = try connection.send(
-                source, idleTimeout: options.stallTimeout, deadline: deadline,
+                source, idleTimeout: options.stallTimeout, deadline: deadline, inspector: inspection,
                 onProgress: progress.map { report in { report($0, total) } })
+            answerDeadline = min(deadline, .now + responseTimeout(for: request))
             let answer = try connection.receive(
                 maximumBytes: UploadResponse.maximumBodyBytes, idleTimeout: options.stallTimeout,
-                deadline: deadline)
+                deadline: answerDeadline!)
             return UploadResponse(status: 0, effectiveURL: request.url, body: answer, bytesSent: sent)
         } catch {
+            if error.localFailure == .refused, let refusal = inspection?.refusal { throw .contentRefused(refusal) }
             if error.code == .operationTimedOut {
+                if let answerDeadline, answerDeadline < deadline, ContinuousClock.now >= answerDeadline {
+                    throw .timedOut(
+                        url: request.url, phase: .response(seconds: responseTimeout(for: request).inSeconds),
+                        requestSent: true)
+                }
                 throw .timedOut(url: request.url, phase: .stalled(seconds: stallSeconds), requestSent: true)
             }
             var info = connection.info

@@ -133,6 +133,8 @@ public final class Uploader {
         let started = ContinuousClock.now
         /// What was left of the total timeout when the current request started.
         var budget: Duration?
+        /// Watches the content as it is read (nil when it is in memory or needs no checks).
+        var inspection: InspectionHook?
 
         init(handle: EasyHandle, request: UploadRequest, chain: RedirectChain) {
             self.handle = handle
@@ -154,6 +156,10 @@ public final class Uploader {
         let hop = transfer.chain.current
         let info = transfer.handle.info
         switch outcome {
+        case .failure(let error) where error.localFailure == .refused:
+            // Refused as it was read: the request never completed, whatever stage it was at.
+            if let refusal = transfer.inspection?.refusal { return .finished(.failure(.contentRefused(refusal))) }
+            return .finished(.failure(classify(error, info, transfer.request, hop: hop)))
         case .failure(let error):
             let failure = classify(
                 error, info, transfer.request, hop: hop, proxy: transfer.proxy, budget: transfer.budget)
@@ -213,6 +219,7 @@ public final class Uploader {
                 handle: handle, request: request, chain: RedirectChain(request: request, limit: options.maxRedirects))
             try configureTransport(handle, for: request)
             handle.onStreamChunk = streamObserver
+            transfer.inspection = InspectionHook.make(for: request)
             try attachBody(request, to: transfer)
         } catch {
             throw classify(error, nil, request)
@@ -239,6 +246,9 @@ public final class Uploader {
                     ? transfer.configuredHeaders : transfer.configuredHeaders.filter { !Self.isContentType($0) }
             }
             try handle.setHeaders(HeaderList(lines))
+            // The answer's own deadline: from the end of the body (the start, for a GET).
+            handle.answerTimeout = responseTimeout(for: transfer.request)
+            handle.sendsBody = hop.sendsBody
             if let total = options.totalTimeout {
                 // One bound for the whole chain: each request gets what the earlier ones left.
                 let left = max(total - (ContinuousClock.now - transfer.started), .milliseconds(1))
@@ -279,6 +289,11 @@ public final class Uploader {
         } else {
             handle.onProgress = nil
         }
+    }
+
+    /// How long `request`'s answer may take once it is sent: its service's own, else ours.
+    func responseTimeout(for request: UploadRequest) -> Duration {
+        request.responseTimeout ?? options.responseTimeout
     }
 
     /// Whether a header line is a `Content-Type` (dropped when a redirect turns the request
@@ -326,13 +341,19 @@ public final class Uploader {
         }
     }
 
-    /// The stall limit in whole seconds, at least 1 (0 would switch it off).
-    var stallSeconds: Int { max(1, Int(options.stallTimeout.inSeconds.rounded(.up))) }
+    /// The stall limit in whole seconds, at least 1 (0 would switch it off), at most a day
+    /// (bounded before the conversion, so no duration can trap it).
+    var stallSeconds: Int { Int(min(max(options.stallTimeout.inSeconds, 1), Self.longestStall).rounded(.up)) }
+
+    /// The longest stall limit passed to libcurl, in seconds (`stall-timeout`'s own bound).
+    static let longestStall = 86_400.0
 
     /// Attaches the body to the handle and records the header lines it needs in `transfer`
     /// (`prepare` sets them for each request).
     private func attachBody(_ request: UploadRequest, to owner: Transfer) throws(CurlError) {
         let transfer = owner.handle
+        // Only the content read as it is sent is inspected (`RequestBody.streamedContent`).
+        let inspector = owner.inspection
         // `Expect:` with no value stops libcurl adding `Expect: 100-continue` to large bodies.
         var headers = ["Expect:"]
         let hasContentType = request.headers.contains {
@@ -363,7 +384,7 @@ public final class Uploader {
                 case .content(let content, let fileName, let contentType):
                     try mime.addPart(
                         name: field.name, source: BodySource(content), fileName: fileName,
-                        contentType: contentType)
+                        contentType: contentType, inspector: content.isReadAsSent ? inspector : nil)
                 }
             }
             try transfer.setMultipartBody(mime)
@@ -377,10 +398,19 @@ public final class Uploader {
         case .rendered(let bytes, let contentType):
             source = .bytes(bytes)
             if !hasContentType { headers.append("Content-Type: \(contentType)") }
+        case .embedded(let prefix, let content, let escaping, let suffix, let contentType):
+            source = .encoded(
+                prefix: prefix, content: BodySource(content), encoding: escaping.bodyEncoding, suffix: suffix)
+            if !hasContentType { headers.append("Content-Type: \(contentType)") }
         }
         let length = source?.knownLength ?? -1
         if let source {
-            try transfer.setBody(source)
+            let isContent: Bool
+            switch request.body {
+            case .raw, .embedded: isContent = true
+            case .multipart, .form, .rendered: isContent = false
+            }
+            try transfer.setBody(source, inspector: isContent ? inspector : nil)
             if length < 0 { headers.append("Transfer-Encoding: chunked") }
         }
         switch request.method.uppercased() {
@@ -430,7 +460,10 @@ public final class Uploader {
         switch error.localFailure {
         case .read(let path, let code)?: return .readFailed(path: path, errno: code, requestSent: sent)
         case .tee(let path, let code)?: return .teeFailed(path: path, errno: code, requestSent: sent)
-        case nil: break
+        case .answerTimedOut?:
+            return .timedOut(
+                url: url, phase: .response(seconds: responseTimeout(for: request).inSeconds), requestSent: true)
+        case .refused?, nil: break
         }
         if let proxy {
             if let status = info?.connectCode, status >= 300 {

@@ -27,6 +27,10 @@ struct Fault: Sendable {
         case escapeURL = "escape-url"
         /// A `status` (default 200) whose Location header and body URL are `javascript:`.
         case javascriptURL = "javascript-url"
+        /// A `status` (default 200) whose Location header and body URL look like a paste's but
+        /// are spoofed, as `spoof` says: `bidi` (a U+202E right-to-left override, the default),
+        /// `zero-width` (a U+200B zero-width space) or `userinfo` (`http://bank.example@HOST/…`).
+        case spoofURL = "spoof-url"
         /// Store only part of the content and answer 206 Partial Content with its URL.
         case partial
         /// 302 back to the form page, `location` (default `/`).
@@ -46,8 +50,10 @@ struct Fault: Sendable {
     var bytes: Int?
     var size: Int?
     var location: String?
-    /// `text` (default) or `json`: how escape-url/javascript-url/no-url shape their body.
+    /// `text` (default) or `json`: how escape-url/javascript-url/spoof-url/no-url shape their body.
     var format: String?
+    /// For spoof-url: `bidi`, `zero-width` or `userinfo`.
+    var spoof: String?
     /// Requests still to affect; nil means every request for the whole run.
     var remaining: Int?
     /// Only requests whose path starts with this.
@@ -97,6 +103,10 @@ struct Fault: Sendable {
         body = settings.removeValue(forKey: "body")
         location = settings.removeValue(forKey: "location")
         format = settings.removeValue(forKey: "format")
+        spoof = settings.removeValue(forKey: "spoof")
+        if let spoof, !["bidi", "zero-width", "userinfo"].contains(spoof) {
+            throw SpecError(description: "fault \(name): 'spoof' is bidi, zero-width or userinfo, not '\(spoof)'")
+        }
         path = settings.removeValue(forKey: "path")
         method = settings.removeValue(forKey: "method")?.uppercased()
         if let unknown = settings.keys.sorted().first {
@@ -165,6 +175,7 @@ struct Fault: Sendable {
         if let size { object["size"] = size }
         if let location { object["location"] = location }
         if let format { object["format"] = format }
+        if let spoof { object["spoof"] = spoof }
         if let path { object["path"] = path }
         if let method { object["method"] = method }
         return object

@@ -173,6 +173,8 @@ extension PasteMock {
             // `curl --data-binary` labels any body urlencoded: then the raw body is the paste.
             return body.kind == .urlencoded && body.size > 0 ? rawContent(body) : nil
         case .json:
+            // Under --discard-bodies a large JSON body is not kept: it counts whole as the paste.
+            if !body.isRawKept { return rawContent(body) }
             guard let object = try? JSONSerialization.jsonObject(with: Data(body.raw)) as? [String: Any],
                 let text = object["content"] as? String
             else { return nil }
@@ -444,6 +446,16 @@ extension PasteMock {
             return urlAnswer("\(request.base)/pastes/1\u{1B}[31m\u{1B}]0;owned\u{07}\u{1B}[2J", fault)
         case .javascriptURL:
             return urlAnswer("javascript:alert(document.domain)//\(request.base)/pastes/1", fault)
+        case .spoofURL:
+            switch fault.spoof ?? "bidi" {
+            case "zero-width": return urlAnswer("\(request.base)/paste\u{200B}s/1", fault)
+            case "userinfo":
+                return urlAnswer(
+                    request.base.replacingOccurrences(of: "://", with: "://bank.example@") + "/pastes/1", fault)
+            default:
+                // Reads as `…/pastes/1exe.txt` where the override flips the rest.
+                return urlAnswer("\(request.base)/pastes/1\u{202E}txt.exe", fault)
+            }
         case .partial:
             guard var content = content(of: request) else {
                 return .text(400, "no content\n")

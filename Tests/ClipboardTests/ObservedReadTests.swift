@@ -7,7 +7,7 @@ import TestSupport
 
 @testable import Clipboard
 
-/// Reads with an observer and a limit (`Clipboard.read(_:timeout:limit:observer:)`): a large
+/// Reads with an observer and a limit (`Clipboard.readContent(_:timeout:preferences:observer:)`): a large
 /// selection is shown to the observer increment by increment on a second thread that is gone
 /// by the time the read returns; a small one is not observed at all; an owner that keeps
 /// sending is stopped at the limit.
@@ -56,6 +56,21 @@ struct ObservedReadTests: ScopedSuite {
         return Array(text[..<count])
     }
 
+    /// What an observed read of CLIPBOARD on `server` gets: its text (an image fails the test)
+    /// and the observation.
+    static func read<State: Sendable>(
+        on server: Xvfb, limit: Int = noLimit, observer: TextObserver<State>?,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (text: [UInt8], observation: State?) {
+        let read = try Selections.clipboard(server).readContent(
+            .clipboard, timeout: timeout, preferences: ContentPreferences(readLimit: limit), observer: observer)
+        guard case .text(let text) = read.content else {
+            Issue.record("an image, not text", sourceLocation: sourceLocation)
+            return ([], nil)
+        }
+        return (text, read.observation)
+    }
+
     static func putWithXclip(_ text: [UInt8], on server: Xvfb) throws {
         try Selections.startOwnerTool(
             ["/usr/bin/xclip", "-i", "-selection", "clipboard"], input: text, on: server, selection: .clipboard)
@@ -68,8 +83,7 @@ struct ObservedReadTests: ScopedSuite {
         let server = xvfb
         let text = Selections.text(size: 3 << 20)
         try Self.putWithXclip(text, on: server)
-        let read = try Selections.clipboard(server).read(
-            .clipboard, timeout: Self.timeout, limit: Self.noLimit, observer: Self.recorder())
+        let read = try Self.read(on: server, observer: Self.recorder())
         #expect(read.text == text)
         let recording = try #require(read.observation)
         #expect(recording.joined == text, "the pieces joined are the text, byte-exact")
@@ -78,8 +92,7 @@ struct ObservedReadTests: ScopedSuite {
         #expect(!recording.threads.contains(CurrentProcess.currentThreadKernelID))
         #expect(recording.threads.allSatisfy(Self.isGone), "the observer's thread is joined before the read returns")
         // The same text with no observer: the same bytes, nothing observed.
-        let plain = try Selections.clipboard(server).read(
-            .clipboard, timeout: Self.timeout, limit: Self.noLimit, observer: TextObserver<Recording>?.none)
+        let plain = try Self.read(on: server, observer: TextObserver<Recording>?.none)
         #expect(plain.text == text)
         #expect(plain.observation == nil)
     }
@@ -87,13 +100,11 @@ struct ObservedReadTests: ScopedSuite {
     @Test("secrets split across xclip's increments are found as in the whole text, at the same offsets")
     func secretsAcrossIncrements() throws {
         let server = xvfb
-        let clipboard = Selections.clipboard(server)
         // Where xclip's increments fall on this display: the pieces handed over are its
         // increments (each over `handOverBytes`).
         try Self.putWithXclip(Self.filler(3 << 20), on: server)
         let probe = try #require(
-            try clipboard.read(.clipboard, timeout: Self.timeout, limit: Self.noLimit, observer: Self.recorder())
-                .observation)
+            try Self.read(on: server, observer: Self.recorder()).observation)
         try #require(probe.pieces.count >= 3, "\(probe.pieces)")
         let first = probe.pieces[0]
         let second = first + probe.pieces[1]
@@ -107,7 +118,7 @@ struct ObservedReadTests: ScopedSuite {
         text += Self.filler((3 << 20) - 201 - text.count) + space + token + Array("\n".utf8)
         try Self.putWithXclip(text, on: server)
 
-        let read = try clipboard.read(.clipboard, timeout: Self.timeout, limit: Self.noLimit, observer: Self.scanner())
+        let read = try Self.read(on: server, observer: Self.scanner())
         #expect(read.text == text)
         let scan = try #require(read.observation)
         #expect(Array(scan.pieces.prefix(2)) == Array(probe.pieces.prefix(2)), "split where the probe was")
@@ -124,8 +135,7 @@ struct ObservedReadTests: ScopedSuite {
         let latin1 = (0..<(700 << 10)).map { UInt8(truncatingIfNeeded: $0 % 224 + 32) }
         let owner = try ScriptedOwner(on: server, answers: ["UTF8_STRING": .bytes(latin1, type: "STRING")])
         defer { owner.stop() }
-        let read = try Selections.clipboard(server).read(
-            .clipboard, timeout: Self.timeout, limit: Self.noLimit, observer: Self.recorder())
+        let read = try Self.read(on: server, observer: Self.recorder())
         let utf8 = try #require(String(data: Data(latin1), encoding: .isoLatin1))
         #expect(read.text == Array(utf8.utf8))
         let recording = try #require(read.observation)
@@ -140,16 +150,16 @@ struct ObservedReadTests: ScopedSuite {
         try Self.putWithXclip(text, on: server)
         let calls = Mutex(0)
         let observer = TextObserver(0) { _, _ in calls.withLock { $0 += 1 } }
-        let read = try Selections.clipboard(server).read(
-            .clipboard, timeout: Self.timeout, limit: Self.noLimit, observer: observer)
+        let read = try Self.read(on: server, observer: observer)
         #expect(read.text == text)
         #expect(read.observation == nil)
         #expect(calls.withLock { $0 } == 0)
         // Keeping the connection for the copy: the same.
-        let kept = try Selections.clipboard(server).readKeepingConnection(
-            .clipboard, timeout: Self.timeout, limit: Self.noLimit, observer: observer, ownerOf: .clipboard)
-        #expect(kept.text.text == text)
-        #expect(kept.text.observation == nil)
+        let kept = try Selections.clipboard(server).readContentKeepingConnection(
+            .clipboard, timeout: Self.timeout, preferences: ContentPreferences(), observer: observer,
+            ownerOf: .clipboard)
+        #expect(kept.content.content == .text(text))
+        #expect(kept.content.observation == nil)
         #expect(calls.withLock { $0 } == 0)
     }
 
@@ -160,7 +170,11 @@ struct ObservedReadTests: ScopedSuite {
         let server = xvfb
         let owner = try ScriptedOwner(on: server, answers: ["UTF8_STRING": .endless(type: "UTF8_STRING")])
         defer { owner.stop() }
-        let limit = 1 << 20
+        // 4 MiB: sixteen hand-overs of 256 KiB before the limit, more than the hand-over holds
+        // (`ObservedTransfer.queueCapacity`), so the observer has surely run when the read stops
+        // (a failed read drops what its thread has not taken yet).
+        let limit = 4 << 20
+        #expect(limit / SelectionReader.handOverBytes > ObservedTransfer.queueCapacity)
         let threads = Mutex<Set<Int32>>([])
         let observer = TextObserver(0) { count, piece in
             count += piece.count
@@ -169,12 +183,11 @@ struct ObservedReadTests: ScopedSuite {
         let clock = ContinuousClock()
         let start = clock.now
         let error = #expect(throws: ClipboardError.self) {
-            try Selections.clipboard(server).read(
-                .clipboard, timeout: Self.timeout, limit: limit, observer: observed ? observer : nil)
+            try Self.read(on: server, limit: limit, observer: observed ? observer : nil)
         }
         #expect(error == .exceedsLimit(.clipboard, limit: limit))
         #expect(error?.kind == .badInput)
-        #expect(error?.message == "the clipboard holds more than 1 MiB")
+        #expect(error?.message == "the clipboard holds more than 4 MiB")
         // Stopped by the limit, not by a deadline.
         #expect(clock.now - start < Self.timeout)
         let seen = threads.withLock { $0 }
@@ -203,11 +216,10 @@ struct ObservedReadTests: ScopedSuite {
         let text = Self.filler(40_000)
         let owner = try ScriptedOwner(on: server, answers: ["UTF8_STRING": .bytes(text, type: "UTF8_STRING")])
         defer { owner.stop() }
-        let clipboard = Selections.clipboard(server)
         #expect(throws: ClipboardError.exceedsLimit(.clipboard, limit: text.count - 1)) {
-            try clipboard.read(.clipboard, timeout: Self.timeout, limit: text.count - 1, observer: Self.recorder())
+            try Self.read(on: server, limit: text.count - 1, observer: Self.recorder())
         }
-        let read = try clipboard.read(.clipboard, timeout: Self.timeout, limit: text.count, observer: Self.recorder())
+        let read = try Self.read(on: server, limit: text.count, observer: Self.recorder())
         #expect(read.text == text)
     }
 

@@ -200,7 +200,7 @@ struct ClipboardEndToEndTests: ScopedSuite {
         }.count
     }
 
-    @Test("an empty clipboard exits 66, an image-only one 65")
+    @Test("an empty clipboard exits 66; an image to a text-only endpoint 65, naming image-service")
     func clipboardErrors() throws {
         let empty = try paste.run(["-P", "--no-notify", "--url", server.baseURL + "/pastes/create"])
         #expect(empty.status == 66)
@@ -209,6 +209,7 @@ struct ClipboardEndToEndTests: ScopedSuite {
         try xvfb.startXclip(png, type: "image/png")
         let image = try paste.run(["-c", "--no-notify", "--url", server.baseURL + "/pastes/create"])
         #expect(image.status == 65)
-        #expect(image.err.hasPrefix("paste: the clipboard holds no text (it offers: "))
+        #expect(image.err.hasPrefix("paste: the clipboard holds an image (image/png) but service '"))
+        #expect(image.err.contains("image-service"))
     }
 }

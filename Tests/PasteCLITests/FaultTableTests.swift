@@ -14,6 +14,8 @@ struct FaultRow: CustomTestStringConvertible, Sendable {
     /// `json` (URL at /data/url of a JSON answer).
     var service: String
     var extraArguments: [String] = []
+    /// Lines added to the config's `[paste]` section for this row.
+    var extraSettings = ""
     var status: Int32
     /// The start of stderr's first line, after `paste: `; `PORT` stands for the mock's port.
     var message: String
@@ -65,11 +67,22 @@ struct FaultRow: CustomTestStringConvertible, Sendable {
             name: "javascript: URL", fault: .javascriptURL(), path: "/pasters/", service: "rs", status: 69,
             message: "rs gave an unusable URL: scheme 'javascript' is not http(s)"),
         FaultRow(
+            name: "URL with a right-to-left override", fault: .spoofURL(spoof: "bidi"), path: "/pasters/",
+            service: "rs",
+            status: 69,
+            message:
+                "rs gave an unusable URL: it holds the bidirectional control U+202E, which makes it read as another address"
+        ),
+        FaultRow(
             name: "206 Partial Content", fault: .partial(), path: "/pasters/", service: "rs", status: 69,
             message: "rs gave a partial answer (HTTP 206)"),
         FaultRow(
             name: "a trickle of one byte a second", fault: .trickle(bytes: 1, seconds: 1), path: "/pastes/create",
             service: "pastie", status: 75, message: "transfer with 127.0.0.1:PORT stalled: under 10 bytes/s for 1s"),
+        FaultRow(
+            name: "an answer trickled at 20 bytes a second", fault: .trickle(bytes: 2, seconds: 0.1),
+            path: "/pastes/create", service: "pastie", extraSettings: "response-timeout = 2\n", status: 75,
+            message: "no complete answer from 127.0.0.1:PORT within 2s of sending the text (response-timeout)"),
     ]
 }
 
@@ -82,12 +95,14 @@ struct FaultRow: CustomTestStringConvertible, Sendable {
     .xvfb, .temporaryHome, .mock, .serialized)
 struct FaultTableTests: ScopedSuite {
 
-    /// The config naming the mock's body and JSON services; no retries, a 1 s stall limit.
-    static func config(_ mock: MockServer) -> String {
+    /// The config naming the mock's body and JSON services; no retries, a 1 s stall limit, and
+    /// the row's own settings.
+    static func config(_ mock: MockServer, extraSettings: String = "") -> String {
         """
         [paste]
         retries = 0
         stall-timeout = 1
+        \(extraSettings)
         [service "rs"]
         url = \(mock.url("/pasters/"))
         format = raw
@@ -102,7 +117,7 @@ struct FaultTableTests: ScopedSuite {
 
     @Test("a fault of the server", arguments: FaultRow.all)
     func fault(_ row: FaultRow) throws {
-        try paste.writeConfig(Self.config(mock))
+        try paste.writeConfig(Self.config(mock, extraSettings: row.extraSettings))
         let text = "fault row '\(row.name)': 日本語 \"quotes\" $(not run)\r\nsecond line\n"
         try xvfb.putOnClipboard(text)
         try mock.addFault(row.fault, count: 0, path: row.path)

@@ -38,6 +38,17 @@ struct HotkeyTests: ScopedSuite {
         }
     }
 
+    /// Captures window `id` with `xwd | convert` into `.build/screenshots/NAME.png`; returns the path.
+    func screenshot(window id: String, name: String) throws -> String {
+        let folder = SourceTree.root.appendingPathComponent(".build/screenshots")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("\(name).png").path
+        // Arguments go positionally: the shell sees no value of ours in its script.
+        let result = try tool("sh", ["-c", "xwd -silent -id \"$1\" | convert xwd:- \"png:$2\"", "sh", id, path])
+        #expect(result.status == 0, "xwd | convert: \(result.err)")
+        return path
+    }
+
     /// Starts `paste` as a launcher would: stdin /dev/null, stdout and stderr not a terminal.
     func launch(_ arguments: [String]) throws -> Launched {
         try Launched(BuiltProducts.path(of: "paste"), arguments, environment: paste.environment)
@@ -56,6 +67,51 @@ struct HotkeyTests: ScopedSuite {
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(try xvfb.clipboardText() == url)
         #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("hotkey text".utf8))
+    }
+
+    @Test("an image at the hotkey: uploaded, its URL copied, and the notification shows its thumbnail")
+    func imageThumbnail() throws {
+        // A long toast, so the screenshot is taken while it is up; a click then closes it.
+        try paste.writeConfig(
+            """
+            [paste]
+                notify-timeout = 60
+                image-service = 0x0
+            [service "0x0"]
+                url = \(mock.url("/0x0/"))
+
+            """)
+        // 160 × 160: the left half red, the right half blue; shrunk to 80 × 80 beside the URL.
+        let red: [UInt8] = [200, 20, 40]
+        let blue: [UInt8] = [30, 60, 200]
+        let png = try TestImages.make(
+            ["-size", "160x160", "xc:rgb(200,20,40)", "-fill", "rgb(30,60,200)", "-draw", "rectangle 80,0 159,159"],
+            as: "png")
+        try xvfb.startXclip(Data(png), type: "image/png")
+        let run = try launch(["--notify"])
+        var window = ""
+        try waitUntil("the notification", timeout: 20) {
+            window = pasteWindows().first ?? ""
+            return !window.isEmpty
+        }
+        let path = try screenshot(window: window, name: "hotkey-image-thumbnail")
+        print("screenshot of the hotkey's notification with the image's thumbnail: \(path)")
+        try xdotool("mousemove", "--window", window, "200", "5", "click", "1")
+        let result = try run.wait(timeout: 30)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(try xvfb.clipboardText() == url)
+        #expect(try mock.fetch(url: url).body == Data(png))
+
+        // The thumbnail sits left of the text, inside the accent stripe and the padding: its
+        // left half red, its right half blue, none of it the window's surface.
+        let shot = try RGBAFile(path: path)
+        let surface: [UInt8] = [0xFA, 0xFA, 0xFB]
+        let left = (x: 26, y: 20, width: 32, height: 72)
+        let right = (x: 66, y: 20, width: 32, height: 72)
+        #expect(shot.share(x: left.x, y: left.y, width: left.width, height: left.height, near: red) > 0.95)
+        #expect(shot.share(x: right.x, y: right.y, width: right.width, height: right.height, near: blue) > 0.95)
+        #expect(shot.share(x: 22, y: 16, width: 80, height: 80, near: surface) < 0.05, "the thumbnail is drawn")
     }
 
     @Test("a failure at the hotkey is shown in a window too: an empty clipboard, an unreachable service")
@@ -206,5 +262,35 @@ final class Launched {
         return ProcessResult(
             status: process.terminationStatus, stdout: (try? Data(contentsOf: output)) ?? Data(),
             stderr: (try? Data(contentsOf: errors)) ?? Data())
+    }
+}
+
+/// A screenshot's pixels as 8-bit RGBA, read with ImageMagick.
+struct RGBAFile {
+    let width: Int
+    let height: Int
+    let pixels: [UInt8]
+
+    init(path: String) throws {
+        let size = try runProcess("/usr/bin/env", ["identify", "-format", "%w %h", path], timeout: 20)
+        let numbers = size.out.split(separator: " ").compactMap { Int($0) }
+        try #require(numbers.count == 2, "identify: \(size.out) \(size.err)")
+        (width, height) = (numbers[0], numbers[1])
+        let rgba = try runProcess("/usr/bin/env", ["convert", path, "-depth", "8", "rgba:-"], timeout: 20)
+        try #require(rgba.status == 0 && rgba.stdout.count == width * height * 4, "convert: \(rgba.err)")
+        pixels = [UInt8](rgba.stdout)
+    }
+
+    /// The share of the pixels in the rectangle whose red, green and blue are each within
+    /// `tolerance` of `colour`.
+    func share(x: Int, y: Int, width: Int, height: Int, near colour: [UInt8], tolerance: Int = 8) -> Double {
+        var matching = 0
+        for row in y..<min(y + height, self.height) {
+            for column in x..<min(x + width, self.width) {
+                let base = (row * self.width + column) * 4
+                if (0..<3).allSatisfy({ abs(Int(pixels[base + $0]) - Int(colour[$0])) <= tolerance }) { matching += 1 }
+            }
+        }
+        return Double(matching) / Double(width * height)
     }
 }

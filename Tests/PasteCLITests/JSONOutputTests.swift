@@ -4,7 +4,7 @@ import TestSupport
 
 @Suite("--json: one object per paste", .temporaryHome, .mock)
 struct JSONOutputTests: ScopedSuite {
-    @Test("url, service, bytes, sha256 (of the content), title, deletion")
+    @Test("url, service, bytes, sha256 (of the content), title, deletion, type")
     func oneObject() throws {
         try paste.writeConfig("[service \"bpa.st\"]\nurl = \(mock.url("/api/v1/paste"))\n")
         let result = try paste.run(["--json", "-S", "bpa.st", "-t", "Build log"], stdin: awkwardText)
@@ -14,7 +14,7 @@ struct JSONOutputTests: ScopedSuite {
         #expect(result.out.hasSuffix("}\n"))
         #expect(result.out.split(separator: "\n").count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
-        #expect(Set(object.keys) == ["url", "service", "bytes", "sha256", "title", "deletion", "repeat"])
+        #expect(Set(object.keys) == ["url", "service", "bytes", "sha256", "title", "deletion", "repeat", "type"])
         let url = try #require(object["url"] as? String)
         #expect(try fetch(url + ".txt") == Data(awkwardText.utf8))
         #expect(object["service"] as? String == "bpa.st")
@@ -24,6 +24,7 @@ struct JSONOutputTests: ScopedSuite {
         let token = try mock.paste(id: try #require(pasteID(url))).token ?? "?"
         #expect(object["deletion"] as? String == mock.url("/remove/\(token)"))
         #expect(object["repeat"] as? Bool == false)
+        #expect(object["type"] as? String == "text/plain")
     }
 
     @Test("several files: one object each, in order, with the file name; null title and deletion")

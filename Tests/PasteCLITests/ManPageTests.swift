@@ -114,7 +114,8 @@ func acceptedConfigKeys(of type: String) throws -> [String] {
 struct ManPageTests {
     /// Every key of `[paste]`, mirrored by hand: a new key must be documented in paste-config(5).
     static let pasteKeys = [
-        "service", "notify", "timeout", "connect-timeout", "stall-timeout", "clipboard-timeout", "max-clipboard",
+        "service", "notify", "timeout", "connect-timeout", "stall-timeout", "response-timeout", "clipboard-timeout",
+        "max-clipboard",
         "notify-timeout", "max-retry-after", "repeat-window", "retries", "retry-max-attempts", "copy", "image-service",
         "ca-file", "ca-path", "proxy", "no-proxy",
     ]
@@ -122,7 +123,8 @@ struct ManPageTests {
     static let serviceKeys = [
         "base", "sxcu", "url", "format", "method", "content-field", "file-name", "content-type", "field", "query",
         "lang-field", "title-field", "private-field", "always-private", "expiry-field", "expiry-unit", "json", "xml",
-        "header", "result", "deletion", "error-message", "accepts", "max-size", "summary", "ca-file", "ca-path",
+        "header", "result", "deletion", "error-message", "accepts", "max-size", "response-timeout", "summary",
+        "ca-file", "ca-path",
         "pinned-pubkey", "insecure", "client-cert", "client-key", "proxy", "no-proxy",
     ]
 

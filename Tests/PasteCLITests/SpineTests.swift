@@ -89,12 +89,16 @@ struct SpineTests: ScopedSuite {
         #expect(try mock.requests().isEmpty)
     }
 
-    @Test("binary input is refused with 65")
+    @Test("binary input to a text-only service is refused with 65, naming accepts")
     func binaryInput() throws {
         let result = try paste.run(
             ["--url", mock.url("/pastes/create")], input: .bytes(Data([0x89, 0x50, 0x4E, 0x47, 0, 0, 1])))
         #expect(result.status == 65)
-        #expect(result.err == "paste: stdin looks like binary data (it holds NUL bytes); only text is pasted\n")
+        let service = mock.baseURL.replacingOccurrences(of: "http://", with: "")
+        #expect(
+            result.err
+                == "paste: stdin holds binary data (application/octet-stream) but service '\(service)' accepts text "
+                + "only; use -S with a service that accepts files\n")
         #expect(try mock.requests().isEmpty)
     }
 

@@ -95,7 +95,9 @@ struct ConfigFileTests: ScopedSuite {
         BadConfig(text: "[service \"x\"]\nurl = http://x\nformat = json", line: 1, fragment: "has no 'json'"),
         BadConfig(text: "[service \"x\"]\nurl = http://x\nformat = tcp", line: 2, fragment: "tcp://host:port"),
         BadConfig(text: "[service]\nurl = http://x", line: 1, fragment: "[service \"NAME\"]"),
-        BadConfig(text: "[service \"x\"]\nurl = http://x\nmax-size = lots", line: 3, fragment: "a size such as"),
+        BadConfig(
+            text: "[service \"x\"]\nurl = http://x\nmax-size = lots", line: 3,
+            fragment: "a size from 1 to 1024G (such as 512K, 10M)"),
     ]
 
     @Test("retry-max-attempts sets when --retry holds an entry; 20 by default")

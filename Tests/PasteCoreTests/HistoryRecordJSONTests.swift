@@ -24,7 +24,8 @@ struct HistoryRecordJSONTests {
             url: "https://paste.example/p/1?a=1&b=2", byteCount: 9_007_199_254_740_993,
             sha256: String(repeating: "ab", count: 32),
             title: "tab\there, newline\nthere, bell\u{07}, del\u{7F}, é, 😀, \u{2028}",
-            deletionToken: "tok/en", deletionURL: "https://paste.example/d/1", preview: "first line\r\u{1B}[31m")
+            deletionToken: "tok/en", deletionURL: "https://paste.example/d/1", preview: "first line\r\u{1B}[31m",
+            options: "private", type: "image/png")
         #expect(record.jsonLine == (try Self.encoderLine(record)))
     }
 
@@ -44,5 +45,20 @@ struct HistoryRecordJSONTests {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         #expect(try decoder.decode(HistoryRecord.self, from: Data(record.jsonLine.utf8)) == record)
+    }
+
+    @Test("the content's type is kept as `type`; a line written before types existed reads with none")
+    func type() throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let image = HistoryRecord(
+            time: Date(timeIntervalSince1970: 1_738_324_800), service: "0x0", url: "u", byteCount: 120_000,
+            sha256: "cd", type: "image/png")
+        #expect(image.jsonLine.hasSuffix(#","type":"image/png","url":"u"}"#))
+        #expect(try decoder.decode(HistoryRecord.self, from: Data(image.jsonLine.utf8)) == image)
+        let old = #"{"bytes":5,"service":"s","sha256":"ab","time":"2025-01-31T12:00:00Z","url":"u"}"#
+        let record = try decoder.decode(HistoryRecord.self, from: Data(old.utf8))
+        #expect(record.type == nil)
+        #expect(record.byteCount == 5)
     }
 }

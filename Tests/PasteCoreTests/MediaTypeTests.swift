@@ -129,4 +129,21 @@ struct MediaTypeTests {
         #expect(MediaType(imageType: "image/jpeg")?.clipboardFileName(at: time) == "clipboard-20250131-123456.jpg")
         #expect(MediaType.octetStream.clipboardFileName(at: time) == "clipboard-20250131-123456")
     }
+
+    @Test(
+        "a type recorded by name (an outbox entry's) comes back with its category",
+        arguments: [
+            ("image/png", "image/png", MediaType.Category.image, "png" as String?),
+            ("application/pdf", "application/pdf", .binary, "pdf"),
+            ("IMAGE/JPEG", "image/jpeg", .image, "jpg"),
+            ("application/octet-stream", "application/octet-stream", .binary, nil),
+            ("image/x-portable-pixmap", "image/x-portable-pixmap", .image, nil),
+            ("text/x-log; charset=latin1", "text/x-log; charset=latin1", .text, nil),
+        ])
+    func recorded(name: String, expected: String, category: MediaType.Category, fileExtension: String?) {
+        let type = MediaType(recordedName: name)
+        #expect(type.name == expected)
+        #expect(type.category == category)
+        #expect(type.fileExtension == fileExtension)
+    }
 }

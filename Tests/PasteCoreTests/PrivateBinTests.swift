@@ -218,7 +218,7 @@ struct PrivateBinRequestTests {
         #expect(error.hint == "use -e 5m, 10m, 1h, 1d, 1w, 30d, 365d or never")
         #expect(error.exitStatus == .usage)
         var utf8Builder = builder
-        #expect(throws: RequestError.notUTF8(service: "privatebin")) {
+        #expect(throws: InspectionRefusal.notUTF8(source: "the text", offset: 1, format: .privatebin)) {
             try utf8Builder.build(content: .bytes([0x61, 0xFF, 0x62]), options: PasteOptions())
         }
         // -p is honoured (no PrivateBin paste is listed), and so are --burn and -e never.

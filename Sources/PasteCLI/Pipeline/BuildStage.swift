@@ -4,38 +4,56 @@ import Upload
 
 /// Build, after guard: the request for each paste, as its service wants it (PasteCore's
 /// `RequestBuilder`, with PrivateBin's cryptography from Upload), a stream read whole first for
-/// the formats that cannot stream it (form, json).
+/// the formats that cannot stream it (form, privatebin, a json template holding `{content}`
+/// more than once: `ServiceProfile.streamsContent`).
+///
+/// Text is built as its service takes text; an image or another binary file
+/// (`PasteInput.type`) goes byte-exact as the file part (or the raw body), with its own file
+/// name and Content-Type (`RequestBuilder.build(file:named:type:options:)`).
 ///
 /// The builder keeps what `--dry-run` shows: each request's secrets (`expansion`, the values
-/// the output funnel will mask) and a JSON body's preview.
+/// the output funnel will mask) and a JSON body's preview, one per request in order, whichever
+/// service each goes to (a run's images may go to another service than its text).
 struct BuildStage {
-    /// The service's request builder, with the secrets and previews of every request so far.
+    /// The request builder, with the secrets and previews of every request so far.
     private(set) var builder: RequestBuilder
 
     init(service: ServiceProfile, context: Context) {
         builder = RequestBuilder(profile: service, context: context, cryptography: SystemCryptography())
     }
 
-    /// The request for one input of this run, connecting as `connection` says.
-    mutating func build(
-        _ input: PasteInput, options: PasteOptions, connection: ConnectionPolicy
-    ) throws -> UploadRequest {
-        var content = input.content
-        if case .stream = content, !builder.profile.format.canStream {
-            content = try Self.spool(input)
+    /// The request for one input of this run, to the service of `route`, connecting as it says.
+    mutating func build(_ input: PasteInput, route: RunPlan.Route, options: PasteOptions) throws -> UploadRequest {
+        if builder.profile.name != route.service.name { builder.profile = route.service }
+        var request: UploadRequest
+        if input.type.category == .text {
+            var content = input.content
+            if case .stream = content, !builder.profile.streamsContent {
+                content = try Self.spool(input)
+            }
+            request = try builder.build(content: content, options: options, fileName: input.fileName)
+        } else {
+            // Formats that can carry a file (multipart, raw) stream it: nothing to spool.
+            request = try builder.build(
+                file: input.content, named: input.fileName ?? PasteInput.standardInputFileName(input.type),
+                type: input.type, options: options)
         }
-        var request = try builder.build(content: content, options: options, fileName: input.fileName)
-        request.connection = connection
+        request.connection = route.connection
         return request
     }
 
     /// The request for an outbox entry's content (`--retry`), read whole first for the formats
-    /// that cannot stream it.
+    /// that cannot stream it; an image or a binary file (`type`) goes as a file, byte-exact.
     mutating func build(
-        outboxContent path: String, size: Int64, options: PasteOptions, fileName: String?
+        outboxContent path: String, size: Int64, options: PasteOptions, fileName: String?, type: MediaType
     ) throws -> UploadRequest {
+        if type.category != .text {
+            return try builder.build(
+                file: .file(path: path, size: size), named: fileName ?? PasteInput.standardInputFileName(type),
+                type: type, options: options)
+        }
         let content: ContentSource =
-            builder.profile.format.canStream ? .file(path: path, size: size) : try Self.spool(file: path)
+            builder.profile.streamsContent ? .file(path: path, size: size) : try Self.spool(file: path)
         return try builder.build(content: content, options: options, fileName: fileName)
     }
 

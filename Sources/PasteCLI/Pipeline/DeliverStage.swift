@@ -1,3 +1,4 @@
+import Alerts
 import Clipboard
 import PasteCore
 
@@ -18,16 +19,28 @@ struct DeliverStage {
     private(set) var status = ExitStatus.success
     /// The last URL delivered: the one copied.
     private(set) var lastURL: String?
+    /// The image the last URL is of, for the notification's thumbnail; nil for anything else.
+    private(set) var lastImage: Alerts.Notification.Image?
 
     /// Shows one paste's result.
-    mutating func deliver(_ result: Result<PasteResult, any Error>, fileName: String?) {
+    ///
+    /// - Parameter input: what was pasted, when this run read it (nil for `--retry`): an
+    ///   image's bytes become the notification's thumbnail.
+    mutating func deliver(_ result: Result<PasteResult, any Error>, fileName: String?, input: PasteInput? = nil) {
         switch result {
         case .success(let paste):
             output.result(output.isJSON ? JSONOutput.object(for: paste, fileName: fileName) : paste.url)
             if paste.isRepeat {
-                output.note("the same text went to \(paste.service) moments ago; reusing its URL (--new makes another)")
+                let category = MediaType(recordedName: paste.type).category
+                let what = category == .text ? "text" : category == .image ? "image" : "file"
+                output.note(
+                    "the same \(what) went to \(paste.service) moments ago; reusing its URL (--new makes another)")
             }
             lastURL = paste.url
+            lastImage = nil
+            if let input, input.type.category == .image, let bytes = input.bytes {
+                lastImage = Alerts.Notification.Image(bytes: bytes, mimeType: input.type.essence)
+            }
         case .failure(let error):
             let failure = (error as? any PasteError) ?? InternalFailure(detail: "\(error)")
             output.report(failure)
@@ -43,7 +56,7 @@ struct DeliverStage {
         guard let url = lastURL else { return status }
         if let copy { copyToClipboard(url, to: copy, clipboard: clipboard) }
         if windows.isShown && status == .success {
-            windows.notify(success: true, text: url)
+            windows.notify(success: true, text: url, image: lastImage)
         }
         return status
     }

@@ -57,6 +57,12 @@ enum DryRun {
             } else {
                 lines.append("  <\(bytes.count) bytes>")
             }
+        case .embedded(let prefix, let source, _, let suffix, let contentType):
+            lines.append("Content-Type: \(contentType)")
+            let body =
+                String(decoding: prefix, as: UTF8.self) + "<\(describe(source, label: label))>"
+                + String(decoding: suffix, as: UTF8.self)
+            lines.append("  " + expansion.redact(body))
         }
         lines.append("result: \(expansion.redact(request.result.configText))")
         return lines.joined(separator: "\n") + "\n"

@@ -39,6 +39,8 @@ struct PasteJob {
     var title: String?
     /// `-f`'s file name, for `--json`.
     var fileName: String?
+    /// What the paste holds, for history and `--json`.
+    var type = MediaType.plainText
     /// Where the text is.
     var source: Source
     /// The SHA-256 of in-memory text, taken before sending (the repeat check needs it).

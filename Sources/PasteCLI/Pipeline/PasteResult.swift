@@ -7,5 +7,7 @@ struct PasteResult {
     var sha256: String
     var title: String?
     var deletion: String?
+    /// The content's MIME type without parameters (`image/png`, `text/plain`).
+    var type = "text/plain"
     var isRepeat = false
 }

@@ -37,6 +37,9 @@ struct PlanResolver {
         case .clipboard: input = .selection(.clipboard, isFallback: false)
         case .primary: input = .selection(.primary, isFallback: false)
         case .files(let paths): input = .files(paths)
+        case .automatic where invocation.prefersImage:
+            // `--image` is about the clipboard: it reads it whatever stdin is.
+            input = .selection(.clipboard, isFallback: false)
         case .automatic:
             input =
                 StandardInputKind.current() == .none ? .selection(.clipboard, isFallback: true) : .standardInput
@@ -108,6 +111,7 @@ struct PlanResolver {
             connectTimeout: .seconds(settings.connectTimeout),
             totalTimeout: (invocation.timeout ?? settings.timeout).map { .seconds($0) },
             stallTimeout: .seconds(settings.stallTimeout),
+            responseTimeout: .seconds(settings.responseTimeout),
             isInsecure: invocation.isInsecure,
             isVerbose: invocation.isVerbose,
             showsProgress: showsProgress,
@@ -124,7 +128,7 @@ struct PlanResolver {
         guard policy.isInsecure && !isInsecure else { return (policy, nil) }
         return (
             policy,
-            "service '\(profile.name)' sets insecure = true: TLS certificates and host names are not verified"
+            "service '\(shown: profile.name)' sets insecure = true: TLS certificates and host names are not verified"
         )
     }
 
@@ -139,15 +143,22 @@ struct PlanResolver {
     func resolve(_ configuration: Configuration, windows: RunPlan.Windows) throws -> RunPlan {
         let settings = configuration.settings
         let service = try Self.service(invocation, configuration, context: context)
-        // A service that takes no text (a ShareX image uploader) refuses before anything is read.
-        if !service.accepts.takes(.text) {
-            throw ContentRefusal.notAccepted(
-                service: service.name, accepts: service.accepts, source: "the text", type: "text/plain", category: .text
-            )
-        }
+        let isNamed = invocation.service != nil || invocation.url != nil
+        let imageService = isNamed ? service : configuration.imageServiceProfile
+        // A service named for the run that takes no text (a ShareX image uploader) is there for
+        // an image: the clipboard's image is asked for first.
+        let prefersImage = invocation.prefersImage || (isNamed && !service.accepts.takes(.text))
         let options = invocation.options
-        // Refuse options the service cannot honour before reading anything.
-        try RequestBuilder(profile: service, context: context).validate(options, size: nil)
+        // Refuse options the service cannot honour before reading anything, when the service
+        // is already certain: one named for the run takes everything, and with no image
+        // service (or `--image`) only one service can be used. Otherwise the service depends on
+        // what is read, and the request builder checks them before anything is sent.
+        let certain: ServiceProfile? =
+            isNamed || imageService == nil
+            ? service : prefersImage && readsSelection ? imageService : nil
+        if let certain {
+            try RequestBuilder(profile: certain, context: context).validate(options, size: nil)
+        }
         let (connection, warning) = try Self.connection(
             for: service, paste: settings.connection, context: context, isInsecure: invocation.isInsecure)
         let isRepeatable = !invocation.isNew && !options.burnsAfterReading && settings.repeatWindow > 0
@@ -158,8 +169,12 @@ struct PlanResolver {
             isJSON: invocation.isJSON)
         return RunPlan(
             input: input,
-            service: service,
-            connection: connection,
+            route: RunPlan.Route(service: service, connection: connection, warning: warning),
+            isServiceNamed: isNamed,
+            imageService: imageService,
+            pasteConnection: settings.connection,
+            prefersImage: prefersImage,
+            requiresImage: invocation.prefersImage,
             adHocURL: invocation.url,
             options: options,
             copy: copyTarget(for: settings),
@@ -172,8 +187,17 @@ struct PlanResolver {
             repeatWindow: isRepeatable ? .milliseconds(Int(settings.repeatWindow * 1000)) : nil,
             isDryRun: invocation.isDryRun,
             isForced: invocation.isForced,
-            prompts: invocation.prompts,
-            warnings: warning.map { [$0] } ?? [])
+            prompts: invocation.prompts)
+    }
+
+    /// The route of an image going to `imageService` (not the run's named service, whose route
+    /// is `plan.route`): how it connects, resolved from its section, `[paste]` and the
+    /// environment when the first image is read.
+    static func imageRoute(_ plan: RunPlan, service: ServiceProfile, context: Context) throws -> RunPlan.Route {
+        if plan.isServiceNamed { return plan.route }
+        let (connection, warning) = try connection(
+            for: service, paste: plan.pasteConnection, context: context, isInsecure: plan.transfer.isInsecure)
+        return RunPlan.Route(service: service, connection: connection, warning: warning)
     }
 
     /// The plan of `paste --retry` (which reads no input, so needs no `PlanResolver` of its own).

@@ -2,7 +2,8 @@ import Clipboard
 import PasteCore
 
 /// Read, the pipeline's first stage: the inputs of an upload (a selection, stdin or `-f` files),
-/// and the clipboard write its URL will be copied through.
+/// what each holds (text, an image, another binary file) and so where it goes, and the clipboard
+/// write its URL will be copied through.
 ///
 /// Where the URL is copied from is settled here, because it depends on how the text is read:
 /// reading the X11 clipboard keeps the reader's connection for the copy (the owner is forked
@@ -11,61 +12,112 @@ import PasteCore
 /// overlaps reading the input and the upload. Released unused, either leaves without touching
 /// the clipboard.
 ///
-/// A selection is read up to `max-clipboard`, and unless `--force` a large one (INCR) is fed to
-/// the secret guard's scanner while it arrives, on the read's second thread
-/// (`SecretGuard.clipboardObserver`); `GuardStage` takes that scan's findings. Seam for what
-/// comes next: an image on the clipboard, or a binary file, would be read here with its MIME type into the
-/// `PasteInput`, which carries it through build (the part's content type), record and deliver.
+/// A selection is read as text or an image (`Clipboard.readContentKeepingConnection`): for an
+/// owner with text it asks exactly what a text read asks (UTF8_STRING, one conversion), so the
+/// hotkey's text path costs no more than before images existed. Each input's type
+/// (`PasteInput.type`) then chooses its service (`ServiceChoice`): a service that does not take
+/// it refuses here, before anything is built or sent.
+///
+/// A selection is read up to `max-clipboard`, and unless `--force` the text of a large one (INCR)
+/// is fed to the secret guard's scanner while it arrives, on the read's second thread
+/// (`SecretGuard.clipboardObserver`); `GuardStage` takes that scan's findings.
 enum ReadStage {
-    /// What was read, and where the URL will be copied through.
+    /// What was read, where each input goes, and where the URL will be copied through.
     struct Reading {
         /// One per paste, in the order given.
         var inputs: [PasteInput]
         /// The copy of the URL, begun; nil when the run does not copy (or cannot).
         var copy: (any PreparedClipboardWrite)?
+        /// Where text and other files go: the plan's route.
+        var route: RunPlan.Route
+        /// Where images go, resolved once the first image was read; nil when none was.
+        var imageRoute: RunPlan.Route?
+
+        /// Where `input` goes.
+        func route(of input: PasteInput) -> RunPlan.Route {
+            input.type.category == .image ? imageRoute ?? route : route
+        }
+
+        /// The routes the inputs use, each once, in the order first used (for their warnings).
+        var routesUsed: [RunPlan.Route] {
+            var used: [RunPlan.Route] = []
+            for input in inputs {
+                let route = route(of: input)
+                if !used.contains(where: { $0.service.name == route.service.name }) { used.append(route) }
+            }
+            return used
+        }
     }
 
-    /// Reads the inputs `plan` names.
+    /// Reads the inputs `plan` names, and chooses each one's service.
     ///
     /// - Parameters:
     ///   - clipboard: the session's clipboard, made once for the run.
     ///   - earlyOwner: the clipboard's owner, started before the config was read (stdin and
     ///     file runs).
+    ///   - context: the clock (a clipboard image's name) and the environment (how the image
+    ///     service connects).
+    /// - Throws: `InputError`, `ClipboardFailure`, `ContentRefusal` (a service that does not
+    ///   take what was read: exit 65), `StreamTooLarge`, or a `ConfigError` of the image
+    ///   service's connection keys.
     static func read(
-        _ plan: RunPlan, clipboard: SessionClipboard, earlyOwner: (any PreparedClipboardWrite)?
+        _ plan: RunPlan, clipboard: SessionClipboard, earlyOwner: (any PreparedClipboardWrite)?, context: Context
     ) throws -> Reading {
-        let reading: Reading
+        var reading: Reading
         if let target = plan.copy, earlyOwner == nil, case .selection(let selection, _) = plan.input,
             case .available(let clipboard) = clipboard
         {
             var write: (any PreparedClipboardWrite)?
-            let input = try readSelection(selection, plan: plan) { () throws(ClipboardError) in
-                let read = try clipboard.readKeepingConnection(
-                    selection, timeout: plan.clipboardTimeout, limit: plan.maximumClipboardBytes,
+            let input = try readSelection(selection, plan: plan, context: context) { () throws(ClipboardError) in
+                let read = try clipboard.readContentKeepingConnection(
+                    selection, timeout: plan.clipboardTimeout, preferences: preferences(plan),
                     observer: secretObserver(plan), ownerOf: target)
                 write = read.write
-                return read.text
+                return read.content
             }
-            reading = Reading(inputs: [input], copy: write)
+            reading = Reading(inputs: [input], copy: write, route: plan.route)
         } else {
             let copy = plan.copy.flatMap { target in earlyOwner ?? (try? clipboard.get().prepareWrite(to: target)) }
-            reading = Reading(inputs: try readInputs(plan, clipboard: clipboard), copy: copy)
+            reading = Reading(
+                inputs: try readInputs(plan, clipboard: clipboard, context: context), copy: copy, route: plan.route)
+        }
+        // Every input's service, before anything is built: one that cannot go refuses the run.
+        for input in reading.inputs {
+            let service = try ServiceChoice.service(
+                for: input.type, from: input.label, named: plan.isServiceNamed ? plan.route.service : nil,
+                usual: plan.route.service, imageService: plan.imageService)
+            if input.type.category == .image && reading.imageRoute == nil {
+                reading.imageRoute = try PlanResolver.imageRoute(plan, service: service, context: context)
+            }
         }
         // A stream's size is unknown until its end, but a start already past the limit is enough
         // to refuse before anything is sent. (RequestBuilder checks every known size.)
         for input in reading.inputs {
-            if case .stream(_, let prefix, _) = input.content, let limit = plan.service.maximumBytes,
-                prefix.count > limit
-            {
-                throw StreamTooLarge(service: plan.service.name, bytesRead: prefix.count, limit: limit)
+            let service = reading.route(of: input).service
+            if case .stream(_, let prefix, _) = input.content, let limit = service.maximumBytes, prefix.count > limit {
+                throw StreamTooLarge(service: service.name, bytesRead: prefix.count, limit: limit)
             }
         }
         return reading
     }
 
+    /// How a selection is read: its image first with `--image` (or for a service that takes no
+    /// text), an image up to the image service's `max-size`, anything up to `max-clipboard`
+    /// (whichever limit is lower stops an image, with its own message).
+    private static func preferences(_ plan: RunPlan) -> ContentPreferences {
+        ContentPreferences(
+            prefersImage: plan.prefersImage, imageLimit: plan.imageLimit, readLimit: plan.maximumClipboardBytes)
+    }
+
+    /// The secret guard's scanner, fed while a large selection's text is read; none under
+    /// `--force`.
+    private static func secretObserver(_ plan: RunPlan) -> TextObserver<SecretScanner>? {
+        plan.isForced ? nil : SecretGuard().clipboardObserver
+    }
+
     /// The inputs when no copy rides on the read.
     private static func readInputs(
-        _ plan: RunPlan, clipboard: SessionClipboard
+        _ plan: RunPlan, clipboard: SessionClipboard, context: Context
     ) throws -> [PasteInput] {
         switch plan.input {
         case .files(let paths):
@@ -75,9 +127,9 @@ enum ReadStage {
             return inputs
         case .selection(let selection, _):
             return [
-                try readSelection(selection, plan: plan) { () throws(ClipboardError) in
-                    try clipboard.get().read(
-                        selection, timeout: plan.clipboardTimeout, limit: plan.maximumClipboardBytes,
+                try readSelection(selection, plan: plan, context: context) { () throws(ClipboardError) in
+                    try clipboard.get().readContent(
+                        selection, timeout: plan.clipboardTimeout, preferences: preferences(plan),
                         observer: secretObserver(plan))
                 }
             ]
@@ -86,12 +138,13 @@ enum ReadStage {
         }
     }
 
-    /// The text `read` gets from `selection`, as an input; its failures as the CLI reports them
+    /// What `read` gets from `selection`, as an input; its failures as the CLI reports them
     /// (no display at all, when the run only fell back to the clipboard: nothing to read).
     private static func readSelection(
-        _ selection: Selection, plan: RunPlan, read: () throws(ClipboardError) -> ObservedText<SecretScanner>
+        _ selection: Selection, plan: RunPlan, context: Context,
+        read: () throws(ClipboardError) -> ObservedContent<SecretScanner>
     ) throws -> PasteInput {
-        let observed: ObservedText<SecretScanner>
+        let observed: ObservedContent<SecretScanner>
         do {
             observed = try read()
         } catch .noDisplay where plan.input == .selection(selection, isFallback: true) {
@@ -100,13 +153,10 @@ enum ReadStage {
             throw ClipboardFailure(error: error)
         }
         let label = selection == .primary ? "the primary selection" : "the clipboard"
-        var input = try PasteInput(bytes: observed.text, label: label, isFromSelection: true)
+        // `--image` with text only: that text was not what the person meant to send.
+        if plan.requiresImage, case .text = observed.content { throw InputError.noImage(source: label) }
+        var input = try PasteInput.selection(observed.content, label: label, context: context)
         input.secretScan = observed.observation
         return input
-    }
-
-    /// The secret guard's scanner, fed while a large selection is read; none under `--force`.
-    private static func secretObserver(_ plan: RunPlan) -> TextObserver<SecretScanner>? {
-        plan.isForced ? nil : SecretGuard().clipboardObserver
     }
 }

@@ -1,5 +1,6 @@
 import PasteCore
 import SystemInterop
+import Upload
 
 /// Record, after extract: a paste that was made goes into the history (size and digest taken
 /// once, here); a paste that was not keeps its text in the outbox.
@@ -54,7 +55,8 @@ struct RecordStage {
                     if case .file(let path, _) = input.content { return Self.digest(ofFile: path) }
                     return ""
                 }()
-            preview = input.bytes.flatMap { HistoryRecord.preview(of: $0) }
+            // An image's bytes have no first line to show: `--pick` shows its type and size.
+            preview = input.type.category == .text ? input.bytes.flatMap { HistoryRecord.preview(of: $0) } : nil
             sentEntry = nil
         case .outbox(let claimed):
             size = claimed.size
@@ -63,11 +65,13 @@ struct RecordStage {
             sentEntry = claimed.claim.entry
         }
         let outcome = answer.outcome
+        let type = job.type.essence
         let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
         let record = HistoryRecord(
             time: context.now(), service: job.service.name, url: outcome.url, byteCount: size, sha256: digest,
             title: job.title.map(output.shown), deletionToken: isURLDeletion ? nil : outcome.deletion,
-            deletionURL: isURLDeletion ? outcome.deletion : nil, preview: preview.map(output.shown))
+            deletionURL: isURLDeletion ? outcome.deletion : nil, preview: preview.map(output.shown),
+            type: type)
         do { try history.append(record) } catch {
             output.note("could not record the paste in history: \(error.message)")
         }
@@ -78,13 +82,18 @@ struct RecordStage {
         }
         return PasteResult(
             url: outcome.url, service: job.service.name, byteCount: size, sha256: digest, title: job.title,
-            deletion: outcome.deletion)
+            deletion: outcome.deletion, type: type)
     }
 
     // MARK: - Failures
 
-    /// Keeps the text of a paste that was not made, and says so in the error.
+    /// Keeps the text of a paste that was not made, and says so in the error. Content refused as
+    /// it streamed (binary, not UTF-8) can never be sent: its partial copy is removed instead.
     func keep(_ job: PasteJob, after error: any Error) -> any Error {
+        if case .contentRefused? = error as? UploadError, case .input = job.source {
+            try? job.writer?.discard()
+            return error
+        }
         switch job.source {
         case .input(let fresh):
             guard keepInOutbox(fresh.input, metadata: fresh.metadata, writer: job.writer, after: error),

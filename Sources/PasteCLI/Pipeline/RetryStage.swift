@@ -25,15 +25,17 @@ struct RetryStage {
         options.neverExpires = metadata.expiry == PrivateBin.never
         options.burnsAfterReading = metadata.burnsAfterReading ?? false
         let size = RecordStage.fileSize(entry.contentPath) ?? 0
+        // An image or a binary file was kept byte-exact with its type: it goes again as a file.
+        let type = metadata.contentType.map { MediaType(recordedName: $0) } ?? .plainText
         var build = BuildStage(service: service, context: context)
         var request = try build.build(
-            outboxContent: entry.contentPath, size: size, options: options, fileName: metadata.fileName)
+            outboxContent: entry.contentPath, size: size, options: options, fileName: metadata.fileName, type: type)
         let (connection, warning) = try PlanResolver.connection(
             for: service, paste: plan.connection, context: context, isInsecure: plan.transfer.isInsecure)
         if let warning { output.warning(warning) }
         request.connection = connection
         return PasteJob(
-            request: request, service: service, title: metadata.title, fileName: metadata.fileName,
+            request: request, service: service, title: metadata.title, fileName: metadata.fileName, type: type,
             source: .outbox(PasteJob.ClaimedEntry(claim: claim, size: size)))
     }
 

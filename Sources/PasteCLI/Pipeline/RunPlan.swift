@@ -41,6 +41,9 @@ struct RunPlan: Sendable {
         var totalTimeout: Duration?
         /// How long a transfer may stall (`stall-timeout`).
         var stallTimeout: Duration
+        /// How long an answer may take once the text is sent (`response-timeout`; a service's
+        /// own, carried by its requests, wins).
+        var responseTimeout: Duration
         /// `--insecure`: TLS checks off for every service (warned on stderr when the uploader
         /// is made, each run).
         var isInsecure: Bool
@@ -52,15 +55,40 @@ struct RunPlan: Sendable {
         var retryPolicy: RetryPolicy
     }
 
+    /// Where a paste goes, and how its requests connect.
+    struct Route: Sendable {
+        /// The service.
+        var service: ServiceProfile
+        /// How its requests connect (trust, client certificate, proxy).
+        var connection: ConnectionPolicy
+        /// Said on stderr once, before the first paste to it is sent (a service that turns TLS
+        /// checks off).
+        var warning: String?
+    }
+
     /// Where the text comes from, stdin's kind looked at once.
     var input: Input
-    /// The service every paste of the run goes to.
-    var service: ServiceProfile
-    /// How its requests connect (trust, client certificate, proxy).
-    var connection: ConnectionPolicy
+    /// Where text and other files go: the service named for the run (`-S`, `--url`), else the
+    /// usual one (`PASTE_SERVICE`, `[paste] service`, the built-in default).
+    var route: Route
+    /// Whether `route` was named for this run (`-S`, `--url`): then images go there too.
+    var isServiceNamed: Bool
+    /// Where an image goes: `route`'s service when one was named for the run, else
+    /// `image-service`; nil when neither (an image is then refused, naming `image-service`).
+    /// Its connection is resolved only when an image is read (`ReadStage`), so a text paste
+    /// never depends on how the image service connects.
+    var imageService: ServiceProfile?
+    /// `[paste]`'s connection keys, for the image service's route.
+    var pasteConnection: ConnectionSettings
+    /// Whether a selection holding both text and an image gives its image: `--image`, or a
+    /// service named for the run that takes no text (a ShareX image uploader).
+    var prefersImage: Bool
+    /// `--image`: a selection that holds no image is refused rather than its text sent.
+    var requiresImage: Bool
     /// `--url URL`: the ad-hoc endpoint, kept with an outbox entry so `--retry` finds it again.
     var adHocURL: String?
-    /// Title, language, private, expiry, burn: already checked against the service.
+    /// Title, language, private, expiry, burn: already checked against the service when it was
+    /// certain before reading (`PlanResolver.resolve`); the request builder checks them always.
     var options: PasteOptions
     /// Where the URL is copied; nil when it is not (`--no-copy`, `copy = false`, `--dry-run`).
     var copy: Selection?
@@ -83,8 +111,12 @@ struct RunPlan: Sendable {
     var isForced: Bool
     /// `--prompt`: the title is asked for in a window first.
     var prompts: Bool
-    /// Said on stderr before anything is read (a service that turns TLS checks off).
-    var warnings: [String]
+
+    /// The most bytes of a clipboard image read: the image service's `max-size`, else the
+    /// clipboard's default (`ContentPreferences.defaultImageLimit`).
+    var imageLimit: Int {
+        imageService?.maximumBytes.map { Int(clamping: $0) } ?? ContentPreferences.defaultImageLimit
+    }
 
     /// Whether the text comes from a selection.
     var readsSelection: Bool {

@@ -39,6 +39,7 @@ struct SendStage {
         options.connectTimeout = transfer.connectTimeout
         options.totalTimeout = transfer.totalTimeout
         options.stallTimeout = transfer.stallTimeout
+        options.responseTimeout = transfer.responseTimeout
         options.insecure = transfer.isInsecure
         if transfer.isInsecure {
             output.warning("--insecure: TLS certificates and host names are not verified")
@@ -70,13 +71,16 @@ struct SendStage {
 
     /// Answers a repeat from history, or gets the upload ready to send.
     ///
-    /// - Parameter inputCount: how many pastes the run makes (only a run of one waits for a
-    ///   concurrent paste of the same text).
+    /// - Parameters:
+    ///   - service: where the paste goes (`ReadStage.Reading.route(of:)`).
+    ///   - inputCount: how many pastes the run makes (only a run of one waits for a concurrent
+    ///     paste of the same text).
     static func prepare(
-        _ request: UploadRequest, _ input: PasteInput, plan: RunPlan, options: PasteOptions, history: History,
-        inputCount: Int, context: Context
+        _ request: UploadRequest, _ input: PasteInput, service: ServiceProfile, plan: RunPlan, options: PasteOptions,
+        history: History, inputCount: Int, context: Context
     ) throws -> Preparation {
-        let service = plan.service
+        // The repeat check and the outbox work on the bytes, whatever they are: the same image
+        // twice within the window reuses the URL too.
         let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
         var repeatLock: FileLock?
         if let window = plan.repeatWindow, let digest {
@@ -92,7 +96,8 @@ struct SendStage {
                 return .repeated(
                     PasteResult(
                         url: earlier.url, service: service.name, byteCount: earlier.byteCount, sha256: digest,
-                        title: earlier.title, deletion: earlier.deletionToken ?? earlier.deletionURL, isRepeat: true))
+                        title: earlier.title, deletion: earlier.deletionToken ?? earlier.deletionURL,
+                        type: input.type.essence, isRepeat: true))
             }
         }
         let metadata = OutboxEntry.Metadata(
@@ -100,7 +105,9 @@ struct SendStage {
             isPrivate: options.isPrivate,
             expiry: options.neverExpires ? PrivateBin.never : options.expirySeconds.map(String.init),
             fileName: input.fileName, created: context.now(),
-            burnsAfterReading: options.burnsAfterReading ? true : nil)
+            burnsAfterReading: options.burnsAfterReading ? true : nil,
+            // An image or a binary file is kept byte-exact and retried as a file.
+            contentType: input.type.category == .text ? nil : input.type.name)
         var request = request
         var writer: OutboxEntryWriter?
         if case .stream = input.content {
@@ -111,7 +118,8 @@ struct SendStage {
         return .send(
             PasteJob(
                 request: request, service: service, title: options.title, fileName: input.fileName,
-                source: .input(PasteJob.FreshText(input: input, metadata: metadata)), digest: digest, writer: writer,
+                type: input.type, source: .input(PasteJob.FreshText(input: input, metadata: metadata)), digest: digest,
+                writer: writer,
                 repeatLock: repeatLock,
                 streamDigest: writer == nil ? nil : StreamDigest()))
     }

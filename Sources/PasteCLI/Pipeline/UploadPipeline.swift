@@ -26,33 +26,36 @@ struct UploadPipeline {
         _ plan: RunPlan, clipboard: SessionClipboard,
         earlyOwner: (any PreparedClipboardWrite)?
     ) throws -> ExitStatus {
-        for warning in plan.warnings { output.warning(warning) }
         let windows = DesktopWindows(plan: plan.windows, output: output)
 
-        let reading = try ReadStage.read(plan, clipboard: clipboard, earlyOwner: earlyOwner)
+        let reading = try ReadStage.read(plan, clipboard: clipboard, earlyOwner: earlyOwner, context: context)
         let inputs = reading.inputs
+        // Said once per service used, now that what was read chose them.
+        for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
 
         var options = plan.options
         if !plan.isForced {
-            try GuardStage.check(inputs, service: plan.service, windows: windows, options: &options)
+            try GuardStage.check(reading, windows: windows, options: &options)
         }
         if plan.prompts {
             guard let title = try windows.promptForTitle(initialText: options.title ?? "") else { return .cancelled }
             if !title.isEmpty { options.title = title }
         }
 
-        var build = BuildStage(service: plan.service, context: context)
+        var build = BuildStage(service: plan.route.service, context: context)
         var requests: [UploadRequest] = []
-        for input in inputs { requests.append(try build.build(input, options: options, connection: plan.connection)) }
+        for input in inputs {
+            requests.append(try build.build(input, route: reading.route(of: input), options: options))
+        }
         if plan.isDryRun {
             output.text(build.describe(requests, inputs: inputs))
             return .success
         }
 
-        let results = sendAndRecord(requests, inputs, plan: plan, options: options)
+        let results = sendAndRecord(requests, reading, plan: plan, options: options)
 
         var deliver = DeliverStage(copy: plan.copy, preparedCopy: reading.copy, windows: windows, output: output)
-        for (result, input) in zip(results, inputs) { deliver.deliver(result, fileName: input.fileName) }
+        for (result, input) in zip(results, inputs) { deliver.deliver(result, fileName: input.fileName, input: input) }
         return deliver.finish(clipboard: clipboard)
     }
 
@@ -61,8 +64,9 @@ struct UploadPipeline {
     /// The jobs (and the repeat locks they hold) end here, once every paste is recorded, before
     /// anything is delivered.
     private func sendAndRecord(
-        _ requests: [UploadRequest], _ inputs: [PasteInput], plan: RunPlan, options: PasteOptions
+        _ requests: [UploadRequest], _ reading: ReadStage.Reading, plan: RunPlan, options: PasteOptions
     ) -> [Result<PasteResult, any Error>] {
+        let inputs = reading.inputs
         let record = RecordStage(context: context, output: output)
         var results = [Result<PasteResult, any Error>?](repeating: nil, count: inputs.count)
         // Where each job's result goes (a repeat, or a job that could not be prepared, has its
@@ -73,8 +77,8 @@ struct UploadPipeline {
         for index in inputs.indices {
             do {
                 switch try SendStage.prepare(
-                    requests[index], inputs[index], plan: plan, options: options, history: record.history,
-                    inputCount: inputs.count, context: context)
+                    requests[index], inputs[index], service: reading.route(of: inputs[index]).service, plan: plan,
+                    options: options, history: record.history, inputCount: inputs.count, context: context)
                 {
                 case .repeated(let paste): results[index] = .success(paste)
                 case .send(let job):

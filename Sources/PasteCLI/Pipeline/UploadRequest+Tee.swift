@@ -6,7 +6,7 @@ extension UploadRequest {
         switch body {
         case .multipart(let fields):
             !fields.contains { if case .content(.stream, _, _) = $0.value { true } else { false } }
-        case .raw(.stream, _): false
+        case .raw(.stream, _), .embedded(_, .stream, _, _, _): false
         default: true
         }
     }
@@ -28,6 +28,9 @@ extension UploadRequest {
                     return FormField(name: field.name, value: .content(tee(source), fileName: name, contentType: type))
                 })
         case .raw(let source, let type): copy.body = .raw(tee(source), contentType: type)
+        case .embedded(let prefix, let source, let escaping, let suffix, let type):
+            copy.body = .embedded(
+                prefix: prefix, content: tee(source), escaping: escaping, suffix: suffix, contentType: type)
         default: break
         }
         return copy

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What the built `paste` asks of a selection owner, seen from the owner's side: the hotkey's
+/// text path must stay one conversion (UTF8_STRING) now that `paste` reads images too, and
+/// `--image` must ask for the image (TARGETS, then the image) and upload it byte-exact.
+///
+/// Here rather than in PasteCLITests because the owner that offers text and an image at once,
+/// and records what it is asked, is this target's `ScriptedOwner` (xclip offers one type only).
+@Suite(
+    "paste's reads of text and images, seen by the owner", .tags(.x11), .needsXServer, .xvfb, .temporaryHome, .mock,
+    .serialized)
+struct PasteReadTargetsTests: ScopedSuite {
+    /// The config: paste-mock's pastie route as the usual service, its 0x0 route for images.
+    func writeConfig() throws {
+        try home.write(
+            """
+            [paste]
+                service = pastie
+                image-service = 0x0
+            [service "pastie"]
+                url = \(mock.url("/pastes/create"))
+                content-field = paste[body]
+                field = paste[authorization]=burger
+            [service "0x0"]
+                url = \(mock.url("/0x0/"))
+
+            """, to: "config/paste/config")
+    }
+
+    /// Runs the built `paste` as a launcher would (stdin /dev/null, no terminal) on the test's display.
+    func runPaste(_ arguments: [String]) throws -> ProcessResult {
+        try runProcess(
+            BuiltProducts.path(of: "paste"), ["--no-notify"] + arguments, input: .null,
+            environment: home.environment(["DISPLAY": xvfb.display, "WAYLAND_DISPLAY": nil, "NO_COLOR": "1"]),
+            timeout: 60)
+    }
+
+    @Test("text and an image on the clipboard: text wins, asked as UTF8_STRING and nothing else")
+    func textWinsInOneStep() throws {
+        try writeConfig()
+        let text = Array("a caption beside the picture\n".utf8)
+        let png = try TestImages.smallPNG()
+        let owner = try ScriptedOwner(
+            on: xvfb,
+            answers: ["UTF8_STRING": .bytes(text, type: "UTF8_STRING"), "image/png": .bytes(png, type: "image/png")])
+        defer { owner.stop() }
+        let result = try runPaste([])
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(owner.requestedTargets == ["UTF8_STRING"])
+        let url = result.out.trimmingCharacters(in: .newlines)
+        let id = try #require(url.split(separator: "/").last.flatMap { Int($0) }, "\(url)")
+        #expect(try mock.rawPaste(id: id) == Data(text))
+        #expect(try xvfb.clipboardText() == url)
+    }
+
+    @Test("--image: TARGETS, then the image; it goes to image-service byte-exact and its URL is copied")
+    func imageWhenAsked() throws {
+        try writeConfig()
+        let png = try TestImages.noisePNG(side: 400)
+        let owner = try ScriptedOwner(
+            on: xvfb,
+            answers: [
+                "UTF8_STRING": .bytes(Array("caption".utf8), type: "UTF8_STRING"),
+                "image/png": .bytes(png, type: "image/png"),
+            ])
+        defer { owner.stop() }
+        let result = try runPaste(["--image"])
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(owner.requestedTargets == ["TARGETS", "image/png"])
+        let url = result.out.trimmingCharacters(in: .newlines)
+        let served = try mock.fetch(url: url)
+        #expect(served.body == Data(png))
+        #expect(served.header("Content-Type") == "image/png")
+        #expect(try xvfb.clipboardText() == url)
+    }
+}
