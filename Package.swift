@@ -155,7 +155,10 @@ let package = Package(
             name: "UploadTests",
             dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "SystemInterop", "TestSupport"]),
+        // PasteCore only for the secret scanner fed by an observed clipboard read.
+        .testTarget(
+            name: "ClipboardTests",
+            dependencies: ["Clipboard", "X11Interop", "SystemInterop", "PasteCore", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
         .testTarget(name: "SystemInteropTests", dependencies: ["SystemInterop"]),

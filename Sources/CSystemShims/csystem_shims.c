@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <unistd.h>
 #include "csystem_shims.h"
 
 int csystem_o_direct(void) { return O_DIRECT; }
 short csystem_posix_spawn_setsid(void) { return POSIX_SPAWN_SETSID; }
+int csystem_gettid(void) { return gettid(); }
 
 /// Arrivals per signal number. Only the handler writes them, with an atomic add: a signal may
 /// arrive on any thread, and atomic operations on lock-free integers are async-signal-safe.

@@ -84,6 +84,10 @@ public enum CurrentProcess {
     /// False when it cannot be told.
     public static var isSingleThreaded: Bool { threadCount() == 1 }
 
+    /// The calling thread's kernel id: the name of its entry in `/proc/self/task`.
+    /// Wraps `gettid`.
+    public static var currentThreadKernelID: Int32 { csystem_gettid() }
+
     // MARK: - Fork and exec
 
     /// Which side of a `fork` the caller is on.

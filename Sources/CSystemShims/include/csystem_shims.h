@@ -1,12 +1,13 @@
 // CSystemShims: the few POSIX and glibc names Swift cannot reach through its Glibc module.
 //
 // Why this target exists: Swift's Glibc module is built without `_GNU_SOURCE`, so the GNU
-// extensions paste relies on are not declared there (`O_DIRECT`, `POSIX_SPAWN_SETSID`), glibc's
-// allocator tuning (<malloc.h>) and `getrandom` (<sys/random.h>) live in headers that module
-// does not include (they come through this header unchanged), and a signal handler
-// must be a plain C function (a Swift closure may touch the runtime, which is not
-// async-signal-safe). Each shim is one line, compiled with `_GNU_SOURCE`, and only SystemInterop
-// imports this module. The design follows swift-nio's CNIOLinux: prefixed, one per symbol.
+// extensions paste relies on are not declared there (`O_DIRECT`, `POSIX_SPAWN_SETSID`,
+// `gettid`), glibc's allocator tuning (<malloc.h>) and `getrandom` (<sys/random.h>) live in
+// headers that module does not include (they come through this header unchanged), and a
+// signal handler must be a plain C function (a Swift closure may touch the runtime, which is
+// not async-signal-safe). Each shim is one line, compiled with `_GNU_SOURCE`, and only
+// SystemInterop imports this module. The design follows swift-nio's CNIOLinux: prefixed, one
+// per symbol.
 #ifndef CSYSTEM_SHIMS_H
 #define CSYSTEM_SHIMS_H
 
@@ -33,5 +34,9 @@ long csystem_signal_count(int signal);
 /// end on SIGTERM). Async-signal-safe (only `sigaction`), so a child may call it right after
 /// `fork`.
 void csystem_restore_caught_signals(void);
+
+/// `gettid` (unistd.h under `_GNU_SOURCE`, glibc >= 2.30): the calling thread's kernel id, the
+/// name of its entry in `/proc/self/task`.
+int csystem_gettid(void);
 
 #endif

@@ -180,6 +180,7 @@ struct PlanResolver {
             copy: copyTarget(for: settings),
             clipboardBackend: clipboardBackend,
             clipboardTimeout: .milliseconds(Int(settings.clipboardTimeout * 1000)),
+            maximumClipboardBytes: settings.maximumClipboardBytes,
             windows: windows,
             transfer: Self.transfer(invocation, settings, showsProgress: showsProgress),
             // A paste that burns after reading may be gone already: never hand out its link twice.
