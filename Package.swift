@@ -147,7 +147,9 @@ let package = Package(
             swiftSettings: safeSwift),
 
         // MARK: - Tests
-        .target(name: "TestSupport", path: "Sources/TestSupport"),
+        // SystemInterop for `ChildProcess.spawn`: Foundation's `Process.run` can crash (see
+        // ProcessRunner.swift).
+        .target(name: "TestSupport", dependencies: ["SystemInterop"], path: "Sources/TestSupport"),
         .testTarget(
             name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
@@ -155,7 +157,10 @@ let package = Package(
             name: "UploadTests",
             dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ClipboardTests", dependencies: ["Clipboard", "X11Interop", "SystemInterop", "TestSupport"]),
+        // PasteCore only for the secret scanner fed by an observed clipboard read.
+        .testTarget(
+            name: "ClipboardTests",
+            dependencies: ["Clipboard", "X11Interop", "SystemInterop", "PasteCore", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
         .testTarget(name: "SystemInteropTests", dependencies: ["SystemInterop"]),

@@ -19,6 +19,14 @@ _paste_pastebin_services() {
     done < <("$command" "${args[@]}" </dev/null 2>/dev/null)
 }
 
+_paste_pastebin_outbox_ids() {
+    # The ids from `paste --outbox`: the first word of each line.
+    local line
+    while IFS= read -r line; do
+        printf '%s\n' "${line%% *}"
+    done < <("$1" --outbox </dev/null 2>/dev/null)
+}
+
 _paste_pastebin() {
     local cur=${COMP_WORDS[COMP_CWORD]}
     local prev=""
@@ -33,22 +41,38 @@ _paste_pastebin() {
 
     local long_options="--file --clipboard --primary --image --service --url --config --list-services --import-sxcu
         --title --lang --private --expiry --burn --new --no-copy --json --quiet --verbose --dry-run
-        --force --timeout --insecure --notify --no-notify --prompt --pick --history --retry
+        --force --timeout --insecure --notify --no-notify --prompt --pick --history --retry --outbox
         --delete --delete-last --help --version"
     local short_options="-f -c -P -S -t -l -p -e -q -v -n -h -V"
 
-    local command=${COMP_WORDS[0]} config="" word i
+    local command=${COMP_WORDS[0]} config="" word i outbox=0
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
             --config) config=${COMP_WORDS[i + 1]} ;;
             --config=*) config=${word#--config=} ;;
+            --outbox) outbox=$i ;;
             -d* | -s* | -z* | --delimiters* | --serial | --zero-terminated | --)
                 # coreutils paste(1) takes over: complete files.
                 COMPREPLY=($(compgen -f -- "$cur"))
                 return 0 ;;
         esac
     done
+
+    # The words after --outbox are its own: a command, then an entry's id.
+    if ((outbox > 0 && COMP_CWORD == outbox + 1)) && [[ $cur != -* ]]; then
+        COMPREPLY=($(compgen -W "list show send drop" -- "$cur"))
+        return 0
+    elif ((outbox > 0 && COMP_CWORD == outbox + 2)); then
+        case $prev in
+            show | send | drop)
+                local ids
+                ids=$(_paste_pastebin_outbox_ids "$command")
+                [[ $prev == drop ]] && ids+=" --all"
+                COMPREPLY=($(compgen -W "$ids" -- "$cur"))
+                return 0 ;;
+        esac
+    fi
 
     case $prev in
         -f | --file | --config)

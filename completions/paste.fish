@@ -14,6 +14,29 @@ function __paste_pastebin_services
     command $tokens[1] $config --list-services </dev/null 2>/dev/null | string sub -s 3 | string replace -r '\s.*$' ''
 end
 
+# The ids from `paste --outbox`: the first word of each line.
+function __paste_pastebin_outbox_ids
+    set -l tokens (commandline -opc)
+    command $tokens[1] --outbox </dev/null 2>/dev/null | string replace -r ' .*$' ''
+end
+
+# Whether the word being completed is the outbox's command (`command`), an id after show, send
+# or drop (`id`), or --all after drop (`all`).
+function __paste_pastebin_outbox_wants
+    set -l tokens (commandline -opc)
+    set -l index (contains -i -- --outbox $tokens)
+    or return 1
+    set -l after (math (count $tokens) - $index)
+    switch $argv[1]
+        case command
+            test $after -eq 0
+        case id
+            test $after -eq 1; and contains -- $tokens[-1] show send drop
+        case all
+            test $after -eq 1; and test $tokens[-1] = drop
+    end
+end
+
 # A positional operand or coreutils option hands the command line to coreutils paste(1).
 function __paste_pastebin_is_coreutils
     for token in (commandline -opc)[2..-1]
@@ -53,7 +76,12 @@ complete -c paste -n 'not __paste_pastebin_is_coreutils' -l no-notify -d 'never 
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l prompt -d 'ask for the title in a window first'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l pick -d 'choose an earlier paste in a window; copy its URL'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l history -d 'list earlier pastes (with --json: JSON Lines)'
-complete -c paste -n 'not __paste_pastebin_is_coreutils' -l retry -d 'send what waits in the outbox'
+complete -c paste -n 'not __paste_pastebin_is_coreutils' -l retry -d 'send what waits in the outbox (with -n: list it)'
+complete -c paste -n 'not __paste_pastebin_is_coreutils' -l outbox -d 'list the outbox; then show|send|drop ID, drop --all'
+# The words after --outbox are its own: a command, then an entry's id.
+complete -c paste -n '__paste_pastebin_outbox_wants command' -f -a 'list show send drop' -d 'outbox command'
+complete -c paste -n '__paste_pastebin_outbox_wants id' -f -a '(__paste_pastebin_outbox_ids)' -d 'outbox entry'
+complete -c paste -n '__paste_pastebin_outbox_wants all' -f -a '--all' -d 'every entry'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l delete -x -d 'delete the paste at URL (services that allow it)'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l delete-last -d 'delete the newest paste'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s h -l help -d 'show this help'

@@ -3,20 +3,46 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <unistd.h>
 #include "csystem_shims.h"
 
 int csystem_o_direct(void) { return O_DIRECT; }
 short csystem_posix_spawn_setsid(void) { return POSIX_SPAWN_SETSID; }
+int csystem_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+int csystem_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}
+int csystem_gettid(void) { return gettid(); }
 
 /// Arrivals per signal number. Only the handler writes them, with an atomic add: a signal may
 /// arrive on any thread, and atomic operations on lock-free integers are async-signal-safe.
 static long arrivals[_NSIG];
+/// Which signals `csystem_catch_signal` caught (set once each, never cleared but by a restore).
+static int caught[_NSIG];
 static void count_arrival(int signal) { __atomic_fetch_add(&arrivals[signal], 1, __ATOMIC_RELAXED); }
 
 int csystem_catch_signal(int signal) {
+    struct sigaction current;
+    if (sigaction(signal, NULL, &current) != 0) return -1;
+    if (current.sa_handler == SIG_IGN) return 1;
     struct sigaction action = {0};
     action.sa_handler = count_arrival;
     sigemptyset(&action.sa_mask);
-    return sigaction(signal, &action, NULL);
+    int result = sigaction(signal, &action, NULL);
+    if (result == 0) __atomic_store_n(&caught[signal], 1, __ATOMIC_RELAXED);
+    return result;
 }
 long csystem_signal_count(int signal) { return __atomic_load_n(&arrivals[signal], __ATOMIC_RELAXED); }
+
+void csystem_restore_caught_signals(void) {
+    struct sigaction action = {0};
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    for (int signal = 1; signal < _NSIG; signal++) {
+        if (!__atomic_load_n(&caught[signal], __ATOMIC_RELAXED)) continue;
+        sigaction(signal, &action, NULL);
+        __atomic_store_n(&caught[signal], 0, __ATOMIC_RELAXED);
+    }
+}

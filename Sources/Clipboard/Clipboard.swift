@@ -71,6 +71,30 @@ public protocol Clipboard {
     func readContentKeepingConnection(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, ownerOf target: Selection
     ) throws(ClipboardError) -> (content: ClipboardContent, write: any PreparedClipboardWrite)
+
+    /// `readContent`, with the text of a large transfer shown to `observer` while it arrives
+    /// (see `TextObserver`): the secret guard's scan of a large clipboard overlaps the transfer.
+    ///
+    /// - Parameters:
+    ///   - timeout: how long to wait for the owner at each step before giving up.
+    ///   - preferences: text or image first, and the most bytes read (`readLimit`, paste's
+    ///     `max-clipboard`; `imageLimit` for an image).
+    ///   - observer: sees the text of a large transfer as it arrives; nil for none.
+    /// - Returns: what `readContent` returns, and the observer's state when it saw all of the
+    ///   text; nil when it saw none of it (a reply in one piece, an image, no observer): the
+    ///   caller then looks at the text whole.
+    /// - Throws: what `readContent` throws; `.exceedsLimit` past `preferences.readLimit`.
+    func readContent<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?
+    ) throws(ClipboardError) -> ObservedContent<State>
+
+    /// `readContent(_:timeout:preferences:observer:)`, beginning a write to `target` that may
+    /// take over what the read used, as `readContentKeepingConnection(_:timeout:preferences:ownerOf:)`
+    /// does: the hotkey path.
+    func readContentKeepingConnection<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
+        ownerOf target: Selection
+    ) throws(ClipboardError) -> (content: ObservedContent<State>, write: any PreparedClipboardWrite)
 }
 
 /// A write whose slow part may already have begun (see `Clipboard.prepareWrite`).
@@ -91,6 +115,25 @@ extension Clipboard {
     ) throws(ClipboardError) -> (text: [UInt8], write: any PreparedClipboardWrite) {
         let text = try read(selection, timeout: timeout)
         return (text, try prepareWrite(to: target))
+    }
+
+    /// By default nothing observes a read (a backend that reads in increments does better):
+    /// the caller looks at the whole text.
+    public func readContent<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?
+    ) throws(ClipboardError) -> ObservedContent<State> {
+        ObservedContent(
+            content: try readContent(selection, timeout: timeout, preferences: preferences), observation: nil)
+    }
+
+    /// By default an observed read is not observed, as above.
+    public func readContentKeepingConnection<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
+        ownerOf target: Selection
+    ) throws(ClipboardError) -> (content: ObservedContent<State>, write: any PreparedClipboardWrite) {
+        let read = try readContentKeepingConnection(
+            selection, timeout: timeout, preferences: preferences, ownerOf: target)
+        return (ObservedContent(content: read.content, observation: nil), read.write)
     }
 
     /// By default a content read keeps nothing either.

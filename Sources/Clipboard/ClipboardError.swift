@@ -16,6 +16,9 @@ public enum ClipboardError: Error, Equatable, Sendable {
     /// The owner sent more than `limit` bytes of `type` (an image beyond the service's
     /// `max-size`, or an owner that never stops); the read was abandoned.
     case tooLarge(Selection, type: String, limit: Int)
+    /// The owner sent more than `limit` bytes in all (paste's `max-clipboard`: an owner that
+    /// never stops); the read was abandoned at the limit.
+    case exceedsLimit(Selection, limit: Int)
     /// The owner did not answer within the deadline.
     case timedOut(Selection, seconds: Double)
     /// The owner refused every text conversion we asked for; `target` is the last one tried.
@@ -47,7 +50,7 @@ public enum ClipboardError: Error, Equatable, Sendable {
     public var kind: Kind {
         switch self {
         case .empty: .noInput
-        case .noTextTarget, .noContentTarget, .tooLarge: .badInput
+        case .noTextTarget, .noContentTarget, .tooLarge, .exceedsLimit: .badInput
         case .timedOut: .temporaryFailure
         case .noDisplay, .cannotOpenDisplay, .waylandToolMissing, .ownerRefused: .unavailable
         case .helperFailed(let failure): failure == .noAnswer ? .temporaryFailure : .ioError
@@ -67,6 +70,8 @@ public enum ClipboardError: Error, Equatable, Sendable {
             "the \(selection.displayName) holds neither text nor an image (it offers: \(available.joined(separator: ", ")))"
         case .tooLarge(let selection, let type, let limit):
             "the \(selection.displayName)'s \(type) is over the limit of \(limit) bytes; reading stopped"
+        case .exceedsLimit(let selection, let limit):
+            "the \(selection.displayName) holds more than \(limit.formattedByteCount)"
         case .timedOut(let selection, let seconds):
             "the \(selection.displayName) owner did not answer within \(seconds.formattedSeconds)"
         case .ownerRefused(let selection, let target):
@@ -120,6 +125,17 @@ extension Double {
     /// `2 s`, `0.5 s`.
     var formattedSeconds: String {
         self == rounded() ? "\(Int(self)) s" : "\(self) s"
+    }
+}
+
+extension Int {
+    /// `1 GiB`, `64 KiB`, `1000 bytes`: binary units when the count is a whole number of them.
+    var formattedByteCount: String {
+        for (shift, unit) in [(30, "GiB"), (20, "MiB"), (10, "KiB")]
+        where self >= 1 << shift && self % (1 << shift) == 0 {
+            return "\(self >> shift) \(unit)"
+        }
+        return self == 1 ? "1 byte" : "\(self) bytes"
     }
 }
 

@@ -1,3 +1,4 @@
+import SystemInterop
 import X11Interop
 
 /// Reads a selection's text as an ICCCM requestor (ICCCM §2.4–2.7), on its own connection.
@@ -31,8 +32,13 @@ import X11Interop
 /// - when the caller prefers an image (`--image`), step 4 comes first, and an image target
 ///   wins; its answer then saves step 4 on the text path.
 /// An image (any reply not text, once `readContent` reads) is read up to a limit: an owner that
-/// sends more is left mid-transfer with `ClipboardError.tooLarge`, so one that never stops
-/// cannot fill memory.
+/// sends more is left mid-transfer with `ClipboardError.tooLarge`. Any reply at all is read up
+/// to `readLimit` (paste's `max-clipboard`), past which it is left with `.exceedsLimit`: an
+/// owner that never stops cannot fill memory.
+///
+/// With an `observer`, an INCR transfer of text (`UTF8_STRING`, `STRING`) is shown to it as it
+/// arrives, on a second thread (`ObservedTransfer`, joined before the conversion returns); a
+/// reply in one piece is not (see `TextObserver`).
 struct SelectionReader {
     let display: Display
     let selection: Selection
@@ -43,6 +49,10 @@ struct SelectionReader {
     let property: Atom
     /// The selection's atom, and the atoms of the targets and types met on the way.
     let selectionAtom, utf8String, string, compoundText, incr, targets: Atom
+    /// The most bytes of any reply: past it the transfer is left with `.exceedsLimit`.
+    var readLimit = ContentPreferences.defaultReadLimit
+    /// Sees the text of an INCR transfer as it arrives (each conversion starts from this state).
+    var observer: (any ChunkObserving)?
 
     init(display: Display, selection: Selection, timeout: Duration) {
         self.display = display
@@ -70,20 +80,24 @@ struct SelectionReader {
     /// (good for taking a selection on this connection right after).
     func readWithTime() throws(ClipboardError) -> (text: [UInt8], time: Timestamp) {
         let time = try awaitTime()
-        guard case .text(let text) = try readText(time: time, imageLimit: nil) else {
+        guard case .text(let text) = try readText(time: time, imageLimit: nil).content else {
             preconditionFailure("readText returns text when images are not read")
         }
         return (text, time)
     }
 
     /// Reads the text, or an image when there is no text or the caller prefers an image (see
-    /// the steps above), with the server time the requests used.
+    /// the steps above), with the observer that saw the text arrive (nil when it was not
+    /// observed) and the server time the requests used.
     func readContent(preferences: ContentPreferences) throws(ClipboardError) -> (
-        content: ClipboardContent, time: Timestamp
+        content: ClipboardContent, observed: (any ChunkObserving)?, time: Timestamp
     ) {
         let time = try awaitTime()
         let limit = preferences.imageLimit
-        guard preferences.prefersImage else { return (try readText(time: time, imageLimit: limit), time) }
+        guard preferences.prefersImage else {
+            let (content, observed) = try readText(time: time, imageLimit: limit)
+            return (content, observed, time)
+        }
         // Step 4 first: the owner's image, when it offers one.
         let offered = try offeredTargets(time: time)
         if offered == nil, display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
@@ -92,10 +106,11 @@ struct SelectionReader {
                 to: display.atom(name), named: name, time: time, imageLimit: limit)
             {
                 guard !bytes.isEmpty else { throw .empty(selection) }
-                return (.image(bytes, type: type), time)
+                return (.image(bytes, type: type), nil, time)
             }
         }
-        return (try readText(time: time, imageLimit: limit, offered: .some(offered)), time)
+        let (content, observed) = try readText(time: time, imageLimit: limit, offered: .some(offered))
+        return (content, observed, time)
     }
 
     /// Step 2, asked for in `init` and answered on the atoms' round trip.
@@ -105,22 +120,22 @@ struct SelectionReader {
         }
     }
 
-    /// Steps 1 and 3–5: the text; with an `imageLimit` (a content read), an image when the
-    /// owner's only answer is one.
+    /// Steps 1 and 3–5: the text, and the observer that saw it arrive; with an `imageLimit` (a
+    /// content read), an image when the owner's only answer is one.
     ///
     /// - Parameter known: the targets when step 4 was already asked (nil inside: refused).
     private func readText(
         time: Timestamp, imageLimit: Int?, offered known: [String]?? = nil
-    ) throws(ClipboardError) -> ClipboardContent {
+    ) throws(ClipboardError) -> (content: ClipboardContent, observed: (any ChunkObserving)?) {
         // Step 3. With no owner the server itself refuses, and step 1 tells why.
         switch try convert(to: utf8String, time: time, imageLimit: imageLimit) {
-        case .text(let text)?:
+        case .text(let text, let observed)?:
             guard !text.isEmpty else { throw .empty(selection) }
-            return .text(text)
+            return (.text(text), observed)
         case .image(let bytes, let type)? where imageLimit != nil:
             // The owner answered with its image (xclip does): the bytes are here, keep them.
             guard !bytes.isEmpty else { throw .empty(selection) }
-            return .image(bytes, type: type)
+            return (.image(bytes, type: type), nil)
         default: break
         }
         // Step 1, needed only now.
@@ -145,7 +160,7 @@ struct SelectionReader {
                     to: display.atom(image), named: image, time: time, imageLimit: imageLimit)
                 {
                     guard !bytes.isEmpty else { throw .empty(selection) }
-                    return .image(bytes, type: type)
+                    return (.image(bytes, type: type), nil)
                 }
                 if display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
                 throw .ownerRefused(selection, target: image)
@@ -157,9 +172,11 @@ struct SelectionReader {
         }
         // Step 5, again.
         for name in candidates {
-            if case .text(let text)? = try convert(to: display.atom(name), time: time, imageLimit: imageLimit) {
+            if case .text(let text, let observed)? = try convert(
+                to: display.atom(name), time: time, imageLimit: imageLimit)
+            {
                 guard !text.isEmpty else { throw .empty(selection) }
-                return .text(text)
+                return (.text(text), observed)
             }
         }
         if display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
@@ -177,8 +194,8 @@ struct SelectionReader {
 
     /// What an owner answered to one conversion.
     private enum Reply {
-        /// Text, decoded to UTF-8.
-        case text([UInt8])
+        /// Text, decoded to UTF-8, and the observer that saw it arrive (nil: not observed).
+        case text([UInt8], observed: (any ChunkObserving)?)
         /// An image (`ImageTarget`), its bytes as sent; `type` is the MIME type in lower case.
         case image([UInt8], type: String)
         /// Bytes of some other type: no answer to a request for text or an image.
@@ -205,6 +222,8 @@ struct SelectionReader {
         var type = header.type
         // The reply's type, judged as soon as it is known when a limit must be kept.
         var judgement: (isText: Bool, name: String?)?
+        // The observer that saw the reply arrive, if one did.
+        var observed: (any ChunkObserving)?
         if type == incr {
             // §2.7.2: the deletion above (in the same request) told the owner to start.
             // Room for the whole transfer before it starts: the owner's size when it gives one
@@ -212,40 +231,78 @@ struct SelectionReader {
             // `incrReservation`. Growing as chunks come copies all that arrived so far at each
             // step (once the whole 64 MiB, for one last 64-byte chunk).
             data.reserveCapacity(
-                header.values.first.map { min(Int(clamping: $0), 1 << 30) } ?? Self.incrReservation)
-            var isFirstChunk = true
-            while true {
-                let deadline = ContinuousClock.now + timeout
-                let arrived = display.waitForEvent(before: deadline) { [window, property] event in
-                    guard case .propertyNotify(let change) = event else { return false }
-                    return change.window == window && change.property == property && change.state == .newValue
-                }
-                guard arrived != nil else { throw .timedOut(selection, seconds: timeout.seconds) }
-                guard let chunk = display.readProperty(property, of: window, delete: true, appendingTo: &data)
-                else { continue }  // A stale notification for a value we already consumed.
-                if isFirstChunk {
-                    type = chunk.type
-                    isFirstChunk = false
-                    if imageLimit != nil { judgement = judge(type, target: target, targetName: targetName) }
-                }
-                if chunk.byteCount == 0 { break }
+                min(header.values.first.map { Int(clamping: $0) } ?? Self.incrReservation, 1 << 30, readLimit))
+            // In 2 MiB pages: far fewer faults as the transfer fills it (`Memory`).
+            Memory.adviseHugePages(forCapacityOf: &data)
+            var chunk = try nextIncrement(appendingTo: &data)
+            type = chunk.type
+            if imageLimit != nil { judgement = judge(type, target: target, targetName: targetName) }
+            // Text in increments, with an observer: a second thread shows each piece to it
+            // while the next is on its way (no thread when one cannot be started: the caller
+            // then looks at the whole text, as for a reply in one piece).
+            var transfer: ObservedTransfer?
+            if chunk.byteCount > 0, let observer, type == utf8String || type == string {
+                transfer = try? ObservedTransfer(observer: observer, decodesLatin1: type == string)
+            }
+            var handedOver = 0
+            while chunk.byteCount > 0 {
                 if let imageLimit, let judgement, !judgement.isText, data.count > imageLimit {
                     // Stop here: the owner waits for a deletion that never comes, and our
                     // window goes with the connection.
                     throw .tooLarge(selection, type: judgement.name ?? "data", limit: imageLimit)
                 }
+                try checkReadLimit(data.count)
+                if let transfer, data.count - handedOver >= Self.handOverBytes {
+                    transfer.hand(Array(data[handedOver...]))
+                    handedOver = data.count
+                }
+                chunk = try nextIncrement(appendingTo: &data)
+            }
+            if let transfer {
+                if handedOver < data.count { transfer.hand(Array(data[handedOver...])) }
+                observed = transfer.finish()
             }
             discardPropertyNotifications()
         }
+        try checkReadLimit(data.count)
         let (isText, typeName) = judgement ?? judge(type, target: target, targetName: targetName)
         // An owner may answer any target with what it has (`xclip -t image/png` does): bytes
         // of another type are no answer to a request for text.
-        if isText { return .text(decode(data, type: type)) }
+        if isText { return .text(decode(data, type: type), observed: observed) }
         if let imageLimit, data.count > imageLimit {
             throw .tooLarge(selection, type: typeName ?? "data", limit: imageLimit)
         }
         guard let typeName, let image = ImageTarget(typeName: typeName) else { return .other }
         return .image(data, type: image.rawValue)
+    }
+
+    /// Waits for the owner's next INCR increment and appends it to `buffer` (§2.7.2: each one
+    /// is a new value of our property; reading it deletes it, which asks for the next). A
+    /// zero-length increment ends the transfer.
+    private func nextIncrement(appendingTo buffer: inout [UInt8]) throws(ClipboardError) -> PropertyHeader {
+        while true {
+            let deadline = ContinuousClock.now + timeout
+            let arrived = display.waitForEvent(before: deadline) { [window, property] event in
+                guard case .propertyNotify(let change) = event else { return false }
+                return change.window == window && change.property == property && change.state == .newValue
+            }
+            guard arrived != nil else { throw .timedOut(selection, seconds: timeout.seconds) }
+            if let increment = display.readProperty(property, of: window, delete: true, appendingTo: &buffer) {
+                return increment
+            }
+            // A stale notification for a value we already consumed: wait for the next.
+        }
+    }
+
+    /// How many bytes are gathered before a hand-over to an observer's thread: small
+    /// increments (xsel sends 4 KiB) go over together, one wake-up of the thread each, while
+    /// xclip's (about 1 MiB under Xvfb) go over one by one.
+    static let handOverBytes = 256 << 10
+
+    /// Stops a reply that has grown past `readLimit`: the owner waits for a deletion that never
+    /// comes, and our window goes with the connection.
+    private func checkReadLimit(_ count: Int) throws(ClipboardError) {
+        if count > readLimit { throw .exceedsLimit(selection, limit: readLimit) }
     }
 
     /// Whether a reply of `type` holds text (the text targets, and any `text/…` type: owners

@@ -29,10 +29,13 @@ public struct WaylandClipboard: Clipboard, Sendable {
     /// How long `write` waits to hand the text to `wl-copy`.
     static let copyTimeout = Duration.seconds(10)
 
-    /// Reads the selection with `wl-paste --no-newline --type text`.
+    /// Reads the selection with `wl-paste --no-newline --type text`, up to
+    /// `ContentPreferences.defaultReadLimit` bytes.
     public func read(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> [UInt8] {
         let primary = selection == .primary ? ["--primary"] : []
-        let (status, text) = try capture([pasteTool, "--no-newline", "--type", "text"] + primary, selection, timeout)
+        let (status, text) = try capture(
+            [pasteTool, "--no-newline", "--type", "text"] + primary, selection, timeout,
+            limit: ContentPreferences.defaultReadLimit)
         if status == 0 {
             guard !text.isEmpty else { throw .empty(selection) }
             return text
@@ -58,11 +61,12 @@ public struct WaylandClipboard: Clipboard, Sendable {
         if preferences.prefersImage {
             types = try offeredTypes(selection, timeout)
             guard let offered = types, !offered.isEmpty else { throw .empty(selection) }
-            if let image = try readImage(among: offered, selection, timeout, preferences.imageLimit) {
+            if let image = try readImage(among: offered, selection, timeout, preferences) {
                 return image
             }
         }
-        let (status, text) = try capture([pasteTool, "--no-newline", "--type", "text"] + primary, selection, timeout)
+        let (status, text) = try capture(
+            [pasteTool, "--no-newline", "--type", "text"] + primary, selection, timeout, limit: preferences.readLimit)
         if status == 0 {
             guard !text.isEmpty else { throw .empty(selection) }
             return .text(text)
@@ -70,7 +74,7 @@ public struct WaylandClipboard: Clipboard, Sendable {
         if types == nil { types = try offeredTypes(selection, timeout) }
         guard let offered = types, !offered.isEmpty else { throw .empty(selection) }
         if !preferences.prefersImage,
-            let image = try readImage(among: offered, selection, timeout, preferences.imageLimit)
+            let image = try readImage(among: offered, selection, timeout, preferences)
         {
             return image
         }
@@ -85,14 +89,17 @@ public struct WaylandClipboard: Clipboard, Sendable {
         return String(decoding: list, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// The best image among `offered`, read with `wl-paste --type`; nil when none is offered.
+    /// The best image among `offered`, read with `wl-paste --type` up to the image limit (or
+    /// the read limit, when lower); nil when none is offered.
     private func readImage(
-        among offered: [String], _ selection: Selection, _ timeout: Duration, _ limit: Int
+        among offered: [String], _ selection: Selection, _ timeout: Duration, _ preferences: ContentPreferences
     ) throws(ClipboardError) -> ClipboardContent? {
         guard let (image, name) = ImageTarget.preferred(among: offered) else { return nil }
         let primary = selection == .primary ? ["--primary"] : []
+        let isImageLimit = preferences.imageLimit <= preferences.readLimit
         let (status, bytes) = try capture(
-            [pasteTool, "--type", name] + primary, selection, timeout, limit: limit, typeName: image.rawValue)
+            [pasteTool, "--type", name] + primary, selection, timeout,
+            limit: min(preferences.imageLimit, preferences.readLimit), typeName: isImageLimit ? image.rawValue : nil)
         guard status == 0 else { throw .ownerRefused(selection, target: name) }
         guard !bytes.isEmpty else { throw .empty(selection) }
         return .image(bytes, type: image.rawValue)
@@ -119,10 +126,11 @@ public struct WaylandClipboard: Clipboard, Sendable {
     }
 
     /// Runs a tool and collects its stdout; with a `limit`, a tool that writes more is killed
-    /// and the read fails with `ClipboardError.tooLarge` naming `typeName`.
+    /// and the read fails with `ClipboardError.tooLarge` naming `typeName` (an image's limit),
+    /// or with `.exceedsLimit` when there is no `typeName` (the read limit).
     private func capture(
         _ arguments: [String], _ selection: Selection, _ timeout: Duration, limit: Int? = nil,
-        typeName: String = "data"
+        typeName: String? = nil
     ) throws(ClipboardError) -> (Int32, [UInt8]) {
         guard let pair = try? FileDescriptor.makeSocketPair() else {
             throw .waylandToolFailed(tool: "wl-paste", status: -1)
@@ -139,7 +147,10 @@ public struct WaylandClipboard: Clipboard, Sendable {
         if output == nil || isTooLarge { try? child.send(.kill) }
         let status = child.waitForExit()
         guard let bytes = output else { throw .timedOut(selection, seconds: timeout.seconds) }
-        if isTooLarge, let limit { throw .tooLarge(selection, type: typeName, limit: limit) }
+        if isTooLarge, let limit {
+            guard let typeName else { throw .exceedsLimit(selection, limit: limit) }
+            throw .tooLarge(selection, type: typeName, limit: limit)
+        }
         return (status, bytes)
     }
 }

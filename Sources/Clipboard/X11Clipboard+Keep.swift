@@ -25,10 +25,29 @@ extension X11Clipboard {
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, ownerOf target: Selection
     ) throws(ClipboardError) -> (content: ClipboardContent, write: any PreparedClipboardWrite) {
         let display = try openDisplay()
-        let reader = SelectionReader(display: display, selection: selection, timeout: timeout)
-        let (content, time) = try reader.readContent(preferences: preferences)
+        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        reader.readLimit = preferences.readLimit
+        let (content, _, time) = try reader.readContent(preferences: preferences)
         let owner = InheritedOwner(
             display: display, window: reader.window, time: time, target: target, fallback: self)
         return (content, owner)
+    }
+
+    /// `readContentKeepingConnection`, showing a large text transfer to `observer` as it
+    /// arrives (see `TextObserver`). The observer's thread is joined before this returns, so the
+    /// owner is still forked from the reader's connection when the process was single-threaded
+    /// before the read.
+    public func readContentKeepingConnection<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
+        ownerOf target: Selection
+    ) throws(ClipboardError) -> (content: ObservedContent<State>, write: any PreparedClipboardWrite) {
+        let display = try openDisplay()
+        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        reader.readLimit = preferences.readLimit
+        reader.observer = observer
+        let (content, observed, time) = try reader.readContent(preferences: preferences)
+        let owner = InheritedOwner(
+            display: display, window: reader.window, time: time, target: target, fallback: self)
+        return (ObservedContent(content: content, observation: (observed as? TextObserver<State>)?.state), owner)
     }
 }

@@ -59,8 +59,23 @@ public struct X11Clipboard: Clipboard, Sendable {
     ) throws(ClipboardError) -> ClipboardContent {
         let display = try openDisplay()
         defer { display.close() }
-        return try SelectionReader(display: display, selection: selection, timeout: timeout)
-            .readContent(preferences: preferences).content
+        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        reader.readLimit = preferences.readLimit
+        return try reader.readContent(preferences: preferences).content
+    }
+
+    /// `readContent`, showing a large text transfer to `observer` as it arrives, on a second
+    /// thread that is joined before this returns (see `TextObserver`).
+    public func readContent<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?
+    ) throws(ClipboardError) -> ObservedContent<State> {
+        let display = try openDisplay()
+        defer { display.close() }
+        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
+        reader.readLimit = preferences.readLimit
+        reader.observer = observer
+        let read = try reader.readContent(preferences: preferences)
+        return ObservedContent(content: read.content, observation: (read.observed as? TextObserver<State>)?.state)
     }
 
     /// Makes `text` the content of `selection`, returning once the owner holds it.

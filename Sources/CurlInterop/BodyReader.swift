@@ -39,6 +39,18 @@ final class BodyReader {
         didSet { content?.inspector = inspector }
     }
 
+    /// Called once when a `.stream` body reaches its end, after the tee file was flushed (so
+    /// it holds every byte), before libcurl learns of the end: the moment the caller knows the
+    /// whole text was read, whatever the server answers later.
+    var onStreamEnd: (() -> Void)? {
+        didSet { content?.onStreamEnd = onStreamEnd }
+    }
+    /// Asked when a signal interrupts a read of a `.stream` (`EINTR`): true aborts the
+    /// transfer (the run was told to end), false reads on. Nil: reads always go on.
+    var isStopped: (() -> Bool)? {
+        didSet { content?.isStopped = isStopped }
+    }
+
     // MARK: `.encoded` state
 
     /// Where an `.encoded` body is: its prefix, its content, its suffix, done.
@@ -176,10 +188,19 @@ final class BodyReader {
             observe(base, count)
             return count
         case .stream(let descriptor, _, _):
-            let got: Int
+            var got = 0
             do {
-                got = try FileDescriptor.withUnowned(descriptor) { (stream) throws(Errno) in
-                    try stream.read(into: buffer)
+                // A pipe may stay silent for long: a signal that interrupts the wait is asked
+                // about (`isStopped`) rather than waited through.
+                while true {
+                    do {
+                        got = try FileDescriptor.withUnowned(descriptor) { (stream) throws(Errno) in
+                            try stream.read(into: buffer, retryOnInterrupt: isStopped == nil)
+                        }
+                        break
+                    } catch .interrupted {
+                        if isStopped?() == true { return -1 }
+                    }
                 }
             } catch {
                 failure = .read(path: sourceName, errno: error)
@@ -192,7 +213,12 @@ final class BodyReader {
                     failure = .refused
                     return -1
                 }
-                return finishTee() ? end() : -1
+                guard finishTee() else { return -1 }
+                if let onStreamEnd {
+                    self.onStreamEnd = nil
+                    onStreamEnd()
+                }
+                return end()
             }
             offset += Int64(got)
             if !inspect(base, got, isLast: false) { return -1 }

@@ -66,6 +66,14 @@ public final class EasyHandle {
     /// Sees every byte of a streamed body (`BodySource.stream`, as the body or as a multipart
     /// part) once, in order, as it is read. Set it before `setBody` or `Mime.addPart`.
     public var onStreamChunk: ((Span<UInt8>) -> Void)?
+    /// Called once when a streamed body (`BodySource.stream`) has been read to its end and its
+    /// tee file flushed, before libcurl sends the end of the body. Set it before `setBody` or
+    /// `Mime.addPart`.
+    public var onStreamEnd: (() -> Void)?
+    /// Asked when a signal interrupts a read of a streamed body (`EINTR`): true aborts the
+    /// transfer (`CURLE_ABORTED_BY_CALLBACK`), false reads on. Set it before `setBody` or
+    /// `Mime.addPart`.
+    public var isStopped: (() -> Bool)?
     /// Called with libcurl's verbose trace (CURLOPT_VERBOSE + CURLOPT_DEBUGFUNCTION).
     public var onDebug: ((DebugEvent) -> Void)? {
         didSet { _ = ccurl_easy_setopt_long(raw, CURLOPT_VERBOSE, onDebug == nil ? 0 : 1) }
@@ -173,6 +181,8 @@ public final class EasyHandle {
         let reader = try BodyReader(source)
         reader.streamObserver = onStreamChunk
         reader.inspector = inspector
+        reader.onStreamEnd = onStreamEnd
+        reader.isStopped = isStopped
         bodyReader = reader
         let data = Unmanaged.passUnretained(reader).toOpaque()
         try check(ccurl_easy_setopt_pointer(raw, CURLOPT_READDATA, data))

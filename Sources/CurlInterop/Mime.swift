@@ -67,6 +67,8 @@ public final class Mime {
             let reader = try BodyReader(source)
             reader.streamObserver = easy.onStreamChunk
             reader.inspector = inspector
+            reader.onStreamEnd = easy.onStreamEnd
+            reader.isStopped = easy.isStopped
             readers.append(reader)
             try check(
                 curl_mime_data_cb(

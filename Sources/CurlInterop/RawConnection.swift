@@ -12,6 +12,8 @@ internal import SystemInterop
 public final class RawConnection {
     private let easy: EasyHandle
     private let socket: Int32
+    /// Asked when a signal interrupts a wait: true ends the exchange (see `send`).
+    private var isStopped: (() -> Bool)?
     /// The size of one chunk read from the source and sent.
     private static let chunkSize = 64 * 1024
 
@@ -56,14 +58,25 @@ public final class RawConnection {
     ///     closest a raw TCP exchange has to "this paste is not complete". A netcat-style server
     ///     may still keep what it received before.
     ///   - onProgress: called with the bytes sent so far after each chunk.
+    ///   - streamObserver: sees every byte of a `.stream` source once, as it is read.
+    ///   - onStreamEnd: called once when a `.stream` source was read to its end (tee flushed).
+    ///   - isStopped: asked when a signal interrupts a wait (or a read of a stream): true ends
+    ///     the exchange with `abortedByCallback`.
     /// - Returns: the number of bytes sent.
-    /// - Throws: `CurlError` (`sendError`, `operationTimedOut`, or a local read/tee failure).
+    /// - Throws: `CurlError` (`sendError`, `operationTimedOut`, `abortedByCallback`, or a local
+    ///   read/tee failure).
     public func send(
         _ source: BodySource, idleTimeout: Duration, deadline: ContinuousClock.Instant,
-        inspector: (any BodyInspector)? = nil, onProgress: ((Int64) -> Void)? = nil
+        inspector: (any BodyInspector)? = nil, onProgress: ((Int64) -> Void)? = nil,
+        streamObserver: ((Span<UInt8>) -> Void)? = nil, onStreamEnd: (() -> Void)? = nil,
+        isStopped: (() -> Bool)? = nil
     ) throws(CurlError) -> Int64 {
+        self.isStopped = isStopped
         let reader = try BodyReader(source)
         reader.inspector = inspector
+        reader.streamObserver = streamObserver
+        reader.onStreamEnd = onStreamEnd
+        reader.isStopped = isStopped
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 1)
         defer { buffer.deallocate() }
         var total: Int64 = 0
@@ -71,7 +84,10 @@ public final class RawConnection {
             let got = reader.read(into: buffer)
             if got < 0 {
                 if reader.anyFailure == .refused { resetOnClose() }
-                throw CurlError(code: .readError, detail: "", localFailure: reader.anyFailure)
+                // No failure of its own: the read stopped because the run was told to.
+                throw CurlError(
+                    code: reader.anyFailure == nil ? .abortedByCallback : .readError, detail: "",
+                    localFailure: reader.anyFailure)
             }
             if got == 0 { break }
             var sent = 0
@@ -141,6 +157,9 @@ public final class RawConnection {
             if ready > 0 { return }
             if ready < 0 && errno != EINTR {
                 throw CurlError(code: .receiveError, detail: "poll: " + Errno(rawValue: errno).message)
+            }
+            if ready < 0, isStopped?() == true {
+                throw CurlError(code: .abortedByCallback, detail: "interrupted \(what)")
             }
         }
     }

@@ -7,8 +7,13 @@ struct ClipboardFailure: PasteError {
     var error: ClipboardError
 
     /// The Clipboard module's message (it cannot reach `Sanitizer`): the X server's target
-    /// names and `DISPLAY` are shown escaped, and the whole bounded.
-    var message: String { Sanitizer.shown(error.message, limit: Self.messageLength) }
+    /// names and `DISPLAY` are shown escaped, and the whole bounded. Past the read limit,
+    /// the setting that made the limit is ours to name.
+    var message: String {
+        let shown = Sanitizer.shown(error.message, limit: Self.messageLength)
+        guard case .exceedsLimit(_, let limit) = error else { return shown }
+        return shown + "; paste reads at most max-clipboard = \(SettingRange.sizeText(Int64(limit)))"
+    }
 
     /// The longest clipboard message shown (a selection may offer many targets).
     static let messageLength = 400

@@ -31,10 +31,24 @@ struct DesktopWindows {
         }
     }
 
-    /// Shows why the paste failed, and that the text waits in the outbox when it does.
+    /// Shows why the paste failed, and where the text is: in the outbox (and how it goes from
+    /// there), or that it could not be saved.
     func notifyFailure(_ error: any PasteError) {
-        let kept = error is KeptInOutbox ? "\nThe text waits in the outbox: paste --retry sends it." : ""
-        notify(success: false, text: error.message + kept)
+        let whereItIs: String
+        switch error {
+        case let kept as KeptInOutbox:
+            whereItIs =
+                kept.isHeld
+                ? "\nThe text is held in the outbox (\(kept.id)): the paste may have been made."
+                : "\nThe text waits in the outbox (\(kept.id)): paste --retry sends it."
+        case let unsaved as UnsavedFailure:
+            whereItIs =
+                "\n" + unsaved.notSaved.message
+                + (unsaved.notSaved.isOnClipboard ? "; the clipboard still holds it." : "")
+        default:
+            whereItIs = ""
+        }
+        notify(success: false, text: error.message + whereItIs)
     }
 
     /// Asks whether to upload text the guard flagged.

@@ -12,6 +12,20 @@ public enum InputChoice: Sendable, Equatable {
     case files([String])
 }
 
+/// What `paste --outbox` is asked to do.
+public enum OutboxCommand: Sendable, Equatable {
+    /// `--outbox` or `--outbox list`: list the entries (`--json`: a JSON array).
+    case list
+    /// `--outbox show ID`: the entry's text on stdout, byte for byte.
+    case show(id: String)
+    /// `--outbox send ID`: send the entry now, whatever its state.
+    case send(id: String)
+    /// `--outbox drop ID`: remove the entry.
+    case drop(id: String)
+    /// `--outbox drop --all`: remove every entry no run holds.
+    case dropAll
+}
+
 /// What the person asked for, after parsing: the neutral model between argv and running.
 public struct Invocation: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
@@ -21,6 +35,7 @@ public struct Invocation: Sendable, Equatable {
         case listServices
         case history
         case retry
+        case outbox(OutboxCommand)
         case pick
         case delete(url: String)
         case deleteLast
@@ -87,6 +102,36 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
         return arguments[index]
     }
 
+    /// The words after `--outbox`: nothing (or `list`), `show ID`, `send ID`, `drop ID` or
+    /// `drop --all`. Only these words are taken; an option after them is read as usual.
+    func takeOutboxCommand() throws(UsageError) -> OutboxCommand {
+        func word(at position: Int) -> String? {
+            position < arguments.count ? arguments[position] : nil
+        }
+        guard let verb = word(at: index + 1), !verb.hasPrefix("-") else { return .list }
+        index += 1
+        func id() throws(UsageError) -> String {
+            guard let id = word(at: index + 1), !id.hasPrefix("-") || (verb == "drop" && id == "--all"), !id.isEmpty
+            else {
+                throw UsageError(detail: "'--outbox \(verb)' needs an entry id (see 'paste --outbox')")
+            }
+            index += 1
+            return id
+        }
+        switch verb {
+        case "list": return .list
+        case "show": return .show(id: try id())
+        case "send": return .send(id: try id())
+        case "drop":
+            let target = try id()
+            return target == "--all" ? .dropAll : .drop(id: target)
+        default:
+            throw UsageError(
+                detail: "unknown outbox command '\(Sanitizer.printable(verb, limit: 40))': use list, show, send or drop"
+            )
+        }
+    }
+
     while index < arguments.count {
         let argument = arguments[index]
         if argument == "--" {
@@ -108,6 +153,12 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
             if spec.argument == nil && inline != nil {
                 throw UsageError(detail: "option '--\(shown: name)' takes no value")
             }
+            if spec.id == .outbox {
+                // Its words are its own: `paste --outbox show ID` is ours, not coreutils'.
+                actions.append(.outbox(try takeOutboxCommand()))
+                index += 1
+                continue
+            }
             let value = spec.argument == nil ? nil : try take(spec, inline: inline)
             try apply(spec, value, &invocation, &files, &actions)
         } else if argument.hasPrefix("-") && argument.count > 1 {
@@ -126,6 +177,10 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
                 try apply(spec, nil, &invocation, &files, &actions)
             }
         } else {
+            if actions.contains(where: { if case .outbox = $0 { true } else { false } }) {
+                // A command line with --outbox is ours, whatever follows.
+                throw UsageError(detail: "unexpected '\(Sanitizer.printable(argument, limit: 40))' after --outbox")
+            }
             // A positional operand (including `-`): coreutils paste(1) territory.
             return .coreutils
         }
@@ -138,7 +193,7 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
         if actions.count > 1 {
             throw UsageError(
                 detail:
-                    "choose one of --help, --version, --list-services, --history, --retry, --pick, --delete, --delete-last, --import-sxcu"
+                    "choose one of --help, --version, --list-services, --history, --retry, --outbox, --pick, --delete, --delete-last, --import-sxcu"
             )
         }
         if let action = actions.first { result.action = action }
@@ -217,6 +272,7 @@ private func apply(
     case .pick: actions.append(.pick)
     case .history: actions.append(.history)
     case .retry: actions.append(.retry)
+    case .outbox: preconditionFailure("--outbox is read with its words by parseCommandLine")
     case .delete: actions.append(.delete(url: value!))
     case .deleteLast: actions.append(.deleteLast)
     case .listServices: actions.append(.listServices)

@@ -71,6 +71,7 @@ public enum OptionID: String, Sendable, CaseIterable {
     // History and outbox
     case history
     case retry
+    case outbox
     case delete
     case deleteLast = "delete-last"
     // Information
@@ -148,7 +149,12 @@ public let optionTable: [OptionSpec] = [
     // History and outbox
     OptionSpec(
         id: .history, short: nil, argument: nil, help: "list earlier pastes (with --json: JSON Lines)", group: .stores),
-    OptionSpec(id: .retry, short: nil, argument: nil, help: "send what waits in the outbox", group: .stores),
+    OptionSpec(
+        id: .retry, short: nil, argument: nil, help: "send what waits in the outbox (with -n: list it)",
+        group: .stores),
+    OptionSpec(
+        id: .outbox, short: nil, argument: nil, help: "list the outbox; then show|send|drop ID, drop --all",
+        group: .stores),
     OptionSpec(
         id: .delete, short: nil, argument: "URL", help: "delete the paste at URL (services that allow it)",
         group: .stores),

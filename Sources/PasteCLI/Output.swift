@@ -67,6 +67,20 @@ struct Output: Sendable {
         StandardStream.error.write("paste: " + line(message) + "\n")
     }
 
+    /// Something the person must hear of even under `-q` (what a recovery pass did to the
+    /// outbox: an entry held, files removed): one `paste: ` line.
+    func notice(_ message: String) {
+        StandardStream.error.write("paste: " + redactor.redact(message) + "\n")
+    }
+
+    /// Bytes to stdout exactly as they are (`paste --outbox show`: the text byte for byte, so
+    /// nothing is redacted or converted).
+    ///
+    /// - Throws: `Errno` when stdout cannot take them.
+    func raw(_ bytes: ArraySlice<UInt8>) throws(Errno) {
+        try StandardStream.output.withDescriptor { (descriptor) throws(Errno) in try descriptor.writeAll(Array(bytes)) }
+    }
+
     /// A security downgrade (TLS checks off): said every time, `-q` does not silence it.
     func warning(_ message: String) {
         StandardStream.error.write("paste: warning: " + line(message) + "\n")

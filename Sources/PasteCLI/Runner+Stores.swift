@@ -57,7 +57,8 @@ extension Runner {
         }
     }
 
-    /// `--retry`: sends what waits in the outbox, oldest first; each sent entry is removed.
+    /// `--retry`: sends the retryable entries of the outbox whose backoff is over, oldest
+    /// first; each sent entry is removed. `-n`: lists them, sends nothing.
     func retryOutbox() throws -> ExitStatus {
         let configuration = try loadConfiguration()
         return try UploadPipeline(context: context, output: output).retry(

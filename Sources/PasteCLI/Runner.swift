@@ -36,6 +36,8 @@ struct Runner {
             return .success
         case .retry:
             return try retryOutbox()
+        case .outbox(let command):
+            return try runOutbox(command)
         case .pick:
             return try pick()
         case .delete(let url):

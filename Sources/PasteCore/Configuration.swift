@@ -40,6 +40,12 @@ public struct Settings: Sendable, Equatable {
     public var repeatWindow: Double = 300
     /// Seconds to wait for a clipboard owner to answer.
     public var clipboardTimeout: Double = 2
+    /// The most bytes read from a selection, text or image (`max-clipboard`): an owner that
+    /// keeps sending is stopped there.
+    public var maximumClipboardBytes: Int = Settings.defaultMaximumClipboardBytes
+    /// The default `max-clipboard`: far more than anyone copies, little enough that an owner
+    /// sending without end is stopped before memory runs short.
+    public static let defaultMaximumClipboardBytes = 1 << 30
     /// Seconds a notification stays on screen.
     public var notifyTimeout: Double = 4
     /// Whether the URL is copied to the clipboard.
@@ -386,6 +392,11 @@ extension Settings {
         case "stall-timeout": stallTimeout = try seconds(SettingRange.stallTimeout)
         case "response-timeout": responseTimeout = try seconds(SettingRange.responseTimeout)
         case "clipboard-timeout": clipboardTimeout = try seconds(SettingRange.clipboardTimeout)
+        case "max-clipboard":
+            guard let bytes = SettingRange.maximumClipboard.parse(entry.value) else {
+                throw bad("\(SettingRange.maximumClipboard) (such as 1G, 256M)")
+            }
+            maximumClipboardBytes = Int(bytes)
         case "notify-timeout": notifyTimeout = try seconds(SettingRange.notifyTimeout)
         case "max-retry-after": maximumRetryAfter = try seconds(SettingRange.maximumRetryAfter)
         case "repeat-window":

@@ -22,6 +22,12 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case refused = 77
     /// The configuration is wrong (`EX_CONFIG`).
     case config = 78
-    /// The person cancelled (128 + SIGINT, as shells report an interrupted command).
+    /// The terminal went away: SIGHUP stopped the upload (128 + SIGHUP); the text waits in the
+    /// outbox.
+    case hungUp = 129
+    /// The person cancelled (128 + SIGINT, as shells report an interrupted command): a question
+    /// answered no, or Ctrl-C during the upload (the text then waits in the outbox).
     case cancelled = 130
+    /// SIGTERM stopped the upload (128 + SIGTERM); the text waits in the outbox.
+    case terminated = 143
 }

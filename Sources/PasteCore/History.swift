@@ -136,17 +136,6 @@ public struct History: Sendable {
         try newest(sha256: sha256, within: window) { $0.service == service && $0.options == options }
     }
 
-    /// The newest record of the same content sent to the same service within `window`, whatever
-    /// its options.
-    ///
-    /// The repeat check of PasteCLI until it passes the options (issue 15, part 2); use
-    /// `recent(sha256:service:options:within:)`.
-    public func recent(sha256: String, service: String, within window: Duration)
-        throws(StoreError) -> HistoryRecord?
-    {
-        try newest(sha256: sha256, within: window) { $0.service == service }
-    }
-
     /// The newest record of `sha256` within `window` that `matches`; nil when none.
     private func newest(sha256: String, within window: Duration, where matches: (HistoryRecord) -> Bool)
         throws(StoreError) -> HistoryRecord?

@@ -35,8 +35,17 @@ public final class OutboxClaim {
 
     /// The entry's short id.
     public var id: String { entry.id }
-    /// The content file, for a tee to append to or an uploader to read.
+    /// The content file's path in the outbox (for messages; open `contentDescriptorPath`).
     public var contentPath: String { entry.contentPath }
+
+    /// The content file as this claim holds it, by its descriptor (`/proc/self/fd/N`): for a
+    /// tee to append to or an uploader to read.
+    ///
+    /// Opening it opens the very file the claim created or locked (checked to be a regular
+    /// file of this user, opened without following a link), whatever may have been put in the
+    /// place of `contentPath` since: a swapped or linked file is never written or sent. Valid
+    /// while the claim lives, in this process only.
+    public var contentDescriptorPath: String { "/proc/self/fd/\(lock.file.rawValue)" }
     /// Where the entry stands.
     public var state: OutboxEntry.State { entry.metadata.effectiveState }
 
@@ -129,9 +138,14 @@ public final class OutboxClaim {
     ///
     /// The content must be whole: finish a stream first (reading the rest of its input), or
     /// `discard()` one that was cut short.
+    /// - Parameters:
+    ///   - failure: What the attempt ended with.
+    ///   - nextAttempt: When the next attempt may be, when the caller knows better than the
+    ///     backoff: the time a 429 or 503 asked for (`Retry-After`), or now for a transfer the
+    ///     person interrupted (nothing is wrong with the service). Nil: after the backoff.
     /// - Returns: The entry as recorded.
     @discardableResult
-    public func recordFailure(_ failure: OutboxFailure) throws(StoreError) -> OutboxEntry {
+    public func recordFailure(_ failure: OutboxFailure, nextAttempt: Date? = nil) throws(StoreError) -> OutboxEntry {
         precondition(!isRemoved, "record a failure of a removed outbox entry")
         let isWhole = try isWhole()
         precondition(isWhole, "finish the content (or discard the entry) before recording a failure")
@@ -147,7 +161,8 @@ public final class OutboxClaim {
             metadata.state = .retryable
             let delay = outbox.policy.delay(afterAttempt: metadata.attempts)
             let (seconds, attoseconds) = delay.components
-            metadata.nextAttempt = now.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+            metadata.nextAttempt =
+                nextAttempt ?? now.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
         }
         try makeDurable(with: metadata)
         return entry

@@ -34,6 +34,14 @@ public struct SecretGuard: Sendable {
         SecretScanner(maximumFindings: maximumFindings)
     }
 
+    /// The findings of a scanner that was fed a whole text as it arrived (a large clipboard,
+    /// scanned while it was read: Clipboard's `readContent(_:timeout:preferences:observer:)`):
+    /// what `scan` of that text gives, in order of position.
+    public func findings(of scanner: SecretScanner) -> [SecretFinding] {
+        var finished = scanner
+        return finished.finish()
+    }
+
     /// Throws when `text` holds a secret.
     ///
     /// - Parameter source: What the text is, for the message (`-f` file name); nil for the

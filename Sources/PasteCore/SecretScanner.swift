@@ -244,6 +244,11 @@ public struct SecretScanner: Sendable {
         group: Int, at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter,
         into found: inout [SecretMatch]
     ) {
+        // The byte after the pair, when there is one, rules the whole group out at once.
+        if position &+ 2 < text.count {
+            let next = Int(text[position &+ 2])
+            guard prefilter.followers[group &* 4 &+ next &>> 6] & (1 &<< UInt64(next & 63)) != 0 else { return }
+        }
         for member in prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1] {
             let entry = prefilter.entries[prefilter.members[member]]
             let start = position - entry.pairOffset

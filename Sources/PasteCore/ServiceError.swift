@@ -31,7 +31,9 @@ public enum ServiceError: PasteError, Equatable {
         }
     }
 
-    public var hint: String? { "the text waits in the outbox; 'paste --retry' sends it again" }
+    /// None of its own: where the text is depends on whether the outbox could take it, which
+    /// the run says (PasteCLI's `KeptInOutbox`, or "the text could not be saved").
+    public var hint: String? { nil }
 
     public var exitStatus: ExitStatus {
         switch self {

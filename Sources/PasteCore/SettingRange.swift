@@ -87,6 +87,8 @@ public enum SettingRange {
     public static let retries = Count(range: 0...10)
     /// `max-size`.
     public static let maximumSize = Bytes(range: 1...(1 << 40))
+    /// `max-clipboard`: the most read from a selection.
+    public static let maximumClipboard = Bytes(range: (1 << 10)...(64 << 30))
 
     /// `0.001s`, `90s`, `1h`, `7d` (the largest unit that divides it).
     static func durationText(_ seconds: Double) -> String {
@@ -97,8 +99,8 @@ public enum SettingRange {
         return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
     }
 
-    /// `512`, `64K`, `1024G`.
-    static func sizeText(_ bytes: Int64) -> String {
+    /// `512`, `64K`, `1024G`: a size as the config writes it.
+    public static func sizeText(_ bytes: Int64) -> String {
         for (unit, size) in [("G", Int64(1) << 30), ("M", 1 << 20), ("K", 1 << 10)]
         where bytes >= size && bytes % size == 0 {
             return "\(bytes / size)\(unit)"

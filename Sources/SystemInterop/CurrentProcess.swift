@@ -84,6 +84,10 @@ public enum CurrentProcess {
     /// False when it cannot be told.
     public static var isSingleThreaded: Bool { threadCount() == 1 }
 
+    /// The calling thread's kernel id: the name of its entry in `/proc/self/task`.
+    /// Wraps `gettid`.
+    public static var currentThreadKernelID: Int32 { csystem_gettid() }
+
     // MARK: - Fork and exec
 
     /// Which side of a `fork` the caller is on.
@@ -103,11 +107,19 @@ public enum CurrentProcess {
     /// other work they would not do for a spawned child; debug builds check again here (a
     /// precondition, like swift-system's debug-only ones), release builds spend no system call
     /// on it.
+    ///
+    /// The child starts with the default disposition of every signal the parent caught with
+    /// `Signal.catchArrivals()` (a handler that only counts would keep a selection owner alive
+    /// through `SIGTERM`).
     /// - Throws: `Errno` when `fork` fails (`EAGAIN`, `ENOMEM`).
     public static func fork() throws(Errno) -> ForkResult {
         assert(isSingleThreaded, "fork() from a process with more than one thread")
         let pid = try valueOrErrno(retryOnInterrupt: false) { Glibc.fork() }
-        return pid == 0 ? .child : .parent(ChildProcess(id: pid))
+        guard pid != 0 else {
+            csystem_restore_caught_signals()
+            return .child
+        }
+        return .parent(ChildProcess(id: pid))
     }
 
     /// Replaces the process with `executable`, passing `arguments` (argv[0] included) and the
@@ -200,11 +212,26 @@ public enum CurrentProcess {
     /// Blocks the calling thread for `duration`. Wraps `nanosleep`, resuming after a signal
     /// with the time that is left.
     public static func sleep(for duration: Duration) {
-        guard duration > .zero else { return }
+        sleep(for: duration, unless: { false })
+    }
+
+    /// Blocks the calling thread for `duration`, or less when a signal interrupts the wait and
+    /// `isStopped` then says so. Wraps `nanosleep`, resuming after any other signal with the
+    /// time that is left.
+    ///
+    /// - Returns: false when the wait was cut short.
+    @discardableResult
+    public static func sleep(for duration: Duration, unless isStopped: () -> Bool) -> Bool {
+        guard duration > .zero else { return true }
+        if isStopped() { return false }
         let (seconds, attoseconds) = duration.components
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
+            if isStopped() { return false }
+            request = remaining
+        }
+        return true
     }
 
     // MARK: - Allocator

@@ -3,12 +3,14 @@ internal import Glibc
 
 /// A POSIX signal.
 ///
-/// paste changes no signal dispositions of its own today: a spawned child gets default ones
-/// (`ChildProcess.spawn`), children are ended with `kill`, and sockets are written with
-/// `MSG_NOSIGNAL` instead of ignoring `SIGPIPE`. `catchArrivals()` is the way in for a run that
-/// must stop cleanly on `SIGINT`/`SIGTERM`/`SIGHUP`: the handler only counts, a blocking call
-/// it interrupts returns `EINTR` (calls made with `retryOnInterrupt: false` see it), and the
-/// code that polls (`arrivalCount`, e.g. from libcurl's progress callback) decides what to do.
+/// paste changes signal dispositions in one way only: `catchArrivals()`, for a run that must
+/// stop cleanly on `SIGINT`/`SIGTERM`/`SIGHUP` while it uploads. The handler only counts, a
+/// blocking call it interrupts returns `EINTR` (calls made with `retryOnInterrupt: false` see
+/// it), and the code that polls (`arrivalCount`, e.g. from libcurl's progress callback) decides
+/// what to do. Children never keep that handler: a spawned child gets default dispositions
+/// (`ChildProcess.spawn`), a forked one gets them back at once (`CurrentProcess.fork`). Children
+/// are ended with `kill`, and sockets are written with `MSG_NOSIGNAL` instead of ignoring
+/// `SIGPIPE`.
 public struct Signal: Hashable, Sendable {
     /// The C signal number.
     public let rawValue: Int32
@@ -39,14 +41,30 @@ public struct Signal: Hashable, Sendable {
     static let defaultedInChildren: [Signal] = [.pipe, .interrupt, .terminate, .hangup, .quit, .child]
 
     /// Catches this signal from now on: each arrival is counted, and a blocking call it
-    /// interrupts returns `EINTR` (the handler is installed without `SA_RESTART`).
+    /// interrupts returns `EINTR` (the handler is installed without `SA_RESTART`). A signal the
+    /// process ignores (`SIG_IGN`: what `nohup` does to SIGHUP, or a shell to SIGINT for a
+    /// background job) stays ignored: whoever started the process said so.
     /// Wraps `sigaction` through `csystem_catch_signal` (a C handler: async-signal-safe).
-    public func catchArrivals() throws(Errno) {
-        try nothingOrErrno { csystem_catch_signal(rawValue) }
+    ///
+    /// - Returns: false when the signal was left ignored.
+    @discardableResult
+    public func catchArrivals() throws(Errno) -> Bool {
+        let result = csystem_catch_signal(rawValue)
+        if result < 0 { throw Errno.current }
+        return result == 0
     }
 
     /// How many times the signal arrived since `catchArrivals()`.
     public var arrivalCount: Int { Int(csystem_signal_count(rawValue)) }
+
+    /// Gives every signal caught with `catchArrivals()` its default disposition back.
+    /// Wraps `sigaction(SIG_DFL)` through `csystem_restore_caught_signals`.
+    ///
+    /// Arrivals already counted stay counted; a signal that arrives later takes its default
+    /// action (most end the process).
+    public static func restoreCaughtToDefault() {
+        csystem_restore_caught_signals()
+    }
 
     /// Blocks `signals` on the calling thread: they wait (pending) until unblocked, or go to
     /// another thread that does not block them. Wraps `pthread_sigmask(SIG_BLOCK)`.

@@ -19,9 +19,8 @@ public final class MockServer: @unchecked Sendable {
     /// The child's process id.
     public let processIdentifier: Int32
 
-    private let process: Process
+    private let process: SpawnedProcess
     private let stderrText: StreamCollector
-    private let exited = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var stopped: Int32?
 
@@ -36,35 +35,31 @@ public final class MockServer: @unchecked Sendable {
     ///   - tcp: also open the termbin-style listener (`--tcp-port 0`).
     ///   - timeout: seconds to wait for the banner lines.
     public init(arguments: [String] = [], tcp: Bool = false, timeout: Double = 10) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path(of: "paste-mock"))
-        process.arguments = ["--port", "0"] + (tcp ? ["--tcp-port", "0"] : []) + arguments
         let outPipe = Pipe()
         let errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        let exited = exited
-        process.terminationHandler = { _ in exited.signal() }
         let stdoutText = StreamCollector()
         let stderrText = StreamCollector()
         stdoutText.drain(outPipe.fileHandleForReading)
         stderrText.drain(errPipe.fileHandleForReading)
-        try process.run()
+        let process = try SpawnedProcess(
+            BuiltProducts.path(of: "paste-mock"), ["--port", "0"] + (tcp ? ["--tcp-port", "0"] : []) + arguments,
+            standardOutput: .handle(outPipe.fileHandleForWriting), standardError: .handle(errPipe.fileHandleForWriting))
+        try? outPipe.fileHandleForWriting.close()
+        try? errPipe.fileHandleForWriting.close()
         self.process = process
         self.stderrText = stderrText
-        processIdentifier = process.processIdentifier
+        processIdentifier = process.id
 
         let linesNeeded = tcp ? 2 : 1
         let lines = stdoutText.waitForLines(linesNeeded, timeout: timeout)
         guard lines.count >= linesNeeded, lines[0].hasPrefix("listening on http://") else {
-            process.terminate()
+            process.send(SIGTERM)
             throw Failure(
                 description: "paste-mock did not start: stdout \(lines), stderr \(stderrText.text)")
         }
         baseURL = String(lines[0].dropFirst("listening on ".count))
         guard let p = baseURL.split(separator: ":").last.flatMap({ Int($0) }) else {
-            process.terminate()
+            process.send(SIGTERM)
             throw Failure(description: "bad banner '\(lines[0])'")
         }
         port = p
@@ -72,7 +67,7 @@ public final class MockServer: @unchecked Sendable {
             guard lines[1].hasPrefix("tcp listening on "),
                 let t = lines[1].split(separator: ":").last.flatMap({ Int($0) })
             else {
-                process.terminate()
+                process.send(SIGTERM)
                 throw Failure(description: "bad tcp banner '\(lines[1])'")
             }
             tcpPort = t
@@ -97,15 +92,13 @@ public final class MockServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let stopped { return stopped }
-        if process.isRunning { kill(processIdentifier, SIGTERM) }
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            kill(processIdentifier, SIGKILL)
-            _ = exited.wait(timeout: .now() + 5)
+        process.send(SIGTERM)
+        guard let status = process.wait(seconds: timeout) else {
+            process.send(SIGKILL)
+            _ = process.wait(seconds: 5)
             stopped = 128 + SIGKILL
             throw Failure(description: "paste-mock ignored SIGTERM for \(timeout)s")
         }
-        let status =
-            process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         stopped = status
         return status
     }
@@ -128,6 +121,12 @@ public final class MockServer: @unchecked Sendable {
 
     /// Forgets the request log (`DELETE /_requests`).
     public func clearRequests() throws { _ = try request("DELETE", "/_requests") }
+
+    /// How many requests the mock has begun and not yet answered or dropped (`GET /_busy`).
+    public func requestsInProgress() throws -> Int {
+        struct Busy: Decodable { var requests: Int }
+        return try decode(Busy.self, from: request("GET", "/_busy")).requests
+    }
 
     /// A stored paste with all its fields (`GET /_pastes/ID`).
     public func paste(id: Int) throws -> MockStoredPaste {
@@ -239,6 +238,8 @@ public enum MockFault: Sendable {
     case trickle(bytes: Int = 1, seconds: Double = 1)
     /// PrivateBin's refusal: 200 with `{"status":1,"message":…}`.
     case privateBinError(message: String)
+    /// The request body read `bytes` at a time, `seconds` apart: an upload still sending.
+    case slowRead(bytes: Int = 64 << 10, seconds: Double = 1)
 
     var jsonObject: [String: Any] {
         switch self {
@@ -268,6 +269,7 @@ public enum MockFault: Sendable {
             return object
         case .trickle(let bytes, let seconds): return ["fault": "trickle", "bytes": bytes, "seconds": seconds]
         case .privateBinError(let message): return ["fault": "privatebin-error", "body": message]
+        case .slowRead(let bytes, let seconds): return ["fault": "slow-read", "bytes": bytes, "seconds": seconds]
         }
     }
 }

@@ -66,6 +66,16 @@ public struct RetryPolicy: Sendable {
     /// 429 Too Many Requests and 503 Service Unavailable: the server asks to come back later.
     static let retryableStatuses: Set<Int> = [429, 503]
 
+    /// How long a 429 or 503 answer asks the client to wait (its `Retry-After`), in seconds;
+    /// nil for any other answer or when it does not say. For the outbox, which waits at least
+    /// that long before `paste --retry` sends the text again.
+    public func requestedDelay(of response: UploadResponse) -> Double? {
+        guard Self.retryableStatuses.contains(response.status), let header = response.header("Retry-After") else {
+            return nil
+        }
+        return retryAfterSeconds(header)
+    }
+
     /// Whether a failure happened before any request byte could reach the server, in a way
     /// that may pass (network, DNS, connect timeout, the proxy down).
     static func isSafeToRetry(_ error: UploadError) -> Bool {

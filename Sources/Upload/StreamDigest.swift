@@ -10,14 +10,20 @@ public final class StreamDigest {
 
     public init() {}
 
-    /// Adds a chunk.
+    /// Adds a chunk (before `finalizeHex`).
     public func update(_ chunk: Span<UInt8>) {
+        precondition(finalHex == nil, "a stream digest fed after it was finalized")
         hasher.update(chunk)
         byteCount += Int64(chunk.count)
     }
 
-    /// The lowercase hex digest; call once, after the transfer.
+    /// The digest, once finalized (a hasher finalizes once; later calls return this).
+    private var finalHex: String?
+
+    /// The lowercase hex digest of everything so far; the first call ends the hashing (at the
+    /// stream's end, or after the transfer), later ones return the same digest.
     public func finalizeHex() -> String {
+        if let finalHex { return finalHex }
         let digits: [Character] = Array("0123456789abcdef")
         var text = ""
         text.reserveCapacity(64)
@@ -25,6 +31,7 @@ public final class StreamDigest {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0F)])
         }
+        finalHex = text
         return text
     }
 }

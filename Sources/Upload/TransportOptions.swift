@@ -32,6 +32,11 @@ public struct TransportOptions: Sendable {
     public var verbose: (@Sendable (String) -> Void)?
     /// Receives (bytes of the body sent, total when known) as a transfer runs.
     public var progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?
+    /// Asked as an HTTP transfer runs (from libcurl's progress callback: at least once a second,
+    /// and at once when a signal interrupts its wait, or a read of a streamed body): true stops
+    /// the transfer, which then fails with `UploadError.interrupted`. paste answers true once
+    /// SIGINT, SIGTERM or SIGHUP arrived.
+    public var shouldStop: (@Sendable () -> Bool)?
 
     /// Makes options; every default is the documented one.
     public init(

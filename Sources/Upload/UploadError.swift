@@ -66,6 +66,11 @@ public enum UploadError: PasteError, Equatable {
     case proxyFailed(proxy: String, detail: String, requestSent: Bool)
     /// The TLS connection to an https:// proxy itself failed (its certificate, most often).
     case proxyTLS(proxy: String, detail: String)
+    /// The transfer was stopped because the run was told to end (`TransportOptions.shouldStop`:
+    /// SIGINT, SIGTERM, SIGHUP). `bodySent`: whether the whole body had gone out (or an earlier
+    /// request of the chain carried it), so that the server may have made the paste; a body cut
+    /// short is an incomplete request, which no server makes a paste of.
+    case interrupted(url: String, bodySent: Bool)
 
     /// Whether any request byte may have reached the server, so that a retry could duplicate
     /// the paste.
@@ -74,7 +79,7 @@ public enum UploadError: PasteError, Equatable {
         case .couldNotResolve(_, let sent), .couldNotConnect(_, _, let sent), .timedOut(_, _, let sent),
             .tls(_, _, let sent), .readFailed(_, _, let sent), .teeFailed(_, _, let sent),
             .curl(_, let sent), .proxyUnreachable(_, _, let sent), .proxyRefused(_, _, let sent),
-            .proxyFailed(_, _, let sent):
+            .proxyFailed(_, _, let sent), .interrupted(_, let sent):
             sent
         case .redirectRefused, .tooManyRedirects, .sendFailed, .receiveFailed, .bodyRedirectRefused, .badAnswer:
             true  // a first request, or part of this one, went out
@@ -91,7 +96,8 @@ public enum UploadError: PasteError, Equatable {
     var isPageFailure: Bool {
         switch self {
         case .couldNotResolve, .couldNotConnect, .timedOut, .tls, .sendFailed, .receiveFailed, .certificateNotTrusted,
-            .clientCertificateRequired, .badAnswer, .proxyUnreachable, .proxyRefused, .proxyFailed, .proxyTLS, .curl:
+            .clientCertificateRequired, .badAnswer, .proxyUnreachable, .proxyRefused, .proxyFailed, .proxyTLS, .curl,
+            .interrupted:
             true
         case .redirectRefused, .tooManyRedirects, .bodyRedirectRefused, .readFailed, .teeFailed, .unsupportedURL,
             .bodyNotSendableOverTCP, .contentRefused:
@@ -150,6 +156,8 @@ public enum UploadError: PasteError, Equatable {
             "TLS failure with proxy \(shown: proxy): \(shown: detail, limit: Self.detailLength)"
         case .contentRefused(let refusal):
             refusal.message
+        case .interrupted(let url, _):
+            "the transfer with \(shown: Endpoint(url).authority) was interrupted"
         }
     }
 
@@ -202,6 +210,8 @@ public enum UploadError: PasteError, Equatable {
             .internalError
         case .contentRefused(let refusal):
             refusal.exitStatus
+        case .interrupted:
+            .cancelled
         }
     }
 

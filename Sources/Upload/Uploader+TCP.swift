@@ -9,7 +9,13 @@ extension Uploader {
     /// stall timeout, the answer by the response timeout from the end of the text, and the whole
     /// exchange by the total timeout (an hour when none is set). Content read as it is sent is
     /// inspected on the way; a refusal resets the connection (see `RawConnection.send`).
-    func sendOverTCP(_ request: UploadRequest) throws(UploadError) -> UploadResponse {
+    ///
+    /// A transfer `TransportOptions.shouldStop` ends is `UploadError.interrupted`, held as soon
+    /// as a byte went out: a netcat-style server makes a paste of whatever arrived when the
+    /// connection closes.
+    func sendOverTCP(
+        _ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil, streamEnd: (() -> Void)? = nil
+    ) throws(UploadError) -> UploadResponse {
         let endpoint = Endpoint(request.url)
         guard endpoint.scheme == "tcp", let port = endpoint.port, !endpoint.host.isEmpty else {
             throw .unsupportedURL(request.url)
@@ -34,11 +40,17 @@ extension Uploader {
         }
         let progress = options.progress
         let total = source.knownLength
+        let shouldStop = options.shouldStop
+        var sentSoFar: Int64 = 0
         var answerDeadline: ContinuousClock.Instant?
         do {
             let sent = try connection.send(
                 source, idleTimeout: options.stallTimeout, deadline: deadline, inspector: inspection,
-                onProgress: progress.map { report in { report($0, total) } })
+                onProgress: { sent in
+                    sentSoFar = sent
+                    progress?(sent, total)
+                }, streamObserver: streamObserver, onStreamEnd: streamEnd, isStopped: shouldStop)
+            sentSoFar = sent
             answerDeadline = min(deadline, .now + responseTimeout(for: request))
             let answer = try connection.receive(
                 maximumBytes: UploadResponse.maximumBodyBytes, idleTimeout: options.stallTimeout,
@@ -46,6 +58,9 @@ extension Uploader {
             return UploadResponse(status: 0, effectiveURL: request.url, body: answer, bytesSent: sent)
         } catch {
             if error.localFailure == .refused, let refusal = inspection?.refusal { throw .contentRefused(refusal) }
+            if error.code == .abortedByCallback, shouldStop?() == true {
+                throw .interrupted(url: request.url, bodySent: sentSoFar > 0)
+            }
             if error.code == .operationTimedOut {
                 if let answerDeadline, answerDeadline < deadline, ContinuousClock.now >= answerDeadline {
                     throw .timedOut(

@@ -23,13 +23,16 @@ public final class Uploader {
     ///
     /// - Throws: `UploadError` when no answer could be had (network, timeout, TLS, proxy,
     ///   redirect policy, local read failure).
-    /// - Parameter streamObserver: sees every byte of a streamed body once, in order, as it is
-    ///   sent (to hash it on the way instead of reading the outbox copy again afterwards).
+    /// - Parameters:
+    ///   - streamObserver: sees every byte of a streamed body once, in order, as it is sent (to
+    ///     hash it on the way instead of reading the outbox copy again afterwards).
+    ///   - streamEnd: called once when a streamed body has been read to its end and its tee
+    ///     file flushed, before the end goes out.
     public func send(
-        _ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil
+        _ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil, streamEnd: (() -> Void)? = nil
     ) throws(UploadError) -> UploadResponse {
-        if request.isTCP { return try sendOverTCP(request) }
-        let transfer = try makeTransfer(for: request, streamObserver: streamObserver)
+        if request.isTCP { return try sendOverTCP(request, streamObserver: streamObserver, streamEnd: streamEnd) }
+        let transfer = try makeTransfer(for: request, streamObserver: streamObserver, streamEnd: streamEnd)
         while true {
             let outcome: Result<Void, CurlError>
             do {
@@ -135,6 +138,21 @@ public final class Uploader {
         var budget: Duration?
         /// Watches the content as it is read (nil when it is in memory or needs no checks).
         var inspection: InspectionHook?
+        /// Body bytes of the current request sent, and its length (0 when unknown), as the
+        /// progress callback last saw them.
+        var bodyBytesSent: Int64 = 0
+        var bodyLength: Int64 = 0
+        /// Whether a streamed body was read to its end.
+        var hasStreamEnded = false
+        /// Whether `TransportOptions.shouldStop` stopped the transfer.
+        var wasStopped = false
+
+        /// Whether the whole body went out (or an earlier request of the chain carried it):
+        /// then the server may have made the paste.
+        var isBodySent: Bool {
+            if chain.redirectCount > 0 { return true }
+            return bodyLength > 0 ? bodyBytesSent >= bodyLength : hasStreamEnded
+        }
 
         init(handle: EasyHandle, request: UploadRequest, chain: RedirectChain) {
             self.handle = handle
@@ -161,8 +179,10 @@ public final class Uploader {
             if let refusal = transfer.inspection?.refusal { return .finished(.failure(.contentRefused(refusal))) }
             return .finished(.failure(classify(error, info, transfer.request, hop: hop)))
         case .failure(let error):
-            let failure = classify(
-                error, info, transfer.request, hop: hop, proxy: transfer.proxy, budget: transfer.budget)
+            let failure =
+                transfer.wasStopped && error.code == .abortedByCallback
+                ? .interrupted(url: hop.url, bodySent: transfer.isBodySent)
+                : classify(error, info, transfer.request, hop: hop, proxy: transfer.proxy, budget: transfer.budget)
             // The body was accepted with a redirect: the paste exists even if its page fails.
             if transfer.chain.bodyAccepted, failure.isPageFailure {
                 var response = UploadResponse(
@@ -208,7 +228,7 @@ public final class Uploader {
 
     /// A transfer configured for `request`'s first request, body attached, not yet started.
     func makeTransfer(
-        for request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil
+        for request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil, streamEnd: (() -> Void)? = nil
     ) throws(UploadError) -> Transfer {
         let scheme = Endpoint(request.url).scheme
         guard scheme == "http" || scheme == "https" else { throw .unsupportedURL(request.url) }
@@ -220,6 +240,17 @@ public final class Uploader {
             try configureTransport(handle, for: request)
             handle.onStreamChunk = streamObserver
             transfer.inspection = InspectionHook.make(for: request)
+            handle.onStreamEnd = { [unowned transfer] in
+                transfer.hasStreamEnded = true
+                streamEnd?()
+            }
+            if let shouldStop = options.shouldStop {
+                // A read of a streamed body that a signal interrupts asks too.
+                handle.isStopped = { [unowned transfer] in
+                    if shouldStop() { transfer.wasStopped = true }
+                    return transfer.wasStopped
+                }
+            }
             try attachBody(request, to: transfer)
         } catch {
             throw classify(error, nil, request)
@@ -281,10 +312,18 @@ public final class Uploader {
             throw .sendFailed(
                 url: hop.url, detail: "the redirect asks for the text again, and a stream cannot be read twice")
         }
-        if let progress = options.progress, hop.sendsBody {
-            handle.onProgress = { sent, total in
-                progress(sent, total > 0 ? total : nil)
-                return true
+        let progress = hop.sendsBody ? options.progress : nil
+        let shouldStop = options.shouldStop
+        if progress != nil || shouldStop != nil {
+            let sendsBody = hop.sendsBody
+            handle.onProgress = { [unowned transfer] sent, total in
+                if sendsBody {
+                    transfer.bodyBytesSent = sent
+                    transfer.bodyLength = total
+                }
+                progress?(sent, total > 0 ? total : nil)
+                if let shouldStop, shouldStop() { transfer.wasStopped = true }
+                return !transfer.wasStopped
             }
         } else {
             handle.onProgress = nil

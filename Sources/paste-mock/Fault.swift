@@ -40,6 +40,9 @@ struct Fault: Sendable {
         /// PrivateBin's refusal: HTTP 200 with `{"status":1,"message":…}`, the message `body`
         /// (default `Invalid data.`).
         case privateBinError = "privatebin-error"
+        /// Read the request body `bytes` (default 64 KiB) at a time, waiting `seconds` (default
+        /// 1) between pieces, then answer normally: an upload that is still sending its body.
+        case slowRead = "slow-read"
     }
 
     var kind: Kind

@@ -137,6 +137,8 @@ final class MockStore: Sendable {
         var pastes: [Int: Paste] = [:]
         var requests: [RequestRecord] = []
         var faults: [Fault] = []
+        /// Requests (not control routes) read and not yet answered or dropped.
+        var inProgress = 0
     }
 
     private let contents: Mutex<Contents>
@@ -180,6 +182,12 @@ final class MockStore: Sendable {
     func requests() -> [RequestRecord] { contents.withLock { $0.requests } }
 
     func clearRequests() { contents.withLock { $0.requests.removeAll() } }
+
+    /// Counts a request from its head until it is answered or dropped (`GET /_busy`), so a
+    /// test can wait until the mock is done with a client it killed.
+    func beginRequest() { contents.withLock { $0.inProgress += 1 } }
+    func endRequest() { contents.withLock { $0.inProgress -= 1 } }
+    func requestsInProgress() -> Int { contents.withLock { $0.inProgress } }
 
     // MARK: Faults
 

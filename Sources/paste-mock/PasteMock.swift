@@ -117,6 +117,8 @@ final class PasteMock: Sendable {
             return false
         }
         let isControl = head.path.hasPrefix("/_")
+        if !isControl { store.beginRequest() }
+        defer { if !isControl { store.endRequest() } }
         let fault = isControl ? nil : store.takeFault(method: head.method, path: head.path)
         record.fault = fault?.kind.rawValue
 
@@ -129,6 +131,10 @@ final class PasteMock: Sendable {
                 return false
             }
             connection.dropAt = budget
+        }
+
+        if let fault, fault.kind == .slowRead {
+            connection.readPace = (max(1, fault.bytes ?? 64 << 10), fault.seconds ?? 1)
         }
 
         // Refuse a declared oversize body before it is sent (no 100 Continue).

@@ -30,6 +30,7 @@ extension PasteMock {
             store.clearFaults()
             return Response(status: 204)
         case ("GET", "/_health"): return .text(200, "ok\n")
+        case ("GET", "/_busy"): return .json(200, ["requests": store.requestsInProgress()])
         case (_, "/_loop"): return .redirect(302, to: "\(request.base)/_loop")
 
         // Web pages.
@@ -413,10 +414,10 @@ extension PasteMock {
     // MARK: - Faults
 
     /// The answer a fault puts in place of the route's, or nil when the fault only changes
-    /// timing or delivery (`delay`, `drop-response`, `trickle`).
+    /// timing or delivery (`delay`, `drop-response`, `trickle`, `slow-read`).
     func faultResponse(_ fault: Fault, for request: MockRequest) -> Response? {
         switch fault.kind {
-        case .delay, .dropRequest, .dropResponse, .trickle:
+        case .delay, .dropRequest, .dropResponse, .trickle, .slowRead:
             return nil
         case .status:
             let status = fault.status ?? 503

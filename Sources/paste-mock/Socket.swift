@@ -112,6 +112,11 @@ final class Connection {
     private(set) var consumed = 0
     /// When set, reading stops with `.dropped` once `consumed` reaches it.
     var dropAt: Int?
+    /// When set (the `slow-read` fault), a body is read this many bytes at a time, with this
+    /// wait between pieces.
+    var readPace: (bytes: Int, seconds: Double)?
+    /// Body bytes read since the last wait of `readPace`.
+    private var pacedBytes = 0
     private var isClosed = false
 
     /// Size of the read buffer; also bounds request heads and chunk-size lines.
@@ -152,6 +157,8 @@ final class Connection {
     func startRequest() {
         consumed = 0
         dropAt = nil
+        readPace = nil
+        pacedBytes = 0
     }
 
     /// Whether unread bytes are already buffered.
@@ -246,6 +253,7 @@ final class Connection {
             }
             var take = min(remaining, hi - lo)
             if let dropAt { take = min(take, max(0, dropAt - consumed)) }
+            if let readPace { take = min(take, max(1, readPace.bytes - pacedBytes)) }
             if take > 0 {
                 try storage.withUnsafeBytes { raw in
                     try sink(UnsafeRawBufferPointer(rebasing: raw[lo..<(lo + take)]))
@@ -253,6 +261,13 @@ final class Connection {
             }
             remaining -= take
             try consumeChecked(take)
+            if let readPace {
+                pacedBytes += take
+                if pacedBytes >= readPace.bytes {
+                    pacedBytes = 0
+                    usleep(useconds_t(readPace.seconds * 1_000_000))
+                }
+            }
         }
     }
 

@@ -93,6 +93,72 @@ struct ClipboardEndToEndTests: ScopedSuite {
         #expect(try xvfb.clipboardText() == "taken by xclip")
     }
 
+    /// ASCII lines, exactly `count` bytes.
+    static func filler(_ count: Int) -> Data {
+        let line = Data("an ordinary line of the clipboard, nothing secret in it at all\n".utf8)
+        var text = Data()
+        while text.count < count { text += line }
+        return text.prefix(count)
+    }
+
+    @Test("a large clipboard is scanned while it is read, and the owner is still forked from the reader")
+    func largeClipboardStillForks() throws {
+        // 3 MiB: several INCR increments, so the guard's scan runs on a second thread. That
+        // thread must be gone when the read returns, or the owner would be spawned, not forked.
+        let text = Self.filler(3 << 20)
+        try xvfb.startXclip(text)
+        let executable = BuiltProducts.path(of: "paste")
+        let endpoint = server.baseURL + "/pastes/create"
+        let result = try runProcess(
+            "/bin/sh", ["-c", "url=$(\"$0\" -c --no-notify -q --url \"$1\"); echo \"got $url\"", executable, endpoint],
+            input: .null, environment: paste.environment, timeout: 60)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let url = String(result.out.dropFirst(4)).trimmingCharacters(in: .newlines)
+        #expect(try fetch(url + ".txt") == text)
+        #expect(try xvfb.clipboardText() == url)
+        let ownerCommand = Self.erasedCommandLine(executable, ["-c", "--no-notify", "-q", "--url", endpoint])
+        #expect(!Self.processes(withCommandLine: ownerCommand).isEmpty, "the owner was spawned, not forked")
+        try xvfb.putOnClipboard("taken by xclip")
+        try waitUntil("the owner to leave", timeout: 10) { Self.processes(withCommandLine: ownerCommand).isEmpty }
+    }
+
+    @Test("a secret across an INCR increment of a large clipboard is refused at the place -f names")
+    func largeClipboardSecret() throws {
+        // xclip's increments are XExtendedMaxRequestSize / 4 bytes (1048575 under Xvfb): the
+        // token straddles the first boundary.
+        let token = Data(" 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 ".utf8)
+        let text = Self.filler(1_048_575 - 20) + token + Self.filler(2 << 20)
+        try xvfb.startXclip(text)
+        let endpoint = server.baseURL + "/pastes/create"
+        let refused = try paste.run(["-c", "-n", "--no-notify", "--url", endpoint])
+        #expect(refused.status == 77, "stderr: \(refused.err)")
+        // The token's first byte is at 1_048_556; the filler's lines are 63 bytes.
+        let (line, column) = (1_048_556 / 63 + 1, 1_048_556 % 63 + 1)
+        #expect(
+            refused.err
+                == "paste: refusing to upload: it looks like it holds a GitHub token (line \(line), column \(column)); "
+                + "use --force to upload anyway\n")
+        // The same text from a file, scanned from disk: the same place.
+        let path = home.root.appendingPathComponent("clip.txt").path
+        try text.write(to: URL(fileURLWithPath: path))
+        let file = try paste.run(["-n", "-f", path, "--url", endpoint])
+        #expect(file.status == 77)
+        #expect(file.err == refused.err.replacingOccurrences(of: "upload:", with: "upload 'clip.txt':"))
+        let forced = try paste.run(["-c", "-n", "--force", "--no-notify", "--url", endpoint])
+        #expect(forced.status == 0, "stderr: \(forced.err)")
+        #expect(forced.out.contains("<the clipboard, \(text.count) bytes>"))
+    }
+
+    @Test("a clipboard over max-clipboard exits 65 with one line; nothing is read past the limit")
+    func clipboardLimit() throws {
+        try xvfb.startXclip(Self.filler(3 << 20))
+        try home.write("[paste]\nmax-clipboard = 2M\n", to: "config/paste/config")
+        let result = try paste.run(["-c", "--no-notify", "--url", server.baseURL + "/pastes/create"])
+        #expect(result.status == 65)
+        #expect(result.err == "paste: the clipboard holds more than 2 MiB; paste reads at most max-clipboard = 2M\n")
+        #expect(try paste.outboxContents().isEmpty)
+    }
+
     /// The command line a forked owner shows: `executable`, then each argument's bytes blanked
     /// to NUL where the run's were (`CurrentProcess.eraseArguments`).
     static func erasedCommandLine(_ executable: String, _ arguments: [String]) -> Data {
@@ -127,10 +193,10 @@ struct ClipboardEndToEndTests: ScopedSuite {
 
     /// How many `paste` processes (after the run: owners, spawned or forked) serve this suite's
     /// display.
-    func ownersOnOurDisplay() -> Int { ownerPIDsOnOurDisplay().count }
+    func ownersOnOurDisplay() -> Int { ownerIDs().count }
 
     /// The `paste` processes (after the run: owners, spawned or forked) serving this suite's display.
-    func ownerPIDsOnOurDisplay() -> [Int32] {
+    func ownerIDs() -> [Int32] {
         let ours = URL(fileURLWithPath: BuiltProducts.path(of: "paste")).resolvingSymlinksInPath().path
         let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
         return pids.filter { pid in
@@ -155,7 +221,7 @@ struct ClipboardEndToEndTests: ScopedSuite {
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(try xvfb.clipboardText() == url)
         // The owner serving the URL is a fork of that run; its command line is blanked.
-        let owners = ownerPIDsOnOurDisplay()
+        let owners = ownerIDs()
         #expect(owners.count == 1)
         #expect(Self.processes(withCommandLine: Self.erasedCommandLine(executable, arguments)) == owners)
         for pid in owners {
@@ -166,6 +232,40 @@ struct ClipboardEndToEndTests: ScopedSuite {
         }
         try xvfb.putOnClipboard("taken back")
         try waitUntil("the owner to leave", timeout: 10) { ownersOnOurDisplay() == 0 }
+    }
+
+    @Test("a failed upload whose text cannot be saved: 74, said so, and the clipboard still holds it")
+    func failureNotSaved() throws {
+        try xvfb.putOnClipboard("precious text")
+        try paste.writeConfig("[paste]\nretries = 0\n")
+        let outbox = try paste.home.write("not a folder", to: "state/paste/outbox")
+        let result = try paste.run(["-c", "--url", "http://127.0.0.1:9/pastes/create", "--no-notify"])
+        #expect(result.status == 74)
+        #expect(
+            result.err == "paste: cannot connect to 127.0.0.1:9: connection refused\n"
+                + "paste: the text could not be saved: '\(outbox)' is a regular file, not a folder\n"
+                + "paste: the clipboard still holds the text\n"
+                + "paste: move it away; paste makes its own files there\n")
+        #expect(try xvfb.clipboardText() == "precious text")
+        try waitUntil("the early selection owner to leave") { ownersOnOurDisplay() == 0 }
+    }
+
+    @Test("the clipboard's owner, forked after the upload, catches none of SIGINT, SIGTERM, SIGHUP; SIGTERM ends it")
+    func ownerTakesSignalsAsAnyProcess() throws {
+        try xvfb.putOnClipboard("a text whose URL is then served")
+        let result = try paste.run(["-c", "--url", server.baseURL + "/pastes/create", "--no-notify"])
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let owner = try #require(ownerIDs().first)
+        let status = try String(contentsOfFile: "/proc/\(owner)/status", encoding: .utf8)
+        let caught = try #require(
+            status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }.flatMap {
+                UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+            })
+        for signal in [SIGHUP, SIGINT, SIGTERM] {
+            #expect(caught & (1 << UInt64(signal - 1)) == 0, "the owner catches signal \(signal)")
+        }
+        kill(owner, SIGTERM)
+        try waitUntil("the owner to end on SIGTERM") { !ownerIDs().contains(owner) }
     }
 
     @Test("an empty clipboard exits 66; an image to a text-only endpoint 65, naming image-service")

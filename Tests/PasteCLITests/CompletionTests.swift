@@ -1,5 +1,6 @@
 import Foundation
 import PasteCLI
+import PasteCore
 import TestSupport
 import Testing
 
@@ -200,6 +201,43 @@ struct CompletionTests: ScopedSuite {
         #expect(names.contains("termbin"))
         #expect(names.contains("bpa.st"))
         #expect(!names.contains("--service"))
+    }
+
+    /// An outbox entry in the test's home; its id.
+    func makeOutboxEntry() throws -> String {
+        let outbox = Outbox(context: Context(environment: home.environment()))
+        return try outbox.create(OutboxEntry.Metadata(service: "pastie", created: Date()), content: Array("x\n".utf8))
+            .id
+    }
+
+    @Test("bash completes the words after --outbox: its commands, then ids (and --all after drop)")
+    func bashOutbox() throws {
+        let id = try makeOutboxEntry()
+        #expect(
+            try CompletionHarness.bash(["paste", "--outbox", ""], withLibrary: false, home: home).sorted() == [
+                "drop", "list", "send", "show",
+            ])
+        #expect(try CompletionHarness.bash(["paste", "--outbox", "show", ""], withLibrary: false, home: home) == [id])
+        #expect(
+            try CompletionHarness.bash(["paste", "--outbox", "drop", ""], withLibrary: true, home: home).sorted()
+                == ["--all", id].sorted())
+    }
+
+    @Test("zsh completes the words after --outbox: its commands, then ids")
+    func zshOutbox() throws {
+        let id = try makeOutboxEntry()
+        #expect(
+            Set(try CompletionHarness.zsh("paste --outbox ", home: home)).isSuperset(of: [
+                "list", "show", "send", "drop",
+            ]))
+        #expect(try CompletionHarness.zsh("paste --outbox send ", home: home).contains(id))
+    }
+
+    @Test("fish completes the words after --outbox: its commands, then ids")
+    func fishOutbox() throws {
+        let id = try makeOutboxEntry()
+        #expect(Set(try CompletionHarness.fish("paste --outbox ", home: home)) == ["list", "show", "send", "drop"])
+        #expect(try CompletionHarness.fish("paste --outbox show ", home: home) == [id])
     }
 
     @Test("fish completes --ser to --service")

@@ -111,10 +111,11 @@ struct FaultRetryTests: ScopedSuite {
             #expect((1.0...2.0).contains(delays[1]))
         }
         #expect(result.err.contains("(attempt 3 of 3)"))
+        let id = try #require(try paste.outboxIDs().first)
         #expect(
             result.err.hasSuffix(
                 "paste: cannot connect to 127.0.0.1:\(port): connection refused\n"
-                    + "paste: the text waits in the outbox; 'paste --retry' sends it again\n"))
+                    + keptLine(id: id, isHeld: false) + "\n"))
         #expect(try paste.outboxContents() == [Data("bounded\n".utf8)])
     }
 

@@ -19,6 +19,9 @@ struct FaultRow: CustomTestStringConvertible, Sendable {
     var status: Int32
     /// The start of stderr's first line, after `paste: `; `PORT` stands for the mock's port.
     var message: String
+    /// Whether the server may have made the paste, so its text is held (sent again only by
+    /// `paste --outbox send ID`) rather than retryable.
+    var isHeld = true
 
     var testDescription: String { name }
 
@@ -28,10 +31,12 @@ struct FaultRow: CustomTestStringConvertible, Sendable {
             message: "127.0.0.1:PORT answered HTTP 500: 500 Internal Server Error"),
         FaultRow(
             name: "HTTP 503 with Retry-After", fault: .status(503, retryAfter: 1), path: "/pastes/create",
-            service: "pastie", status: 75, message: "127.0.0.1:PORT answered HTTP 503: 503 Service Unavailable"),
+            service: "pastie", status: 75, message: "127.0.0.1:PORT answered HTTP 503: 503 Service Unavailable",
+            isHeld: false),
         FaultRow(
             name: "HTTP 429 with Retry-After", fault: .status(429, retryAfter: 1), path: "/pastes/create",
-            service: "pastie", status: 75, message: "127.0.0.1:PORT answered HTTP 429: 429 Too Many Requests"),
+            service: "pastie", status: 75, message: "127.0.0.1:PORT answered HTTP 429: 429 Too Many Requests",
+            isHeld: false),
         FaultRow(
             name: "delay past --timeout", fault: .delay(seconds: 4), path: "/pastes/create", service: "pastie",
             extraArguments: ["--timeout", "1"], status: 75, message: "transfer with 127.0.0.1:PORT timed out after 1s"),
@@ -88,8 +93,9 @@ struct FaultRow: CustomTestStringConvertible, Sendable {
 
 /// Every fault of paste-mock, end to end under a real X server: the clipboard holds the text,
 /// `paste -c` meets the fault, and must exit with the documented status and one line (plus the
-/// outbox hint), leave the clipboard alone and the text byte-exact in the outbox; then
-/// `paste --retry` against the healed server sends it and empties the outbox.
+/// outbox hint, with the entry's id), leave the clipboard alone and the text byte-exact in the
+/// outbox; then, against the healed server, `paste --retry` sends a retryable entry, while a
+/// held one (the server may have made it) waits for `paste --outbox send ID`.
 @Suite(
     "Faults: exit status, one line, clipboard kept, outbox byte-exact, --retry heals", .tags(.x11), .needsXServer,
     .xvfb, .temporaryHome, .mock, .serialized)
@@ -131,15 +137,28 @@ struct FaultTableTests: ScopedSuite {
         let message = "paste: " + row.message.replacingOccurrences(of: "PORT", with: String(mock.port))
         #expect(lines.count == 2, "stderr: \(result.err)")
         #expect(lines.first?.hasPrefix(message) == true, "stderr: \(result.err)")
-        #expect(lines.last == "paste: the text waits in the outbox; 'paste --retry' sends it again")
+        let id = try #require(try paste.outboxIDs().first)
+        #expect(lines.last.map(String.init) == keptLine(id: id, isHeld: row.isHeld))
+        #expect(try paste.outboxStates() == [row.isHeld ? "held" : "retryable"])
         #expect(!result.err.unicodeScalars.contains("\u{1B}"), "an escape reached stderr")
         #expect(try xvfb.clipboardText() == text)
         #expect(try paste.outboxContents() == [Data(text.utf8)])
 
-        // Healed: the same server, faults cleared; --retry sends the entry and empties the outbox.
+        // Healed: the same server, faults cleared. --retry sends a retryable entry and empties
+        // the outbox; a held one stays until the person sends it.
         try mock.clearFaults()
         try mock.clearRequests()
-        let retry = try paste.run(["--retry", "--no-notify"])
+        if !row.isHeld {
+            // The server's Retry-After (1 s) is when the entry is due: --retry -n lists it then.
+            try waitUntil("the entry to be due") { try paste.run(["--retry", "-n"]).out.contains(id) }
+        }
+        var retry = try paste.run(["--retry", "--no-notify"])
+        if row.isHeld {
+            #expect(retry.status == 0, "stderr: \(retry.err)")
+            #expect(retry.out.isEmpty)
+            #expect(try mock.posts().isEmpty)
+            retry = try paste.run(["--outbox", "send", id, "--no-notify"])
+        }
         #expect(retry.status == 0, "stderr: \(retry.err)")
         let url = retry.out.trimmingCharacters(in: .newlines)
         #expect(retry.out == url + "\n")

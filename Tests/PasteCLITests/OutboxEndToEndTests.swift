@@ -66,11 +66,11 @@ struct OutboxEndToEndTests: ScopedSuite {
         #expect(kept.first == Data(text.utf8), "kept \(kept.first?.count ?? 0) of \(text.utf8.count) bytes")
     }
 
-    @Test("--retry sends in order, removes each sent entry, keeps a failing one")
+    @Test("--retry sends in order, removes each sent entry, keeps a failing one, which then backs off")
     func retryInOrder() throws {
         let deadPort = try FaultRetryTests.freePort()
         try paste.writeConfig(Self.config(mock, deadPort: deadPort))
-        try mock.addFault(.status(500), count: 0, path: "/pastes/create")
+        try mock.addFault(.status(503), count: 0, path: "/pastes/create")
         for (text, service) in [("first\n", "m"), ("second\n", "dead"), ("third\n", "m")] {
             let result = try paste.run(["-S", service], stdin: text)
             #expect(result.status != 0)
@@ -88,9 +88,16 @@ struct OutboxEndToEndTests: ScopedSuite {
         #expect(retry.err.hasPrefix("paste: cannot connect to 127.0.0.1:\(deadPort): connection refused\n"))
         #expect(try paste.outboxContents() == [Data("second\n".utf8)])
 
-        // The dead service comes back (now pointing at the mock): the last entry goes.
+        // The dead service comes back (now pointing at the mock), but the entry's backoff (a
+        // minute or more after a failed --retry) has begun: --retry sends nothing yet, and says
+        // that something waits (75). The person sends it now.
         try paste.writeConfig(Self.config(mock, deadPort: mock.port))
-        let again = try paste.run(["--retry"])
+        let early = try paste.run(["--retry"])
+        #expect(early.status == 75, "stderr: \(early.err)")
+        #expect(early.out.isEmpty)
+        #expect(try mock.posts().count == 2)
+        let id = try #require(try paste.outboxIDs().first)
+        let again = try paste.run(["--outbox", "send", id])
         #expect(again.status == 0, "stderr: \(again.err)")
         #expect(try mock.rawPaste(id: try #require(pasteID(again.out))) == Data("second\n".utf8))
         #expect(try paste.outboxContents().isEmpty)
@@ -100,7 +107,7 @@ struct OutboxEndToEndTests: ScopedSuite {
     @Test("two --retry at once send every entry exactly once")
     func concurrentRetry() throws {
         try paste.writeConfig(Self.config(mock, deadPort: 9))
-        try mock.addFault(.status(500), count: 0, path: "/pastes/create")
+        try mock.addFault(.status(503), count: 0, path: "/pastes/create")
         let texts = (1...8).map { "entry \($0)\n" }
         for text in texts { _ = try paste.run(["-S", "m"], stdin: text) }
         #expect(try paste.outboxContents().count == texts.count)

@@ -50,6 +50,27 @@ struct PasteRunner {
         }
     }
 
+    /// The outbox as `paste --outbox --json` lists it, oldest first.
+    func outboxListing() throws -> [[String: Any]] {
+        let result = try run(["--outbox", "--json"])
+        guard result.status == 0,
+            let items = try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]]
+        else {
+            throw ProcessTimedOut(command: ["paste --outbox --json: \(result.status) \(result.err)"], seconds: 0)
+        }
+        return items
+    }
+
+    /// The ids of the outbox's entries, oldest first.
+    func outboxIDs() throws -> [String] {
+        try outboxListing().compactMap { $0["id"] as? String }
+    }
+
+    /// The states of the outbox's entries, oldest first.
+    func outboxStates() throws -> [String] {
+        try outboxListing().compactMap { $0["state"] as? String }
+    }
+
     /// The lines of the history file.
     func historyLines() throws -> [String] {
         let path = home.stateHome.appendingPathComponent("paste/history")
@@ -65,6 +86,14 @@ extension ScopedSuite {
     /// A fresh runner each time: a test that changes its environment keeps a copy
     /// (`var paste = paste`).
     var paste: PasteRunner { PasteRunner(home: home, display: Xvfb.scoped?.display) }
+}
+
+/// What paste says of a failed upload's text in the outbox (entry `id`): retryable, or held.
+func keptLine(id: String, isHeld: Bool) -> String {
+    isHeld
+        ? "paste: the text is held in the outbox (\(id)): the paste may have been made; "
+            + "'paste --outbox send \(id)' sends it anyway, 'paste --outbox drop \(id)' drops it"
+        : "paste: the text waits in the outbox (\(id)); 'paste --retry' sends it again"
 }
 
 /// The paste id at the end of a mock URL (`http://127.0.0.1:P/pastes/12` → 12).

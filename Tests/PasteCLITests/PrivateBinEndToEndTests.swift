@@ -219,10 +219,11 @@ struct PrivateBinEndToEndTests: ScopedSuite {
         let result = try run([], stdin: awkwardText)
         #expect(result.status == 69)
         #expect(result.out == "")
+        let id = try #require(try paste.outboxIDs().first)
         #expect(
             result.err
                 == "paste: privatebin refused the paste: Please wait 10 seconds between each post.\n"
-                + "paste: the text waits in the outbox; 'paste --retry' sends it again\n")
+                + keptLine(id: id, isHeld: false) + "\n")
         #expect(try paste.outboxContents() == [Data(awkwardText.utf8)])
 
         // The retry encrypts afresh and succeeds; pbincli reads what it made.

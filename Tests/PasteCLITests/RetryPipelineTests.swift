@@ -18,7 +18,7 @@ struct RetryPipelineTests: ScopedSuite {
             field = paste[authorization]=burger
 
             """)
-        try mock.addFault(.status(500), count: 0, path: "/pastes/create")
+        try mock.addFault(.status(503), count: 0, path: "/pastes/create")
         let failed = try paste.run(["-S", "m"], stdin: "retry me\n")
         #expect(failed.status != 0)
         #expect(try paste.outboxContents() == [Data("retry me\n".utf8)])

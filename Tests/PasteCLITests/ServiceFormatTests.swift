@@ -117,10 +117,11 @@ struct ServiceFormatTests: ScopedSuite {
             "[service \"s\"]\nurl = \(mock.url("/sprunge/"))\nformat = form\ncontent-field = sprunge\nresult = body\n")
         let result = try paste.run(["-S", "s", "--no-copy"], stdin: "lost?\n")
         #expect(result.status == 69)
+        let id = try #require(try paste.outboxIDs().first)
         #expect(
             result.err
                 == "paste: s gave no paste URL (HTTP 200): Error error Something went wrong.\n"
-                + "paste: the text waits in the outbox; 'paste --retry' sends it again\n")
+                + keptLine(id: id, isHeld: true) + "\n")
         #expect(result.out == "")
         #expect(try paste.outboxContents() == [Data("lost?\n".utf8)])
     }
@@ -134,10 +135,11 @@ struct ServiceFormatTests: ScopedSuite {
         )
         let result = try paste.run(["-S", "j", "--no-copy"], stdin: "lost?\n")
         #expect(result.status == 69)
+        let id = try #require(try paste.outboxIDs().first)
         #expect(
             result.err
                 == "paste: j gave no paste URL (HTTP 200): {\"error\":\"error\",\"status\":\"error\"}\n"
-                + "paste: the text waits in the outbox; 'paste --retry' sends it again\n")
+                + keptLine(id: id, isHeld: true) + "\n")
     }
 
     @Test(

@@ -166,6 +166,9 @@ struct CoreutilsTests: ScopedSuite {
         ["-", "-"],
         ["--", "a"],
         ["a", "missing-file"],
+        // The words of --outbox are ours only after --outbox: as operands they are files.
+        ["show", "a"],
+        ["a", "--outbox"],
     ]
 
     @Test("the same output and status as coreutils", arguments: cases)

@@ -54,15 +54,22 @@ struct HistoryTests {
     @Test("find, the repeat window, and remove")
     func queries() throws {
         let history = History(context: context)
-        try history.append(record("https://p.example/old", time: HistoryTests.pinned - 600, sha: "s1"))
-        try history.append(record("https://p.example/new", time: HistoryTests.pinned - 30, sha: "s1"))
-        try history.append(record("https://p.example/other", sha: "s2", service: "termbin"))
+        let key = PasteOptions().repeatKey
+        for var entry in [
+            record("https://p.example/old", time: HistoryTests.pinned - 600, sha: "s1"),
+            record("https://p.example/new", time: HistoryTests.pinned - 30, sha: "s1"),
+            record("https://p.example/other", sha: "s2", service: "termbin"),
+        ] {
+            entry.options = key
+            try history.append(entry)
+        }
         #expect(try history.find(url: "https://p.example/old")?.time == HistoryTests.pinned - 600)
         #expect(try history.find(url: "https://nope") == nil)
         #expect(
-            try history.recent(sha256: "s1", service: "pastie", within: .seconds(60))?.url == "https://p.example/new")
-        #expect(try history.recent(sha256: "s1", service: "pastie", within: .seconds(10)) == nil)
-        #expect(try history.recent(sha256: "s2", service: "pastie", within: .seconds(60)) == nil)
+            try history.recent(sha256: "s1", service: "pastie", options: key, within: .seconds(60))?.url
+                == "https://p.example/new")
+        #expect(try history.recent(sha256: "s1", service: "pastie", options: key, within: .seconds(10)) == nil)
+        #expect(try history.recent(sha256: "s2", service: "pastie", options: key, within: .seconds(60)) == nil)
         #expect(try history.remove(url: "https://p.example/new") == 1)
         #expect(try history.remove(url: "https://p.example/new") == 0)
         #expect(try history.records().map(\.url) == ["https://p.example/old", "https://p.example/other"])

@@ -231,30 +231,4 @@ struct OutboxTests: ScopedSuite {
         #expect(throws: StoreError.noSuchEntry(id: entry.id)) { try outbox.claim(id: entry.id) }
         #expect(try files().isEmpty)
     }
-
-    // MARK: - What PasteCLI calls until part 2
-
-    @Test("the writer PasteCLI uses commits a whole entry, durably, that --retry sends")
-    func legacyWriter() throws {
-        let writer = try outbox.makeEntry(metadata)
-        try writer.append(Array("streamed".utf8))
-        #expect(try outbox.entries().isEmpty, "invisible until committed")
-        let entry = try writer.commit(failure: "HTTP 503")
-        #expect(entry.metadata.state == .retryable && entry.metadata.byteCount == 8)
-        #expect(entry.metadata.attempts == 1 && entry.metadata.lastError == "HTTP 503")
-        #expect(try outbox.entries().map(\.name) == [entry.name])
-
-        let abandoned = try outbox.makeEntry(metadata)
-        try abandoned.discard()
-        #expect(!FileManager.default.fileExists(atPath: abandoned.contentPath))
-
-        let stored = try outbox.store(content: Array("whole".utf8), metadata: metadata, failure: "refused")
-        let claim = try #require(try outbox.claim(stored))
-        #expect(try outbox.claim(stored) == nil)
-        let failed = try outbox.markFailed(stored, error: "again")
-        #expect(failed.metadata.attempts == 2 && failed.metadata.lastError == "again")
-        try outbox.remove(stored)
-        withExtendedLifetime(claim) {}
-        #expect(try outbox.entries().map(\.name) == [entry.name])
-    }
 }

@@ -1,16 +1,18 @@
 // CSystemShims: the few POSIX and glibc names Swift cannot reach through its Glibc module.
 //
 // Why this target exists: Swift's Glibc module is built without `_GNU_SOURCE`, so the GNU
-// extensions paste relies on are not declared there (`O_DIRECT`, `POSIX_SPAWN_SETSID`), glibc's
-// allocator tuning (<malloc.h>) and `getrandom` (<sys/random.h>) live in headers that module
-// does not include (they come through this header unchanged), and a signal handler
-// must be a plain C function (a Swift closure may touch the runtime, which is not
-// async-signal-safe). Each shim is one line, compiled with `_GNU_SOURCE`, and only SystemInterop
-// imports this module. The design follows swift-nio's CNIOLinux: prefixed, one per symbol.
+// extensions paste relies on are not declared there (`O_DIRECT`, `POSIX_SPAWN_SETSID`,
+// `gettid`), glibc's allocator tuning (<malloc.h>) and `getrandom` (<sys/random.h>) live in
+// headers that module does not include (they come through this header unchanged), and a
+// signal handler must be a plain C function (a Swift closure may touch the runtime, which is
+// not async-signal-safe). Each shim is one line, compiled with `_GNU_SOURCE`, and only
+// SystemInterop imports this module. The design follows swift-nio's CNIOLinux: prefixed, one
+// per symbol.
 #ifndef CSYSTEM_SHIMS_H
 #define CSYSTEM_SHIMS_H
 
 #include <malloc.h>
+#include <spawn.h>
 #include <sys/random.h>
 
 /// `O_DIRECT` (fcntl.h under `_GNU_SOURCE`): writes that bypass the page cache.
@@ -19,11 +21,30 @@ int csystem_o_direct(void);
 /// `POSIX_SPAWN_SETSID` (spawn.h under `_GNU_SOURCE`, glibc >= 2.26): the child leads a new session.
 short csystem_posix_spawn_setsid(void);
 
+/// `posix_spawn_file_actions_addclosefrom_np` (glibc >= 2.34): the child closes every descriptor
+/// from `from` up, so it inherits none a concurrent thread opened without close-on-exec.
+int csystem_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from);
+
+/// `posix_spawn_file_actions_addchdir_np` (glibc >= 2.29): the child starts in `path`.
+int csystem_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
+
 /// Installs a handler for `signal` that counts arrivals and does not set `SA_RESTART`, so a
-/// blocking call the signal interrupts returns `EINTR`. Returns `sigaction`'s result.
+/// blocking call the signal interrupts returns `EINTR`; a signal the process ignores (`SIG_IGN`,
+/// as under nohup, or for a background job) is left ignored. Returns 0 when caught, 1 when left
+/// ignored, -1 (errno set) when `sigaction` failed.
 int csystem_catch_signal(int signal);
 
 /// How many times `signal` arrived since `csystem_catch_signal` (read atomically).
 long csystem_signal_count(int signal);
+
+/// Gives every signal `csystem_catch_signal` caught its default disposition back (`SIG_DFL`):
+/// for a forked child, which must not inherit a handler that only counts (it would then never
+/// end on SIGTERM). Async-signal-safe (only `sigaction`), so a child may call it right after
+/// `fork`.
+void csystem_restore_caught_signals(void);
+
+/// `gettid` (unistd.h under `_GNU_SOURCE`, glibc >= 2.30): the calling thread's kernel id, the
+/// name of its entry in `/proc/self/task`.
+int csystem_gettid(void);
 
 #endif

@@ -73,6 +73,19 @@ struct BuildStage {
         }.joined()
     }
 
+    /// The input as it will be sent to `service`: a stream read whole into memory when the
+    /// service cannot stream it (`ServiceProfile.streamsContent`: a form, a JSON template that
+    /// uses the content other than once), so that what the outbox keeps, the digest and the
+    /// repeat check see exactly what is sent; any other input as it is.
+    static func spooledIfNeeded(_ input: PasteInput, for service: ServiceProfile) throws -> PasteInput {
+        guard case .stream = input.content, input.type.category == .text, !service.streamsContent,
+            case .bytes(let bytes) = try spool(input)
+        else {
+            return input
+        }
+        return try PasteInput(bytes: bytes, label: input.label, fileName: input.fileName, type: input.type)
+    }
+
     /// Reads a streamed input whole into memory, for formats that cannot stream (form, json).
     static func spool(_ input: PasteInput) throws -> ContentSource {
         guard case .stream(let descriptor, _, _) = input.content else { return input.content }

@@ -43,7 +43,14 @@ struct DeliverStage {
             }
         case .failure(let error):
             let failure = (error as? any PasteError) ?? InternalFailure(detail: "\(error)")
-            output.report(failure)
+            if let unsaved = failure as? UnsavedFailure {
+                // Both said, even under --json (which hides hints): why it failed, then that the
+                // text could not be saved.
+                output.report(unsaved.failure)
+                output.report(unsaved.notSaved)
+            } else {
+                output.report(failure)
+            }
             if status == .success { status = failure.exitStatus }
             if windows.isShown { windows.notifyFailure(failure) }
         }

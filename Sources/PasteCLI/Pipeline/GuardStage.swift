@@ -7,7 +7,8 @@ import PasteCore
 /// a file host, and the patterns of keys and tokens say nothing about its bytes.
 ///
 /// The text is scanned whole before anything is sent: in memory, a large `-f` file from disk in
-/// chunks, a stream by the start held in memory. Seam: the rest of a stream is scanned nowhere
+/// chunks, a stream by the start held in memory; a large selection was scanned while it was read
+/// (`ReadStage`), and its findings are taken as they are. Seam: the rest of a stream is scanned nowhere
 /// yet; it goes out in `SendStage` (`streamObserver`), where an incremental scanner can see each
 /// chunk as it is sent, beside the digest.
 enum GuardStage {
@@ -28,7 +29,9 @@ enum GuardStage {
         var consented = false
         for input in reading.inputs where input.type.category == .text {
             let findings =
-                if input.bytes == nil, case .file(let path, _) = input.content {
+                if let scanned = input.secretScan {
+                    SecretGuard().findings(of: scanned)
+                } else if input.bytes == nil, case .file(let path, _) = input.content {
                     SecretGuard().scan(filePath: path) ?? []
                 } else {
                     SecretGuard().scan(input.inspectable)

@@ -19,6 +19,9 @@ struct PasteInput {
     /// What the content is: text (the secret guard reads it, a pastebin takes it), an image or
     /// another binary file (sent byte-exact as a file, where a service accepts files).
     var type = MediaType.plainText
+    /// The secret guard's scanner that saw `bytes` while they were read (a large selection);
+    /// nil when they are still to be scanned.
+    var secretScan: SecretScanner?
 
     /// What is kept in memory before deciding to stream: enough for any hand-typed paste, small
     /// enough to keep memory flat for logs of any size.

@@ -186,6 +186,7 @@ struct PlanResolver {
             copy: copyTarget(for: settings),
             clipboardBackend: clipboardBackend,
             clipboardTimeout: .milliseconds(Int(settings.clipboardTimeout * 1000)),
+            maximumClipboardBytes: settings.maximumClipboardBytes,
             windows: windows,
             transfer: Self.transfer(invocation, settings, showsProgress: showsProgress),
             // A paste that burns after reading may be gone already: never hand out its link twice.
@@ -205,10 +206,13 @@ struct PlanResolver {
         return RunPlan.Route(service: service, connection: connection, warning: warning)
     }
 
-    /// The plan of `paste --retry` (which reads no input, so needs no `PlanResolver` of its own).
+    /// The plan of `paste --retry` and `paste --outbox send` (which read no input, so need no
+    /// `PlanResolver` of their own).
     static func resolveRetry(_ invocation: Invocation, _ configuration: Configuration) -> RetryPlan {
         RetryPlan(
             services: configuration.services, connection: configuration.settings.connection,
-            transfer: transfer(invocation, configuration.settings, showsProgress: false))
+            transfer: transfer(invocation, configuration.settings, showsProgress: false),
+            outboxPolicy: OutboxPolicy(maximumAttempts: configuration.settings.retryMaximumAttempts),
+            isDryRun: invocation.isDryRun, isForced: invocation.isForced)
     }
 }

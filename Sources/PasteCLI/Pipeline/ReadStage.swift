@@ -18,8 +18,9 @@ import PasteCore
 /// (`PasteInput.type`) then chooses its service (`ServiceChoice`): a service that does not take
 /// it refuses here, before anything is built or sent.
 ///
-/// Seam: a selection is read in one call (`readSelection`), where chunks arriving one by one
-/// (INCR) could be handed to the secret guard's incremental scanner.
+/// A selection is read up to `max-clipboard`, and unless `--force` the text of a large one (INCR)
+/// is fed to the secret guard's scanner while it arrives, on the read's second thread
+/// (`SecretGuard.clipboardObserver`); `GuardStage` takes that scan's findings.
 enum ReadStage {
     /// What was read, where each input goes, and where the URL will be copied through.
     struct Reading {
@@ -69,7 +70,8 @@ enum ReadStage {
             var write: (any PreparedClipboardWrite)?
             let input = try readSelection(selection, plan: plan, context: context) { () throws(ClipboardError) in
                 let read = try clipboard.readContentKeepingConnection(
-                    selection, timeout: plan.clipboardTimeout, preferences: preferences(plan), ownerOf: target)
+                    selection, timeout: plan.clipboardTimeout, preferences: preferences(plan),
+                    observer: secretObserver(plan), ownerOf: target)
                 write = read.write
                 return read.content
             }
@@ -100,9 +102,17 @@ enum ReadStage {
     }
 
     /// How a selection is read: its image first with `--image` (or for a service that takes no
-    /// text), read up to the image service's `max-size`.
+    /// text), an image up to the image service's `max-size`, anything up to `max-clipboard`
+    /// (whichever limit is lower stops an image, with its own message).
     private static func preferences(_ plan: RunPlan) -> ContentPreferences {
-        ContentPreferences(prefersImage: plan.prefersImage, imageLimit: plan.imageLimit)
+        ContentPreferences(
+            prefersImage: plan.prefersImage, imageLimit: plan.imageLimit, readLimit: plan.maximumClipboardBytes)
+    }
+
+    /// The secret guard's scanner, fed while a large selection's text is read; none under
+    /// `--force`.
+    private static func secretObserver(_ plan: RunPlan) -> TextObserver<SecretScanner>? {
+        plan.isForced ? nil : SecretGuard().clipboardObserver
     }
 
     /// The inputs when no copy rides on the read.
@@ -119,7 +129,8 @@ enum ReadStage {
             return [
                 try readSelection(selection, plan: plan, context: context) { () throws(ClipboardError) in
                     try clipboard.get().readContent(
-                        selection, timeout: plan.clipboardTimeout, preferences: preferences(plan))
+                        selection, timeout: plan.clipboardTimeout, preferences: preferences(plan),
+                        observer: secretObserver(plan))
                 }
             ]
         case .standardInput:
@@ -130,11 +141,12 @@ enum ReadStage {
     /// What `read` gets from `selection`, as an input; its failures as the CLI reports them
     /// (no display at all, when the run only fell back to the clipboard: nothing to read).
     private static func readSelection(
-        _ selection: Selection, plan: RunPlan, context: Context, read: () throws(ClipboardError) -> ClipboardContent
+        _ selection: Selection, plan: RunPlan, context: Context,
+        read: () throws(ClipboardError) -> ObservedContent<SecretScanner>
     ) throws -> PasteInput {
-        let content: ClipboardContent
+        let observed: ObservedContent<SecretScanner>
         do {
-            content = try read()
+            observed = try read()
         } catch .noDisplay where plan.input == .selection(selection, isFallback: true) {
             throw InputError.nothingToRead
         } catch {
@@ -142,7 +154,9 @@ enum ReadStage {
         }
         let label = selection == .primary ? "the primary selection" : "the clipboard"
         // `--image` with text only: that text was not what the person meant to send.
-        if plan.requiresImage, case .text = content { throw InputError.noImage(source: label) }
-        return try PasteInput.selection(content, label: label, context: context)
+        if plan.requiresImage, case .text = observed.content { throw InputError.noImage(source: label) }
+        var input = try PasteInput.selection(observed.content, label: label, context: context)
+        input.secretScan = observed.observation
+        return input
     }
 }

@@ -1,27 +1,38 @@
+import FoundationEssentials
 import PasteCore
 import SystemInterop
 import Upload
 
 /// Record, after extract: a paste that was made goes into the history (size and digest taken
-/// once, here); a paste that was not keeps its text in the outbox.
+/// once, here) and leaves the outbox; a paste that was not keeps its text in the outbox, as an
+/// entry the failure settles `retryable` or `held` (`OutboxFailure`).
 ///
-/// One path for "a paste was made", whatever brought the job: a fresh upload's stream copy is
-/// discarded once the paste is recorded, a `--retry` entry is removed. On failure a fresh
-/// upload's text is written to the outbox (fsynced before paste exits) and the failure says so
-/// (`KeptInOutbox`); a `--retry` entry records the failed attempt.
+/// One path for "a paste was made", whatever brought the job: stdin's entry (written before
+/// sending) and a `--retry` entry are removed once the URL is in history. On failure the text is
+/// in the outbox, durably: stdin's entry records the failure (a stream's rest read into it
+/// first), the clipboard's text and a `-f` file are copied in now, a `--retry` entry records
+/// the failed attempt. The failure then says where the text is (`KeptInOutbox`), or that it
+/// could not be saved (`UnsavedFailure`, 74), or, for a run SIGINT, SIGTERM or SIGHUP stopped,
+/// both in one line (`Interrupted`).
 ///
 /// What is stored passes the output funnel (`Output.shown`: titles, previews, failure messages).
 struct RecordStage {
     var context: Context
     var output: Output
     var history: History
+    var outbox: Outbox
+    /// What stops the run's transfers, if anything does (then a failure is reported as the
+    /// interruption it was).
+    var interruption: Interruption?
     /// Whether the history keeps a preview of the text: not for text let go with a secret in
     /// it (`--force`, or the person's answer at the hotkey).
     var keepsPreviews = true
 
-    init(context: Context, output: Output) {
+    init(context: Context, output: Output, outbox: Outbox, interruption: Interruption? = nil) {
         self.context = context
         self.output = output
+        self.outbox = outbox
+        self.interruption = interruption
         history = History(context: context)
     }
 
@@ -34,33 +45,35 @@ struct RecordStage {
 
     /// Records `job` by how it went: `answer` gives what extract read from the server's answer,
     /// or throws why there is none.
-    func record(_ job: PasteJob, answer: () throws -> ExtractStage.Answer) -> Result<PasteResult, any Error> {
+    ///
+    /// - Parameter nextAttempt: when the server asked to be tried again (a 429 or 503's
+    ///   `Retry-After`), for the outbox's next attempt; nil: after the backoff.
+    func record(
+        _ job: PasteJob, nextAttempt: Date? = nil, answer: () throws -> ExtractStage.Answer
+    ) -> Result<PasteResult, any Error> {
+        let made: ExtractStage.Answer
         do {
-            return .success(try recordPaste(try answer(), of: job))
+            made = try answer()
         } catch {
-            return .failure(keep(job, after: error))
+            return .failure(keep(job, after: error, nextAttempt: nextAttempt))
         }
+        return .success(recordPaste(made, of: job))
     }
 
-    /// Records a paste that was made: history, then the text's copy in the outbox removed.
-    ///
-    /// - Throws: only when a `--retry` entry cannot be removed (the entry then records it).
-    private func recordPaste(_ answer: ExtractStage.Answer, of job: PasteJob) throws -> PasteResult {
-        // One look at where the text is (a switch copies what it binds): what was made, and
-        // the outbox entry to remove once it is recorded.
+    /// Records a paste that was made: history, then the text's entry removed from the outbox.
+    private func recordPaste(_ answer: ExtractStage.Answer, of job: PasteJob) -> PasteResult {
+        // One look at where the text is (a switch copies what it binds): what was made.
         let size: Int64
         let digest: String
         let preview: String?
-        let sentEntry: OutboxEntry?
         switch job.source {
         case .input(let fresh):
             let input = fresh.input
-            size =
-                input.bytes.map { Int64($0.count) } ?? Self.fileSize(job.writer?.contentPath) ?? input.content
-                .knownSize ?? answer.bytesSent
+            let entrySize = job.claim.flatMap { try? $0.contentSize() }
+            size = input.bytes.map { Int64($0.count) } ?? entrySize ?? input.content.knownSize ?? answer.bytesSent
             let streamed = job.streamDigest.flatMap { $0.byteCount == size ? $0.finalizeHex() : nil }
             digest =
-                job.digest ?? streamed ?? job.writer.map { Self.digest(ofFile: $0.contentPath) }
+                job.digest ?? streamed ?? job.claim.map { Self.digest(ofFile: $0.contentDescriptorPath) }
                 ?? {
                     if case .file(let path, _) = input.content { return Self.digest(ofFile: path) }
                     return ""
@@ -69,12 +82,10 @@ struct RecordStage {
             preview =
                 input.type.category == .text && keepsPreviews
                 ? input.bytes.flatMap { HistoryRecord.preview(of: $0) } : nil
-            sentEntry = nil
         case .outbox(let claimed):
             size = claimed.size
-            digest = Self.digest(ofFile: claimed.claim.entry.contentPath)
+            digest = job.claim.map { $0.entry.metadata.sha256 ?? Self.digest(ofFile: $0.contentDescriptorPath) } ?? ""
             preview = nil
-            sentEntry = claimed.claim.entry
         }
         let outcome = answer.outcome
         let type = job.type.essence
@@ -83,14 +94,21 @@ struct RecordStage {
             time: context.now(), service: job.service.name, url: outcome.url, byteCount: size, sha256: digest,
             title: storedTitle(job.title), deletionToken: isURLDeletion ? nil : outcome.deletion,
             deletionURL: isURLDeletion ? outcome.deletion : nil, preview: preview.map(output.shown),
-            type: type)
+            options: job.optionsKey, type: type)
         do { try history.append(record) } catch {
             output.note("could not record the paste in history: \(error.message)")
         }
-        if let sentEntry {
-            try Outbox(context: context).remove(sentEntry)
-        } else {
-            try? job.writer?.discard()
+        if let claim = job.claim {
+            do {
+                try claim.recordSuccess()
+            } catch {
+                // Made, but still listed: it must not go again by itself.
+                _ = try? claim.recordFailure(
+                    OutboxFailure(verdict: .held, message: "sent as \(outcome.url), but could not be removed"))
+                output.error(
+                    "the paste was made, but outbox entry \(claim.id) could not be removed (\(error.message)); "
+                        + "'paste --outbox drop \(claim.id)' removes it")
+            }
         }
         return PasteResult(
             url: outcome.url, service: job.service.name, byteCount: size, sha256: digest, title: job.title,
@@ -99,85 +117,137 @@ struct RecordStage {
 
     // MARK: - Failures
 
-    /// Keeps the text of a paste that was not made, and says so in the error. Content refused as
-    /// it streamed (binary, not UTF-8) can never be sent: its partial copy is removed instead.
-    func keep(_ job: PasteJob, after error: any Error) -> any Error {
+    /// Keeps the text of a paste that was not made, and says where it is in the error. Content
+    /// refused as it streamed (binary, not UTF-8) can never be sent: its partial copy is removed
+    /// instead.
+    func keep(_ job: PasteJob, after error: any Error, nextAttempt requestedAttempt: Date? = nil) -> any Error {
         if case .contentRefused? = error as? UploadError, case .input = job.source {
-            try? job.writer?.discard()
+            try? job.claim?.discard()
             return error
         }
-        switch job.source {
-        case .input(let fresh):
-            guard keepInOutbox(fresh.input, metadata: fresh.metadata, writer: job.writer, after: error),
-                let failure = error as? any PasteError
-            else { return error }
-            return KeptInOutbox(failure: failure)
-        case .outbox(let claimed):
-            return keep(claimed.claim, after: error)
+        let failure = (error as? any PasteError) ?? InternalFailure(detail: "\(error)")
+        let signal = interruption?.signal
+        let isOnClipboard: Bool
+        if case .input(let fresh) = job.source {
+            isOnClipboard = fresh.input.isFromSelection
+        } else {
+            isOnClipboard = false
         }
-    }
-
-    /// Records a failed attempt at a claimed outbox entry (`--retry`), which stays for the next.
-    func keep(_ claim: OutboxClaim, after error: any Error) -> any Error {
-        _ = try? Outbox(context: context).markFailed(claim.entry, error: output.shown(Self.message(of: error)))
-        return error
-    }
-
-    /// Puts the text of a failed upload in the outbox; true when it is there.
-    private func keepInOutbox(
-        _ input: PasteInput, metadata: OutboxEntry.Metadata, writer: OutboxEntryWriter?, after error: any Error
-    ) -> Bool {
-        let message = output.shown(Self.message(of: error))
-        let outbox = Outbox(context: context)
+        let kept: Result<OutboxEntry, StoreError>
+        // Backoff is between `--retry` runs: a fresh upload's text is due at once (unless the
+        // server asked for a wait), and so is a transfer the person stopped, which says nothing
+        // against the service.
+        let nextAttempt: Date?
+        switch (job.source, signal) {
+        case (_, .some): nextAttempt = context.now()
+        case (.input, nil): nextAttempt = requestedAttempt ?? context.now()
+        case (.outbox, nil): nextAttempt = requestedAttempt
+        }
         do {
-            if let writer {
-                try completeStream(input, into: writer)
-                _ = try writer.commit(failure: message)
-            } else if let bytes = input.bytes {
-                try outbox.store(content: bytes, metadata: metadata, failure: message)
-            } else if case .file(let path, _) = input.content {
-                try Self.store(copyOf: path, in: outbox, metadata: metadata, failure: message)
-            } else {
-                return false
+            guard let entry = try settle(job, after: error, nextAttempt: nextAttempt, isInterrupted: signal != nil)
+            else {
+                // A stream the signal cut short: never whole, removed.
+                return signal.map { Interrupted(signal: $0, outcome: .cutShort) } ?? failure
             }
-            return true
-        } catch let storeError {
-            output.report((storeError as? any PasteError) ?? InternalFailure(detail: "\(storeError)"))
-            return false
+            kept = .success(entry)
+        } catch {
+            kept = .failure(error)
+        }
+        switch (kept, signal) {
+        case (.success(let entry), let signal?):
+            return Interrupted(signal: signal, outcome: .kept(id: entry.id, isHeld: entry.metadata.state == .held))
+        case (.success(let entry), nil):
+            return KeptInOutbox(failure: failure, id: entry.id, isHeld: entry.metadata.state == .held)
+        case (.failure(let storeError), let signal?):
+            return Interrupted(
+                signal: signal, outcome: .notSaved(TextNotSaved(failure: storeError, isOnClipboard: isOnClipboard)))
+        case (.failure(let storeError), nil):
+            return UnsavedFailure(
+                failure: failure, notSaved: TextNotSaved(failure: storeError, isOnClipboard: isOnClipboard))
         }
     }
 
-    /// The failure as the person reads it.
-    static func message(of error: any Error) -> String {
-        (error as? any PasteError)?.message ?? "\(error)"
+    /// Puts the failure on the text's entry (making one for text not in the outbox yet), durably;
+    /// nil when the entry was removed instead (a stream the run's interruption cut short).
+    ///
+    /// - Throws: `StoreError` when the outbox cannot take it, or the rest of a stream or a file
+    ///   cannot be read.
+    private func settle(
+        _ job: PasteJob, after error: any Error, nextAttempt: Date?, isInterrupted: Bool
+    ) throws(StoreError) -> OutboxEntry? {
+        let failure = OutboxFailure(error, describedBy: output)
+        if let claim = job.claim {
+            if case .input(let fresh) = job.source, try !claim.isWhole() {
+                // A stream whose end was not reached: cut short by the signal, it was never
+                // whole and goes; else the rest of stdin is read into it now.
+                if isInterrupted {
+                    try claim.discard()
+                    return nil
+                }
+                do {
+                    try completeStream(fresh.input, into: claim)
+                } catch {
+                    try? claim.discard()
+                    throw error
+                }
+            }
+            return try claim.recordFailure(failure, nextAttempt: nextAttempt)
+        }
+        guard case .input(let fresh) = job.source else { return nil }
+        if let journalFailure = job.journalFailure { throw journalFailure }
+        let input = fresh.input
+        if let bytes = input.bytes {
+            return try outbox.create(fresh.metadata, content: bytes).recordFailure(failure, nextAttempt: nextAttempt)
+        }
+        if case .file(let path, _) = input.content {
+            return try store(copyOf: path, metadata: fresh.metadata).recordFailure(failure, nextAttempt: nextAttempt)
+        }
+        throw .cannotOpen(path: outbox.folder, errno: .noSuchFileOrDirectory)
     }
 
-    /// Appends to a streamed input's outbox copy what the failed upload never read: the rest of
-    /// the start kept in memory, then the descriptor to its end. The tee holds exactly what was
-    /// consumed, in order, so the entry ends up byte-exact whatever point the transfer died at.
-    private func completeStream(_ input: PasteInput, into writer: OutboxEntryWriter) throws {
+    /// Appends to a streamed input's entry what the failed upload never read: the rest of the
+    /// start kept in memory, then the descriptor to its end, and records it whole. The tee
+    /// holds exactly what was consumed, in order, so the entry ends up byte-exact whatever point
+    /// the transfer died at.
+    ///
+    /// - Throws: `StoreError`: the entry cannot take it, or (`cannotRead`) stdin failed.
+    private func completeStream(_ input: PasteInput, into claim: OutboxClaim) throws(StoreError) {
         guard case .stream(let descriptor, let prefix, _) = input.content else { return }
-        let kept = Int(Self.fileSize(writer.contentPath) ?? 0)
-        if kept < prefix.count { try writer.append(Array(prefix[kept...])) }
-        do {
-            try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk { try writer.append(Array($0)) } }
-        } catch let error as Errno {
-            throw InputError.unreadable(path: input.label, reason: error.message)
+        let kept = Int(try claim.contentSize())
+        if kept < prefix.count { try claim.append(Array(prefix[kept...])) }
+        try Self.copy(from: input.label, into: claim) { body in
+            try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk(body) }
         }
+        try claim.finishContent()
     }
 
     /// Copies a file into a new outbox entry in chunks (a large `-f` file that failed to send).
-    private static func store(
-        copyOf path: String, in outbox: Outbox, metadata: OutboxEntry.Metadata, failure: String
-    ) throws {
-        let writer = try outbox.makeEntry(metadata)
+    private func store(copyOf path: String, metadata: OutboxEntry.Metadata) throws(StoreError) -> OutboxClaim {
+        let claim = try outbox.create(metadata)
         do {
-            try FileSystem.forEachChunk(ofFile: path) { try writer.append(Array($0)) }
-        } catch let error as Errno {
-            try? writer.discard()
-            throw InputError.unreadable(path: path, reason: error.message)
+            try Self.copy(from: "'\(path)'", into: claim) { body in try FileSystem.forEachChunk(ofFile: path, body) }
+            try claim.finishContent()
+        } catch {
+            try? claim.discard()
+            throw error
         }
-        _ = try writer.commit(failure: failure)
+        return claim
+    }
+
+    /// Appends every chunk `read` gives to the entry; a read failure is `cannotRead(source)`.
+    private static func copy(
+        from source: String, into claim: OutboxClaim,
+        _ read: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
+    ) throws(StoreError) {
+        do {
+            try read { try claim.append(Array($0)) }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as Errno {
+            throw .cannotRead(path: source, errno: error)
+        } catch {
+            throw .cannotRead(path: source, errno: .ioError)
+        }
     }
 
     // MARK: - Files
@@ -193,5 +263,14 @@ struct RecordStage {
         var hasher = SHA256()
         do { try FileSystem.forEachChunk(ofFile: path) { hasher.update($0) } } catch { return "" }
         return SHA256.hex(hasher.finalize())
+    }
+}
+
+extension OutboxFailure {
+    /// The failure of an upload that ended with `error`, its message as the output funnel
+    /// shows it (masked values stay masked in the outbox), masked before it is cut so no cut
+    /// leaves half of a secret.
+    init(_ error: any Error, describedBy output: Output) {
+        self.init(error, redaction: output.shown)
     }
 }

@@ -1,7 +1,8 @@
 import PasteCore
 
-/// What `paste --retry` decided before sending: each entry names its own service, so the
-/// service and its connection are looked up as each entry is sent, among these.
+/// What `paste --retry` and `paste --outbox send` decided before sending: each entry names its
+/// own service, so the service and its connection are looked up as each entry is sent, among
+/// these.
 struct RetryPlan: Sendable {
     /// Built-in and configured services, where an entry's service is found by name.
     var services: [ServiceProfile]
@@ -9,4 +10,10 @@ struct RetryPlan: Sendable {
     var connection: ConnectionSettings
     /// How transfers run (no progress bar: `--retry` runs from cron).
     var transfer: RunPlan.Transfer
+    /// Backoff between runs and when an entry is held (`retry-max-attempts`).
+    var outboxPolicy: OutboxPolicy
+    /// `-n`: list what would be sent, send nothing.
+    var isDryRun: Bool
+    /// `--force`: the secret guard does not stop an entry.
+    var isForced: Bool
 }

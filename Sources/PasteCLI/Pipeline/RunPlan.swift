@@ -96,6 +96,8 @@ struct RunPlan: Sendable {
     var clipboardBackend: ClipboardBackend?
     /// How long a selection's owner may take to answer (`clipboard-timeout`).
     var clipboardTimeout: Duration
+    /// The most bytes read from a selection (`max-clipboard`).
+    var maximumClipboardBytes: Int
     /// How the run talks to a person at a hotkey.
     var windows: Windows
     /// How transfers run.

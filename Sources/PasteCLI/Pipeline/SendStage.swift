@@ -7,19 +7,20 @@ import Upload
 ///
 /// Before the uploader exists, `prepare` turns each request into a job: a repeat is answered
 /// from history instead (holding the repeat lock, so a second press of the hotkey waits for the
-/// first), and a stream gets its outbox entry, which the bytes are teed into as they go.
-/// `--retry` enters here with jobs made from outbox entries (`RetryStage`) and sends them one
-/// by one with `perform`.
+/// first), and text read from stdin is put in the outbox before its request starts (the
+/// journal: whole input at once, a stream teed into its entry as it goes), so that a run killed
+/// at any moment leaves it there. The clipboard (which still holds the text) and `-f` files (the
+/// file is the copy) go to the outbox only if their upload fails (`RecordStage`). `--retry`
+/// enters here with jobs made from outbox entries (`RetryStage`) and sends them one by one
+/// with `perform`.
 ///
-/// Seams for what comes next:
-/// - The outbox journal: `prepare` is where an entry is made before the request starts; it can
-///   write every input there (not only streams) and mark the entry in flight, and `RecordStage`
-///   removes it or records the failure.
-/// - Interrupts: every transfer runs inside `send` or `perform`, so catching SIGINT, SIGTERM and
-///   SIGHUP (`Signal.catchArrivals`) before the first and checking `arrivalCount` from the
-///   transfer's progress callback stops it there; the job still reaches `RecordStage`.
-/// - The secret guard on streams: `streamObserver(for:)` sees every byte of a stream once, in
-///   order, as it is sent (today the digest); an incremental scanner joins it there.
+/// Every transfer can be stopped by SIGINT, SIGTERM or SIGHUP (`Interruption`, asked from
+/// libcurl's progress callback and from an interrupted read of stdin); the job still reaches
+/// `RecordStage`, which says where the text is.
+///
+/// Seam for what comes next: the secret guard on streams. `streamObserver(for:)` sees every
+/// byte of a stream once, in order, as it is sent (today the digest); an incremental scanner
+/// joins it there.
 struct SendStage {
     /// How many uploads of a batch run at once on the multi handle.
     static let batchConcurrency = 6
@@ -28,11 +29,14 @@ struct SendStage {
     private let progressBar: ProgressBar.Driver?
     private let transfer: RunPlan.Transfer
     private let output: Output
+    /// What stops a transfer (nil: nothing does, as for `--delete`).
+    private let interruption: Interruption?
 
     /// Makes the uploader for the run (warning on stderr when `--insecure` turned TLS checks off).
-    init(transfer: RunPlan.Transfer, output: Output) {
+    init(transfer: RunPlan.Transfer, output: Output, interruption: Interruption? = nil) {
         self.transfer = transfer
         self.output = output
+        self.interruption = interruption
         let progressBar = transfer.showsProgress ? ProgressBar.Driver(colored: output.usesColor) : nil
         self.progressBar = progressBar
         var options = TransportOptions()
@@ -51,6 +55,9 @@ struct SendStage {
         if transfer.isVerbose {
             options.verbose = { line in output.trace(line) }
         }
+        if let interruption {
+            options.shouldStop = { interruption.hasArrived }
+        }
         uploader = Uploader(options: options)
     }
 
@@ -63,25 +70,29 @@ struct SendStage {
 
     /// What to do with one paste of an upload.
     enum Preparation {
-        /// Answered from history: the same text went to the same service moments ago.
+        /// Answered from history: the same text went to the same service, the same way,
+        /// moments ago.
         case repeated(PasteResult)
         /// To be sent.
         case send(PasteJob)
     }
 
-    /// Answers a repeat from history, or gets the upload ready to send.
+    /// Answers a repeat from history, or gets the upload ready to send: for stdin, its text in
+    /// the outbox first.
     ///
     /// - Parameters:
     ///   - service: where the paste goes (`ReadStage.Reading.route(of:)`).
     ///   - inputCount: how many pastes the run makes (only a run of one waits for a concurrent
     ///     paste of the same text).
+    ///   - outbox: where stdin's text goes before its request starts.
     static func prepare(
         _ request: UploadRequest, _ input: PasteInput, service: ServiceProfile, plan: RunPlan, options: PasteOptions,
-        history: History, inputCount: Int, context: Context
+        history: History, inputCount: Int, outbox: Outbox, context: Context
     ) throws -> Preparation {
         // The repeat check and the outbox work on the bytes, whatever they are: the same image
         // twice within the window reuses the URL too.
         let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
+        let optionsKey = options.repeatKey
         var repeatLock: FileLock?
         if let window = plan.repeatWindow, let digest {
             // Another paste of the same text to the same service may be under way (a hotkey
@@ -92,7 +103,10 @@ struct SendStage {
                 repeatLock = try? FileLock(
                     path: repeatLockPath(digest: digest, service: service.name, context: context), kind: .exclusive)
             }
-            if let earlier = try? history.recent(sha256: digest, service: service.name, within: window) {
+            // Keyed by the options too: a private paste never gets a public paste's URL.
+            if let earlier = try? history.recent(
+                sha256: digest, service: service.name, options: optionsKey, within: window)
+            {
                 return .repeated(
                     PasteResult(
                         url: earlier.url, service: service.name, byteCount: earlier.byteCount, sha256: digest,
@@ -100,7 +114,7 @@ struct SendStage {
                         type: input.type.essence, isRepeat: true))
             }
         }
-        let metadata = OutboxEntry.Metadata(
+        var metadata = OutboxEntry.Metadata(
             service: service.name, serviceURL: plan.adHocURL, title: options.title, language: options.language,
             isPrivate: options.isPrivate,
             expiry: options.neverExpires ? PrivateBin.never : options.expirySeconds.map(String.init),
@@ -108,20 +122,30 @@ struct SendStage {
             burnsAfterReading: options.burnsAfterReading ? true : nil,
             // An image or a binary file is kept byte-exact and retried as a file.
             contentType: input.type.category == .text ? nil : input.type.name)
-        var request = request
-        var writer: OutboxEntryWriter?
-        if case .stream = input.content {
-            // Streamed stdin is teed into the outbox as it goes: nothing is lost if the upload fails.
-            writer = try Outbox(context: context).makeEntry(metadata)
-            request = request.teeing(to: writer!.contentPath)
+        metadata.sha256 = digest
+        var job = PasteJob(
+            request: request, service: service, title: options.title, fileName: input.fileName, type: input.type,
+            source: .input(PasteJob.FreshText(input: input, metadata: metadata)), optionsKey: optionsKey,
+            digest: digest, repeatLock: repeatLock)
+        if plan.input == .standardInput {
+            // The journal: stdin's text is nowhere else, so it is in the outbox before anything
+            // is sent (the page cache is enough against kill -9; fsynced once a failure is
+            // known). Should the outbox refuse, the text is sent anyway and a failure says so.
+            do {
+                if let bytes = input.bytes {
+                    job.claim = try outbox.create(metadata, content: bytes)
+                } else {
+                    // A stream: teed into its entry as it is sent, whole at its end.
+                    let claim = try outbox.create(metadata, inFlight: true)
+                    job.claim = claim
+                    job.request = request.teeing(to: claim.contentDescriptorPath)
+                    job.streamDigest = StreamDigest()
+                }
+            } catch {
+                job.journalFailure = error
+            }
         }
-        return .send(
-            PasteJob(
-                request: request, service: service, title: options.title, fileName: input.fileName,
-                type: input.type, source: .input(PasteJob.FreshText(input: input, metadata: metadata)), digest: digest,
-                writer: writer,
-                repeatLock: repeatLock,
-                streamDigest: writer == nil ? nil : StreamDigest()))
+        return .send(job)
     }
 
     /// The lock file for uploads of one text to one service.
@@ -140,17 +164,21 @@ struct SendStage {
 
     /// Sends every job: a single one with retries, several on one libcurl multi handle
     /// (connections reused, transfers overlapped); the answers in the order given.
+    ///
+    /// Mark each job in flight first (`PasteJob.markInFlight`).
     func send(_ jobs: [PasteJob]) -> [Result<UploadResponse, any Error>] {
         if jobs.count == 1 {
-            return [Result { try perform(jobs[0].request, streamObserver: streamObserver(for: jobs[0])) }]
+            return [Result { try perform(jobs[0]) }]
         }
         let batch = uploader.sendAll(jobs.map { $0.request }, maxConcurrent: Self.batchConcurrency)
         // A transfer that never reached the server may go again, alone, with the usual policy.
         return zip(jobs, batch).map { job, outcome in
-            guard case .retry = transfer.retryPolicy.decide(after: outcome, attempt: 1) else {
+            guard interruption?.hasArrived != true,
+                case .retry = transfer.retryPolicy.decide(after: outcome, attempt: 1)
+            else {
                 return outcome.mapError { $0 }
             }
-            return Result { try perform(job.request) }
+            return Result { try perform(job) }
         }
     }
 
@@ -164,27 +192,39 @@ struct SendStage {
         job.streamDigest.map { digest in { digest.update($0) } }
     }
 
+    /// Runs a job's request, retrying only what cannot create a duplicate paste, and nothing
+    /// once the run was told to stop.
+    func perform(_ job: PasteJob) throws -> UploadResponse {
+        try perform(job.request, streamObserver: streamObserver(for: job), streamEnd: job.streamEnd)
+    }
+
     /// Runs a request, retrying only what cannot create a duplicate paste.
-    func perform(_ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil) throws -> UploadResponse {
+    func perform(
+        _ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil, streamEnd: (() -> Void)? = nil
+    ) throws -> UploadResponse {
         let policy = transfer.retryPolicy
         var attempt = 1
         while true {
             let outcome: Result<UploadResponse, UploadError>
             do {
-                outcome = .success(try uploader.send(request, streamObserver: streamObserver))
+                outcome = .success(
+                    try uploader.send(request, streamObserver: streamObserver, streamEnd: streamEnd))
             } catch {
                 outcome = .failure(error)
             }
             // A stream cannot be read twice; only in-memory and file bodies are retried.
-            guard request.isReplayable, case .retry(let seconds) = policy.decide(after: outcome, attempt: attempt)
+            guard interruption?.hasArrived != true, request.isReplayable,
+                case .retry(let seconds) = policy.decide(after: outcome, attempt: attempt)
             else {
                 return try outcome.get()
             }
             output.note(
                 "retrying in \(Duration.seconds(seconds).secondsText) (attempt \(attempt + 1) of \(policy.maximumAttempts))"
             )
-            // The only sleep in paste: a back-off the server asked for.
-            CurrentProcess.sleep(for: .seconds(seconds))
+            // The only sleep in paste: a back-off the server asked for (cut short by a signal).
+            guard CurrentProcess.sleep(for: .seconds(seconds), unless: { interruption?.hasArrived == true }) else {
+                return try outcome.get()
+            }
             attempt += 1
         }
     }

@@ -1,14 +1,21 @@
 import Clipboard
+import FoundationEssentials
 import PasteCore
+import SystemInterop
+import Upload
 
 /// One run of the pipeline: read -> guard -> build -> send -> extract -> record -> deliver.
 ///
 /// Each stage is a small type of its own in this folder and sees only the plan (`RunPlan`,
 /// decided once by `PlanResolver`) and what the stage before it made. An upload runs them all,
 /// its pastes together at each stage (the files of `-f` are all read, all checked and all built
-/// before the first is sent, and sent together on one multi handle). `--retry` enters at send
-/// with jobs made from outbox entries (`RetryStage`), one entry at a time, and leaves through
-/// the same extract, record and deliver.
+/// before the first is sent, and sent together on one multi handle). `--retry` and `--outbox
+/// send` enter at send with jobs made from outbox entries (`RetryStage`), one entry at a time,
+/// and leave through the same extract, record and deliver.
+///
+/// From the first transfer until every paste is recorded, SIGINT, SIGTERM and SIGHUP stop the
+/// run's transfer (`Interruption`); each text is then recorded where it is, said in one line,
+/// and the run exits 128 + the signal's number.
 struct UploadPipeline {
     var context: Context
     var output: Output
@@ -29,7 +36,7 @@ struct UploadPipeline {
         let windows = DesktopWindows(plan: plan.windows, output: output)
 
         let reading = try ReadStage.read(plan, clipboard: clipboard, earlyOwner: earlyOwner, context: context)
-        let inputs = reading.inputs
+        var inputs = reading.inputs
         // Said once per service used, now that what was read chose them.
         for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
 
@@ -49,31 +56,44 @@ struct UploadPipeline {
 
         var build = BuildStage(service: plan.route.service, context: context)
         var requests: [UploadRequest] = []
-        for input in inputs {
-            requests.append(try build.build(input, route: reading.route(of: input), options: options))
+        for index in inputs.indices {
+            let route = reading.route(of: inputs[index])
+            // A stream for a service that cannot stream it is read whole here, so the outbox
+            // keeps what is sent, all of it.
+            if !plan.isDryRun { inputs[index] = try BuildStage.spooledIfNeeded(inputs[index], for: route.service) }
+            requests.append(try build.build(inputs[index], route: route, options: options))
         }
         if plan.isDryRun {
             output.text(build.describe(requests, inputs: inputs))
             return .success
         }
 
-        let results = sendAndRecord(requests, reading, plan: plan, options: options, keepsPreviews: keepsPreviews)
+        let (results, signal) = sendAndRecord(
+            requests, inputs, reading, plan: plan, options: options, keepsPreviews: keepsPreviews)
 
-        var deliver = DeliverStage(copy: plan.copy, preparedCopy: reading.copy, windows: windows, output: output)
+        // A run told to stop says what became of each text, and copies nothing.
+        let copy = signal == nil ? plan.copy : nil
+        var deliver = DeliverStage(
+            copy: copy, preparedCopy: reading.copy,
+            windows: signal == nil ? windows : DesktopWindows(plan: .none, output: output), output: output)
         for (result, input) in zip(results, inputs) { deliver.deliver(result, fileName: input.fileName, input: input) }
-        return deliver.finish(clipboard: clipboard)
+        let status = deliver.finish(clipboard: clipboard)
+        return signal.map { Interruption.exitStatus(for: $0) } ?? status
     }
 
-    /// Send, extract and record for every paste of an upload; the results in input order.
+    /// Send, extract and record for every paste of an upload; the results in input order, and
+    /// the signal that stopped the run, if one did.
     ///
     /// The jobs (and the repeat locks they hold) end here, once every paste is recorded, before
     /// anything is delivered.
     private func sendAndRecord(
-        _ requests: [UploadRequest], _ reading: ReadStage.Reading, plan: RunPlan, options: PasteOptions,
-        keepsPreviews: Bool
-    ) -> [Result<PasteResult, any Error>] {
-        let inputs = reading.inputs
-        var record = RecordStage(context: context, output: output)
+        _ requests: [UploadRequest], _ inputs: [PasteInput], _ reading: ReadStage.Reading, plan: RunPlan,
+        options: PasteOptions, keepsPreviews: Bool
+    ) -> (results: [Result<PasteResult, any Error>], signal: Signal?) {
+        let interruption = Interruption.begin()
+        defer { interruption.end() }
+        let outbox = Outbox(context: context)
+        var record = RecordStage(context: context, output: output, outbox: outbox, interruption: interruption)
         record.keepsPreviews = keepsPreviews
         var results = [Result<PasteResult, any Error>?](repeating: nil, count: inputs.count)
         // Where each job's result goes (a repeat, or a job that could not be prepared, has its
@@ -85,7 +105,8 @@ struct UploadPipeline {
             do {
                 switch try SendStage.prepare(
                     requests[index], inputs[index], service: reading.route(of: inputs[index]).service, plan: plan,
-                    options: options, history: record.history, inputCount: inputs.count, context: context)
+                    options: options, history: record.history, inputCount: inputs.count, outbox: outbox,
+                    context: context)
                 {
                 case .repeated(let paste): results[index] = .success(paste)
                 case .send(let job):
@@ -96,45 +117,157 @@ struct UploadPipeline {
                 results[index] = .failure(error)
             }
         }
-        let send = SendStage(transfer: plan.transfer, output: output)
+        let send = SendStage(transfer: plan.transfer, output: output, interruption: interruption)
         defer { send.finish() }
+        // (A fresh text's entry that cannot be marked is dropped, never thrown: see markInFlight.)
+        for index in jobs.indices { try? jobs[index].markInFlight() }
         let responses = send.send(jobs)
         for position in jobs.indices {
-            results[positions[position]] = record.record(jobs[position]) {
+            let nextAttempt = Self.requestedTime(responses[position], plan: plan.transfer, context: context)
+            results[positions[position]] = record.record(jobs[position], nextAttempt: nextAttempt) {
                 try ExtractStage.extract(responses[position], for: jobs[position], output: output)
             }
         }
-        return results.map { $0! }
+        return (results.map { $0! }, interruption.signal)
     }
 
-    // MARK: - --retry
-
-    /// Sends what waits in the outbox, oldest first: each entry claimed (another `--retry`
-    /// holding one skips it, never sending it twice), sent, recorded and delivered before the next.
-    func retry(_ plan: RetryPlan) throws -> ExitStatus {
-        let outbox = Outbox(context: context)
-        let record = RecordStage(context: context, output: output)
-        let entries = try outbox.entries()
-        guard !entries.isEmpty else { return .success }
-        let send = SendStage(transfer: plan.transfer, output: output)
-        let source = RetryStage(plan: plan, context: context, output: output)
-        var deliver = DeliverStage(
-            copy: nil, preparedCopy: nil, windows: DesktopWindows(plan: .none, output: output), output: output)
-        for entry in entries {
-            // Another `paste --retry` (cron and a person at once) may hold it: skip, never send twice.
-            guard let claim = try outbox.claim(entry) else { continue }
-            withExtendedLifetime(claim) {
-                let result: Result<PasteResult, any Error>
-                do {
-                    let job = try source.job(for: claim)
-                    let response = Result { try send.perform(job.request) }
-                    result = record.record(job) { try ExtractStage.extract(response, for: job, output: output) }
-                } catch {
-                    result = .failure(record.keep(claim, after: error))
-                }
-                deliver.deliver(result, fileName: claim.entry.metadata.fileName)
-            }
+    /// When a 429 or 503 answer asked to be tried again (`Retry-After`), as a time.
+    static func requestedTime(
+        _ response: Result<UploadResponse, any Error>, plan: RunPlan.Transfer, context: Context
+    ) -> Date? {
+        guard case .success(let answer) = response, let seconds = plan.retryPolicy.requestedDelay(of: answer) else {
+            return nil
         }
-        return deliver.status
+        return context.now().addingTimeInterval(seconds)
+    }
+
+    // MARK: - --retry and --outbox send
+
+    /// Sends the retryable entries of the outbox whose backoff is over, oldest first: each
+    /// claimed (another `--retry` holding one skips it, never sending it twice), checked by the
+    /// secret guard again (text), marked in flight, sent, recorded and delivered before the
+    /// next. Held entries wait for `paste --outbox send ID`.
+    ///
+    /// The recovery pass runs first; what it did, and what it could not read, is one stderr
+    /// line each.
+    ///
+    /// - Returns: the status of `paste --retry` (paste(1) documents it): 128 + N when a signal
+    ///   stopped it; 75 while anything retryable is left in the outbox (it failed again, or
+    ///   its backoff is not over); 69 when an entry sent now may have been made but gave no URL
+    ///   and is now held; else 0. An entry whose service is no longer configured is held with
+    ///   one line and does not change the status.
+    /// - Throws: `StoreError` when the outbox folder cannot be read (74).
+    func retry(_ plan: RetryPlan) throws -> ExitStatus {
+        let outbox = Outbox(context: context, policy: plan.outboxPolicy)
+        let listing = try outbox.listing(recovering: !plan.isDryRun)
+        OutboxReport.report(listing, output: output)
+        let now = context.now()
+        let due = listing.items.filter { $0.isDue(at: now) }
+        if plan.isDryRun {
+            for item in due { output.result("would send " + OutboxReport.line(for: item, now: now)) }
+            if due.isEmpty { output.note("nothing is due in the outbox") }
+            return .success
+        }
+        var sender = EntrySender(plan: plan, outbox: outbox, context: context, output: output)
+        defer { sender.finish() }
+        var candidates = due
+        while !candidates.isEmpty, !sender.interruption.hasArrived {
+            var hasSent = false
+            for item in candidates {
+                if sender.interruption.hasArrived { break }
+                // Another `paste --retry` (cron and a person at once) may hold it, or have sent
+                // it; another run's listing may hold it for a moment.
+                guard let claim = try? outbox.claimDue(item.entry) else { continue }
+                sender.send(claim)
+                hasSent = true
+            }
+            // Once more over what is still due and free (an entry skipped while another run's
+            // listing held it), as long as each pass sends something.
+            guard hasSent else { break }
+            let now = context.now()
+            candidates = ((try? outbox.listing(recovering: false).items) ?? []).filter { $0.isDue(at: now) }
+        }
+        if let signal = sender.interruption.signal { return Interruption.exitStatus(for: signal) }
+        // What another run holds is its business: it is being sent right now.
+        let left = ((try? outbox.listing(recovering: false).items) ?? []).filter { !$0.isBusy }
+        if left.contains(where: { $0.state == .retryable }) { return .temporaryFailure }
+        let held = left.filter { $0.state == .held }.count
+        if held > 0 {
+            output.note(
+                "\(held) outbox \(held == 1 ? "entry is" : "entries are") held: 'paste --outbox' lists "
+                    + "\(held == 1 ? "it" : "them"); 'paste --outbox send ID' sends one")
+        }
+        return sender.firstHeldFailure ?? .success
+    }
+
+    /// `paste --outbox send ID`: sends one entry, whatever its state (a held one too).
+    ///
+    /// - Returns: 0 when it was sent, else the failure's status (or 128 + N after a signal).
+    /// - Throws: `StoreError`: no such entry (66), an ambiguous id (64), another run holds it
+    ///   (75), its content is not whole (74).
+    func send(id: String, _ plan: RetryPlan) throws -> ExitStatus {
+        let outbox = Outbox(context: context, policy: plan.outboxPolicy)
+        let claim = try outbox.claim(id: id)
+        var sender = EntrySender(plan: plan, outbox: outbox, context: context, output: output)
+        defer { sender.finish() }
+        sender.send(claim)
+        if let signal = sender.interruption.signal { return Interruption.exitStatus(for: signal) }
+        return sender.deliver.status
+    }
+}
+
+/// Sends claimed outbox entries one at a time, through send, extract, record and deliver: what
+/// `--retry` and `--outbox send` share.
+private struct EntrySender {
+    let interruption = Interruption.begin()
+    let stage: RetryStage
+    let record: RecordStage
+    let send: SendStage
+    let plan: RetryPlan
+    var deliver: DeliverStage
+    /// The status of the first entry that was sent and failed in a way that holds it (the
+    /// server may have made it, or its attempts ran out).
+    private(set) var firstHeldFailure: ExitStatus?
+
+    init(plan: RetryPlan, outbox: Outbox, context: Context, output: Output) {
+        self.plan = plan
+        stage = RetryStage(plan: plan, context: context, output: output)
+        record = RecordStage(context: context, output: output, outbox: outbox, interruption: interruption)
+        send = SendStage(transfer: plan.transfer, output: output, interruption: interruption)
+        deliver = DeliverStage(
+            copy: nil, preparedCopy: nil, windows: DesktopWindows(plan: .none, output: output), output: output)
+    }
+
+    /// Checks, sends, records and delivers one claimed entry; the claim ends with it.
+    mutating func send(_ claim: OutboxClaim) {
+        let result: Result<PasteResult, any Error>
+        var wasSent = false
+        do {
+            var job = try stage.job(for: claim)
+            try stage.check(claim)
+            try job.markInFlight()
+            wasSent = true
+            let response = Result { try send.perform(job) }
+            let nextAttempt = UploadPipeline.requestedTime(response, plan: plan.transfer, context: stage.context)
+            result = record.record(job, nextAttempt: nextAttempt) {
+                try ExtractStage.extract(response, for: job, output: stage.output)
+            }
+        } catch {
+            // Refused before sending: its service is gone, the guard, a request that cannot
+            // be built, an entry that cannot be marked in flight.
+            result = .failure(RetryStage.refusal(error, of: claim, output: stage.output))
+        }
+        deliver.deliver(result, fileName: claim.entry.metadata.fileName)
+        if wasSent, case .failure(let error) = result, !claim.isRemoved, claim.state == .held,
+            firstHeldFailure == nil
+        {
+            firstHeldFailure = (error as? any PasteError)?.exitStatus ?? .unavailable
+        }
+    }
+
+    /// Erases the progress bar and gives the signals their default action back.
+    func finish() {
+        send.finish()
+        interruption.end()
     }
 }

@@ -1,0 +1,189 @@
+import Foundation
+import PasteCore
+import Testing
+import TestSupport
+
+/// The outbox journal with `paste` itself killed at random moments (TestSupport's KillHarness:
+/// seeded and bounded; `PASTE_KILL_SEED` replays a failing run), and with many `--retry` runs at
+/// once: no text is ever pasted twice, what is kept is byte-exact, nothing the server may have
+/// made is left retryable, and the history is never corrupt.
+@Suite("The outbox journal under random kills", .temporaryHome, .mock, .serialized)
+struct JournalKillTests: ScopedSuite {
+    static func config(_ mock: MockServer) -> String {
+        """
+        [paste]
+        retries = 0
+        [service "m"]
+        url = \(mock.url("/pastes/create"))
+        content-field = paste[body]
+        field = paste[authorization]=burger
+
+        """
+    }
+
+    /// `paste ARGUMENTS…` with stdin from `file`, through `sh -c 'exec …'`: the signal reaches
+    /// paste itself, and its stdin is a regular file (read like a pipe).
+    func command(_ arguments: [String], stdin file: String) -> (String, [String], [String: String]?) {
+        var environment = paste.environment
+        environment["PASTE_TEST_STDIN"] = file
+        return (
+            "/bin/sh",
+            ["-c", "exec \"$0\" \"$@\" < \"$PASTE_TEST_STDIN\"", BuiltProducts.path(of: "paste")] + arguments,
+            environment
+        )
+    }
+
+    /// Every stored paste's content, by text.
+    func pastedCounts() throws -> [Data: Int] {
+        var counts: [Data: Int] = [:]
+        for paste in try mock.pastes() {
+            let content = try paste.data ?? mock.rawPaste(id: paste.id)
+            counts[content, default: 0] += 1
+        }
+        return counts
+    }
+
+    /// What the outbox holds, as (content, state) pairs, read from its files.
+    func outboxEntries() throws -> [(content: Data, state: String)] {
+        let folder = paste.outboxFolder
+        return try paste.outboxFiles().filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.compactMap { name in
+            let metadata = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(name)))
+            let content = try Data(contentsOf: folder.appendingPathComponent(name.dropLast(5) + ".content"))
+            return (content, (metadata as? [String: Any])?["state"] as? String ?? "?")
+        }
+    }
+
+    /// Every line of the history is a whole JSON object.
+    func expectWholeHistory() throws {
+        for line in try paste.historyLines() {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "corrupt: \(line)")
+        }
+    }
+
+    @Test(
+        "kill -9, SIGINT and SIGTERM at random moments of piped uploads: never twice, kept byte-exact, then sent once")
+    func randomKillsOfUploads() throws {
+        try paste.writeConfig(Self.config(mock))
+        // A little wait before each answer widens the moments after the body went out.
+        try mock.addFault(.delay(seconds: 0.03), count: 0, path: "/pastes/create")
+        let harness = KillHarness(
+            seed: 0x15_0002, runs: 30, timeLimit: 120, maximumExtraDelay: 0.12, signals: [SIGKILL, SIGINT, SIGTERM],
+            processTimeout: 60)
+        var texts: [Int: Data] = [:]
+        let outcomes = try harness.run(
+            maximumLines: { _ in 0 },
+            command: { run in
+                let text =
+                    Data("run \(run.index) seed \(run.seed)\n".utf8)
+                    + JournalEndToEndTests.text(Int(run.seed % 200_000) + 1, seed: run.seed)
+                texts[run.index] = text
+                let file = try paste.home.write(String(decoding: text, as: UTF8.self), to: "stdin-\(run.index)")
+                return command(["-S", "m", "--new", "--no-copy"], stdin: file)
+            },
+            check: { _ in })
+        #expect(outcomes.count >= 10, "the harness ran out of time after \(outcomes.count) runs")
+        try waitUntil("the mock to finish with the runs it served", timeout: 30) { try mock.requestsInProgress() == 0 }
+
+        // What the kills left, before anything is sent again: never a second paste, never a
+        // retryable entry for a text the server has, every entry byte-exact.
+        var pasted = try pastedCounts()
+        let before = try outboxEntries()
+        for (content, state) in before {
+            #expect(texts.values.contains(content), "an entry is not any run's text, byte for byte")
+            #expect(!(state == "retryable" && pasted[content, default: 0] > 0), "a made paste left retryable")
+        }
+        // The next --retry settles what the dead runs left (in flight: held) and sends the rest.
+        let retry = try paste.run(["--retry", "--no-copy"])
+        #expect(retry.status == 0 || retry.status == 69, "stderr: \(retry.err)")
+        try waitUntil("the mock to finish", timeout: 30) { try mock.requestsInProgress() == 0 }
+        pasted = try pastedCounts()
+        let entries = try outboxEntries()
+        #expect(!entries.contains { $0.state == "retryable" }, "--retry left a retryable entry")
+        var lost = 0
+        for outcome in outcomes {
+            let text = try #require(texts[outcome.run.index])
+            let times = pasted[text, default: 0]
+            let kept = entries.filter { $0.content == text }.count
+            #expect(times <= 1, "\(outcome.run): pasted \(times) times")
+            #expect(kept <= 1, "\(outcome.run): kept \(kept) times")
+            if !outcome.wasKilled { #expect(times + kept == 1, "\(outcome.run) finished: its text is nowhere") }
+            if times + kept == 0 { lost += 1 }
+            // A run that said where the text is left it there (before --retry sent it).
+            if outcome.stderr.contains("paste: interrupted; the text ") {
+                #expect(
+                    before.contains { $0.content == text }, "\(outcome.run) said its text was kept: \(outcome.stderr)")
+            }
+            // Caught signals end with the run's own status and one line saying where the text is.
+            if outcome.wasKilled, outcome.run.signal != SIGKILL, outcome.status != 128 + outcome.run.signal {
+                Issue.record("\(outcome.run): status \(outcome.status)")
+            }
+        }
+        // A run killed before it read its stdin has nothing to keep; most were killed later.
+        #expect(lost < outcomes.count / 2, "\(lost) of \(outcomes.count) texts are nowhere")
+        #expect(paste.outboxFiles().allSatisfy { !$0.contains(".tmp") })
+        try expectWholeHistory()
+    }
+
+    @Test("--retry interrupted at random moments (kill -9, SIGINT, SIGTERM) never makes a second paste")
+    func interruptedRetry() throws {
+        try paste.writeConfig(Self.config(mock))
+        let count = 24
+        try mock.addFault(.status(503), count: count, path: "/pastes/create")
+        let texts = (0..<count).map { Data("waiting text \($0)\n".utf8) }
+        for text in texts {
+            #expect(try paste.run(["-S", "m", "--no-copy"], input: .bytes(text)).status == 75)
+        }
+        try mock.clearRequests()
+        try mock.addFault(.delay(seconds: 0.1), count: 0, path: "/pastes/create")
+
+        let harness = KillHarness(
+            seed: 0x15_0003, runs: 20, timeLimit: 120, maximumExtraDelay: 0.2, signals: [SIGKILL, SIGINT, SIGTERM],
+            processTimeout: 60)
+        let empty = try paste.home.write("", to: "empty")
+        try harness.run(
+            maximumLines: { _ in 3 }, command: { _ in command(["--retry", "--no-copy"], stdin: empty) },
+            check: { _ in })
+        try waitUntil("the mock to finish", timeout: 30) { try mock.requestsInProgress() == 0 }
+        try mock.clearFaults()
+        // Whatever is still retryable goes now, each once.
+        let retry = try paste.run(["--retry", "--no-copy"])
+        #expect(retry.status == 0 || retry.status == 69, "stderr: \(retry.err)")
+        try waitUntil("the mock to finish", timeout: 30) { try mock.requestsInProgress() == 0 }
+
+        let pasted = try pastedCounts()
+        let entries = try outboxEntries()
+        for text in texts {
+            let times = pasted[text, default: 0]
+            let held = entries.filter { $0.content == text && $0.state == "held" }.count
+            #expect(times <= 1, "'\(String(decoding: text, as: UTF8.self))' pasted \(times) times")
+            #expect(times == 1 || held == 1, "'\(String(decoding: text, as: UTF8.self))' is nowhere")
+        }
+        #expect(!entries.contains { $0.state == "retryable" })
+        try expectWholeHistory()
+    }
+
+    @Test("50 --retry runs at once over 100 entries send each exactly once; history gets 100 whole records")
+    func concurrentRetries() throws {
+        try paste.writeConfig(Self.config(mock))
+        let outbox = Outbox(context: Context(environment: paste.environment))
+        let texts = (0..<100).map { "entry \($0)\n" }
+        for text in texts {
+            _ = try outbox.create(OutboxEntry.Metadata(service: "m", created: Date()), content: Array(text.utf8))
+        }
+        let runs = try (0..<50).map { _ in try BackgroundPaste(paste, ["--retry", "--no-copy"], stdin: "") }
+        var printed: [Substring] = []
+        for run in runs {
+            let (status, out) = try run.finish(timeout: 300)
+            #expect(status == 0, "stderr: \(run.err)")
+            printed += out.split(separator: "\n")
+        }
+        let posts = try mock.posts()
+        #expect(posts.count == texts.count)
+        let bodies = try posts.map { try #require($0.field("paste[body]")?.text) }
+        #expect(bodies.sorted() == texts.sorted())
+        #expect(printed.count == texts.count)
+        #expect(paste.outboxFiles().isEmpty)
+        #expect(try paste.historyLines().count == texts.count)
+        try expectWholeHistory()
+    }
+}
