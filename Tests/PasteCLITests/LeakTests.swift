@@ -146,7 +146,7 @@ struct LeakTests: ScopedSuite {
         try expectNowhere([key], in: [("-v", sent), ("--json", json), ("-n", dry), ("500 -v", failed)])
     }
 
-    @Test("--url userinfo: masked in -n, -v, errors, the outbox and history; --retry holds it (78) rather than send")
+    @Test("--url userinfo: masked in -n, -v, errors, the outbox and history; --retry holds it rather than send")
     func urlUserInfo() throws {
         let password = "pw-Zx81quartz"
         let url = "http://alice:\(password)@127.0.0.1:\(mock.port)/pastes/create"
@@ -164,15 +164,28 @@ struct LeakTests: ScopedSuite {
         #expect(failed.status == 75, "stderr: \(failed.err)")
         let stored = try outboxMetadata().compactMap { $0["service_url"] as? String }
         #expect(stored == ["http://[redacted]:[redacted]@127.0.0.1:\(mock.port)/pastes/create"], "\(stored)")
+        // --retry holds it (a refusal before sending: said, and exit 0 as for any held entry);
+        // sending it by its id is refused with 78.
         let retry = try paste.run(["--retry", "--no-copy"])
-        #expect(retry.status == 78, "stderr: \(retry.err)")
+        #expect(retry.status == 0, "stderr: \(retry.err)")
         #expect(retry.err.contains("held credentials, which the outbox does not keep"), "\(retry.err)")
+        #expect(retry.err.contains("1 outbox entry is held"), "\(retry.err)")
+        let id = try #require(
+            try storedFiles().first { $0.path.contains("/outbox/") && $0.path.hasSuffix(".json") }.map {
+                String(URL(fileURLWithPath: $0.path).lastPathComponent.dropLast(".json".count))
+            })
+        let send = try paste.run(["--outbox", "send", id, "--no-copy"])
+        #expect(send.status == 78, "stderr: \(send.err)")
+        #expect(try mock.posts().count == 2, "the 503's attempt and the first paste; nothing since")
         #expect(try paste.outboxContents() == [Data("kept text\n".utf8)], "held, not lost")
         let history = try paste.run(["--history"])
         #expect(history.out.contains("127.0.0.1"), "\(history.out)")
         try expectNowhere(
             [password, "alice"],
-            in: [("-v", sent), ("-n -v", dry), ("503 --json", failed), ("--retry", retry), ("--history", history)])
+            in: [
+                ("-v", sent), ("-n -v", dry), ("503 --json", failed), ("--retry", retry), ("--outbox send", send),
+                ("--history", history),
+            ])
     }
 
     @Test("a --url credential written as ${env:} is stored as written, so --retry sends it; its value shows nowhere")
