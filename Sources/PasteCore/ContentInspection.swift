@@ -206,13 +206,19 @@ struct NULInspector: ContentInspector {
 /// (`SecretScanner`), fed every chunk before libcurl has it.
 ///
 /// The scanner keeps the last 9 KiB of the stream, so a key split between two chunks is found as
-/// in a whole text. It looks at a trigger only once the 8 KiB after it have arrived, so a key
-/// may be seen a chunk or two after it went to libcurl; what decides is `finish`, before the
-/// stream's end is handed over: a chunked request never gets its final chunk, and the server
-/// never makes a paste. Memory stays flat: nothing is kept beyond the scanner's tail.
+/// in a whole text. It looks at a trigger only once the 8 KiB after it have arrived, and it runs
+/// on a second thread (`SecretScanThread`) a few chunks behind the upload, so a key may be seen
+/// some chunks after it went to libcurl; what decides is `finish`, which waits for the scan of
+/// everything before the stream's end is handed over: a chunked request never gets its final
+/// chunk, and the server never makes a paste. Memory stays flat: the scanner's tail and a few
+/// chunks in the hand-over. Where no thread can be started, the scan runs in place.
 struct SecretInspector: ContentInspector {
     var source: String
+    /// The scan in place: before the thread is started, or when it cannot be.
     var scanner: SecretScanner
+    /// The scan on its own thread, once started (at the first chunk).
+    var thread: SecretScanThread?
+    var hasTriedThread = false
 
     init(source: String, alreadyScanned: Int64) {
         self.source = source
@@ -220,12 +226,22 @@ struct SecretInspector: ContentInspector {
     }
 
     mutating func inspect(_ chunk: Span<UInt8>, at offset: Int64) -> InspectionRefusal? {
+        if !hasTriedThread {
+            hasTriedThread = true
+            thread = try? SecretScanThread(scanner)
+        }
+        if let thread {
+            thread.hand(chunk)
+            return thread.firstSeen.map(refusal)
+        }
         scanner.feed(chunk)
         return scanner.firstSeen.map(refusal)
     }
 
     mutating func finish(at length: Int64) -> InspectionRefusal? {
-        scanner.finish().first.map(refusal)
+        let findings = thread?.finish() ?? scanner.finish()
+        thread = nil
+        return findings.first.map(refusal)
     }
 
     private func refusal(_ finding: SecretFinding) -> InspectionRefusal {
