@@ -116,7 +116,9 @@ struct StreamGuardTests: ScopedSuite {
         KeyPlace(offset: 9_437_184, after: 0),
     ]
 
-    @Test("a key where the stream's chunks or its held start cut it, or at its very end, is refused", arguments: cutPlaces)
+    @Test(
+        "a key where the stream's chunks or its held start cut it, or at its very end, is refused", arguments: cutPlaces
+    )
     func cutKeys(_ place: KeyPlace) throws {
         try paste.writeConfig(Self.config(mock))
         let input = Self.text(keyAt: place.offset, after: place.after)
@@ -128,7 +130,9 @@ struct StreamGuardTests: ScopedSuite {
         #expect(try paste.outboxContents().last == input)
     }
 
-    @Test("multipart, raw and a streamed JSON body all stop short: no paste on the server", arguments: ["m", "raw", "json"])
+    @Test(
+        "multipart, raw and a streamed JSON body all stop short: no paste on the server",
+        arguments: ["m", "raw", "json"])
     func everyStreamingFormat(_ service: String) throws {
         try paste.writeConfig(Self.config(mock))
         let offset = (12 << 20) + 12_345
@@ -183,7 +187,8 @@ struct StreamGuardTests: ScopedSuite {
     @Test("pinnwand (a real server, its JSON API streamed): a key 9 MiB in leaves no paste in its database")
     func pinnwand() throws {
         let python = ServerProcess.packageRoot.appendingPathComponent(".build/venv/bin/python").path
-        try #require(FileManager.default.isExecutableFile(atPath: python), "\(python) is missing: run scripts/bootstrap")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: python), "\(python) is missing: run scripts/bootstrap")
         let folder = paste.home.root.appendingPathComponent("pinnwand")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let database = folder.appendingPathComponent("pinnwand.db").path
@@ -207,7 +212,8 @@ struct StreamGuardTests: ScopedSuite {
         try paste.writeConfig("[service \"pinnwand\"]\n    base = bpa.st\n    url = \(server.baseURL)/api/v1/paste\n")
         /// How many pastes pinnwand's database holds.
         func pasteCount() throws -> String {
-            let query = "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from paste').fetchone()[0])"
+            let query =
+                "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from paste').fetchone()[0])"
             return try runProcess(python, ["-c", query, database]).out.trimmingCharacters(in: .newlines)
         }
         let offset = (8 << 20) + (512 << 10)

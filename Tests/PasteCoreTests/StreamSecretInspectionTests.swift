@@ -64,7 +64,8 @@ struct StreamSecretInspectionTests {
             if !refused { refused = !inspection.inspect(second.span) }
             if !refused { refused = !inspection.finish() }
             #expect(
-                inspection.refusal == .secret(source: "stdin", pattern: .awsAccessKeyID, offset: Int64(offset), line: line),
+                inspection.refusal
+                    == .secret(source: "stdin", pattern: .awsAccessKeyID, offset: Int64(offset), line: line),
                 "cut at \(cut)")
         }
     }
