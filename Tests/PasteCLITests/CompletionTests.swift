@@ -206,15 +206,17 @@ struct CompletionTests: ScopedSuite {
     /// An outbox entry in the test's home; its id.
     func makeOutboxEntry() throws -> String {
         let outbox = Outbox(context: Context(environment: home.environment()))
-        return try outbox.create(OutboxEntry.Metadata(service: "pastie", created: Date()), content: Array("x\n".utf8)).id
+        return try outbox.create(OutboxEntry.Metadata(service: "pastie", created: Date()), content: Array("x\n".utf8))
+            .id
     }
 
     @Test("bash completes the words after --outbox: its commands, then ids (and --all after drop)")
     func bashOutbox() throws {
         let id = try makeOutboxEntry()
-        #expect(try CompletionHarness.bash(["paste", "--outbox", ""], withLibrary: false, home: home).sorted() == [
-            "drop", "list", "send", "show",
-        ])
+        #expect(
+            try CompletionHarness.bash(["paste", "--outbox", ""], withLibrary: false, home: home).sorted() == [
+                "drop", "list", "send", "show",
+            ])
         #expect(try CompletionHarness.bash(["paste", "--outbox", "show", ""], withLibrary: false, home: home) == [id])
         #expect(
             try CompletionHarness.bash(["paste", "--outbox", "drop", ""], withLibrary: true, home: home).sorted()
@@ -224,7 +226,10 @@ struct CompletionTests: ScopedSuite {
     @Test("zsh completes the words after --outbox: its commands, then ids")
     func zshOutbox() throws {
         let id = try makeOutboxEntry()
-        #expect(Set(try CompletionHarness.zsh("paste --outbox ", home: home)).isSuperset(of: ["list", "show", "send", "drop"]))
+        #expect(
+            Set(try CompletionHarness.zsh("paste --outbox ", home: home)).isSuperset(of: [
+                "list", "show", "send", "drop",
+            ]))
         #expect(try CompletionHarness.zsh("paste --outbox send ", home: home).contains(id))
     }
 

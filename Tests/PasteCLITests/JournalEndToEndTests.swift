@@ -146,7 +146,8 @@ struct JournalEndToEndTests: ScopedSuite {
         run.send(SIGHUP)
         let result = try run.finish()
         #expect(result.status == 129)
-        #expect(result.err == "paste: interrupted; the piped text was cut short before its end, so none of it was kept\n")
+        #expect(
+            result.err == "paste: interrupted; the piped text was cut short before its end, so none of it was kept\n")
         #expect(paste.outboxFiles().isEmpty)
         #expect(try mock.pastes().isEmpty)
     }

@@ -27,7 +27,8 @@ struct JournalKillTests: ScopedSuite {
         var environment = paste.environment
         environment["PASTE_TEST_STDIN"] = file
         return (
-            "/bin/sh", ["-c", "exec \"$0\" \"$@\" < \"$PASTE_TEST_STDIN\"", BuiltProducts.path(of: "paste")] + arguments,
+            "/bin/sh",
+            ["-c", "exec \"$0\" \"$@\" < \"$PASTE_TEST_STDIN\"", BuiltProducts.path(of: "paste")] + arguments,
             environment
         )
     }
@@ -59,7 +60,8 @@ struct JournalKillTests: ScopedSuite {
         }
     }
 
-    @Test("kill -9, SIGINT and SIGTERM at random moments of piped uploads: never twice, kept byte-exact, then sent once")
+    @Test(
+        "kill -9, SIGINT and SIGTERM at random moments of piped uploads: never twice, kept byte-exact, then sent once")
     func randomKillsOfUploads() throws {
         try paste.writeConfig(Self.config(mock))
         // A little wait before each answer widens the moments after the body went out.
@@ -108,7 +110,8 @@ struct JournalKillTests: ScopedSuite {
             if times + kept == 0 { lost += 1 }
             // A run that said where the text is left it there (before --retry sent it).
             if outcome.stderr.contains("paste: interrupted; the text ") {
-                #expect(before.contains { $0.content == text }, "\(outcome.run) said its text was kept: \(outcome.stderr)")
+                #expect(
+                    before.contains { $0.content == text }, "\(outcome.run) said its text was kept: \(outcome.stderr)")
             }
             // Caught signals end with the run's own status and one line saying where the text is.
             if outcome.wasKilled, outcome.run.signal != SIGKILL, outcome.status != 128 + outcome.run.signal {

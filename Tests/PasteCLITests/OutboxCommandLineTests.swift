@@ -14,7 +14,8 @@ struct OutboxCommandLineTests {
         "its words are its arguments",
         arguments: [
             (["--outbox"], OutboxCommand.list), (["--outbox", "list"], .list), (["--outbox", "--json"], .list),
-            (["--outbox", "show", "3fa9c01"], .show(id: "3fa9c01")), (["-q", "--outbox", "send", "3fa9"], .send(id: "3fa9")),
+            (["--outbox", "show", "3fa9c01"], .show(id: "3fa9c01")),
+            (["-q", "--outbox", "send", "3fa9"], .send(id: "3fa9")),
             (["--outbox", "send", "3fa9", "--force"], .send(id: "3fa9")),
             (["--outbox", "drop", "1738324800000-0000"], .drop(id: "1738324800000-0000")),
             (["--outbox", "drop", "--all"], .dropAll),

@@ -197,7 +197,8 @@ struct OutboxCommandTests: ScopedSuite {
     func guardOnRetry() throws {
         try paste.writeConfig(Self.config(mock))
         try mock.addFault(.status(503), count: 1, path: "/pastes/create")
-        let key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
+        let key =
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
             + "-----END OPENSSH PRIVATE KEY-----\n"
         let forced = try paste.run(["-S", "m", "--force"], stdin: key)
         #expect(forced.status == 75)
@@ -244,14 +245,20 @@ struct OutboxCommandTests: ScopedSuite {
             (".1700000000002-0000.json.tmp-abc", "{}"),
         ] {
             let path = folder.appendingPathComponent(name).path
-            #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]))
             try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: path)
         }
         let list = try paste.run(["--outbox", "-q"])
         #expect(list.status == 0)
         let lines = list.err.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "stderr: \(list.err)")
-        #expect(lines.contains { $0.hasPrefix("paste: removed '") && $0.hasSuffix("a content without metadata, left by a run that was killed") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("paste: removed '")
+                    && $0.hasSuffix("a content without metadata, left by a run that was killed")
+            })
         #expect(lines.contains { $0.hasSuffix("and its content: the metadata is unreadable") })
         #expect(lines.contains { $0.hasPrefix("paste: removed the leftover '") })
         #expect(paste.outboxFiles().isEmpty)

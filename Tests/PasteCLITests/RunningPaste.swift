@@ -36,14 +36,18 @@ final class RunningPaste: @unchecked Sendable {
         }
     }
 
-    private func start(_ paste: PasteRunner, _ arguments: [String], stdin: Any, ignoring signals: [String] = []) throws {
+    private func start(_ paste: PasteRunner, _ arguments: [String], stdin: Any, ignoring signals: [String] = []) throws
+    {
         if signals.isEmpty {
             process.executableURL = URL(fileURLWithPath: BuiltProducts.path(of: "paste"))
             process.arguments = arguments
         } else {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments =
-                ["-c", "trap '' \(signals.joined(separator: " ")); exec \"$0\" \"$@\"", BuiltProducts.path(of: "paste")]
+                [
+                    "-c", "trap '' \(signals.joined(separator: " ")); exec \"$0\" \"$@\"",
+                    BuiltProducts.path(of: "paste"),
+                ]
                 + arguments
         }
         process.environment = paste.environment

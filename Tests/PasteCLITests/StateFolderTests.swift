@@ -70,7 +70,9 @@ struct StateFolderTests: ScopedSuite {
         let lines = result.err.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(result.err)")
         #expect(lines.first?.hasSuffix("connection refused") == true)
-        #expect(lines.last?.hasPrefix("paste: the text could not be saved: cannot open '\(paste.outboxFolder.path)/") == true)
+        #expect(
+            lines.last?.hasPrefix("paste: the text could not be saved: cannot open '\(paste.outboxFolder.path)/")
+                == true)
         #expect(lines.last?.hasSuffix(".content': read-only file system") == true)
         #expect(!result.err.contains("waits"))
     }

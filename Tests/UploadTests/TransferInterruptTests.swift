@@ -29,7 +29,8 @@ struct TransferInterruptTests: ScopedSuite {
         try pipe.fileHandleForWriting.write(contentsOf: Data(repeating: 0x61, count: 1000))
         let request = UploadRequest(
             url: server.base + "/delay?s=30",
-            body: .raw(.stream(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, prefix: [], teePath: nil),
+            body: .raw(
+                .stream(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, prefix: [], teePath: nil),
                 contentType: "text/plain"),
             result: .body)
         let started = ContinuousClock.now
@@ -71,7 +72,8 @@ struct TransferInterruptTests: ScopedSuite {
         let ends = Mutex<[Int]>([])
         let request = UploadRequest(
             url: server.base + "/raw",
-            body: .raw(.stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path), contentType: "text/plain"),
+            body: .raw(
+                .stream(fileDescriptor: pipe.readDescriptor, prefix: [], teePath: tee.path), contentType: "text/plain"),
             result: .body)
         let echo = try Echo(
             try Uploader().send(request, streamEnd: { ends.withLock { $0.append(tee.contents.count) } }))
