@@ -149,6 +149,24 @@ struct StreamGuardTests: ScopedSuite {
         #expect(try paste.outboxContents() == [input])
     }
 
+    @Test("a tcp service: exit 77, the connection reset, never the whole text kept; held whole", .mock(tcp: true))
+    func tcpService() throws {
+        try paste.writeConfig(
+            "[paste]\nretries = 0\n[service \"t\"]\nurl = tcp://127.0.0.1:\(mock.tcpPort!)\nformat = tcp\nresult = body\n"
+        )
+        let offset = (12 << 20) + 777
+        let input = Self.text(keyAt: offset, after: 1 << 20)
+        let result = try paste.run(["-S", "t", "--no-copy"], input: .bytes(input), timeout: 120)
+        #expect(result.status == 77, "stderr: \(result.err)")
+        #expect(result.err.hasPrefix(Self.refusalLine(offset: offset)), "\(result.err)")
+        #expect(try paste.outboxStates() == ["held"])
+        #expect(try paste.outboxContents() == [input])
+        // A raw TCP paste has no framing: what a netcat-style server got before the reset may be
+        // kept (this mock keeps it, as fiche would), never the whole text.
+        try waitUntil("the mock to settle the reset connection") { try mock.requestsInProgress() == 0 }
+        #expect(try mock.pastes().allSatisfy { $0.size < input.count })
+    }
+
     @Test("--force streams it whole: no scan, the paste byte-exact, nothing left in the outbox")
     func forceSends() throws {
         try paste.writeConfig(Self.config(mock))
