@@ -147,7 +147,9 @@ let package = Package(
             swiftSettings: safeSwift),
 
         // MARK: - Tests
-        .target(name: "TestSupport", path: "Sources/TestSupport"),
+        // SystemInterop for `ChildProcess.spawn`: Foundation's `Process.run` can crash (see
+        // ProcessRunner.swift).
+        .target(name: "TestSupport", dependencies: ["SystemInterop"], path: "Sources/TestSupport"),
         .testTarget(
             name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),

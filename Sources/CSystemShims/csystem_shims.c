@@ -8,6 +8,12 @@
 
 int csystem_o_direct(void) { return O_DIRECT; }
 short csystem_posix_spawn_setsid(void) { return POSIX_SPAWN_SETSID; }
+int csystem_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+int csystem_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}
 int csystem_gettid(void) { return gettid(); }
 
 /// Arrivals per signal number. Only the handler writes them, with an atomic add: a signal may

@@ -18,6 +18,8 @@ public struct ChildProcess: Sendable, Hashable {
         case null
         /// This descriptor of ours, `dup2`ed into place in the child.
         case descriptor(Int32)
+        /// Closed in the child.
+        case closed
     }
 
     /// Starts `path` with `arguments` (argv[0] included) and exactly `environment`.
@@ -25,12 +27,15 @@ public struct ChildProcess: Sendable, Hashable {
     /// Wraps `posix_spawn` with a cleared signal mask and default dispositions for the signals a
     /// caller may have changed (`SIGPIPE`, `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, `SIGCHLD`),
     /// and `POSIX_SPAWN_SETSID` when `newSession` (the child leaves our terminal's session and
-    /// process group). Descriptors SystemInterop opens are close-on-exec, so the child gets
-    /// only the three given here (and whatever our own caller leaked to us).
+    /// process group), starting in `currentDirectory` when one is given. The child gets only
+    /// the three descriptors given here: every other one is closed in it (`closefrom(3)`), so a
+    /// pipe another thread opened at the same moment without close-on-exec never leaks into it
+    /// (and never keeps that pipe's reader waiting for an end of file).
     /// - Throws: `Errno` from `posix_spawn` (`noSuchFileOrDirectory` for a missing program).
     public static func spawn(
         _ path: String, arguments: [String], environment: [String: String],
-        standardInput: Redirection, standardOutput: Redirection, standardError: Redirection, newSession: Bool
+        standardInput: Redirection, standardOutput: Redirection, standardError: Redirection, newSession: Bool,
+        currentDirectory: String? = nil
     ) throws(Errno) -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -41,8 +46,12 @@ public struct ChildProcess: Sendable, Hashable {
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
             case .descriptor(let descriptor):
                 posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            case .closed:
+                posix_spawn_file_actions_addclose(&actions, target)
             }
         }
+        csystem_spawn_addclosefrom(&actions, 3)
+        if let currentDirectory { csystem_spawn_addchdir(&actions, currentDirectory) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -19,9 +19,8 @@ public final class MockServer: @unchecked Sendable {
     /// The child's process id.
     public let processIdentifier: Int32
 
-    private let process: Process
+    private let process: SpawnedProcess
     private let stderrText: StreamCollector
-    private let exited = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var stopped: Int32?
 
@@ -36,35 +35,31 @@ public final class MockServer: @unchecked Sendable {
     ///   - tcp: also open the termbin-style listener (`--tcp-port 0`).
     ///   - timeout: seconds to wait for the banner lines.
     public init(arguments: [String] = [], tcp: Bool = false, timeout: Double = 10) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path(of: "paste-mock"))
-        process.arguments = ["--port", "0"] + (tcp ? ["--tcp-port", "0"] : []) + arguments
         let outPipe = Pipe()
         let errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        let exited = exited
-        process.terminationHandler = { _ in exited.signal() }
         let stdoutText = StreamCollector()
         let stderrText = StreamCollector()
         stdoutText.drain(outPipe.fileHandleForReading)
         stderrText.drain(errPipe.fileHandleForReading)
-        try process.run()
+        let process = try SpawnedProcess(
+            BuiltProducts.path(of: "paste-mock"), ["--port", "0"] + (tcp ? ["--tcp-port", "0"] : []) + arguments,
+            standardOutput: .handle(outPipe.fileHandleForWriting), standardError: .handle(errPipe.fileHandleForWriting))
+        try? outPipe.fileHandleForWriting.close()
+        try? errPipe.fileHandleForWriting.close()
         self.process = process
         self.stderrText = stderrText
-        processIdentifier = process.processIdentifier
+        processIdentifier = process.id
 
         let linesNeeded = tcp ? 2 : 1
         let lines = stdoutText.waitForLines(linesNeeded, timeout: timeout)
         guard lines.count >= linesNeeded, lines[0].hasPrefix("listening on http://") else {
-            process.terminate()
+            process.send(SIGTERM)
             throw Failure(
                 description: "paste-mock did not start: stdout \(lines), stderr \(stderrText.text)")
         }
         baseURL = String(lines[0].dropFirst("listening on ".count))
         guard let p = baseURL.split(separator: ":").last.flatMap({ Int($0) }) else {
-            process.terminate()
+            process.send(SIGTERM)
             throw Failure(description: "bad banner '\(lines[0])'")
         }
         port = p
@@ -72,7 +67,7 @@ public final class MockServer: @unchecked Sendable {
             guard lines[1].hasPrefix("tcp listening on "),
                 let t = lines[1].split(separator: ":").last.flatMap({ Int($0) })
             else {
-                process.terminate()
+                process.send(SIGTERM)
                 throw Failure(description: "bad tcp banner '\(lines[1])'")
             }
             tcpPort = t
@@ -97,15 +92,13 @@ public final class MockServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let stopped { return stopped }
-        if process.isRunning { kill(processIdentifier, SIGTERM) }
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            kill(processIdentifier, SIGKILL)
-            _ = exited.wait(timeout: .now() + 5)
+        process.send(SIGTERM)
+        guard let status = process.wait(seconds: timeout) else {
+            process.send(SIGKILL)
+            _ = process.wait(seconds: 5)
             stopped = 128 + SIGKILL
             throw Failure(description: "paste-mock ignored SIGTERM for \(timeout)s")
         }
-        let status =
-            process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         stopped = status
         return status
     }

@@ -48,35 +48,39 @@ public enum ProcessInput: Sendable {
 ///
 /// Every wait in the tests goes through a deadline: a hung child is killed and reported, never
 /// left to hang the suite.
+/// The child is a `SpawnedProcess` (not Foundation's `Process`: see there why).
 public func runProcess(
     _ executable: String, _ arguments: [String], input: ProcessInput = .null,
     environment: [String: String]? = nil, currentDirectory: String? = nil,
     timeout: Double = 60
 ) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     let outPipe = Pipe()
     let errPipe = Pipe()
-    process.standardOutput = outPipe
-    process.standardError = errPipe
     var inPipe: Pipe?
+    var inFile: FileHandle?
+    let standardInput: SpawnedProcess.Stream
     switch input {
-    case .null: process.standardInput = FileHandle.nullDevice
+    case .null: standardInput = .null
     case .bytes:
         inPipe = Pipe()
-        process.standardInput = inPipe
+        standardInput = .handle(inPipe!.fileHandleForReading)
     case .file(let path):
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
         }
-        process.standardInput = handle
-    case .closed: process.standardInput = nil
+        inFile = handle
+        standardInput = .handle(handle)
+    case .closed: standardInput = .closed
     }
-    let done = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in done.signal() }
+    let child = try SpawnedProcess(
+        executable, arguments, environment: environment, currentDirectory: currentDirectory,
+        standardInput: standardInput, standardOutput: .handle(outPipe.fileHandleForWriting),
+        standardError: .handle(errPipe.fileHandleForWriting))
+    // The child has its copies: ours would keep its pipes open past its end.
+    try? outPipe.fileHandleForWriting.close()
+    try? errPipe.fileHandleForWriting.close()
+    try? inPipe?.fileHandleForReading.close()
+    try? inFile?.close()
 
     // Drain both pipes on their own threads so a chatty child never blocks on a full pipe.
     let collected = OutputCollector()
@@ -89,7 +93,6 @@ public func runProcess(
             group.leave()
         }
     }
-    try process.run()
     if case .bytes(let data) = input, let inPipe {
         Thread.detachNewThread {
             // A child that exits without reading all its stdin (a usage or config error) must
@@ -100,16 +103,13 @@ public func runProcess(
             }
         }
     }
-    if done.wait(timeout: .now() + timeout) == .timedOut {
-        kill(process.processIdentifier, SIGKILL)
-        _ = done.wait(timeout: .now() + 5)
+    guard let status = child.wait(seconds: timeout) else {
+        child.send(SIGKILL)
+        _ = child.wait(seconds: 5)
         throw ProcessTimedOut(command: [executable] + arguments, seconds: timeout)
     }
     // The child exited; its pipes close once any grandchildren holding them are gone.
     _ = group.wait(timeout: .now() + timeout)
-    let status: Int32 =
-        process.terminationReason == .uncaughtSignal
-        ? 128 + process.terminationStatus : process.terminationStatus
     return ProcessResult(status: status, stdout: collected.out, stderr: collected.err)
 }
 

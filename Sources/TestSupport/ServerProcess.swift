@@ -11,7 +11,7 @@ public final class ServerProcess: @unchecked Sendable {
     public let baseURL: String
     /// Its port on 127.0.0.1.
     public let port: Int
-    private let process: Process
+    private let process: SpawnedProcess
     private let output: URL
 
     /// Raised when the server does not come up.
@@ -28,15 +28,10 @@ public final class ServerProcess: @unchecked Sendable {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProcess(
+            executable, arguments, environment: environment, currentDirectory: currentDirectory,
+            standardOutput: .handle(handle), standardError: .handle(handle))
+        try? handle.close()
         self.process = process
         var found: Int? = port
         var printed: String?
@@ -59,7 +54,8 @@ public final class ServerProcess: @unchecked Sendable {
                 return true
             }
         } catch {
-            kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
+            _ = process.wait(seconds: 5)
             throw error
         }
         self.port = found!
@@ -72,8 +68,8 @@ public final class ServerProcess: @unchecked Sendable {
     /// waits for it.
     public func stop() {
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.send(SIGKILL)
+            _ = process.wait(seconds: 30)
         }
         try? FileManager.default.removeItem(at: output)
     }

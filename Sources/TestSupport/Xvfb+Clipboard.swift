@@ -15,14 +15,11 @@ extension Xvfb {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("clip-\(UUID().uuidString)")
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
-        process.arguments = ["-i", "-selection", "clipboard"] + (type.map { ["-t", $0] } ?? [])
-        process.environment = environment
-        process.standardInput = try FileHandle(forReadingFrom: file)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let input = try FileHandle(forReadingFrom: file)
+        _ = try SpawnedProcess(
+            "/usr/bin/xclip", ["-i", "-selection", "clipboard"] + (type.map { ["-t", $0] } ?? []),
+            environment: environment, standardInput: .handle(input))
+        try? input.close()
         try waitUntil("xclip to own the clipboard") {
             let targets = try? runProcess(
                 "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", "TARGETS"], environment: environment,

@@ -86,16 +86,17 @@ struct SecretGuardTests {
         }
     }
 
-    @Test("64 MiB of ordinary code-like text scans with no findings within a bound")
+    @Test("64 MiB of ordinary code-like text has no findings; a key on its last line is found there")
     func large() {
         let line = Array("let value = compute(x: 1, y: \"two\") // a comment: nothing secret here\n".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64 << 20)
         while text.count + line.count <= 64 << 20 { text += line }
-        let start = ContinuousClock.now
         #expect(SecretGuard().scan(text).isEmpty)
-        // A generous bound for a debug build on a shared machine; release figures are in the
-        // report from scripts/secret-guard-fp.
-        #expect(ContinuousClock.now - start < .seconds(60))
+        // The scan reads to the very end (its speed is measured by scripts/bench, not here).
+        let lines = text.count / line.count
+        text += Array("aws_key = AKIA\("Z4MNQVL3CT6YHWPZ")\n".utf8)
+        let findings = SecretGuard().scan(text)
+        #expect(findings.map(\.line) == [lines + 1])
     }
 }

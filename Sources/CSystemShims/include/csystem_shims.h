@@ -12,6 +12,7 @@
 #define CSYSTEM_SHIMS_H
 
 #include <malloc.h>
+#include <spawn.h>
 #include <sys/random.h>
 
 /// `O_DIRECT` (fcntl.h under `_GNU_SOURCE`): writes that bypass the page cache.
@@ -19,6 +20,13 @@ int csystem_o_direct(void);
 
 /// `POSIX_SPAWN_SETSID` (spawn.h under `_GNU_SOURCE`, glibc >= 2.26): the child leads a new session.
 short csystem_posix_spawn_setsid(void);
+
+/// `posix_spawn_file_actions_addclosefrom_np` (glibc >= 2.34): the child closes every descriptor
+/// from `from` up, so it inherits none a concurrent thread opened without close-on-exec.
+int csystem_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from);
+
+/// `posix_spawn_file_actions_addchdir_np` (glibc >= 2.29): the child starts in `path`.
+int csystem_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 
 /// Installs a handler for `signal` that counts arrivals and does not set `SA_RESTART`, so a
 /// blocking call the signal interrupts returns `EINTR`; a signal the process ignores (`SIG_IGN`,
