@@ -183,8 +183,10 @@ final class BodyReader {
                 base.copyMemory(from: whole.baseAddress! + start, byteCount: count)
             }
             offset += Int64(count)
-            if !inspect(base, count, isLast: false) { return -1 }
+            // Teed before it is inspected: a refused chunk was consumed too, and the outbox
+            // copy of a refused stream (held by the secret guard) must hold every byte of it.
             if !appendToTee(UnsafeRawBufferPointer(start: base, count: count)) { return -1 }
+            if !inspect(base, count, isLast: false) { return -1 }
             observe(base, count)
             return count
         case .stream(let descriptor, _, _):
@@ -221,8 +223,8 @@ final class BodyReader {
                 return end()
             }
             offset += Int64(got)
-            if !inspect(base, got, isLast: false) { return -1 }
             if !appendToTee(UnsafeRawBufferPointer(start: base, count: got)) { return -1 }
+            if !inspect(base, got, isLast: false) { return -1 }
             observe(base, got)
             return got
         case .encoded(let prefix, _, let encoding, let suffix):

@@ -1,4 +1,5 @@
 import PasteCore
+import Upload
 
 /// A failed upload whose text is safe in the outbox: the failure's message and status, and a
 /// hint saying where the text is and how it goes (every kind of failure, not only the service's
@@ -16,7 +17,25 @@ struct KeptInOutbox: PasteError {
     var exitStatus: ExitStatus { failure.exitStatus }
 
     /// Where the text is, one line.
-    var whereItIs: String { Self.whereItIs(id: id, isHeld: isHeld) }
+    var whereItIs: String {
+        isHeldByGuard ? Self.heldByGuard(id: id) : Self.whereItIs(id: id, isHeld: isHeld)
+    }
+
+    /// Whether the secret guard holds it (up front on `--outbox send`, or as it streamed): no
+    /// paste was made, and only the person can say it may go.
+    var isHeldByGuard: Bool {
+        guard isHeld else { return false }
+        if failure is GuardError { return true }
+        if case .contentRefused(let refusal) = failure as? UploadError { return refusal.keepsText }
+        return false
+    }
+
+    /// Where a text the guard holds is, and how it goes anyway: `--outbox send` scans it again,
+    /// so only `--force` sends it.
+    static func heldByGuard(id: String) -> String {
+        "the text is held in the outbox (\(id)): 'paste --outbox send \(id) --force' sends it anyway, "
+            + "'paste --outbox drop \(id)' drops it"
+    }
 
     /// "the text waits in the outbox (ID); …", as every message that names an entry says it.
     static func whereItIs(id: String, isHeld: Bool) -> String {

@@ -11,10 +11,25 @@ public struct ContentChecks: Sendable, Hashable {
     /// nil when the bytes go as they are.
     public var utf8Format: RequestFormat?
 
+    /// Refuse a secret (the secret guard, `SecretScanner`): set by PasteCLI for text piped to
+    /// stdin and streamed, unless `--force`. The guard scans the start it holds in memory before
+    /// anything is sent; this scans the whole stream as it goes, so a key at any offset stops
+    /// the request before it is complete.
+    public var scansSecrets: Bool
+    /// How many bytes at the start of the content the guard already scanned whole, and found
+    /// clean (`SecretScanner.init(alreadyScanned:)`): the stream's scan only looks again at
+    /// what their end cut short.
+    public var secretsScannedUpFront: Int64
+
     /// Makes checks.
-    public init(refusesBinary: Bool = false, utf8Format: RequestFormat? = nil) {
+    public init(
+        refusesBinary: Bool = false, utf8Format: RequestFormat? = nil, scansSecrets: Bool = false,
+        secretsScannedUpFront: Int64 = 0
+    ) {
         self.refusesBinary = refusesBinary
         self.utf8Format = utf8Format
+        self.scansSecrets = scansSecrets
+        self.secretsScannedUpFront = secretsScannedUpFront
     }
 
     /// Nothing checked.
@@ -39,13 +54,24 @@ extension RequestFormat {
 }
 
 /// Content refused because of what it holds: binary data, or text that is not UTF-8 where the
-/// format needs UTF-8. Nothing that can be retried: it is not kept in the outbox.
+/// format needs UTF-8 (nothing that can be retried: not kept in the outbox); or a secret the
+/// guard saw as the text streamed (kept in the outbox, held, for the person to decide).
 public enum InspectionRefusal: PasteError, Equatable, Sendable {
     /// A NUL byte at `offset` (0-based, from the start of the content).
     case binary(source: String, offset: Int64)
     /// Bytes that are not UTF-8 from `offset` (the start of the bad sequence), for a format that
     /// needs UTF-8.
     case notUTF8(source: String, offset: Int64, format: RequestFormat)
+    /// What looks like a secret of kind `pattern`, starting at byte `offset` (0-based) on `line`
+    /// (from 1), seen by the secret guard as the content streamed (never the secret itself).
+    case secret(source: String, pattern: SecretPattern, offset: Int64, line: Int)
+
+    /// Whether the text is still worth keeping: a secret may be sent once the person says so
+    /// (`--force`); binary data and text that is not UTF-8 can never go to that service.
+    public var keepsText: Bool {
+        if case .secret = self { return true }
+        return false
+    }
 
     public var message: String {
         switch self {
@@ -54,17 +80,23 @@ public enum InspectionRefusal: PasteError, Equatable, Sendable {
         case .notUTF8(let source, let offset, let format):
             "\(shownPath: source) is not UTF-8 (byte offset \(offset)), and format = \(format.rawValue) "
                 + "sends only UTF-8 text; nothing was pasted"
+        case .secret(let source, let pattern, let offset, let line):
+            "refusing to upload \(shownPath: source): it looks like it holds \(pattern.nameWithArticle) "
+                + "(line \(line), byte offset \(offset)); the upload was stopped, nothing was pasted"
         }
     }
 
     public var hint: String? {
         switch self {
-        case .binary: nil
+        case .binary, .secret: nil
         case .notUTF8: "convert it (iconv -t UTF-8), or use a service whose format is multipart or raw"
         }
     }
 
-    public var exitStatus: ExitStatus { .badInput }
+    public var exitStatus: ExitStatus {
+        if case .secret = self { return .refused }
+        return .badInput
+    }
 }
 
 /// Looks at content chunk by chunk, in order, and may refuse it.
@@ -108,6 +140,9 @@ public final class ContentInspection {
         var list: [any ContentInspector] = []
         if checks.refusesBinary { list.append(NULInspector(source: source)) }
         if let format = checks.utf8Format { list.append(UTF8Inspector(source: source, format: format)) }
+        if checks.scansSecrets {
+            list.append(SecretInspector(source: source, alreadyScanned: checks.secretsScannedUpFront))
+        }
         return list
     }
 
@@ -165,6 +200,53 @@ struct NULInspector: ContentInspector {
     }
 
     mutating func finish(at length: Int64) -> InspectionRefusal? { nil }
+}
+
+/// Refuses content holding a secret, at any offset: the secret guard's incremental scanner
+/// (`SecretScanner`), fed every chunk before libcurl has it.
+///
+/// The scanner keeps the last 9 KiB of the stream, so a key split between two chunks is found as
+/// in a whole text. It looks at a trigger only once the 8 KiB after it have arrived, and it runs
+/// on a second thread (`SecretScanThread`) a few chunks behind the upload, so a key may be seen
+/// some chunks after it went to libcurl; what decides is `finish`, which waits for the scan of
+/// everything before the stream's end is handed over: a chunked request never gets its final
+/// chunk, and the server never makes a paste. Memory stays flat: the scanner's tail and a few
+/// chunks in the hand-over. Where no thread can be started, the scan runs in place.
+struct SecretInspector: ContentInspector {
+    var source: String
+    /// The scan in place: before the thread is started, or when it cannot be.
+    var scanner: SecretScanner
+    /// The scan on its own thread, once started (at the first chunk).
+    var thread: SecretScanThread?
+    var hasTriedThread = false
+
+    init(source: String, alreadyScanned: Int64) {
+        self.source = source
+        scanner = SecretGuard().makeScanner(alreadyScanned: Int(alreadyScanned))
+    }
+
+    mutating func inspect(_ chunk: Span<UInt8>, at offset: Int64) -> InspectionRefusal? {
+        if !hasTriedThread {
+            hasTriedThread = true
+            thread = try? SecretScanThread(scanner)
+        }
+        if let thread {
+            thread.hand(chunk)
+            return thread.firstSeen.map(refusal)
+        }
+        scanner.feed(chunk)
+        return scanner.firstSeen.map(refusal)
+    }
+
+    mutating func finish(at length: Int64) -> InspectionRefusal? {
+        let findings = thread?.finish() ?? scanner.finish()
+        thread = nil
+        return findings.first.map(refusal)
+    }
+
+    private func refusal(_ finding: SecretFinding) -> InspectionRefusal {
+        .secret(source: source, pattern: finding.pattern, offset: Int64(finding.offset), line: finding.line)
+    }
 }
 
 /// Refuses content that is not UTF-8, across chunk boundaries, naming the offset where the bad

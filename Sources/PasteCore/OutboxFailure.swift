@@ -18,7 +18,7 @@
 /// | other `ConfigError` (a token's variable unset under cron, ...) | retryable | nothing was sent; fixing the config lets it go |
 /// | `RequestError.unreadable` | retryable | local, nothing was sent |
 /// | other `RequestError` (too large, an option or expiry the service lacks) | held | sending it again cannot work |
-/// | `InspectionRefusal`, `UploadError.contentRefused` (binary, not UTF-8 for the format) | held | sending it again cannot work |
+/// | `InspectionRefusal`, `UploadError.contentRefused` (binary, not UTF-8 for the format; a secret seen as stdin streamed) | held | sending it again cannot work (a secret: the person must decide) |
 /// | `GuardError` (the secret guard, run again on each entry sent) | held | the person must decide |
 /// | `StoreError` | retryable | local, nothing was sent |
 /// | anything else | held | unknown: never risk a second paste |

@@ -34,6 +34,12 @@ public struct SecretGuard: Sendable {
         SecretScanner(maximumFindings: maximumFindings)
     }
 
+    /// A scanner for a stream whose first `scannedBytes` this guard already scanned whole and
+    /// found clean (`SecretScanner.init(maximumFindings:alreadyScanned:)`).
+    public func makeScanner(alreadyScanned scannedBytes: Int) -> SecretScanner {
+        SecretScanner(maximumFindings: maximumFindings, alreadyScanned: scannedBytes)
+    }
+
     /// The findings of a scanner that was fed a whole text as it arrived (a large clipboard,
     /// scanned while it was read: Clipboard's `readContent(_:timeout:preferences:observer:)`):
     /// what `scan` of that text gives, in order of position.

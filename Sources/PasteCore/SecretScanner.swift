@@ -64,8 +64,36 @@ public struct SecretScanner: Sendable {
         self.maximumFindings = maximumFindings
     }
 
+    /// A scanner for a stream whose first `scannedBytes` were already scanned whole, as one
+    /// text, and held no secret (the start of piped stdin, scanned before anything was sent).
+    ///
+    /// The whole stream is still fed from its start (offsets, lines and the kept tail stay
+    /// right), but only triggers from `scannedBytes - lookahead` on are looked at: a trigger
+    /// before that had its whole window inside the scanned text, so it was looked at there
+    /// exactly as the stream would show it; the triggers after it saw that text end early and
+    /// are looked at again with what follows. Lines are still counted over the skipped bytes
+    /// (a vector count, far cheaper than the scan).
+    public init(maximumFindings: Int = SecretGuard.defaultMaximumFindings, alreadyScanned scannedBytes: Int) {
+        self.init(maximumFindings: maximumFindings)
+        evaluated = max(0, scannedBytes - Self.lookahead)
+    }
+
     /// Whether a secret has been seen in the input so far (confirmed or not).
     public var hasFindings: Bool { !findings.isEmpty || !pending.isEmpty }
+
+    /// The first secret seen so far, confirmed or not (a later trigger could still replace an
+    /// unconfirmed one with a more specific kind at the same place): what a stream is refused
+    /// for the moment there is one.
+    public var firstSeen: SecretFinding? {
+        let first = pending.min { $0.match.start < $1.match.start }.map {
+            SecretFinding(
+                pattern: $0.match.pattern, offset: $0.match.start, line: $0.line, column: $0.column,
+                excerpt: $0.match.excerpt)
+        }
+        guard let confirmed = findings.first else { return first }
+        guard let first, first.offset < confirmed.offset else { return confirmed }
+        return first
+    }
 
     var isSaturated: Bool { findings.count + pending.count >= maximumFindings }
 
@@ -113,7 +141,9 @@ public struct SecretScanner: Sendable {
             countLines(to: match.start, chunk: chunk, chunkStart: chunkStart)
             add(PendingFinding(match: match, line: lines.line, column: lines.column))
         }
-        countLines(to: max(lines.position, evaluated - Self.lookbehind), chunk: chunk, chunkStart: chunkStart)
+        countLines(
+            to: min(bytesScanned, max(lines.position, evaluated - Self.lookbehind)), chunk: chunk,
+            chunkStart: chunkStart)
         keepTail(of: chunk, chunkStart: chunkStart)
         confirm(before: evaluated - Self.lookbehind)
     }
@@ -135,7 +165,8 @@ public struct SecretScanner: Sendable {
             lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
             add(PendingFinding(match: match, line: lines.line, column: lines.column))
         }
-        let counted = max(lines.position, evaluated - Self.lookbehind)
+        // (Capped at what was fed: `evaluated` may start ahead, `init(alreadyScanned:)`.)
+        let counted = min(bytesScanned, max(lines.position, evaluated - Self.lookbehind))
         lines.advance(over: text.span, from: lines.position - tailStart, to: counted - tailStart)
         if tail.count >= 2 * Self.kept {
             tail.removeFirst(tail.count - Self.kept)

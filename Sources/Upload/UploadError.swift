@@ -55,8 +55,9 @@ public enum UploadError: PasteError, Equatable {
     /// The answer is not HTTP/1.x or HTTP/2 (an HTTP/0.9 reply, a malformed status line), or
     /// its header is larger than libcurl takes.
     case badAnswer(url: String, detail: String)
-    /// The content was refused as it was read (binary, not UTF-8): the transfer was stopped
-    /// before the request was complete, so the server made no paste. Never retried, never kept.
+    /// The content was refused as it was read (binary, not UTF-8, a secret): the transfer was
+    /// stopped before the request was complete, so the server made no paste. Never retried;
+    /// kept (held) only for a secret (`InspectionRefusal.keepsText`).
     case contentRefused(InspectionRefusal)
     /// The proxy could not be reached (`authority` is its `host:port`).
     case proxyUnreachable(proxy: String, detail: String, requestSent: Bool)

@@ -8,9 +8,10 @@ import PasteCore
 ///
 /// The text is scanned whole before anything is sent: in memory, a large `-f` file from disk in
 /// chunks, a stream by the start held in memory; a large selection was scanned while it was read
-/// (`ReadStage`), and its findings are taken as they are. Seam: the rest of a stream is scanned nowhere
-/// yet; it goes out in `SendStage` (`streamObserver`), where an incremental scanner can see each
-/// chunk as it is sent, beside the digest.
+/// (`ReadStage`), and its findings are taken as they are. The rest of a stream is scanned as it
+/// is sent (`streamChecks`: the request's `ContentChecks.scansSecrets`, run by the upload's
+/// inspection before libcurl has each chunk): a secret there stops the request before it is
+/// complete, and the text is held in the outbox (`RecordStage`).
 enum GuardStage {
     /// Checks every text input; a "private" answer makes `options` private.
     ///
@@ -18,16 +19,16 @@ enum GuardStage {
     ///   - reading: the inputs, and where each is going (named in the question; whether it can
     ///     be private).
     ///   - windows: the hotkey's windows, for the question.
-    /// - Returns: whether the person let text holding a secret go (then no preview of it is
-    ///   kept in the history).
+    /// - Returns: the indices of the inputs the person chose to send despite a finding (their
+    ///   streams are not scanned again).
     /// - Throws: `GuardError.secretsFound` (77) without a window, `Cancelled` (130) when the
     ///   person said no.
     @discardableResult
-    static func check(_ reading: ReadStage.Reading, windows: DesktopWindows, options: inout PasteOptions) throws
-        -> Bool
-    {
-        var consented = false
-        for input in reading.inputs where input.type.category == .text {
+    static func check(
+        _ reading: ReadStage.Reading, windows: DesktopWindows, options: inout PasteOptions
+    ) throws -> Set<Int> {
+        var consented: Set<Int> = []
+        for (index, input) in reading.inputs.enumerated() where input.type.category == .text {
             let findings =
                 if let scanned = input.secretScan {
                     SecretGuard().findings(of: scanned)
@@ -41,7 +42,7 @@ enum GuardStage {
                 let choice = try windows.confirmSecretUpload(first, service: reading.route(of: input).service)
             {
                 if choice == .uploadPrivately { options.isPrivate = true }
-                consented = true
+                consented.insert(index)
                 continue
             }
             throw GuardError.secretsFound(findings, source: input.fileName)
@@ -68,5 +69,24 @@ enum GuardStage {
             let findings = SecretGuard().scan(Array(value.utf8))
             if !findings.isEmpty { throw GuardError.secretInValue(findings, value: name) }
         }
+    }
+
+    /// Turns the secret guard on for the rest of a streamed text (piped stdin past what is held
+    /// in memory): `request` then scans every chunk as it is sent, skipping what `check` already
+    /// scanned of its start. Nothing for text in memory or a file (scanned whole by `check`), or
+    /// for an image or a binary file.
+    static func streamChecks(_ request: inout UploadRequest, for input: PasteInput) {
+        guard input.type.category == .text, case .stream(_, let prefix, _) = input.content else { return }
+        request.contentChecks.scansSecrets = true
+        request.contentChecks.secretsScannedUpFront = Int64(prefix.count)
+    }
+
+    /// Scans a stream read whole into memory for a service that cannot stream it
+    /// (`BuildStage.spooledIfNeeded`): `check` saw only its start.
+    ///
+    /// - Throws: `GuardError.secretsFound` (77).
+    static func checkSpooled(_ input: PasteInput, wasStreamed: Bool) throws(GuardError) {
+        guard wasStreamed, input.type.category == .text, let bytes = input.bytes else { return }
+        try SecretGuard().check(bytes)
     }
 }

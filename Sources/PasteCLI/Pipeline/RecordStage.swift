@@ -118,10 +118,11 @@ struct RecordStage {
     // MARK: - Failures
 
     /// Keeps the text of a paste that was not made, and says where it is in the error. Content
-    /// refused as it streamed (binary, not UTF-8) can never be sent: its partial copy is removed
-    /// instead.
+    /// refused as it streamed for what it is (binary, not UTF-8) can never be sent: its partial
+    /// copy is removed instead. A secret the guard saw in a stream is kept whole and held: the
+    /// rest of stdin is read into the entry, and `paste --outbox send ID --force` sends it.
     func keep(_ job: PasteJob, after error: any Error, nextAttempt requestedAttempt: Date? = nil) -> any Error {
-        if case .contentRefused? = error as? UploadError, case .input = job.source {
+        if case .contentRefused(let refusal)? = error as? UploadError, !refusal.keepsText, case .input = job.source {
             try? job.claim?.discard()
             return error
         }

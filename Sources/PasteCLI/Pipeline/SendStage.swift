@@ -18,9 +18,10 @@ import Upload
 /// libcurl's progress callback and from an interrupted read of stdin); the job still reaches
 /// `RecordStage`, which says where the text is.
 ///
-/// Seam for what comes next: the secret guard on streams. `streamObserver(for:)` sees every
-/// byte of a stream once, in order, as it is sent (today the digest); an incremental scanner
-/// joins it there.
+/// `streamObserver(for:)` sees every byte of a stream once, in order, as it is sent (the
+/// digest). The secret guard on the rest of a stream rides on the request's content inspection
+/// instead (`GuardStage.streamChecks`), which can stop the transfer before the request is
+/// complete.
 struct SendStage {
     /// How many uploads of a batch run at once on the multi handle.
     static let batchConcurrency = 6

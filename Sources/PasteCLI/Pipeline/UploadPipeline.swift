@@ -41,10 +41,9 @@ struct UploadPipeline {
         for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
 
         var options = plan.options
-        // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
-        var keepsPreviews = !plan.isForced
+        var consented: Set<Int> = []
         if !plan.isForced {
-            keepsPreviews = !(try GuardStage.check(reading, windows: windows, options: &options))
+            consented = try GuardStage.check(reading, windows: windows, options: &options)
         }
         if plan.prompts {
             guard let title = try windows.promptForTitle(initialText: options.title ?? "") else { return .cancelled }
@@ -60,8 +59,18 @@ struct UploadPipeline {
             let route = reading.route(of: inputs[index])
             // A stream for a service that cannot stream it is read whole here, so the outbox
             // keeps what is sent, all of it.
-            if !plan.isDryRun { inputs[index] = try BuildStage.spooledIfNeeded(inputs[index], for: route.service) }
-            requests.append(try build.build(inputs[index], route: route, options: options))
+            if !plan.isDryRun {
+                let wasStreamed = inputs[index].bytes == nil
+                inputs[index] = try BuildStage.spooledIfNeeded(inputs[index], for: route.service)
+                // The secret guard on the rest of a stream: now, when it was read whole; else as
+                // it is sent.
+                if !plan.isForced && !consented.contains(index) {
+                    try GuardStage.checkSpooled(inputs[index], wasStreamed: wasStreamed)
+                }
+            }
+            var request = try build.build(inputs[index], route: route, options: options)
+            if !plan.isForced && !consented.contains(index) { GuardStage.streamChecks(&request, for: inputs[index]) }
+            requests.append(request)
         }
         if plan.isDryRun {
             output.text(build.describe(requests, inputs: inputs))
@@ -69,7 +78,9 @@ struct UploadPipeline {
         }
 
         let (results, signal) = sendAndRecord(
-            requests, inputs, reading, plan: plan, options: options, keepsPreviews: keepsPreviews)
+            requests, inputs, reading, plan: plan, options: options,
+            // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
+            keepsPreviews: !plan.isForced && consented.isEmpty)
 
         // A run told to stop says what became of each text, and copies nothing.
         let copy = signal == nil ? plan.copy : nil
