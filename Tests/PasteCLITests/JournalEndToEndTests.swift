@@ -9,17 +9,7 @@ import TestSupport
 @Suite("The outbox as a journal: interrupted uploads", .temporaryHome, .mock)
 struct JournalEndToEndTests: ScopedSuite {
     /// A config with the mock as service `m`, no in-run retries.
-    static func config(_ mock: MockServer) -> String {
-        """
-        [paste]
-        retries = 0
-        [service "m"]
-        url = \(mock.url("/pastes/create"))
-        content-field = paste[body]
-        field = paste[authorization]=burger
-
-        """
-    }
+    static func config(_ mock: MockServer) -> String { pastieConfig(mock) }
 
     /// Text of about `count` bytes (a few more at most): lines of ASCII and some UTF-8, valid
     /// UTF-8 with no NUL (it is text).

@@ -9,17 +9,7 @@ import TestSupport
 /// made is left retryable, and the history is never corrupt.
 @Suite("The outbox journal under random kills", .temporaryHome, .mock, .serialized)
 struct JournalKillTests: ScopedSuite {
-    static func config(_ mock: MockServer) -> String {
-        """
-        [paste]
-        retries = 0
-        [service "m"]
-        url = \(mock.url("/pastes/create"))
-        content-field = paste[body]
-        field = paste[authorization]=burger
-
-        """
-    }
+    static func config(_ mock: MockServer) -> String { pastieConfig(mock) }
 
     /// `paste ARGUMENTS…` with stdin from `file`, through `sh -c 'exec …'`: the signal reaches
     /// paste itself, and its stdin is a regular file (read like a pipe).

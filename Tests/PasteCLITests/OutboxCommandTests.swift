@@ -9,16 +9,7 @@ import TestSupport
 struct OutboxCommandTests: ScopedSuite {
     /// The mock as service `m` (and, unless `withGone` is false, a service `gone` on it too).
     static func config(_ mock: MockServer, withGone: Bool = true) -> String {
-        var text = """
-            [paste]
-            retries = 0
-            [service "m"]
-            url = \(mock.url("/pastes/create"))
-            content-field = paste[body]
-            field = paste[authorization]=burger
-            private-field = paste[restricted]=1
-
-            """
+        var text = pastieConfig(mock, extra: "private-field = paste[restricted]=1\n")
         if withGone {
             text += """
                 [service "gone"]

@@ -8,19 +8,14 @@ import TestSupport
 struct OutboxEndToEndTests: ScopedSuite {
     /// A config with a service `m` on the mock and a service `dead` where nothing listens.
     static func config(_ mock: MockServer, deadPort: Int) -> String {
-        """
-        [paste]
-        retries = 0
-        [service "m"]
-        url = \(mock.url("/pastes/create"))
-        content-field = paste[body]
-        field = paste[authorization]=burger
-        [service "dead"]
-        url = http://127.0.0.1:\(deadPort)/pastes/create
-        content-field = paste[body]
-        field = paste[authorization]=burger
+        pastieConfig(mock)
+            + """
+            [service "dead"]
+            url = http://127.0.0.1:\(deadPort)/pastes/create
+            content-field = paste[body]
+            field = paste[authorization]=burger
 
-        """
+            """
     }
 
     static func mode(_ path: String) throws -> Int {

@@ -96,6 +96,13 @@ func keptLine(id: String, isHeld: Bool) -> String {
         : "paste: the text waits in the outbox (\(id)); 'paste --retry' sends it again"
 }
 
+/// The outbox tests' config: `[paste] retries = 0` (a failure is final within the run) and
+/// service `m`, the mock's pastie form; `extra` follows it (more keys of `m`, more sections).
+func pastieConfig(_ mock: MockServer, extra: String = "") -> String {
+    "[paste]\nretries = 0\n[service \"m\"]\nurl = \(mock.url("/pastes/create"))\ncontent-field = paste[body]\n"
+        + "field = paste[authorization]=burger\n" + extra
+}
+
 /// The paste id at the end of a mock URL (`http://127.0.0.1:P/pastes/12` → 12).
 func pasteID(_ url: String) -> Int? {
     url.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/").last.flatMap { Int($0) }

@@ -8,16 +8,7 @@ import TestSupport
 struct RetryPipelineTests: ScopedSuite {
     @Test("--retry --json reports the size and SHA-256 of the text it sent, as history records them")
     func retryJSON() throws {
-        try paste.writeConfig(
-            """
-            [paste]
-            retries = 0
-            [service "m"]
-            url = \(mock.url("/pastes/create"))
-            content-field = paste[body]
-            field = paste[authorization]=burger
-
-            """)
+        try paste.writeConfig(pastieConfig(mock))
         try mock.addFault(.status(503), count: 0, path: "/pastes/create")
         let failed = try paste.run(["-S", "m"], stdin: "retry me\n")
         #expect(failed.status != 0)
