@@ -130,7 +130,7 @@ public struct KillHarness: Sendable {
     }
 
     /// How often the line count is looked at while waiting for the kill moment.
-    static let pollInterval = DispatchTimeInterval.microseconds(200)
+    static let pollInterval = 0.0002
 
     /// What a stepped process reads to take its next step.
     static let stepByte = Data([UInt8(ascii: ".")])
@@ -139,18 +139,9 @@ public struct KillHarness: Sendable {
     func perform(_ run: Run, executable: String, arguments: [String], environment: [String: String]?) throws
         -> Outcome
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
         let steps = Pipe()
-        process.standardInput = isStepped ? steps : FileHandle.nullDevice
         let outPipe = Pipe()
         let errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
         let output = LineCounter()
         let drained = DispatchGroup()
         for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
@@ -165,7 +156,14 @@ public struct KillHarness: Sendable {
                 drained.leave()
             }
         }
-        try process.run()
+        let process = try SpawnedProcess(
+            executable, arguments, environment: environment,
+            standardInput: isStepped ? .handle(steps.fileHandleForReading) : .null,
+            standardOutput: .handle(outPipe.fileHandleForWriting), standardError: .handle(errPipe.fileHandleForWriting))
+        // The child has its copies: ours would keep its pipes open past its end.
+        try? outPipe.fileHandleForWriting.close()
+        try? errPipe.fileHandleForWriting.close()
+        try? steps.fileHandleForReading.close()
         // A stepped process that is killed must not take the test down with SIGPIPE.
         let step = { withoutSIGPIPE { try? steps.fileHandleForWriting.write(contentsOf: Self.stepByte) } }
         var wasKilled = false
@@ -193,25 +191,24 @@ public struct KillHarness: Sendable {
             } else if lines >= run.killAfterLines {
                 break
             }
-            hasEnded = ended.wait(timeout: .now() + Self.pollInterval) == .success
+            hasEnded = process.wait(seconds: Self.pollInterval) != nil
         }
         if !hasEnded && !stopsBetweenSteps && run.extraDelay > 0 {
-            hasEnded = ended.wait(timeout: .now() + run.extraDelay) == .success
+            hasEnded = process.wait(seconds: run.extraDelay) != nil
         }
         if !hasEnded {
-            kill(process.processIdentifier, run.signal)
+            process.send(run.signal)
             wasKilled = true
-            hasEnded = ended.wait(timeout: .now() + processTimeout) == .success
+            hasEnded = process.wait(seconds: processTimeout) != nil
         }
         try? steps.fileHandleForWriting.close()
         if !hasEnded {
-            kill(process.processIdentifier, SIGKILL)
-            _ = ended.wait(timeout: .now() + 5)
+            process.send(SIGKILL)
+            _ = process.wait(seconds: 5)
             throw ProcessTimedOut(command: [executable] + arguments, seconds: processTimeout)
         }
         _ = drained.wait(timeout: .now() + processTimeout)
-        let status: Int32 =
-            process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        let status = process.wait(seconds: 0) ?? -1
         // A process that ended on its own before the signal went out was not killed.
         if wasKilled && status != 128 + run.signal { wasKilled = false }
         return Outcome(run: run, wasKilled: wasKilled, status: status, lines: output.lines, stderr: output.err)

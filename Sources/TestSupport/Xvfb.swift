@@ -10,7 +10,7 @@ public final class Xvfb: @unchecked Sendable {
     // Safe: `process` and `display` are set once in init; `stop` is idempotent.
     /// The display name, `:N`.
     public let display: String
-    private let process: Process
+    private let process: SpawnedProcess
 
     /// The screen every X test runs on; the DPI is pinned so the alerts' layout sizes are exact.
     public static let screenWidth = 1280
@@ -28,18 +28,18 @@ public final class Xvfb: @unchecked Sendable {
         guard let executable = Self.executable else {
             throw XvfbError(reason: "Xvfb is not installed (apt install xvfb)")
         }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
-            "-displayfd", "1", "-screen", "0", "\(Self.screenWidth)x\(Self.screenHeight)x24", "-dpi",
-            "\(Self.dotsPerInch)", "-nolisten", "tcp", "-noreset",
-        ]
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(
+            executable,
+            [
+                "-displayfd", "1", "-screen", "0", "\(Self.screenWidth)x\(Self.screenHeight)x24", "-dpi",
+                "\(Self.dotsPerInch)", "-nolisten", "tcp", "-noreset",
+            ], standardOutput: .handle(output.fileHandleForWriting), standardError: .handle(errors.fileHandleForWriting)
+        )
+        // The server has its copies: ours would keep its pipes open past its end.
+        try? output.fileHandleForWriting.close()
+        try? errors.fileHandleForWriting.close()
 
         // Read the display number on a thread, so the wait has a deadline.
         let box = LineBox()
@@ -55,8 +55,8 @@ public final class Xvfb: @unchecked Sendable {
             done.signal()
         }
         if done.wait(timeout: .now() + timeout) == .timedOut || box.line.isEmpty {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.send(SIGKILL)
+            _ = process.wait(seconds: 10)
             let log = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
             throw XvfbError(reason: "Xvfb did not report a display within \(timeout)s: \(log)")
         }
@@ -78,12 +78,11 @@ public final class Xvfb: @unchecked Sendable {
 
     /// Kills the server (every client's connection drops with it) and waits for it.
     ///
-    /// SIGKILL, not SIGTERM: a child started from a Dispatch thread inherits that thread's
-    /// blocked-signal mask, and Xvfb then never sees SIGTERM.
+    /// SIGKILL: at once, whatever the server is doing.
     public func stop() {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.send(SIGKILL)
+        _ = process.wait(seconds: 10)
         // A killed Xvfb leaves its lock and socket behind; they are ours to remove.
         let number = display.dropFirst()
         unlink("/tmp/.X\(number)-lock")

@@ -52,15 +52,11 @@ enum Selections {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("clip-\(UUID().uuidString)")
         try Data(input).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = server.environment
-        process.standardInput = try FileHandle(forReadingFrom: file)
         // The forked server keeps whatever stdio it got: give it nothing of ours.
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let stdin = try FileHandle(forReadingFrom: file)
+        _ = try SpawnedProcess(
+            arguments[0], Array(arguments.dropFirst()), environment: server.environment, standardInput: .handle(stdin))
+        try? stdin.close()
         try waitUntil("\(arguments[0]) to take the \(selection)", timeout: 60) {
             try hasOwner(selection, on: server)
         }

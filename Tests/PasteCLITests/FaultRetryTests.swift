@@ -5,26 +5,24 @@ import TestSupport
 /// `paste` started in the background, its stderr readable while it runs.
 final class BackgroundPaste: @unchecked Sendable {
     // Safe: `errText` is only touched with `lock` held; the rest is set in init.
-    let process = Process()
+    private let process: SpawnedProcess
     private let lock = NSLock()
     private var errText = Data()
     private let outPipe = Pipe()
     private let errPipe = Pipe()
-    private let exited = DispatchSemaphore(value: 0)
 
     init(_ paste: PasteRunner, _ arguments: [String], stdin text: String) throws {
         let input = paste.home.root.appendingPathComponent("stdin-\(UUID().uuidString)")
         try Data(text.utf8).write(to: input)
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path(of: "paste"))
-        process.arguments = arguments
-        process.environment = paste.environment
-        process.standardInput = try FileHandle(forReadingFrom: input)
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        let exited = exited
-        process.terminationHandler = { _ in exited.signal() }
+        let stdin = try FileHandle(forReadingFrom: input)
+        process = try SpawnedProcess(
+            BuiltProducts.path(of: "paste"), arguments, environment: paste.environment, standardInput: .handle(stdin),
+            standardOutput: .handle(outPipe.fileHandleForWriting), standardError: .handle(errPipe.fileHandleForWriting))
+        // The child has its copies: ours would keep its pipes open past its end.
+        try? stdin.close()
+        try? outPipe.fileHandleForWriting.close()
+        try? errPipe.fileHandleForWriting.close()
         let handle = errPipe.fileHandleForReading
-        try process.run()
         Thread.detachNewThread { [self] in
             while true {
                 let chunk = handle.availableData
@@ -36,7 +34,7 @@ final class BackgroundPaste: @unchecked Sendable {
         }
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit { process.send(SIGTERM) }
 
     var err: String {
         lock.lock()
@@ -46,12 +44,12 @@ final class BackgroundPaste: @unchecked Sendable {
 
     /// Waits for the exit; returns status and stdout.
     func finish(timeout: Double = 60) throws -> (status: Int32, out: String) {
-        guard exited.wait(timeout: .now() + timeout) == .success else {
-            process.terminate()
+        guard let status = process.wait(seconds: timeout) else {
+            process.send(SIGTERM)
             throw BackgroundPasteTimeout(stderr: err)
         }
         let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self))
+        return (status, String(decoding: out, as: UTF8.self))
     }
 }
 

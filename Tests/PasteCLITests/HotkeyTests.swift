@@ -231,40 +231,38 @@ struct HotkeyTests: ScopedSuite {
 
 /// A child started in the background, waited for with a deadline.
 final class Launched {
-    let process = Process()
+    let process: SpawnedProcess
+    let command: [String]
     let output: URL
     let errors: URL
-    let done = DispatchSemaphore(value: 0)
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
         errors = FileManager.default.temporaryDirectory.appendingPathComponent("err-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        let done = done
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
+        command = [executable] + arguments
+        let out = try FileHandle(forWritingTo: output)
+        let err = try FileHandle(forWritingTo: errors)
+        process = try SpawnedProcess(
+            executable, arguments, environment: environment, standardOutput: .handle(out), standardError: .handle(err))
+        try? out.close()
+        try? err.close()
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
         try? FileManager.default.removeItem(at: output)
         try? FileManager.default.removeItem(at: errors)
     }
 
     func wait(timeout: Double) throws -> ProcessResult {
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            throw ProcessTimedOut(command: process.arguments ?? [], seconds: timeout)
+        guard let status = process.wait(seconds: timeout) else {
+            process.send(SIGKILL)
+            throw ProcessTimedOut(command: command, seconds: timeout)
         }
         return ProcessResult(
-            status: process.terminationStatus, stdout: (try? Data(contentsOf: output)) ?? Data(),
+            status: status, stdout: (try? Data(contentsOf: output)) ?? Data(),
             stderr: (try? Data(contentsOf: errors)) ?? Data())
     }
 }

@@ -4,12 +4,13 @@ import TestSupport
 /// A `paste` run the test watches and signals while it works: stdin from bytes written at once
 /// (a regular file), or from a pipe the test keeps open (a stream it can cut short).
 final class RunningPaste: @unchecked Sendable {
-    // Safe: `outText` and `errText` are only touched with `lock` held; the rest is set in init.
-    let process = Process()
+    // Safe: `outText` and `errText` are only touched with `lock` held; `process` is set once,
+    // in init; the rest is set in init.
+    private var process: SpawnedProcess?
+    private var command: [String] = []
     private let lock = NSLock()
     private var outText = Data()
     private var errText = Data()
-    private let exited = DispatchSemaphore(value: 0)
     private let drained = DispatchGroup()
     /// The write end of stdin, for a run fed through a pipe.
     private let input: FileHandle?
@@ -20,7 +21,9 @@ final class RunningPaste: @unchecked Sendable {
         let file = paste.home.root.appendingPathComponent("stdin-\(UUID().uuidString)")
         try bytes.write(to: file)
         input = nil
-        try start(paste, arguments, stdin: try FileHandle(forReadingFrom: file), ignoring: signals)
+        let handle = try FileHandle(forReadingFrom: file)
+        try start(paste, arguments, stdin: handle, ignoring: signals)
+        try? handle.close()
     }
 
     /// Starts `paste arguments…` reading a pipe: `first` is written at once (on a thread of its
@@ -29,36 +32,40 @@ final class RunningPaste: @unchecked Sendable {
         let pipe = Pipe()
         let writer = pipe.fileHandleForWriting
         input = closing ? nil : writer
-        try start(paste, arguments, stdin: pipe)
+        try start(paste, arguments, stdin: pipe.fileHandleForReading)
+        try? pipe.fileHandleForReading.close()
         Thread.detachNewThread {
             withoutSIGPIPE { try? writer.write(contentsOf: first) }
             if closing { try? writer.close() }
         }
     }
 
-    private func start(_ paste: PasteRunner, _ arguments: [String], stdin: Any, ignoring signals: [String] = []) throws
+    private func start(_ paste: PasteRunner, _ arguments: [String], stdin: FileHandle, ignoring signals: [String] = [])
+        throws
     {
+        let executable: String
+        let argv: [String]
         if signals.isEmpty {
-            process.executableURL = URL(fileURLWithPath: BuiltProducts.path(of: "paste"))
-            process.arguments = arguments
+            executable = BuiltProducts.path(of: "paste")
+            argv = arguments
         } else {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments =
+            executable = "/bin/sh"
+            argv =
                 [
                     "-c", "trap '' \(signals.joined(separator: " ")); exec \"$0\" \"$@\"",
                     BuiltProducts.path(of: "paste"),
                 ]
                 + arguments
         }
-        process.environment = paste.environment
-        process.standardInput = stdin
+        command = [executable] + argv
         let outPipe = Pipe()
         let errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        let exited = exited
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        process = try SpawnedProcess(
+            executable, argv, environment: paste.environment, standardInput: .handle(stdin),
+            standardOutput: .handle(outPipe.fileHandleForWriting), standardError: .handle(errPipe.fileHandleForWriting))
+        // The child has its copies: ours would keep its pipes open past its end.
+        try? outPipe.fileHandleForWriting.close()
+        try? errPipe.fileHandleForWriting.close()
         for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
             let handle = pipe.fileHandleForReading
             drained.enter()
@@ -76,7 +83,7 @@ final class RunningPaste: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process?.send(SIGKILL)
         try? input?.close()
     }
 
@@ -89,21 +96,19 @@ final class RunningPaste: @unchecked Sendable {
 
     /// Sends `signal` to the run.
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process?.send(signal)
     }
 
     /// Waits for the end (at most `timeout` seconds); status is 128 + N for a death by signal N.
     func finish(timeout: Double = 60) throws -> ProcessResult {
-        guard exited.wait(timeout: .now() + timeout) == .success else {
-            kill(process.processIdentifier, SIGKILL)
-            throw ProcessTimedOut(command: ["paste"] + (process.arguments ?? []), seconds: timeout)
+        guard let status = process?.wait(seconds: timeout) else {
+            process?.send(SIGKILL)
+            throw ProcessTimedOut(command: command, seconds: timeout)
         }
         try? input?.close()
         _ = drained.wait(timeout: .now() + timeout)
         lock.lock()
         defer { lock.unlock() }
-        let status =
-            process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return ProcessResult(status: status, stdout: outText, stderr: errText)
     }
 }

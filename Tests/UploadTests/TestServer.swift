@@ -20,8 +20,8 @@ import TestSupport
 /// `https://termbin.example/<length>/<sha256>\n`.
 /// The test that starts it stops it (`deinit` terminates the process).
 final class TestServer: @unchecked Sendable {
-    // Safe: immutable after init; the process object is only terminated in deinit.
-    let process: Process
+    // Safe: immutable after init; the process is only killed in deinit.
+    let process: SpawnedProcess
     let port: Int
 
     /// The server's base URL (`http://127.0.0.1:PORT`).
@@ -29,13 +29,10 @@ final class TestServer: @unchecked Sendable {
 
     init(mode: String = "http") throws {
         let script = try #require(Bundle.module.url(forResource: "Fixtures/test_server", withExtension: "py"))
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path, mode]
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(
+            "/usr/bin/python3", [script.path, mode], standardOutput: .handle(output.fileHandleForWriting))
+        try? output.fileHandleForWriting.close()
         let line = LineBox()
         Thread.detachNewThread {
             var data = Data()
@@ -54,9 +51,8 @@ final class TestServer: @unchecked Sendable {
     }
 
     deinit {
-        // SIGKILL: the child may inherit a mask blocking SIGTERM from the test runner's thread.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.send(SIGKILL)
+        _ = process.wait(seconds: 30)
     }
 
     struct ServerFailed: Error { var output: String }
