@@ -109,17 +109,15 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
 
     /// The value at an RFC 6901 pointer (`/data/url`, `/files/0/link`, `~1` and `~0` escapes).
     public func value(at pointer: String) -> JSONValue? {
-        guard !pointer.isEmpty else { return self }
-        guard pointer.hasPrefix("/") else { return nil }
+        guard let tokens = JSONPointer.tokens(pointer) else { return nil }
         var current = self
-        for rawToken in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = String(rawToken).replacingAll("~1", with: "/").replacingAll("~0", with: "~")
+        for token in tokens {
             switch current {
             case .object(let members):
                 guard let next = members[token] else { return nil }
                 current = next
             case .array(let items):
-                guard let index = Int(token), token == String(index), items.indices.contains(index) else { return nil }
+                guard let index = JSONPointer.index(token, count: items.count) else { return nil }
                 current = items[index]
             default: return nil
             }

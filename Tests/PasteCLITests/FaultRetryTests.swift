@@ -2,61 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `paste` started in the background, its stderr readable while it runs.
-final class BackgroundPaste: @unchecked Sendable {
-    // Safe: `errText` is only touched with `lock` held; the rest is set in init.
-    private let process: SpawnedProcess
-    private let lock = NSLock()
-    private var errText = Data()
-    private let outPipe = Pipe()
-    private let errPipe = Pipe()
-
-    init(_ paste: PasteRunner, _ arguments: [String], stdin text: String) throws {
-        let input = paste.home.root.appendingPathComponent("stdin-\(UUID().uuidString)")
-        try Data(text.utf8).write(to: input)
-        let stdin = try FileHandle(forReadingFrom: input)
-        process = try SpawnedProcess(
-            BuiltProducts.path(of: "paste"), arguments, environment: paste.environment, standardInput: .handle(stdin),
-            standardOutput: .handle(outPipe.fileHandleForWriting), standardError: .handle(errPipe.fileHandleForWriting))
-        // The child has its copies: ours would keep its pipes open past its end.
-        try? stdin.close()
-        try? outPipe.fileHandleForWriting.close()
-        try? errPipe.fileHandleForWriting.close()
-        let handle = errPipe.fileHandleForReading
-        Thread.detachNewThread { [self] in
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { return }
-                lock.lock()
-                errText.append(chunk)
-                lock.unlock()
-            }
-        }
-    }
-
-    deinit { process.send(SIGTERM) }
-
-    var err: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: errText, as: UTF8.self)
-    }
-
-    /// Waits for the exit; returns status and stdout.
-    func finish(timeout: Double = 60) throws -> (status: Int32, out: String) {
-        guard let status = process.wait(seconds: timeout) else {
-            process.send(SIGTERM)
-            throw BackgroundPasteTimeout(stderr: err)
-        }
-        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-        return (status, String(decoding: out, as: UTF8.self))
-    }
-}
-
-struct BackgroundPasteTimeout: Error {
-    var stderr: String
-}
-
 /// The delays in `retrying in 0.7s (attempt 2 of 4)` notes, in order.
 func retryDelays(_ stderr: String) -> [Double] {
     stderr.split(separator: "\n").compactMap { line in
@@ -80,12 +25,13 @@ struct FaultRetryTests: ScopedSuite {
     func connectionRefusedIsRetried() throws {
         let port = try Self.freePort()
         try paste.writeConfig("[paste]\nretries = 3\n")
-        let run = try BackgroundPaste(
+        let run = try RunningPaste(
             paste, ["--url", "http://127.0.0.1:\(port)/pastes/create", "--no-copy"], stdin: "retry me\n")
         try waitUntil("paste to fail once and back off", timeout: 20) { run.err.contains("retrying in") }
         let mock = try MockServer(arguments: ["--port", String(port)])
-        let (status, out) = try run.finish()
-        #expect(status == 0, "stderr: \(run.err)")
+        let result = try run.finish()
+        let out = result.out
+        #expect(result.status == 0, "stderr: \(run.err)")
         #expect(out.hasPrefix(mock.baseURL + "/pastes/"))
         let posts = try mock.posts()
         #expect(posts.count == 1)

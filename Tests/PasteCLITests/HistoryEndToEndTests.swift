@@ -29,10 +29,10 @@ struct HistoryEndToEndTests: ScopedSuite {
     @Test("20 paste runs at once leave 20 well-formed records with 20 distinct URLs")
     func concurrentRuns() throws {
         let runs = try (0..<20).map {
-            try BackgroundPaste(paste, ["--url", mock.url("/pastes/create"), "-q"], stdin: "concurrent paste \($0)\n")
+            try RunningPaste(paste, ["--url", mock.url("/pastes/create"), "-q"], stdin: "concurrent paste \($0)\n")
         }
         for run in runs {
-            let (status, _) = try run.finish()
+            let status = try run.finish().status
             #expect(status == 0, "stderr: \(run.err)")
         }
         let lines = try paste.historyLines()

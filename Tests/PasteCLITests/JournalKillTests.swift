@@ -160,10 +160,11 @@ struct JournalKillTests: ScopedSuite {
         for text in texts {
             _ = try outbox.create(OutboxEntry.Metadata(service: "m", created: Date()), content: Array(text.utf8))
         }
-        let runs = try (0..<50).map { _ in try BackgroundPaste(paste, ["--retry", "--no-copy"], stdin: "") }
+        let runs = try (0..<50).map { _ in try RunningPaste(paste, ["--retry", "--no-copy"], stdin: "") }
         var printed: [Substring] = []
         for run in runs {
-            let (status, out) = try run.finish(timeout: 300)
+            let result = try run.finish(timeout: 300)
+            let (status, out) = (result.status, result.out)
             #expect(status == 0, "stderr: \(run.err)")
             printed += out.split(separator: "\n")
         }

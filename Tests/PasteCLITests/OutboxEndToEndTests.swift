@@ -111,8 +111,8 @@ struct OutboxEndToEndTests: ScopedSuite {
         try mock.addFault(.delay(seconds: 0.2), count: 0, path: "/pastes/create")
         try mock.clearRequests()
 
-        let one = try BackgroundPaste(paste, ["--retry"], stdin: "")
-        let two = try BackgroundPaste(paste, ["--retry"], stdin: "")
+        let one = try RunningPaste(paste, ["--retry"], stdin: "")
+        let two = try RunningPaste(paste, ["--retry"], stdin: "")
         let first = try one.finish()
         let second = try two.finish()
         #expect(first.status == 0, "stderr: \(one.err)")

@@ -36,8 +36,8 @@ struct RepeatEndToEndTests: ScopedSuite {
     func concurrentSameText() throws {
         // The first upload takes a while, so the second starts while it is under way.
         try mock.addFault(.delay(seconds: 1), count: 0, path: "/pastes/create")
-        let one = try BackgroundPaste(paste, ["--url", mock.url("/pastes/create"), "-q"], stdin: "pressed twice\n")
-        let two = try BackgroundPaste(paste, ["--url", mock.url("/pastes/create"), "-q"], stdin: "pressed twice\n")
+        let one = try RunningPaste(paste, ["--url", mock.url("/pastes/create"), "-q"], stdin: "pressed twice\n")
+        let two = try RunningPaste(paste, ["--url", mock.url("/pastes/create"), "-q"], stdin: "pressed twice\n")
         let first = try one.finish()
         let second = try two.finish()
         #expect(first.status == 0, "stderr: \(one.err)")

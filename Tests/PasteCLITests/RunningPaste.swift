@@ -26,6 +26,11 @@ final class RunningPaste: @unchecked Sendable {
         try? handle.close()
     }
 
+    /// Starts `paste arguments…` with `stdin` (as UTF-8) in a regular file.
+    convenience init(_ paste: PasteRunner, _ arguments: [String], stdin text: String) throws {
+        try self.init(paste, arguments, stdin: Data(text.utf8))
+    }
+
     /// Starts `paste arguments…` reading a pipe: `first` is written at once (on a thread of its
     /// own); then the pipe is closed when `closing`, else it stays open (a stream not over yet).
     init(_ paste: PasteRunner, _ arguments: [String], streaming first: Data, closing: Bool = false) throws {
