@@ -83,6 +83,41 @@ struct SecretScannerTests {
         #expect(findings.map(\.column) == [9])
     }
 
+    @Test("lines and columns match a byte-by-byte count, for any range and any run of line feeds or accents")
+    func lineCounter() {
+        // Runs long enough to fill the vector counters (63 steps of 64 bytes) and their tails.
+        var generator = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [[0x0a], Array("é".utf8), Array("€".utf8), [0x61], Array("a\nb".utf8)]
+        var mixed: [UInt8] = []
+        while mixed.count < 20_000 { mixed += pieces.randomElement(using: &generator)! }
+        let texts = [
+            mixed, [UInt8](repeating: 0x0a, count: 9000), Array(String(repeating: "é", count: 9000).utf8),
+            [UInt8](repeating: 0x61, count: 9000),
+        ]
+        for text in texts {
+            for _ in 0..<40 {
+                let from = Int.random(in: 0...text.count, using: &generator)
+                let to = Int.random(in: from...text.count, using: &generator)
+                var counter = SecretLineCounter()
+                counter.advance(over: text.span, from: 0, to: from)
+                counter.advance(over: text.span, from: from, to: to)
+                var line = 1
+                var column = 1
+                for byte in text[..<to] {
+                    if byte == 0x0a {
+                        line += 1
+                        column = 1
+                    } else if byte & 0xc0 != 0x80 {
+                        column += 1
+                    }
+                }
+                #expect(
+                    counter.line == line && counter.column == column && counter.position == to,
+                    "0..<\(from)..<\(to)")
+            }
+        }
+    }
+
     @Test("memory stays bounded: a key 12 MiB into a stream is found, the scanner keeps 9 KiB")
     func boundedMemory() {
         let filler = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
@@ -118,7 +153,7 @@ struct SecretScannerTests {
         #expect(SecretGuard().scan(text).map(\.offset) == [offset])
     }
 
-    @Test("the scanner runs on another thread: chunks in, findings out")
+    @Test("the scanner is a value that may move to another thread: chunks in, findings out")
     func otherThread() async {
         let chunks: [[UInt8]] = [Array("password = \"s3cr3t!Pw".utf8), Array("\"\nnothing\n".utf8)]
         let findings = await Task.detached {
