@@ -3,6 +3,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <errno.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "csystem_shims.h"
 
@@ -45,4 +48,40 @@ void csystem_restore_caught_signals(void) {
         sigaction(signal, &action, NULL);
         __atomic_store_n(&caught[signal], 0, __ATOMIC_RELAXED);
     }
+}
+
+int csystem_unlink_when_released(const char *path) {
+    pid_t child = fork();
+    if (child < 0) return -1;
+    if (child == 0) {
+        pid_t grandchild = fork();
+        if (grandchild == 0) {
+            setsid();
+            int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+            if (null >= 0) {
+                dup2(null, 0);
+                dup2(null, 1);
+                dup2(null, 2);
+            }
+            // Every other descriptor goes, the parent's lock on the file among them.
+            close_range(3, ~0U, 0);
+            int file = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+            if (file >= 0) {
+                while (flock(file, LOCK_EX) != 0 && errno == EINTR) {}
+                unlink(path);
+                close(file);
+            }
+            _exit(0);
+        }
+        _exit(grandchild < 0 ? 1 : 0);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0) {
+        if (errno != EINTR) return -1;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        errno = EAGAIN;
+        return -1;
+    }
+    return 0;
 }

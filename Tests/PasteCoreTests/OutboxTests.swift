@@ -65,6 +65,25 @@ struct OutboxTests: ScopedSuite {
         #expect(try files().isEmpty)
     }
 
+    @Test("a large sent entry leaves the listing at once; its content is removed once the claim lets it go")
+    func largeEntryRemovedInBackground() throws {
+        var claim: OutboxClaim? = try outbox.create(metadata, inFlight: true)
+        let content = [UInt8](repeating: 0x61, count: Int(1 << 20))
+        for _ in 0..<64 { try claim!.append(content) }
+        _ = try claim!.finishContent()
+        let contentPath = claim!.contentPath
+        try claim!.recordSuccess()
+        // Out of the entry's way at once: no entry listed, the content under a hidden name.
+        #expect(try outbox.listing().items.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: contentPath))
+        let hidden = try files()
+        #expect(hidden.count == 1 && hidden.allSatisfy { $0.hasPrefix(".") && $0.contains(".tmp-") })
+        claim = nil  // the lock goes: the detached remover may take the file
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try !files().isEmpty && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(try files().isEmpty)
+    }
+
     @Test("a stream goes in through the tee and appends; it is whole only once finished")
     func streamedEntry() throws {
         let claim = try outbox.create(metadata, inFlight: true)
