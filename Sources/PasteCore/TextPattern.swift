@@ -179,64 +179,68 @@ struct PatternScan {
         }
         rest = String(characters[index...])
         // Groups and lookbehinds over the whole pattern.
-        var position = 0
-        var inClass = false
-        while position < characters.count {
-            let character = characters[position]
-            if character == "\\" {
-                position += 2
-                continue
+        var captureCount = 0
+        var hasLookbehind = false
+        Self.walkStructure(characters, from: 0) { position, character in
+            guard character == "(" else { return true }
+            let next = String(characters[(position + 1)..<min(characters.count, position + 4)])
+            if !next.hasPrefix("?") {
+                captureCount += 1
+            } else if next.hasPrefix("?<=") || next.hasPrefix("?<!") {
+                hasLookbehind = true
+            } else if next.hasPrefix("?<") || next.hasPrefix("?'") || next.hasPrefix("?P<") {
+                captureCount += 1
             }
-            if inClass {
-                if character == "]" { inClass = false }
-                position += 1
-                continue
-            }
-            if character == "[" {
-                inClass = true
-                // A `]` right after `[` or `[^` is a literal member.
-                position += 1
-                if position < characters.count, characters[position] == "^" { position += 1 }
-                if position < characters.count, characters[position] == "]" { position += 1 }
-                continue
-            }
-            if character == "(" {
-                let next = String(characters[(position + 1)..<min(characters.count, position + 4)])
-                if !next.hasPrefix("?") {
-                    captureCount += 1
-                } else if next.hasPrefix("?<=") || next.hasPrefix("?<!") {
-                    hasLookbehind = true
-                } else if next.hasPrefix("?<") || next.hasPrefix("?'") || next.hasPrefix("?P<") {
-                    captureCount += 1
-                }
-            }
-            position += 1
+            return true
         }
+        self.captureCount = captureCount
+        self.hasLookbehind = hasLookbehind
     }
 
     /// The index of the `)` that closes the `(` at `open`, skipping escapes and classes.
     static func closingParenthesis(_ characters: [Character], openedAt open: Int) -> Int? {
         var depth = 0
-        var position = open
-        var inClass = false
+        var closing: Int?
+        walkStructure(characters, from: open) { position, character in
+            if character == "(" {
+                depth += 1
+            } else if character == ")" {
+                depth -= 1
+                if depth == 0 {
+                    closing = position
+                    return false
+                }
+            }
+            return true
+        }
+        return closing
+    }
+
+    /// Shows `visit` each character of `characters` from `start` on that is structure: not
+    /// escaped (`\(`) and not inside a character class (`[(]`, escapes counted inside it too; a
+    /// `]` right after `[` or `[^` is taken as a member, as .NET and PCRE read `[]a]`, though
+    /// Swift's `Regex` then refuses the pattern with its own message). The one walk both
+    /// questions above share; `visit` returns false to stop it.
+    static func walkStructure(_ characters: [Character], from start: Int, _ visit: (Int, Character) -> Bool) {
+        var position = start
         while position < characters.count {
             let character = characters[position]
             if character == "\\" {
                 position += 2
                 continue
             }
-            if inClass {
-                if character == "]" { inClass = false }
-            } else if character == "[" {
-                inClass = true
-            } else if character == "(" {
-                depth += 1
-            } else if character == ")" {
-                depth -= 1
-                if depth == 0 { return position }
+            if character == "[" {
+                position += 1
+                if position < characters.count, characters[position] == "^" { position += 1 }
+                if position < characters.count, characters[position] == "]" { position += 1 }
+                while position < characters.count, characters[position] != "]" {
+                    position += characters[position] == "\\" ? 2 : 1
+                }
+                position += 1  // the `]` that closes the class
+                continue
             }
+            guard visit(position, character) else { return }
             position += 1
         }
-        return nil
     }
 }

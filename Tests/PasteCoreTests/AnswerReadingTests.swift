@@ -109,6 +109,11 @@ struct AnswerReadingTests {
         #expect(try TextPattern("a(b)|(c)").capture(.firstParticipating, in: "xc") == "c")
         #expect(throws: TextPattern.Problem.lookbehindNotAtStart) { try TextPattern("a(?<=b)c") }
         #expect(throws: TextPattern.Problem.groupInLookbehind) { try TextPattern("(?<=(a))b") }
+        // A `)` inside a class (or escaped) does not end the lookbehind, and a `(` there opens no
+        // group.
+        #expect(try TextPattern(#"(?<=[\])])\d+"#).capture(.whole, in: "a(1 b)23 c]45") == "23")
+        #expect(try TextPattern(#"(?<=\)|\])\d+"#).capture(.whole, in: "a(1 b]23") == "23")
+        #expect(try TextPattern(#"[(\]](b)"#).captureCount == 1)
     }
 
     @Test("OrderedJSON keeps member order and number text, and reports the line of an error")
