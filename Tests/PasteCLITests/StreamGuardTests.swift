@@ -201,6 +201,10 @@ struct StreamGuardTests: ScopedSuite {
         #expect(result.status == 77, "stderr: \(result.err)")
         #expect(result.err.hasPrefix("paste: refusing to upload: it looks like it holds an AWS access key id"))
         #expect(try mock.requests().isEmpty)
+        // A dry run reads it whole the same way, so it refuses what the real run would.
+        let dry = try paste.run(["-S", "form", "--no-copy", "-n"], input: .bytes(input), timeout: 120)
+        #expect(dry.status == 77, "stderr: \(dry.err)")
+        #expect(dry.out.isEmpty)
     }
     @Test("pinnwand (a real server, its JSON API streamed): a key 9 MiB in leaves no paste in its database")
     func pinnwand() throws {

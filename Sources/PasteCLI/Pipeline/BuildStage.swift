@@ -3,9 +3,10 @@ import SystemInterop
 import Upload
 
 /// Build, after guard: the request for each paste, as its service wants it (PasteCore's
-/// `RequestBuilder`, with PrivateBin's cryptography from Upload), a stream read whole first for
-/// the formats that cannot stream it (form, privatebin, a json template holding `{content}`
-/// more than once: `ServiceProfile.streamsContent`).
+/// `RequestBuilder`, with PrivateBin's cryptography from Upload). A stream reaches it only for a
+/// service that streams: for the formats that cannot (form, privatebin, a json template holding
+/// `{content}` more than once: `ServiceProfile.streamsContent`) the pipeline reads it whole
+/// first (`spooledIfNeeded`), so the guard, the outbox and a dry run all see what is sent.
 ///
 /// Text is built as its service takes text; an image or another binary file
 /// (`PasteInput.type`) goes byte-exact as the file part (or the raw body), with its own file
@@ -31,11 +32,10 @@ struct BuildStage {
         if builder.profile.name != route.service.name { builder.profile = route.service }
         var request: UploadRequest
         if input.type.category == .text {
-            var content = input.content
-            if case .stream = content, !builder.profile.streamsContent {
-                content = try Self.spool(input)
+            if case .stream = input.content {
+                precondition(builder.profile.streamsContent, "a stream for \(builder.profile.name) is read whole first")
             }
-            request = try builder.build(content: content, options: options, fileName: input.fileName)
+            request = try builder.build(content: input.content, options: options, fileName: input.fileName)
         } else {
             // Formats that can carry a file (multipart, raw) stream it: nothing to spool.
             request = try builder.build(
@@ -78,24 +78,18 @@ struct BuildStage {
     /// uses the content other than once), so that what the outbox keeps, the digest and the
     /// repeat check see exactly what is sent; any other input as it is.
     static func spooledIfNeeded(_ input: PasteInput, for service: ServiceProfile) throws -> PasteInput {
-        guard case .stream = input.content, input.type.category == .text, !service.streamsContent,
-            case .bytes(let bytes) = try spool(input)
+        guard case .stream(let descriptor, _, _) = input.content, input.type.category == .text,
+            !service.streamsContent
         else {
             return input
         }
-        return try PasteInput(bytes: bytes, label: input.label, fileName: input.fileName, type: input.type)
-    }
-
-    /// Reads a streamed input whole into memory, for formats that cannot stream (form, json).
-    static func spool(_ input: PasteInput) throws -> ContentSource {
-        guard case .stream(let descriptor, _, _) = input.content else { return input.content }
         var bytes = input.prefix
         do {
             try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk { bytes += $0 } }
         } catch let error as Errno {
             throw InputError.unreadable(path: input.label, reason: error.message)
         }
-        return .bytes(bytes)
+        return try PasteInput(bytes: bytes, label: input.label, fileName: input.fileName, type: input.type)
     }
 
     /// Reads a file whole into memory, for formats that cannot stream.

@@ -57,16 +57,14 @@ struct UploadPipeline {
         var requests: [UploadRequest] = []
         for index in inputs.indices {
             let route = reading.route(of: inputs[index])
-            // A stream for a service that cannot stream it is read whole here, so the outbox
-            // keeps what is sent, all of it.
-            if !plan.isDryRun {
-                let wasStreamed = inputs[index].bytes == nil
-                inputs[index] = try BuildStage.spooledIfNeeded(inputs[index], for: route.service)
-                // The secret guard on the rest of a stream: now, when it was read whole; else as
-                // it is sent.
-                if !plan.isForced && !consented.contains(index) {
-                    try GuardStage.checkSpooled(inputs[index], wasStreamed: wasStreamed)
-                }
+            // A stream for a service that cannot stream it is read whole here (for a dry run
+            // too), so the outbox keeps what is sent, all of it, and the guard reads all of it.
+            let wasStreamed = inputs[index].bytes == nil
+            inputs[index] = try BuildStage.spooledIfNeeded(inputs[index], for: route.service)
+            // The secret guard on the rest of a stream: now, when it was read whole; else as it
+            // is sent.
+            if !plan.isForced && !consented.contains(index) {
+                try GuardStage.checkSpooled(inputs[index], wasStreamed: wasStreamed)
             }
             var request = try build.build(inputs[index], route: route, options: options)
             if !plan.isForced && !consented.contains(index) { GuardStage.streamChecks(&request, for: inputs[index]) }
