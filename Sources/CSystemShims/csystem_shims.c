@@ -65,9 +65,12 @@ int csystem_unlink_when_released(const char *path) {
             }
             // Every other descriptor goes, the parent's lock on the file among them.
             close_range(3, ~0U, 0);
-            int file = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+            int file = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
             if (file >= 0) {
                 while (flock(file, LOCK_EX) != 0 && errno == EINTR) {}
+                // The blocks are freed while the name is still there: once it is gone, so is
+                // the work (what a caller waiting for the name may rely on).
+                while (ftruncate(file, 0) != 0 && errno == EINTR) {}
                 unlink(path);
                 close(file);
             }

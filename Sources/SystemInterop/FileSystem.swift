@@ -38,7 +38,8 @@ public enum FileSystem {
     /// 0.2 s per GiB waiting for the device), so this process need not wait for it.
     ///
     /// Wraps `csystem_unlink_when_released` (a double `fork`; the grandchild takes an exclusive
-    /// `flock` on the file, then unlinks it). Only for a file nothing else locks or replaces:
+    /// `flock` on the file, truncates it, then unlinks it: the name is gone only once the blocks
+    /// are freed). Only for a file nothing else locks or replaces:
     /// the grandchild removes whatever `path` names once it gets the lock.
     /// - Throws: `Errno` when the process could not be started (nothing was removed).
     public static func removeFileWhenReleased(_ path: String) throws(Errno) {

@@ -67,28 +67,21 @@ def run(command, env, stdin_file=None, pipe_from=None, setup=None, check=None, s
     return seconds, out
 
 
-def wait_for_detached(binary):
-    """Waits until no process runs `binary` any more: paste leaves the removal of a large
-    outbox entry it sent to a detached process of its own (the file system may take a while to
-    free the blocks), and that work must not overlap the next timed run, the anchor's or ours.
-    Polled, with the benchmark's deadline."""
-    real = os.path.realpath(binary)
+def wait_for_detached(outbox):
+    """Waits until `outbox` holds no entry whose removal paste left to a detached process of its
+    own (a sent entry of 64 MiB or more, renamed `.N.content.tmp-removed` until its blocks are
+    freed): that work must not overlap the next timed run, the anchor's or ours. Polled, with
+    the benchmark's deadline."""
     deadline = time.monotonic() + DEADLINE
     while True:
-        alive = False
-        for pid in os.listdir("/proc"):
-            if not pid.isdigit():
-                continue
-            try:
-                alive = os.readlink(f"/proc/{pid}/exe") == real
-            except OSError:
-                continue  # gone, or a zombie
-            if alive:
-                break
-        if not alive:
+        try:
+            pending = [name for name in os.listdir(outbox) if name.endswith(".tmp-removed")]
+        except FileNotFoundError:
+            return
+        if not pending:
             return
         if time.monotonic() > deadline:
-            sys.exit(f"bench: a detached {binary} process still runs after {DEADLINE} s")
+            sys.exit(f"bench: {pending[0]} was still in {outbox} after {DEADLINE} s")
         time.sleep(0.002)
 
 
@@ -240,7 +233,8 @@ def main():
         fed = {"pipe_from": producer}
         # The removal of the sent gigabyte's outbox copy, which paste leaves to a detached process,
         # is waited for after each of our runs (untimed), so it never slows the next run.
-        settled = dict(fed, after=lambda: wait_for_detached(paste))
+        outbox = os.path.join(env["XDG_STATE_HOME"], "paste", "outbox")
+        settled = dict(fed, after=lambda: wait_for_detached(outbox))
         rows.append(side_by_side(f"stdin {size} MiB piped, guard on, wall vs curl -T -", ours, anchor, stream_rounds,
                                  env, "<= 1.2x", ours_options=settled, anchor_options=fed))
         # The transfer alone (the upload path without the whole-stream secret scan), as the
@@ -248,7 +242,7 @@ def main():
         rows.append(side_by_side(f"stdin {size} MiB piped, --force, wall vs curl -T -", ours + ["--force"], anchor,
                                  stream_rounds, env, "<= 1.2x", ours_options=settled, anchor_options=fed))
         kib, _ = peak_kib(ours, env, pipe_from=producer)
-        wait_for_detached(paste)
+        wait_for_detached(outbox)
         anchor_kib, _ = peak_kib(anchor, env, pipe_from=producer)
         rows.append([f"stdin {size} MiB piped, peak RSS", f"{kib / 1024:.1f} MiB", f"{anchor_kib / 1024:.1f} MiB",
                      f"{kib / anchor_kib:.2f}x", "<= 64 MiB", verdict(kib / 1024, "<= 64")])
