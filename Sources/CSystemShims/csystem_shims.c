@@ -56,6 +56,12 @@ int csystem_unlink_when_released(const char *path) {
     if (child == 0) {
         pid_t grandchild = fork();
         if (grandchild == 0) {
+            // As `CurrentProcess.fork` does for its children: the default disposition of every
+            // signal this process counts, and none blocked, so SIGTERM ends the remover.
+            csystem_restore_caught_signals();
+            sigset_t none;
+            sigemptyset(&none);
+            sigprocmask(SIG_SETMASK, &none, NULL);
             setsid();
             int null = open("/dev/null", O_RDWR | O_CLOEXEC);
             if (null >= 0) {

@@ -63,8 +63,13 @@ public enum AtomicFile {
 
     /// The hidden temporary name `write` uses for `path`: `.NAME.tmp-PID-RANDOM` beside it.
     static func temporaryPath(for path: String) -> String {
-        folderOf(path) + "/." + nameOf(path) + temporaryMarker + "\(CurrentProcess.id)-"
-            + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        temporaryPath(for: path, tag: "\(CurrentProcess.id)-" + String(UInt64.random(in: 0...UInt64.max), radix: 36))
+    }
+
+    /// A hidden temporary name beside `path`, `.NAME.tmp-TAG`: no listing shows it, and recovery
+    /// removes it once it is stranded.
+    static func temporaryPath(for path: String, tag: String) -> String {
+        folderOf(path) + "/." + nameOf(path) + temporaryMarker + tag
     }
 
     /// What every temporary file's name holds after the name it stands for.

@@ -232,12 +232,11 @@ public final class OutboxClaim {
     /// and a run whose paste is made should not wait for it.
     static let removedInBackgroundSize: Int64 = 64 << 20
 
-    /// Renames the content out of the entry's way (a hidden `.tmp` name, which no listing shows
-    /// and which recovery removes should it ever be stranded), then has it removed in the
+    /// Renames the content out of the entry's way (`.N.content.tmp-removed`, which no listing
+    /// shows and which recovery removes should it ever be stranded), then has it removed in the
     /// background; in place when no process can be started.
     private func removeContentInBackground() throws(StoreError) {
-        let doomed =
-            outbox.folder + "/." + entry.name + OutboxEntry.contentSuffix + AtomicFile.temporaryMarker + "removed"
+        let doomed = AtomicFile.temporaryPath(for: entry.contentPath, tag: "removed")
         do {
             try FileSystem.rename(entry.contentPath, to: doomed)
         } catch {

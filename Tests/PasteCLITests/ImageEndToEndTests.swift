@@ -141,16 +141,7 @@ struct ImageEndToEndTests: ScopedSuite {
     func textOnlyRefuses() throws {
         let png = try TestImages.smallPNG()
         // No image-service; the usual service is a pastebin on the mock that takes text only.
-        try paste.writeConfig(
-            """
-            [paste]
-                service = pastie
-            [service "pastie"]
-                url = \(mock.url("/pastes/create"))
-                content-field = paste[body]
-                field = paste[authorization]=burger
-
-            """)
+        try paste.writeConfig(pastieConfig(mock, name: "pastie", isDefault: true))
         try putOnClipboard(png)
         let unset = try paste.run(["--no-notify"])
         #expect(unset.status == 65)

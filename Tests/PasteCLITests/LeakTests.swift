@@ -260,16 +260,7 @@ struct LeakTests: ScopedSuite {
         let token = "file-token-5e0c2b91"
         let tokenFile = try paste.home.write(token + "\n", to: "token", mode: 0o644)
         try paste.writeConfig(
-            """
-            [paste]
-            service = api
-            [service "api"]
-            url = \(mock.url("/pastes/create"))
-            content-field = paste[body]
-            field = paste[authorization]=burger
-            header = X-Token: ${file:\(tokenFile)}
-
-            """)
+            pastieConfig(mock, name: "api", isDefault: true, extra: "header = X-Token: ${file:\(tokenFile)}\n"))
         let open = try paste.run(["--no-copy"], stdin: "text\n")
         #expect(open.status == 78, "stderr: \(open.err)")
         #expect(
@@ -321,17 +312,7 @@ struct LeakTests: ScopedSuite {
                 == "paste: refusing to upload: the title looks like it holds a GitHub token; use --force to upload anyway\n",
             "\(titled.err)")
         #expect(!titled.err.contains("ghs_"))
-        try paste.writeConfig(
-            """
-            [paste]
-            service = s
-            [service "s"]
-            url = \(mock.url("/pastes/create"))
-            content-field = paste[body]
-            field = paste[authorization]=burger
-            field = paste[parser]=\(token)
-
-            """)
+        try paste.writeConfig(pastieConfig(mock, name: "s", isDefault: true, extra: "field = paste[parser]=\(token)\n"))
         let field = try paste.run(["--no-copy"], stdin: "x\n")
         #expect(field.status == 77, "stderr: \(field.err)")
         #expect(field.err.contains("the field 'paste[parser]' of service 's' looks like it holds "), "\(field.err)")

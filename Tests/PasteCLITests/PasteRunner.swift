@@ -96,11 +96,13 @@ func keptLine(id: String, isHeld: Bool) -> String {
         : "paste: the text waits in the outbox (\(id)); 'paste --retry' sends it again"
 }
 
-/// The outbox tests' config: `[paste] retries = 0` (a failure is final within the run) and
-/// service `m`, the mock's pastie form; `extra` follows it (more keys of `m`, more sections).
-func pastieConfig(_ mock: MockServer, extra: String = "") -> String {
-    "[paste]\nretries = 0\n[service \"m\"]\nurl = \(mock.url("/pastes/create"))\ncontent-field = paste[body]\n"
-        + "field = paste[authorization]=burger\n" + extra
+/// A config with `[paste] retries = 0` (a failure is final within the run) and one service,
+/// `name`, the mock's pastie form (with `isDefault`, `[paste] service = NAME` picks it); `extra`
+/// follows it (more keys of that service, more sections).
+func pastieConfig(_ mock: MockServer, name: String = "m", isDefault: Bool = false, extra: String = "") -> String {
+    "[paste]\nretries = 0\n" + (isDefault ? "service = \(name)\n" : "") + "[service \"\(name)\"]\n"
+        + "url = \(mock.url("/pastes/create"))\ncontent-field = paste[body]\nfield = paste[authorization]=burger\n"
+        + extra
 }
 
 /// The paste id at the end of a mock URL (`http://127.0.0.1:P/pastes/12` → 12).

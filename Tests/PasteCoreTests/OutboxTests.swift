@@ -79,8 +79,7 @@ struct OutboxTests: ScopedSuite {
         let hidden = try files()
         #expect(hidden.count == 1 && hidden.allSatisfy { $0.hasPrefix(".") && $0.contains(".tmp-") })
         claim = nil  // the lock goes: the detached remover may take the file
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try !files().isEmpty && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        try waitUntil("the removed entry's content gone", timeout: 20) { try files().isEmpty }
         #expect(try files().isEmpty)
     }
 

@@ -7,16 +7,6 @@ import Testing
 /// lets go of its lock, and inherits none of this process's descriptors.
 @Suite("FileSystem: removal left to a detached process")
 struct DetachedRemovalTests {
-    /// Waits until `path` is gone, polling with a deadline.
-    static func isGone(_ path: String, within seconds: Int = 20) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if !FileManager.default.fileExists(atPath: path) { return true }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return false
-    }
-
     @Test("a locked file stays until the lock is released, then goes; the remover holds none of our descriptors")
     func waitsForTheLock() throws {
         let folder = try TemporaryFolder()
@@ -35,7 +25,7 @@ struct DetachedRemovalTests {
         // The remover is running, and cannot have the lock: the file is still there.
         #expect(FileManager.default.fileExists(atPath: path))
         try file.close()
-        #expect(Self.isGone(path), "removed once the lock was released")
+        try waitUntil("\(path) removed once the lock was released") { !FileManager.default.fileExists(atPath: path) }
     }
 
     @Test("a file nobody locks is removed at once; a missing one is no error here")
@@ -44,7 +34,7 @@ struct DetachedRemovalTests {
         let path = folder.file("plain")
         try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive]).writeAll([1, 2, 3])
         try FileSystem.removeFileWhenReleased(path)
-        #expect(Self.isGone(path))
+        try waitUntil("\(path) removed") { !FileManager.default.fileExists(atPath: path) }
         try FileSystem.removeFileWhenReleased(folder.file("missing"))
     }
 }

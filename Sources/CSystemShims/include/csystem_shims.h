@@ -48,11 +48,12 @@ void csystem_restore_caught_signals(void);
 int csystem_gettid(void);
 
 /// Removes `path` in a detached process once this process lets go of it: a grandchild (double
-/// `fork`, its own session, stdin/stdout/stderr on /dev/null, no other inherited descriptor)
-/// opens the file, waits for an exclusive `flock` on it (so until every lock this process holds
-/// on the file is released, at the latest when it exits), truncates it to nothing, then unlinks
-/// and closes it: the file system frees its blocks in that process, not in this one, and before
-/// the name goes. Only async-signal-safe calls
+/// `fork`, its own session, default signal dispositions and no signal blocked, stdin/stdout/
+/// stderr on /dev/null, no other inherited descriptor) opens the file, waits for an exclusive
+/// `flock` on it (so until every lock this process holds on the file is released, at the
+/// latest when it exits), truncates it to nothing, then unlinks and closes it: the file system
+/// frees its blocks in that process, not in this one, and before the name goes. C, not
+/// `CurrentProcess.fork`: the caller may run several threads, so only async-signal-safe calls
 /// run between `fork` and `_exit`. Returns 0 once the grandchild exists, -1 (errno set) when a
 /// `fork` failed; the caller then removes the file itself.
 int csystem_unlink_when_released(const char *path);
