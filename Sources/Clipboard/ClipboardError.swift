@@ -1,4 +1,5 @@
 import SystemInterop
+import WaylandInterop
 
 /// Why a clipboard operation failed.
 public enum ClipboardError: Error, Equatable, Sendable {
@@ -29,6 +30,8 @@ public enum ClipboardError: Error, Equatable, Sendable {
     case waylandToolMissing(tool: String)
     /// `wl-copy`/`wl-paste` failed.
     case waylandToolFailed(tool: String, status: Int32)
+    /// The Wayland compositor failed the native clipboard (`DataControlClipboard`).
+    case compositorFailed(WaylandError)
 
     /// The broad class of a failure, which the CLI maps to an exit status (Clipboard knows
     /// nothing of PasteCore): `noInput` → 66, `badInput` → 65, `temporaryFailure` → 75,
@@ -55,6 +58,7 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case .noDisplay, .cannotOpenDisplay, .waylandToolMissing, .ownerRefused: .unavailable
         case .helperFailed(let failure): failure == .noAnswer ? .temporaryFailure : .ioError
         case .waylandToolFailed: .ioError
+        case .compositorFailed: .unavailable
         }
     }
 
@@ -79,6 +83,23 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case .helperFailed(let failure): "cannot take the clipboard: \(failure.message)"
         case .waylandToolMissing(let tool): "\(tool) not found (install wl-clipboard)"
         case .waylandToolFailed(let tool, let status): "\(tool) failed with exit status \(status)"
+        case .compositorFailed(let error): "the Wayland compositor's clipboard failed: \(error.reason)"
+        }
+    }
+}
+
+extension WaylandError {
+    /// The reason, for `ClipboardError.message`.
+    var reason: String {
+        switch self {
+        case .cannotConnect(let socket, let errno): "cannot connect to '\(socket)': \(errno.message)"
+        case .noDataControl: "it offers no data-control protocol"
+        case .noSeat: "it has no seat"
+        case .timedOut: "it did not answer"
+        case .connectionLost(let errno): "the connection was lost (\(errno.message))"
+        case .deviceFinished: "the seat went away"
+        case .notOwner: "another client set the selection first"
+        case .transferFailed(let errno): "cannot make a descriptor for the transfer: \(errno.message)"
         }
     }
 }

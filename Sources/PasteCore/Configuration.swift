@@ -11,6 +11,17 @@ public enum NotifyMode: String, Sendable, CaseIterable {
     case never
 }
 
+/// Which clipboard backend `[paste] clipboard` asks for (PasteCLI maps it to the Clipboard
+/// module's own preference: PasteCore knows nothing of clipboards).
+public enum ClipboardSetting: String, Sendable, CaseIterable {
+    /// Data-control when the compositor has it, else X11 (XWayland), else wl-clipboard.
+    case auto
+    /// X11 only (under Wayland: XWayland).
+    case x11
+    /// Wayland only: data-control, else wl-clipboard.
+    case wayland
+}
+
 /// The `[paste]` section: settings that are not about one service.
 public struct Settings: Sendable, Equatable {
     /// The service used when no flag or `PASTE_SERVICE` names one.
@@ -40,6 +51,8 @@ public struct Settings: Sendable, Equatable {
     public var repeatWindow: Double = 300
     /// Seconds to wait for a clipboard owner to answer.
     public var clipboardTimeout: Double = 2
+    /// Which clipboard backend is used (`clipboard`).
+    public var clipboard = ClipboardSetting.auto
     /// The most bytes read from a selection, text or image (`max-clipboard`): an owner that
     /// keeps sending is stopped there.
     public var maximumClipboardBytes: Int = Settings.defaultMaximumClipboardBytes
@@ -392,6 +405,11 @@ extension Settings {
         case "stall-timeout": stallTimeout = try seconds(SettingRange.stallTimeout)
         case "response-timeout": responseTimeout = try seconds(SettingRange.responseTimeout)
         case "clipboard-timeout": clipboardTimeout = try seconds(SettingRange.clipboardTimeout)
+        case "clipboard":
+            guard let setting = ClipboardSetting(rawValue: entry.value.lowercased()) else {
+                throw bad("auto, x11 or wayland")
+            }
+            clipboard = setting
         case "max-clipboard":
             guard let bytes = SettingRange.maximumClipboard.parse(entry.value) else {
                 throw bad("\(SettingRange.maximumClipboard) (such as 1G, 256M)")

@@ -21,9 +21,14 @@ struct PlanResolver {
     /// Whether argv lets the run copy the URL (no `--no-copy`, and for an upload no
     /// `--dry-run`); the config may still say no (`copyTarget(for:)`).
     let mayCopy: Bool
-    /// The clipboard of this session, detected in `init`; nil when the run neither reads a
-    /// selection nor may copy.
-    let clipboardBackend: ClipboardBackend?
+    /// The clipboard of this session and why, chosen in `init` as `[paste] clipboard = auto`
+    /// would (`ClipboardBackend.choose`: one registry round trip in a Wayland session); nil
+    /// when the run neither reads a selection nor may copy. `resolve` chooses again only when
+    /// the config asks for a backend.
+    let clipboardChoice: ClipboardBackend.Choice?
+
+    /// The backend of `clipboardChoice`.
+    var clipboardBackend: ClipboardBackend? { clipboardChoice?.backend }
 
     /// The program that serves the selection once paste has returned (see `SelectionOwnerProcess`).
     static let helperExecutable = "/proc/self/exe"
@@ -46,7 +51,9 @@ struct PlanResolver {
         }
         mayCopy = invocation.copies && !(invocation.action == .upload && invocation.isDryRun)
         let readsSelection = if case .selection = input { true } else { false }
-        clipboardBackend = readsSelection || mayCopy ? ClipboardBackend.detect(environment: context.environment) : nil
+        clipboardChoice =
+            readsSelection || mayCopy
+            ? ClipboardBackend.choose(environment: context.environment, preference: .auto) : nil
     }
 
     /// Whether the text comes from a selection.
@@ -57,13 +64,28 @@ struct PlanResolver {
 
     /// The session's clipboard, made once for the whole run (`.noDisplay` when there is none).
     func makeClipboard() -> SessionClipboard {
+        Self.makeClipboard(clipboardBackend, context: context)
+    }
+
+    /// The clipboard of `backend` (`.noDisplay` when there is none).
+    static func makeClipboard(_ backend: ClipboardBackend?, context: Context) -> SessionClipboard {
         do {
             return .available(
-                try (clipboardBackend ?? .none).makeClipboard(
-                    helperExecutable: Self.helperExecutable, environment: context.environment))
+                try (backend ?? .none).makeClipboard(
+                    helperExecutable: helperExecutable, environment: context.environment))
         } catch {
             return .unavailable(error)
         }
+    }
+
+    /// The backend and why: `init`'s choice, unless `[paste] clipboard` names a backend.
+    func clipboardChoice(for settings: Settings) -> ClipboardBackend.Choice? {
+        guard let chosen = clipboardChoice, settings.clipboard != .auto else { return clipboardChoice }
+        let preference: ClipboardBackend.Preference = settings.clipboard == .x11 ? .x11 : .wayland
+        var choice = ClipboardBackend.choose(environment: context.environment, preference: preference)
+        if choice.backend == chosen.backend { choice.reason = chosen.reason }
+        choice.reason = "clipboard = \(settings.clipboard.rawValue): " + choice.reason
+        return choice
     }
 
     // MARK: - Decisions
@@ -184,7 +206,7 @@ struct PlanResolver {
             adHocURL: invocation.url,
             options: options,
             copy: copyTarget(for: settings),
-            clipboardBackend: clipboardBackend,
+            clipboardChoice: clipboardChoice(for: settings),
             clipboardTimeout: .milliseconds(Int(settings.clipboardTimeout * 1000)),
             maximumClipboardBytes: settings.maximumClipboardBytes,
             windows: windows,

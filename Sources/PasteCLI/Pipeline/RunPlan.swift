@@ -92,8 +92,11 @@ struct RunPlan: Sendable {
     var options: PasteOptions
     /// Where the URL is copied; nil when it is not (`--no-copy`, `copy = false`, `--dry-run`).
     var copy: Selection?
-    /// The clipboard of this session, detected once; nil when the run neither reads nor copies.
-    var clipboardBackend: ClipboardBackend?
+    /// The clipboard of this session and why it was chosen, decided once; nil when the run
+    /// neither reads nor copies.
+    var clipboardChoice: ClipboardBackend.Choice?
+    /// The backend of `clipboardChoice`.
+    var clipboardBackend: ClipboardBackend? { clipboardChoice?.backend }
     /// How long a selection's owner may take to answer (`clipboard-timeout`).
     var clipboardTimeout: Duration
     /// The most bytes read from a selection (`max-clipboard`).
