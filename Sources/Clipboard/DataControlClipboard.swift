@@ -61,6 +61,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
 
     // MARK: - Reading
 
+    /// Reads `selection`'s text: the best of `textTypes` its owner offers.
     public func read(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> [UInt8] {
         let read = try readContent(
             selection, timeout: timeout, preferences: ContentPreferences(), observer: TextObserver<Int>?.none,
@@ -68,6 +69,8 @@ public struct DataControlClipboard: Clipboard, Sendable {
         return read.content.bytes
     }
 
+    /// Reads `selection`'s text, or its image (`ImageTarget`'s order) when it offers no text or
+    /// `preferences.prefersImage`.
     public func readContent(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences
     ) throws(ClipboardError) -> ClipboardContent {
@@ -77,6 +80,8 @@ public struct DataControlClipboard: Clipboard, Sendable {
         ).content
     }
 
+    /// `readContent`, showing a large text to `observer` as it arrives (past `handOverBytes`),
+    /// on a thread joined before this returns.
     public func readContent<State: Sendable>(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?
     ) throws(ClipboardError) -> ObservedContent<State> {
@@ -188,6 +193,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
 
     // MARK: - Writing
 
+    /// Makes `text` the content of `selection`, returning once the owner holds it.
     public func write(_ text: [UInt8], to selection: Selection) throws(ClipboardError) {
         try prepareWrite(to: selection).complete(with: text)
     }
