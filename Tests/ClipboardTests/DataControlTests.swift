@@ -84,6 +84,15 @@ struct DataControlChoiceTests {
         #expect(WaylandSocket.path(in: ["XDG_RUNTIME_DIR": "/run/user/1"]) == nil)
     }
 
+    @Test("one map from an owner's status byte to an error, for the X11 and the Wayland owner alike")
+    func statusBytes() {
+        #expect(OwnerLaunch.failure(reported: 0, displayName: "w") == nil)
+        #expect(OwnerLaunch.failure(reported: 1, displayName: "w") == .noDisplay)
+        #expect(OwnerLaunch.failure(reported: 2, displayName: "/run/w") == .cannotOpenDisplay(name: "/run/w"))
+        #expect(OwnerLaunch.failure(reported: 3, displayName: "w") == .helperFailed(.notOwner))
+        #expect(OwnerLaunch.failure(reported: 5, displayName: "w") == .helperFailed(.reported(status: 5)))
+    }
+
     @Test("text MIME types in preference order, in the owner's spelling")
     func textPreference() {
         #expect(DataControlClipboard.preferredText(among: ["STRING", "TEXT", "UTF8_STRING"]) == "UTF8_STRING")
