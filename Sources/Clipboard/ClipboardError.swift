@@ -99,6 +99,7 @@ extension WaylandError {
         case .connectionLost(let errno): "the connection was lost (\(errno.message))"
         case .deviceFinished: "the seat went away"
         case .notOwner: "another client set the selection first"
+        case .noPrimarySelection: "it keeps no primary selection"
         case .transferFailed(let errno): "cannot make a descriptor for the transfer: \(errno.message)"
         }
     }

@@ -156,13 +156,17 @@ public final class DataControlSession {
     ///   - data: the bytes to send for a MIME type a reader asks for (nil: none, the reader
     ///     gets end of file at once); called during `serve`.
     ///   - writeTimeout: how long one reader may stall before it is given up.
-    /// - Throws: `WaylandError.notOwner` when another client set the selection first, or a
-    ///   connection failure.
+    /// - Throws: `WaylandError.notOwner` when another client set the selection first,
+    ///   `.noPrimarySelection` for `.primary` where the compositor has none, or a connection
+    ///   failure.
     public func setSelection(
         _ selection: SeatSelection, offering mimeTypes: [String], writeTimeout: Duration,
         before deadline: ContinuousClock.Instant, data: @escaping (String) -> [UInt8]?
     ) throws(WaylandError) {
         precondition(source == nil, "WaylandInterop: one source per session")
+        // `set_primary_selection` came with wlr-data-control version 2 (ext has it from the start):
+        // sent on a version 1 device it would be a protocol error that ends the connection.
+        if selection == .primary, dataControl == .wlr, wl_proxy_get_version(device) < 2 { throw .noPrimarySelection }
         let made = cwayland_manager_create_source(manager, dataControl.table)
         source = made
         sourceData = data

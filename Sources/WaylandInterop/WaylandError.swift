@@ -17,6 +17,9 @@ public enum WaylandError: Error, Equatable, Sendable {
     case deviceFinished
     /// Another client set the selection before ours was confirmed (`cancelled` at once).
     case notOwner
+    /// The compositor keeps no primary selection for data-control clients (wlr-data-control
+    /// version 1).
+    case noPrimarySelection
     /// A descriptor for a transfer could not be made or handed over.
     case transferFailed(errno: Errno)
 }
