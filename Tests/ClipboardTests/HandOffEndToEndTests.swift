@@ -9,7 +9,8 @@ import TestSupport
 ///
 /// Here rather than in PasteCLITests because the fake manager is this target's `TestClipboardManager`.
 @Suite(
-    "paste's URL survives a clipboard manager that keeps nothing", .tags(.x11), .needsXServer, .xvfb, .temporaryHome,
+    "paste's URL is readable after paste returns, whatever a clipboard manager says", .tags(.x11), .needsXServer, .xvfb,
+    .temporaryHome,
     .mock, .serialized)
 struct HandOffEndToEndTests: ScopedSuite {
     /// Runs the built `paste` on the test's display, with `input` as stdin.
@@ -48,5 +49,18 @@ struct HandOffEndToEndTests: ScopedSuite {
         try waitUntil("the manager to say it saved the second URL") { manager.answers == 2 }
         #expect(try xclipOutput() == second)
         #expect(try xvfb.clipboardText() == second)
+    }
+
+    @Test("a manager that saves: after paste returns, the manager owns the clipboard and serves the URL")
+    func honestManagerTakesOver() throws {
+        let manager = try TestClipboardManager(displayName: xvfb.display)
+        defer { manager.stop() }
+        try xvfb.putOnClipboard("text for a manager that keeps it")
+        let result = try runPaste([], input: .null)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        try waitUntil("the manager to own the clipboard") { manager.ownsClipboardNow }
+        #expect(manager.savedText == Array(url.utf8))
+        #expect(try xclipOutput() == url)
     }
 }
