@@ -228,6 +228,8 @@ final class SelectionServer {
                 continue
             }
             handle(event)
+            // A deadline passes even while requests keep coming.
+            expireHandOff()
             display.flush()
         }
     }
