@@ -1,5 +1,6 @@
 import Alerts
 import PasteCore
+import SecretGuard
 
 /// The windows of a run started at a hotkey, where no terminal shows stderr: the secret guard's
 /// question, `--prompt`'s title, `--pick`'s list, and the notification of how the paste went.

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import PasteCore
+import PasteCore
+@testable import SecretGuard
 
 /// The prefilter's follower sets: a hit on a pair is dropped at once when the byte after it
 /// starts none of the group's literals, and never when it could.

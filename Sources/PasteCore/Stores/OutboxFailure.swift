@@ -130,10 +130,6 @@ extension InspectionRefusal: OutboxClassifiable {
     public var outboxVerdict: OutboxFailure.Verdict { .held }
 }
 
-extension GuardError: OutboxClassifiable {
-    public var outboxVerdict: OutboxFailure.Verdict { .held }
-}
-
 extension StoreError: OutboxClassifiable {
     public var outboxVerdict: OutboxFailure.Verdict { .retryable }
 }

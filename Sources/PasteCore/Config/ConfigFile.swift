@@ -187,7 +187,7 @@ public struct ConfigFile: Sendable, Equatable {
 
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> String {
+    package func trimmingSpaces() -> String {
         var slice = Substring(self)
         while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
         while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice.removeLast() }
@@ -203,7 +203,7 @@ extension StringProtocol {
     }
 
     /// Every occurrence of `target` replaced (FoundationEssentials-free spelling).
-    func replacingAll(_ target: String, with replacement: String) -> String {
+    package func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return String(self) }
         var result = ""
         var rest = Substring(self)

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import PasteCore
+import PasteCore
+@testable import SecretGuard
 
 /// Issue 18, item 4: the secret guard on a stream, as `ContentInspection` runs it chunk by chunk
 /// (`ContentChecks.scansSecrets`): a key at any offset and across any chunk boundary is refused,
@@ -33,7 +34,8 @@ struct StreamSecretInspectionTests {
         _ bytes: [UInt8], chunk: Int, alreadyScanned: Int64 = 0
     ) -> (refusal: InspectionRefusal?, atEnd: Bool) {
         let inspection = ContentInspection(
-            ContentChecks(scansSecrets: true, secretsScannedUpFront: alreadyScanned), source: "stdin")
+            ContentChecks(scansSecrets: true, secretsScannedUpFront: alreadyScanned), source: "stdin",
+            secrets: SecretInspector.init)
         var start = 0
         while start < bytes.count {
             let end = min(bytes.count, start + chunk)
@@ -57,7 +59,8 @@ struct StreamSecretInspectionTests {
     func straddling() {
         let (bytes, offset, line) = Self.text(lines: 1000)
         for cut in (offset - 2)...(offset + Self.key.count + 1) {
-            let inspection = ContentInspection(ContentChecks(scansSecrets: true), source: "stdin")
+            let inspection = ContentInspection(
+                ContentChecks(scansSecrets: true), source: "stdin", secrets: SecretInspector.init)
             let first = Array(bytes[..<cut])
             let second = Array(bytes[cut...])
             var refused = !inspection.inspect(first.span)

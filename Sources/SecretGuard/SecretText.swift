@@ -1,3 +1,5 @@
+import PasteCore
+
 /// Byte-level reading helpers for the secret scanner's checks: classes, runs, literals and
 /// decoders over a `Span<UInt8>`, with every index checked against the span.
 enum SecretText {

@@ -125,8 +125,15 @@ public final class ContentInspection {
     public private(set) var refusal: InspectionRefusal?
 
     /// An inspection running `checks`, naming the content `source` in its refusals.
-    public convenience init(_ checks: ContentChecks, source: String) {
-        self.init { Self.inspectors(for: checks, source: source) }
+    ///
+    /// - Parameter secrets: makes the secret guard's inspector (SecretGuard's `SecretInspector`)
+    ///   for `checks.scansSecrets`, from the source's name and how many bytes at its start were
+    ///   already scanned: PasteCore does not know the scanner, its callers pass it in.
+    public convenience init(
+        _ checks: ContentChecks, source: String,
+        secrets: ((_ source: String, _ alreadyScanned: Int64) -> any ContentInspector)? = nil
+    ) {
+        self.init { Self.inspectors(for: checks, source: source, secrets: secrets) }
     }
 
     /// An inspection running the inspectors `make` returns (again, from scratch, on `restart`).
@@ -136,12 +143,16 @@ public final class ContentInspection {
     }
 
     /// The inspectors for `checks`.
-    static func inspectors(for checks: ContentChecks, source: String) -> [any ContentInspector] {
+    static func inspectors(
+        for checks: ContentChecks, source: String,
+        secrets: ((_ source: String, _ alreadyScanned: Int64) -> any ContentInspector)?
+    ) -> [any ContentInspector] {
         var list: [any ContentInspector] = []
         if checks.refusesBinary { list.append(NULInspector(source: source)) }
         if let format = checks.utf8Format { list.append(UTF8Inspector(source: source, format: format)) }
         if checks.scansSecrets {
-            list.append(SecretInspector(source: source, alreadyScanned: checks.secretsScannedUpFront))
+            guard let secrets else { preconditionFailure("scansSecrets needs the secret guard's inspector") }
+            list.append(secrets(source, checks.secretsScannedUpFront))
         }
         return list
     }
@@ -200,42 +211,6 @@ struct NULInspector: ContentInspector {
     }
 
     mutating func finish(at length: Int64) -> InspectionRefusal? { nil }
-}
-
-/// Refuses content holding a secret, at any offset: the secret guard's incremental scanner
-/// (`SecretScanner`), fed every chunk before libcurl has it.
-///
-/// The scanner keeps the last 9 KiB of the stream, so a key split between two chunks is found as
-/// in a whole text. It looks at a trigger only once the 8 KiB after it have arrived, so a key
-/// may be seen a chunk or two after it went to libcurl; what decides is `finish`, which scans
-/// what is left before the stream's end is handed over: a chunked request never gets its final
-/// chunk, and the server never makes a paste. Memory stays flat: the scanner's tail.
-///
-/// The scan runs in place, on the thread that reads the stream, not on a second one: handing
-/// every chunk over (a copy, a wake-up) cost more than scanning it, which at several GB/s is
-/// less than hashing the same chunk (measured on the 2-core bench machine, 1 GiB piped: 2.31 s
-/// of CPU with a scan thread, 2.01 s in place, and the wall time followed).
-struct SecretInspector: ContentInspector {
-    var source: String
-    var scanner: SecretScanner
-
-    init(source: String, alreadyScanned: Int64) {
-        self.source = source
-        scanner = SecretGuard().makeScanner(alreadyScanned: Int(alreadyScanned))
-    }
-
-    mutating func inspect(_ chunk: Span<UInt8>, at offset: Int64) -> InspectionRefusal? {
-        scanner.feed(chunk)
-        return scanner.firstSeen.map(refusal)
-    }
-
-    mutating func finish(at length: Int64) -> InspectionRefusal? {
-        scanner.finish().first.map(refusal)
-    }
-
-    private func refusal(_ finding: SecretFinding) -> InspectionRefusal {
-        .secret(source: source, pattern: finding.pattern, offset: Int64(finding.offset), line: finding.line)
-    }
 }
 
 /// Refuses content that is not UTF-8, across chunk boundaries, naming the offset where the bad

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-@testable import PasteCore
+import PasteCore
+@testable import SecretGuard
 
 @Suite("Secret guard over large files", .temporaryHome)
 struct SecretGuardFileTests: ScopedSuite {

@@ -1,3 +1,5 @@
+import PasteCore
+
 /// Looks for secrets in a stream of text fed to it chunk by chunk.
 ///
 /// Feed each chunk as it arrives (`feed(_:)`), then call `finish()` at the end of the input:

@@ -1,3 +1,4 @@
+import PasteCore
 import SystemInterop
 
 /// A ShareX custom uploader (`.sxcu`), read into a `ServiceProfile` that paste runs like any

@@ -1,3 +1,5 @@
+import PasteCore
+
 /// Looks for private keys and access tokens in text before it is uploaded.
 ///
 /// A paste is public or at least out of the person's hands; a key pasted by mistake cannot be

@@ -1,3 +1,5 @@
+import PasteCore
+
 extension SecretRule {
     /// Every kind the guard knows, once: its triggers, its format and its context.
     ///

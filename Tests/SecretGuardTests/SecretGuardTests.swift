@@ -1,5 +1,6 @@
 import Foundation
 import PasteCore
+import SecretGuard
 import Testing
 
 @Suite("Secret guard")

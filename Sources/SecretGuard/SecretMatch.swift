@@ -1,3 +1,5 @@
+import PasteCore
+
 /// A match before line and column are known: the byte range and what to show of it.
 struct SecretMatch: Sendable, Equatable {
     var pattern: SecretPattern

@@ -1,3 +1,5 @@
+import PasteCore
+
 /// Counts lines and columns through a stream, so a finding can say where it is.
 ///
 /// Lines are counted by `\n`, columns in Unicode scalars (bytes that are not UTF-8

@@ -72,13 +72,16 @@ public struct Configuration: Sendable {
     public var services: [ServiceProfile] = BuiltInServices.all
     /// The file it came from, if one was read.
     public var path: String?
+    /// Reads a ShareX custom uploader for `sxcu = PATH` and `-S PATH.sxcu`: ShareX's
+    /// `ShareXUploader.load`, passed in by PasteCLI (PasteCore does not import ShareX).
+    public var shareXLoader: ShareXLoader?
 
     /// The built-ins alone.
     public init() {}
 
     /// The largest config or secret file read: far beyond any real one, small enough that a
     /// wrong path (a log, a device) fails at once instead of filling memory.
-    static let maximumFileBytes = 16 << 20
+    package static let maximumFileBytes = 16 << 20
 
     /// Reads the config file, if any, and merges it over the built-ins.
     ///
@@ -87,20 +90,27 @@ public struct Configuration: Sendable {
     ///     file is not.
     ///   - context: where `$PASTE_CONFIG` and the XDG folders come from.
     /// - Throws: `ConfigError` naming file and line.
-    public static func load(explicitPath: String?, context: Context) throws(ConfigError) -> Configuration {
+    ///   - shareX: reads a ShareX custom uploader (`shareXLoader`).
+    public static func load(
+        explicitPath: String?, context: Context, shareX: ShareXLoader? = nil
+    ) throws(ConfigError) -> Configuration {
         let path = explicitPath ?? context.defaultConfigPath
         let mustExist = explicitPath != nil || context.nonEmpty("PASTE_CONFIG") != nil
         let contents: FileSystem.Contents
         do {
             contents = try FileSystem.readFile(path, limit: Configuration.maximumFileBytes)
         } catch {
-            if error == .noSuchFileOrDirectory && !mustExist { return Configuration() }
+            if error == .noSuchFileOrDirectory && !mustExist {
+                var builtIns = Configuration()
+                builtIns.shareXLoader = shareX
+                return builtIns
+            }
             throw .unreadable(path: path, reason: error.message)
         }
         let text = String(decoding: contents.bytes, as: UTF8.self)
         let mode = contents.status.mode
         let file = try ConfigFile(parsing: text, path: path)
-        var configuration = try Configuration(file: file, home: context.home)
+        var configuration = try Configuration(file: file, home: context.home, shareX: shareX)
         configuration.path = path
         try configuration.checkLiteralSecrets(fileMode: mode, path: path)
         return configuration
@@ -108,9 +118,12 @@ public struct Configuration: Sendable {
 
     /// Builds the configuration from a parsed file, validating every key.
     ///
-    /// - Parameter home: what `~/` stands for in `sxcu = ~/…`.
-    public init(file: ConfigFile, home: String? = nil) throws(ConfigError) {
+    /// - Parameters:
+    ///   - home: what `~/` stands for in `sxcu = ~/…`.
+    ///   - shareX: reads a ShareX custom uploader (`shareXLoader`).
+    public init(file: ConfigFile, home: String? = nil, shareX: ShareXLoader? = nil) throws(ConfigError) {
         path = file.path
+        shareXLoader = shareX
         for section in file.sections where section.name != "paste" && section.name != "service" {
             throw .unknownSection(path: file.path, line: section.line, name: section.name)
         }
@@ -138,7 +151,7 @@ public struct Configuration: Sendable {
             let line = firstLine[name]!
             let entries = file.entries.filter { $0.section == "service" && $0.subsection == name }
             var profile = try Self.startingProfile(
-                for: name, entries: entries, configured: configured, path: file.path, home: home)
+                for: name, entries: entries, configured: configured, path: file.path, home: home, shareX: shareX)
             profile.name = name
             profile.isBuiltIn = false
             profile.origin = (file.path, line)
@@ -198,7 +211,7 @@ public struct Configuration: Sendable {
     /// built-in at a self-hosted instance and keeps everything else), else nothing.
     static func startingProfile(
         for name: String, entries: [ConfigFile.Entry], configured: [String: ServiceProfile], path: String,
-        home: String? = nil
+        home: String? = nil, shareX: ShareXLoader? = nil
     ) throws(ConfigError) -> ServiceProfile {
         if let sxcu = entries.last(where: { $0.key == "sxcu" }) {
             // A ShareX definition, used as it is; the section's other keys apply on top.
@@ -217,7 +230,7 @@ public struct Configuration: Sendable {
                 file = path[...slash] + file
             }
             do {
-                return try ShareXUploader.load(path: file, name: name, home: home)
+                return try Self.shareX(shareX)(file, name, home)
             } catch {
                 throw .shareX(error, path: path, line: sxcu.line)
             }
@@ -263,7 +276,7 @@ public struct Configuration: Sendable {
     /// Where the content goes and what a body template holds: a body template must send the
     /// content, a `json` template must be JSON once filled, and the content may be in the URL
     /// only when there is no body.
-    static func checkTemplates(_ profile: ServiceProfile, line: Int, path: String) throws(ConfigError) {
+    package static func checkTemplates(_ profile: ServiceProfile, line: Int, path: String) throws(ConfigError) {
         func where_(_ value: ConfigValue?) -> (String, Int) {
             (value?.origin?.path ?? path, value?.origin?.line ?? line)
         }
@@ -315,12 +328,20 @@ public struct Configuration: Sendable {
         if let profile = services.first(where: { $0.name == name }) { return profile }
         if name.lowercased().hasSuffix(".sxcu") {
             do {
-                return try ShareXUploader.load(path: name, name: name)
+                return try Self.shareX(shareXLoader)(name, name, nil)
             } catch {
                 throw .shareX(error)
             }
         }
         throw .unknownService(name: name, known: services.map(\.name))
+    }
+
+    /// The ShareX loader, which a configuration that meets a `.sxcu` definition must have been given.
+    static func shareX(_ loader: ShareXLoader?) -> ShareXLoader {
+        guard let loader else {
+            preconditionFailure("a ShareX definition needs Configuration's shareXLoader (ShareXUploader.load)")
+        }
+        return loader
     }
 
     /// Chooses the service: `-S` > `PASTE_SERVICE` > `[paste] service` > the built-in default.

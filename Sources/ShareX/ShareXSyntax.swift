@@ -1,3 +1,5 @@
+import PasteCore
+
 /// The two template syntaxes of ShareX custom uploaders, parsed into `Template` parts.
 ///
 /// Read from ShareX's own source (ShareX.UploadersLib/CustomUploader): `ShareXSyntaxParser`

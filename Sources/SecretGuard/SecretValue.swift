@@ -1,3 +1,5 @@
+import PasteCore
+
 /// Whether a value assigned to a secret-sounding key is a real secret rather than code, a
 /// name or a placeholder. The heuristics that keep the guard's false positives rare
 /// (`scripts/secret-guard-fp`).

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PasteCore
+@testable import ShareX
 
 @Suite("ShareX definitions: both syntaxes, JSONPath, and what a definition becomes")
 struct ShareXSyntaxTests {

@@ -1,3 +1,4 @@
+import PasteCore
 import SystemInterop
 
 extension SecretGuard {

@@ -1,3 +1,5 @@
+import PasteCore
+
 extension SecretRule {
     /// What the prefilter may test before this row's check runs.
     var quickTest: SecretPrefilter.QuickTest {

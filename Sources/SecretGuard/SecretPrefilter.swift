@@ -1,3 +1,5 @@
+import PasteCore
+
 /// The scanner's first look: which two-byte pairs can be part of a trigger literal.
 ///
 /// Derived from `SecretRule.table`, never written by hand. For every trigger literal one pair

@@ -1,3 +1,5 @@
+import PasteCore
+
 /// A set of ASCII bytes: the alphabet of a part of a secret (`A-Za-z0-9_-`).
 struct SecretAlphabet: Sendable {
     var low: UInt64 = 0

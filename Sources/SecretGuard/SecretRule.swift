@@ -1,3 +1,5 @@
+import PasteCore
+
 /// One row of the secret table: a kind of secret, the literals that make the scanner look
 /// closer, and what the text around such a literal must be for the kind to be reported.
 ///

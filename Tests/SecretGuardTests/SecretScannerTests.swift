@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import PasteCore
+import PasteCore
+@testable import SecretGuard
 
 /// The incremental scanner, the table it is derived from, and the formats' edges.
 @Suite("Secret scanner: chunks, table, formats")
