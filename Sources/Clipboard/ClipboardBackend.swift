@@ -112,7 +112,8 @@ public enum ClipboardBackend: Equatable, Sendable {
     ///   - helperExecutable: the program serving selections (`SelectionOwnerProcess`,
     ///     `DataControlOwnerProcess`).
     ///   - environment: the process environment.
-    /// - Throws: `ClipboardError.noDisplay` for `.none`.
+    /// - Throws: for `.none`, `ClipboardError.noClipboard` when a Wayland display is there
+    ///   without what paste needs on it (`MissingClipboard`), else `.noDisplay`.
     public func makeClipboard(
         helperExecutable: String, environment: [String: String]
     ) throws(ClipboardError) -> any Clipboard {
@@ -122,7 +123,9 @@ public enum ClipboardBackend: Equatable, Sendable {
         case .dataControl(let socket):
             DataControlClipboard(socketPath: socket, helperExecutable: helperExecutable, environment: environment)
         case .wayland: try WaylandClipboard(environment: environment)
-        case .none: throw .noDisplay
+        case .none:
+            if let missing = MissingClipboard.detect(environment: environment) { throw .noClipboard(missing) }
+            throw .noDisplay
         }
     }
 }

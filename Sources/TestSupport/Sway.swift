@@ -190,12 +190,17 @@ public final class Sway: @unchecked Sendable {
         return focusedShell(root) == "xwayland"
     }
 
-    /// Kills the compositor (XWayland and every client connection go with it), waits for it and
+    /// Stops the compositor (XWayland and every client connection go with it), waits for it and
     /// removes its folder.
     public func stop() {
+        // SIGTERM first: sway then removes XWayland's lock file and sockets in /tmp, which a
+        // killed one leaves behind for the next X server that picks that display number.
         if process.isRunning {
-            process.send(SIGKILL)
-            _ = process.wait(seconds: 10)
+            process.send(SIGTERM)
+            if process.wait(seconds: 5) == nil {
+                process.send(SIGKILL)
+                _ = process.wait(seconds: 10)
+            }
         }
         try? FileManager.default.removeItem(atPath: runtimeDirectory)
     }
