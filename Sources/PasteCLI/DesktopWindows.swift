@@ -1,4 +1,5 @@
 import Alerts
+import Notify
 import PasteCore
 
 /// The windows of a run started at a hotkey, where no terminal shows stderr: the secret guard's
@@ -13,17 +14,50 @@ struct DesktopWindows {
     /// Whether this run talks to a person through windows rather than a terminal.
     var isShown: Bool { plan.isShown }
 
-    /// Shows the result window; failures to show it are only noted.
+    /// What a notification's actions act on (desktop notifications only; see `DesktopNotice`).
+    struct FollowUp {
+        /// The paste's URL: `default` opens it, `copy` copies it.
+        var url: String?
+        /// Whether history holds a way to delete the paste (`delete`).
+        var isDeletable = false
+        /// The outbox entry holding the text (`retry`).
+        var outboxID: String?
+    }
+
+    /// How long the notification server has to answer before the outcome is shown another way
+    /// (the window where an X display is there, else a line on stderr): long enough for a
+    /// server that is up, short enough that a hotkey never waits on one that is not.
+    static let serverTime = Duration.milliseconds(300)
+
+    /// Shows the result: a desktop notification (`notify-style`), else the window; failures to
+    /// show it are only noted.
     ///
-    /// - Parameter image: what was uploaded, when it is an image: shown as a thumbnail beside
-    ///   the text.
-    func notify(success: Bool, text: String, image: Alerts.Notification.Image? = nil) {
+    /// The title and text are the same whichever shows them. Where no notification server
+    /// answers in `serverTime`, the window takes over where an X display is there; otherwise
+    /// one line on stderr says so (the outcome itself is already on stdout or stderr).
+    /// - Parameters:
+    ///   - image: what was uploaded, when it is an image: shown as a thumbnail beside the text.
+    ///   - followUp: what the desktop notification's actions act on.
+    func notify(
+        success: Bool, text: String, image: Alerts.Notification.Image? = nil, followUp: FollowUp = FollowUp()
+    ) {
+        let title = success ? "Copied" : "Paste failed"
+        let body = output.shown(text)
+        if plan.usesDesktopNotifications {
+            let notice = DesktopNotice(
+                summary: title, body: body, isFailure: !success,
+                expiryMilliseconds: Int(plan.notifyTimeout.components.seconds * 1000)
+                    + Int(plan.notifyTimeout.components.attoseconds / 1_000_000_000_000_000),
+                image: image.flatMap(Self.thumbnail), url: followUp.url, isDeletable: followUp.isDeletable,
+                outboxID: followUp.outboxID, configPath: plan.configPath)
+            guard let failure = showOnDesktop(notice) else { return }
+            guard plan.displayName != nil else {
+                output.note("no desktop notification: \(failure.description)")
+                return
+            }
+        }
         let note = Alerts.Notification(
-            title: success ? "Copied" : "Paste failed",
-            body: output.shown(text),
-            style: success ? .success : .failure,
-            timeout: plan.notifyTimeout,
-            image: image)
+            title: title, body: body, style: success ? .success : .failure, timeout: plan.notifyTimeout, image: image)
         do {
             try Alerts.notify(note, displayName: plan.displayName)
         } catch {
@@ -35,12 +69,14 @@ struct DesktopWindows {
     /// there), or that it could not be saved.
     func notifyFailure(_ error: any PasteError) {
         let whereItIs: String
+        var followUp = FollowUp()
         switch error {
         case let kept as KeptInOutbox:
             whereItIs =
                 kept.isHeld
                 ? "\nThe text is held in the outbox (\(kept.id)): the paste may have been made."
                 : "\nThe text waits in the outbox (\(kept.id)): paste --retry sends it."
+            followUp.outboxID = kept.id
         case let unsaved as UnsavedFailure:
             whereItIs =
                 "\n" + unsaved.notSaved.message
@@ -48,7 +84,40 @@ struct DesktopWindows {
         default:
             whereItIs = ""
         }
-        notify(success: false, text: error.message + whereItIs)
+        notify(success: false, text: error.message + whereItIs, followUp: followUp)
+    }
+
+    /// Shows a notice on the desktop's notification server; nil when it is up, else why not.
+    ///
+    /// With actions (and a server that shows them) the notifier process shows it, and serves
+    /// them once paste has returned (`DesktopNotifier`); without, it is sent from here.
+    private func showOnDesktop(_ notice: DesktopNotice) -> NotifyError? {
+        guard let address = plan.busAddress else { return .bus(.noAddress) }
+        do {
+            let deadline = ContinuousClock.now + Self.serverTime
+            let server = try NotificationServer(busAddress: address, before: deadline)
+            let capabilities = try server.capabilities(before: deadline)
+            if capabilities.contains("actions") && !notice.actions.isEmpty {
+                try DesktopNotifier.launch(notice, environment: plan.environment)
+            } else {
+                _ = try server.show(
+                    notice.notification(capabilities: capabilities), before: .now + DesktopNotifier.callTime)
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The side of a thumbnail sent as `image-data`: what notification servers show an image at
+    /// (dunst's default `max_icon_size` is 128), with little to send.
+    static let thumbnailSide = 128
+
+    /// An uploaded image shrunk for `image-data`, when it decodes (PNG).
+    static func thumbnail(_ image: Alerts.Notification.Image) -> DesktopNotice.Image? {
+        Alerts.thumbnail(of: image, side: thumbnailSide).map {
+            DesktopNotice.Image(width: $0.width, height: $0.height, pixels: $0.pixels)
+        }
     }
 
     /// Asks whether to upload text the guard flagged.

@@ -11,6 +11,16 @@ public enum NotifyMode: String, Sendable, CaseIterable {
     case never
 }
 
+/// How a run at a hotkey tells the person what happened (`notify-style`).
+public enum NotifyStyle: String, Sendable, CaseIterable {
+    /// paste's own windows where an X display is there, desktop notifications where none is.
+    case auto
+    /// paste's own X11 windows.
+    case window
+    /// The desktop's notification server (org.freedesktop.Notifications on the session bus).
+    case desktop
+}
+
 /// The `[paste]` section: settings that are not about one service.
 public struct Settings: Sendable, Equatable {
     /// The service used when no flag or `PASTE_SERVICE` names one.
@@ -19,6 +29,11 @@ public struct Settings: Sendable, Equatable {
     public var serviceLine: Int?
     /// When windows are shown.
     public var notify: NotifyMode = .auto
+    /// Whether they are paste's own windows or desktop notifications (`notify-style`).
+    public var notifyStyle: NotifyStyle = .auto
+    /// The dmenu-style program `--pick` and `--prompt` use without an X display (`picker`):
+    /// a command line, split on spaces; nil to look for one on PATH.
+    public var picker: String?
     /// Seconds to wait for a TCP connection.
     public var connectTimeout: Double = 10
     /// Seconds the whole upload may take (`nil`: no limit beyond the stall timeout).
@@ -387,6 +402,14 @@ extension Settings {
         case "notify":
             guard let mode = NotifyMode(rawValue: entry.value.lowercased()) else { throw bad("auto, always or never") }
             notify = mode
+        case "notify-style":
+            guard let style = NotifyStyle(rawValue: entry.value.lowercased()) else {
+                throw bad("auto, window or desktop")
+            }
+            notifyStyle = style
+        case "picker":
+            guard !entry.value.allSatisfy(\.isWhitespace) else { throw bad("a command, such as 'fuzzel --dmenu'") }
+            picker = entry.value
         case "timeout": timeout = try seconds(SettingRange.timeout)
         case "connect-timeout": connectTimeout = try seconds(SettingRange.connectTimeout)
         case "stall-timeout": stallTimeout = try seconds(SettingRange.stallTimeout)

@@ -116,7 +116,8 @@ struct ManPageTests {
     static let pasteKeys = [
         "service", "notify", "timeout", "connect-timeout", "stall-timeout", "response-timeout", "clipboard-timeout",
         "max-clipboard",
-        "notify-timeout", "max-retry-after", "repeat-window", "retries", "retry-max-attempts", "copy", "image-service",
+        "notify-timeout", "notify-style", "picker", "max-retry-after", "repeat-window", "retries", "retry-max-attempts",
+        "copy", "image-service",
         "ca-file", "ca-path", "proxy", "no-proxy",
     ]
     /// Every key of `[service "NAME"]`, mirrored by hand.

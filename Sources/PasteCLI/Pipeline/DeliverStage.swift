@@ -21,6 +21,8 @@ struct DeliverStage {
     private(set) var lastURL: String?
     /// The image the last URL is of, for the notification's thumbnail; nil for anything else.
     private(set) var lastImage: Alerts.Notification.Image?
+    /// Whether history holds a way to delete the last paste (its deletion token or link).
+    private(set) var isLastDeletable = false
 
     /// Shows one paste's result.
     ///
@@ -37,6 +39,7 @@ struct DeliverStage {
                     "the same \(what) went to \(paste.service) moments ago; reusing its URL (--new makes another)")
             }
             lastURL = paste.url
+            isLastDeletable = paste.deletion != nil
             lastImage = nil
             if let input, input.type.category == .image, let bytes = input.bytes {
                 lastImage = Alerts.Notification.Image(bytes: bytes, mimeType: input.type.essence)
@@ -63,7 +66,9 @@ struct DeliverStage {
         guard let url = lastURL else { return status }
         if let copy { copyToClipboard(url, to: copy, clipboard: clipboard) }
         if windows.isShown && status == .success {
-            windows.notify(success: true, text: url, image: lastImage)
+            windows.notify(
+                success: true, text: url, image: lastImage,
+                followUp: DesktopWindows.FollowUp(url: url, isDeletable: isLastDeletable))
         }
         return status
     }
