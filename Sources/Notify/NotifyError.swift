@@ -7,6 +7,8 @@ public enum NotifyError: Error, Equatable, Sendable {
     case bus(BusError)
     /// The server answered `member` with something the spec does not allow.
     case unexpectedReply(member: String)
+    /// The server shows no buttons (no `actions` capability), and a question needs them.
+    case noActions
 
     /// One line saying what went wrong.
     public var description: String {
@@ -16,6 +18,7 @@ public enum NotifyError: Error, Equatable, Sendable {
             "no notification server on the session bus"
         case .bus(let error): error.description
         case .unexpectedReply(let member): "the notification server gave an unexpected answer to \(member)"
+        case .noActions: "the notification server shows no buttons (no 'actions' capability)"
         }
     }
 }

@@ -120,26 +120,86 @@ struct DesktopWindows {
         }
     }
 
-    /// Asks whether to upload text the guard flagged.
+    /// Asks whether to upload text the guard flagged: a desktop notification with `upload` and
+    /// `cancel` (`notify-style`), else the window.
     ///
-    /// - Returns: `.uploadAnyway` or `.uploadPrivately`, never nil.
+    /// Nothing is sent until it is answered. A notification that closes, or is not answered in
+    /// `questionTime`, is a cancel. Where no notification server with buttons answers, the
+    /// window asks where an X display is there; otherwise nobody can be asked.
+    /// - Returns: `.uploadAnyway` or `.uploadPrivately`; nil when nobody can be asked (the guard
+    ///   then refuses, as without windows).
     /// - Throws: `Cancelled` when the person chose Cancel, pressed Escape or closed the window.
     func confirmSecretUpload(_ finding: SecretFinding, service: ServiceProfile) throws -> SecretChoice? {
+        let message = output.shown(
+            "This text looks like it holds a secret: \(finding.description). Upload it to \(service.name)?")
+        if plan.usesDesktopNotifications {
+            switch askOnDesktop(message) {
+            case .success(true): return .uploadAnyway
+            case .success(false): throw Cancelled()
+            case .failure(let failure):
+                guard plan.displayName != nil else {
+                    output.note("no desktop notification: \(failure.description)")
+                    return nil
+                }
+            }
+        }
+        guard plan.displayName != nil else { return nil }
         var buttons = [Alerts.Button("Upload anyway", answer: SecretChoice.uploadAnyway)]
         if service.canBePrivate { buttons.append(.init("Upload as private", answer: .uploadPrivately)) }
         buttons.append(.init("Cancel", answer: .cancel))
         let answer: SecretChoice?
         do {
-            answer = try Alerts.confirm(
-                message: output.shown(
-                    "This text looks like it holds a secret: \(finding.description). Upload it to \(service.name)?"),
-                buttons: buttons, displayName: plan.displayName)
+            answer = try Alerts.confirm(message: message, buttons: buttons, displayName: plan.displayName)
         } catch {
             throw AlertFailure(error: error)
         }
         switch answer {
         case .uploadAnyway, .uploadPrivately: return answer
         case .cancel, nil: throw Cancelled()
+        }
+    }
+
+    /// How long the guard's question waits for an answer on the desktop: the notification's
+    /// expiry; unanswered, it is a cancel.
+    static let questionTime = Duration.seconds(60)
+
+    /// Asks the guard's question as a notification with `upload` and `cancel`, on this thread
+    /// (the run waits for the answer anyway).
+    ///
+    /// - Returns: true for `upload`, false for `cancel`, a closing or no answer in time; the
+    ///   failure when no server with buttons answered.
+    private func askOnDesktop(_ message: String) -> Result<Bool, NotifyError> {
+        guard let address = plan.busAddress else { return .failure(.bus(.noAddress)) }
+        do {
+            let deadline = ContinuousClock.now + Self.serverTime
+            let server = try NotificationServer(busAddress: address, before: deadline)
+            let capabilities = try server.capabilities(before: deadline)
+            guard capabilities.contains("actions") else { return .failure(.noActions) }
+            try server.watchSignals(before: .now + DesktopNotifier.callTime)
+            var note = DesktopNotification(
+                summary: "Upload this text?",
+                body: capabilities.contains("body-markup") ? DesktopNotification.escapedBody(message) : message)
+            note.actions = [
+                .init(key: NotificationActionKey.upload, label: "Upload anyway"),
+                .init(key: NotificationActionKey.cancel, label: "Cancel"),
+            ]
+            note.urgency = .critical
+            note.expiry = .after(Self.questionTime)
+            let id = try server.show(note, before: .now + DesktopNotifier.callTime)
+            // A little past the expiry, for a server that closes it late.
+            let end = ContinuousClock.now + Self.questionTime + .seconds(1)
+            while true {
+                switch try server.nextEvent(of: id, before: end) {
+                case .actionInvoked(NotificationActionKey.upload)?: return .success(true)
+                case .actionInvoked(NotificationActionKey.cancel)?, .closed?: return .success(false)
+                case .actionInvoked?: continue
+                case nil:
+                    try? server.close(id, before: .now + DesktopNotifier.callTime)
+                    return .success(false)
+                }
+            }
+        } catch {
+            return .failure(error)
         }
     }
 
