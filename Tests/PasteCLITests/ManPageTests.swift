@@ -114,10 +114,10 @@ func acceptedConfigKeys(of type: String) throws -> [String] {
 struct ManPageTests {
     /// Every key of `[paste]`, mirrored by hand: a new key must be documented in paste-config(5).
     static let pasteKeys = [
-        "service", "notify", "timeout", "connect-timeout", "stall-timeout", "response-timeout", "clipboard-timeout",
+        "service", "notify", "notify-style", "picker", "timeout", "connect-timeout", "stall-timeout",
+        "response-timeout", "clipboard-timeout",
         "max-clipboard",
-        "notify-timeout", "notify-style", "picker", "max-retry-after", "repeat-window", "retries", "retry-max-attempts",
-        "copy", "image-service",
+        "notify-timeout", "max-retry-after", "repeat-window", "retries", "retry-max-attempts", "copy", "image-service",
         "ca-file", "ca-path", "proxy", "no-proxy",
     ]
     /// Every key of `[service "NAME"]`, mirrored by hand.
