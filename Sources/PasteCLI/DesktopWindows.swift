@@ -204,7 +204,13 @@ struct DesktopWindows {
     }
 
     /// `--prompt`: the title, "" for none, nil when cancelled.
+    ///
+    /// In a window where an X display is there; else through the dmenu-style picker, with the
+    /// title given so far as its one line (chosen as it is, or replaced by what is typed).
     func promptForTitle(initialText: String) throws -> String? {
+        guard plan.displayName != nil else {
+            return try picker().choose(initialText.isEmpty ? [] : [initialText], environment: plan.environment)
+        }
         do {
             return try Alerts.prompt(
                 title: "Paste", message: "Title of the paste", initialText: initialText,
@@ -215,11 +221,29 @@ struct DesktopWindows {
     }
 
     /// `--pick`: the index of the row chosen, nil when cancelled.
+    ///
+    /// In a window where an X display is there; else through the dmenu-style picker, one line a
+    /// row (`primary · secondary`).
     func pick(title: String, rows: [PickRow]) throws -> Int? {
+        guard plan.displayName != nil else {
+            let lines = rows.map { "\($0.primary) · \($0.secondary)" }
+            guard let chosen = try picker().choose(lines, environment: plan.environment) else { return nil }
+            return lines.firstIndex(of: chosen)
+        }
         do {
             return try Alerts.pick(title: title, rows: rows, displayName: plan.displayName)
         } catch {
             throw AlertFailure(error: error)
         }
+    }
+
+    /// The picker of `[paste] picker`, else one found on PATH.
+    ///
+    /// - Throws: `PickerError.notFound` naming the key to set.
+    private func picker() throws(PickerError) -> DmenuPicker {
+        guard let picker = DmenuPicker.find(configured: plan.picker, path: plan.environment["PATH"]) else {
+            throw .notFound
+        }
+        return picker
     }
 }

@@ -38,6 +38,8 @@ struct RunPlan: Sendable {
         /// The environment the notifier that serves a notification's actions runs in (the
         /// run's own).
         var environment: [String: String] = [:]
+        /// The dmenu-style program for `--pick` and `--prompt` without an X display (`picker`).
+        var picker: String?
 
         /// No windows at all (`--retry`, which runs from cron).
         static let none = Windows(isShown: false, displayName: nil, notifyTimeout: .zero)
