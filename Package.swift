@@ -4,12 +4,12 @@
 // back on the clipboard. See README.md and ../shared/DESIGN.md for the parts and their arrows:
 //
 //   paste (main.swift) -> {PasteCLI, SystemInterop}
-//   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts, Notify, SystemInterop}; inside it a run is argv ->
+//   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts, Notify, QRInterop, SystemInterop}; inside it a run is argv ->
 //   Invocation (the OptionID table) -> PlanResolver -> RunPlan -> the stages of Sources/PasteCLI/
 //   Pipeline (read, guard, build, send, extract, record, deliver; --retry enters at send)
 //   Upload -> {PasteCore, CurlInterop, CryptoInterop, SystemInterop};  Alerts -> X11Interop
 //   Clipboard -> {X11Interop, SystemInterop};  PasteCore -> SystemInterop (files, locks) only
-//   Notify -> DBusInterop -> {CDBusShims -> CDBus, SystemInterop}
+//   Notify -> DBusInterop -> {CDBusShims -> CDBus, SystemInterop};  QRInterop -> CQRencode (dlopen)
 //   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,
 //   PBKDF2 and raw deflate)
 //   CurlInterop -> {CCurlShims -> CCurl, SystemInterop (TeeWriter, descriptors)}
@@ -115,6 +115,10 @@ let package = Package(
         .systemLibrary(
             name: "CDBus",
             providers: [.apt(["libdbus-1-dev"])]),
+        // libqrencode's header only: QRInterop opens the library with dlopen for --qr.
+        .systemLibrary(
+            name: "CQRencode",
+            providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(
             name: "CCrypto",
             providers: [.apt(["libssl-dev"])]),
@@ -143,6 +147,7 @@ let package = Package(
             name: "X11Interop", dependencies: ["CX11Shims", "CPng"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata]),
         .target(name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata]),
+        .target(name: "QRInterop", dependencies: ["CQRencode"], swiftSettings: [directMetadata]),
         .target(
             name: "DBusInterop", dependencies: ["CDBus", "CDBusShims", "SystemInterop"],
             swiftSettings: [.unsafeFlags(dbusHeaders.flatMap { ["-Xcc", "-I", "-Xcc", $0] }), directMetadata]),
@@ -157,7 +162,7 @@ let package = Package(
         .target(name: "Notify", dependencies: ["DBusInterop", "SystemInterop"], swiftSettings: safeSwift),
         .target(
             name: "PasteCLI",
-            dependencies: ["PasteCore", "Upload", "Clipboard", "Alerts", "Notify", "SystemInterop"],
+            dependencies: ["PasteCore", "Upload", "Clipboard", "Alerts", "Notify", "QRInterop", "SystemInterop"],
             swiftSettings: safeSwift),
 
         // MARK: - Executables
@@ -193,7 +198,8 @@ let package = Package(
         .testTarget(name: "X11InteropTests", dependencies: ["X11Interop", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "DBusInterop", "TestSupport"]),
         .testTarget(
-            name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "TestSupport"], exclude: ["Fixtures"]),
+            name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "QRInterop", "TestSupport"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -50,7 +50,9 @@ enum DesktopNotifier {
     /// - Throws: `NotifyError` saying why it could not (then the run shows the outcome another
     ///   way); a notifier that does not answer in time is killed.
     static func launch(_ notice: DesktopNotice, environment: [String: String]) throws(NotifyError) {
-        func failed() -> NotifyError { .bus(.failed(member: "Notify", name: "paste.NotifierFailed", message: "")) }
+        func failed() -> NotifyError {
+            .bus(.failed(member: "Notify", name: "paste.NotifierFailed", message: "the notifier could not show it"))
+        }
         let bytes: [UInt8]
         do {
             bytes = Array(try JSONEncoder().encode(notice))
@@ -76,15 +78,17 @@ enum DesktopNotifier {
         _ = consume payloadTheirs
         _ = consume statusTheirs
         let deadline = ContinuousClock.now + launchTime
+        let answer: UInt8?
         do {
             try payloadOurs.setNonBlocking()
             try payloadOurs.sendAll(bytes, before: deadline)
             try? payloadOurs.close()
-            if let byte = try statusOurs.readByte(before: deadline), Status(rawValue: byte) == .shown { return }
+            answer = try statusOurs.readByte(before: deadline)
         } catch {
             try? child.send(.kill)
+            throw .bus(.timedOut(member: "Notify"))
         }
-        throw .bus(.timedOut(member: "Notify"))
+        guard answer.flatMap(Status.init(rawValue:)) == .shown else { throw failed() }
     }
 
     // MARK: - The notifier's side

@@ -1,6 +1,7 @@
 import Alerts
 import Notify
 import PasteCore
+import QRInterop
 
 /// The windows of a run started at a hotkey, where no terminal shows stderr: the secret guard's
 /// question, `--prompt`'s title, `--pick`'s list, and the notification of how the paste went.
@@ -22,6 +23,8 @@ struct DesktopWindows {
         var isDeletable = false
         /// The outbox entry holding the text (`retry`).
         var outboxID: String?
+        /// `--qr`'s code of the URL: the notification's image in place of a thumbnail.
+        var qrCode: QRCode?
     }
 
     /// How long the notification server has to answer before the outcome is shown another way
@@ -48,7 +51,8 @@ struct DesktopWindows {
                 summary: title, body: body, isFailure: !success,
                 expiryMilliseconds: Int(plan.notifyTimeout.components.seconds * 1000)
                     + Int(plan.notifyTimeout.components.attoseconds / 1_000_000_000_000_000),
-                image: image.flatMap(Self.thumbnail), url: followUp.url, isDeletable: followUp.isDeletable,
+                image: followUp.qrCode.map(QRPicture.image) ?? image.flatMap(Self.thumbnail), url: followUp.url,
+                isDeletable: followUp.isDeletable,
                 outboxID: followUp.outboxID, configPath: plan.configPath)
             guard let failure = showOnDesktop(notice) else { return }
             guard plan.displayName != nil else {

@@ -1,6 +1,7 @@
 import Alerts
 import Clipboard
 import PasteCore
+import QRInterop
 
 /// Deliver, the pipeline's last stage: each result on stdout (its URL, or a JSON object), each
 /// failure on stderr (and, at a hotkey, in a window); then the last URL on the clipboard and,
@@ -65,10 +66,20 @@ struct DeliverStage {
     func finish(clipboard: SessionClipboard) -> ExitStatus {
         guard let url = lastURL else { return status }
         if let copy { copyToClipboard(url, to: copy, clipboard: clipboard) }
+        var code: QRCode?
+        if windows.plan.showsQR {
+            do {
+                let made = try QRCode.encode(url)
+                output.picture(QRPicture.halfBlocks(made, inColour: output.usesColor))
+                code = made
+            } catch {
+                output.note(error.description)
+            }
+        }
         if windows.isShown && status == .success {
             windows.notify(
                 success: true, text: url, image: lastImage,
-                followUp: DesktopWindows.FollowUp(url: url, isDeletable: isLastDeletable))
+                followUp: DesktopWindows.FollowUp(url: url, isDeletable: isLastDeletable, qrCode: code))
         }
         return status
     }

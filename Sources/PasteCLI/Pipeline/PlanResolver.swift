@@ -78,7 +78,7 @@ struct PlanResolver {
             isShown: showsWindows(settings), displayName: context.nonEmpty("DISPLAY"),
             notifyTimeout: .milliseconds(Int(settings.notifyTimeout * 1000)), style: settings.notifyStyle,
             busAddress: context.nonEmpty("DBUS_SESSION_BUS_ADDRESS"), configPath: invocation.configPath,
-            environment: context.environment, picker: settings.picker)
+            environment: context.environment, picker: settings.picker, showsQR: invocation.showsQR)
     }
 
     /// Whether anything can be shown: an X display for the windows, or a session bus for

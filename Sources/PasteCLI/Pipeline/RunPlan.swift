@@ -40,6 +40,9 @@ struct RunPlan: Sendable {
         var environment: [String: String] = [:]
         /// The dmenu-style program for `--pick` and `--prompt` without an X display (`picker`).
         var picker: String?
+        /// `--qr`: the URL as a QR code on a terminal's stderr, and as the desktop
+        /// notification's image.
+        var showsQR = false
 
         /// No windows at all (`--retry`, which runs from cron).
         static let none = Windows(isShown: false, displayName: nil, notifyTimeout: .zero)
