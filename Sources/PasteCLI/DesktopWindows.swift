@@ -2,6 +2,7 @@ import Alerts
 import Notify
 import PasteCore
 import QRInterop
+import SecretGuard
 
 /// The windows of a run started at a hotkey, where no terminal shows stderr: the secret guard's
 /// question, `--prompt`'s title, `--pick`'s list, and the notification of how the paste went.
@@ -63,7 +64,7 @@ struct DesktopWindows {
         let note = Alerts.Notification(
             title: title, body: body, style: success ? .success : .failure, timeout: plan.notifyTimeout, image: image)
         do {
-            try Alerts.notify(note, displayName: plan.displayName)
+            try Alerts.notify(note, displayName: plan.displayName, app: .paste)
         } catch {
             output.note(AlertFailure(error: error).message)
         }
@@ -153,7 +154,8 @@ struct DesktopWindows {
         buttons.append(.init("Cancel", answer: .cancel))
         let answer: SecretChoice?
         do {
-            answer = try Alerts.confirm(message: message, buttons: buttons, displayName: plan.displayName)
+            answer = try Alerts.confirm(
+                message: message, buttons: buttons, displayName: plan.displayName, app: .paste)
         } catch {
             throw AlertFailure(error: error)
         }
@@ -218,7 +220,7 @@ struct DesktopWindows {
         do {
             return try Alerts.prompt(
                 title: "Paste", message: "Title of the paste", initialText: initialText,
-                displayName: plan.displayName)
+                displayName: plan.displayName, app: .paste)
         } catch {
             throw AlertFailure(error: error)
         }
@@ -235,7 +237,7 @@ struct DesktopWindows {
             return lines.firstIndex(of: chosen)
         }
         do {
-            return try Alerts.pick(title: title, rows: rows, displayName: plan.displayName)
+            return try Alerts.pick(title: title, rows: rows, displayName: plan.displayName, app: .paste)
         } catch {
             throw AlertFailure(error: error)
         }
