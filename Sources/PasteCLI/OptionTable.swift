@@ -133,7 +133,7 @@ public let optionTable: [OptionSpec] = [
         id: .dryRun, short: "n", argument: nil, help: "show the request that would be sent; send nothing",
         group: .output),
     OptionSpec(
-        id: .qr, short: nil, argument: nil, help: "also show the URL as a QR code (terminal, notification)",
+        id: .qr, short: nil, argument: nil, help: "also show the URL as a QR code",
         group: .output),
     // Safety and reliability
     OptionSpec(
