@@ -40,12 +40,16 @@ struct DesktopWindows {
     /// answers in `serverTime`, the window takes over where an X display is there; otherwise
     /// one line on stderr says so (the outcome itself is already on stdout or stderr).
     /// - Parameters:
+    ///   - title: the title (the notification's summary); by default "Paste failed" for a
+    ///     failure, "Copied" for a success (say it only when the URL is on the clipboard:
+    ///     `DeliverStage.successWindow`).
     ///   - image: what was uploaded, when it is an image: shown as a thumbnail beside the text.
     ///   - followUp: what the desktop notification's actions act on.
     func notify(
-        success: Bool, text: String, image: Alerts.Notification.Image? = nil, followUp: FollowUp = FollowUp()
+        success: Bool, title: String? = nil, text: String, image: Alerts.Notification.Image? = nil,
+        followUp: FollowUp = FollowUp()
     ) {
-        let title = success ? "Copied" : "Paste failed"
+        let title = title ?? (success ? "Copied" : "Paste failed")
         let body = output.shown(text)
         if plan.usesDesktopNotifications {
             let notice = DesktopNotice(

@@ -17,7 +17,7 @@ struct DesktopNotificationTests: ScopedSuite {
 
     var opened: URL { openedFile(in: home) }
 
-    @Test("success: Copied and the URL, with default and copy; default opens the URL after paste has returned")
+    @Test("success: Pasted (--no-copy) and the URL, with default and copy; default opens it after paste returned")
     func successOpens() throws {
         let bus = try SessionBus()
         let server = try RecordingNotificationServer(on: bus)
@@ -32,7 +32,7 @@ struct DesktopNotificationTests: ScopedSuite {
         let note = notes[0]
         #expect(note["app_name"] as? String == "paste")
         #expect(note["replaces_id"] as? Int == 0)
-        #expect(note["summary"] as? String == "Copied")
+        #expect(note["summary"] as? String == "Pasted")
         #expect(note["body"] as? String == url)
         #expect(note["actions"] as? [String] == ["default", "Open", "copy", "Copy link"])
         #expect(note["expire_timeout"] as? Int == 4000)
@@ -243,6 +243,7 @@ struct DesktopNotificationX11Tests: ScopedSuite {
         #expect(result.err == "")
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(try xvfb.clipboardText() == url)
+        #expect(server.notifications.first?["summary"] as? String == "Copied")
         try xvfb.putOnClipboard("something else")
         #expect(try xvfb.clipboardText() == "something else")
         let note = try #require(server.notifications.first)
