@@ -18,6 +18,14 @@ extension Settings {
         case "notify":
             guard let mode = NotifyMode(rawValue: entry.value.lowercased()) else { throw bad("auto, always or never") }
             notify = mode
+        case "notify-style":
+            guard let style = NotifyStyle(rawValue: entry.value.lowercased()) else {
+                throw bad("auto, window or desktop")
+            }
+            notifyStyle = style
+        case "picker":
+            guard !entry.value.allSatisfy(\.isWhitespace) else { throw bad("a command, such as 'fuzzel --dmenu'") }
+            picker = entry.value
         case "timeout": timeout = try seconds(SettingRange.timeout)
         case "connect-timeout": connectTimeout = try seconds(SettingRange.connectTimeout)
         case "stall-timeout": stallTimeout = try seconds(SettingRange.stallTimeout)
