@@ -180,7 +180,9 @@ let package = Package(
         .testTarget(name: "CurlInteropTests", dependencies: ["CurlInterop", "SystemInterop", "TestSupport"]),
         .testTarget(name: "X11InteropTests", dependencies: ["X11Interop", "TestSupport"]),
         .testTarget(
-            name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "TestSupport"], exclude: ["Fixtures"]),
+            name: "PasteCLITests",
+            dependencies: ["PasteCLI", "PasteCore", "SecretGuard", "SystemInterop", "TestSupport"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -33,23 +33,14 @@ struct DesktopWindows {
     }
 
     /// Shows why the paste failed, and where the text is: in the outbox (and how it goes from
-    /// there), or that it could not be saved.
+    /// there), or that it could not be saved (`PasteFailure.windowLines`).
+    func notifyFailure(_ failure: PasteFailure) {
+        notify(success: false, text: failure.windowLines().joined(separator: "\n"))
+    }
+
+    /// Shows why the run failed before any paste was sent (the config, the input, the guard).
     func notifyFailure(_ error: any PasteError) {
-        let whereItIs: String
-        switch error {
-        case let kept as KeptInOutbox:
-            whereItIs =
-                kept.isHeld
-                ? "\nThe text is held in the outbox (\(kept.id)): the paste may have been made."
-                : "\nThe text waits in the outbox (\(kept.id)): paste --retry sends it."
-        case let unsaved as UnsavedFailure:
-            whereItIs =
-                "\n" + unsaved.notSaved.message
-                + (unsaved.notSaved.isOnClipboard ? "; the clipboard still holds it." : "")
-        default:
-            whereItIs = ""
-        }
-        notify(success: false, text: error.message + whereItIs)
+        notifyFailure(PasteFailure(error))
     }
 
     /// Asks whether to upload text the guard flagged.

@@ -127,7 +127,7 @@ struct PlanResolver {
     /// TLS checks off (unless `--insecure` turned them off for every service, and said so).
     static func connection(
         for profile: ServiceProfile, paste: ConnectionSettings, context: Context, isInsecure: Bool
-    ) throws -> (policy: ConnectionPolicy, warning: String?) {
+    ) throws(ConfigError) -> (policy: ConnectionPolicy, warning: String?) {
         let policy = try ConnectionPolicy.resolve(service: profile.connection, paste: paste, context: context)
         // Proxy credentials are masked from here on, whether written literally or not.
         context.redactor.register(policy)
