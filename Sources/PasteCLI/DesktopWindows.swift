@@ -16,11 +16,13 @@ struct DesktopWindows {
 
     /// Shows the result window; failures to show it are only noted.
     ///
-    /// - Parameter image: what was uploaded, when it is an image: shown as a thumbnail beside
-    ///   the text.
-    func notify(success: Bool, text: String, image: Alerts.Notification.Image? = nil) {
+    /// - Parameters:
+    ///   - title: the window's title; by default "Paste failed" for a failure, "Copied" for a
+    ///     success (say it only when the URL is on the clipboard: `DeliverStage.successWindow`).
+    ///   - image: what was uploaded, when it is an image: shown as a thumbnail beside the text.
+    func notify(success: Bool, title: String? = nil, text: String, image: Alerts.Notification.Image? = nil) {
         let note = Alerts.Notification(
-            title: success ? "Copied" : "Paste failed",
+            title: title ?? (success ? "Copied" : "Paste failed"),
             body: output.shown(text),
             style: success ? .success : .failure,
             timeout: plan.notifyTimeout,
