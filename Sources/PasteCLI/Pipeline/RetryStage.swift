@@ -85,7 +85,7 @@ struct RetryStage {
 
     /// The service by name, or `ConfigError.unknownService`.
     private func named(_ name: String) throws(ConfigError) -> ServiceProfile {
-        guard let profile = plan.services.first(where: { $0.name == name }) else {
+        guard let profile = plan.services.first(named: name) else {
             throw .unknownService(name: name, known: plan.services.map(\.name))
         }
         return profile
