@@ -266,7 +266,7 @@ struct PlanResolverTests {
         #expect(plan.input == expected.input)
         #expect(plan.clipboardBackend == expected.backend)
         #expect(plan.windows.isShown == expected.windows)
-        #expect(plan.windows.displayName == context.environment["DISPLAY"])
+        #expect(plan.windows.displayName == context.nonEmpty("DISPLAY"))
         #expect(plan.windows.notifyTimeout == expected.notifyTimeout)
         #expect(plan.copy == expected.copy)
         #expect(plan.transfer.showsProgress == expected.progress)

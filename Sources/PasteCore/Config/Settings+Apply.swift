@@ -21,6 +21,14 @@ extension Settings {
         case "notify":
             guard let mode = NotifyMode(rawValue: entry.value.lowercased()) else { throw bad("auto, always or never") }
             notify = mode
+        case "notify-style":
+            guard let style = NotifyStyle(rawValue: entry.value.lowercased()) else {
+                throw bad("auto, window or desktop")
+            }
+            notifyStyle = style
+        case "picker":
+            guard !entry.value.allSatisfy(\.isWhitespace) else { throw bad("a command, such as 'fuzzel --dmenu'") }
+            picker = entry.value
         case "timeout": timeout = try duration(SettingRange.timeout)
         case "connect-timeout": connectTimeout = try duration(SettingRange.connectTimeout)
         case "stall-timeout": stallTimeout = try duration(SettingRange.stallTimeout)

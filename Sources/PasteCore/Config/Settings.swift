@@ -9,6 +9,11 @@ public struct Settings: Sendable, Equatable {
     public var serviceLine: Int?
     /// When windows are shown.
     public var notify: NotifyMode = .auto
+    /// Whether they are paste's own windows or desktop notifications (`notify-style`).
+    public var notifyStyle: NotifyStyle = .auto
+    /// The dmenu-style program `--pick` and `--prompt` use without an X display (`picker`):
+    /// a command line, split on spaces; nil to look for one on PATH.
+    public var picker: String?
     /// How long to wait for a TCP connection.
     public var connectTimeout: Duration = .seconds(10)
     /// How long the whole upload may take (`nil`: no limit beyond the stall timeout).
