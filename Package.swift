@@ -230,7 +230,8 @@ let package = Package(
         .testTarget(name: "X11InteropTests", dependencies: ["X11Interop", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "DBusInterop", "TestSupport"]),
         .testTarget(
-            name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "QRInterop", "TestSupport"],
+            name: "PasteCLITests",
+            dependencies: ["PasteCLI", "PasteCore", "QRInterop", "SecretGuard", "SystemInterop", "TestSupport"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -147,8 +147,7 @@ public final class RawConnection {
     {
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
-            let milliseconds =
-                remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+            let milliseconds = remaining.wholeMilliseconds
             guard milliseconds > 0 else {
                 throw CurlError(code: .operationTimedOut, detail: "timed out \(what)")
             }

@@ -75,25 +75,16 @@ struct DesktopWindows {
     }
 
     /// Shows why the paste failed, and where the text is: in the outbox (and how it goes from
-    /// there), or that it could not be saved.
-    func notifyFailure(_ error: any PasteError) {
-        let whereItIs: String
+    /// there), or that it could not be saved (`PasteFailure.windowLines`).
+    func notifyFailure(_ failure: PasteFailure) {
         var followUp = FollowUp()
-        switch error {
-        case let kept as KeptInOutbox:
-            whereItIs =
-                kept.isHeld
-                ? "\nThe text is held in the outbox (\(kept.id)): the paste may have been made."
-                : "\nThe text waits in the outbox (\(kept.id)): paste --retry sends it."
-            followUp.outboxID = kept.id
-        case let unsaved as UnsavedFailure:
-            whereItIs =
-                "\n" + unsaved.notSaved.message
-                + (unsaved.notSaved.isOnClipboard ? "; the clipboard still holds it." : "")
-        default:
-            whereItIs = ""
-        }
-        notify(success: false, text: error.message + whereItIs, followUp: followUp)
+        if case .outbox(let id, _) = failure.text { followUp.outboxID = id }
+        notify(success: false, text: failure.windowLines().joined(separator: "\n"), followUp: followUp)
+    }
+
+    /// Shows why the run failed before any paste was sent (the config, the input, the guard).
+    func notifyFailure(_ error: any PasteError) {
+        notifyFailure(PasteFailure(error))
     }
 
     /// Shows a notice on the desktop's notification server; nil when it is up, else why not.

@@ -9,7 +9,7 @@ enum JSONOutput {
             "\"bytes\":\(paste.byteCount)",
             "\"sha256\":\(JSONText.quote(paste.sha256))",
             "\"title\":\(paste.title.map(JSONText.quote) ?? "null")",
-            "\"deletion\":\(paste.deletion.map(JSONText.quote) ?? "null")",
+            "\"deletion\":\(paste.deletion.map { JSONText.quote($0.text) } ?? "null")",
             "\"repeat\":\(paste.isRepeat)",
             "\"type\":\(JSONText.quote(paste.type))",
         ]

@@ -62,9 +62,24 @@ struct Output: Sendable {
 
     func report(_ error: any PasteError) {
         self.error(error.message)
-        guard let hint = error.hint, !isJSON else { return }
-        for line in hint.split(separator: "\n") {
-            StandardStream.error.write("paste: " + self.line(line) + "\n")
+        guard let hint = error.hint else { return }
+        for line in hint.split(separator: "\n") { self.hint(line) }
+    }
+
+    /// A hint below an error: a plain `paste: ` line, left out under `--json`.
+    func hint(_ text: some StringProtocol) {
+        guard !isJSON else { return }
+        StandardStream.error.write("paste: " + line(text) + "\n")
+    }
+
+    /// Writes the lines that say why a paste failed and where its text is
+    /// (`PasteFailure.terminalLines`).
+    func report(_ failure: PasteFailure) {
+        for line in failure.terminalLines() {
+            switch line {
+            case .error(let text): error(text)
+            case .hint(let text): hint(text)
+            }
         }
     }
 

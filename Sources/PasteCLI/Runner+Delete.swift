@@ -55,7 +55,7 @@ extension Runner {
             throw DeleteError.notDeletable(url: url, service: record.service)
         }
         let profile =
-            configuration.services.first { $0.name == record.service } ?? ServiceProfile.adHoc(url: record.url)
+            configuration.services.first(named: record.service) ?? ServiceProfile.adHoc(url: record.url)
         request.connection = try connectionPolicy(for: profile, configuration)
         let response = try SendStage(transfer: transfer(configuration.settings), output: output).sendOnce(request)
         guard (200...399).contains(response.status) else {
@@ -70,7 +70,7 @@ extension Runner {
     /// Whether a paste in history was made on a PrivateBin: its service (as configured now) says
     /// so, or, for a service no longer configured, its link has PrivateBin's shape.
     func isPrivateBin(_ record: HistoryRecord, _ configuration: Configuration) -> Bool {
-        if let profile = configuration.services.first(where: { $0.name == record.service }) {
+        if let profile = configuration.services.first(named: record.service) {
             return profile.format == .privatebin
         }
         return record.url.contains("#") && PrivateBin.deletionRequest(pasteURL: record.url, token: "") != nil
@@ -83,7 +83,7 @@ extension Runner {
         guard var request = PrivateBin.deletionRequest(pasteURL: record.url, token: token) else {
             throw DeleteError.notDeletable(url: record.url, service: record.service)
         }
-        if let profile = configuration.services.first(where: { $0.name == record.service }) {
+        if let profile = configuration.services.first(named: record.service) {
             var expansion = ValueExpansion(context: context)
             for header in profile.headers { request.headers.append(try expansion.expand(header)) }
             request.connection = try connectionPolicy(for: profile, configuration)

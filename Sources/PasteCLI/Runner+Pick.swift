@@ -10,7 +10,7 @@ extension Runner {
     /// and with windows shown (`notify`) a failure is shown in one too. (`clipboard-timeout` is
     /// about reading a selection, which `--pick` never does.)
     func pick() throws -> ExitStatus {
-        let resolver = PlanResolver(invocation: invocation, context: context)
+        let resolver = PlanResolver(invocation: invocation, context: context, facts: .current(for: invocation))
         let settings: Settings
         do {
             settings = try loadConfiguration().settings

@@ -7,7 +7,7 @@ extension Runner {
     /// With a window for the person when paste runs at a hotkey: every failure that ends the
     /// run is shown there too, not only on a stderr nobody reads.
     func upload() throws -> ExitStatus {
-        let resolver = PlanResolver(invocation: invocation, context: context)
+        let resolver = PlanResolver(invocation: invocation, context: context, facts: .current(for: invocation))
         let clipboard = resolver.makeClipboard()
         // Begins the copy of the URL as early as can be (nothing has run yet but argv parsing
         // and the look at stdin), so the clipboard's owner is ready when the URL is; unused, it

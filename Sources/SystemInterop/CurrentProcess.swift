@@ -50,10 +50,9 @@ public enum CurrentProcess {
         // The line is a few hundred bytes (the command name is at most 16); /proc makes it whole
         // in one read.
         var line = [UInt8](repeating: 0, count: 1024)
-        let outcome = line.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-            Result { () throws(Errno) in try file.read(into: buffer) }
+        guard let count = try? line.withMutableBytes({ (buffer) throws(Errno) in try file.read(into: buffer) }) else {
+            return nil
         }
-        guard case .success(let count) = outcome else { return nil }
         return threadCount(fromStatLine: line[..<count])
     }
 
@@ -224,8 +223,8 @@ public enum CurrentProcess {
     public static func sleep(for duration: Duration, unless isStopped: () -> Bool) -> Bool {
         guard duration > .zero else { return true }
         if isStopped() { return false }
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        let (seconds, nanoseconds) = duration.secondsAndNanoseconds
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR {
             if isStopped() { return false }

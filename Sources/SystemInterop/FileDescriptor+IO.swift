@@ -42,10 +42,7 @@ extension FileDescriptor {
         while true {
             if let limit, result.count > limit { return result }
             if let idleTimeout, try !wait(for: .readable, before: .now + idleTimeout) { throw .timedOut }
-            let outcome = chunk.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-                Result { () throws(Errno) in try read(into: buffer) }
-            }
-            let count = try outcome.get()
+            let count = try chunk.withMutableBytes { (buffer) throws(Errno) in try read(into: buffer) }
             if count == 0 { return result }
             result.append(contentsOf: chunk[0..<count])
             if count == chunk.count && chunk.count < Self.largestReadChunk {
@@ -61,10 +58,9 @@ extension FileDescriptor {
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let outcome = buffer.withUnsafeMutableBytes { whole -> Result<Int, Errno> in
-                Result { () throws(Errno) in try read(into: UnsafeMutableRawBufferPointer(rebasing: whole[filled...])) }
+            let got = try buffer.withMutableBytes { (whole) throws(Errno) in
+                try read(into: UnsafeMutableRawBufferPointer(rebasing: whole[filled...]))
             }
-            let got = try outcome.get()
             if got == 0 { break }
             filled += got
         }
@@ -78,10 +74,8 @@ extension FileDescriptor {
     /// - Returns: The bytes read; empty at end of file.
     public func readAvailable(upTo count: Int) throws(Errno) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
-        let outcome = buffer.withUnsafeMutableBytes { whole -> Result<Int, Errno> in
-            Result { () throws(Errno) in try read(into: whole) }
-        }
-        buffer.removeSubrange(try outcome.get()...)
+        let got = try buffer.withMutableBytes { (whole) throws(Errno) in try read(into: whole) }
+        buffer.removeSubrange(got...)
         return buffer
     }
 
@@ -94,10 +88,7 @@ extension FileDescriptor {
     ) throws {
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            let outcome = chunk.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-                Result { () throws(Errno) in try read(into: buffer) }
-            }
-            let count = try outcome.get()
+            let count = try chunk.withMutableBytes { (buffer) throws(Errno) in try read(into: buffer) }
             if count == 0 { return }
             try body(chunk[0..<count])
         }
@@ -108,10 +99,10 @@ extension FileDescriptor {
     /// - Returns: The bytes; fewer than `count` (or none) past the end of file.
     public func read(atOffset offset: Int64, upTo count: Int) throws(Errno) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
-        let outcome = buffer.withUnsafeMutableBytes { whole -> Result<Int, Errno> in
-            Result { () throws(Errno) in try valueOrErrno { pread(rawValue, whole.baseAddress, count, off_t(offset)) } }
+        let got = try buffer.withMutableBytes { (whole) throws(Errno) in
+            try valueOrErrno { pread(rawValue, whole.baseAddress, count, off_t(offset)) }
         }
-        buffer.removeSubrange(try outcome.get()...)
+        buffer.removeSubrange(got...)
         return buffer
     }
 
@@ -121,11 +112,9 @@ extension FileDescriptor {
     /// - Throws: `Errno.timedOut` at the deadline, or the read's `Errno`.
     public func readByte(before deadline: ContinuousClock.Instant) throws(Errno) -> UInt8? {
         guard try wait(for: .readable, before: deadline) else { throw .timedOut }
-        var byte: UInt8 = 0
-        let count = try withUnsafeMutableBytes(of: &byte) { buffer -> Result<Int, Errno> in
-            Result { () throws(Errno) in try read(into: buffer) }
-        }.get()
-        return count == 1 ? byte : nil
+        var byte: [UInt8] = [0]
+        let count = try byte.withMutableBytes { (buffer) throws(Errno) in try read(into: buffer) }
+        return count == 1 ? byte[0] : nil
     }
 }
 
@@ -256,9 +245,23 @@ extension FileDescriptor {
     /// `poll`'s timeout for a duration: whole milliseconds, rounded up (so a wait never ends
     /// just before its deadline and spins), at most `Int32.max`.
     static func pollMilliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-        let milliseconds = seconds * 1000 + (attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond
-        return Int32(clamping: milliseconds)
+        Int32(clamping: duration.millisecondsRoundedUp)
+    }
+}
+
+// MARK: - Buffers
+
+extension Array where Element == UInt8 {
+    /// Runs `body` on the array's bytes and passes its `Errno` through typed
+    /// (`withUnsafeMutableBytes` rethrows untyped): every read into an array goes through here.
+    ///
+    /// The pointer never outlives `body`.
+    mutating func withMutableBytes<Value>(
+        _ body: (UnsafeMutableRawBufferPointer) throws(Errno) -> Value
+    ) throws(Errno) -> Value {
+        let outcome = withUnsafeMutableBytes { buffer -> Result<Value, Errno> in
+            Result { () throws(Errno) in try body(buffer) }
+        }
+        return try outcome.get()
     }
 }

@@ -9,12 +9,9 @@ public enum SystemRandom {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let outcome = bytes.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-                Result { () throws(Errno) in
-                    try valueOrErrno { getrandom(buffer.baseAddress! + filled, count - filled, 0) }
-                }
+            filled += try bytes.withMutableBytes { (buffer) throws(Errno) in
+                try valueOrErrno { getrandom(buffer.baseAddress! + filled, count - filled, 0) }
             }
-            filled += try outcome.get()
         }
         return bytes
     }

@@ -46,7 +46,7 @@ func runInstall(_ arguments: [String]) throws -> ProcessResult {
     try runProcess(SourceTree.path("scripts/install"), arguments, currentDirectory: SourceTree.root.path, timeout: 900)
 }
 
-@Suite("scripts/install", .serialized)
+@Suite("scripts/install", .serialized, .tags(.slow))
 struct InstallTests {
     static let layout = [
         "bin/paste", "bin/paste-mock", "share/man/man1/paste.1", "share/man/man1/paste-mock.1",

@@ -7,7 +7,7 @@ import TestSupport
 /// seeded and bounded; `PASTE_KILL_SEED` replays a failing run), and with many `--retry` runs at
 /// once: no text is ever pasted twice, what is kept is byte-exact, nothing the server may have
 /// made is left retryable, and the history is never corrupt.
-@Suite("The outbox journal under random kills", .temporaryHome, .mock, .serialized)
+@Suite("The outbox journal under random kills", .temporaryHome, .mock, .serialized, .tags(.slow))
 struct JournalKillTests: ScopedSuite {
     static func config(_ mock: MockServer) -> String { pastieConfig(mock) }
 

@@ -4,27 +4,19 @@ import TestSupport
 
 /// When the outbox cannot be written, paste says so: the upload's failure, then "the text could
 /// not be saved: REASON", status 74, and never that the text waits. An upload that works needs
-/// no outbox to be made. Faked as root: a regular file where the folder should be, and, where
-/// this machine lets a test mount in a private namespace, a read-only bind mount and a full
-/// 64 KiB tmpfs.
+/// no outbox to be made. Faked as root: a regular file where the folder should be, and, in a
+/// private mount namespace (`PrivateMount`: where none can be had, those tests fail, never
+/// skip), a read-only bind mount and a full 64 KiB tmpfs.
 @Suite("A state folder that cannot be written", .temporaryHome, .mock)
 struct StateFolderTests: ScopedSuite {
-    /// Whether `unshare --mount` can mount here (root with CAP_SYS_ADMIN, as in CI's container).
-    static let canMountPrivately: Bool = {
-        guard
-            let result = try? runProcess(
-                "/usr/bin/unshare", ["--mount", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"], timeout: 10)
-        else { return false }
-        return result.status == 0
-    }()
-
     /// `paste --url URL` with `text` on stdin, run by `sh -c script` inside a private mount
     /// namespace (`$0` is paste, `$1` the state folder, `$2` the URL, `$3` the stdin file).
     func runInNamespace(_ script: String, url: String, stdin text: String) throws -> ProcessResult {
         let input = try paste.home.write(text, to: "stdin.txt")
         return try runProcess(
             "/usr/bin/unshare",
-            ["--mount", "sh", "-c", script, BuiltProducts.path(of: "paste"), paste.home.stateHome.path, url, input],
+            try PrivateMount.arguments(
+                ["sh", "-c", script, BuiltProducts.path(of: "paste"), paste.home.stateHome.path, url, input]),
             environment: paste.environment, timeout: 60)
     }
 
@@ -57,8 +49,7 @@ struct StateFolderTests: ScopedSuite {
     }
 
     @Test(
-        "a read-only state folder: 74, the text could not be saved: read-only file system",
-        .enabled(if: canMountPrivately, "needs a private mount namespace (root with CAP_SYS_ADMIN)"))
+        "a read-only state folder: 74, the text could not be saved: read-only file system")
     func readOnly() throws {
         try paste.writeConfig("[paste]\nretries = 0\n")
         try FileManager.default.createDirectory(
@@ -78,8 +69,7 @@ struct StateFolderTests: ScopedSuite {
     }
 
     @Test(
-        "a full state folder (a 64 KiB tmpfs): 74, no space left on device, nothing left behind",
-        .enabled(if: canMountPrivately, "needs a private mount namespace (root with CAP_SYS_ADMIN)"))
+        "a full state folder (a 64 KiB tmpfs): 74, no space left on device, nothing left behind")
     func full() throws {
         try paste.writeConfig("[paste]\nretries = 0\n")
         try FileManager.default.createDirectory(at: paste.home.stateHome, withIntermediateDirectories: true)

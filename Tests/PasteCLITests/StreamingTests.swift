@@ -9,7 +9,7 @@ struct StreamingTests: ScopedSuite {
 
     @Test(
         "256 MiB piped in is sent whole, with its SHA-256, in at most 64 MiB of memory",
-        .mock(arguments: ["--discard-bodies"]))
+        .mock(arguments: ["--discard-bodies"]), .tags(.slow))
     func flatMemory() throws {
         let peakFile = paste.home.root.appendingPathComponent("peak").path
         let paste_ = BuiltProducts.path(of: "paste")

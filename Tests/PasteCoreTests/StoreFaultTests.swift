@@ -5,8 +5,9 @@ import Testing
 
 /// When the outbox cannot be written, the store says why (and the run will say "the text could
 /// not be saved", status 74), and leaves no half entry behind. Real faults: a regular file where
-/// the folder should be, a path under /proc, a file size limit, and, where this machine lets a
-/// test mount in a private mount namespace, a read-only bind mount and a full 64 KiB tmpfs.
+/// the folder should be, a path under /proc, a file size limit, and, in a private mount
+/// namespace (`PrivateMount`: where none can be had, those tests fail, never skip), a read-only
+/// bind mount and a full 64 KiB tmpfs.
 @Suite("Store faults")
 struct StoreFaultTests {
     let home: TemporaryHome
@@ -17,16 +18,6 @@ struct StoreFaultTests {
     }
 
     var metadata: OutboxEntry.Metadata { OutboxEntry.Metadata(service: "pastie", created: .distantPast) }
-
-    /// Whether `unshare --mount` can mount a tmpfs here (root with CAP_SYS_ADMIN, as in CI's
-    /// container); the mount goes away with the namespace, so nothing is left to unmount.
-    static let canMountPrivately: Bool = {
-        guard
-            let result = try? runProcess(
-                "/usr/bin/unshare", ["--mount", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"], timeout: 10)
-        else { return false }
-        return result.status == 0
-    }()
 
     @Test("a regular file where the outbox folder should be: not saved, and why")
     func fileInPlaceOfFolder() throws {
@@ -77,8 +68,7 @@ struct StoreFaultTests {
     }
 
     @Test(
-        "a read-only state folder: 74, the text could not be saved: read-only file system",
-        .enabled(if: canMountPrivately, "needs a private mount namespace (root with CAP_SYS_ADMIN)"))
+        "a read-only state folder: 74, the text could not be saved: read-only file system")
     func readOnlyFolder() throws {
         let state = home.stateHome.path
         let folder = state + "/paste/outbox"
@@ -86,7 +76,8 @@ struct StoreFaultTests {
         let script =
             "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && exec \"$0\" save \"$2\" 1000 bytes"
         let result = try runProcess(
-            "/usr/bin/unshare", ["--mount", "sh", "-c", script, Self.exerciser, state, folder], timeout: 30)
+            "/usr/bin/unshare", try PrivateMount.arguments(["sh", "-c", script, Self.exerciser, state, folder]),
+            timeout: 30)
         #expect(result.status == 74, "\(result.err)")
         #expect(result.err.hasPrefix("paste: the text could not be saved: cannot open '\(folder)/"))
         #expect(result.err.hasSuffix(".content': read-only file system\n"), "\(result.err)")
@@ -94,7 +85,6 @@ struct StoreFaultTests {
 
     @Test(
         "a full disk (a 64 KiB tmpfs): 74, no space left on device, and no orphan",
-        .enabled(if: canMountPrivately, "needs a private mount namespace (root with CAP_SYS_ADMIN)"),
         arguments: ["bytes", "stream"])
     func fullDisk(_ mode: String) throws {
         let mount = home.root.appendingPathComponent("small").path
@@ -104,7 +94,8 @@ struct StoreFaultTests {
             "mount -t tmpfs -o size=64k tmpfs \"$1\" && { \"$0\" save \"$1/outbox\" 200000 \"$2\"; status=$?; "
             + "ls -A \"$1/outbox\"; exit $status; }"
         let result = try runProcess(
-            "/usr/bin/unshare", ["--mount", "sh", "-c", script, Self.exerciser, mount, mode], timeout: 30)
+            "/usr/bin/unshare", try PrivateMount.arguments(["sh", "-c", script, Self.exerciser, mount, mode]),
+            timeout: 30)
         #expect(result.status == 74, "\(result.err)")
         #expect(result.err.hasPrefix("paste: the text could not be saved: cannot write '\(mount)/outbox/"))
         #expect(result.err.hasSuffix(".content': no space left on device\n"), "\(result.err)")

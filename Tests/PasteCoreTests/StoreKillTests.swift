@@ -7,7 +7,7 @@ import Testing
 /// failure names its seed, and `PASTE_KILL_SEED=N` replays it) and under many at once. The
 /// processes are `store-exerciser`, which drives the stores exactly as paste does and prints a
 /// line after each step.
-@Suite("Stores under kill -9", .serialized)
+@Suite("Stores under kill -9", .serialized, .tags(.slow))
 struct StoreKillTests {
     let home: TemporaryHome
     static let exerciser = BuiltProducts.path(of: "store-exerciser")

@@ -49,7 +49,20 @@ struct BuildStage {
 
     /// The request for an outbox entry's content (`--retry`), read whole first for the formats
     /// that cannot stream it; an image or a binary file (`type`) goes as a file, byte-exact.
+    ///
+    /// - Throws: why it cannot be built (`RequestError`, `ConfigError`, `InputError`), its text
+    ///   where it was.
     mutating func build(
+        outboxContent path: String, size: Int64, options: PasteOptions, fileName: String?, type: MediaType
+    ) throws(PasteFailure) -> UploadRequest {
+        do {
+            return try buildRequest(outboxContent: path, size: size, options: options, fileName: fileName, type: type)
+        } catch {
+            throw PasteFailure(untyped: error)
+        }
+    }
+
+    private mutating func buildRequest(
         outboxContent path: String, size: Int64, options: PasteOptions, fileName: String?, type: MediaType
     ) throws -> UploadRequest {
         if type.category != .text {

@@ -29,7 +29,7 @@ struct DeliverStage {
     ///
     /// - Parameter input: what was pasted, when this run read it (nil for `--retry`): an
     ///   image's bytes become the notification's thumbnail.
-    mutating func deliver(_ result: Result<PasteResult, any Error>, fileName: String?, input: PasteInput? = nil) {
+    mutating func deliver(_ result: Result<PasteResult, PasteFailure>, fileName: String?, input: PasteInput? = nil) {
         switch result {
         case .success(let paste):
             output.result(output.isJSON ? JSONOutput.object(for: paste, fileName: fileName) : paste.url)
@@ -45,16 +45,8 @@ struct DeliverStage {
             if let input, input.type.category == .image, let bytes = input.bytes {
                 lastImage = Alerts.Notification.Image(bytes: bytes, mimeType: input.type.essence)
             }
-        case .failure(let error):
-            let failure = (error as? any PasteError) ?? InternalFailure(detail: "\(error)")
-            if let unsaved = failure as? UnsavedFailure {
-                // Both said, even under --json (which hides hints): why it failed, then that the
-                // text could not be saved.
-                output.report(unsaved.failure)
-                output.report(unsaved.notSaved)
-            } else {
-                output.report(failure)
-            }
+        case .failure(let failure):
+            output.report(failure)
             if status == .success { status = failure.exitStatus }
             if windows.isShown { windows.notifyFailure(failure) }
         }

@@ -1,4 +1,5 @@
 import PasteCore
+import Upload
 
 /// Extract, after send: the paste's URL (and deletion token or URL) from the server's answer,
 /// by the service's `result` rule; every URL validated by `Sanitizer` on the way.
@@ -16,16 +17,25 @@ enum ExtractStage {
     /// A paste whose page, reached by the service's redirect, failed was still made: it gets a
     /// one-line warning and counts as made.
     ///
-    /// - Throws: why there is none: the failure to send, an HTTP error, an answer without a
-    ///   usable URL.
+    /// - Returns: the answer, or why there is none: the failure to send, an HTTP error, an
+    ///   answer without a usable URL (the text still where it was: record says where it goes).
     static func extract(
-        _ response: Result<UploadResponse, any Error>, for job: PasteJob, output: Output
-    ) throws -> Answer {
-        let response = try response.get()
-        let outcome = try ResultExtractor.extract(from: response, request: job.request, profile: job.service)
+        _ sent: Result<UploadResponse, UploadError>, for job: PasteJob, output: Output
+    ) -> Result<Answer, PasteFailure> {
+        let response: UploadResponse
+        switch sent {
+        case .success(let answer): response = answer
+        case .failure(let error): return .failure(PasteFailure(error))
+        }
+        let outcome: ResultExtractor.Outcome
+        do {
+            outcome = try ResultExtractor.extract(from: response, request: job.request, profile: job.service)
+        } catch {
+            return .failure(PasteFailure(error))
+        }
         if let page = response.unreadPage {
             output.note("warning: the paste was made, but its page \(Sanitizer.printable(page, limit: 200))")
         }
-        return Answer(outcome: outcome, bytesSent: response.bytesSent)
+        return .success(Answer(outcome: outcome, bytesSent: response.bytesSent))
     }
 }

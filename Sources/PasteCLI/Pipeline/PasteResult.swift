@@ -1,3 +1,5 @@
+import PasteCore
+
 /// A paste that was made, as recorded and delivered: made by this run, or found in history
 /// for a repeat.
 struct PasteResult {
@@ -6,7 +8,8 @@ struct PasteResult {
     var byteCount: Int64
     var sha256: String
     var title: String?
-    var deletion: String?
+    /// How the paste is taken back, when the service said.
+    var deletion: Deletion?
     /// The content's MIME type without parameters (`image/png`, `text/plain`).
     var type = "text/plain"
     var isRepeat = false

@@ -7,15 +7,38 @@ import Upload
 /// run's plan: every decision of a run is taken here, once, and nothing after it reads argv,
 /// the config or the settings.
 ///
+/// It reads nothing itself: what it decides from comes in as values (the invocation, the config,
+/// the `Context` with the environment and the clock, and `Facts`: stdin's kind and whether
+/// stderr is a terminal), so every decision is tested in process (`PlanResolverTests`).
+///
 /// Two steps, because one decision cannot wait for the config: where the text comes from (and
 /// with it stdin's kind, one `fstat`) and which clipboard the session has are known from argv
 /// and the environment alone, in `init`, so the clipboard's owner can start before the config
 /// is even read (`Runner.upload`). The rest, in `resolve`, needs the config.
 struct PlanResolver {
+    /// What the process is attached to, looked at once when the run starts.
+    struct Facts: Sendable, Equatable {
+        /// What stdin is (`.none` when the run does not look: `-c`, `-P`, `-f` or `--image`).
+        var standardInput: StandardInputKind
+        /// Whether stderr is a terminal (a person watching, not a launcher or a pipe).
+        var isErrorTerminal: Bool
+
+        /// The facts of this process: stdin's kind is looked at (`fstat`) only when neither
+        /// `-c`, `-P`, `-f` nor `--image` chose where the text comes from.
+        static func current(for invocation: Invocation) -> Facts {
+            let looksAtStandardInput = invocation.input == .automatic && !invocation.prefersImage
+            return Facts(
+                standardInput: looksAtStandardInput ? .current() : .none,
+                isErrorTerminal: StandardStream.error.isTerminal)
+        }
+    }
+
     /// What the person asked for.
     let invocation: Invocation
     /// The run's environment.
     let context: Context
+    /// What the process is attached to.
+    let facts: Facts
     /// Where the text comes from, decided in `init`.
     let input: RunPlan.Input
     /// Whether argv lets the run copy the URL (no `--no-copy`, and for an upload no
@@ -33,11 +56,11 @@ struct PlanResolver {
     /// The program that serves the selection once paste has returned (see `SelectionOwnerProcess`).
     static let helperExecutable = "/proc/self/exe"
 
-    /// Decides where the text comes from and detects the clipboard: stdin's kind is looked at
-    /// (`fstat`) only when neither `-c`, `-P` nor `-f` chose.
-    init(invocation: Invocation, context: Context) {
+    /// Decides where the text comes from and detects the clipboard.
+    init(invocation: Invocation, context: Context, facts: Facts) {
         self.invocation = invocation
         self.context = context
+        self.facts = facts
         switch invocation.input {
         case .clipboard: input = .selection(.clipboard, isFallback: false)
         case .primary: input = .selection(.primary, isFallback: false)
@@ -47,7 +70,7 @@ struct PlanResolver {
             input = .selection(.clipboard, isFallback: false)
         case .automatic:
             input =
-                StandardInputKind.current() == .none ? .selection(.clipboard, isFallback: true) : .standardInput
+                facts.standardInput == .none ? .selection(.clipboard, isFallback: true) : .standardInput
         }
         mayCopy = invocation.copies && !(invocation.action == .upload && invocation.isDryRun)
         let readsSelection = if case .selection = input { true } else { false }
@@ -98,7 +121,7 @@ struct PlanResolver {
     func windows(for settings: Settings) -> RunPlan.Windows {
         RunPlan.Windows(
             isShown: showsWindows(settings), displayName: context.nonEmpty("DISPLAY"),
-            notifyTimeout: .milliseconds(Int(settings.notifyTimeout * 1000)), style: settings.notifyStyle,
+            notifyTimeout: settings.notifyTimeout, style: settings.notifyStyle,
             busAddress: context.nonEmpty("DBUS_SESSION_BUS_ADDRESS"), configPath: invocation.configPath,
             environment: context.environment, picker: settings.picker, showsQR: invocation.showsQR)
     }
@@ -116,7 +139,7 @@ struct PlanResolver {
         case .never: return false
         case .always: return true
         case .auto:
-            return readsSelection && !StandardStream.error.isTerminal && !invocation.isJSON
+            return readsSelection && !facts.isErrorTerminal && !invocation.isJSON
         }
     }
 
@@ -139,13 +162,13 @@ struct PlanResolver {
         return try configuration.resolveService(flag: invocation.service, context: context)
     }
 
-    /// How transfers run, timeouts converted to `Duration` here and nowhere else.
+    /// How transfers run.
     static func transfer(_ invocation: Invocation, _ settings: Settings, showsProgress: Bool) -> RunPlan.Transfer {
         RunPlan.Transfer(
-            connectTimeout: .seconds(settings.connectTimeout),
-            totalTimeout: (invocation.timeout ?? settings.timeout).map { .seconds($0) },
-            stallTimeout: .seconds(settings.stallTimeout),
-            responseTimeout: .seconds(settings.responseTimeout),
+            connectTimeout: settings.connectTimeout,
+            totalTimeout: invocation.timeout.map { .seconds($0) } ?? settings.timeout,
+            stallTimeout: settings.stallTimeout,
+            responseTimeout: settings.responseTimeout,
             isInsecure: invocation.isInsecure,
             isVerbose: invocation.isVerbose,
             showsProgress: showsProgress,
@@ -157,7 +180,7 @@ struct PlanResolver {
     /// TLS checks off (unless `--insecure` turned them off for every service, and said so).
     static func connection(
         for profile: ServiceProfile, paste: ConnectionSettings, context: Context, isInsecure: Bool
-    ) throws -> (policy: ConnectionPolicy, warning: String?) {
+    ) throws(ConfigError) -> (policy: ConnectionPolicy, warning: String?) {
         let policy = try ConnectionPolicy.resolve(service: profile.connection, paste: paste, context: context)
         // Proxy credentials are masked from here on, whether written literally or not.
         context.redactor.register(policy)
@@ -197,11 +220,10 @@ struct PlanResolver {
         }
         let (connection, warning) = try Self.connection(
             for: service, paste: settings.connection, context: context, isInsecure: invocation.isInsecure)
-        let isRepeatable = !invocation.isNew && !options.burnsAfterReading && settings.repeatWindow > 0
-        // Drawn only on a terminal, never under -q or --json (asked in that order: a quiet run
-        // does not even look at stderr).
+        let isRepeatable = !invocation.isNew && !options.burnsAfterReading && settings.repeatWindow > .zero
+        // Drawn only on a terminal, never under -q or --json.
         let showsProgress = ProgressBar.isWanted(
-            stderrIsTerminal: StandardStream.error.isTerminal, isQuiet: invocation.isQuiet,
+            stderrIsTerminal: facts.isErrorTerminal, isQuiet: invocation.isQuiet,
             isJSON: invocation.isJSON)
         return RunPlan(
             input: input,
@@ -215,12 +237,12 @@ struct PlanResolver {
             options: options,
             copy: copyTarget(for: settings),
             clipboardChoice: clipboardChoice(for: settings),
-            clipboardTimeout: .milliseconds(Int(settings.clipboardTimeout * 1000)),
+            clipboardTimeout: settings.clipboardTimeout,
             maximumClipboardBytes: settings.maximumClipboardBytes,
             windows: windows,
             transfer: Self.transfer(invocation, settings, showsProgress: showsProgress),
             // A paste that burns after reading may be gone already: never hand out its link twice.
-            repeatWindow: isRepeatable ? .milliseconds(Int(settings.repeatWindow * 1000)) : nil,
+            repeatWindow: isRepeatable ? settings.repeatWindow : nil,
             isDryRun: invocation.isDryRun,
             isForced: invocation.isForced,
             prompts: invocation.prompts)

@@ -12,9 +12,9 @@ import Upload
 /// sending) and a `--retry` entry are removed once the URL is in history. On failure the text is
 /// in the outbox, durably: stdin's entry records the failure (a stream's rest read into it
 /// first), the clipboard's text and a `-f` file are copied in now, a `--retry` entry records
-/// the failed attempt. The failure then says where the text is (`KeptInOutbox`), or that it
-/// could not be saved (`UnsavedFailure`, 74), or, for a run SIGINT, SIGTERM or SIGHUP stopped,
-/// both in one line (`Interrupted`).
+/// the failed attempt. The failure (`PasteFailure`) then carries where the text is: in the
+/// outbox, not saved (74), or cut short, and the signal, for a run SIGINT, SIGTERM or SIGHUP
+/// stopped.
 ///
 /// What is stored passes the output funnel (`Output.shown`: titles, previews, failure messages).
 struct RecordStage {
@@ -44,21 +44,18 @@ struct RecordStage {
         return output.shown(title)
     }
 
-    /// Records `job` by how it went: `answer` gives what extract read from the server's answer,
-    /// or throws why there is none.
+    /// Records `job` by how it went: `answer` is what extract read from the server's answer,
+    /// or why there is none.
     ///
     /// - Parameter nextAttempt: when the server asked to be tried again (a 429 or 503's
     ///   `Retry-After`), for the outbox's next attempt; nil: after the backoff.
     func record(
-        _ job: PasteJob, nextAttempt: Date? = nil, answer: () throws -> ExtractStage.Answer
-    ) -> Result<PasteResult, any Error> {
-        let made: ExtractStage.Answer
-        do {
-            made = try answer()
-        } catch {
-            return .failure(keep(job, after: error, nextAttempt: nextAttempt))
+        _ job: PasteJob, nextAttempt: Date? = nil, answer: Result<ExtractStage.Answer, PasteFailure>
+    ) -> Result<PasteResult, PasteFailure> {
+        switch answer {
+        case .success(let made): .success(recordPaste(made, of: job))
+        case .failure(let failure): .failure(keep(job, after: failure.cause, nextAttempt: nextAttempt))
         }
-        return .success(recordPaste(made, of: job))
     }
 
     /// Records a paste that was made: history, then the text's entry removed from the outbox.
@@ -90,12 +87,11 @@ struct RecordStage {
         }
         let outcome = answer.outcome
         let type = job.type.essence
-        let isURLDeletion = outcome.deletion?.hasPrefix("http") == true
-        let record = HistoryRecord(
+        let deletion = outcome.deletion.map(Deletion.init(answered:))
+        var record = HistoryRecord(
             time: context.now(), service: job.service.name, url: outcome.url, byteCount: size, sha256: digest,
-            title: storedTitle(job.title), deletionToken: isURLDeletion ? nil : outcome.deletion,
-            deletionURL: isURLDeletion ? outcome.deletion : nil, preview: preview.map(output.shown),
-            options: job.optionsKey, type: type)
+            title: storedTitle(job.title), preview: preview.map(output.shown), options: job.optionsKey, type: type)
+        record.deletion = deletion
         do { try history.append(record) } catch {
             output.note("could not record the paste in history: \(error.message)")
         }
@@ -113,21 +109,22 @@ struct RecordStage {
         }
         return PasteResult(
             url: outcome.url, service: job.service.name, byteCount: size, sha256: digest, title: job.title,
-            deletion: outcome.deletion, type: type)
+            deletion: deletion, type: type)
     }
 
     // MARK: - Failures
 
-    /// Keeps the text of a paste that was not made, and says where it is in the error. Content
+    /// Keeps the text of a paste that was not made, and says where it is in the failure. Content
     /// refused as it streamed for what it is (binary, not UTF-8) can never be sent: its partial
     /// copy is removed instead. A secret the guard saw in a stream is kept whole and held: the
     /// rest of stdin is read into the entry, and `paste --outbox send ID --force` sends it.
-    func keep(_ job: PasteJob, after error: any Error, nextAttempt requestedAttempt: Date? = nil) -> any Error {
-        if case .contentRefused(let refusal)? = error as? UploadError, !refusal.keepsText, case .input = job.source {
+    func keep(
+        _ job: PasteJob, after cause: any PasteError, nextAttempt requestedAttempt: Date? = nil
+    ) -> PasteFailure {
+        if case .contentRefused(let refusal)? = cause as? UploadError, !refusal.keepsText, case .input = job.source {
             try? job.claim?.discard()
-            return error
+            return PasteFailure(cause: cause, text: .unchanged)
         }
-        let failure = (error as? any PasteError) ?? InternalFailure(detail: "\(error)")
         let signal = interruption?.signal
         let isOnClipboard: Bool
         if case .input(let fresh) = job.source {
@@ -135,7 +132,6 @@ struct RecordStage {
         } else {
             isOnClipboard = false
         }
-        let kept: Result<OutboxEntry, StoreError>
         // Backoff is between `--retry` runs: a fresh upload's text is due at once (unless the
         // server asked for a wait), and so is a transfer the person stopped, which says nothing
         // against the service.
@@ -146,26 +142,17 @@ struct RecordStage {
         case (.outbox, nil): nextAttempt = requestedAttempt
         }
         do {
-            guard let entry = try settle(job, after: error, nextAttempt: nextAttempt, isInterrupted: signal != nil)
+            guard let entry = try settle(job, after: cause, nextAttempt: nextAttempt, isInterrupted: signal != nil)
             else {
                 // A stream the signal cut short: never whole, removed.
-                return signal.map { Interrupted(signal: $0, outcome: .cutShort) } ?? failure
+                return PasteFailure(cause: cause, text: signal == nil ? .unchanged : .cutShort, signal: signal)
             }
-            kept = .success(entry)
-        } catch {
-            kept = .failure(error)
-        }
-        switch (kept, signal) {
-        case (.success(let entry), let signal?):
-            return Interrupted(signal: signal, outcome: .kept(id: entry.id, isHeld: entry.metadata.state == .held))
-        case (.success(let entry), nil):
-            return KeptInOutbox(failure: failure, id: entry.id, isHeld: entry.metadata.state == .held)
-        case (.failure(let storeError), let signal?):
-            return Interrupted(
-                signal: signal, outcome: .notSaved(TextNotSaved(failure: storeError, isOnClipboard: isOnClipboard)))
-        case (.failure(let storeError), nil):
-            return UnsavedFailure(
-                failure: failure, notSaved: TextNotSaved(failure: storeError, isOnClipboard: isOnClipboard))
+            return PasteFailure(
+                cause: cause, text: .outbox(id: entry.id, state: entry.metadata.effectiveState), signal: signal)
+        } catch let storeError {
+            return PasteFailure(
+                cause: cause, text: .notSaved(TextNotSaved(failure: storeError, isOnClipboard: isOnClipboard)),
+                signal: signal)
         }
     }
 
@@ -175,7 +162,7 @@ struct RecordStage {
     /// - Throws: `StoreError` when the outbox cannot take it, or the rest of a stream or a file
     ///   cannot be read.
     private func settle(
-        _ job: PasteJob, after error: any Error, nextAttempt: Date?, isInterrupted: Bool
+        _ job: PasteJob, after error: any PasteError, nextAttempt: Date?, isInterrupted: Bool
     ) throws(StoreError) -> OutboxEntry? {
         let failure = OutboxFailure(error, describedBy: output)
         if let claim = job.claim {

@@ -16,32 +16,45 @@ struct RetryStage {
     var context: Context
     var output: Output
 
-    /// The job for a claimed entry.
+    /// The job for a claimed entry, checked by the secret guard when it is text.
     ///
-    /// - Throws: `ConfigError` when its service is not configured any more or cannot connect,
-    ///   `RequestError` when its request cannot be built, `StoreError` when its content cannot
-    ///   be read.
-    func job(for claim: OutboxClaim) throws -> PasteJob {
+    /// - Throws: why it cannot go: its `--url` credentials were not kept, its service is not
+    ///   configured any more or cannot connect (`ConfigError`), its request cannot be built
+    ///   (`RequestError`), its content cannot be read (`StoreError`), the guard holds it.
+    func job(for claim: OutboxClaim) throws(PasteFailure) -> PasteJob {
         let metadata = claim.entry.metadata
         // A literal credential in `--url` was masked when the entry was stored.
-        if let url = metadata.serviceURL, url.contains(Redaction.mask) { throw CredentialsNotKept(url: url) }
-        let service = try metadata.serviceURL.map { ServiceProfile.adHoc(url: $0) } ?? named(metadata.service)
+        if let url = metadata.serviceURL, url.contains(Redaction.mask) {
+            throw PasteFailure(CredentialsNotKept(url: url))
+        }
+        let service: ServiceProfile
+        let size: Int64
+        if let url = metadata.serviceURL {
+            service = ServiceProfile.adHoc(url: url)
+        } else {
+            do { service = try named(metadata.service) } catch { throw PasteFailure(error) }
+        }
+        do { size = try claim.contentSize() } catch { throw PasteFailure(error) }
         var options = PasteOptions(
             title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
             expirySeconds: metadata.expiry.flatMap { Int($0) })
         options.neverExpires = metadata.expiry == PrivateBin.never
         options.burnsAfterReading = metadata.burnsAfterReading ?? false
-        let size = try claim.contentSize()
         // An image or a binary file was kept byte-exact with its type: it goes again as a file.
         let type = metadata.contentType.map { MediaType(recordedName: $0) } ?? .plainText
         var build = BuildStage(service: service, context: context)
         var request = try build.build(
             outboxContent: claim.contentDescriptorPath, size: size, options: options, fileName: metadata.fileName,
             type: type)
-        let (connection, warning) = try PlanResolver.connection(
-            for: service, paste: plan.connection, context: context, isInsecure: plan.transfer.isInsecure)
-        if let warning { output.warning(warning) }
-        request.connection = connection
+        do {
+            let (connection, warning) = try PlanResolver.connection(
+                for: service, paste: plan.connection, context: context, isInsecure: plan.transfer.isInsecure)
+            if let warning { output.warning(warning) }
+            request.connection = connection
+        } catch {
+            throw PasteFailure(error)
+        }
+        do { try check(claim) } catch { throw PasteFailure(error) }
         return PasteJob(
             request: request, service: service, title: metadata.title, fileName: metadata.fileName, type: type,
             source: .outbox(PasteJob.ClaimedEntry(size: size)), optionsKey: options.repeatKey,
@@ -58,34 +71,29 @@ struct RetryStage {
         if !findings.isEmpty { throw .secretsFound(findings, source: "outbox entry \(claim.id)") }
     }
 
-    /// Whether content of this MIME type is text the guard reads (no type: text).
-    static func isText(_ type: String?) -> Bool {
-        guard let type = type?.lowercased() else { return true }
-        return type.hasPrefix("text/")
-    }
-
     /// Records why a claimed entry was not sent (its service is gone, the guard, a request that
-    /// cannot be built) and returns what to report: one line for a vanished service, else the
-    /// failure with where the text is.
-    static func refusal(_ error: any Error, of claim: OutboxClaim, output: Output) -> any Error {
+    /// cannot be built) and returns it with where the text is: held or retryable in the outbox.
+    static func refusal(_ failure: PasteFailure, of claim: OutboxClaim, output: Output) -> PasteFailure {
         let entry: OutboxEntry
         do {
-            entry = try claim.recordFailure(OutboxFailure(error, describedBy: output))
+            entry = try claim.recordFailure(OutboxFailure(failure.cause, describedBy: output))
         } catch {
-            return error
+            return PasteFailure(error)
         }
-        if case ConfigError.unknownService(let name, _, _, _) = error {
-            return ServiceGone(id: entry.id, service: name)
-        }
-        let failure = (error as? any PasteError) ?? InternalFailure(detail: "\(error)")
-        return KeptInOutbox(failure: failure, id: entry.id, isHeld: entry.metadata.state == .held)
+        return PasteFailure(cause: failure.cause, text: .outbox(id: entry.id, state: entry.metadata.effectiveState))
     }
 
     /// The service by name, or `ConfigError.unknownService`.
     private func named(_ name: String) throws(ConfigError) -> ServiceProfile {
-        guard let profile = plan.services.first(where: { $0.name == name }) else {
+        guard let profile = plan.services.first(named: name) else {
             throw .unknownService(name: name, known: plan.services.map(\.name))
         }
         return profile
+    }
+
+    /// Whether content of this MIME type is text the guard reads (no type: text).
+    static func isText(_ type: String?) -> Bool {
+        guard let type = type?.lowercased() else { return true }
+        return type.hasPrefix("text/")
     }
 }

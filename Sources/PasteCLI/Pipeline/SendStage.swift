@@ -89,7 +89,7 @@ struct SendStage {
     static func prepare(
         _ request: UploadRequest, _ input: PasteInput, service: ServiceProfile, plan: RunPlan, options: PasteOptions,
         history: History, inputCount: Int, outbox: Outbox, context: Context
-    ) throws -> Preparation {
+    ) -> Preparation {
         // The repeat check and the outbox work on the bytes, whatever they are: the same image
         // twice within the window reuses the URL too.
         let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
@@ -111,7 +111,7 @@ struct SendStage {
                 return .repeated(
                     PasteResult(
                         url: earlier.url, service: service.name, byteCount: earlier.byteCount, sha256: digest,
-                        title: earlier.title, deletion: earlier.deletionToken ?? earlier.deletionURL,
+                        title: earlier.title, deletion: earlier.deletion,
                         type: input.type.essence, isRepeat: true))
             }
         }
@@ -167,9 +167,9 @@ struct SendStage {
     /// (connections reused, transfers overlapped); the answers in the order given.
     ///
     /// Mark each job in flight first (`PasteJob.markInFlight`).
-    func send(_ jobs: [PasteJob]) -> [Result<UploadResponse, any Error>] {
+    func send(_ jobs: [PasteJob]) -> [Result<UploadResponse, UploadError>] {
         if jobs.count == 1 {
-            return [Result { try perform(jobs[0]) }]
+            return [Result { () throws(UploadError) in try perform(jobs[0]) }]
         }
         let batch = uploader.sendAll(jobs.map { $0.request }, maxConcurrent: Self.batchConcurrency)
         // A transfer that never reached the server may go again, alone, with the usual policy.
@@ -177,9 +177,9 @@ struct SendStage {
             guard interruption?.hasArrived != true,
                 case .retry = transfer.retryPolicy.decide(after: outcome, attempt: 1)
             else {
-                return outcome.mapError { $0 }
+                return outcome
             }
-            return Result { try perform(job) }
+            return Result { () throws(UploadError) in try perform(job) }
         }
     }
 
@@ -195,14 +195,14 @@ struct SendStage {
 
     /// Runs a job's request, retrying only what cannot create a duplicate paste, and nothing
     /// once the run was told to stop.
-    func perform(_ job: PasteJob) throws -> UploadResponse {
+    func perform(_ job: PasteJob) throws(UploadError) -> UploadResponse {
         try perform(job.request, streamObserver: streamObserver(for: job), streamEnd: job.streamEnd)
     }
 
     /// Runs a request, retrying only what cannot create a duplicate paste.
     func perform(
         _ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil, streamEnd: (() -> Void)? = nil
-    ) throws -> UploadResponse {
+    ) throws(UploadError) -> UploadResponse {
         let policy = transfer.retryPolicy
         var attempt = 1
         while true {

@@ -98,32 +98,26 @@ struct UploadPipeline {
     private func sendAndRecord(
         _ requests: [UploadRequest], _ inputs: [PasteInput], _ reading: ReadStage.Reading, plan: RunPlan,
         options: PasteOptions, keepsPreviews: Bool
-    ) -> (results: [Result<PasteResult, any Error>], signal: Signal?) {
+    ) -> (results: [Result<PasteResult, PasteFailure>], signal: Signal?) {
         let interruption = Interruption.begin()
         defer { interruption.end() }
         let outbox = Outbox(context: context)
         var record = RecordStage(context: context, output: output, outbox: outbox, interruption: interruption)
         record.keepsPreviews = keepsPreviews
-        var results = [Result<PasteResult, any Error>?](repeating: nil, count: inputs.count)
-        // Where each job's result goes (a repeat, or a job that could not be prepared, has its
-        // result already): two arrays, not an array of pairs, whose tuple type would be built
+        var results = [Result<PasteResult, PasteFailure>?](repeating: nil, count: inputs.count)
+        // Where each job's result goes (a repeat has its result already): two arrays, not an array of pairs, whose tuple type would be built
         // at run time on the hotkey path.
         var jobs: [PasteJob] = []
         var positions: [Int] = []
         for index in inputs.indices {
-            do {
-                switch try SendStage.prepare(
-                    requests[index], inputs[index], service: reading.route(of: inputs[index]).service, plan: plan,
-                    options: options, history: record.history, inputCount: inputs.count, outbox: outbox,
-                    context: context)
-                {
-                case .repeated(let paste): results[index] = .success(paste)
-                case .send(let job):
-                    jobs.append(job)
-                    positions.append(index)
-                }
-            } catch {
-                results[index] = .failure(error)
+            switch SendStage.prepare(
+                requests[index], inputs[index], service: reading.route(of: inputs[index]).service, plan: plan,
+                options: options, history: record.history, inputCount: inputs.count, outbox: outbox, context: context)
+            {
+            case .repeated(let paste): results[index] = .success(paste)
+            case .send(let job):
+                jobs.append(job)
+                positions.append(index)
             }
         }
         let send = SendStage(transfer: plan.transfer, output: output, interruption: interruption)
@@ -133,16 +127,16 @@ struct UploadPipeline {
         let responses = send.send(jobs)
         for position in jobs.indices {
             let nextAttempt = Self.requestedTime(responses[position], plan: plan.transfer, context: context)
-            results[positions[position]] = record.record(jobs[position], nextAttempt: nextAttempt) {
-                try ExtractStage.extract(responses[position], for: jobs[position], output: output)
-            }
+            results[positions[position]] = record.record(
+                jobs[position], nextAttempt: nextAttempt,
+                answer: ExtractStage.extract(responses[position], for: jobs[position], output: output))
         }
         return (results.map { $0! }, interruption.signal)
     }
 
     /// When a 429 or 503 answer asked to be tried again (`Retry-After`), as a time.
     static func requestedTime(
-        _ response: Result<UploadResponse, any Error>, plan: RunPlan.Transfer, context: Context
+        _ response: Result<UploadResponse, UploadError>, plan: RunPlan.Transfer, context: Context
     ) -> Date? {
         guard case .success(let answer) = response, let seconds = plan.retryPolicy.requestedDelay(of: answer) else {
             return nil
@@ -249,28 +243,26 @@ private struct EntrySender {
 
     /// Checks, sends, records and delivers one claimed entry; the claim ends with it.
     mutating func send(_ claim: OutboxClaim) {
-        let result: Result<PasteResult, any Error>
+        let result: Result<PasteResult, PasteFailure>
         var wasSent = false
-        do {
+        do throws(PasteFailure) {
             var job = try stage.job(for: claim)
-            try stage.check(claim)
-            try job.markInFlight()
+            do { try job.markInFlight() } catch { throw PasteFailure(error) }
             wasSent = true
-            let response = Result { try send.perform(job) }
+            let response = Result { () throws(UploadError) in try send.perform(job) }
             let nextAttempt = UploadPipeline.requestedTime(response, plan: plan.transfer, context: stage.context)
-            result = record.record(job, nextAttempt: nextAttempt) {
-                try ExtractStage.extract(response, for: job, output: stage.output)
-            }
+            result = record.record(
+                job, nextAttempt: nextAttempt, answer: ExtractStage.extract(response, for: job, output: stage.output))
         } catch {
             // Refused before sending: its service is gone, the guard, a request that cannot
             // be built, an entry that cannot be marked in flight.
             result = .failure(RetryStage.refusal(error, of: claim, output: stage.output))
         }
         deliver.deliver(result, fileName: claim.entry.metadata.fileName)
-        if wasSent, case .failure(let error) = result, !claim.isRemoved, claim.state == .held,
+        if wasSent, case .failure(let failure) = result, !claim.isRemoved, claim.state == .held,
             firstHeldFailure == nil
         {
-            firstHeldFailure = (error as? any PasteError)?.exitStatus ?? .unavailable
+            firstHeldFailure = failure.exitStatus
         }
     }
 

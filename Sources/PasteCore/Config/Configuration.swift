@@ -128,7 +128,7 @@ public struct Configuration: Sendable {
     func checkImageService(path: String) throws(ConfigError) {
         guard let name = settings.imageService else { return }
         let line = settings.imageServiceLine ?? 0
-        guard let profile = services.first(where: { $0.name == name }) else {
+        guard let profile = services.first(named: name) else {
             throw .unknownService(name: name, known: services.map(\.name), path: path, line: line)
         }
         guard profile.accepts.takes(.image) else {
@@ -140,7 +140,7 @@ public struct Configuration: Sendable {
 
     /// The `image-service` profile, when one is set (checked at load).
     public var imageServiceProfile: ServiceProfile? {
-        settings.imageService.flatMap { name in services.first { $0.name == name } }
+        settings.imageService.flatMap { services.first(named: $0) }
     }
 
     /// What a configured service starts from before its own keys apply: the service named by
@@ -262,7 +262,7 @@ public struct Configuration: Sendable {
     /// A name ending in `.sxcu` that no section has is the path of a ShareX custom uploader,
     /// read now (`-S ~/uploader.sxcu`).
     public func service(named name: String) throws(ConfigError) -> ServiceProfile {
-        if let profile = services.first(where: { $0.name == name }) { return profile }
+        if let profile = services.first(named: name) { return profile }
         if name.lowercased().hasSuffix(".sxcu") {
             do {
                 return try Self.shareX(shareXLoader)(name, name, nil)
@@ -287,7 +287,7 @@ public struct Configuration: Sendable {
     public func resolveService(flag: String?, context: Context) throws(ConfigError) -> ServiceProfile {
         if let name = flag ?? context.nonEmpty("PASTE_SERVICE") { return try service(named: name) }
         guard let name = settings.service else { return try service(named: BuiltInServices.defaultName) }
-        guard let profile = services.first(where: { $0.name == name }) else {
+        guard let profile = services.first(named: name) else {
             throw .unknownService(name: name, known: services.map(\.name), path: path, line: settings.serviceLine)
         }
         return profile

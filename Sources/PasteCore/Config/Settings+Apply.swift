@@ -10,6 +10,9 @@ extension Settings {
             guard let value = range.parse(entry.value) else { throw bad("\(range) (such as 10, 2.5s, 1m)") }
             return value
         }
+        func duration(_ range: SettingRange.Seconds) throws(ConfigError) -> Duration {
+            .seconds(try seconds(range))
+        }
         switch entry.key {
         case "service":
             guard !entry.value.isEmpty else { throw bad("a service name") }
@@ -26,11 +29,11 @@ extension Settings {
         case "picker":
             guard !entry.value.allSatisfy(\.isWhitespace) else { throw bad("a command, such as 'fuzzel --dmenu'") }
             picker = entry.value
-        case "timeout": timeout = try seconds(SettingRange.timeout)
-        case "connect-timeout": connectTimeout = try seconds(SettingRange.connectTimeout)
-        case "stall-timeout": stallTimeout = try seconds(SettingRange.stallTimeout)
-        case "response-timeout": responseTimeout = try seconds(SettingRange.responseTimeout)
-        case "clipboard-timeout": clipboardTimeout = try seconds(SettingRange.clipboardTimeout)
+        case "timeout": timeout = try duration(SettingRange.timeout)
+        case "connect-timeout": connectTimeout = try duration(SettingRange.connectTimeout)
+        case "stall-timeout": stallTimeout = try duration(SettingRange.stallTimeout)
+        case "response-timeout": responseTimeout = try duration(SettingRange.responseTimeout)
+        case "clipboard-timeout": clipboardTimeout = try duration(SettingRange.clipboardTimeout)
         case "clipboard":
             guard let setting = ClipboardSetting(rawValue: entry.value.lowercased()) else {
                 throw bad("auto, x11 or wayland")
@@ -41,13 +44,13 @@ extension Settings {
                 throw bad("\(SettingRange.maximumClipboard) (such as 1G, 256M)")
             }
             maximumClipboardBytes = Int(bytes)
-        case "notify-timeout": notifyTimeout = try seconds(SettingRange.notifyTimeout)
+        case "notify-timeout": notifyTimeout = try duration(SettingRange.notifyTimeout)
         case "max-retry-after": maximumRetryAfter = try seconds(SettingRange.maximumRetryAfter)
         case "repeat-window":
             guard let value = SettingRange.repeatWindow.parse(entry.value) else {
                 throw bad("\(SettingRange.repeatWindow) (such as 5m), or 0")
             }
-            repeatWindow = value
+            repeatWindow = .seconds(value)
         case "retries":
             guard let value = SettingRange.retries.parse(entry.value) else { throw bad("\(SettingRange.retries)") }
             retries = value

@@ -14,15 +14,15 @@ public struct Settings: Sendable, Equatable {
     /// The dmenu-style program `--pick` and `--prompt` use without an X display (`picker`):
     /// a command line, split on spaces; nil to look for one on PATH.
     public var picker: String?
-    /// Seconds to wait for a TCP connection.
-    public var connectTimeout: Double = 10
-    /// Seconds the whole upload may take (`nil`: no limit beyond the stall timeout).
-    public var timeout: Double?
-    /// Seconds a transfer may stall before it is abandoned.
-    public var stallTimeout: Double = 30
-    /// Seconds the answer may take once the text is sent (`response-timeout`): a server that
+    /// How long to wait for a TCP connection.
+    public var connectTimeout: Duration = .seconds(10)
+    /// How long the whole upload may take (`nil`: no limit beyond the stall timeout).
+    public var timeout: Duration?
+    /// How long a transfer may stall before it is abandoned.
+    public var stallTimeout: Duration = .seconds(30)
+    /// How long the answer may take once the text is sent (`response-timeout`): a server that
     /// trickles its answer just above the stall limit cannot keep a run alive for ever.
-    public var responseTimeout: Double = Settings.defaultResponseTimeout
+    public var responseTimeout: Duration = .seconds(Settings.defaultResponseTimeout)
     /// The default `response-timeout`, in seconds.
     public static let defaultResponseTimeout = 60.0
     /// How many times a request that never reached the server is tried again.
@@ -31,10 +31,10 @@ public struct Settings: Sendable, Equatable {
     public var retryMaximumAttempts: Int = OutboxPolicy.defaultMaximumAttempts
     /// The longest Retry-After paste honours, in seconds.
     public var maximumRetryAfter: Double = 30
-    /// Seconds during which the same content to the same service reuses the earlier URL.
-    public var repeatWindow: Double = 300
-    /// Seconds to wait for a clipboard owner to answer.
-    public var clipboardTimeout: Double = 2
+    /// How long the same content to the same service reuses the earlier URL (zero: never).
+    public var repeatWindow: Duration = .seconds(300)
+    /// How long to wait for a clipboard owner to answer.
+    public var clipboardTimeout: Duration = .seconds(2)
     /// Which clipboard backend is used (`clipboard`).
     public var clipboard = ClipboardSetting.auto
     /// The most bytes read from a selection, text or image (`max-clipboard`): an owner that
@@ -43,8 +43,8 @@ public struct Settings: Sendable, Equatable {
     /// The default `max-clipboard`: far more than anyone copies, little enough that an owner
     /// sending without end is stopped before memory runs short.
     public static let defaultMaximumClipboardBytes = 1 << 30
-    /// Seconds a notification stays on screen.
-    public var notifyTimeout: Double = 4
+    /// How long a notification stays on screen.
+    public var notifyTimeout: Duration = .seconds(4)
     /// Whether the URL is copied to the clipboard.
     public var copy = true
     /// Where an image goes (`image-service`): none by default, so no image reaches a public

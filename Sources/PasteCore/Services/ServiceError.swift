@@ -32,7 +32,7 @@ public enum ServiceError: PasteError, Equatable {
     }
 
     /// None of its own: where the text is depends on whether the outbox could take it, which
-    /// the run says (PasteCLI's `KeptInOutbox`, or "the text could not be saved").
+    /// the run says (PasteCLI's `PasteFailure`, or "the text could not be saved").
     public var hint: String? { nil }
 
     public var exitStatus: ExitStatus {

@@ -261,3 +261,12 @@ extension ServiceProfile {
         return profile
     }
 }
+
+extension Array where Element == ServiceProfile {
+    /// The service of this name, or nil: the one lookup by name of a list of services (the
+    /// config's, a `--retry` plan's). `Configuration.service(named:)` adds `.sxcu` files and
+    /// the error for an unknown name.
+    public func first(named name: String) -> ServiceProfile? {
+        first { $0.name == name }
+    }
+}

@@ -140,10 +140,7 @@ public struct History: Sendable {
     private func newest(sha256: String, within window: Duration, where matches: (HistoryRecord) -> Bool)
         throws(StoreError) -> HistoryRecord?
     {
-        let seconds =
-            Double(window.components.seconds)
-            + Double(window.components.attoseconds) / 1e18
-        let earliest = now().addingTimeInterval(-seconds)
+        let earliest = now().addingTimeInterval(-window.timeInterval)
         // On the hotkey path: decode only the lines that hold the digest, newest first, instead
         // of every record of a history that only grows.
         let digest = Array(sha256.utf8)

@@ -214,8 +214,7 @@ public struct Outbox: Sendable {
 
     /// How long ago a file last changed, by the outbox's clock.
     func age(of status: FileStatus) -> Duration {
-        let (seconds, attoseconds) = status.modificationTime.components
-        let modified = Date(timeIntervalSince1970: Double(seconds) + Double(attoseconds) / 1e18)
+        let modified = Date(timeIntervalSince1970: status.modificationTime.timeInterval)
         return .milliseconds(Int64((now().timeIntervalSince(modified) * 1000).rounded(.down)))
     }
 }

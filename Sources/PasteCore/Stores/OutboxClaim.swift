@@ -160,9 +160,7 @@ public final class OutboxClaim {
         } else {
             metadata.state = .retryable
             let delay = outbox.policy.delay(afterAttempt: metadata.attempts)
-            let (seconds, attoseconds) = delay.components
-            metadata.nextAttempt =
-                nextAttempt ?? now.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+            metadata.nextAttempt = nextAttempt ?? now.addingTimeInterval(delay.timeInterval)
         }
         try makeDurable(with: metadata)
         return entry

@@ -1,0 +1,167 @@
+import PasteCore
+import SecretGuard
+import SystemInterop
+import Upload
+
+/// A paste that was not made: why (the cause, with its exit status), where its text is now, and
+/// the signal that stopped the run, if one did.
+///
+/// The pipeline's results are `Result<PasteResult, PasteFailure>`: send, extract and record
+/// make them, deliver shows them. What the person reads about a failure comes from here alone
+/// (`lines`): stderr and `--json` (`terminalLines`), the failure window and desktop
+/// notifications (`windowLines`).
+struct PasteFailure: Error {
+    /// Where the text of a paste that was not made is.
+    enum TextPlace: Sendable {
+        /// Where it was, nothing kept for it: refused before anything was kept, content that
+        /// can never be sent (its partial copy removed), or an entry that could not record why.
+        case unchanged
+        /// In the outbox, whole, as entry `id` in `state` (retryable or held).
+        case outbox(id: String, state: OutboxEntry.State)
+        /// A stream the signal cut short: never whole, so nothing was kept.
+        case cutShort
+        /// The outbox could not take it (whether the clipboard still holds it is said in it).
+        case notSaved(TextNotSaved)
+    }
+
+    /// Why the paste was not made.
+    var cause: any PasteError
+    /// Where the text is.
+    var text: TextPlace
+    /// SIGINT, SIGTERM or SIGHUP, when one stopped the run while this paste was sent.
+    var signal: Signal?
+
+    /// A failure whose text is where it was.
+    init(_ cause: some PasteError) {
+        self.cause = cause
+        text = .unchanged
+        signal = nil
+    }
+
+    /// A failure of what `RequestBuilder` throws untyped (a value's question is answered
+    /// through `Context.asker`, whose window throws what it throws): every error it throws is a
+    /// `PasteError`; anything else is a bug, reported as one (70). The pipeline's one way from
+    /// an untyped error to a failure.
+    init(untyped error: any Error) {
+        self.init(cause: (error as? any PasteError) ?? InternalFailure(detail: "\(error)"), text: .unchanged)
+    }
+
+    init(cause: any PasteError, text: TextPlace, signal: Signal? = nil) {
+        self.cause = cause
+        self.text = text
+        self.signal = signal
+    }
+
+    /// Whether the signal is what the failure says first (the text was kept, cut short or
+    /// could not be saved as the run stopped).
+    private var isInterrupted: Bool {
+        if case .unchanged = text { return false }
+        return signal != nil
+    }
+
+    /// The status the run ends with for this failure: 128 + the signal's number for a run
+    /// stopped, 74 when the text could not be saved, else the cause's.
+    var exitStatus: ExitStatus {
+        if isInterrupted, let signal { return Interruption.exitStatus(for: signal) }
+        if case .notSaved(let notSaved) = text { return notSaved.exitStatus }
+        return cause.exitStatus
+    }
+
+    /// Whether the entry is held because the secret guard holds it (up front on `--outbox
+    /// send`, or as it streamed): no paste was made, and only `--force` sends it.
+    var isHeldByGuard: Bool {
+        guard case .outbox(_, .held) = text else { return false }
+        if cause is GuardError { return true }
+        if case .contentRefused(let refusal) = cause as? UploadError { return refusal.keepsText }
+        return false
+    }
+
+    // MARK: - What is said
+
+    /// One line of stderr: an error (`paste: ` in colour on a terminal) or a hint below it
+    /// (left out under `--json`).
+    enum Line: Equatable {
+        case error(String)
+        case hint(String)
+    }
+
+    /// The failure as stderr says it: why, the cause's hint, and where the text is.
+    func terminalLines() -> [Line] {
+        if isInterrupted {
+            switch text {
+            case .outbox(let id, let state) where state != .held:
+                return [.error("interrupted; the text waits in the outbox (\(id)); 'paste --retry' sends it")]
+            case .outbox(let id, _):
+                return [
+                    .error(
+                        "interrupted; the text is held in the outbox (\(id)): the paste may have been made; "
+                            + "'paste --outbox send \(id)' sends it anyway")
+                ]
+            case .cutShort:
+                return [.error("interrupted; the piped text was cut short before its end, so none of it was kept")]
+            case .notSaved(let notSaved):
+                return [.error("interrupted; " + notSaved.message)] + Self.hints(notSaved.hint)
+            case .unchanged:
+                break
+            }
+        }
+        let why = [Line.error(cause.message)] + Self.hints(cause.hint)
+        switch text {
+        case .outbox(let id, _) where isServiceGone:
+            return [
+                .error(
+                    "outbox entry \(id) is held: its service '\(serviceName ?? "")' is not configured any more; "
+                        + "'paste --outbox send \(id)' sends it once it is, 'paste --outbox drop \(id)' drops it")
+            ]
+        case .outbox(let id, let state):
+            let whereItIs =
+                isHeldByGuard
+                ? "the text is held in the outbox (\(id)): 'paste --outbox send \(id) --force' sends it anyway, "
+                    + "'paste --outbox drop \(id)' drops it"
+                : state == .held
+                    ? "the text is held in the outbox (\(id)): the paste may have been made; "
+                        + "'paste --outbox send \(id)' sends it anyway, 'paste --outbox drop \(id)' drops it"
+                    : "the text waits in the outbox (\(id)); 'paste --retry' sends it again"
+            return why + [.hint(whereItIs)]
+        case .notSaved(let notSaved):
+            // Both said, even under --json (which hides hints): why it failed, then that the
+            // text could not be saved.
+            return why + [.error(notSaved.message)] + Self.hints(notSaved.hint)
+        case .unchanged, .cutShort:
+            return why
+        }
+    }
+
+    /// The failure as a window or a desktop notification says it: why, then where the text is.
+    func windowLines() -> [String] {
+        let whereItIs: String?
+        switch text {
+        case .outbox(let id, _) where isHeldByGuard:
+            whereItIs = "The text is held in the outbox (\(id)): only 'paste --outbox send \(id) --force' sends it."
+        case .outbox(let id, .held):
+            whereItIs = "The text is held in the outbox (\(id)): the paste may have been made."
+        case .outbox(let id, _):
+            whereItIs = "The text waits in the outbox (\(id)): paste --retry sends it."
+        case .notSaved(let notSaved):
+            whereItIs = notSaved.message + (notSaved.isOnClipboard ? "; the clipboard still holds it." : "")
+        case .unchanged, .cutShort:
+            whereItIs = nil
+        }
+        return [cause.message] + (whereItIs.map { [$0] } ?? [])
+    }
+
+    /// A hint's lines, one `Line` each.
+    private static func hints(_ hint: String?) -> [Line] {
+        hint.map { $0.split(separator: "\n").map { .hint(String($0)) } } ?? []
+    }
+
+    /// The service an outbox entry was for, when the config no longer has it.
+    private var serviceName: String? {
+        guard case .unknownService(let name, _, _, _) = cause as? ConfigError else { return nil }
+        return name
+    }
+
+    /// Whether the entry is held because its service left the config: one line, and the
+    /// others still go.
+    private var isServiceGone: Bool { serviceName != nil }
+}

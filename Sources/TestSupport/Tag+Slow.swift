@@ -1,0 +1,15 @@
+// Only where Swift Testing can be imported (see Tag+X11.swift).
+#if canImport(Testing)
+    import Testing
+
+    extension Tag {
+        /// Tests that take more than about 20 seconds alone (a static release build, the random
+        /// kill harness, streams of hundreds of megabytes): `scripts/test` runs them in a second
+        /// phase, after every other test has given its verdict.
+        ///
+        /// `swift test` (6.3) cannot select by tag, so `scripts/test` finds them by name: the
+        /// first `struct` or `func` after the attribute that carries `.tags(.slow)`. Keep that
+        /// attribute on the test's or suite's own declaration.
+        @Tag public static var slow: Self
+    }
+#endif
