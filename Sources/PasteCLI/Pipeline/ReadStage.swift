@@ -134,7 +134,16 @@ enum ReadStage {
                 }
             ]
         case .standardInput:
-            return [try PasteInput.standardInput()]
+            // The journal: stdin's text is nowhere else, so it goes into an outbox entry as it
+            // is read, made before the read (not for a dry run, which keeps nothing).
+            var journal: Result<OutboxClaim, StoreError>?
+            if !plan.isDryRun {
+                let metadata = SendStage.metadata(
+                    of: PasteInput(content: .bytes([]), label: "stdin", fileName: nil), service: plan.route.service,
+                    plan: plan, options: plan.options, context: context)
+                journal = Result { () throws(StoreError) in try Outbox(context: context).createReading(metadata) }
+            }
+            return [try PasteInput.standardInput(journal: journal)]
         }
     }
 

@@ -36,6 +36,29 @@ struct UploadPipeline {
         let windows = DesktopWindows(plan: plan.windows, output: output)
 
         let reading = try ReadStage.read(plan, clipboard: clipboard, earlyOwner: earlyOwner, context: context)
+        // Stdin's text went into the outbox as it was read (`PasteInput.standardInput`).
+        var journaled: [Int: Result<OutboxClaim, StoreError>] = [:]
+        for (index, input) in reading.inputs.enumerated() { journaled[index] = input.journal }
+        // What stops the run before sending keeps nothing: the text is still the caller's.
+        func dropJournal() {
+            for case .success(let claim) in journaled.values where !claim.isRemoved { try? claim.discard() }
+        }
+        do {
+            return try upload(plan, reading: reading, journaled: journaled, clipboard: clipboard, windows: windows) {
+                dropJournal()
+            }
+        } catch {
+            dropJournal()
+            throw error
+        }
+    }
+
+    /// The rest of an upload, once its inputs are read (and stdin's journaled): guard, build,
+    /// then send, record and deliver. `stopsEarly` runs when the run ends before sending.
+    private func upload(
+        _ plan: RunPlan, reading: ReadStage.Reading, journaled: [Int: Result<OutboxClaim, StoreError>],
+        clipboard: SessionClipboard, windows: DesktopWindows, stopsEarly: () -> Void
+    ) throws -> ExitStatus {
         var inputs = reading.inputs
         // Said once per service used, now that what was read chose them.
         for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
@@ -46,7 +69,10 @@ struct UploadPipeline {
             consented = try GuardStage.check(reading, windows: windows, options: &options)
         }
         if plan.prompts {
-            guard let title = try windows.promptForTitle(initialText: options.title ?? "") else { return .cancelled }
+            guard let title = try windows.promptForTitle(initialText: options.title ?? "") else {
+                stopsEarly()
+                return .cancelled
+            }
             if !title.isEmpty { options.title = title }
         }
         if !plan.isForced {
@@ -76,7 +102,7 @@ struct UploadPipeline {
         }
 
         let (results, signal) = sendAndRecord(
-            requests, inputs, reading, plan: plan, options: options,
+            requests, inputs, reading, journaled: journaled, plan: plan, options: options,
             // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
             keepsPreviews: !plan.isForced && consented.isEmpty)
 
@@ -96,8 +122,8 @@ struct UploadPipeline {
     /// The jobs (and the repeat locks they hold) end here, once every paste is recorded, before
     /// anything is delivered.
     private func sendAndRecord(
-        _ requests: [UploadRequest], _ inputs: [PasteInput], _ reading: ReadStage.Reading, plan: RunPlan,
-        options: PasteOptions, keepsPreviews: Bool
+        _ requests: [UploadRequest], _ inputs: [PasteInput], _ reading: ReadStage.Reading,
+        journaled: [Int: Result<OutboxClaim, StoreError>], plan: RunPlan, options: PasteOptions, keepsPreviews: Bool
     ) -> (results: [Result<PasteResult, any Error>], signal: Signal?) {
         let interruption = Interruption.begin()
         defer { interruption.end() }
@@ -115,7 +141,7 @@ struct UploadPipeline {
                 switch try SendStage.prepare(
                     requests[index], inputs[index], service: reading.route(of: inputs[index]).service, plan: plan,
                     options: options, history: record.history, inputCount: inputs.count, outbox: outbox,
-                    context: context)
+                    context: context, journaled: journaled[index])
                 {
                 case .repeated(let paste): results[index] = .success(paste)
                 case .send(let job):
@@ -123,6 +149,7 @@ struct UploadPipeline {
                     positions.append(index)
                 }
             } catch {
+                if case .success(let claim) = journaled[index], !claim.isRemoved { try? claim.discard() }
                 results[index] = .failure(error)
             }
         }
