@@ -165,7 +165,7 @@ public struct History: Sendable {
     func redacted(_ record: HistoryRecord) -> HistoryRecord {
         var record = record
         record.service = redaction(record.service)
-        record.url = redaction(record.url)
+        // (Not the URL: the paste's own link is kept whole, as it was printed.)
         record.title = record.title.map(redaction)
         record.preview = record.preview.map(redaction)
         return record
