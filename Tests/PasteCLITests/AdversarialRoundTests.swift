@@ -33,4 +33,22 @@ struct AdversarialRoundTests: ScopedSuite {
         #expect(records.compactMap { $0["url"] as? String } == [url, try newestPasteURL()])
         #expect(try paste.run(["--history"]).out.contains("  \(url)  "))
     }
+
+    // MARK: - Finding 5: a PrivateBin server picks the host
+
+    @Test(
+        "a PrivateBin answer whose url is on another host never gets the key: the link is the service's own",
+        arguments: ["http://evil.example/?0123456789abcdef", "//evil.example/?0123456789abcdef"])
+    func privateBinOtherHost(_ url: String) throws {
+        try paste.writeConfig("[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n")
+        let answer = #"{"status":0,"id":"0123456789abcdef","url":"\#(url)","deletetoken":"token"}"#
+        try mock.addFault(.status(200, body: answer), path: "/privatebin/")
+        let result = try paste.run(["-S", "privatebin", "--no-copy"], stdin: "a secret note\n")
+        #expect(result.status == 0)
+        #expect(result.err == "")
+        let prefix = mock.url("/privatebin/?0123456789abcdef#")
+        #expect(result.out.hasPrefix(prefix), "\(result.out)")
+        #expect(!result.out.contains("evil"))
+        #expect(try paste.historyLines().allSatisfy { !$0.contains("evil") })
+    }
 }
