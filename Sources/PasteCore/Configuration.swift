@@ -95,7 +95,7 @@ public struct Configuration: Sendable {
             contents = try FileSystem.readFile(path, limit: Configuration.maximumFileBytes)
         } catch {
             if error == .noSuchFileOrDirectory && !mustExist { return Configuration() }
-            throw .unreadable(path: path, reason: error.message)
+            throw .unreadable(path: path, reason: FileSystem.reason(readingFile: error))
         }
         let text = String(decoding: contents.bytes, as: UTF8.self)
         let mode = contents.status.mode

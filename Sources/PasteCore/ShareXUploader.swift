@@ -34,7 +34,7 @@ public enum ShareXUploader {
         do {
             contents = try FileSystem.readFile(file, limit: Configuration.maximumFileBytes)
         } catch {
-            throw .unreadable(file: path, reason: error.message)
+            throw .unreadable(file: path, reason: FileSystem.reason(readingFile: error))
         }
         let text = String(decoding: contents.bytes, as: UTF8.self)
         let mode = contents.status.mode

@@ -51,4 +51,43 @@ struct AdversarialRoundTests: ScopedSuite {
         #expect(!result.out.contains("evil"))
         #expect(try paste.historyLines().allSatisfy { !$0.contains("evil") })
     }
+
+    // MARK: - Finding 7: a FIFO where a file is read by name
+
+    @Test(
+        "a FIFO as --config, PASTE_CONFIG, sxcu, ${file:} or --import-sxcu is refused at once with 78, never waited on",
+        arguments: ["--config", "PASTE_CONFIG", "sxcu", "file", "--import-sxcu"])
+    func fifoFiles(_ place: String) throws {
+        let fifo = paste.home.root.appendingPathComponent("fifo-\(place)").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        var paste = paste
+        var arguments = ["--no-copy"]
+        var prefix = ""
+        switch place {
+        case "--config": arguments += ["--config", fifo]
+        case "PASTE_CONFIG": paste.extraEnvironment["PASTE_CONFIG"] = fifo
+        case "sxcu":
+            let config = try paste.writeConfig("[service \"x\"]\nsxcu = \(fifo)\n")
+            arguments += ["-S", "x"]
+            prefix = "\(config):2: "
+        case "file":
+            let config = try paste.writeConfig(
+                pastieConfig(mock, extra: "header = Authorization: Bearer ${file:\(fifo)}\n"))
+            arguments += ["-S", "m"]
+            prefix = "\(config):7: "
+        default: arguments = ["--import-sxcu", fifo]
+        }
+        let result = try paste.run(arguments, input: .bytes(Data("text\n".utf8)), timeout: 20)
+        let what =
+            switch place {
+            case "sxcu", "--import-sxcu": "ShareX uploader"
+            case "file": "secret file"
+            default: "config"
+            }
+        #expect(result.status == 78)
+        #expect(result.out == "")
+        #expect(
+            result.err
+                == "paste: \(prefix)cannot read \(what) '\(fifo)': not a regular file (a FIFO, socket or device)\n")
+    }
 }
