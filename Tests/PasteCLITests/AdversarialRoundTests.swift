@@ -90,4 +90,28 @@ struct AdversarialRoundTests: ScopedSuite {
             result.err
                 == "paste: \(prefix)cannot read \(what) '\(fifo)': not a regular file (a FIFO, socket or device)\n")
     }
+
+    // MARK: - Finding 3: a future-dated entry
+
+    @Test("an entry whose next attempt is a year ahead (the clock was wrong) is sent by --retry, and it says why")
+    func futureDatedEntry() throws {
+        try paste.writeConfig(pastieConfig(mock))
+        let outbox = Outbox(context: Context(environment: paste.environment))
+        let claim = try outbox.create(
+            OutboxEntry.Metadata(service: "m", created: Date()), content: Array("from a year ahead\n".utf8))
+        let next = Date().addingTimeInterval(365 * 24 * 3600)
+        try claim.recordFailure(
+            OutboxFailure(verdict: .retryable, message: "cannot connect"), nextAttempt: next)
+        let id = claim.id
+        _ = consume claim
+        let result = try paste.run(["--retry", "--no-copy"])
+        #expect(result.status == 0)
+        #expect(result.out == (try newestPasteURL()) + "\n")
+        #expect(
+            result.err
+                == "paste: outbox entry \(id) was to wait until \(JSONText.timestamp(next)), implausibly far ahead (the "
+                + "clock may have been wrong when it was written): it is due now\n")
+        #expect(try mock.rawPaste(id: try #require(pasteID(result.out))) == Data("from a year ahead\n".utf8))
+        #expect(paste.outboxFiles().isEmpty)
+    }
 }

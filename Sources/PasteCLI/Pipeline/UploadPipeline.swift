@@ -199,6 +199,13 @@ struct UploadPipeline {
         OutboxReport.report(listing, output: output)
         let now = context.now()
         let due = listing.items.filter { $0.isDue(at: now) }
+        // Said, not waited for: a next attempt written while the clock was far ahead.
+        for item in due where item.isScheduledImplausiblyFar(at: now) {
+            let next = item.entry.metadata.nextAttempt.map(JSONText.timestamp) ?? ""
+            output.note(
+                "outbox entry \(item.entry.id) was to wait until \(next), implausibly far ahead (the clock may have "
+                    + "been wrong when it was written): it is due now")
+        }
         if plan.isDryRun {
             for item in due { output.result("would send " + OutboxReport.line(for: item, now: now)) }
             if due.isEmpty { output.note("nothing is due in the outbox") }
