@@ -114,4 +114,31 @@ struct AdversarialRoundTests: ScopedSuite {
         #expect(try mock.rawPaste(id: try #require(pasteID(result.out))) == Data("from a year ahead\n".utf8))
         #expect(paste.outboxFiles().isEmpty)
     }
+
+    // MARK: - Finding 4: ShareX's old syntax in a new file
+
+    @Test(
+        "a ShareX uploader newer than 13.7.1 that uses the old $response$ or $prompt:...$ is refused with 78, naming it",
+        arguments: [
+            (#""Arguments":{"text":"{input}"},"URL":"$response$""#, "URL", "$response$"),
+            (
+                #""Arguments":{"text":"{input}","title":"$prompt:Title$"},"URL":"{response}""#, "Arguments.title",
+                "$prompt:Title$"
+            ),
+        ])
+    func oldShareXSyntax(_ keys: String, _ key: String, _ construct: String) throws {
+        let file = try paste.home.write(
+            #"{"Version":"16.1.0","Name":"old","DestinationType":"TextUploader","RequestMethod":"POST","#
+                + #""RequestURL":"\#(mock.url("/sx/text"))","Body":"MultipartFormData",\#(keys)}"#,
+            to: "old.sxcu")
+        let result = try paste.run(["-S", file, "--no-copy"], stdin: "text\n")
+        let inside = construct.dropFirst().dropLast()
+        #expect(result.status == 78)
+        #expect(result.out == "")
+        #expect(
+            result.err
+                == "paste: '\(file)': \(key): '\(construct)' is the syntax of ShareX up to 13.7.1, but the file's "
+                + "Version is newer; write it in braces ('{\(inside)}'), or give Version 13.7.1\n")
+        #expect(try mock.requests().allSatisfy { $0.path != "/sx/text" })
+    }
 }
