@@ -18,7 +18,11 @@ struct KeptInOutbox: PasteError {
 
     /// Where the text is, one line.
     var whereItIs: String {
-        isHeldByGuard ? Self.heldByGuard(id: id) : Self.whereItIs(id: id, isHeld: isHeld)
+        if isHeld, case .unsupportedURL = failure as? UploadError {
+            return "the text is held in the outbox (\(id)): its URL can never be sent; "
+                + "'paste --outbox show \(id)' prints the text, 'paste --outbox drop \(id)' drops it"
+        }
+        return isHeldByGuard ? Self.heldByGuard(id: id) : Self.whereItIs(id: id, isHeld: isHeld)
     }
 
     /// Whether the secret guard holds it (up front on `--outbox send`, or as it streamed): no

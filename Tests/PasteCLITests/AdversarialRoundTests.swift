@@ -141,4 +141,49 @@ struct AdversarialRoundTests: ScopedSuite {
                 + "Version is newer; write it in braces ('{\(inside)}'), or give Version 13.7.1\n")
         #expect(try mock.requests().allSatisfy { $0.path != "/sx/text" })
     }
+
+    // MARK: - Finding 11: impossible retries
+
+    @Test(
+        "a ShareX RequestURL with another scheme is refused with 78: no scheme invented, nothing kept, no lookup",
+        arguments: ["javascript:alert(1)", "data:text/plain,x", "file:///etc/passwd"])
+    func shareXOtherScheme(_ url: String) throws {
+        let file = try paste.home.write(
+            #"{"Version":"16.1.0","Name":"s","DestinationType":"TextUploader","RequestMethod":"POST","#
+                + #""RequestURL":"\#(url)","Body":"MultipartFormData","FileFormName":"file","URL":"{response}"}"#,
+            to: "scheme.sxcu")
+        let result = try paste.run(["-S", file, "--no-copy"], stdin: "text\n")
+        let scheme = url.prefix { $0 != ":" }
+        #expect(result.status == 78)
+        #expect(result.out == "")
+        #expect(result.err == "paste: '\(file)': bad RequestURL '\(scheme):…': expected an http:// or https:// URL\n")
+        #expect(paste.outboxFiles().isEmpty)
+    }
+
+    @Test("an outbox entry whose URL was edited to file:///etc/passwd is held by --retry with a true line, not retried")
+    func editedEntryURL() throws {
+        try paste.writeConfig(pastieConfig(mock))
+        try mock.addFault(.status(503), path: "/pastes/create")
+        let failed = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "edited entry\n")
+        #expect(failed.status == 75)
+        let id = try #require(try paste.outboxIDs().first)
+        let name = try #require(paste.outboxFiles().first { $0.hasSuffix(".json") })
+        let path = paste.outboxFolder.appendingPathComponent(name)
+        var metadata = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any])
+        metadata["service_url"] = "file:///etc/passwd"
+        try JSONSerialization.data(withJSONObject: metadata).write(to: path)
+        let retry = try paste.run(["--retry", "--no-copy"])
+        #expect(retry.status == 78)
+        #expect(retry.out == "")
+        #expect(
+            retry.err
+                == "paste: unsupported URL 'file:///etc/passwd': use http://, https:// or tcp://host:port\n"
+                + "paste: the text is held in the outbox (\(id)): its URL can never be sent; "
+                + "'paste --outbox show \(id)' prints the text, 'paste --outbox drop \(id)' drops it\n"
+                + "paste: 1 outbox entry is held: 'paste --outbox' lists it; 'paste --outbox send ID' sends one\n")
+        #expect(try paste.outboxStates() == ["held"])
+        let again = try paste.run(["--retry", "--no-copy"])
+        #expect(again.status == 0)
+        #expect(again.err.hasSuffix("'paste --outbox send ID' sends one\n"))
+    }
 }

@@ -126,6 +126,12 @@ struct RecordStage {
             try? job.claim?.discard()
             return error
         }
+        // A URL that cannot be sent is a config error (78), never a reason to wait: fresh text
+        // is not kept (the caller still has it).
+        if case .unsupportedURL? = error as? UploadError, case .input = job.source {
+            try? job.claim?.discard()
+            return error
+        }
         let failure = (error as? any PasteError) ?? InternalFailure(detail: "\(error)")
         let signal = interruption?.signal
         let isOnClipboard: Bool
