@@ -186,4 +186,31 @@ struct AdversarialRoundTests: ScopedSuite {
         #expect(again.status == 0)
         #expect(again.err.hasSuffix("'paste --outbox send ID' sends one\n"))
     }
+
+    // MARK: - Finding 13: an outbox text edited in place
+
+    @Test("an outbox entry edited in place to the same length is held by --retry with a line saying it changed")
+    func editedEntryContent() throws {
+        try paste.writeConfig(pastieConfig(mock))
+        try mock.addFault(.status(503), path: "/pastes/create")
+        #expect(try paste.run(["-S", "m", "--no-copy"], stdin: "original text\n").status == 75)
+        let id = try #require(try paste.outboxIDs().first)
+        let name = try #require(paste.outboxFiles().first { $0.hasSuffix(".content") })
+        try Data("modified text\n".utf8).write(to: paste.outboxFolder.appendingPathComponent(name))
+        try mock.clearRequests()
+        let retry = try paste.run(["--retry", "--no-copy"])
+        #expect(retry.out == "")
+        #expect(
+            retry.err
+                == "paste: outbox entry \(id) is held: its text changed since it was kept (its SHA-256 is not the one "
+                + "recorded); 'paste --outbox show \(id)' prints it, 'paste --outbox drop \(id)' drops it\n"
+                + "paste: 1 outbox entry is held: 'paste --outbox' lists it; 'paste --outbox send ID' sends one\n")
+        #expect(retry.status == 0)
+        #expect(try paste.outboxStates() == ["held"])
+        #expect(try mock.posts().isEmpty)
+        // Sent by hand, it is checked again: never the edited text as the original.
+        let send = try paste.run(["--outbox", "send", id, "--no-copy"])
+        #expect(send.status == 65)
+        #expect(try mock.posts().isEmpty)
+    }
 }

@@ -57,6 +57,15 @@ struct RetryStage {
         if !findings.isEmpty { throw .secretsFound(findings, source: "outbox entry \(claim.id)") }
     }
 
+    /// Checks that an entry's content is the one it recorded (its SHA-256), before it is sent:
+    /// a content edited in place, even to the same length, is never sent as the original.
+    ///
+    /// - Throws: `ContentChanged`; the entry is then held.
+    func verify(_ claim: OutboxClaim) throws(ContentChanged) {
+        guard let recorded = claim.entry.metadata.sha256 else { return }
+        if RecordStage.digest(ofFile: claim.contentDescriptorPath) != recorded { throw ContentChanged(id: claim.id) }
+    }
+
     /// Whether content of this MIME type is text the guard reads (no type: text).
     static func isText(_ type: String?) -> Bool {
         guard let type = type?.lowercased() else { return true }
@@ -76,6 +85,7 @@ struct RetryStage {
         if case ConfigError.unknownService(let name, _, _, _) = error {
             return ServiceGone(id: entry.id, service: name)
         }
+        if let changed = error as? ContentChanged { return changed }
         let failure = (error as? any PasteError) ?? InternalFailure(detail: "\(error)")
         return KeptInOutbox(failure: failure, id: entry.id, isHeld: entry.metadata.state == .held)
     }

@@ -287,6 +287,7 @@ private struct EntrySender {
         var wasSent = false
         do {
             var job = try stage.job(for: claim)
+            try stage.verify(claim)
             try stage.check(claim)
             try job.markInFlight()
             wasSent = true
