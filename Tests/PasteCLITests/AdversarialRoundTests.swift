@@ -213,4 +213,23 @@ struct AdversarialRoundTests: ScopedSuite {
         #expect(send.status == 65)
         #expect(try mock.posts().isEmpty)
     }
+
+    // MARK: - Finding 12: invisible characters in an answer's URL
+
+    @Test("an answer's URL with an ideographic full stop in its host: exit 69, one line, nothing printed or recorded")
+    func ideographicFullStop() throws {
+        try paste.writeConfig(
+            pastieConfig(mock)
+                + "[service \"raw\"]\nurl = \(mock.url("/pasters/"))\nformat = raw\nresult = body\n")
+        try mock.addFault(.status(200, body: "http://127.0.0.1\u{3002}evil.example/1\n"), path: "/pasters/")
+        let result = try paste.run(["-S", "raw", "--no-copy"], stdin: "a dot that is not one\n")
+        #expect(result.status == 69)
+        #expect(result.out == "")
+        let id = try #require(try paste.outboxIDs().first)
+        #expect(
+            result.err
+                == "paste: raw gave an unusable URL: its host holds the full stop U+3002, which browsers read as a dot\n"
+                + keptLine(id: id, isHeld: true) + "\n")
+        #expect(try paste.historyLines().isEmpty)
+    }
 }
