@@ -232,4 +232,22 @@ struct AdversarialRoundTests: ScopedSuite {
                 + keptLine(id: id, isHeld: true) + "\n")
         #expect(try paste.historyLines().isEmpty)
     }
+
+    // MARK: - Finding 6: colour codes inside a token
+
+    @Test("grep --color escapes inside a token do not hide it from the guard: 77, one line, no paste")
+    func colouredToken() throws {
+        try paste.writeConfig(pastieConfig(mock))
+        let text = "match: ghp_R7b2K9xQ4m\u{1B}[01;31m\u{1B}[KN8vL3cT6yH1pZ5wJ0sD24BzMYC\u{1B}[m\u{1B}[K end\n"
+        try mock.clearRequests()
+        let result = try paste.run(["-S", "m", "--no-copy"], stdin: text)
+        #expect(result.status == 77)
+        #expect(result.out == "")
+        #expect(
+            result.err
+                == "paste: refusing to upload: it looks like it holds a GitHub token (line 1, column 8); "
+                + "use --force to upload anyway\n")
+        #expect(try mock.posts().isEmpty)
+        #expect(paste.outboxFiles().isEmpty)
+    }
 }
