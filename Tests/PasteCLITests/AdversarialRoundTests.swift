@@ -250,4 +250,39 @@ struct AdversarialRoundTests: ScopedSuite {
         #expect(try mock.posts().isEmpty)
         #expect(paste.outboxFiles().isEmpty)
     }
+
+    // MARK: - Finding 10: a long history
+
+    @Test("with an 80 MB history a paste reads only its recent end: the repeat still found, peak RSS under 64 MiB")
+    func longHistory() throws {
+        try paste.writeConfig(pastieConfig(mock))
+        // 80 MB of records a year old, then the paste whose repeat the next run must find.
+        let old =
+            #"{"bytes":12,"options":"","service":"m","sha256":"\#(String(repeating: "0", count: 64))","#
+            + #""time":"2025-01-01T00:00:00Z","url":"http://old.example/pastes/1"}"# + "\n"
+        var history = Data()
+        history.reserveCapacity(81 << 20)
+        let block = Data(String(repeating: old, count: 1000).utf8)
+        while history.count < 80_000_000 { history.append(block) }
+        let path = paste.home.stateHome.appendingPathComponent("paste/history")
+        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try history.write(to: path)
+        let first = try paste.run(["-S", "m", "--no-copy"], stdin: "said twice\n")
+        #expect(first.status == 0, "stderr: \(first.err)")
+        let peakFile = paste.home.root.appendingPathComponent("peak").path
+        let again = try runProcess(
+            "/bin/sh",
+            [
+                "-c",
+                "printf 'said twice\\n' | /usr/bin/time -f %M -o '\(peakFile)' '\(BuiltProducts.path(of: "paste"))' "
+                    + "-S m --no-copy",
+            ], environment: paste.environment, timeout: 120)
+        #expect(again.status == 0, "stderr: \(again.err)")
+        #expect(again.out == first.out)
+        let peak = try #require(
+            Int(
+                String(decoding: try Data(contentsOf: URL(fileURLWithPath: peakFile)), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(peak <= StreamingTests.memoryCeilingKiB, "peak RSS \(peak) KiB")
+    }
 }
