@@ -285,4 +285,38 @@ struct AdversarialRoundTests: ScopedSuite {
                     .trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(peak <= StreamingTests.memoryCeilingKiB, "peak RSS \(peak) KiB")
     }
+
+    // MARK: - Finding 15: -f - reads the names from stdin
+
+    @Test(
+        "-f - takes the file names from stdin, one a line or NUL-separated with -0; URLs in order",
+        arguments: [false, true])
+    func fileNamesFromStandardInput(_ endsWithNUL: Bool) throws {
+        try paste.writeConfig(pastieConfig(mock))
+        let names = ["one.txt", "two words.txt", "three.txt"]
+        var paths: [String] = []
+        for (index, name) in names.enumerated() {
+            paths.append(try paste.home.write("file \(index)\n", to: "list/\(name)"))
+        }
+        let separator = endsWithNUL ? "\0" : "\n"
+        let result = try paste.run(
+            ["-S", "m", "--no-copy", "-f", "-"] + (endsWithNUL ? ["-0"] : []),
+            stdin: paths.joined(separator: separator) + separator)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.err == "")
+        let urls = result.out.split(separator: "\n").map(String.init)
+        #expect(urls.count == 3)
+        let sent = try urls.map { try mock.rawPaste(id: try #require(pasteID($0))) }
+        #expect(sent == (0..<3).map { Data("file \($0)\n".utf8) })
+    }
+
+    @Test("-0 without -f - is a usage error")
+    func nullWithoutList() throws {
+        let result = try paste.run(["-0", "--no-copy"], stdin: "text\n")
+        #expect(result.status == 64)
+        #expect(result.out == "")
+        #expect(
+            result.err
+                == "paste: -0 goes with '-f -' (the names of the files read from stdin)\npaste: try 'paste --help'\n")
+    }
 }
