@@ -319,4 +319,29 @@ struct AdversarialRoundTests: ScopedSuite {
             result.err
                 == "paste: -0 goes with '-f -' (the names of the files read from stdin)\npaste: try 'paste --help'\n")
     }
+
+    // MARK: - Finding 9: PrivateBin's size limit
+
+    @Test("100 MB piped to PrivateBin is refused past its 10 MiB limit: 65, nothing sent, peak RSS under 64 MiB")
+    func privateBinSizeLimit() throws {
+        try paste.writeConfig("[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n")
+        try mock.clearRequests()
+        let peakFile = paste.home.root.appendingPathComponent("peak").path
+        let pipeline =
+            "head -c 100000000 /dev/zero | tr '\\0' a | /usr/bin/time -f %M -o '\(peakFile)' "
+            + "'\(BuiltProducts.path(of: "paste"))' -S privatebin --no-copy"
+        let result = try runProcess("/bin/sh", ["-c", pipeline], environment: paste.environment, timeout: 300)
+        #expect(result.status == 65)
+        #expect(result.out == "")
+        #expect(result.err.hasPrefix("paste: the text is more than "))
+        #expect(result.err.hasSuffix(" bytes but 'privatebin' accepts at most 10485760; nothing was uploaded\n"))
+        #expect(result.err.split(separator: "\n").count == 1)
+        #expect(try mock.requests().allSatisfy { $0.path != "/privatebin/" })
+        #expect(paste.outboxFiles().isEmpty)
+        // (After "Command exited with non-zero status 65", the figure.)
+        let peak = try #require(
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: peakFile)), as: UTF8.self)
+                .split(separator: "\n").last.flatMap { Int($0) })
+        #expect(peak <= StreamingTests.memoryCeilingKiB, "peak RSS \(peak) KiB")
+    }
 }
