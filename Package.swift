@@ -4,11 +4,17 @@
 // back on the clipboard. See README.md and ../shared/DESIGN.md for the parts and their arrows:
 //
 //   paste (main.swift) -> {PasteCLI, SystemInterop}
-//   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts, SystemInterop}; inside it a run is argv ->
-//   Invocation (the OptionID table) -> PlanResolver -> RunPlan -> the stages of Sources/PasteCLI/
-//   Pipeline (read, guard, build, send, extract, record, deliver; --retry enters at send)
-//   Upload -> {PasteCore, CurlInterop, CryptoInterop, SystemInterop};  Alerts -> X11Interop
+//   PasteCLI -> {PasteCore, SecretGuard, ShareX, Upload, Clipboard, Alerts, Notify, QRInterop,
+//   SystemInterop}; inside it a run is argv -> Invocation (the OptionID table) -> PlanResolver ->
+//   RunPlan -> the stages of Sources/PasteCLI/Pipeline (read, guard, build, send, extract, record,
+//   deliver; --retry enters at send)
+//   Upload -> {PasteCore, SecretGuard (the stream's secret inspector), CurlInterop, CryptoInterop,
+//   SystemInterop};  Alerts -> X11Interop (internal import: no X11 type in its API)
+//   SecretGuard -> {PasteCore (its error protocol), SystemInterop (a file read in chunks)}
+//   ShareX -> {PasteCore, SystemInterop};  PasteCore takes ShareX's loader as a closure
+//   (`ShareXLoader`) from PasteCLI, and the secret inspector from its callers
 //   Clipboard -> {X11Interop, SystemInterop};  PasteCore -> SystemInterop (files, locks) only
+//   Notify -> DBusInterop -> {CDBusShims -> CDBus, SystemInterop};  QRInterop -> CQRencode (dlopen)
 //   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,
 //   PBKDF2 and raw deflate)
 //   CurlInterop -> {CCurlShims -> CCurl, SystemInterop (TeeWriter, descriptors)}
@@ -73,6 +79,18 @@ let x11Linking: [LinkerSetting] =
             "brotlicommon", "z",
         ]), .linkedLibrary("m"),
     ]
+/// How libdbus is linked: Debian's static libdbus-1.a by default (it names two libsystemd
+/// functions, answered by Sources/CDBusShims/cdbus_trimmed.c), the shared one with
+/// PASTE_LINK=dynamic. sd-bus would have been the other choice, but Debian ships libsystemd only
+/// as a shared library, and it loads six more at every start (libcap, libgcrypt, lzma, zstd…).
+let dbusLinking: [LinkerSetting] = linkDynamically ? [.linkedLibrary("dbus-1")] : [staticArchives(["dbus-1"])]
+let dbusShimSettings: [CSetting] = linkDynamically ? [.define("PASTE_LINK_DYNAMIC")] : []
+/// libdbus's headers live in their own folders (`pkg-config --cflags dbus-1`): the common one and
+/// the architecture's, for dbus-arch-deps.h (both Debian multiarch names are given).
+let dbusHeaders = [
+    "/usr/include/dbus-1.0", "/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
+    "/usr/lib/aarch64-linux-gnu/dbus-1.0/include",
+]
 /// Xft's header includes FreeType's, which lives in its own folder (`pkg-config --cflags xft`).
 let freetypeHeaders = "/usr/include/freetype2"
 
@@ -98,6 +116,14 @@ let package = Package(
         .systemLibrary(
             name: "CPng",
             providers: [.apt(["libpng-dev"])]),
+        // libdbus, for desktop notifications on the session bus (linked in `dbusLinking`).
+        .systemLibrary(
+            name: "CDBus",
+            providers: [.apt(["libdbus-1-dev"])]),
+        // libqrencode's header only: QRInterop opens the library with dlopen for --qr.
+        .systemLibrary(
+            name: "CQRencode",
+            providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(
             name: "CCrypto",
             providers: [.apt(["libssl-dev"])]),
@@ -111,6 +137,10 @@ let package = Package(
         .target(
             name: "CX11Shims", dependencies: ["CX11", "CXft"], cSettings: [.unsafeFlags(["-I", freetypeHeaders])],
             linkerSettings: x11Linking),
+        .target(
+            name: "CDBusShims", dependencies: ["CDBus"],
+            cSettings: dbusShimSettings + [.unsafeFlags(dbusHeaders.flatMap { ["-I", $0] })],
+            linkerSettings: dbusLinking),
         // glibc's GNU extensions (O_DIRECT, POSIX_SPAWN_SETSID), mallopt and a counting signal handler.
         .target(name: "CSystemShims"),
 
@@ -122,17 +152,30 @@ let package = Package(
             name: "X11Interop", dependencies: ["CX11Shims", "CPng"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata]),
         .target(name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata]),
+        .target(name: "QRInterop", dependencies: ["CQRencode"], swiftSettings: [directMetadata]),
+        .target(
+            name: "DBusInterop", dependencies: ["CDBus", "CDBusShims", "SystemInterop"],
+            swiftSettings: [.unsafeFlags(dbusHeaders.flatMap { ["-Xcc", "-I", "-Xcc", $0] }), directMetadata]),
 
         // MARK: - Plain Swift
         .target(name: "PasteCore", dependencies: ["SystemInterop"], swiftSettings: safeSwift),
+        // The secret guard: scanner, rule table, prefilter, decoders (SystemInterop to read a file in chunks).
+        .target(name: "SecretGuard", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
+        // ShareX custom uploaders (.sxcu): syntax, uploader -> service profile (SystemInterop to read one).
+        .target(name: "ShareX", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
         .target(
-            name: "Upload", dependencies: ["PasteCore", "CurlInterop", "CryptoInterop", "SystemInterop"],
+            name: "Upload",
+            dependencies: ["PasteCore", "SecretGuard", "CurlInterop", "CryptoInterop", "SystemInterop"],
             swiftSettings: safeSwift),
         .target(name: "Clipboard", dependencies: ["X11Interop", "SystemInterop"], swiftSettings: safeSwift),
         .target(name: "Alerts", dependencies: ["X11Interop"], swiftSettings: safeSwift),
+        .target(name: "Notify", dependencies: ["DBusInterop", "SystemInterop"], swiftSettings: safeSwift),
         .target(
             name: "PasteCLI",
-            dependencies: ["PasteCore", "Upload", "Clipboard", "Alerts", "SystemInterop"],
+            dependencies: [
+                "PasteCore", "SecretGuard", "ShareX", "Upload", "Clipboard", "Alerts", "Notify", "QRInterop",
+                "SystemInterop",
+            ],
             swiftSettings: safeSwift),
 
         // MARK: - Executables
@@ -151,23 +194,28 @@ let package = Package(
         // ProcessRunner.swift).
         .target(name: "TestSupport", dependencies: ["SystemInterop"], path: "Sources/TestSupport"),
         .testTarget(
-            name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
+            name: "PasteCoreTests", dependencies: ["PasteCore", "SecretGuard", "TestSupport"]),
+        .testTarget(
+            name: "SecretGuardTests", dependencies: ["SecretGuard", "PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
+        .testTarget(name: "ShareXTests", dependencies: ["ShareX", "PasteCore"]),
         .testTarget(
             name: "UploadTests",
             dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        // PasteCore only for the secret scanner fed by an observed clipboard read.
+        // SecretGuard (and PasteCore) only for the secret scanner fed by an observed clipboard read.
         .testTarget(
             name: "ClipboardTests",
-            dependencies: ["Clipboard", "X11Interop", "SystemInterop", "PasteCore", "TestSupport"]),
+            dependencies: ["Clipboard", "X11Interop", "SystemInterop", "PasteCore", "SecretGuard", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
         .testTarget(name: "SystemInteropTests", dependencies: ["SystemInterop"]),
         .testTarget(name: "CurlInteropTests", dependencies: ["CurlInterop", "SystemInterop", "TestSupport"]),
         .testTarget(name: "X11InteropTests", dependencies: ["X11Interop", "TestSupport"]),
+        .testTarget(name: "NotifyTests", dependencies: ["Notify", "DBusInterop", "TestSupport"]),
         .testTarget(
-            name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "TestSupport"], exclude: ["Fixtures"]),
+            name: "PasteCLITests", dependencies: ["PasteCLI", "PasteCore", "QRInterop", "TestSupport"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -236,11 +236,15 @@ extension FileDescriptor {
         case readable
         /// `POLLOUT`: a write would not block.
         case writable
+        /// `POLLIN | POLLOUT`: either (a connection with bytes queued to send that must also
+        /// read what its peer answers meanwhile, such as a D-Bus connection).
+        case readableOrWritable
 
         var events: Int16 {
             switch self {
             case .readable: Int16(POLLIN)
             case .writable: Int16(POLLOUT)
+            case .readableOrWritable: Int16(POLLIN | POLLOUT)
             }
         }
     }

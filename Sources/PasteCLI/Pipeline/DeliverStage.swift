@@ -1,6 +1,7 @@
 import Alerts
 import Clipboard
 import PasteCore
+import QRInterop
 
 /// Deliver, the pipeline's last stage: each result on stdout (its URL, or a JSON object), each
 /// failure on stderr (and, at a hotkey, in a window); then the last URL on the clipboard and,
@@ -21,6 +22,8 @@ struct DeliverStage {
     private(set) var lastURL: String?
     /// The image the last URL is of, for the notification's thumbnail; nil for anything else.
     private(set) var lastImage: Alerts.Notification.Image?
+    /// Whether history holds a way to delete the last paste (its deletion token or link).
+    private(set) var isLastDeletable = false
 
     /// Shows one paste's result.
     ///
@@ -38,6 +41,7 @@ struct DeliverStage {
                     "the same \(what) went to \(paste.service) moments ago; reusing its URL (--new makes another)")
             }
             lastURL = paste.url
+            isLastDeletable = paste.deletion != nil
             lastImage = nil
             if let input, input.type.category == .image, let bytes = input.bytes {
                 lastImage = Alerts.Notification.Image(bytes: bytes, mimeType: input.type.essence)
@@ -57,30 +61,70 @@ struct DeliverStage {
         }
     }
 
-    /// Copies the last URL and, at a hotkey when every paste was made, says so in a window.
+    /// Copies the last URL and, at a hotkey when every paste was made, says so in a window:
+    /// "Copied" only once the copy is done (the owner holds the selection: a reader gets it).
     ///
     /// - Parameter clipboard: the session's clipboard, for a copy not begun earlier.
     func finish(clipboard: SessionClipboard) -> ExitStatus {
         guard let url = lastURL else { return status }
-        if let copy { copyToClipboard(url, to: copy, clipboard: clipboard) }
+        let outcome = copy.map { copyToClipboard(url, to: $0, clipboard: clipboard) } ?? .notAsked
+        var code: QRCode?
+        if windows.plan.showsQR {
+            do {
+                let made = try QRCode.encode(url)
+                output.picture(QRPicture.halfBlocks(made, inColour: output.usesColor))
+                code = made
+            } catch {
+                output.note(error.description)
+            }
+        }
         if windows.isShown && status == .success {
-            windows.notify(success: true, text: url, image: lastImage)
+            let window = Self.successWindow(url: url, copy: outcome)
+            windows.notify(
+                success: true, title: window.title, text: window.body, image: lastImage,
+                followUp: DesktopWindows.FollowUp(url: url, isDeletable: isLastDeletable, qrCode: code))
         }
         return status
     }
 
-    /// Puts the URL on the clipboard through the detached owner; a note when there is no display.
-    func copyToClipboard(_ url: String, to selection: Selection, clipboard: SessionClipboard) {
+    /// What became of the copy of the URL.
+    enum CopyOutcome: Equatable {
+        /// Not asked for (`--no-copy`, `copy = false`).
+        case notAsked
+        /// The URL is in the selection: its owner said so after taking it.
+        case copied
+        /// It could not be copied, for this reason (already noted on stderr).
+        case failed(String)
+    }
+
+    /// The success window's title and text: "Copied" only when the URL was.
+    static func successWindow(url: String, copy: CopyOutcome) -> (title: String, body: String) {
+        switch copy {
+        case .copied: ("Copied", url)
+        case .notAsked: ("Pasted", url)
+        case .failed(let reason): ("Pasted, not copied", url + "\n" + reason)
+        }
+    }
+
+    /// Puts the URL on the clipboard through the detached owner; a note when it could not.
+    ///
+    /// - Returns: `.copied` only when the owner reported that it holds the selection.
+    @discardableResult
+    func copyToClipboard(_ url: String, to selection: Selection, clipboard: SessionClipboard) -> CopyOutcome {
         do {
             if let preparedCopy {
                 try preparedCopy.complete(with: Array(url.utf8))
             } else {
                 try clipboard.get().write(Array(url.utf8), to: selection)
             }
+            return .copied
         } catch .noDisplay {
             output.note("no display: the URL was printed but not copied")
+            return .failed("no display: the URL was not copied")
         } catch {
-            output.note("the URL was not copied: \(ClipboardFailure(error: error).message)")
+            let reason = ClipboardFailure(error: error).message
+            output.note("the URL was not copied: \(reason)")
+            return .failed("the URL was not copied: \(reason)")
         }
     }
 }

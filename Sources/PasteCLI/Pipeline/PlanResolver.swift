@@ -75,12 +75,20 @@ struct PlanResolver {
     /// Taken with the defaults when the config itself could not be read.
     func windows(for settings: Settings) -> RunPlan.Windows {
         RunPlan.Windows(
-            isShown: showsWindows(settings), displayName: context.environment["DISPLAY"],
-            notifyTimeout: .milliseconds(Int(settings.notifyTimeout * 1000)))
+            isShown: showsWindows(settings), displayName: context.nonEmpty("DISPLAY"),
+            notifyTimeout: .milliseconds(Int(settings.notifyTimeout * 1000)), style: settings.notifyStyle,
+            busAddress: context.nonEmpty("DBUS_SESSION_BUS_ADDRESS"), configPath: invocation.configPath,
+            environment: context.environment, picker: settings.picker, showsQR: invocation.showsQR)
     }
 
+    /// Whether anything can be shown: an X display for the windows, or a session bus for
+    /// desktop notifications (unless `notify-style = window`); then `--notify`/`--no-notify`
+    /// and `notify` decide.
     private func showsWindows(_ settings: Settings) -> Bool {
-        guard context.nonEmpty("DISPLAY") != nil else { return false }
+        let canShow =
+            context.nonEmpty("DISPLAY") != nil
+            || (settings.notifyStyle != .window && context.nonEmpty("DBUS_SESSION_BUS_ADDRESS") != nil)
+        guard canShow else { return false }
         if let forced = invocation.notify { return forced }
         switch settings.notify {
         case .never: return false

@@ -1,5 +1,6 @@
 import Clipboard
 import PasteCore
+import SecretGuard
 import SystemInterop
 
 /// Read, the pipeline's first stage: the inputs of an upload (a selection, stdin or `-f` files),
