@@ -91,7 +91,7 @@ public let optionTable: [OptionSpec] = [
         id: .file, short: "f", argument: "FILE", help: "upload FILE (repeat for several; one paste each)", group: .input
     ),
     OptionSpec(
-        id: .null, short: "0", argument: nil, help: "with -f -: the names on stdin end with NUL, not newline",
+        id: .null, short: "0", argument: nil, help: "with -f -: names on stdin end with NUL",
         group: .input),
     OptionSpec(
         id: .clipboard, short: "c", argument: nil, help: "read the CLIPBOARD selection even when stdin is a pipe",
