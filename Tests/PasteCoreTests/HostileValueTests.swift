@@ -82,6 +82,7 @@ struct HostileValueTests {
     @Test("a host all in one non-Latin script is an internationalised name: accepted")
     func internationalHost() {
         #expect(Sanitizer.validateURL("https://пример.испытание/x") == .success("https://пример.испытание/x"))
+        #expect(Sanitizer.validateURL("https://bücher.example/x") == .success("https://bücher.example/x"))
     }
 
     @Test("ordinary paste URLs still pass, an @ in the path or query included")

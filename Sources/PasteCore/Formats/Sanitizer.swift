@@ -106,12 +106,16 @@ public enum Sanitizer {
     }
 
     /// Whether a host mixes letters of different kinds in one label: ASCII (Latin) letters
-    /// with non-ASCII ones (Cyrillic `а`, full-width `ａ`, …). A host all in one non-Latin
+    /// with Greek, Cyrillic or Armenian ones (Cyrillic `а`), or full-width Latin (`ａ`). A host all in one non-Latin
     /// script (an internationalised name) is left alone.
     static func isMixedScript(_ authority: Substring) -> Bool {
         for label in authority.split(separator: ".") {
             let letters = label.unicodeScalars.filter { $0.properties.isAlphabetic }
-            if letters.contains(where: \.isASCII) && letters.contains(where: { !$0.isASCII }) { return true }
+            // Latin letters with accents (`bücher`) are Latin still: only the scripts whose
+            // letters pass for Latin ones (Greek, Cyrillic, Armenian) count as another.
+            if letters.contains(where: \.isASCII) && letters.contains(where: { (0x370...0x58F).contains($0.value) }) {
+                return true
+            }
             // Full-width Latin letters are Latin that reads as ASCII.
             if letters.contains(where: { (0xFF21...0xFF5A).contains($0.value) }) { return true }
         }
