@@ -39,11 +39,11 @@ _paste_pastebin() {
         prev=${COMP_WORDS[COMP_CWORD - 2]}
     fi
 
-    local long_options="--file --clipboard --primary --image --service --url --config --list-services --import-sxcu
+    local long_options="--file --null --clipboard --primary --image --service --url --config --list-services --import-sxcu
         --title --lang --private --expiry --burn --new --no-copy --json --quiet --verbose --dry-run --qr
         --force --timeout --insecure --notify --no-notify --prompt --pick --history --retry --outbox
         --delete --delete-last --help --version"
-    local short_options="-f -c -P -S -t -l -p -e -q -v -n -h -V"
+    local short_options="-f -0 -c -P -S -t -l -p -e -q -v -n -h -V"
 
     local command=${COMP_WORDS[0]} config="" word i outbox=0
     for ((i = 1; i < COMP_CWORD; i++)); do

@@ -49,6 +49,7 @@ function __paste_pastebin_is_coreutils
 end
 
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s f -l file -r -F -d 'upload FILE (repeat for several; one paste each)'
+complete -c paste -n 'not __paste_pastebin_is_coreutils' -s 0 -l null -d 'with -f -: names on stdin end with NUL'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s c -l clipboard -d 'read the CLIPBOARD selection even when stdin is a pipe'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s P -l primary -d 'read the PRIMARY selection (the mouse selection)'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l image -d 'send the clipboard image, not its text'

@@ -94,3 +94,5 @@ int csystem_unlink_when_released(const char *path) {
     }
     return 0;
 }
+
+long csystem_splice(int in, int out, unsigned long length) { return splice(in, NULL, out, NULL, length, 0); }

@@ -25,6 +25,8 @@ public struct Invocation: Sendable, Equatable {
     public var configPath: String?
     public var options = PasteOptions()
     public var isNew = false
+    /// `-0`: the names `-f -` reads from stdin end with NUL, not newline.
+    public var namesEndWithNUL = false
     public var copies = true
     public var isJSON = false
     public var isQuiet = false
@@ -161,6 +163,9 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
             if result.input != .automatic { throw UsageError(detail: "-f cannot be combined with -c or -P") }
             result.input = .files(files)
         }
+        if result.namesEndWithNUL && !files.contains("-") {
+            throw UsageError(detail: "-0 goes with '-f -' (the names of the files read from stdin)")
+        }
         if result.prefersImage, case .files = result.input {
             throw UsageError(detail: "--image reads the clipboard; it cannot be combined with -f")
         }
@@ -181,7 +186,9 @@ private func apply(
     switch spec.id {
     case .file:
         guard let value, !value.isEmpty else { throw UsageError(detail: "option '-f' needs a file name") }
+        if value == "-" && files.contains("-") { throw UsageError(detail: "'-f -' reads the names from stdin once") }
         files.append(value)
+    case .null: invocation.namesEndWithNUL = true
     case .clipboard:
         if invocation.input == .primary { throw UsageError(detail: "-c and -P cannot be combined") }
         invocation.input = .clipboard

@@ -37,6 +37,7 @@ public struct OptionSpec: Sendable, Equatable {
 public enum OptionID: String, Sendable, CaseIterable {
     // Input
     case file
+    case null
     case clipboard
     case primary
     case image
@@ -89,6 +90,9 @@ public let optionTable: [OptionSpec] = [
     OptionSpec(
         id: .file, short: "f", argument: "FILE", help: "upload FILE (repeat for several; one paste each)", group: .input
     ),
+    OptionSpec(
+        id: .null, short: "0", argument: nil, help: "with -f -: names on stdin end with NUL",
+        group: .input),
     OptionSpec(
         id: .clipboard, short: "c", argument: nil, help: "read the CLIPBOARD selection even when stdin is a pipe",
         group: .input),

@@ -36,6 +36,20 @@ struct Output: Sendable {
     /// One result line on stdout (a URL, a JSON object, a listing row).
     func result(_ line: String) { StandardStream.output.write(redactor.redact(line) + "\n") }
 
+    /// A line of stdout that holds a paste's own URL: masked everywhere but in `url`, which
+    /// the person needs whole (a configured value that happens to be part of the link, as
+    /// `pastes` is of `/pastes/1`, must not erase it).
+    func result(_ line: String, keeping url: String) {
+        StandardStream.output.write(shown(line, keeping: url) + "\n")
+    }
+
+    /// `text` redacted, except every occurrence of `url`.
+    func shown(_ text: String, keeping url: String) -> String {
+        guard !url.isEmpty, !redactor.isEmpty else { return redactor.redact(text) }
+        return text.split(separator: url, omittingEmptySubsequences: false).map { redactor.redact(String($0)) }
+            .joined(separator: url)
+    }
+
     /// Text for stdout as it is, lines and all (`--help`, `--version`, a `--dry-run` request).
     func text(_ text: String) { StandardStream.output.write(redactor.redact(text)) }
 

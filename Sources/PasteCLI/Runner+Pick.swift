@@ -44,7 +44,7 @@ extension Runner {
         }
         guard let index = try windows.pick(title: "Earlier pastes", rows: Array(rows)) else { return .cancelled }
         let url = Array(records)[index].url
-        output.result(url)
+        output.result(url, keeping: url)
         if let copy {
             DeliverStage(copy: copy, preparedCopy: nil, windows: windows, output: output).copyToClipboard(
                 url, to: copy, clipboard: clipboard)

@@ -40,7 +40,7 @@ extension Runner {
         let records = try History(context: context).records()
         for record in records {
             if invocation.isJSON {
-                output.result(JSONOutput.object(for: record))
+                output.result(JSONOutput.object(for: record), keeping: record.url)
             } else {
                 let title = record.title.map { "  \(Sanitizer.printable($0, limit: 60))" } ?? ""
                 // Text says nothing more; an image or a binary file says what it is.
@@ -49,10 +49,10 @@ extension Runner {
                         MediaType(recordedName: $0).category == .text ? "" : " \(Sanitizer.printable($0, limit: 60))"
                     }
                     ?? ""
+                let url = "\(shown: record.url, limit: Sanitizer.maximumURLLength)"
                 output.result(
                     "\(JSONText.timestamp(record.time))  \(shown: record.service)  "
-                        + "\(shown: record.url, limit: Sanitizer.maximumURLLength)  \(record.byteCount) B\(type)\(title)"
-                )
+                        + "\(url)  \(record.byteCount) B\(type)\(title)", keeping: url)
             }
         }
     }

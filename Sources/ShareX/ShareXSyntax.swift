@@ -40,6 +40,14 @@ enum ShareXSyntax {
     /// Parses a value in the current `{…}` syntax.
     static func parse(_ text: String, _ setting: Setting) throws(ShareXError) -> Template {
         if setting.isLegacy { return try parseLegacy(text, setting) }
+        // ShareX reads `$response$` in a definition newer than 13.7.1 as those ten characters,
+        // which makes a link that leads nowhere: refused, naming the construct.
+        if let construct = legacyConstruct(in: text) {
+            throw .badSyntax(
+                file: setting.file, key: setting.key,
+                reason: "'\(construct)' is the syntax of ShareX up to 13.7.1, but the file's Version is newer; "
+                    + "write it in braces ('{\(construct.dropFirst().dropLast())}'), or give Version 13.7.1")
+        }
         var parser = CurrentParser(characters: Array(text), setting: setting)
         return try parser.parseTopLevel()
     }
@@ -130,6 +138,26 @@ enum ShareXSyntax {
     }
 
     // MARK: - Legacy syntax
+
+    /// The functions of the legacy syntax, by name (lower case).
+    static let legacyFunctionNames: Set<String> = [
+        "input", "filename", "random", "select", "prompt", "inputbox", "base64", "response", "responseurl", "header",
+        "json", "xml", "regex",
+    ]
+
+    /// The first `$name$` or `$name:…$` in `text` whose name is a legacy function, as written.
+    static func legacyConstruct(in text: String) -> String? {
+        var rest = Substring(text)
+        while let start = rest.firstIndex(of: "$") {
+            let after = rest[rest.index(after: start)...]
+            guard let end = after.firstIndex(of: "$") else { return nil }
+            let inside = after[..<end]
+            let name = inside.prefix { $0 != ":" }
+            if legacyFunctionNames.contains(name.lowercased()) { return String(rest[start...end]) }
+            rest = after
+        }
+        return nil
+    }
 
     /// Parses a value in the legacy `$…$` syntax (ShareX 12.4 to 13.7.1).
     static func parseLegacy(_ text: String, _ setting: Setting) throws(ShareXError) -> Template {

@@ -12,6 +12,19 @@ import SystemInterop
 /// a regex that does not compile or a JSONPath outside the supported subset is an error then,
 /// never at upload time.
 public enum ShareXUploader {
+    /// The scheme `text` starts with (`javascript` of `javascript:alert(1)`), nil when it has
+    /// none: a host and port (`example.com:8080/…`) is no scheme.
+    static func otherScheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let name = text[..<colon]
+        guard let first = name.first, first.isASCII, first.isLetter,
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        let after = text[text.index(after: colon)...]
+        if let digit = after.first, digit.isASCII, digit.isNumber { return nil }
+        return String(name)
+    }
+
     /// The oldest `Version` read: ShareX refuses anything up to 12.3.1 itself.
     static let oldestVersion = [12, 3, 1]
     /// The last version written in the legacy `$…$` syntax (ShareX migrates those on load).
@@ -35,7 +48,7 @@ public enum ShareXUploader {
         do {
             contents = try FileSystem.readFile(file, limit: Configuration.maximumFileBytes)
         } catch {
-            throw .unreadable(file: path, reason: error.message)
+            throw .unreadable(file: path, reason: FileSystem.reason(readingFile: error))
         }
         let text = String(decoding: contents.bytes, as: UTF8.self)
         let mode = contents.status.mode
@@ -136,10 +149,16 @@ public enum ShareXUploader {
             requestURL = String(requestURL[..<question])
         }
         var url = try ShareXSyntax.parse(requestURL, setting("RequestURL", .request))
-        // ShareX puts https:// in front of a URL without a scheme (URLHelpers.FixPrefix).
+        // ShareX puts https:// in front of a URL without a scheme (URLHelpers.FixPrefix). A URL
+        // with another scheme (`javascript:`, `data:`, `file:`) is refused here: putting
+        // https:// before it would invent a host (`https://javascript:…`, host `file`).
         if case .literal(let start)? = url.parts.first, !start.lowercased().hasPrefix("http://"),
             !start.lowercased().hasPrefix("https://")
         {
+            if let scheme = Self.otherScheme(of: start) {
+                throw .badValue(
+                    file: file, key: "RequestURL", value: scheme + ":…", expected: "an http:// or https:// URL")
+            }
             url.parts[0] = .literal("https://" + start)
         }
 

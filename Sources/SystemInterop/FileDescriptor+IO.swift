@@ -1,3 +1,4 @@
+internal import CSystemShims
 internal import Glibc
 
 // MARK: - Reading
@@ -91,6 +92,48 @@ extension FileDescriptor {
             let count = try chunk.withMutableBytes { (buffer) throws(Errno) in try read(into: buffer) }
             if count == 0 { return }
             try body(chunk[0..<count])
+        }
+    }
+
+    /// Reads at most `limit` bytes in chunks of up to `chunkSize`, into one buffer used again
+    /// for every read, handing each chunk to `body` the moment it is read. Wraps `read`.
+    ///
+    /// - Returns: Whether the file ended before `limit` bytes were read (false: `limit` bytes
+    ///   were read and the rest is still to be read).
+    public func forEachChunk(
+        upTo limit: Int, chunkSize: Int, _ body: (ArraySlice<UInt8>) -> Void
+    ) throws(Errno) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: min(chunkSize, limit))
+        var total = 0
+        while total < limit {
+            let wanted = min(chunk.count, limit - total)
+            let outcome = chunk.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
+                Result { () throws(Errno) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
+                }
+            }
+            let count = try outcome.get()
+            if count == 0 { return true }
+            total += count
+            body(chunk[0..<count])
+        }
+        return false
+    }
+
+    /// Moves up to `count` bytes from the pipe `source` to this descriptor (at its offset), in
+    /// the kernel: a byte leaves the pipe only as it lands here, so none is ever held in this
+    /// process alone. Wraps `splice` (`csystem_splice`); a non-blocking `source` with nothing
+    /// yet is waited for with `poll`.
+    ///
+    /// - Returns: How many bytes moved; 0 at the pipe's end.
+    /// - Throws: `Errno.invalidArgument` when `source` is not a pipe or this descriptor cannot
+    ///   take a splice (opened with `O_APPEND`): read and write instead.
+    public func splice(from source: borrowing FileDescriptor, upTo count: Int) throws(Errno) -> Int {
+        while true {
+            do {
+                return try valueOrErrno { csystem_splice(source.rawValue, rawValue, UInt(count)) }
+            } catch  where error == .wouldBlock {
+                _ = try source.wait(for: .readable, before: nil)
+            }
         }
     }
 

@@ -101,6 +101,14 @@ public enum FileSystem {
         }
     }
 
+    /// The reason to show when `readFile` refused a file that is not a regular one.
+    public static let notRegularFileReason = "not a regular file (a FIFO, socket or device)"
+
+    /// The reason to show for a failure of `readFile`.
+    public static func reason(readingFile error: Errno) -> String {
+        error == .invalidArgument ? notRegularFileReason : error.message
+    }
+
     /// What `readFile` returns: the bytes and the status of the file they came from.
     public struct Contents: Sendable {
         /// The whole file.
@@ -109,14 +117,20 @@ public enum FileSystem {
         public var status: FileStatus
     }
 
-    /// Reads a whole file, refusing more than `limit` bytes. Wraps `open` + `fstat` + `read`.
+    /// Reads a whole file, refusing more than `limit` bytes. Wraps `open(O_NONBLOCK)` + `fstat`
+    /// + `read`.
     ///
-    /// - Throws: `Errno.isDirectory` for a directory, `.fileTooLarge` past `limit`, or the
-    ///   `open`/`read` failure.
+    /// Opened without blocking and checked before a byte is read: a FIFO's open would wait for
+    /// a writer (forever, for a config named by `--config`), so one opens at once here and is
+    /// refused, as are sockets and devices.
+    /// - Throws: `Errno.isDirectory` for a directory, `.invalidArgument` for anything else
+    ///   that is not a regular file (`notRegularFileReason` says so), `.fileTooLarge` past
+    ///   `limit`, or the `open`/`read` failure.
     public static func readFile(_ path: String, limit: Int = .max) throws(Errno) -> Contents {
-        let file = try FileDescriptor.open(path, .readOnly)
+        let file = try FileDescriptor.open(path, .readOnly, options: .nonBlocking)
         let status = try file.status()
         if status.kind == .directory { throw .isDirectory }
+        if status.kind != .regular { throw .invalidArgument }
         var bytes: [UInt8] = []
         do {
             try file.forEachChunk(chunkSize: 64 << 10) { chunk in

@@ -110,19 +110,23 @@ public struct KillHarness: Sendable {
     /// - Parameters:
     ///   - maximumLines: How many lines run `i`'s process prints when it is not killed.
     ///   - command: The process of a run: executable, arguments, environment (nil: inherited).
+    ///   - standardInput: What run `i`'s process reads on stdin (nil: `/dev/null`, or the
+    ///     steps of a stepped process); the harness closes its copy once the process started.
     ///   - check: Looks at what the run left (files, output); throwing stops the harness.
     /// - Returns: Every outcome, in order.
     @discardableResult
     public func run(
         maximumLines: (Int) -> Int, command: (Run) throws -> (String, [String], [String: String]?),
-        check: (Outcome) throws -> Void
+        standardInput: (Run) throws -> FileHandle? = { _ in nil }, check: (Outcome) throws -> Void
     ) throws -> [Outcome] {
         let start = Date()
         var outcomes: [Outcome] = []
         for run in plan(maximumLines: maximumLines) {
             if Date().timeIntervalSince(start) > timeLimit { break }
             let (executable, arguments, environment) = try command(run)
-            let outcome = try perform(run, executable: executable, arguments: arguments, environment: environment)
+            let outcome = try perform(
+                run, executable: executable, arguments: arguments, environment: environment,
+                standardInput: try standardInput(run))
             try check(outcome)
             outcomes.append(outcome)
         }
@@ -136,9 +140,10 @@ public struct KillHarness: Sendable {
     static let stepByte = Data([UInt8(ascii: ".")])
 
     /// Starts one process and kills it at its planned moment.
-    func perform(_ run: Run, executable: String, arguments: [String], environment: [String: String]?) throws
-        -> Outcome
-    {
+    func perform(
+        _ run: Run, executable: String, arguments: [String], environment: [String: String]?,
+        standardInput: FileHandle? = nil
+    ) throws -> Outcome {
         let steps = Pipe()
         let outPipe = Pipe()
         let errPipe = Pipe()
@@ -158,12 +163,13 @@ public struct KillHarness: Sendable {
         }
         let process = try SpawnedProcess(
             executable, arguments, environment: environment,
-            standardInput: isStepped ? .handle(steps.fileHandleForReading) : .null,
+            standardInput: isStepped ? .handle(steps.fileHandleForReading) : standardInput.map { .handle($0) } ?? .null,
             standardOutput: .handle(outPipe.fileHandleForWriting), standardError: .handle(errPipe.fileHandleForWriting))
         // The child has its copies: ours would keep its pipes open past its end.
         try? outPipe.fileHandleForWriting.close()
         try? errPipe.fileHandleForWriting.close()
         try? steps.fileHandleForReading.close()
+        try? standardInput?.close()
         // A stepped process that is killed must not take the test down with SIGPIPE.
         let step = { withoutSIGPIPE { try? steps.fileHandleForWriting.write(contentsOf: Self.stepByte) } }
         var wasKilled = false

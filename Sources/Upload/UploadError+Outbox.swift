@@ -6,8 +6,12 @@ extension UploadError: OutboxClassifiable {
     /// refused or endless redirect. Retryable when nothing did: DNS, a refused connection, a
     /// connect timeout, TLS, the proxy, an unsupported URL (see `OutboxFailure`'s table). Held
     /// too when the content was refused as it streamed: sending it again cannot work.
+    ///
+    /// An unsupported URL (an entry whose URL was edited to `file:///…`) is held as well: it
+    /// can never be sent as it is, so `--retry` must not keep trying it.
     public var outboxVerdict: OutboxFailure.Verdict {
         if case .contentRefused = self { return .held }
+        if case .unsupportedURL = self { return .held }
         return mayHaveReachedServer ? .held : .retryable
     }
 }

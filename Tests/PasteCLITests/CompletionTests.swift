@@ -117,7 +117,7 @@ struct CompletionTests: ScopedSuite {
         for line in lines {
             // `'(excl)'{-f+,--file=}'[…]…'` or `'--url=[…]…'`
             let spec = line.replacingOccurrences(of: #"^'(\([^)]*\)|\*)'"#, with: "", options: .regularExpression)
-            if let match = spec.firstMatch(of: /^\{-([A-Za-z])\+?,--([a-z-]+)=?\}/) {
+            if let match = spec.firstMatch(of: /^\{-([A-Za-z0-9])\+?,--([a-z-]+)=?\}/) {
                 longs.insert(String(match.2))
                 pairs.insert("\(match.1)=\(match.2)")
             } else if let match = spec.firstMatch(of: /^'?(?:\([^)]*\))?--([a-z-]+)=?\[/) {
@@ -137,7 +137,7 @@ struct CompletionTests: ScopedSuite {
         for line in lines {
             guard let long = line.firstMatch(of: /\s-l ([a-z-]+)/) else { continue }
             longs.insert(String(long.1))
-            if let short = line.firstMatch(of: /\s-s ([A-Za-z])\s/) { pairs.insert("\(short.1)=\(long.1)") }
+            if let short = line.firstMatch(of: /\s-s ([A-Za-z0-9])\s/) { pairs.insert("\(short.1)=\(long.1)") }
         }
         #expect(longs == Self.tableLongs)
         #expect(pairs == Self.tablePairs)

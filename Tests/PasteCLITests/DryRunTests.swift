@@ -44,7 +44,7 @@ struct DryRunTests: ScopedSuite {
         return paste
     }
 
-    @Test("multipart: URL, headers and fields shown; secrets and non-standard header values masked; nothing sent")
+    @Test("multipart: URL, headers and fields shown; secrets masked, a plain header value shown; nothing sent")
     func multipart() throws {
         let paste = try setUp(service: "multi")
         let result = try paste.run(["-n", "-t", "A title"], stdin: "dry text\n")
@@ -54,7 +54,7 @@ struct DryRunTests: ScopedSuite {
             result.out == """
                 POST \(mock.url("/json"))?key=[redacted]
                 Authorization: Bearer [redacted]
-                X-Client: [redacted]
+                X-Client: paste-tests
                 Accept: application/json
                 Content-Type: multipart/form-data
                   file=<stdin, 9 bytes>; filename=note.txt; type=text/plain; charset=utf-8

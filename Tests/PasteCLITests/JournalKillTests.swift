@@ -114,6 +114,84 @@ struct JournalKillTests: ScopedSuite {
         try expectWholeHistory()
     }
 
+    /// About `count` bytes of lines of plain words (nothing the secret guard stops), headed by
+    /// the run: every run's text is its own.
+    static func words(_ count: Int, run: KillHarness.Run) -> Data {
+        let words = ["paste", "outbox", "journal", "kill", "text", "read", "whole", "bytes", "first", "metadata"]
+        var random = SeededRandom(seed: run.seed)
+        var text = "run \(run.index) seed \(run.seed)\n"
+        while text.utf8.count < count {
+            text += words[Int(random.next() % UInt64(words.count))] + (random.next() % 8 == 0 ? "\n" : " ")
+        }
+        return Data(text.utf8)
+    }
+
+    @Test("kill -9 in the first 30 ms: every run that had read its whole stdin left the text in the outbox or sent it")
+    func killsJustAfterReading() throws {
+        try paste.writeConfig(Self.config(mock))
+        // 48 runs killed at a random moment of their first 30 ms: some before the read, most
+        // between the read's end and the request (the repeat lock, the history read, the
+        // entry's files), where a text read is in memory only unless it was written at once.
+        let harness = KillHarness(
+            seed: 0x29_0001, runs: 48, timeLimit: 120, maximumExtraDelay: 0.03, signals: [SIGKILL], processTimeout: 60)
+        var texts: [Int: Data] = [:]
+        // Each run's stdin is a pipe holding its whole text (its writer closed); the test keeps
+        // a reader of its own, so what is left in it after the kill says whether the run had
+        // read it all.
+        var readers: [Int: FileHandle] = [:]
+        var readWhole: [Int: Bool] = [:]
+        // The newest files of the outbox after each run (for a failure's message).
+        var left: [Int: String] = [:]
+        let outcomes = try harness.run(
+            maximumLines: { _ in 0 },
+            command: { run in
+                (BuiltProducts.path(of: "paste"), ["-S", "m", "--new", "--no-copy"], paste.environment)
+            },
+            standardInput: { run in
+                let text = Self.words(Int(run.seed % 16_000) + 1, run: run)
+                texts[run.index] = text
+                let pipe = Pipe()
+                try pipe.fileHandleForWriting.write(contentsOf: text)
+                try pipe.fileHandleForWriting.close()
+                readers[run.index] = pipe.fileHandleForReading
+                return FileHandle(fileDescriptor: dup(pipe.fileHandleForReading.fileDescriptor), closeOnDealloc: true)
+            },
+            check: { outcome in
+                let reader = try #require(readers[outcome.run.index])
+                readWhole[outcome.run.index] = (try reader.readToEnd() ?? Data()).isEmpty
+                try reader.close()
+                left[outcome.run.index] =
+                    paste.outboxFiles().filter { !$0.hasPrefix(".") }.suffix(3).joined(separator: " ") + " "
+                    + paste.outboxFiles().filter { $0.hasPrefix(".") }.joined(separator: " ")
+            })
+        #expect(outcomes.count == 48, "the harness ran out of time after \(outcomes.count) runs")
+        try waitUntil("the mock to finish with the runs it served", timeout: 30) { try mock.requestsInProgress() == 0 }
+        // The next --retry settles what the dead runs left and sends what never went out.
+        let retry = try paste.run(["--retry", "--no-copy"])
+        #expect(retry.status == 0 || retry.status == 69, "stderr: \(retry.err)")
+        try waitUntil("the mock to finish", timeout: 30) { try mock.requestsInProgress() == 0 }
+        let pasted = try pastedCounts()
+        let entries = try outboxEntries()
+        var killedAfterReading = 0
+        for outcome in outcomes {
+            let text = try #require(texts[outcome.run.index])
+            let times = pasted[text, default: 0]
+            let kept = entries.filter { $0.content == text }.count
+            // (Killed in flight, a paste the server made is also held: it may have been made.)
+            #expect(times <= 1 && kept <= 1, "\(outcome.run): pasted \(times) times, kept \(kept) times")
+            guard readWhole[outcome.run.index] == true else { continue }
+            if outcome.wasKilled { killedAfterReading += 1 }
+            #expect(
+                times + kept >= 1,
+                "\(outcome.run) had read its whole text, which is nowhere now; it left \(left[outcome.run.index] ?? "")"
+            )
+        }
+        // Most kills land after the read (a loaded machine starts paste slower: still some).
+        #expect(killedAfterReading >= 8, "only \(killedAfterReading) runs were killed after reading their text")
+        #expect(paste.outboxFiles().allSatisfy { !$0.contains(".tmp") })
+        try expectWholeHistory()
+    }
+
     @Test("--retry interrupted at random moments (kill -9, SIGINT, SIGTERM) never makes a second paste")
     func interruptedRetry() throws {
         try paste.writeConfig(Self.config(mock))

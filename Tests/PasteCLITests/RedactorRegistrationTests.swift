@@ -35,6 +35,21 @@ struct RedactorRegistrationTests {
         #expect(redactor.redact("Content-Type: application/json") == "Content-Type: application/json")
     }
 
+    @Test(
+        "a plain word in a header not named like a credential is no secret; one that looks like a token is (issue 29)")
+    func plainHeaderValues() {
+        let redactor = Redactor()
+        redactor.register(header: "X-Client: pastes")
+        redactor.register(header: "X-Kind: plain")
+        #expect(redactor.isEmpty)
+        #expect(redactor.redact("http://host/pastes/1 as text/plain") == "http://host/pastes/1 as text/plain")
+        redactor.register(header: "X-Session: 0f3c9a7e2b1d4c6a8e5f")
+        redactor.register(header: "X-Client: Token a1b2c3d4e5f6a7b8c9")
+        #expect(
+            redactor.redact("0f3c9a7e2b1d4c6a8e5f and a1b2c3d4e5f6a7b8c9 of pastes")
+                == "[redacted] and [redacted] of pastes")
+    }
+
     @Test("percent-, form- and JSON-escaped spellings; the start of a value cut by an excerpt's …")
     func spellings() {
         let redactor = Redactor()

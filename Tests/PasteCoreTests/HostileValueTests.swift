@@ -62,6 +62,29 @@ struct HostileValueTests {
         #expect(Sanitizer.validateURL(url) == .failure(problem))
     }
 
+    @Test(
+        "every Default_Ignorable code point, an overlay mark, an ideographic full stop or a mixed-script host is refused",
+        arguments: [
+            ("https://paste.example/ab\u{AD}c", Sanitizer.URLProblem.invisibleCharacter("\u{AD}")),
+            ("https://paste.example/\u{E0041}x", .invisibleCharacter("\u{E0041}")),
+            ("https://paste.example/\u{3164}", .invisibleCharacter("\u{3164}")),
+            ("https://paste.example/a\u{338}b", .invisibleCharacter("\u{338}")),
+            ("https://paste.example/\u{FE0F}", .invisibleCharacter("\u{FE0F}")),
+            ("http://127.0.0.1\u{3002}evil.example/", .ideographicFullStop("\u{3002}")),
+            ("http://127.0.0.1\u{FF0E}evil.example/", .ideographicFullStop("\u{FF0E}")),
+            ("https://p\u{430}ypal.example/x", .mixedScriptHost("p\u{430}ypal.example")),
+            ("https://\u{FF50}aste.example/x", .mixedScriptHost("\u{FF50}aste.example")),
+        ])
+    func hiddenInURL(_ url: String, _ problem: Sanitizer.URLProblem) {
+        #expect(Sanitizer.validateURL(url) == .failure(problem))
+    }
+
+    @Test("a host all in one non-Latin script is an internationalised name: accepted")
+    func internationalHost() {
+        #expect(Sanitizer.validateURL("https://пример.испытание/x") == .success("https://пример.испытание/x"))
+        #expect(Sanitizer.validateURL("https://bücher.example/x") == .success("https://bücher.example/x"))
+    }
+
     @Test("ordinary paste URLs still pass, an @ in the path or query included")
     func acceptedURL() {
         for url in [

@@ -58,4 +58,9 @@ int csystem_gettid(void);
 /// `fork` failed; the caller then removes the file itself.
 int csystem_unlink_when_released(const char *path);
 
+/// `splice` (fcntl.h under `_GNU_SOURCE`) from the pipe `in` to `out` at its own offset, with no
+/// flags: bytes move from the pipe to a file in the kernel, so none is ever only in this
+/// process's memory (the outbox's journal of stdin). Returns what `splice` returns.
+long csystem_splice(int in, int out, unsigned long length);
+
 #endif

@@ -97,8 +97,18 @@ struct BuildStage {
             return input
         }
         var bytes = input.prefix
+        // Past the service's `max-size` the read stops: memory stays at the limit and a
+        // chunk, however long the stream (1 GiB to PrivateBin must not be read whole first).
+        let limit = service.maximumBytes.map { Int(clamping: $0) } ?? .max
         do {
-            try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk { bytes += $0 } }
+            try FileDescriptor.withUnowned(descriptor) {
+                try $0.forEachChunk { chunk in
+                    bytes += chunk
+                    if bytes.count > limit {
+                        throw StreamTooLarge(service: service.name, bytesRead: bytes.count, limit: Int64(limit))
+                    }
+                }
+            }
         } catch let error as Errno {
             throw InputError.unreadable(path: input.label, reason: error.message)
         }

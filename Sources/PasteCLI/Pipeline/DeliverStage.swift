@@ -32,7 +32,8 @@ struct DeliverStage {
     mutating func deliver(_ result: Result<PasteResult, PasteFailure>, fileName: String?, input: PasteInput? = nil) {
         switch result {
         case .success(let paste):
-            output.result(output.isJSON ? JSONOutput.object(for: paste, fileName: fileName) : paste.url)
+            output.result(
+                output.isJSON ? JSONOutput.object(for: paste, fileName: fileName) : paste.url, keeping: paste.url)
             if paste.isRepeat {
                 let category = MediaType(recordedName: paste.type).category
                 let what = category == .text ? "text" : category == .image ? "image" : "file"

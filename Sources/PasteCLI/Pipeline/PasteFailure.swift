@@ -113,6 +113,15 @@ struct PasteFailure: Error {
                     "outbox entry \(id) is held: its service '\(serviceName ?? "")' is not configured any more; "
                         + "'paste --outbox send \(id)' sends it once it is, 'paste --outbox drop \(id)' drops it")
             ]
+        case .outbox where cause is ContentChanged:
+            // Its message says it all: held, why, and how to see or drop it.
+            return why
+        case .outbox(let id, .held) where isUnsupportedURL:
+            return why + [
+                .hint(
+                    "the text is held in the outbox (\(id)): its URL can never be sent; "
+                        + "'paste --outbox show \(id)' prints the text, 'paste --outbox drop \(id)' drops it")
+            ]
         case .outbox(let id, let state):
             let whereItIs =
                 isHeldByGuard
@@ -136,6 +145,10 @@ struct PasteFailure: Error {
     func windowLines() -> [String] {
         let whereItIs: String?
         switch text {
+        case .outbox(let id, _) where cause is ContentChanged:
+            whereItIs = "The text is held in the outbox (\(id)): it changed since it was kept."
+        case .outbox(let id, .held) where isUnsupportedURL:
+            whereItIs = "The text is held in the outbox (\(id)): its URL can never be sent."
         case .outbox(let id, _) where isHeldByGuard:
             whereItIs = "The text is held in the outbox (\(id)): only 'paste --outbox send \(id) --force' sends it."
         case .outbox(let id, .held):
@@ -159,6 +172,12 @@ struct PasteFailure: Error {
     private var serviceName: String? {
         guard case .unknownService(let name, _, _, _) = cause as? ConfigError else { return nil }
         return name
+    }
+
+    /// Whether the cause is a URL paste can never send (a scheme other than http or https).
+    private var isUnsupportedURL: Bool {
+        if case .unsupportedURL = cause as? UploadError { return true }
+        return false
     }
 
     /// Whether the entry is held because its service left the config: one line, and the

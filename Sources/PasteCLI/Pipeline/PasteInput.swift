@@ -23,6 +23,9 @@ struct PasteInput {
     /// The secret guard's scanner that saw `bytes` while they were read (a large selection);
     /// nil when they are still to be scanned.
     var secretScan: SecretScanner?
+    /// Stdin's outbox entry, written as it was read (or why it could not be); nil for anything
+    /// else, a dry run and a stream (teed into an entry of its own as it is sent).
+    var journal: Result<OutboxClaim, StoreError>?
 
     /// What is kept in memory before deciding to stream: enough for any hand-typed paste, small
     /// enough to keep memory flat for logs of any size.
@@ -128,28 +131,151 @@ struct PasteInput {
     /// streamed from the descriptor with the start sent first. Its type comes from what was
     /// read: binary data is no longer refused here, but goes where files go (`ServiceChoice`:
     /// a service that accepts files, else a one-line refusal naming `accepts`).
-    static func standardInput() throws(InputError) -> PasteInput {
-        let buffer: [UInt8]
-        do {
-            buffer = try StandardStream.input.withDescriptor { (input) throws(Errno) in
-                try input.read(upTo: inMemoryLimit)
+    ///
+    /// With `journal` (an outbox entry made for it before the read: `Outbox.createReading`),
+    /// every chunk is written to the entry as soon as it is read, and the entry is marked whole
+    /// the moment the read reaches the end: stdin's text is nowhere else, so a run killed at any
+    /// moment after that leaves it in the outbox. A stream has no use for it (it is teed into
+    /// an entry as it is sent): the entry is then removed, as it is when stdin is refused.
+    static func standardInput(journal: Result<OutboxClaim, StoreError>? = nil) throws(InputError) -> PasteInput {
+        var journal = journal
+        var buffer: [UInt8] = []
+        var isWhole = false
+        // A pipe (the usual stdin) is spliced into the entry, then read back: its bytes go from
+        // the pipe to the file in the kernel, so there is no moment when this run holds bytes
+        // that are neither in the pipe nor in the outbox.
+        if case .success(let claim) = journal {
+            switch splice(into: claim) {
+            case .spliced(let bytes, let isEnd):
+                buffer = bytes
+                isWhole = isEnd
+            case .cutShort(let bytes):
+                // The entry (or stdin) failed midway: what moved is kept in memory, the entry
+                // goes, and the rest is read (a failure of stdin's own shows again there).
+                buffer = bytes
+                discard(journal)
+                journal = .failure(.cannotWrite(path: claim.contentPath, errno: .ioError))
+            case .notAPipe:
+                break
             }
-        } catch {
-            throw .unreadable(path: "stdin", reason: error.message)
         }
-        if buffer.count < inMemoryLimit {
-            if buffer.isEmpty { throw .empty(source: "stdin") }
-            var input = try PasteInput(
-                bytes: buffer, label: "stdin", type: contentType(of: buffer, isWhole: true, fileName: nil))
-            input.fileName = input.type.category == .text ? nil : standardInputFileName(input.type)
-            return input
+        if !isWhole && buffer.count < inMemoryLimit {
+            do {
+                isWhole = try StandardStream.input.withDescriptor { (input) throws(Errno) in
+                    try read(input, into: &buffer, journal: &journal)
+                }
+            } catch {
+                discard(journal)
+                throw .unreadable(path: "stdin", reason: error.message)
+            }
         }
+        if isWhole {
+            if case .success(let claim) = journal {
+                do throws(StoreError) {
+                    try claim.finishReading()
+                } catch {
+                    try? claim.discard()
+                    journal = .failure(error)
+                }
+            }
+            do throws(InputError) {
+                if buffer.isEmpty { throw .empty(source: "stdin") }
+                var input = try PasteInput(
+                    bytes: buffer, label: "stdin", type: contentType(of: buffer, isWhole: true, fileName: nil))
+                input.fileName = input.type.category == .text ? nil : standardInputFileName(input.type)
+                input.journal = journal
+                return input
+            } catch {
+                discard(journal)
+                throw error
+            }
+        }
+        discard(journal)
         let type = contentType(of: buffer, isWhole: false, fileName: nil)
         var input = PasteInput(
             content: .stream(fileDescriptor: 0, prefix: buffer, teePath: nil), label: "stdin",
             fileName: type.category == .text ? nil : standardInputFileName(type))
         input.type = type
         return input
+    }
+
+    /// What `splice(into:)` did.
+    private enum Splicing {
+        /// Stdin's bytes (all of it, or the first `inMemoryLimit`), in the entry and in memory;
+        /// whether its end was reached.
+        case spliced([UInt8], isEnd: Bool)
+        /// Stdin is not a pipe (or the entry cannot take a splice): nothing was moved.
+        case notAPipe
+        /// A splice failed after these bytes had moved (read back from the entry).
+        case cutShort([UInt8])
+    }
+
+    /// Splices stdin into `claim`'s content, up to `inMemoryLimit`, then reads it back; see
+    /// `standardInput`. A failure of the entry alone gives `.notAPipe` once nothing moved yet.
+    private static func splice(into claim: OutboxClaim) -> Splicing {
+        // The claim's own descriptor appends (`O_APPEND`), which `splice` refuses.
+        guard let sink = try? FileDescriptor.open(claim.contentDescriptorPath, .writeOnly) else { return .notAPipe }
+        var total = 0
+        let outcome = StandardStream.input.withDescriptor { (input) -> Result<Bool, Errno> in
+            spliceAll(from: input, to: sink, total: &total)
+        }
+        if total == 0, case .failure = outcome { return .notAPipe }
+        // The end is said at once: from here on the entry is whole on disk.
+        if case .success(true) = outcome, (try? claim.markReadEnded()) == nil { return .cutShort(bytesOf(claim)) }
+        guard let bytes = try? claim.readContent(), bytes.count == total else {
+            // Nothing is lost: what moved is in the file, but it cannot be read back; stdin
+            // cannot be read again either.
+            return .cutShort(bytesOf(claim))
+        }
+        guard case .success(let isEnd) = outcome else { return .cutShort(bytes) }
+        return .spliced(bytes, isEnd: isEnd)
+    }
+
+    /// What the entry holds, or nothing when it cannot be read.
+    private static func bytesOf(_ claim: OutboxClaim) -> [UInt8] { (try? claim.readContent()) ?? [] }
+
+    /// Splices `input` into `sink` until its end or `inMemoryLimit` bytes; whether it ended.
+    private static func spliceAll(
+        from input: borrowing FileDescriptor, to sink: borrowing FileDescriptor, total: inout Int
+    ) -> Result<Bool, Errno> {
+        do throws(Errno) {
+            while total < inMemoryLimit {
+                let moved = try sink.splice(from: input, upTo: min(journalChunk, inMemoryLimit - total))
+                if moved == 0 { return .success(true) }
+                total += moved
+            }
+            return .success(false)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Reads stdin into `buffer` (up to `inMemoryLimit`), writing each chunk to the journal's
+    /// entry as soon as it is read; whether stdin ended.
+    private static func read(
+        _ input: borrowing FileDescriptor, into buffer: inout [UInt8],
+        journal: inout Result<OutboxClaim, StoreError>?
+    ) throws(Errno) -> Bool {
+        try input.forEachChunk(upTo: inMemoryLimit - buffer.count, chunkSize: journalChunk) { chunk in
+            // To disk first: the moment the read ends, the text is whole there.
+            if case .success(let claim) = journal {
+                do throws(StoreError) {
+                    try claim.append(Array(chunk))
+                } catch {
+                    try? claim.discard()
+                    journal = .failure(error)
+                }
+            }
+            buffer += chunk
+        }
+    }
+
+    /// How much of stdin is read (and written to its outbox entry) at a time.
+    static let journalChunk = 256 << 10
+
+    /// Removes a journal entry that will not be used.
+    private static func discard(_ journal: Result<OutboxClaim, StoreError>?) {
+        if case .success(let claim) = journal, !claim.isRemoved { try? claim.discard() }
     }
 
     /// The name binary stdin is sent as: `stdin.pdf`, or `stdin` for a type with no extension.

@@ -225,7 +225,7 @@ struct PlanResolver {
         let showsProgress = ProgressBar.isWanted(
             stderrIsTerminal: facts.isErrorTerminal, isQuiet: invocation.isQuiet,
             isJSON: invocation.isJSON)
-        return RunPlan(
+        var plan = RunPlan(
             input: input,
             route: RunPlan.Route(service: service, connection: connection, warning: warning),
             isServiceNamed: isNamed,
@@ -246,6 +246,8 @@ struct PlanResolver {
             isDryRun: invocation.isDryRun,
             isForced: invocation.isForced,
             prompts: invocation.prompts)
+        plan.namesEndWithNUL = invocation.namesEndWithNUL
+        return plan
     }
 
     /// The route of an image going to `imageService` (not the run's named service, whose route

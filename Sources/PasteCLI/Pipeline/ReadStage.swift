@@ -1,6 +1,7 @@
 import Clipboard
 import PasteCore
 import SecretGuard
+import SystemInterop
 
 /// Read, the pipeline's first stage: the inputs of an upload (a selection, stdin or `-f` files),
 /// what each holds (text, an image, another binary file) and so where it goes, and the clipboard
@@ -124,7 +125,9 @@ enum ReadStage {
         case .files(let paths):
             // Check every file before uploading any: a typo must not leave half a batch sent.
             var inputs: [PasteInput] = []
-            for path in paths { inputs.append(try PasteInput.file(path)) }
+            for path in try namesFromStandardInput(paths, endingWithNUL: plan.namesEndWithNUL) {
+                inputs.append(try PasteInput.file(path))
+            }
             return inputs
         case .selection(let selection, _):
             return [
@@ -135,8 +138,49 @@ enum ReadStage {
                 }
             ]
         case .standardInput:
-            return [try PasteInput.standardInput()]
+            // The journal: stdin's text is nowhere else, so it goes into an outbox entry as it
+            // is read, made before the read (not for a dry run, which keeps nothing).
+            var journal: Result<OutboxClaim, StoreError>?
+            if !plan.isDryRun {
+                let metadata = SendStage.metadata(
+                    of: PasteInput(content: .bytes([]), label: "stdin", fileName: nil), service: plan.route.service,
+                    plan: plan, options: plan.options, context: context)
+                journal = Result { () throws(StoreError) in try Outbox(context: context).createReading(metadata) }
+            }
+            return [try PasteInput.standardInput(journal: journal)]
         }
+    }
+
+    /// The most bytes of names `-f -` reads from stdin: a million paths of 64 bytes, far past
+    /// what argv could carry, and still bounded.
+    static let maximumNameListBytes = 64 << 20
+
+    /// `paths` with `-` replaced by the names stdin holds, one a line (or NUL-separated with
+    /// `-0`); empty names are skipped, so a last newline or NUL ends a name and starts none.
+    ///
+    /// - Throws: `InputError.unreadable` when stdin cannot be read or holds more than
+    ///   `maximumNameListBytes`; `.empty` when it names no file.
+    static func namesFromStandardInput(_ paths: [String], endingWithNUL: Bool) throws(InputError) -> [String] {
+        guard paths.contains("-") else { return paths }
+        let bytes: [UInt8]
+        do {
+            bytes = try StandardStream.input.withDescriptor { (input) throws(Errno) in
+                try input.readAll(limit: maximumNameListBytes)
+            }
+        } catch {
+            throw .unreadable(path: "stdin", reason: error.message)
+        }
+        if bytes.count > maximumNameListBytes {
+            throw .unreadable(path: "stdin", reason: "more than \(maximumNameListBytes >> 20) MiB of file names")
+        }
+        let separator = endingWithNUL ? UInt8(0) : UInt8(ascii: "\n")
+        let names = bytes.split(separator: separator).map { String(decoding: $0, as: UTF8.self) }
+        if names.isEmpty { throw .empty(source: "the list of files on stdin") }
+        var result: [String] = []
+        for path in paths {
+            if path == "-" { result += names } else { result.append(path) }
+        }
+        return result
     }
 
     /// What `read` gets from `selection`, as an input; its failures as the CLI reports them

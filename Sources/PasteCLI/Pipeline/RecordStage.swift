@@ -125,6 +125,12 @@ struct RecordStage {
             try? job.claim?.discard()
             return PasteFailure(cause: cause, text: .unchanged)
         }
+        // A URL that cannot be sent is a config error (78), never a reason to wait: fresh text
+        // is not kept (the caller still has it).
+        if case .unsupportedURL? = cause as? UploadError, case .input = job.source {
+            try? job.claim?.discard()
+            return PasteFailure(cause: cause, text: .unchanged)
+        }
         let signal = interruption?.signal
         let isOnClipboard: Bool
         if case .input(let fresh) = job.source {

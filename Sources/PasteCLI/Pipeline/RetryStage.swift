@@ -54,6 +54,7 @@ struct RetryStage {
         } catch {
             throw PasteFailure(error)
         }
+        do { try verify(claim) } catch { throw PasteFailure(error) }
         do { try check(claim) } catch { throw PasteFailure(error) }
         return PasteJob(
             request: request, service: service, title: metadata.title, fileName: metadata.fileName, type: type,
@@ -89,6 +90,15 @@ struct RetryStage {
             throw .unknownService(name: name, known: plan.services.map(\.name))
         }
         return profile
+    }
+
+    /// Checks that an entry's content is the one it recorded (its SHA-256), before it is sent:
+    /// a content edited in place, even to the same length, is never sent as the original.
+    ///
+    /// - Throws: `ContentChanged`; the entry is then held.
+    func verify(_ claim: OutboxClaim) throws(ContentChanged) {
+        guard let recorded = claim.entry.metadata.sha256 else { return }
+        if RecordStage.digest(ofFile: claim.contentDescriptorPath) != recorded { throw ContentChanged(id: claim.id) }
     }
 
     /// Whether content of this MIME type is text the guard reads (no type: text).

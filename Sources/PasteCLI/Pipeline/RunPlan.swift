@@ -140,6 +140,8 @@ struct RunPlan: Sendable {
     var isForced: Bool
     /// `--prompt`: the title is asked for in a window first.
     var prompts: Bool
+    /// `-0`: the names `-f -` reads from stdin end with NUL, not newline.
+    var namesEndWithNUL = false
 
     /// The most bytes of a clipboard image read: the image service's `max-size`, else the
     /// clipboard's default (`ContentPreferences.defaultImageLimit`).

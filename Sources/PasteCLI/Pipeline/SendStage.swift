@@ -86,9 +86,12 @@ struct SendStage {
     ///   - inputCount: how many pastes the run makes (only a run of one waits for a concurrent
     ///     paste of the same text).
     ///   - outbox: where stdin's text goes before its request starts.
+    ///   - journaled: stdin's entry, written as it was read (`PasteInput.standardInput`), or why
+    ///     it could not be; nil when none was made (a stream, the clipboard, files).
     static func prepare(
         _ request: UploadRequest, _ input: PasteInput, service: ServiceProfile, plan: RunPlan, options: PasteOptions,
-        history: History, inputCount: Int, outbox: Outbox, context: Context
+        history: History, inputCount: Int, outbox: Outbox, context: Context,
+        journaled: Result<OutboxClaim, StoreError>? = nil
     ) -> Preparation {
         // The repeat check and the outbox work on the bytes, whatever they are: the same image
         // twice within the window reuses the URL too.
@@ -108,6 +111,8 @@ struct SendStage {
             if let earlier = try? history.recent(
                 sha256: digest, service: service.name, options: optionsKey, within: window)
             {
+                // The journal's entry is not needed: the text is pasted already.
+                if case .success(let claim) = journaled { try? claim.discard() }
                 return .repeated(
                     PasteResult(
                         url: earlier.url, service: service.name, byteCount: earlier.byteCount, sha256: digest,
@@ -115,20 +120,22 @@ struct SendStage {
                         type: input.type.essence, isRepeat: true))
             }
         }
-        var metadata = OutboxEntry.Metadata(
-            service: service.name, serviceURL: plan.adHocURL, title: options.title, language: options.language,
-            isPrivate: options.isPrivate,
-            expiry: options.neverExpires ? PrivateBin.never : options.expirySeconds.map(String.init),
-            fileName: input.fileName, created: context.now(),
-            burnsAfterReading: options.burnsAfterReading ? true : nil,
-            // An image or a binary file is kept byte-exact and retried as a file.
-            contentType: input.type.category == .text ? nil : input.type.name)
+        var metadata = Self.metadata(of: input, service: service, plan: plan, options: options, context: context)
         metadata.sha256 = digest
         var job = PasteJob(
             request: request, service: service, title: options.title, fileName: input.fileName, type: input.type,
             source: .input(PasteJob.FreshText(input: input, metadata: metadata)), optionsKey: optionsKey,
             digest: digest, repeatLock: repeatLock)
-        if plan.input == .standardInput {
+        if let journaled {
+            // Made right after the read: now it says everything (a prompted title, the digest).
+            switch journaled {
+            case .success(let claim):
+                job.claim = claim
+                try? claim.describe(metadata)
+            case .failure(let error):
+                job.journalFailure = error
+            }
+        } else if plan.input == .standardInput {
             // The journal: stdin's text is nowhere else, so it is in the outbox before anything
             // is sent (the page cache is enough against kill -9; fsynced once a failure is
             // known). Should the outbox refuse, the text is sent anyway and a failure says so.
@@ -147,6 +154,20 @@ struct SendStage {
             }
         }
         return .send(job)
+    }
+
+    /// What the outbox keeps about `input`'s paste.
+    static func metadata(
+        of input: PasteInput, service: ServiceProfile, plan: RunPlan, options: PasteOptions, context: Context
+    ) -> OutboxEntry.Metadata {
+        OutboxEntry.Metadata(
+            service: service.name, serviceURL: plan.adHocURL, title: options.title, language: options.language,
+            isPrivate: options.isPrivate,
+            expiry: options.neverExpires ? PrivateBin.never : options.expirySeconds.map(String.init),
+            fileName: input.fileName, created: context.now(),
+            burnsAfterReading: options.burnsAfterReading ? true : nil,
+            // An image or a binary file is kept byte-exact and retried as a file.
+            contentType: input.type.category == .text ? nil : input.type.name)
     }
 
     /// The lock file for uploads of one text to one service.

@@ -36,6 +36,29 @@ struct UploadPipeline {
         let windows = DesktopWindows(plan: plan.windows, output: output)
 
         let reading = try ReadStage.read(plan, clipboard: clipboard, earlyOwner: earlyOwner, context: context)
+        // Stdin's text went into the outbox as it was read (`PasteInput.standardInput`).
+        var journaled: [Int: Result<OutboxClaim, StoreError>] = [:]
+        for (index, input) in reading.inputs.enumerated() { journaled[index] = input.journal }
+        // What stops the run before sending keeps nothing: the text is still the caller's.
+        func dropJournal() {
+            for case .success(let claim) in journaled.values where !claim.isRemoved { try? claim.discard() }
+        }
+        do {
+            return try upload(plan, reading: reading, journaled: journaled, clipboard: clipboard, windows: windows) {
+                dropJournal()
+            }
+        } catch {
+            dropJournal()
+            throw error
+        }
+    }
+
+    /// The rest of an upload, once its inputs are read (and stdin's journaled): guard, build,
+    /// then send, record and deliver. `stopsEarly` runs when the run ends before sending.
+    private func upload(
+        _ plan: RunPlan, reading: ReadStage.Reading, journaled: [Int: Result<OutboxClaim, StoreError>],
+        clipboard: SessionClipboard, windows: DesktopWindows, stopsEarly: () -> Void
+    ) throws -> ExitStatus {
         var inputs = reading.inputs
         // Said once per service used, now that what was read chose them.
         for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
@@ -46,7 +69,10 @@ struct UploadPipeline {
             consented = try GuardStage.check(reading, windows: windows, options: &options)
         }
         if plan.prompts {
-            guard let title = try windows.promptForTitle(initialText: options.title ?? "") else { return .cancelled }
+            guard let title = try windows.promptForTitle(initialText: options.title ?? "") else {
+                stopsEarly()
+                return .cancelled
+            }
             if !title.isEmpty { options.title = title }
         }
         if !plan.isForced {
@@ -76,7 +102,7 @@ struct UploadPipeline {
         }
 
         let (results, signal) = sendAndRecord(
-            requests, inputs, reading, plan: plan, options: options,
+            requests, inputs, reading, journaled: journaled, plan: plan, options: options,
             // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
             keepsPreviews: !plan.isForced && consented.isEmpty)
 
@@ -96,8 +122,8 @@ struct UploadPipeline {
     /// The jobs (and the repeat locks they hold) end here, once every paste is recorded, before
     /// anything is delivered.
     private func sendAndRecord(
-        _ requests: [UploadRequest], _ inputs: [PasteInput], _ reading: ReadStage.Reading, plan: RunPlan,
-        options: PasteOptions, keepsPreviews: Bool
+        _ requests: [UploadRequest], _ inputs: [PasteInput], _ reading: ReadStage.Reading,
+        journaled: [Int: Result<OutboxClaim, StoreError>], plan: RunPlan, options: PasteOptions, keepsPreviews: Bool
     ) -> (results: [Result<PasteResult, PasteFailure>], signal: Signal?) {
         let interruption = Interruption.begin()
         defer { interruption.end() }
@@ -112,7 +138,8 @@ struct UploadPipeline {
         for index in inputs.indices {
             switch SendStage.prepare(
                 requests[index], inputs[index], service: reading.route(of: inputs[index]).service, plan: plan,
-                options: options, history: record.history, inputCount: inputs.count, outbox: outbox, context: context)
+                options: options, history: record.history, inputCount: inputs.count, outbox: outbox, context: context,
+                journaled: journaled[index])
             {
             case .repeated(let paste): results[index] = .success(paste)
             case .send(let job):
@@ -166,6 +193,13 @@ struct UploadPipeline {
         OutboxReport.report(listing, output: output)
         let now = context.now()
         let due = listing.items.filter { $0.isDue(at: now) }
+        // Said, not waited for: a next attempt written while the clock was far ahead.
+        for item in due where item.isScheduledImplausiblyFar(at: now) {
+            let next = item.entry.metadata.nextAttempt.map(JSONText.timestamp) ?? ""
+            output.note(
+                "outbox entry \(item.entry.id) was to wait until \(next), implausibly far ahead (the clock may have "
+                    + "been wrong when it was written): it is due now")
+        }
         if plan.isDryRun {
             for item in due { output.result("would send " + OutboxReport.line(for: item, now: now)) }
             if due.isEmpty { output.note("nothing is due in the outbox") }

@@ -42,7 +42,7 @@ public struct Configuration: Sendable {
                 builtIns.shareXLoader = shareX
                 return builtIns
             }
-            throw .unreadable(path: path, reason: error.message)
+            throw .unreadable(path: path, reason: FileSystem.reason(readingFile: error))
         }
         let text = String(decoding: contents.bytes, as: UTF8.self)
         let mode = contents.status.mode

@@ -192,14 +192,16 @@ struct FileCheck {
     func file(_ value: ConfigValue, key: String, isPrivateKey: Bool = false) throws(ConfigError) -> String {
         let path = expanded(value.raw)
         guard isPrivateKey else {
-            if let error = Self.probe(path) { throw unusable(value, key: key, file: path, reason: error.message) }
+            if let error = Self.probe(path) {
+                throw unusable(value, key: key, file: path, reason: FileSystem.reason(readingFile: error))
+            }
             return path
         }
         let contents: FileSystem.Contents
         do {
             contents = try FileSystem.readFile(path, limit: Self.keyLimit)
         } catch {
-            throw unusable(value, key: key, file: path, reason: error.message)
+            throw unusable(value, key: key, file: path, reason: FileSystem.reason(readingFile: error))
         }
         let mode = contents.status.mode
         if mode & 0o077 != 0, Self.containsPrivateKey(contents.bytes) {
@@ -214,7 +216,7 @@ struct FileCheck {
         let path = expanded(value.raw)
         switch Self.probe(path) {
         case .isDirectory?: return path
-        case let error?: throw unusable(value, key: key, file: path, reason: error.message)
+        case let error?: throw unusable(value, key: key, file: path, reason: FileSystem.reason(readingFile: error))
         case nil: throw unusable(value, key: key, file: path, reason: "not a folder")
         }
     }

@@ -34,6 +34,17 @@ public enum Redaction {
             || name.hasSuffix("-key")
     }
 
+    /// The shortest value `looksLikeCredential` takes for one.
+    static let shortestCredential = 16
+
+    /// Whether a value of a header not named like a credential looks like one anyway: at least
+    /// `shortestCredential` characters with no space, letters and digits mixed (a token, a
+    /// key, a UUID), not a word or a media type.
+    public static func looksLikeCredential(_ value: some StringProtocol) -> Bool {
+        value.count >= shortestCredential && !value.contains(where: \.isWhitespace)
+            && value.contains(where: \.isLetter) && value.contains(where: \.isNumber)
+    }
+
     /// Whether a header of this name never carries a credential (`Content-Type`, `Accept`, …).
     public static func isPublicHeader(_ name: String) -> Bool {
         publicNames.contains(name.trimmingSpaces().lowercased())

@@ -55,18 +55,23 @@ extension Redactor {
         }
     }
 
-    /// Registers a header line's value (`Name: value`), unless the header is one that never
-    /// carries a credential (`Redaction.isPublicHeader`: `Content-Type`, `Accept`, …): the whole
-    /// value, and the credential after a scheme word (`Bearer xyz`: `xyz`; `Basic` also
-    /// decoded, and its password).
+    /// Registers what is secret in a header line (`Name: value`): the whole value of a header
+    /// named like a credential (`Redaction.isSensitiveHeader`: `Authorization`, `X-API-Key`,
+    /// …) or of a value that looks like one (`Redaction.looksLikeCredential`), and the
+    /// credential after a scheme word (`Bearer xyz`: `xyz`; `Basic` also decoded, and its
+    /// password). A plain word in any other header (`X-Client: pastes`) is no secret: masking
+    /// it would garble every message and link it appears in. (A value from `${env:…}`,
+    /// `${file:…}` or `${cmd:…}` is registered when it is resolved, whatever the header.)
     public func register(header line: String) {
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = String(line[..<colon]).trimmingSpaces()
         guard !Redaction.isPublicHeader(name) else { return }
         let value = line[line.index(after: colon)...].trimmingSpaces()
-        register(value)
+        let isSensitive = Redaction.isSensitiveHeader(line)
+        if isSensitive || Redaction.looksLikeCredential(value) { register(value) }
         guard let space = value.firstIndex(of: " "), value[..<space].allSatisfy(\.isLetter) else { return }
         let credential = value[value.index(after: space)...].trimmingSpaces()
+        guard isSensitive || Redaction.looksLikeCredential(credential) else { return }
         register(credential)
         if value[..<space].lowercased() == "basic", let decoded = Data(base64Encoded: credential),
             let pair = String(bytes: decoded, encoding: .utf8)

@@ -186,7 +186,8 @@ public struct ValueExpansion: Sendable {
             do {
                 contents = try FileSystem.readFile(file, limit: Configuration.maximumFileBytes)
             } catch {
-                throw .unreadableSecretFile(path: path, line: line, file: file, reason: error.message)
+                throw .unreadableSecretFile(
+                    path: path, line: line, file: file, reason: FileSystem.reason(readingFile: error))
             }
             // Private like the config (paste-config(5)): a token others can read is refused.
             guard contents.status.mode & 0o077 == 0 else {

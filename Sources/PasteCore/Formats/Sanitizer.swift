@@ -42,6 +42,12 @@ public enum Sanitizer {
         /// User information before the host (`http://bank.example@evil.example/`): what reads
         /// as the host is not the one the URL leads to.
         case userInfo
+        /// An ideographic full stop in the host (U+3002, U+FF0E, U+FF61), which browsers read as
+        /// a dot: `127.0.0.1。evil.example` leads to evil.example.
+        case ideographicFullStop(Unicode.Scalar)
+        /// A host that mixes scripts (Cyrillic or full-width letters among Latin ones): it
+        /// reads as a host it is not.
+        case mixedScriptHost(String)
     }
 
     /// Validates a URL from a server: http(s), a host, no user information, no whitespace,
@@ -63,7 +69,9 @@ public enum Sanitizer {
         if let scalar = text.unicodeScalars.first(where: isBidirectionalControl) {
             return .failure(.bidirectionalControl(scalar))
         }
-        if let scalar = text.unicodeScalars.first(where: isInvisible) { return .failure(.invisibleCharacter(scalar)) }
+        if let scalar = text.unicodeScalars.first(where: { isInvisible($0) || isHiddenInURL($0) }) {
+            return .failure(.invisibleCharacter(scalar))
+        }
         if text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) { return .failure(.whitespace) }
         if text.utf8.count > maximumURLLength { return .failure(.tooLong(text.utf8.count)) }
         let lower = text.lowercased()
@@ -77,7 +85,41 @@ public enum Sanitizer {
         // read it as a slash in http URLs). An `@` inside it puts user information first.
         let authority = afterScheme.dropFirst(2).prefix { !"/\\?#".contains($0) }
         if authority.contains("@") { return .failure(.userInfo) }
+        if let stop = authority.unicodeScalars.first(where: { Self.ideographicFullStops.contains($0.value) }) {
+            return .failure(.ideographicFullStop(stop))
+        }
+        if isMixedScript(authority) { return .failure(.mixedScriptHost(String(authority))) }
         return .success(String(text))
+    }
+
+    /// The full stops browsers read as `.` in a host (UTS #46): ideographic, full-width and
+    /// half-width.
+    static let ideographicFullStops: Set<UInt32> = [0x3002, 0xFF0E, 0xFF61]
+
+    /// Whether a scalar is hidden in a URL though `isInvisible` lets it be: every
+    /// Default_Ignorable code point (the soft hyphen U+00AD, the tags U+E0000–E007F, the
+    /// Hangul fillers U+3164 and U+FFA0, variation selectors, …) and the combining marks that
+    /// overlay the character before them (U+0334–0338, U+20D2…: `/` drawn through a letter).
+    static func isHiddenInURL(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isDefaultIgnorableCodePoint || scalar.value == 0x3164 || scalar.value == 0xFFA0
+            || (scalar.value > 0x7F && scalar.properties.canonicalCombiningClass == .overlay)
+    }
+
+    /// Whether a host mixes letters of different kinds in one label: ASCII (Latin) letters
+    /// with Greek, Cyrillic or Armenian ones (Cyrillic `а`), or full-width Latin (`ａ`). A host all in one non-Latin
+    /// script (an internationalised name) is left alone.
+    static func isMixedScript(_ authority: Substring) -> Bool {
+        for label in authority.split(separator: ".") {
+            let letters = label.unicodeScalars.filter { $0.properties.isAlphabetic }
+            // Latin letters with accents (`bücher`) are Latin still: only the scripts whose
+            // letters pass for Latin ones (Greek, Cyrillic, Armenian) count as another.
+            if letters.contains(where: \.isASCII) && letters.contains(where: { (0x370...0x58F).contains($0.value) }) {
+                return true
+            }
+            // Full-width Latin letters are Latin that reads as ASCII.
+            if letters.contains(where: { (0xFF21...0xFF5A).contains($0.value) }) { return true }
+        }
+        return false
     }
 
     /// Whether a scalar reorders the text around it on screen (Unicode's explicit bidirectional

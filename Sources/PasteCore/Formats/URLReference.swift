@@ -53,6 +53,14 @@ public enum URLReference {
         }
     }
 
+    /// Whether two absolute URLs share their origin: the same scheme and authority (user
+    /// information, host and port as written), compared without regard to case.
+    public static func isSameOrigin(_ first: String, _ second: String) -> Bool {
+        let (a, b) = (split(first), split(second))
+        guard let scheme = a.scheme, let authority = a.authority else { return false }
+        return scheme.lowercased() == b.scheme?.lowercased() && authority.lowercased() == b.authority?.lowercased()
+    }
+
     /// Whether `text` is an absolute URI (it has a scheme), so needs no base.
     public static func isAbsolute(_ text: String) -> Bool { split(text).scheme != nil }
 

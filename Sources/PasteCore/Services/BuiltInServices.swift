@@ -99,6 +99,9 @@ public enum BuiltInServices {
         return profile
     }
 
+    /// PrivateBin's default `sizelimit` (cfg/conf.sample.php: 10 MiB).
+    public static let privateBinSizeLimit: Int64 = 10 << 20
+
     /// privatebin.net, the PrivateBin project's own instance (see `privateBin(name:url:)`).
     public static var privateBin: ServiceProfile {
         var profile = privateBin(name: "privatebin", url: "https://privatebin.net/")
@@ -116,6 +119,9 @@ public enum BuiltInServices {
         profile.result = .json(pointer: "/url")
         profile.deletionSource = "json:/deletetoken"
         profile.summary = "\(name) (PrivateBin, encrypted before upload, unlisted, deletable)"
+        // PrivateBin refuses larger pastes by default: refused here, before anything is read
+        // whole, compressed and encrypted (`max-size` sets another).
+        profile.maximumBytes = privateBinSizeLimit
         return profile
     }
 }

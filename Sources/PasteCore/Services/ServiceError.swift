@@ -67,6 +67,10 @@ extension Sanitizer.URLProblem {
         case .invisibleCharacter(let scalar):
             "it holds the invisible character \(Self.codePoint(scalar)), which hides what it leads to"
         case .userInfo: "it puts a user name before the host (user@host), which hides where it leads"
+        case .ideographicFullStop(let scalar):
+            "its host holds the full stop \(Self.codePoint(scalar)), which browsers read as a dot"
+        case .mixedScriptHost(let host):
+            "its host '\(Sanitizer.shown(host, limit: 80))' mixes scripts, which makes it read as another host"
         }
     }
 }

@@ -61,6 +61,27 @@ public enum AtomicFile {
         if durable { try syncFolder(folder) }
     }
 
+    /// Writes `bytes` to a new temporary file at `temporaryPath` (created exclusively, never
+    /// through a link, not `fsync`ed), to be renamed into place by the caller later: the first
+    /// half of a non-durable `write`, for a caller with something to do in between.
+    ///
+    /// - Throws: `StoreError` naming the temporary file (which is removed again).
+    static func writeTemporary(
+        _ bytes: [UInt8], at temporaryPath: String, permissions: FilePermissions = filePermissions
+    ) throws(StoreError) {
+        do {
+            let file = try open(
+                temporaryPath, .writeOnly, options: [.create, .exclusive, .noFollow], permissions: permissions)
+            try StoreError.attempt({ .cannotWrite(path: temporaryPath, errno: $0) }) { () throws(Errno) in
+                try file.setPermissions(permissions)
+                try file.writeAll(bytes)
+            }
+        } catch {
+            try? FileSystem.removeFile(temporaryPath)
+            throw error
+        }
+    }
+
     /// The hidden temporary name `write` uses for `path`: `.NAME.tmp-PID-RANDOM` beside it.
     static func temporaryPath(for path: String) -> String {
         temporaryPath(for: path, tag: "\(CurrentProcess.id)-" + String(UInt64.random(in: 0...UInt64.max), radix: 36))

@@ -147,11 +147,83 @@ public struct History: Sendable {
         guard !digest.isEmpty else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        for line in try contents().split(separator: UInt8(ascii: "\n")).reversed()
-        where line.count >= digest.count && History.contains(line, digest) {
-            guard let record = try? decoder.decode(HistoryRecord.self, from: Data(line)) else { continue }
-            if record.time < earliest { return nil }
-            if record.sha256 == sha256 && matches(record) { return record }
+        // Read from the end, a block at a time, and only as far back as the window reaches:
+        // memory and time stay small however long the history has grown (`--history` and
+        // `--pick` still read it whole).
+        var found: HistoryRecord?
+        try forEachLineNewestFirst { line in
+            // Every record says when it was made; the first one older than the window (less a
+            // margin for runs that appended out of order) ends the search.
+            if let time = History.time(of: line), time < earliest.addingTimeInterval(-History.orderMargin) {
+                return false
+            }
+            guard line.count >= digest.count, History.contains(line, digest),
+                let record = try? decoder.decode(HistoryRecord.self, from: Data(line))
+            else { return true }
+            if record.time >= earliest && record.sha256 == sha256 && matches(record) {
+                found = record
+                return false
+            }
+            return true
+        }
+        return found
+    }
+
+    /// How far out of time order records may be appended (concurrent runs), in seconds.
+    static let orderMargin: Double = 300
+
+    /// How much of the history is read at a time from its end.
+    static let tailBlock = 64 << 10
+
+    /// Hands `body` the history's lines from the newest back, read from the end of the file a
+    /// block at a time under the shared lock, until `body` returns false or the file's start.
+    private func forEachLineNewestFirst(_ body: (ArraySlice<UInt8>) -> Bool) throws(StoreError) {
+        guard FileSystem.isDirectory(AtomicFile.folderOf(path)) else { return }
+        let lock: FileLock?
+        do {
+            lock = try FileLock(path: lockPath, kind: .shared)
+        } catch {
+            guard error.errno == .permissionDenied || error.errno == .readOnlyFileSystem else { throw error }
+            lock = nil
+        }
+        defer { withExtendedLifetime(lock) {} }
+        guard let file = try AtomicFile.openRegular(path, .readOnly) else { return }
+        var end = try StoreError.attempt({ .cannotRead(path: path, errno: $0) }) { () throws(Errno) in
+            try file.status().size
+        }
+        var carry: [UInt8] = []
+        while end > 0 {
+            let start = max(0, end - Int64(History.tailBlock))
+            let offset = start
+            let count = Int(end - start)
+            var block = try StoreError.attempt({ .cannotRead(path: path, errno: $0) }) { () throws(Errno) in
+                try file.read(atOffset: offset, upTo: count)
+            }
+            block += carry
+            end = start
+            var lines = block.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+            // The first line may go on before this block: kept for the next one.
+            carry = start > 0 && !lines.isEmpty ? Array(lines.removeFirst()) : []
+            for line in lines.reversed() where !body(line) { return }
+        }
+    }
+
+    /// The time a record's line says it was made (`"time":"…"`), read without decoding it.
+    static func time(of line: ArraySlice<UInt8>) -> Date? {
+        let key = Array("\"time\":\"".utf8)
+        guard let start = firstIndex(of: key, in: line) else { return nil }
+        let valueStart = start + key.count
+        guard let end = line[valueStart...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return try? Date(String(decoding: line[valueStart..<end], as: UTF8.self), strategy: .iso8601)
+    }
+
+    /// Where `needle` first occurs in `line`.
+    static func firstIndex(of needle: [UInt8], in line: ArraySlice<UInt8>) -> Int? {
+        guard !needle.isEmpty, line.count >= needle.count else { return nil }
+        var index = line.startIndex
+        while index + needle.count <= line.endIndex {
+            if line[index] == needle[0] && line[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
         }
         return nil
     }
@@ -162,7 +234,7 @@ public struct History: Sendable {
     func redacted(_ record: HistoryRecord) -> HistoryRecord {
         var record = record
         record.service = redaction(record.service)
-        record.url = redaction(record.url)
+        // (Not the URL: the paste's own link is kept whole, as it was printed.)
         record.title = record.title.map(redaction)
         record.preview = record.preview.map(redaction)
         return record

@@ -17,8 +17,12 @@ extension Outbox {
         guard let claim = try lock(entry) else { return nil }
         if try settleOrphan(claim) != nil { return nil }
         let now = now()
+        // (A next attempt implausibly far ahead is due: see `OutboxListing.Item.isDue`.)
         guard claim.state == .retryable, try claim.isWhole(),
-            claim.entry.metadata.nextAttempt.map({ $0 <= now }) ?? true
+            claim.entry.metadata.nextAttempt.map({
+                $0 <= now || $0.timeIntervalSince(now) > OutboxListing.implausibleWait
+            })
+                ?? true
         else { return nil }
         return claim
     }

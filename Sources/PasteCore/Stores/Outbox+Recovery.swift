@@ -82,7 +82,9 @@ extension Outbox {
         // A run that finished the entry removed it before letting go.
         guard lock.isStillLinked else { return }
         if recovering {
-            for path in temporaries {
+            // A whole content under its pending metadata: its run died just before naming it.
+            if temporaries.contains(entry.pendingMetadataPath) { adoptPending(entry) }
+            for path in temporaries where Outbox.exists(path) {
                 removeReporting(path, name: name, .removedTemporary, into: &listing)
             }
         }
@@ -137,6 +139,36 @@ extension Outbox {
         listing.items.append(
             OutboxListing.Item(
                 entry: loaded, isBusy: true, contentSize: size, preview: preview(of: loaded, reading: content)))
+    }
+
+    /// Puts the pending metadata of an entry whose run died between writing its content and
+    /// naming it (`Outbox.create(_:content:)`, `OutboxClaim.finishReading`) in place, as `writing`, when there is no metadata
+    /// yet and the content is the length it records: the settling that follows makes it
+    /// `retryable` (nothing was sent before the rename). Anything else is left for removal.
+    private func adoptPending(_ entry: OutboxEntry) {
+        let pending = entry.pendingMetadataPath
+        guard !Outbox.exists(entry.metadataPath),
+            let bytes = try? AtomicFile.read(pending, limit: Outbox.maximumMetadataBytes)
+        else { return }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        // Without a length, the pending file is a finished read's (`finishReading`): the read
+        // reached its end before the file got this name, so the content is whole.
+        guard var metadata = try? decoder.decode(OutboxEntry.Metadata.self, from: Data(bytes)),
+            let status = try? FileSystem.status(ofPath: entry.contentPath, followingSymbolicLinks: false),
+            status.size == metadata.byteCount ?? status.size
+        else { return }
+        metadata.byteCount = status.size
+        metadata.state = .writing
+        guard let encoded = try? Outbox.encode(metadata, path: entry.metadataPath),
+            (try? AtomicFile.write(encoded, to: entry.metadataPath)) != nil
+        else { return }
+        try? AtomicFile.remove(pending)
+    }
+
+    /// Whether anything is at `path` (a link itself counts). Wraps `lstat`.
+    static func exists(_ path: String) -> Bool {
+        (try? FileSystem.status(ofPath: path, followingSymbolicLinks: false)) != nil
     }
 
     /// Settles an entry `writing` or `in-flight` whose run died (the caller holds its lock);

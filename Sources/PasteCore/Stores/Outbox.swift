@@ -16,7 +16,11 @@ import SystemInterop
 /// 1. `create` reserves `N.content` with `O_CREAT | O_EXCL | O_NOFOLLOW` (the name, across
 ///    processes), takes an exclusive `flock` on it (held by the returned `OutboxClaim` until the
 ///    run lets it go: the lock is how every other run tells a live entry from a dead one), then
-///    writes `N.json` with state `writing` (and the content's length when it is known).
+///    writes `N.json` with state `writing` (and the content's length when it is known). A
+///    content known whole at creation (`create(_:content:)`) and stdin read into its entry
+///    (`createReading`) go the other way round: the bytes first, under a temporary metadata
+///    file (`.N.json.tmp-reading`, then `-pending` once whole), renamed into place after them;
+///    a recovery pass adopts a pending file beside a whole content.
 /// 2. The content goes in (`append`, or streamed by the uploader's tee into `contentPath`);
 ///    `finishContent()` records its length once a stream has ended: from then on the content is
 ///    *whole*, and only then.
@@ -96,11 +100,32 @@ public struct Outbox: Sendable {
         return try reserve(metadata)
     }
 
+    /// Starts an entry for a content that is about to be read (stdin), before the read.
+    ///
+    /// The content file exists (empty, 0600, locked by the returned claim); the metadata is in
+    /// the entry's reading file (`.N.json.tmp-reading`), which no recovery pass adopts: until
+    /// the read is over the content is not whole. `append` each chunk as it is read, then
+    /// `finishReading()` the moment the read reaches its end: from then on a run killed at any
+    /// moment leaves a whole, `retryable` entry. `discard()` an entry whose read is not used.
+    ///
+    /// - Returns: The claim on the new entry.
+    /// - Throws: `StoreError` when the folder, the content or the metadata cannot be written.
+    public func createReading(_ metadata: OutboxEntry.Metadata) throws(StoreError) -> OutboxClaim {
+        var metadata = metadata
+        metadata.state = .writing
+        metadata.byteCount = nil
+        return try reserve(metadata, reading: true)
+    }
+
     /// Puts a whole content in the outbox before its request starts.
     ///
-    /// The length goes in the metadata before the content does, so a run killed midway leaves an
-    /// entry that a recovery pass can tell whole (then `retryable`: nothing was sent) from cut
-    /// short (removed). Nothing is `fsync`ed.
+    /// The bytes go in before the metadata names the entry: the metadata is written to the
+    /// entry's pending file (`.N.json.tmp-pending`, with the content's length), then the content,
+    /// then the pending file is renamed into place. A run killed before the rename leaves the
+    /// content and its pending metadata, which a recovery pass adopts when the content is the
+    /// length recorded (then `retryable`: nothing was sent) and removes otherwise; a run killed
+    /// after it leaves a whole entry. So no moment exists when the bytes are in memory only
+    /// while the metadata says they are on disk. Nothing is `fsync`ed.
     ///
     /// - Parameters:
     ///   - content: The bytes, exactly as they are to be uploaded (text or binary).
@@ -111,21 +136,16 @@ public struct Outbox: Sendable {
         _ metadata: OutboxEntry.Metadata, content: [UInt8], inFlight: Bool = false
     ) throws(StoreError) -> OutboxClaim {
         var metadata = metadata
-        metadata.state = .writing
+        metadata.state = inFlight ? .inFlight : .retryable
         metadata.byteCount = Int64(content.count)
-        let claim = try reserve(metadata)
-        do {
-            try claim.append(content)
-            try claim.settle(as: inFlight ? .inFlight : .retryable)
-        } catch {
-            try? claim.discard()
-            throw error
-        }
-        return claim
+        return try reserve(metadata, content: content)
     }
 
-    /// Reserves a new entry's name and writes its first metadata; see the protocol above.
-    private func reserve(_ metadata: OutboxEntry.Metadata) throws(StoreError) -> OutboxClaim {
+    /// Reserves a new entry's name and writes its first metadata; see the protocol above. With
+    /// `content`, the bytes are written first and the metadata renamed into place after them.
+    private func reserve(
+        _ metadata: OutboxEntry.Metadata, content: [UInt8]? = nil, reading: Bool = false
+    ) throws(StoreError) -> OutboxClaim {
         try AtomicFile.createPrivateFolder(folder)
         var metadata = metadata
         metadata.created = now()
@@ -137,8 +157,16 @@ public struct Outbox: Sendable {
             guard let lock = try FileLock.create(path: entry.contentPath) else { continue }
             let claim = OutboxClaim(outbox: self, entry: entry, lock: lock, isDurable: false)
             do {
-                try claim.writeMetadata(entry.metadata)
+                if let content {
+                    try claim.writeMetadataAfter(content)
+                } else if reading {
+                    try claim.writeReadingMetadata()
+                } else {
+                    try claim.writeMetadata(entry.metadata)
+                }
             } catch {
+                try? AtomicFile.remove(entry.pendingMetadataPath)
+                try? AtomicFile.remove(entry.readingMetadataPath)
                 try? AtomicFile.remove(entry.contentPath)
                 throw error
             }

@@ -99,6 +99,17 @@ public final class OutboxClaim {
         return size
     }
 
+    /// Replaces what the entry says about its paste with `metadata` (a title, a digest, options
+    /// known only after the entry was made), keeping its state, length and creation time.
+    public func describe(_ metadata: OutboxEntry.Metadata) throws(StoreError) {
+        precondition(!isRemoved, "describe a removed outbox entry")
+        var updated = metadata
+        updated.state = entry.metadata.state
+        updated.byteCount = entry.metadata.byteCount
+        updated.created = entry.metadata.created
+        if updated != entry.metadata { try writeMetadata(updated) }
+    }
+
     /// Reads the whole content (the clipboard-sized case; a large entry is better streamed from
     /// `contentPath`). Reads through the locked descriptor: the very file that was checked.
     public func readContent() throws(StoreError) -> [UInt8] {
@@ -204,6 +215,66 @@ public final class OutboxClaim {
         entry.metadata = metadata
     }
 
+    /// Writes a new entry's content, then names it: the metadata (with the content's length)
+    /// goes to the pending file first, the bytes after it, and the rename puts the metadata in
+    /// place only once every byte is written (see `Outbox.create(_:content:)`).
+    func writeMetadataAfter(_ content: [UInt8]) throws(StoreError) {
+        let metadata = entry.metadata
+        let pending = entry.pendingMetadataPath
+        let bytes = try Outbox.encode(outbox.redacted(metadata), path: entry.metadataPath)
+        // A pending file of a dead run of the same name was never an entry: this run holds
+        // the name now.
+        try AtomicFile.remove(pending)
+        try AtomicFile.writeTemporary(bytes, at: pending)
+        try StoreError.attempt({ .cannotWrite(path: contentPath, errno: $0) }) { () throws(Errno) in
+            try lock.file.writeAll(content)
+        }
+        try StoreError.attempt({ .cannotWrite(path: entry.metadataPath, errno: $0) }) { () throws(Errno) in
+            try FileSystem.rename(pending, to: entry.metadataPath)
+        }
+    }
+
+    /// Writes the reading metadata of an entry made before its content is read
+    /// (`Outbox.createReading`).
+    func writeReadingMetadata() throws(StoreError) {
+        let bytes = try Outbox.encode(outbox.redacted(entry.metadata), path: entry.metadataPath)
+        let reading = entry.readingMetadataPath
+        try AtomicFile.remove(reading)
+        try AtomicFile.writeTemporary(bytes, at: reading)
+    }
+
+    /// Whether `markReadEnded()` was called.
+    private var hasReadEnded = false
+
+    /// Says, in one `rename`, that the read of an entry made by `Outbox.createReading` reached
+    /// its end: call it the moment it does, before anything else (`finishReading()` does, when
+    /// it was not called).
+    public func markReadEnded() throws(StoreError) {
+        precondition(!isRemoved && state == .writing, "end the read of an entry that is not being read")
+        let pending = entry.pendingMetadataPath
+        try StoreError.attempt({ .cannotWrite(path: pending, errno: $0) }) { () throws(Errno) in
+            try FileSystem.rename(entry.readingMetadataPath, to: pending)
+        }
+        hasReadEnded = true
+    }
+
+    /// The read of an entry made by `Outbox.createReading` reached its end: the content is
+    /// whole. One `rename` says so at once (the reading metadata becomes the pending one, which
+    /// a recovery pass adopts beside any content); then the metadata goes in place, `retryable`,
+    /// with the content's length.
+    ///
+    /// - Throws: `StoreError` when the metadata cannot be written (discard the entry then).
+    public func finishReading() throws(StoreError) {
+        precondition(!isRemoved && state == .writing, "finish reading an entry that is not being read")
+        let pending = entry.pendingMetadataPath
+        if !hasReadEnded { try markReadEnded() }
+        var metadata = entry.metadata
+        metadata.byteCount = try contentSize()
+        metadata.state = .retryable
+        try writeMetadata(metadata)
+        try AtomicFile.remove(pending)
+    }
+
     private func makeDurable(with metadata: OutboxEntry.Metadata) throws(StoreError) {
         precondition(!isRemoved, "make a removed outbox entry durable")
         try StoreError.attempt({ .cannotWrite(path: contentPath, errno: $0) }) { () throws(Errno) in
@@ -216,6 +287,11 @@ public final class OutboxClaim {
     private func remove() throws(StoreError) {
         precondition(!isRemoved, "remove an outbox entry twice")
         try AtomicFile.remove(entry.metadataPath)
+        if state == .writing {
+            // An entry discarded while (or just after) its content was read.
+            try? AtomicFile.remove(entry.readingMetadataPath)
+            try? AtomicFile.remove(entry.pendingMetadataPath)
+        }
         if let size = try? contentSize(), size >= Self.removedInBackgroundSize {
             try removeContentInBackground()
         } else {

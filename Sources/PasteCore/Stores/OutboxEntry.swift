@@ -154,6 +154,23 @@ public struct OutboxEntry: Sendable, Equatable {
     /// How many hexadecimal digits an id has (as many as git shows of a commit).
     public static let idLength = 7
 
+    /// The metadata a new entry's content is written under before it is renamed into place
+    /// (`Outbox.create(_:content:)`): `.N.json.tmp-pending`, a temporary file that a recovery
+    /// pass adopts when the content beside it is whole.
+    var pendingMetadataPath: String {
+        AtomicFile.temporaryPath(for: metadataPath, tag: OutboxEntry.pendingTag)
+    }
+
+    /// The metadata of an entry whose content is still being read (`Outbox.createReading`):
+    /// `.N.json.tmp-reading`, renamed to `pendingMetadataPath` the moment the read ends.
+    var readingMetadataPath: String {
+        AtomicFile.temporaryPath(for: metadataPath, tag: OutboxEntry.readingTag)
+    }
+
     static let contentSuffix = ".content"
     static let metadataSuffix = ".json"
+    /// The tag of `pendingMetadataPath`.
+    static let pendingTag = "pending"
+    /// The tag of `readingMetadataPath`.
+    static let readingTag = "reading"
 }

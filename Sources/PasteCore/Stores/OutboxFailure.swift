@@ -7,7 +7,8 @@
 ///
 /// | failure | verdict | why |
 /// |---|---|---|
-/// | `UploadError`, nothing sent (`mayHaveReachedServer` false): DNS, connection refused, connect timeout, TLS handshake or certificate, proxy unreachable or refusing, an unsupported URL | retryable | no request byte reached the server |
+/// | `UploadError`, nothing sent (`mayHaveReachedServer` false): DNS, connection refused, connect timeout, TLS handshake or certificate, proxy unreachable or refusing | retryable | no request byte reached the server |
+/// | `UploadError.unsupportedURL` (an entry whose URL was edited): never sent; fresh text is not kept at all (78) | held | it can never be sent as it is |
 /// | `UploadError`, request sent: a timeout or drop after the body went out, a send or receive failure, a bad answer, a refused redirect, too many redirects | held | the server may have taken the body |
 /// | `ServiceError.httpStatus` 408, 429, 503 | retryable | the server refused before accepting ("come back later") |
 /// | `ServiceError.httpStatus` other 4xx (400, 401, 403, 413, ...) | retryable | refused, nothing made; attempts and backoff bound the repeats |

@@ -30,8 +30,20 @@ public struct OutboxListing: Sendable, Equatable {
 
         /// Whether `paste --retry` sends it at `now`: retryable, whole, no run holding it, and
         /// its backoff over.
+        ///
+        /// A next attempt implausibly far ahead (`isScheduledImplausiblyFar`) counts as due: it
+        /// was written while the clock was wrong (a dead RTC battery, a VM restored from a
+        /// snapshot), and would otherwise wait for that date, silently.
         public func isDue(at now: Date) -> Bool {
-            !isBusy && isWhole && state == .retryable && (entry.metadata.nextAttempt.map { $0 <= now } ?? true)
+            !isBusy && isWhole && state == .retryable
+                && (entry.metadata.nextAttempt.map { $0 <= now } ?? true || isScheduledImplausiblyFar(at: now))
+        }
+
+        /// Whether the entry's next attempt is further ahead than any backoff or `Retry-After`
+        /// paste honours would put it (`OutboxListing.implausibleWait`).
+        public func isScheduledImplausiblyFar(at now: Date) -> Bool {
+            guard let next = entry.metadata.nextAttempt else { return false }
+            return next.timeIntervalSince(now) > OutboxListing.implausibleWait
         }
 
         /// How long ago the entry was made.
@@ -39,6 +51,11 @@ public struct OutboxListing: Sendable, Equatable {
             .milliseconds(Int64((now.timeIntervalSince(entry.metadata.created) * 1000).rounded(.down)))
         }
     }
+
+    /// How far ahead (seconds) a next attempt may be before it is taken for a clock that was
+    /// wrong when it was written: a week, far past the longest backoff (six hours) and any
+    /// sane `Retry-After`.
+    public static let implausibleWait: Double = 7 * 24 * 3600
 
     /// The entries, oldest first.
     public var items: [Item] = []
