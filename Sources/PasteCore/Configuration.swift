@@ -50,6 +50,9 @@ public struct Settings: Sendable, Equatable {
     public var notifyTimeout: Double = 4
     /// Whether the URL is copied to the clipboard.
     public var copy = true
+    /// Whether the file says `copy = true` itself: then a run with no display says that the URL
+    /// was not copied (without it, a pipeline or cron job is not told so each time).
+    public var isCopyExplicit = false
     /// Where an image goes (`image-service`): none by default, so no image reaches a public
     /// host unless the person named one. Checked at load: a service that takes images.
     public var imageService: String?
@@ -415,6 +418,7 @@ extension Settings {
         case "copy":
             guard let value = Bool(configText: entry.value) else { throw bad("true or false") }
             copy = value
+            isCopyExplicit = value
         case "image-service":
             guard !entry.value.isEmpty else { throw bad("a service name") }
             imageService = entry.value

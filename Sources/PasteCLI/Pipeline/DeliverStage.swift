@@ -13,6 +13,8 @@ struct DeliverStage {
     var copy: Selection?
     /// The copy begun by the read stage, if one was.
     var preparedCopy: (any PreparedClipboardWrite)?
+    /// Whether a copy that finds no display is said (`RunPlan.isCopyExpected`).
+    var isCopyExpected = true
     var windows: DesktopWindows
     var output: Output
     /// The first failure's status, or success.
@@ -68,7 +70,8 @@ struct DeliverStage {
         return status
     }
 
-    /// Puts the URL on the clipboard through the detached owner; a note when there is no display.
+    /// Puts the URL on the clipboard through the detached owner; a note when there is no display
+    /// and the person asked for the copy (`isCopyExpected`).
     func copyToClipboard(_ url: String, to selection: Selection, clipboard: SessionClipboard) {
         do {
             if let preparedCopy {
@@ -77,6 +80,7 @@ struct DeliverStage {
                 try clipboard.get().write(Array(url.utf8), to: selection)
             }
         } catch .noDisplay {
+            guard isCopyExpected else { return }
             output.note("no display: the URL was printed but not copied")
         } catch {
             output.note("the URL was not copied: \(ClipboardFailure(error: error).message)")

@@ -96,6 +96,14 @@ struct PlanResolver {
         mayCopy && settings.copy ? .clipboard : nil
     }
 
+    /// Whether the person asked for the copy, so that one that cannot be made (no display) is
+    /// said: the text was read from a selection they named (`-c`, `-P`, `--image`), or the config
+    /// says `copy = true` itself.
+    func isCopyExpected(_ settings: Settings) -> Bool {
+        invocation.input == .clipboard || invocation.input == .primary || invocation.prefersImage
+            || settings.isCopyExplicit
+    }
+
     /// The service: `--url`'s ad-hoc endpoint, else `-S` > `PASTE_SERVICE` > `[paste] service` >
     /// the built-in default.
     static func service(
@@ -184,6 +192,7 @@ struct PlanResolver {
             adHocURL: invocation.url,
             options: options,
             copy: copyTarget(for: settings),
+            isCopyExpected: isCopyExpected(settings),
             clipboardBackend: clipboardBackend,
             clipboardTimeout: .milliseconds(Int(settings.clipboardTimeout * 1000)),
             maximumClipboardBytes: settings.maximumClipboardBytes,

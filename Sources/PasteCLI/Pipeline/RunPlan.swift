@@ -92,6 +92,10 @@ struct RunPlan: Sendable {
     var options: PasteOptions
     /// Where the URL is copied; nil when it is not (`--no-copy`, `copy = false`, `--dry-run`).
     var copy: Selection?
+    /// Whether a copy that cannot be made (no display) is said on stderr: only when the person
+    /// asked for the copy (`-c`, `-P`, `--image`, or `copy = true` in the config); a pipeline or
+    /// cron job with no display is not told each time that there was nothing to copy to.
+    var isCopyExpected: Bool
     /// The clipboard of this session, detected once; nil when the run neither reads nor copies.
     var clipboardBackend: ClipboardBackend?
     /// How long a selection's owner may take to answer (`clipboard-timeout`).

@@ -83,7 +83,7 @@ struct UploadPipeline {
         // A run told to stop says what became of each text, and copies nothing.
         let copy = signal == nil ? plan.copy : nil
         var deliver = DeliverStage(
-            copy: copy, preparedCopy: reading.copy,
+            copy: copy, preparedCopy: reading.copy, isCopyExpected: plan.isCopyExpected,
             windows: signal == nil ? windows : DesktopWindows(plan: .none, output: output), output: output)
         for (result, input) in zip(results, inputs) { deliver.deliver(result, fileName: input.fileName, input: input) }
         let status = deliver.finish(clipboard: clipboard)
