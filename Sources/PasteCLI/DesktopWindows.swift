@@ -9,6 +9,8 @@ import PasteCore
 struct DesktopWindows {
     var plan: RunPlan.Windows
     var output: Output
+    /// A line every result window of the run ends with (the first upload's public destination).
+    var footnote: String?
 
     /// Whether this run talks to a person through windows rather than a terminal.
     var isShown: Bool { plan.isShown }
@@ -20,7 +22,7 @@ struct DesktopWindows {
     func notify(success: Bool, text: String, image: Alerts.Notification.Image? = nil) {
         let note = Alerts.Notification(
             title: success ? "Copied" : "Paste failed",
-            body: output.shown(text),
+            body: output.shown(footnote.map { text + "\n" + $0 } ?? text),
             style: success ? .success : .failure,
             timeout: plan.notifyTimeout,
             image: image)

@@ -5,11 +5,15 @@ public let pasteVersion = "0.1.0"
 
 /// `paste --help`: grouped by task, under 80 columns, generated from `optionTable`.
 public func helpText() -> String {
+    let defaultHost =
+        BuiltInServices.named(BuiltInServices.defaultName).map { ConnectionPolicy.host(of: $0.url.raw) } ?? ""
     var lines = [
         "Usage: paste [OPTIONS]            upload stdin (when piped) or the clipboard",
         "       paste -f FILE [-f FILE…]   upload files, one paste each",
         "",
         "Uploads text to a pastebin, prints the paste's URL and puts it on the clipboard.",
+        "With no config it goes to \(BuiltInServices.defaultName) (\(defaultHost), public): -S NAME sends",
+        "it elsewhere, and --init-config writes a config that chooses for good.",
         "Any operand, or coreutils' -d, -s or -z, runs coreutils paste(1) instead.",
     ]
     for group in OptionSpec.Group.allCases {

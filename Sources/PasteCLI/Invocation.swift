@@ -33,6 +33,7 @@ public struct Invocation: Sendable, Equatable {
         case help
         case version
         case listServices
+        case initConfig
         case history
         case retry
         case outbox(OutboxCommand)
@@ -193,7 +194,7 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
         if actions.count > 1 {
             throw UsageError(
                 detail:
-                    "choose one of --help, --version, --list-services, --history, --retry, --outbox, --pick, --delete, --delete-last, --import-sxcu"
+                    "choose one of --help, --version, --list-services, --init-config, --history, --retry, --outbox, --pick, --delete, --delete-last, --import-sxcu"
             )
         }
         if let action = actions.first { result.action = action }
@@ -276,6 +277,7 @@ private func apply(
     case .delete: actions.append(.delete(url: value!))
     case .deleteLast: actions.append(.deleteLast)
     case .listServices: actions.append(.listServices)
+    case .initConfig: actions.append(.initConfig)
     case .importSxcu:
         guard let value, !value.isEmpty else { throw UsageError(detail: "option '--import-sxcu' needs a file name") }
         actions.append(.importShareX(path: value))

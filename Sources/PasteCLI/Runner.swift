@@ -31,6 +31,9 @@ struct Runner {
         case .listServices:
             try listServices()
             return .success
+        case .initConfig:
+            try writeStarterConfig()
+            return .success
         case .history:
             try printHistory()
             return .success

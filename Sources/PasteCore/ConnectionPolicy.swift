@@ -55,7 +55,7 @@ public struct ConnectionPolicy: Sendable, Equatable {
     }
 
     /// The host of an http(s) URL: no user information, no port, brackets kept for IPv6.
-    static func host(of url: String) -> String {
+    public static func host(of url: String) -> String {
         var rest = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
         if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
         if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }

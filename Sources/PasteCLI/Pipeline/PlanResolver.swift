@@ -104,6 +104,25 @@ struct PlanResolver {
             || settings.isCopyExplicit
     }
 
+    /// The announcement of the first upload that nothing chose a service for: no config file,
+    /// no `-S`, `--url` or `PASTE_SERVICE`, the built-in default, not a dry run, and not said on
+    /// this machine before (no mark in the state folder). Nil otherwise.
+    func defaultServiceNotice(_ configuration: Configuration, service: ServiceProfile) -> RunPlan.DefaultServiceNotice?
+    {
+        guard configuration.path == nil, invocation.service == nil, invocation.url == nil,
+            context.nonEmpty("PASTE_SERVICE") == nil, !invocation.isDryRun,
+            service.isBuiltIn, service.name == BuiltInServices.defaultName
+        else { return nil }
+        let markPath = context.defaultServiceToldPath
+        if (try? FileSystem.status(ofPath: markPath, followingSymbolicLinks: false)) != nil { return nil }
+        let host = ConnectionPolicy.host(of: service.url.raw)
+        return RunPlan.DefaultServiceNotice(
+            line: "no config: this goes to \(host), a public pastebin (said once); -S NAME sends it elsewhere, "
+                + "'paste --init-config' writes a config to choose",
+            windowText: "Sent to \(host), a public pastebin. 'paste --init-config' writes a config to choose another.",
+            markPath: markPath)
+    }
+
     /// The service: `--url`'s ad-hoc endpoint, else `-S` > `PASTE_SERVICE` > `[paste] service` >
     /// the built-in default.
     static func service(
@@ -193,6 +212,7 @@ struct PlanResolver {
             options: options,
             copy: copyTarget(for: settings),
             isCopyExpected: isCopyExpected(settings),
+            defaultServiceNotice: defaultServiceNotice(configuration, service: service),
             clipboardBackend: clipboardBackend,
             clipboardTimeout: .milliseconds(Int(settings.clipboardTimeout * 1000)),
             maximumClipboardBytes: settings.maximumClipboardBytes,

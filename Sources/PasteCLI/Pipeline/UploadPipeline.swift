@@ -33,7 +33,7 @@ struct UploadPipeline {
         _ plan: RunPlan, clipboard: SessionClipboard,
         earlyOwner: (any PreparedClipboardWrite)?
     ) throws -> ExitStatus {
-        let windows = DesktopWindows(plan: plan.windows, output: output)
+        var windows = DesktopWindows(plan: plan.windows, output: output)
 
         let reading = try ReadStage.read(plan, clipboard: clipboard, earlyOwner: earlyOwner, context: context)
         var inputs = reading.inputs
@@ -73,6 +73,16 @@ struct UploadPipeline {
         if plan.isDryRun {
             output.text(build.describe(requests, inputs: inputs))
             return .success
+        }
+
+        if let notice = plan.defaultServiceNotice,
+            reading.routesUsed.contains(where: { $0.service.name == plan.route.service.name })
+        {
+            // Said before the request, once: the mark is best effort (a state folder that cannot
+            // be written only means it is said again).
+            output.notice(notice.line)
+            try? AtomicFile.write([], to: notice.markPath, durable: false)
+            windows.footnote = notice.windowText
         }
 
         let (results, signal) = sendAndRecord(
