@@ -149,7 +149,9 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
                 if coreutilsLongOptions.contains(where: { $0.hasPrefix(name) }) && !name.isEmpty {
                     return .coreutils
                 }
-                throw UsageError(detail: "unknown option '--\(shown: name)'")
+                let meant = Spelling.suggestion(for: name, among: optionTable.map(\.long))
+                throw UsageError(
+                    detail: "unknown option '--\(shown: name)'" + (meant.map { "; did you mean '--\($0)'?" } ?? ""))
             }
             if spec.argument == nil && inline != nil {
                 throw UsageError(detail: "option '--\(shown: name)' takes no value")

@@ -106,7 +106,7 @@ public let optionTable: [OptionSpec] = [
     OptionSpec(
         id: .config, short: nil, argument: "FILE", help: "read FILE instead of ~/.config/paste/config", group: .service),
     OptionSpec(
-        id: .initConfig, short: nil, argument: nil, help: "write a commented starter config (there, or --config FILE)",
+        id: .initConfig, short: nil, argument: nil, help: "write a commented starter config",
         group: .service),
     OptionSpec(
         id: .listServices, short: nil, argument: nil, help: "list built-in and configured services", group: .service),

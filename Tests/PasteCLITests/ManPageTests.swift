@@ -194,6 +194,9 @@ struct ManPageTests {
     func keyListsMatchSource() throws {
         #expect(try acceptedConfigKeys(of: "Settings") == Self.pasteKeys)
         #expect(try acceptedConfigKeys(of: "ServiceProfile") == Self.serviceKeys)
+        // And the lists the "did you mean" of an unknown key compares with.
+        #expect(Settings.configKeys == Self.pasteKeys)
+        #expect(ServiceProfile.configKeys == Self.serviceKeys)
     }
 
     @Test("paste-config(5) documents every [paste] key, and no other")
