@@ -164,6 +164,9 @@ struct SpineTests: ScopedSuite {
         let version = try paste.run(["--version"])
         #expect(version.status == 0)
         #expect(version.out.hasPrefix("paste 0.1.0\nlibcurl/"))
+        // Only what is really in use: rtmp:// is never allowed, and librtmp is a stub.
+        #expect(!version.out.contains("rtmp"))
+        #expect(version.out.contains(" OpenSSL/"))
     }
 }
 
