@@ -23,7 +23,7 @@ struct Runner {
     func run() throws -> ExitStatus {
         switch invocation.action {
         case .help:
-            output.text(helpText())
+            output.text(helpText(programName: output.programName))
             return .success
         case .version:
             output.text(versionText())
