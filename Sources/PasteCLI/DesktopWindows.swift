@@ -36,13 +36,20 @@ struct DesktopWindows {
     /// Shows why the paste failed, and where the text is: in the outbox (and how it goes from
     /// there), or that it could not be saved.
     func notifyFailure(_ error: any PasteError) {
+        notify(success: false, text: failureText(error))
+    }
+
+    /// The failure window's text: why, then where the text is. The command it names is one
+    /// unbreakable word (no-break spaces), so the window never wraps it into `paste` / `--retry`.
+    func failureText(_ error: any PasteError) -> String {
+        let retry = Self.unbreakable(output.named("paste --retry"))
         let whereItIs: String
         switch error {
         case let kept as KeptInOutbox:
             whereItIs =
                 kept.isHeld
                 ? "\nThe text is held in the outbox (\(kept.id)): the paste may have been made."
-                : "\nThe text waits in the outbox (\(kept.id)): paste --retry sends it."
+                : "\nThe text waits in the outbox (\(kept.id)): \(retry) sends it."
         case let unsaved as UnsavedFailure:
             whereItIs =
                 "\n" + unsaved.notSaved.message
@@ -50,7 +57,12 @@ struct DesktopWindows {
         default:
             whereItIs = ""
         }
-        notify(success: false, text: error.message + whereItIs)
+        return error.message + whereItIs
+    }
+
+    /// `command` with its spaces made no-break spaces (U+00A0): one word to line breaking.
+    static func unbreakable(_ command: String) -> String {
+        command.replacing(" ", with: "\u{00A0}")
     }
 
     /// Asks whether to upload text the guard flagged.

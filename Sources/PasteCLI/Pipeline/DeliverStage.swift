@@ -72,18 +72,23 @@ struct DeliverStage {
 
     /// Puts the URL on the clipboard through the detached owner; a note when there is no display
     /// and the person asked for the copy (`isCopyExpected`).
-    func copyToClipboard(_ url: String, to selection: Selection, clipboard: SessionClipboard) {
+    ///
+    /// - Returns: whether the URL was copied.
+    @discardableResult
+    func copyToClipboard(_ url: String, to selection: Selection, clipboard: SessionClipboard) -> Bool {
         do {
             if let preparedCopy {
                 try preparedCopy.complete(with: Array(url.utf8))
             } else {
                 try clipboard.get().write(Array(url.utf8), to: selection)
             }
+            return true
         } catch .noDisplay {
-            guard isCopyExpected else { return }
-            output.note("no display: the URL was printed but not copied")
+            if isCopyExpected { output.note("no display: the URL was printed but not copied") }
+            return false
         } catch {
             output.note("the URL was not copied: \(ClipboardFailure(error: error).message)")
+            return false
         }
     }
 }
