@@ -145,7 +145,33 @@ struct InstallTests {
         #expect(prefix.exists("bin/paste-mock"))
         let version = try runProcess(prefix.path + "/bin/pasteit", ["--version"], timeout: 30)
         #expect(version.out.hasPrefix("paste "))
-        #expect(try prefix.text("share/man/man1/pasteit.1").contains(".TH PASTEIT 1 "))
+        let page = try prefix.text("share/man/man1/pasteit.1")
+        #expect(page.contains(".TH PASTEIT 1 "))
+        // NAME, SYNOPSIS and the examples name the installed command; coreutils' stay coreutils'.
+        #expect(page.contains("\n.SH NAME\npasteit \\- upload the clipboard"))
+        #expect(page.contains("\n.SH SYNOPSIS\n.B pasteit\n"))
+        #expect(page.contains("\ndmesg | pasteit \\-t \"boot log\"\n"))
+        #expect(page.contains("'pasteit \\-\\-retry' sends it again"))
+        #expect(page.contains("\nseq 5 | paste \\-sd+ | bc"))
+        #expect(!page.contains("\npaste \\-f "))
+        // The installer's own advice keeps the prefix and the name.
+        #expect(
+            install.out.contains(
+                "'scripts/install --prefix \(prefix.path) --name pasteit --uninstall' removes them"), "\(install.out)")
+        // The program knows the name it was run as: usage and hints say it.
+        let help = try runProcess(prefix.path + "/bin/pasteit", ["--help"], timeout: 30)
+        #expect(help.out.hasPrefix("Usage: pasteit [OPTIONS]          upload stdin"))
+        let typo = try runProcess(prefix.path + "/bin/pasteit", ["--frobnicate"], timeout: 30)
+        #expect(typo.status == 64)
+        #expect(typo.err == "pasteit: unknown option '--frobnicate'\npasteit: try 'pasteit --help'\n")
+        // --uninstall without --name finds no 'paste' here, and names what is installed.
+        let wrongName = try runInstall(["--prefix", prefix.path, "--uninstall"])
+        #expect(wrongName.status == 1)
+        #expect(
+            wrongName.err
+                == "install: nothing to uninstall under the name 'paste': no \(prefix.path)/share/paste/install-manifest.paste; "
+                + "installed there under other names: pasteit ('scripts/install --prefix \(prefix.path) --name NAME --uninstall' removes one)\n"
+        )
         #expect(
             try prefix.text("share/bash-completion/completions/pasteit").contains(
                 "\ncomplete -F _paste_pastebin pasteit\n"))
