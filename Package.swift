@@ -4,10 +4,15 @@
 // back on the clipboard. See README.md and ../shared/DESIGN.md for the parts and their arrows:
 //
 //   paste (main.swift) -> {PasteCLI, SystemInterop}
-//   PasteCLI -> {PasteCore, Upload, Clipboard, Alerts, SystemInterop}; inside it a run is argv ->
-//   Invocation (the OptionID table) -> PlanResolver -> RunPlan -> the stages of Sources/PasteCLI/
-//   Pipeline (read, guard, build, send, extract, record, deliver; --retry enters at send)
-//   Upload -> {PasteCore, CurlInterop, CryptoInterop, SystemInterop};  Alerts -> X11Interop
+//   PasteCLI -> {PasteCore, SecretGuard, ShareX, Upload, Clipboard, Alerts, SystemInterop}; inside
+//   it a run is argv -> Invocation (the OptionID table) -> PlanResolver -> RunPlan -> the stages of
+//   Sources/PasteCLI/Pipeline (read, guard, build, send, extract, record, deliver; --retry enters
+//   at send)
+//   Upload -> {PasteCore, SecretGuard (the stream's secret inspector), CurlInterop, CryptoInterop,
+//   SystemInterop};  Alerts -> X11Interop (internal import: no X11 type in its API)
+//   SecretGuard -> {PasteCore (its error protocol), SystemInterop (a file read in chunks)}
+//   ShareX -> {PasteCore, SystemInterop};  PasteCore takes ShareX's loader as a closure
+//   (`ShareXLoader`) from PasteCLI, and the secret inspector from its callers
 //   Clipboard -> {X11Interop, SystemInterop};  PasteCore -> SystemInterop (files, locks) only
 //   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,
 //   PBKDF2 and raw deflate)
@@ -125,14 +130,19 @@ let package = Package(
 
         // MARK: - Plain Swift
         .target(name: "PasteCore", dependencies: ["SystemInterop"], swiftSettings: safeSwift),
+        // The secret guard: scanner, rule table, prefilter, decoders (SystemInterop to read a file in chunks).
+        .target(name: "SecretGuard", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
+        // ShareX custom uploaders (.sxcu): syntax, uploader -> service profile (SystemInterop to read one).
+        .target(name: "ShareX", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
         .target(
-            name: "Upload", dependencies: ["PasteCore", "CurlInterop", "CryptoInterop", "SystemInterop"],
+            name: "Upload",
+            dependencies: ["PasteCore", "SecretGuard", "CurlInterop", "CryptoInterop", "SystemInterop"],
             swiftSettings: safeSwift),
         .target(name: "Clipboard", dependencies: ["X11Interop", "SystemInterop"], swiftSettings: safeSwift),
         .target(name: "Alerts", dependencies: ["X11Interop"], swiftSettings: safeSwift),
         .target(
             name: "PasteCLI",
-            dependencies: ["PasteCore", "Upload", "Clipboard", "Alerts", "SystemInterop"],
+            dependencies: ["PasteCore", "SecretGuard", "ShareX", "Upload", "Clipboard", "Alerts", "SystemInterop"],
             swiftSettings: safeSwift),
 
         // MARK: - Executables
@@ -151,16 +161,19 @@ let package = Package(
         // ProcessRunner.swift).
         .target(name: "TestSupport", dependencies: ["SystemInterop"], path: "Sources/TestSupport"),
         .testTarget(
-            name: "PasteCoreTests", dependencies: ["PasteCore", "TestSupport"],
+            name: "PasteCoreTests", dependencies: ["PasteCore", "SecretGuard", "TestSupport"]),
+        .testTarget(
+            name: "SecretGuardTests", dependencies: ["SecretGuard", "PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
+        .testTarget(name: "ShareXTests", dependencies: ["ShareX", "PasteCore"]),
         .testTarget(
             name: "UploadTests",
             dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        // PasteCore only for the secret scanner fed by an observed clipboard read.
+        // SecretGuard (and PasteCore) only for the secret scanner fed by an observed clipboard read.
         .testTarget(
             name: "ClipboardTests",
-            dependencies: ["Clipboard", "X11Interop", "SystemInterop", "PasteCore", "TestSupport"]),
+            dependencies: ["Clipboard", "X11Interop", "SystemInterop", "PasteCore", "SecretGuard", "TestSupport"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
         .testTarget(name: "SystemInteropTests", dependencies: ["SystemInterop"]),

@@ -1,8 +1,44 @@
-public import X11Interop
+internal import X11Interop
 
 /// Why an alert window could not be shown.
 ///
-/// X11Interop's own error, passed on as it is: the windows run on X, and nothing is gained by
-/// translating one enum into a copy of itself. PasteCLI maps it to its user-facing errors (no
-/// display → exit 69, "unavailable").
-public typealias AlertError = AlertWindowError
+/// The cases of X11Interop's `AlertWindowError`, translated where Alerts calls into X11Interop
+/// (`translating(_:)`), so that Alerts' public API names no X11Interop type (it imports
+/// X11Interop `internal`). PasteCLI maps it to its user-facing errors (no display → exit 69,
+/// "unavailable").
+public enum AlertError: Error, Hashable, Sendable {
+    /// No display name was given and `$DISPLAY` is unset or empty.
+    case noDisplay
+    /// The display of this name could not be opened.
+    case cannotOpenDisplay(name: String)
+    /// No font was found for this fontconfig pattern (no fonts installed at all).
+    case fontUnavailable(pattern: String)
+    /// The window was never mapped before the deadline (a window manager that refuses it).
+    case windowNotMapped
+    /// Another client kept the keyboard grabbed; `status` is `XGrabKeyboard`'s last answer
+    /// (`AlreadyGrabbed` = 1, ...).
+    case keyboardGrabFailed(status: Int32)
+    /// The connection to the X server broke while waiting for events.
+    case connectionLost
+
+    /// The same failure as X11Interop's `error`.
+    init(_ error: AlertWindowError) {
+        switch error {
+        case .noDisplay: self = .noDisplay
+        case .cannotOpenDisplay(let name): self = .cannotOpenDisplay(name: name)
+        case .fontUnavailable(let pattern): self = .fontUnavailable(pattern: pattern)
+        case .windowNotMapped: self = .windowNotMapped
+        case .keyboardGrabFailed(let status): self = .keyboardGrabFailed(status: status)
+        case .connectionLost: self = .connectionLost
+        }
+    }
+
+    /// Runs `body`, an X11Interop call, its error translated.
+    static func translating<Value>(_ body: () throws(AlertWindowError) -> Value) throws(AlertError) -> Value {
+        do {
+            return try body()
+        } catch {
+            throw AlertError(error)
+        }
+    }
+}

@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// One alert: its connection, its window, and the screen facts layout needs.
 ///
@@ -12,12 +12,17 @@ final class AlertSession {
     /// The monitor under the pointer.
     let monitor: Rect
 
-    /// Opens `displayName` (nil: `$DISPLAY`) and the fonts.
-    init(displayName: String?) throws(AlertError) {
+    /// Opens `displayName` (nil: `$DISPLAY`) and the fonts, for a window of the application `app`.
+    init(displayName: String?, app: AppIdentity) throws(AlertError) {
         var patterns: [FontRole: String] = [:]
         for role in FontRole.allCases { patterns[role] = FontPatterns.pattern(for: role) }
-        let display = try AlertWindow.openDisplay(named: displayName)
-        window = try AlertWindow(display: display, fontPatterns: patterns)
+        let display = try AlertError.translating { () throws(AlertWindowError) in
+            try AlertWindow.openDisplay(named: displayName)
+        }
+        window = try AlertError.translating { () throws(AlertWindowError) in
+            try AlertWindow(
+                display: display, fontPatterns: patterns, instanceName: app.instanceName, className: app.className)
+        }
         metrics = Metrics(dotsPerInch: display.dotsPerInch)
         let monitors = [display.screenFrame]
         monitor =
@@ -26,12 +31,14 @@ final class AlertSession {
 
     /// Creates and maps the window.
     func show(frame: Rect, kind: AlertWindowKind, title: String) throws(AlertError) {
-        try window.show(frame: frame, kind: kind, title: TextWrapping.sanitized(title), background: Palette.surface)
+        try AlertError.translating { () throws(AlertWindowError) in
+            try window.show(frame: frame, kind: kind, title: TextWrapping.sanitized(title), background: Palette.surface)
+        }
     }
 
     /// Waits for the next event or the deadline (nil result).
     func nextEvent(until deadline: ContinuousClock.Instant?) throws(AlertError) -> AlertEvent? {
-        try window.nextEvent(until: deadline)
+        try AlertError.translating { () throws(AlertWindowError) in try window.nextEvent(until: deadline) }
     }
 
     /// Executes `commands` into the back buffer and shows the result.
@@ -58,7 +65,7 @@ final class AlertSession {
     ) throws(AlertError) -> Value? {
         let frame = Placement.dialogFrame(size: size, monitor: monitor, margin: metrics.screenMargin)
         try show(frame: frame, kind: .dialog, title: title)
-        try window.grabKeyboard()
+        try AlertError.translating { () throws(AlertWindowError) in try window.grabKeyboard() }
         defer { window.releaseKeyboard() }
         draw()
         while true {

@@ -2,7 +2,8 @@
 ///
 /// Every call blocks: it opens its own connection to `displayName` (nil: `$DISPLAY`), shows one
 /// window, runs its event loop on the calling thread and closes everything before returning.
-/// Dialogs hold the keyboard grab while they are up and always release it, error or not.
+/// Dialogs hold the keyboard grab while they are up and always release it, error or not. `app`
+/// names the application the windows belong to (`WM_CLASS`): the caller's, not Alerts'.
 public enum Alerts {
     /// Shows a toast at the top right of the monitor under the pointer.
     ///
@@ -10,8 +11,8 @@ public enum Alerts {
     /// Escape/Enter if the window manager gave it focus anyway. With `note.image`, a thumbnail
     /// of it (or a placeholder) sits left of the text.
     /// - Throws: `AlertError` when no window can be shown.
-    public static func notify(_ note: Notification, displayName: String?) throws(AlertError) {
-        let session = try AlertSession(displayName: displayName)
+    public static func notify(_ note: Notification, displayName: String?, app: AppIdentity) throws(AlertError) {
+        let session = try AlertSession(displayName: displayName, app: app)
         let thumbnail = note.image.map { Thumbnail($0, metrics: session.metrics) }
         let layout = NotificationLayout(note, thumbnail: thumbnail, metrics: session.metrics, measurer: session)
         let frame = Placement.notificationFrame(
@@ -35,9 +36,9 @@ public enum Alerts {
     /// - Returns: the text, or nil when cancelled.
     /// - Throws: `AlertError` when no window can be shown.
     public static func prompt(
-        title: String, message: String, initialText: String = "", displayName: String?
+        title: String, message: String, initialText: String = "", displayName: String?, app: AppIdentity
     ) throws(AlertError) -> String? {
-        let session = try AlertSession(displayName: displayName)
+        let session = try AlertSession(displayName: displayName, app: app)
         let layout = PromptLayout(title: title, message: message, metrics: session.metrics, measurer: session)
         var field = TextFieldState(text: initialText)
         return try session.runDialog(
@@ -65,8 +66,10 @@ public enum Alerts {
     /// Home/End move; typing filters; Enter or a click picks; Escape cancels.
     /// - Returns: the index into `rows` of the choice, or nil when cancelled.
     /// - Throws: `AlertError` when no window can be shown.
-    public static func pick(title: String, rows: [PickRow], displayName: String?) throws(AlertError) -> Int? {
-        let session = try AlertSession(displayName: displayName)
+    public static func pick(
+        title: String, rows: [PickRow], displayName: String?, app: AppIdentity
+    ) throws(AlertError) -> Int? {
+        let session = try AlertSession(displayName: displayName, app: app)
         let layout = PickerLayout(title: title, rowCount: rows.count, metrics: session.metrics, measurer: session)
         var state = ListPickerState(rows: rows, visibleRowCount: layout.visibleRowCount)
         return try session.runDialog(
@@ -111,10 +114,10 @@ public enum Alerts {
     /// - Returns: the chosen button's answer, or nil on Escape or when the window is closed.
     /// - Throws: `AlertError` when no window can be shown.
     public static func confirm<Answer>(
-        message: String, buttons: [Button<Answer>], displayName: String?
+        message: String, buttons: [Button<Answer>], displayName: String?, app: AppIdentity
     ) throws(AlertError) -> Answer? {
         precondition(!buttons.isEmpty, "confirm needs at least the safe button")
-        let session = try AlertSession(displayName: displayName)
+        let session = try AlertSession(displayName: displayName, app: app)
         let layout = ConfirmLayout(
             message: message, buttons: buttons.map(\.label), metrics: session.metrics, measurer: session)
         var state = ButtonStackState(count: buttons.count)

@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// Buttons stacked vertically, full width, top to bottom in the order given.
 struct ButtonStackLayout: Hashable, Sendable {

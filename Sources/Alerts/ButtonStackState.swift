@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// Focus among vertically stacked buttons, top to bottom as given.
 ///

@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// The confirm dialog: a message, then its buttons stacked top to bottom (Cancel last).
 struct ConfirmLayout {

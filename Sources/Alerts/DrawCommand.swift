@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// One drawing step; layouts produce lists of these and the X side only executes them.
 enum DrawCommand: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// Downscaling for thumbnails: area averaging (a box filter), in plain Swift.
 ///

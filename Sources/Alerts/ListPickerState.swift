@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// The list picker's state: filter, matching rows, selection and scroll position.
 ///

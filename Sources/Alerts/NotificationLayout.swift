@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// The toast: an accent bar (green success, red failure), a bold title and the wrapped body,
 /// with a thumbnail of an uploaded image (or its placeholder) between the bar and the text.

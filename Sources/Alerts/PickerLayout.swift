@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// The list picker: title, filter line, then rows of two lines; scrolls past a row limit.
 ///

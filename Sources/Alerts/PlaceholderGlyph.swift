@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// The placeholder for an image that is not shown: a tile with a framed landscape (a sun and
 /// two hills, the usual "image" glyph) and the type's short name ("JPEG") under it.

@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// Where windows go on the monitor under the pointer.
 enum Placement {

@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// The prompt: title, message, a one-line text field, then OK above Cancel.
 ///

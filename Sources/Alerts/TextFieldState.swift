@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// The text field of the prompt: its text and cursor, edited by grapheme cluster.
 ///

@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// Measures text for layout; the X side answers with Xft, tests with a fixed-width fake.
 protocol TextMeasuring {

@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// Our own look: sizes in pixels at 96 DPI, scaled by the screen's DPI.
 struct Metrics: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import X11Interop
+internal import X11Interop
 
 /// What a notification shows beside its text for an uploaded image.
 enum Thumbnail: Hashable, Sendable {

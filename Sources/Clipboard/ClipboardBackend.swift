@@ -26,7 +26,8 @@ public enum ClipboardBackend: Equatable, Sendable {
     /// - Parameters:
     ///   - helperExecutable: the program serving X selections (`SelectionOwnerProcess`).
     ///   - environment: the process environment.
-    /// - Throws: `ClipboardError.noDisplay` for `.none`.
+    /// - Throws: for `.none`, `ClipboardError.noClipboard` when a Wayland display is there
+    ///   without what paste needs on it (`MissingClipboard`), else `.noDisplay`.
     public func makeClipboard(
         helperExecutable: String, environment: [String: String]
     ) throws(ClipboardError) -> any Clipboard {
@@ -34,7 +35,9 @@ public enum ClipboardBackend: Equatable, Sendable {
         case .x11(let name):
             X11Clipboard(displayName: name, helperExecutable: helperExecutable, environment: environment)
         case .wayland: try WaylandClipboard(environment: environment)
-        case .none: throw .noDisplay
+        case .none:
+            if let missing = MissingClipboard.detect(environment: environment) { throw .noClipboard(missing) }
+            throw .noDisplay
         }
     }
 }

@@ -4,6 +4,8 @@ import SystemInterop
 public enum ClipboardError: Error, Equatable, Sendable {
     /// No display to talk to: neither a display name nor `DISPLAY` (nor a Wayland clipboard).
     case noDisplay
+    /// A display is there but no clipboard paste can use on it (`MissingClipboard` says why).
+    case noClipboard(MissingClipboard)
     /// The X server at `name` could not be reached (`XOpenDisplay` failed).
     case cannotOpenDisplay(name: String)
     /// Nobody owns the selection, or it holds zero bytes.
@@ -21,14 +23,21 @@ public enum ClipboardError: Error, Equatable, Sendable {
     case exceedsLimit(Selection, limit: Int)
     /// The owner did not answer within the deadline.
     case timedOut(Selection, seconds: Double)
-    /// The owner refused every text conversion we asked for; `target` is the last one tried.
-    case ownerRefused(Selection, target: String)
+    /// The selection has an owner, and it refused every conversion we asked for (a
+    /// SelectionNotify with property None); `targets` names them in the order asked.
+    case ownerRefused(Selection, targets: [String])
+    /// The owner answered a request for text (`target`) with data of a type that is not text.
+    case nonTextReply(Selection, target: String, type: String)
     /// The detached selection owner could not be started or did not take the selection.
     case helperFailed(OwnerFailure)
     /// `wl-copy`/`wl-paste` (wl-clipboard) is not installed.
     case waylandToolMissing(tool: String)
     /// `wl-copy`/`wl-paste` failed.
     case waylandToolFailed(tool: String, status: Int32)
+    /// `wl-copy`/`wl-paste` did not finish within `seconds` and was killed (wl-clipboard
+    /// without data-control falls back to a window that waits for focus, which never comes
+    /// at a hotkey).
+    case waylandToolTimedOut(tool: String, seconds: Double)
 
     /// The broad class of a failure, which the CLI maps to an exit status (Clipboard knows
     /// nothing of PasteCore): `noInput` → 66, `badInput` → 65, `temporaryFailure` → 75,
@@ -50,9 +59,9 @@ public enum ClipboardError: Error, Equatable, Sendable {
     public var kind: Kind {
         switch self {
         case .empty: .noInput
-        case .noTextTarget, .noContentTarget, .tooLarge, .exceedsLimit: .badInput
-        case .timedOut: .temporaryFailure
-        case .noDisplay, .cannotOpenDisplay, .waylandToolMissing, .ownerRefused: .unavailable
+        case .noTextTarget, .noContentTarget, .tooLarge, .exceedsLimit, .ownerRefused, .nonTextReply: .badInput
+        case .timedOut, .waylandToolTimedOut: .temporaryFailure
+        case .noDisplay, .noClipboard, .cannotOpenDisplay, .waylandToolMissing: .unavailable
         case .helperFailed(let failure): failure == .noAnswer ? .temporaryFailure : .ioError
         case .waylandToolFailed: .ioError
         }
@@ -74,11 +83,16 @@ public enum ClipboardError: Error, Equatable, Sendable {
             "the \(selection.displayName) holds more than \(limit.formattedByteCount)"
         case .timedOut(let selection, let seconds):
             "the \(selection.displayName) owner did not answer within \(seconds.formattedSeconds)"
-        case .ownerRefused(let selection, let target):
-            "the \(selection.displayName) owner refused to convert to \(target)"
+        case .ownerRefused(let selection, let targets):
+            "the \(selection.displayName) owner refused: \(targets.joined(separator: ", "))"
+        case .nonTextReply(let selection, let target, let type):
+            "the \(selection.displayName) owner answered \(target) with \(type) data, not text"
+        case .noClipboard(let missing): missing.message
         case .helperFailed(let failure): "cannot take the clipboard: \(failure.message)"
         case .waylandToolMissing(let tool): "\(tool) not found (install wl-clipboard)"
         case .waylandToolFailed(let tool, let status): "\(tool) failed with exit status \(status)"
+        case .waylandToolTimedOut(let tool, let seconds):
+            "\(tool) did not finish within \(seconds.formattedSeconds) and was stopped"
         }
     }
 }

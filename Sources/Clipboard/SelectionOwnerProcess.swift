@@ -5,8 +5,10 @@ import X11Interop
 ///
 /// `paste`'s `main` calls `run` when `argv[1]` is `subcommand`. The process reads the text from
 /// stdin, takes the selection, reports on stdout with one status byte, and then serves requestors
-/// until another client takes the selection, a clipboard manager has saved the text, or the X
-/// connection is lost (then the error trap ends the process with `Display.connectionLostExitStatus`).
+/// until another client takes the selection (a clipboard manager too, once it serves the text:
+/// `SelectionServer` step 9; its word alone is not enough), or the X connection is lost (then
+/// the error trap ends the process with `Display.connectionLostExitStatus`). The status byte is
+/// sent only once the selection is ours, so a reader can get the text when the caller returns.
 public enum SelectionOwnerProcess {
     /// The hidden first argument that selects this mode: `paste --internal-selection-owner clipboard`.
     public static let subcommand = "--internal-selection-owner"

@@ -21,6 +21,10 @@ import X11Interop
 ///    data comes in chunks (§2.7.2): the value is a lower bound on the size (we reserve it);
 ///    every deletion asks the owner for the next chunk, which arrives as a `PropertyNotify`
 ///    (new value); a zero-length chunk ends the transfer.
+/// 6. No text at the end: an owner that is there and refused every request is a refusal
+///    (`ClipboardError.ownerRefused`, naming the targets), one that answered with data of
+///    another type (INTEGER for UTF8_STRING) says so (`.nonTextReply`); only no owner, or zero
+///    bytes, is an empty selection.
 ///
 /// Every wait for the owner has the same deadline length: an owner that never answers costs at
 /// most `timeout` per step, and a large INCR transfer that keeps moving is never cut short.
@@ -127,6 +131,14 @@ struct SelectionReader {
     private func readText(
         time: Timestamp, imageLimit: Int?, offered known: [String]?? = nil
     ) throws(ClipboardError) -> (content: ClipboardContent, observed: (any ChunkObserving)?) {
+        // What the owner did with each request that brought no text, for the error: the
+        // targets it refused (property None), and the first answer that was not text.
+        var refused: [String] = []
+        var nonText: (target: String, type: String)?
+        func failure() -> ClipboardError {
+            if let nonText { return .nonTextReply(selection, target: nonText.target, type: nonText.type) }
+            return .ownerRefused(selection, targets: refused)
+        }
         // Step 3. With no owner the server itself refuses, and step 1 tells why.
         switch try convert(to: utf8String, time: time, imageLimit: imageLimit) {
         case .text(let text, let observed)?:
@@ -136,7 +148,9 @@ struct SelectionReader {
             // The owner answered with its image (xclip does): the bytes are here, keep them.
             guard !bytes.isEmpty else { throw .empty(selection) }
             return (.image(bytes, type: type), nil)
-        default: break
+        case .image(_, let type)?: nonText = (TextTarget.utf8String.rawValue, type)
+        case .other(let type)?: nonText = (TextTarget.utf8String.rawValue, type)
+        case nil: refused.append(TextTarget.utf8String.rawValue)
         }
         // Step 1, needed only now.
         guard display.selectionOwner(selectionAtom) != nil else { throw .empty(selection) }
@@ -147,40 +161,44 @@ struct SelectionReader {
         if let offered {
             let others = offered.filter { $0 != TextTarget.utf8String.rawValue }
             guard let (_, name) = TextTarget.preferred(among: others) else {
-                if offered.isEmpty { throw .empty(selection) }
-                if offered.contains(TextTarget.utf8String.rawValue) {
-                    throw .ownerRefused(selection, target: TextTarget.utf8String.rawValue)
-                }
+                // It refused UTF8_STRING, and offers it or nothing at all: a refusal, not an
+                // empty selection (nobody owning it, or zero bytes, is one).
+                if offered.isEmpty || offered.contains(TextTarget.utf8String.rawValue) { throw failure() }
                 let available = offered.filter { !TextTarget.metaTargets.contains($0) }
                 guard let imageLimit else { throw .noTextTarget(selection, available: available) }
                 guard let (_, image) = ImageTarget.preferred(among: offered) else {
                     throw .noContentTarget(selection, available: available)
                 }
-                if case .image(let bytes, let type)? = try convert(
-                    to: display.atom(image), named: image, time: time, imageLimit: imageLimit)
-                {
+                switch try convert(to: display.atom(image), named: image, time: time, imageLimit: imageLimit) {
+                case .image(let bytes, let type)?:
                     guard !bytes.isEmpty else { throw .empty(selection) }
                     return (.image(bytes, type: type), nil)
+                case .text?: nonText = nonText ?? (image, "text")
+                case .other(let type)?: nonText = nonText ?? (image, type)
+                case nil: refused.append(image)
                 }
                 if display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
-                throw .ownerRefused(selection, target: image)
+                throw failure()
             }
             candidates = [name]
         } else {
+            refused.append("TARGETS")
             if display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
             candidates = [TextTarget.string.rawValue]
         }
         // Step 5, again.
         for name in candidates {
-            if case .text(let text, let observed)? = try convert(
-                to: display.atom(name), time: time, imageLimit: imageLimit)
-            {
+            switch try convert(to: display.atom(name), time: time, imageLimit: imageLimit) {
+            case .text(let text, let observed)?:
                 guard !text.isEmpty else { throw .empty(selection) }
                 return (.text(text), observed)
+            case .image(_, let type)?: nonText = nonText ?? (name, type)
+            case .other(let type)?: nonText = nonText ?? (name, type)
+            case nil: refused.append(name)
             }
         }
         if display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
-        throw .ownerRefused(selection, target: candidates.last ?? "")
+        throw failure()
     }
 
     /// The names of the targets the owner offers, or nil when it refuses `TARGETS`.
@@ -198,8 +216,8 @@ struct SelectionReader {
         case text([UInt8], observed: (any ChunkObserving)?)
         /// An image (`ImageTarget`), its bytes as sent; `type` is the MIME type in lower case.
         case image([UInt8], type: String)
-        /// Bytes of some other type: no answer to a request for text or an image.
-        case other
+        /// Bytes of some other type (its name): no answer to a request for text or an image.
+        case other(type: String)
     }
 
     /// Converts the selection to `target` and collects the data (INCR included), or nil when
@@ -272,7 +290,9 @@ struct SelectionReader {
         if let imageLimit, data.count > imageLimit {
             throw .tooLarge(selection, type: typeName ?? "data", limit: imageLimit)
         }
-        guard let typeName, let image = ImageTarget(typeName: typeName) else { return .other }
+        guard let typeName, let image = ImageTarget(typeName: typeName) else {
+            return .other(type: typeName ?? "an unnamed type's")
+        }
         return .image(data, type: image.rawValue)
     }
 

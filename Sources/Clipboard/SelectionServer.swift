@@ -34,8 +34,14 @@ import X11Interop
 /// 9. Clipboard manager hand-off (freedesktop ClipboardManager spec): when a manager owns
 ///    CLIPBOARD_MANAGER, convert CLIPBOARD_MANAGER to SAVE_TARGETS, with our text targets in the
 ///    property. The manager then requests our targets like any requestor and answers with a
-///    SelectionNotify; a non-None property means it saved them, so we may go (it takes over the
-///    clipboard when our window disappears). A refusal leaves us owning as before.
+///    SelectionNotify; a non-None property means it says it saved them. Its word is not enough
+///    (wlroots' XWayland window manager says yes to every SAVE_TARGETS and keeps nothing), so:
+///    the hand-off counts only once the manager owns the selection (the managers that save
+///    take it before they answer, as gnome-settings-daemon's and xfce's do) and answers one
+///    conversion to UTF8_STRING with our very text, within `handOffTimeout`. Then we go.
+///    Otherwise we keep serving: still the owner when the manager did not take the selection;
+///    owner again (with a new server time) when it took it and cannot serve the text. A
+///    refusal leaves us owning as before.
 final class SelectionServer {
     let display: Display
     let selection: Selection
@@ -54,7 +60,28 @@ final class SelectionServer {
     private let atoms: Atoms
     private var transfers: [TransferKey: IncrementalTransfer] = [:]
     private var hasLostOwnership = false
-    private var isHandedOff = false
+    /// Where the hand-off to a clipboard manager stands (step 9).
+    private var handOff = HandOff.none
+
+    /// The hand-off to a clipboard manager (step 9), by the manager's window.
+    private enum HandOff {
+        /// Not begun, or settled: we serve until the selection is taken.
+        case none
+        /// SAVE_TARGETS sent; waiting for the manager's answer until the deadline.
+        case asked(manager: Window, deadline: ContinuousClock.Instant)
+        /// The manager said it saved the text, but we still own the selection: a manager
+        /// that takes it later is checked then (a SelectionClear).
+        case accepted(manager: Window)
+        /// The manager owns the selection now; our one conversion to UTF8_STRING is on its way.
+        case checking(manager: Window, deadline: ContinuousClock.Instant)
+
+        var deadline: ContinuousClock.Instant? {
+            switch self {
+            case .asked(_, let deadline), .checking(_, let deadline): deadline
+            case .none, .accepted: nil
+            }
+        }
+    }
 
     /// How long an INCR requestor may stall before we give up on it.
     static let transferIdleLimit = Duration.seconds(30)
@@ -63,6 +90,9 @@ final class SelectionServer {
     static let requestHeaderAllowance = 256
     /// How long to wait for the server to answer our own timestamp request.
     static let timestampTimeout = Duration.seconds(5)
+    /// How long a clipboard manager may take to answer SAVE_TARGETS, and then our check that it
+    /// serves the text (step 9): past it, we keep serving.
+    static let handOffTimeout = Duration.seconds(2)
 
     /// - Parameters:
     ///   - window: a window of ours that selects `PropertyChangeMask` (a reader's, kept for
@@ -118,25 +148,88 @@ final class SelectionServer {
 
     /// Asks a running clipboard manager to save our targets (CLIPBOARD only).
     func askClipboardManagerToSave() {
-        guard selection == .clipboard, display.selectionOwner(atoms.clipboardManager) != nil else { return }
+        guard selection == .clipboard, let manager = display.selectionOwner(atoms.clipboardManager) else { return }
         display.changeProperty(atoms.saveTargetsProperty, of: window, type: atoms.atom, atoms: textTargets)
         display.convertSelection(
             atoms.clipboardManager, to: atoms.saveTargets, property: atoms.saveTargetsProperty, requestor: window,
             time: ownershipTime)
         display.flush()
+        handOff = .asked(manager: manager, deadline: .now + Self.handOffTimeout)
+    }
+
+    /// After the manager said yes, or took the selection after saying it: checks that it owns
+    /// the selection, and asks it once for our text (one round trip, answered in `handle`).
+    private func checkHandOff(to manager: Window) {
+        let owner = display.selectionOwner(atoms.selection)
+        if owner == window {
+            // It did not take the selection (wlroots' never does): we stay the owner.
+            handOff = .accepted(manager: manager)
+            return
+        }
+        // Another client took the selection: the usual end (step 8).
+        guard owner == manager else {
+            handOff = .none
+            return
+        }
+        // CurrentTime, which ICCCM §2.4 leaves to requestors that mean "whoever owns it now":
+        // the manager took the selection after our timestamp.
+        display.convertSelection(
+            atoms.selection, to: atoms.utf8String, property: atoms.handOffProperty, requestor: window, time: .current)
+        display.flush()
+        handOff = .checking(manager: manager, deadline: .now + Self.handOffTimeout)
+    }
+
+    /// The manager's answer to our check: our text means it serves the text, and we may go.
+    private func finishHandOff(to manager: Window, answered: Bool) {
+        var served: [UInt8] = []
+        let header =
+            answered ? display.readProperty(atoms.handOffProperty, of: window, delete: true, appendingTo: &served) : nil
+        if let header, header.type == atoms.utf8String, served == text {
+            handOff = .none
+            return
+        }
+        reclaim(from: manager)
+    }
+
+    /// Takes the selection back from a manager that took it and cannot serve the text (or
+    /// never answered), with a new server time (ICCCM §2.1); another client's later claim wins.
+    private func reclaim(from manager: Window) {
+        handOff = .none
+        guard display.selectionOwner(atoms.selection) == manager,
+            let time = try? display.serverTime(
+                using: window, before: .now + Self.timestampTimeout, selectsPropertyChanges: true)
+        else { return }
+        ownershipTime = time
+        display.setSelectionOwner(atoms.selection, to: window, at: time)
+        if display.selectionOwner(atoms.selection) == window { hasLostOwnership = false }
+    }
+
+    /// A hand-off step whose deadline passed: no answer to SAVE_TARGETS (we serve on), or none
+    /// to our check (the selection is taken back).
+    private func expireHandOff() {
+        guard let deadline = handOff.deadline, deadline <= .now else { return }
+        switch handOff {
+        case .asked(let manager, _) where hasLostOwnership: checkHandOff(to: manager)
+        case .checking(let manager, _): reclaim(from: manager)
+        default: handOff = .none
+        }
     }
 
     // MARK: - The event loop
 
-    /// Serves requests until the selection is lost or handed off, and running transfers end.
+    /// Serves requests until the selection is taken (a hand-off to a clipboard manager that
+    /// serves the text included), running transfers end, and no hand-off step is under way.
     func serve() {
-        while !((hasLostOwnership || isHandedOff) && transfers.isEmpty) {
-            let deadline = transfers.values.map(\.deadline).min()
+        while !(hasLostOwnership && transfers.isEmpty && handOff.deadline == nil) {
+            let deadline = (transfers.values.map(\.deadline) + [handOff.deadline].compactMap { $0 }).min()
             guard let event = display.nextEvent(before: deadline) else {
                 dropStalledTransfers()
+                expireHandOff()
                 continue
             }
             handle(event)
+            // A deadline passes even while requests keep coming.
+            expireHandOff()
             display.flush()
         }
     }
@@ -147,6 +240,8 @@ final class SelectionServer {
             answer(request)
         case .selectionClear(let owner, let cleared, _) where owner == window && cleared == atoms.selection:
             hasLostOwnership = true  // Step 8.
+            // Step 9: a manager that said yes and takes the selection only now is checked now.
+            if case .accepted(let manager) = handOff { checkHandOff(to: manager) }
         case .propertyNotify(let change) where change.state == .deleted:
             continueTransfer(TransferKey(requestor: change.window, property: change.property))
         case .destroyNotify(let gone):
@@ -154,7 +249,13 @@ final class SelectionServer {
         case .selectionNotify(let notify)
         where notify.requestor == window && notify.selection == atoms.clipboardManager
             && notify.target == atoms.saveTargets:
-            if notify.property != nil { isHandedOff = true }  // Step 9: saved.
+            // Step 9: it says it saved the text; see whether it serves it.
+            guard case .asked(let manager, _) = handOff else { break }
+            if notify.property != nil { checkHandOff(to: manager) } else { handOff = .none }
+        case .selectionNotify(let notify)
+        where notify.requestor == window && notify.selection == atoms.selection && notify.target == atoms.utf8String:
+            guard case .checking(let manager, _) = handOff else { break }
+            finishHandOff(to: manager, answered: notify.property == atoms.handOffProperty)
         default:
             break
         }
@@ -310,17 +411,17 @@ struct IncrementalTransfer {
 private struct Atoms {
     let selection, targets, timestamp, multiple, integer, atom, incr: Atom
     let utf8String, textPlainUTF8, textPlain, text, string: Atom
-    let clipboardManager, saveTargets, saveTargetsProperty: Atom
+    let clipboardManager, saveTargets, saveTargetsProperty, handOffProperty: Atom
 
     init(display: Display, selection: Selection) {
         let names = [
             selection.atomName, "TARGETS", "TIMESTAMP", "MULTIPLE", "INTEGER", "ATOM", "INCR",
             "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "TEXT", "STRING",
-            "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS",
+            "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS", "PASTE_HAND_OFF",
         ]
         let a = display.atoms(names)
         (self.selection, targets, timestamp, multiple, integer, atom, incr) = (a[0], a[1], a[2], a[3], a[4], a[5], a[6])
         (utf8String, textPlainUTF8, textPlain, text, string) = (a[7], a[8], a[9], a[10], a[11])
-        (clipboardManager, saveTargets, saveTargetsProperty) = (a[12], a[13], a[14])
+        (clipboardManager, saveTargets, saveTargetsProperty, handOffProperty) = (a[12], a[13], a[14], a[15])
     }
 }

@@ -3,7 +3,9 @@ import SystemInterop
 /// The Wayland clipboard through wl-clipboard's `wl-paste` and `wl-copy`.
 ///
 /// The tools are started with `posix_spawn` (no shell); the text goes through a socket, never
-/// the command line.
+/// the command line. Every run has a hard deadline, past which the tool is killed: without a
+/// data-control protocol, wl-clipboard falls back to a window that waits for keyboard focus,
+/// and at a hotkey that focus never comes.
 public struct WaylandClipboard: Clipboard, Sendable {
     /// The path of `wl-paste`.
     public let pasteTool: String
@@ -12,9 +14,16 @@ public struct WaylandClipboard: Clipboard, Sendable {
     /// The environment the tools run in (`WAYLAND_DISPLAY`, `XDG_RUNTIME_DIR`).
     public let environment: [String: String]
 
+    /// How long `wl-copy` may take to own the selection before it is killed.
+    public let copyTimeout: Duration
+
     /// Finds wl-clipboard on the `PATH` of `environment`.
+    ///
+    /// - Parameter copyTimeout: the deadline of a `wl-copy` run (reads get theirs from their
+    ///   `timeout`, paste's `clipboard-timeout`); `Clipboard.defaultReadTimeout` by default.
     /// - Throws: `ClipboardError.waylandToolMissing` when either tool is absent.
-    public init(environment: [String: String]) throws(ClipboardError) {
+    public init(environment: [String: String], copyTimeout: Duration = Self.defaultReadTimeout) throws(ClipboardError) {
+        self.copyTimeout = copyTimeout
         guard let paste = ExecutableSearch.find("wl-paste", in: environment) else {
             throw .waylandToolMissing(tool: "wl-paste")
         }
@@ -25,9 +34,6 @@ public struct WaylandClipboard: Clipboard, Sendable {
         copyTool = copy
         self.environment = environment
     }
-
-    /// How long `write` waits to hand the text to `wl-copy`.
-    static let copyTimeout = Duration.seconds(10)
 
     /// Reads the selection with `wl-paste --no-newline --type text`, up to
     /// `ContentPreferences.defaultReadLimit` bytes.
@@ -100,7 +106,7 @@ public struct WaylandClipboard: Clipboard, Sendable {
         let (status, bytes) = try capture(
             [pasteTool, "--type", name] + primary, selection, timeout,
             limit: min(preferences.imageLimit, preferences.readLimit), typeName: isImageLimit ? image.rawValue : nil)
-        guard status == 0 else { throw .ownerRefused(selection, target: name) }
+        guard status == 0 else { throw .ownerRefused(selection, targets: [name]) }
         guard !bytes.isEmpty else { throw .empty(selection) }
         return .image(bytes, type: image.rawValue)
     }
@@ -118,11 +124,34 @@ public struct WaylandClipboard: Clipboard, Sendable {
             standardOutput: .null, standardError: .null, newSession: true)
         _ = consume theirs
         guard let child = spawned else { throw .waylandToolMissing(tool: "wl-copy") }
+        let deadline = ContinuousClock.now + copyTimeout
         try? ours.setNonBlocking()
-        try? ours.sendAll(text, before: .now + Self.copyTimeout)
+        try? ours.sendAll(text, before: deadline)
         _ = consume ours
-        let status = child.waitForExit()
+        guard let status = Self.waitForExit(of: child, before: deadline) else {
+            // Its group: a server it forked meanwhile goes too (it leads a session of its own).
+            try? child.sendToGroup(.kill)
+            _ = child.waitForExit()
+            throw .waylandToolTimedOut(tool: "wl-copy", seconds: copyTimeout.seconds)
+        }
         guard status == 0 else { throw .waylandToolFailed(tool: "wl-copy", status: status) }
+    }
+
+    /// The interval at which `waitForExit(of:before:)` looks at a child that has not ended: a
+    /// wl-copy that works is gone within a few of them.
+    static let exitPollInterval = Duration.milliseconds(2)
+
+    /// Waits until `child` ends or `deadline` passes. `waitpid` has no deadline, so this looks
+    /// again every `exitPollInterval` (wl-copy's end is the condition; nothing else tells it).
+    ///
+    /// - Returns: its exit status, or nil when it still runs at the deadline (not reaped).
+    static func waitForExit(of child: ChildProcess, before deadline: ContinuousClock.Instant) -> Int32? {
+        while true {
+            if let status = child.exitStatusIfEnded() { return status }
+            let now = ContinuousClock.now
+            guard now < deadline else { return nil }
+            CurrentProcess.sleep(for: min(exitPollInterval, deadline - now))
+        }
     }
 
     /// Runs a tool and collects its stdout; with a `limit`, a tool that writes more is killed
@@ -142,17 +171,51 @@ public struct WaylandClipboard: Clipboard, Sendable {
             standardOutput: .descriptor(theirs.rawValue), standardError: .null, newSession: false)
         _ = consume theirs
         guard let child = spawned else { throw .waylandToolMissing(tool: "wl-paste") }
-        let output = try? ours.readAll(idleTimeout: timeout, limit: limit)
+        let deadline = ContinuousClock.now + timeout
+        let output = Self.readAll(from: ours, before: deadline, limit: limit)
         let isTooLarge = limit.map { (output?.count ?? 0) > $0 } ?? false
         if output == nil || isTooLarge { try? child.send(.kill) }
-        let status = child.waitForExit()
-        guard let bytes = output else { throw .timedOut(selection, seconds: timeout.seconds) }
+        // Killed, or done writing: it ends now, or is made to at the deadline.
+        let exited = Self.waitForExit(of: child, before: deadline)
+        if exited == nil {
+            try? child.send(.kill)
+            _ = child.waitForExit()
+        }
+        // Past the limit it was killed on purpose: its status says nothing.
+        if !isTooLarge, output == nil || exited == nil {
+            throw .waylandToolTimedOut(tool: "wl-paste", seconds: timeout.seconds)
+        }
+        let bytes = output ?? []
+        let status = exited ?? -1
         if isTooLarge, let limit {
             guard let typeName else { throw .exceedsLimit(selection, limit: limit) }
             throw .tooLarge(selection, type: typeName, limit: limit)
         }
         return (status, bytes)
     }
+}
+
+extension WaylandClipboard {
+    /// Reads `descriptor` to its end, or until more than `limit` bytes are in; nil when the end
+    /// has not come by `deadline` (a hard deadline: a writer that trickles does not move it).
+    static func readAll(
+        from descriptor: borrowing FileDescriptor, before deadline: ContinuousClock.Instant, limit: Int?
+    )
+        -> [UInt8]?
+    {
+        var result: [UInt8] = []
+        while true {
+            if let limit, result.count > limit { return result }
+            guard (try? descriptor.wait(for: .readable, before: deadline)) == true,
+                let piece = try? descriptor.readAvailable(upTo: readChunk)
+            else { return nil }
+            if piece.isEmpty { return result }
+            result.append(contentsOf: piece)
+        }
+    }
+
+    /// The most bytes one read of a tool's output takes.
+    static let readChunk = 1 << 20
 }
 
 /// Finds executables on a `PATH` given as data.

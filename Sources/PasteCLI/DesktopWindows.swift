@@ -1,5 +1,6 @@
 import Alerts
 import PasteCore
+import SecretGuard
 
 /// The windows of a run started at a hotkey, where no terminal shows stderr: the secret guard's
 /// question, `--prompt`'s title, `--pick`'s list, and the notification of how the paste went.
@@ -17,17 +18,19 @@ struct DesktopWindows {
 
     /// Shows the result window; failures to show it are only noted.
     ///
-    /// - Parameter image: what was uploaded, when it is an image: shown as a thumbnail beside
-    ///   the text.
-    func notify(success: Bool, text: String, image: Alerts.Notification.Image? = nil) {
+    /// - Parameters:
+    ///   - title: the window's title; by default "Paste failed" for a failure, "Copied" for a
+    ///     success (say it only when the URL is on the clipboard: `DeliverStage.successWindow`).
+    ///   - image: what was uploaded, when it is an image: shown as a thumbnail beside the text.
+    func notify(success: Bool, title: String? = nil, text: String, image: Alerts.Notification.Image? = nil) {
         let note = Alerts.Notification(
-            title: success ? "Copied" : "Paste failed",
+            title: title ?? (success ? "Copied" : "Paste failed"),
             body: output.shown(footnote.map { text + "\n" + $0 } ?? text),
             style: success ? .success : .failure,
             timeout: plan.notifyTimeout,
             image: image)
         do {
-            try Alerts.notify(note, displayName: plan.displayName)
+            try Alerts.notify(note, displayName: plan.displayName, app: .paste)
         } catch {
             output.note(AlertFailure(error: error).message)
         }
@@ -78,7 +81,7 @@ struct DesktopWindows {
             answer = try Alerts.confirm(
                 message: output.shown(
                     "This text looks like it holds a secret: \(finding.description). Upload it to \(service.name)?"),
-                buttons: buttons, displayName: plan.displayName)
+                buttons: buttons, displayName: plan.displayName, app: .paste)
         } catch {
             throw AlertFailure(error: error)
         }
@@ -93,7 +96,7 @@ struct DesktopWindows {
         do {
             return try Alerts.prompt(
                 title: "Paste", message: "Title of the paste", initialText: initialText,
-                displayName: plan.displayName)
+                displayName: plan.displayName, app: .paste)
         } catch {
             throw AlertFailure(error: error)
         }
@@ -102,7 +105,7 @@ struct DesktopWindows {
     /// `--pick`: the index of the row chosen, nil when cancelled.
     func pick(title: String, rows: [PickRow]) throws -> Int? {
         do {
-            return try Alerts.pick(title: title, rows: rows, displayName: plan.displayName)
+            return try Alerts.pick(title: title, rows: rows, displayName: plan.displayName, app: .paste)
         } catch {
             throw AlertFailure(error: error)
         }

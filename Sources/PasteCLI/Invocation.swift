@@ -1,31 +1,5 @@
 import PasteCore
 
-/// Where the text of this run comes from.
-public enum InputChoice: Sendable, Equatable {
-    /// stdin when it is a pipe, a file or a socket; otherwise the clipboard.
-    case automatic
-    /// The CLIPBOARD selection (`-c`).
-    case clipboard
-    /// The PRIMARY selection (`-P`).
-    case primary
-    /// These files, one paste each (`-f`).
-    case files([String])
-}
-
-/// What `paste --outbox` is asked to do.
-public enum OutboxCommand: Sendable, Equatable {
-    /// `--outbox` or `--outbox list`: list the entries (`--json`: a JSON array).
-    case list
-    /// `--outbox show ID`: the entry's text on stdout, byte for byte.
-    case show(id: String)
-    /// `--outbox send ID`: send the entry now, whatever its state.
-    case send(id: String)
-    /// `--outbox drop ID`: remove the entry.
-    case drop(id: String)
-    /// `--outbox drop --all`: remove every entry no run holds.
-    case dropAll
-}
-
 /// What the person asked for, after parsing: the neutral model between argv and running.
 public struct Invocation: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
@@ -65,22 +39,6 @@ public struct Invocation: Sendable, Equatable {
     public var prompts = false
 
     public init() {}
-}
-
-/// The result of reading argv.
-public enum ParsedCommandLine: Sendable, Equatable {
-    /// Ours to run.
-    case paste(Invocation)
-    /// coreutils paste(1)'s: positional operands or its options were given.
-    case coreutils
-}
-
-/// A command line that cannot be run.
-public struct UsageError: PasteError, Equatable {
-    public var detail: String
-    public var message: String { detail }
-    public var hint: String? { "try 'paste --help'" }
-    public var exitStatus: ExitStatus { .usage }
 }
 
 /// Reads argv (without argv[0]) into an `Invocation`.

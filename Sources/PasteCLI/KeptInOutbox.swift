@@ -1,4 +1,5 @@
 import PasteCore
+import SecretGuard
 import Upload
 
 /// A failed upload whose text is safe in the outbox: the failure's message and status, and a

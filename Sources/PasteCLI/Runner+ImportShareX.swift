@@ -1,4 +1,5 @@
 import PasteCore
+import ShareX
 import SystemInterop
 
 extension Runner {

@@ -40,10 +40,10 @@ extension Runner {
         let url = Array(records)[index].url
         output.result(url)
         if let copy {
-            let isCopied = DeliverStage(copy: copy, preparedCopy: nil, windows: windows, output: output)
+            let outcome = DeliverStage(copy: copy, preparedCopy: nil, windows: windows, output: output)
                 .copyToClipboard(url, to: copy, clipboard: resolver.makeClipboard())
             // "Copied" only once a reader could get it, as after an upload.
-            if isCopied && windows.isShown { windows.notify(success: true, text: url) }
+            if outcome == .copied && windows.isShown { windows.notify(success: true, text: url) }
         }
         return .success
     }

@@ -1,5 +1,6 @@
 import Clipboard
 import PasteCore
+import ShareX
 import SystemInterop
 import Upload
 
@@ -57,7 +58,11 @@ struct Runner {
     // MARK: - Configuration
 
     func loadConfiguration() throws(ConfigError) -> Configuration {
-        try Configuration.load(explicitPath: invocation.configPath, context: context)
+        try Configuration.load(
+            explicitPath: invocation.configPath, context: context,
+            shareX: { path, name, home throws(ShareXError) in
+                try ShareXUploader.load(path: path, name: name, home: home)
+            })
     }
 
     /// How the transfers of an action outside the pipeline run (`--delete`).

@@ -1,5 +1,6 @@
 import Clipboard
 import PasteCore
+import SecretGuard
 
 extension SecretGuard {
     /// An observer of a clipboard read that feeds this guard's incremental scanner: a large

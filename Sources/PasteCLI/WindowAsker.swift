@@ -10,7 +10,8 @@ struct WindowAsker: Asking {
     func askText(title: String, initial: String) throws -> String? {
         guard let displayName, !displayName.isEmpty else { throw RequestError.cannotAsk(question: title) }
         do {
-            return try Alerts.prompt(title: "paste", message: title, initialText: initial, displayName: displayName)
+            return try Alerts.prompt(
+                title: "paste", message: title, initialText: initial, displayName: displayName, app: .paste)
         } catch {
             throw AlertFailure(error: error)
         }
@@ -25,7 +26,7 @@ struct WindowAsker: Asking {
             choices.enumerated().map { Alerts.Button($0.element, answer: Int?.some($0.offset)) }
             + [Alerts.Button("Cancel", answer: Int?.none)]
         do {
-            return try Alerts.confirm(message: title, buttons: buttons, displayName: displayName) ?? nil
+            return try Alerts.confirm(message: title, buttons: buttons, displayName: displayName, app: .paste) ?? nil
         } catch {
             throw AlertFailure(error: error)
         }

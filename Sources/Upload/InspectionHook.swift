@@ -1,5 +1,6 @@
 import CurlInterop
 import PasteCore
+import SecretGuard
 
 /// Runs a request's `ContentInspection` inside libcurl's read callback (CurlInterop's
 /// `BodyInspector`): every chunk of content read as it is sent is inspected before libcurl has
@@ -14,7 +15,8 @@ final class InspectionHook: BodyInspector {
     /// The hook for `request`, or nil when its content needs no checks.
     static func make(for request: UploadRequest) -> InspectionHook? {
         guard let source = request.body.streamedContent else { return nil }
-        let inspection = ContentInspection(request.contentChecks, source: source.name)
+        let inspection = ContentInspection(
+            request.contentChecks, source: source.name, secrets: SecretInspector.init)
         return inspection.isEmpty ? nil : InspectionHook(inspection)
     }
 

@@ -42,6 +42,10 @@ public final class AlertWindow {
     var inputContext: XIC?
     var deleteWindowAtom: CX11.Atom = 0
     private var isGrabbingKeyboard = false
+    /// `WM_CLASS`'s instance and class names (ICCCM §4.1.2.5), from the caller: the application's
+    /// identity, which window managers match rules on.
+    private let instanceName: String
+    private let className: String
 
     /// The Xlib handle of `display`.
     var xDisplay: OpaquePointer { display.pointer }
@@ -66,9 +70,15 @@ public final class AlertWindow {
     /// - Parameters:
     ///   - display: an open connection; the window keeps it alive.
     ///   - fontPatterns: a fontconfig pattern per role, e.g. `"sans-serif:size=11"`.
+    ///   - instanceName: `WM_CLASS`'s instance name (`res_name`), e.g. `"paste"`.
+    ///   - className: `WM_CLASS`'s class name (`res_class`), e.g. `"Paste"`.
     /// - Throws: `.fontUnavailable`.
-    public init(display: Display, fontPatterns: [FontRole: String]) throws(AlertWindowError) {
+    public init(
+        display: Display, fontPatterns: [FontRole: String], instanceName: String, className: String
+    ) throws(AlertWindowError) {
         self.display = display
+        self.instanceName = instanceName
+        self.className = className
         let pointer = display.pointer
         screen = XDefaultScreen(pointer)
         root = XRootWindow(pointer, screen)
@@ -141,7 +151,7 @@ public final class AlertWindow {
 
     /// Creates the window at `frame` (root coordinates), sets its properties and maps it.
     ///
-    /// Properties (ICCCM §4.1.2, EWMH 1.5): `WM_NAME`/`WM_ICON_NAME`/`WM_CLASS` ("paste", "Paste"),
+    /// Properties (ICCCM §4.1.2, EWMH 1.5): `WM_NAME`/`WM_ICON_NAME`/`WM_CLASS` (the caller's names),
     /// `WM_NORMAL_HINTS` (user position, fixed size), `WM_HINTS` (input False for a notification,
     /// so it never takes focus), `WM_PROTOCOLS` (`WM_DELETE_WINDOW`), `_NET_WM_NAME` (UTF-8),
     /// `_NET_WM_WINDOW_TYPE` (`_NOTIFICATION` or `_DIALOG`), `_NET_WM_STATE` (`_ABOVE`, and for a
@@ -189,13 +199,13 @@ public final class AlertWindow {
         wmHints.flags = InputHint | StateHint
         wmHints.input = kind == .dialog ? 1 : 0
         wmHints.initial_state = NormalState
-        let instance = strdup("paste")
-        let className = strdup("Paste")
+        let instance = strdup(instanceName)
+        let resourceClass = strdup(className)
         defer {
             free(instance)
-            free(className)
+            free(resourceClass)
         }
-        var classHint = XClassHint(res_name: instance, res_class: className)
+        var classHint = XClassHint(res_name: instance, res_class: resourceClass)
         Xutf8SetWMProperties(pointer, window, title, title, nil, 0, &sizeHints, &wmHints, &classHint)
 
         let ours = Window(rawValue: window)

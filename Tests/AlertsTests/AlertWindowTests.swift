@@ -24,7 +24,7 @@ struct AlertWindowTests: ScopedSuite {
                     title: "Copied",
                     body: "https://pastie.example/pastes/123456789/a-very-long-path-that-has-to-wrap-somewhere",
                     style: .success, timeout: .milliseconds(Int(timeout * 1000))),
-                displayName: display)
+                displayName: display, app: .paste)
         }
         let window = try xvfb.waitForPasteWindow()
         let size = try xvfb.size(ofWindow: window)
@@ -45,7 +45,7 @@ struct AlertWindowTests: ScopedSuite {
                 .init(
                     title: "Upload failed", body: "pastie: HTTP 503 — the text waits in the outbox",
                     style: .failure, timeout: .seconds(60)),
-                displayName: display)
+                displayName: display, app: .paste)
         }
         let window = try xvfb.waitForPasteWindow()
         let png = try xvfb.screenshot(window: window, name: "notification-failure")
@@ -59,7 +59,8 @@ struct AlertWindowTests: ScopedSuite {
     func promptReturnsTypedText() throws {
         let display = xvfb.display
         let call = BackgroundCall {
-            try Alerts.prompt(title: "Title for this paste", message: "Shown above the paste.", displayName: display)
+            try Alerts.prompt(
+                title: "Title for this paste", message: "Shown above the paste.", displayName: display, app: .paste)
         }
         let window = try xvfb.waitForFocusedPasteWindow()
         #expect(try xvfb.size(ofWindow: window).width == metrics.dialogWidth)
@@ -74,7 +75,7 @@ struct AlertWindowTests: ScopedSuite {
     func promptEditsInitialText() throws {
         let display = xvfb.display
         let call = BackgroundCall {
-            try Alerts.prompt(title: "Title", message: "", initialText: "notes.txt", displayName: display)
+            try Alerts.prompt(title: "Title", message: "", initialText: "notes.txt", displayName: display, app: .paste)
         }
         _ = try xvfb.waitForFocusedPasteWindow()
         try xvfb.xdotool("key", "BackSpace", "BackSpace", "BackSpace", "BackSpace", "Return")
@@ -85,7 +86,8 @@ struct AlertWindowTests: ScopedSuite {
     func promptEscapeCancels() throws {
         let display = xvfb.display
         let call = BackgroundCall {
-            try Alerts.prompt(title: "Title", message: "Message", initialText: "draft", displayName: display)
+            try Alerts.prompt(
+                title: "Title", message: "Message", initialText: "draft", displayName: display, app: .paste)
         }
         _ = try xvfb.waitForFocusedPasteWindow()
         try xvfb.xdotool("key", "Escape")
@@ -98,7 +100,9 @@ struct AlertWindowTests: ScopedSuite {
         let rows = (0..<12).map {
             PickRow(primary: "https://pastie.example/pastes/\(1000 + $0)", secondary: "pastie · \($0 + 1) min ago")
         }
-        let call = BackgroundCall { try Alerts.pick(title: "Recent pastes", rows: rows, displayName: display) }
+        let call = BackgroundCall {
+            try Alerts.pick(title: "Recent pastes", rows: rows, displayName: display, app: .paste)
+        }
         let window = try xvfb.waitForFocusedPasteWindow()
         let size = try xvfb.size(ofWindow: window)
         #expect(size.width == metrics.pickerWidth)
@@ -118,13 +122,13 @@ struct AlertWindowTests: ScopedSuite {
             PickRow(primary: "https://b.example/2", secondary: "termbin · 2 min ago"),
             PickRow(primary: "https://c.example/3", secondary: "termbin · 3 min ago"),
         ]
-        let filtered = BackgroundCall { try Alerts.pick(title: "Pick", rows: rows, displayName: display) }
+        let filtered = BackgroundCall { try Alerts.pick(title: "Pick", rows: rows, displayName: display, app: .paste) }
         _ = try xvfb.waitForFocusedPasteWindow()
         try xvfb.xdotool("type", "--delay", "15", "termbin 3")
         try xvfb.xdotool("key", "Return")
         #expect(try filtered.value() == 2)
 
-        let cancelled = BackgroundCall { try Alerts.pick(title: "Pick", rows: rows, displayName: display) }
+        let cancelled = BackgroundCall { try Alerts.pick(title: "Pick", rows: rows, displayName: display, app: .paste) }
         _ = try xvfb.waitForFocusedPasteWindow()
         try xvfb.xdotool("key", "Escape")
         #expect(try cancelled.value() == nil)
@@ -135,19 +139,25 @@ struct AlertWindowTests: ScopedSuite {
         let display = xvfb.display
         let buttons = Self.buttons(["Upload anyway", "Upload to private paste", "Cancel"])
         let message = "The clipboard looks like a private key. Upload it anyway?"
-        let safe = BackgroundCall { try Alerts.confirm(message: message, buttons: buttons, displayName: display) }
+        let safe = BackgroundCall {
+            try Alerts.confirm(message: message, buttons: buttons, displayName: display, app: .paste)
+        }
         let window = try xvfb.waitForFocusedPasteWindow()
         let png = try xvfb.screenshot(window: window, name: "confirm")
         #expect(try Screenshots.colourCount(of: png) > 2)
         try xvfb.xdotool("key", "Return")
         #expect(try safe.value() == 2)
 
-        let moved = BackgroundCall { try Alerts.confirm(message: message, buttons: buttons, displayName: display) }
+        let moved = BackgroundCall {
+            try Alerts.confirm(message: message, buttons: buttons, displayName: display, app: .paste)
+        }
         _ = try xvfb.waitForFocusedPasteWindow()
         try xvfb.xdotool("key", "Up", "Up", "Return")
         #expect(try moved.value() == 0)
 
-        let escaped = BackgroundCall { try Alerts.confirm(message: message, buttons: buttons, displayName: display) }
+        let escaped = BackgroundCall {
+            try Alerts.confirm(message: message, buttons: buttons, displayName: display, app: .paste)
+        }
         _ = try xvfb.waitForFocusedPasteWindow()
         try xvfb.xdotool("key", "Escape")
         #expect(try escaped.value() == nil)
@@ -157,7 +167,9 @@ struct AlertWindowTests: ScopedSuite {
     func confirmClick() throws {
         let display = xvfb.display
         let buttons = Self.buttons(["Upload anyway", "Cancel"])
-        let call = BackgroundCall { try Alerts.confirm(message: "Sure?", buttons: buttons, displayName: display) }
+        let call = BackgroundCall {
+            try Alerts.confirm(message: "Sure?", buttons: buttons, displayName: display, app: .paste)
+        }
         let window = try xvfb.waitForFocusedPasteWindow()
         // Where the layout puts the first button, measured with a stand-in only for its x/y:
         // it sits below the message at the padding; click its middle-left area.
@@ -177,7 +189,7 @@ struct AlertWindowTests: ScopedSuite {
     @Test("a bad display name is reported as cannotOpenDisplay")
     func badDisplay() {
         #expect(throws: AlertError.cannotOpenDisplay(name: ":987")) {
-            try Alerts.notify(.init(title: "x", body: "y", style: .success), displayName: ":987")
+            try Alerts.notify(.init(title: "x", body: "y", style: .success), displayName: ":987", app: .paste)
         }
     }
 }

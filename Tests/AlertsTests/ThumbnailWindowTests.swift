@@ -16,7 +16,7 @@ struct ThumbnailWindowTests: ScopedSuite {
     /// A screenshot of the window the notification in `note` shows, as RGBA pixels, and its path.
     func capture(_ note: Alerts.Notification, name: String) throws -> (Screenshot, path: String) {
         let display = xvfb.display
-        let call = BackgroundCall { try Alerts.notify(note, displayName: display) }
+        let call = BackgroundCall { try Alerts.notify(note, displayName: display, app: .paste) }
         let window = try xvfb.waitForPasteWindow()
         let path = try xvfb.screenshot(window: window, name: name)
         print("screenshot of the notification with a thumbnail: \(path)")

@@ -1,5 +1,6 @@
 import Foundation
 import PasteCore
+import SecretGuard
 import Synchronization
 import SystemInterop
 import Testing

@@ -43,29 +43,88 @@ struct OwnerProcessTests: ScopedSuite {
         let text = Array("saved by the manager — ✓".utf8)
         let pid = try Selections.clipboard(xvfb).startOwner(of: text, for: .clipboard)
         try waitUntil("the helper to exit after the hand-off") { Selections.hasExited(pid) }
-        try waitUntil("the manager to own CLIPBOARD") { manager.ownsClipboard }
+        #expect(manager.ownsClipboard)
         #expect(manager.savedText == text)
+        #expect(manager.clipboardRequests == ["UTF8_STRING"], "the helper asked the manager once for the text")
         #expect(try Selections.clipboard(xvfb).read(.clipboard) == text)
+    }
+
+    @Test("a manager that says yes and keeps nothing (wlroots' XWayland): the helper stays owner and serves")
+    func lyingClipboardManager() throws {
+        let manager = try TestClipboardManager(displayName: xvfb.display, behaviour: .saysYesKeepsNothing)
+        defer { manager.stop() }
+        let text = Array("https://paste.example/lost-no-more".utf8)
+        let pid = try Selections.clipboard(xvfb).startOwner(of: text, for: .clipboard)
+        // The yes reached the server before xclip's request does, so the helper reads it first.
+        try waitUntil("the manager to say it saved the text") { manager.answers > 0 }
+        #expect(try readWithDeadline(["/usr/bin/xclip", "-o", "-selection", "clipboard"]) == text)
+        #expect(try readWithDeadline(["/usr/bin/xsel", "-b", "-o"]) == text)
+        #expect(!Selections.hasExited(pid), "still the owner until another client takes the selection")
+        try Selections.startOwnerTool(
+            ["/usr/bin/xclip", "-i", "-selection", "clipboard"], input: Array("next".utf8), on: xvfb,
+            selection: .clipboard)
+        try waitUntil("the helper to exit once another client owns the clipboard") { Selections.hasExited(pid) }
+    }
+
+    @Test("a manager that takes the selection and cannot serve the text: the helper takes it back and serves")
+    func emptyHandedClipboardManager() throws {
+        let manager = try TestClipboardManager(displayName: xvfb.display, behaviour: .takesSelectionServesNothing)
+        defer { manager.stop() }
+        let text = Array("https://paste.example/taken-back".utf8)
+        let pid = try Selections.clipboard(xvfb).startOwner(of: text, for: .clipboard)
+        try waitUntil("the manager to say it saved the text") { manager.answers > 0 }
+        try waitUntil("the helper to own the clipboard again") { !manager.ownsClipboardNow }
+        #expect(try readWithDeadline(["/usr/bin/xclip", "-o", "-selection", "clipboard"]) == text)
+        #expect(manager.clipboardRequests == ["UTF8_STRING"], "asked once, then taken back")
+        #expect(!Selections.hasExited(pid))
+        try Selections.startOwnerTool(
+            ["/usr/bin/xclip", "-i", "-selection", "clipboard"], input: Array("next".utf8), on: xvfb,
+            selection: .clipboard)
+        try waitUntil("the helper to exit") { Selections.hasExited(pid) }
+    }
+
+    /// Runs a reading tool with a deadline well under the tests' own: a helper that left would
+    /// leave xclip waiting for an answer that never comes.
+    func readWithDeadline(_ arguments: [String]) throws -> [UInt8] {
+        let result = try runProcess(
+            arguments[0], Array(arguments.dropFirst()), environment: xvfb.environment, timeout: 10)
+        #expect(result.status == 0, "\(arguments.joined(separator: " ")): \(result.err)")
+        return [UInt8](result.stdout)
     }
 }
 
-/// A minimal clipboard manager (freedesktop ClipboardManager spec), on its own thread and
-/// connection: it owns CLIPBOARD_MANAGER; on SAVE_TARGETS it reads CLIPBOARD, answers, and once
-/// the old owner is gone takes CLIPBOARD itself and serves the saved text (TARGETS, UTF8_STRING).
+/// A clipboard manager (freedesktop ClipboardManager spec), on its own thread and connection: it
+/// owns CLIPBOARD_MANAGER and answers SAVE_TARGETS as `behaviour` says.
 final class TestClipboardManager: Sendable {
+    /// How the manager answers SAVE_TARGETS.
+    enum Behaviour: Sendable {
+        /// As gnome-settings-daemon's and xfce's managers do: it reads CLIPBOARD (on another
+        /// connection, as any requestor), takes CLIPBOARD, then answers yes, and serves the
+        /// saved text (TARGETS, UTF8_STRING).
+        case saves
+        /// As wlroots' XWayland window manager does: yes at once, nothing read, nothing taken.
+        case saysYesKeepsNothing
+        /// It takes CLIPBOARD and answers yes, but refuses every request for it.
+        case takesSelectionServesNothing
+    }
+
     private struct State {
         var isStopping = false
         var savedText: [UInt8]?
         var ownsClipboard = false
+        var answers = 0
+        var clipboardRequests: [String] = []
         var failure: String?
     }
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
     private let ready = DispatchSemaphore(value: 0)
+    private let displayName: String
 
-    init(displayName: String) throws {
+    init(displayName: String, behaviour: Behaviour = .saves) throws {
+        self.displayName = displayName
         Thread.detachNewThread { [self] in
-            run(displayName: displayName)
+            run(behaviour: behaviour)
             finished.signal()
         }
         if ready.wait(timeout: .now() + 10) == .timedOut { throw ManagerFailed(reason: "did not start") }
@@ -73,14 +132,27 @@ final class TestClipboardManager: Sendable {
     }
 
     var savedText: [UInt8]? { state.withLock { $0.savedText } }
+    /// Whether it took CLIPBOARD (it may have lost it since).
     var ownsClipboard: Bool { state.withLock { $0.ownsClipboard } }
+    /// How many SAVE_TARGETS it answered yes to (each answer was synced with the server).
+    var answers: Int { state.withLock { $0.answers } }
+    /// The targets asked of it for CLIPBOARD, in order.
+    var clipboardRequests: [String] { state.withLock { $0.clipboardRequests } }
+
+    /// Whether it owns CLIPBOARD right now (asked on a connection of its own).
+    var ownsClipboardNow: Bool {
+        guard let display = try? Display(name: displayName) else { return false }
+        defer { display.close() }
+        let owner = display.selectionOwner(display.atom("CLIPBOARD"))
+        return owner != nil && owner == display.selectionOwner(display.atom("CLIPBOARD_MANAGER"))
+    }
 
     func stop() {
         state.withLock { $0.isStopping = true }
         _ = finished.wait(timeout: .now() + 10)
     }
 
-    private func run(displayName: String) {
+    private func run(behaviour: Behaviour) {
         let display: Display
         do { display = try Display(name: displayName) } catch {
             state.withLock { $0.failure = "manager cannot open \(displayName)" }
@@ -97,44 +169,52 @@ final class TestClipboardManager: Sendable {
         }
         display.setSelectionOwner(atoms["CLIPBOARD_MANAGER"]!, to: window, at: time)
         ready.signal()
-        var isWaitingForOwnerToLeave = false
         while !state.withLock({ $0.isStopping }) {
-            if isWaitingForOwnerToLeave, display.selectionOwner(atoms["CLIPBOARD"]!) == nil,
-                let now = try? display.serverTime(using: window, before: .now + .seconds(5))
-            {
-                display.setSelectionOwner(atoms["CLIPBOARD"]!, to: window, at: now)
-                isWaitingForOwnerToLeave = false
-                state.withLock { $0.ownsClipboard = display.selectionOwner(atoms["CLIPBOARD"]!) == window }
-            }
             guard case .selectionRequest(let request)? = display.nextEvent(before: .now + .milliseconds(20)) else {
                 continue
             }
             var answered: Atom?
+            var isYes = false
             if request.selection == atoms["CLIPBOARD_MANAGER"], request.target == atoms["SAVE_TARGETS"] {
-                // Save: read CLIPBOARD (on another connection) as any requestor would.
-                let saved = try? X11Clipboard(displayName: displayName, helperExecutable: "/nonexistent")
-                    .read(.clipboard, timeout: .seconds(5))
-                state.withLock { $0.savedText = saved }
-                if saved != nil {
-                    answered = request.property
-                    isWaitingForOwnerToLeave = true
+                if behaviour == .saves {
+                    // Save: read CLIPBOARD (on another connection) as any requestor would.
+                    let saved = try? X11Clipboard(displayName: displayName, helperExecutable: "/nonexistent")
+                        .read(.clipboard, timeout: .seconds(5))
+                    state.withLock { $0.savedText = saved }
+                    isYes = saved != nil
+                } else {
+                    isYes = true
                 }
-            } else if request.selection == atoms["CLIPBOARD"], let saved = savedText {
-                if request.target == atoms["TARGETS"] {
-                    display.changeProperty(
-                        request.property, of: request.requestor, type: atoms["ATOM"]!,
-                        atoms: [atoms["TARGETS"]!, atoms["UTF8_STRING"]!])
-                    answered = request.property
-                } else if request.target == atoms["UTF8_STRING"] {
-                    display.changeProperty(
-                        request.property, of: request.requestor, type: request.target, bytes: saved[...])
-                    answered = request.property
+                if isYes, behaviour != .saysYesKeepsNothing,
+                    let now = try? display.serverTime(using: window, before: .now + .seconds(5))
+                {
+                    // Takes CLIPBOARD before it answers, as the real managers do.
+                    display.setSelectionOwner(atoms["CLIPBOARD"]!, to: window, at: now)
+                    let owns = display.selectionOwner(atoms["CLIPBOARD"]!) == window
+                    state.withLock { $0.ownsClipboard = owns }
+                }
+                if isYes { answered = request.property }
+            } else if request.selection == atoms["CLIPBOARD"] {
+                let name = display.name(of: request.target) ?? "?"
+                state.withLock { $0.clipboardRequests.append(name) }
+                if behaviour == .saves, let saved = savedText {
+                    let property = request.property.isNone ? request.target : request.property
+                    if request.target == atoms["TARGETS"] {
+                        display.changeProperty(
+                            property, of: request.requestor, type: atoms["ATOM"]!,
+                            atoms: [atoms["TARGETS"]!, atoms["UTF8_STRING"]!])
+                        answered = property
+                    } else if request.target == atoms["UTF8_STRING"] {
+                        display.changeProperty(property, of: request.requestor, type: request.target, bytes: saved[...])
+                        answered = property
+                    }
                 }
             }
             display.sendSelectionNotify(
                 to: request.requestor, selection: request.selection, target: request.target, property: answered,
                 time: request.time)
-            display.flush()
+            try? display.sync()
+            if isYes { state.withLock { $0.answers += 1 } }
         }
         display.close()
     }

@@ -75,4 +75,28 @@ struct PasteReadTargetsTests: ScopedSuite {
         #expect(served.header("Content-Type") == "image/png")
         #expect(try xvfb.clipboardText() == url)
     }
+
+    @Test("an owner that refuses every request: 65 and what it refused, nothing sent")
+    func refusal() throws {
+        try writeConfig()
+        let owner = try ScriptedOwner(on: xvfb, answers: [:], refusesTargets: true)
+        defer { owner.stop() }
+        let result = try runPaste([])
+        #expect(result.out == "")
+        #expect(result.err == "paste: the clipboard owner refused: UTF8_STRING, TARGETS, STRING\n")
+        #expect(result.status == 65)
+        #expect(try mock.posts().isEmpty)
+    }
+
+    @Test("an owner that answers UTF8_STRING with INTEGER data: 65 and what it did")
+    func integerReply() throws {
+        try writeConfig()
+        let integer = ScriptedOwner.Answer.bytes([1, 0, 0, 0], type: "INTEGER")
+        let owner = try ScriptedOwner(on: xvfb, answers: ["TARGETS": integer], answeringEveryTarget: integer)
+        defer { owner.stop() }
+        let result = try runPaste([])
+        #expect(result.out == "")
+        #expect(result.err == "paste: the clipboard owner answered UTF8_STRING with INTEGER data, not text\n")
+        #expect(result.status == 65)
+    }
 }

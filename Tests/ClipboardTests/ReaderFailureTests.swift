@@ -33,6 +33,44 @@ struct ReaderFailureTests: ScopedSuite {
         #expect(error?.kind == .badInput)
     }
 
+    @Test("an owner that refuses UTF8_STRING, TARGETS and STRING is a refusal naming them, not an empty clipboard")
+    func refusingOwner() throws {
+        let owner = try ScriptedOwner(on: xvfb, answers: [:], refusesTargets: true)
+        defer { owner.stop() }
+        let error = #expect(
+            throws: ClipboardError.ownerRefused(.clipboard, targets: ["UTF8_STRING", "TARGETS", "STRING"])
+        ) {
+            try Selections.clipboard(xvfb).read(.clipboard)
+        }
+        #expect(error?.kind == .badInput)
+        #expect(error?.message == "the clipboard owner refused: UTF8_STRING, TARGETS, STRING")
+        #expect(owner.requestedTargets == ["UTF8_STRING", "TARGETS", "STRING"])
+    }
+
+    @Test("an owner that answers UTF8_STRING with INTEGER data is told as that", arguments: [false, true])
+    func nonTextReply(answersEveryTargetSo: Bool) throws {
+        let integer = ScriptedOwner.Answer.bytes([1, 0, 0, 0], type: "INTEGER")
+        // Either it lists UTF8_STRING in TARGETS, or it answers TARGETS itself with INTEGER
+        // data (and STRING, asked blind then, too).
+        let owner =
+            answersEveryTargetSo
+            ? try ScriptedOwner(on: xvfb, answers: ["TARGETS": integer], answeringEveryTarget: integer)
+            : try ScriptedOwner(on: xvfb, answers: ["UTF8_STRING": integer])
+        defer { owner.stop() }
+        let error = #expect(throws: ClipboardError.nonTextReply(.clipboard, target: "UTF8_STRING", type: "INTEGER")) {
+            try Selections.clipboard(xvfb).read(.clipboard)
+        }
+        #expect(error?.kind == .badInput)
+        #expect(error?.message == "the clipboard owner answered UTF8_STRING with INTEGER data, not text")
+    }
+
+    @Test("an owner that answers with zero bytes is an empty clipboard")
+    func zeroBytes() throws {
+        let owner = try ScriptedOwner(on: xvfb, answers: ["UTF8_STRING": .bytes([], type: "UTF8_STRING")])
+        defer { owner.stop() }
+        #expect(throws: ClipboardError.empty(.clipboard)) { try Selections.clipboard(xvfb).read(.clipboard) }
+    }
+
     @Test("an owner that never answers times out within the deadline")
     func stuckOwnerTimesOut() throws {
         // Takes CLIPBOARD and then never reads its events.

@@ -38,10 +38,16 @@ final class ScriptedOwner: @unchecked Sendable {
     ///     other target is refused.
     ///   - answeringEveryTarget: an answer for every target that is not in `answers` (as
     ///     `xclip -t TYPE` gives), instead of a refusal.
-    init(on server: Xvfb, answers: [String: Answer], answeringEveryTarget: Answer? = nil) throws {
+    ///   - refusesTargets: refuse `TARGETS` too (as wlroots' XWayland refuses everything while
+    ///     no X window has focus).
+    init(
+        on server: Xvfb, answers: [String: Answer], answeringEveryTarget: Answer? = nil, refusesTargets: Bool = false
+    ) throws {
         let displayName = server.display
         Thread.detachNewThread { [self] in
-            serve(displayName: displayName, answers: answers, fallback: answeringEveryTarget)
+            serve(
+                displayName: displayName, answers: answers, fallback: answeringEveryTarget,
+                refusesTargets: refusesTargets)
         }
         guard ready.wait(timeout: .now() + 30) == .success else { throw OwnerFailed(reason: "no start in 30 s") }
         if let startError = lock.withLock({ startError }) { throw OwnerFailed(reason: startError) }
@@ -72,7 +78,7 @@ final class ScriptedOwner: @unchecked Sendable {
         var isDone = false
     }
 
-    private func serve(displayName: String, answers: [String: Answer], fallback: Answer?) {
+    private func serve(displayName: String, answers: [String: Answer], fallback: Answer?, refusesTargets: Bool) {
         defer { finished.signal() }
         let display: Display
         do { display = try Display(name: displayName) } catch {
@@ -110,7 +116,7 @@ final class ScriptedOwner: @unchecked Sendable {
                 lock.withLock { requests.append(name) }
                 let property = request.property.isNone ? request.target : request.property
                 let answer = answers[name] ?? (name == "TARGETS" ? nil : fallback)
-                if name == "TARGETS" && answers["TARGETS"] == nil {
+                if name == "TARGETS" && answers["TARGETS"] == nil && !refusesTargets {
                     let offered = [targetsAtom] + answers.keys.sorted().map { display.atom($0) }
                     display.changeProperty(property, of: request.requestor, type: atomType, atoms: offered)
                 } else if let answer {

@@ -46,16 +46,7 @@ struct WaylandClipboardTests: ScopedSuite {
             cat "$store.$(echo "$type" | tr / _)"
             """
         for (name, text) in [("wl-copy", copy), ("wl-paste", paste)] {
-            // Written through a close-on-exec descriptor: one that a process forked meanwhile by
-            // a parallel test inherited would keep the file "busy" and make its exec fail
-            // (ETXTBSY), which reads as a missing tool.
-            let path = bin.appendingPathComponent(name).path
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-            try #require(descriptor >= 0)
-            let bytes = Array(text.utf8)
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            close(descriptor)
-            try #require(written == bytes.count)
+            try Self.installScript(text, at: bin.appendingPathComponent(name).path)
         }
         environment = [
             "PATH": bin.path + ":/usr/bin:/bin", "WAYLAND_DISPLAY": "wayland-test", "FAKE_WL_STORE": folder.path,
@@ -63,6 +54,36 @@ struct WaylandClipboardTests: ScopedSuite {
     }
 
     func clipboard() throws -> WaylandClipboard { try WaylandClipboard(environment: environment) }
+
+    /// Writes an executable script at `path`, through a close-on-exec descriptor: one that a
+    /// process forked meanwhile by a parallel test inherited would keep the file "busy" and
+    /// make its exec fail (ETXTBSY), which reads as a missing tool.
+    static func installScript(_ text: String, at path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        try #require(descriptor >= 0)
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        try #require(written == bytes.count)
+    }
+
+    /// Replaces the fake `tool` with one that hangs as wl-clipboard's focus-popup fallback does
+    /// (it waits for a keyboard focus that never comes), writing its pid to `tool.pid` first.
+    func installHanging(_ tool: String) throws -> URL {
+        let pidFile = folder.appendingPathComponent("\(tool).pid")
+        try Self.installScript(
+            "#!/bin/sh\necho $$ > \"$FAKE_WL_STORE/\(tool).pid\"\nexec sleep 600\n",
+            at: folder.appendingPathComponent("bin/\(tool)").path)
+        return pidFile
+    }
+
+    /// The pid a hanging tool wrote, once it did.
+    func hungPid(_ file: URL) throws -> Int32 {
+        try #require(
+            Int32(
+                String(decoding: try Data(contentsOf: file), as: UTF8.self).trimmingCharacters(
+                    in: .whitespacesAndNewlines)))
+    }
 
     @Test("WAYLAND_DISPLAY without DISPLAY picks wl-clipboard; DISPLAY wins when both are set")
     func detection() {
@@ -180,5 +201,75 @@ struct WaylandClipboardTests: ScopedSuite {
         #expect(result.err.isEmpty)
         let copied = try Data(contentsOf: folder.appendingPathComponent("clipboard.data"))
         #expect(String(decoding: copied, as: UTF8.self) + "\n" == result.out)
+    }
+
+    @Test("a wl-paste that hangs is killed at the clipboard timeout: one error, no process left")
+    func hangingPaste() throws {
+        let pidFile = try installHanging("wl-paste")
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(throws: ClipboardError.waylandToolTimedOut(tool: "wl-paste", seconds: 0.5)) {
+            try clipboard().read(.clipboard, timeout: .milliseconds(500))
+        }
+        #expect(clock.now - start < .seconds(5))
+        let pid = try hungPid(pidFile)
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "wl-paste \(pid) is gone (killed and reaped)")
+        let message = ClipboardError.waylandToolTimedOut(tool: "wl-paste", seconds: 0.5).message
+        #expect(message == "wl-paste did not finish within 0.5 s and was stopped")
+    }
+
+    @Test("a wl-copy that hangs is killed at its deadline: one error, no process left")
+    func hangingCopy() throws {
+        let pidFile = try installHanging("wl-copy")
+        let clipboard = try WaylandClipboard(environment: environment, copyTimeout: .milliseconds(500))
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(throws: ClipboardError.waylandToolTimedOut(tool: "wl-copy", seconds: 0.5)) {
+            try clipboard.write(Array("https://paste.example/1".utf8), to: .clipboard)
+        }
+        #expect(clock.now - start < .seconds(5))
+        let pid = try hungPid(pidFile)
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "wl-copy \(pid) is gone (killed and reaped)")
+    }
+
+    /// Runs the built `paste` as a launcher would under Wayland: stdin /dev/null, no DISPLAY.
+    func runPaste(_ extra: [String: String?], config: String? = nil) throws -> ProcessResult {
+        if let config { try home.write(config, to: "config/paste/config") }
+        var env = home.environment(["DISPLAY": String?.none, "NO_COLOR": "1"])
+        for (key, value) in environment { env[key] = value }
+        for (key, value) in extra { env[key] = value }
+        return try runProcess(
+            BuiltProducts.path(of: "paste"), ["--no-notify", "--url", "http://127.0.0.1:9/none"], input: .null,
+            environment: env, timeout: 60)
+    }
+
+    @Test("paste with a hanging wl-paste: the clipboard-timeout stops it, exit 75, one line")
+    func pasteWithHangingTool() throws {
+        let pidFile = try installHanging("wl-paste")
+        let result = try runPaste([:], config: "[paste]\n    clipboard-timeout = 0.5\n")
+        #expect(result.out == "")
+        #expect(result.err == "paste: wl-paste did not finish within 0.5 s and was stopped\n")
+        #expect(result.status == 75)
+        let pid = try hungPid(pidFile)
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "wl-paste \(pid) is gone")
+    }
+
+    @Test("paste under Wayland with no wl-clipboard on PATH names what is missing, exit 69")
+    func pasteWithoutTools() throws {
+        let empty = folder.appendingPathComponent("empty-bin")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let result = try runPaste(["PATH": empty.path])
+        #expect(result.out == "")
+        #expect(
+            result.err
+                == "paste: no clipboard: WAYLAND_DISPLAY is set, DISPLAY is not, and wl-clipboard is not installed "
+                + "(no wl-copy and wl-paste on PATH)\n")
+        #expect(result.status == 69)
+        // Piped text is uploaded elsewhere; here only the copy would need the clipboard, and the
+        // note says why it was not made.
+        #expect(
+            MissingClipboard(waylandDisplay: "wayland-1", hasDataControl: false, missingTools: ["wl-copy"]).message
+                == "no clipboard: WAYLAND_DISPLAY is set, DISPLAY is not, and the compositor offers no data-control "
+                + "and wl-clipboard is not installed (no wl-copy on PATH)")
     }
 }

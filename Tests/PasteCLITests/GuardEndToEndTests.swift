@@ -3,11 +3,11 @@ import Testing
 import TestSupport
 
 /// The secret guard end to end: exit 77, one line naming what and where, nothing sent;
-/// `--force` sends. (The detection rate over the whole corpus is PasteCoreTests' SecretGuardTests.)
+/// `--force` sends. (The detection rate over the whole corpus is SecretGuardTests' SecretGuardTests.)
 @Suite("Secret guard: refused without --force, nothing sent", .temporaryHome, .mock)
 struct GuardEndToEndTests: ScopedSuite {
     static let secrets = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../PasteCoreTests/Fixtures/secrets").standardized
+        .appendingPathComponent("../SecretGuardTests/Fixtures/secrets").standardized
 
     static var samples: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: secrets.path)) ?? []).sorted()

@@ -88,10 +88,10 @@ func manTag(for spec: OptionSpec) -> String {
     (spec.short.map { "-\($0), " } ?? "") + "--" + spec.long + (spec.argument.map { " " + $0 } ?? "")
 }
 
-/// The keys the apply functions of Configuration.swift accept, read from the source: the
+/// The keys the apply functions of Config/<Type>+Apply.swift accept, read from the source: the
 /// `case "key"` lines between `extension <Type> {` and the next top-level declaration.
 func acceptedConfigKeys(of type: String) throws -> [String] {
-    let source = try SourceTree.text("Sources/PasteCore/Configuration.swift")
+    let source = try SourceTree.text("Sources/PasteCore/Config/\(type)+Apply.swift")
     guard let start = source.range(of: "\nextension \(type) {\n    mutating func apply(") else { return [] }
     let block = source[start.upperBound...]
     let end = block.range(of: "\n}\n")?.lowerBound ?? block.endIndex
@@ -202,7 +202,7 @@ struct ManPageTests {
         #expect(result.out.contains("SEE ALSO"))
     }
 
-    @Test("the mirrored key lists match the case labels of Configuration.swift")
+    @Test("the mirrored key lists match the case labels of Settings+Apply.swift and ServiceProfile+Apply.swift")
     func keyListsMatchSource() throws {
         #expect(try acceptedConfigKeys(of: "Settings") == Self.pasteKeys)
         #expect(try acceptedConfigKeys(of: "ServiceProfile") == Self.serviceKeys)

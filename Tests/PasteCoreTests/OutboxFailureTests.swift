@@ -1,5 +1,6 @@
 import Foundation
 import PasteCore
+import SecretGuard
 import Testing
 
 /// What a failure means for the text in the outbox, and how --retry paces entries: pure functions.

@@ -4,7 +4,7 @@
 Called by scripts/secret-guard-recall. Generates fresh samples of every kind (fakes.py: random
 values in each issuer's real format; private keys from openssl, ssh-keygen and gpg), places each
 in surroundings picked at random from the templates below (none of them is used by the test
-fixtures in Tests/PasteCoreTests/Fixtures), writes one file per sample, and then:
+fixtures in Tests/SecretGuardTests/Fixtures), writes one file per sample, and then:
   - runs `paste -n -f FILE` on each (a dry run: the guard refuses with exit 77, nothing is sent),
   - runs `detect-secrets scan --all-files` once over all of them,
 and prints, per kind, the share of samples each refuses.

@@ -58,37 +58,59 @@ struct DeliverStage {
         }
     }
 
-    /// Copies the last URL and, at a hotkey when every paste was made, says so in a window.
+    /// Copies the last URL and, at a hotkey when every paste was made, says so in a window:
+    /// "Copied" only once the copy is done (the owner holds the selection: a reader gets it).
     ///
     /// - Parameter clipboard: the session's clipboard, for a copy not begun earlier.
     func finish(clipboard: SessionClipboard) -> ExitStatus {
         guard let url = lastURL else { return status }
-        if let copy { copyToClipboard(url, to: copy, clipboard: clipboard) }
+        let outcome = copy.map { copyToClipboard(url, to: $0, clipboard: clipboard) } ?? .notAsked
         if windows.isShown && status == .success {
-            windows.notify(success: true, text: url, image: lastImage)
+            let window = Self.successWindow(url: url, copy: outcome)
+            windows.notify(success: true, title: window.title, text: window.body, image: lastImage)
         }
         return status
     }
 
-    /// Puts the URL on the clipboard through the detached owner; a note when there is no display
-    /// and the person asked for the copy (`isCopyExpected`).
+    /// What became of the copy of the URL.
+    enum CopyOutcome: Equatable {
+        /// Not asked for (`--no-copy`, `copy = false`).
+        case notAsked
+        /// The URL is in the selection: its owner said so after taking it.
+        case copied
+        /// It could not be copied, for this reason (already noted on stderr).
+        case failed(String)
+    }
+
+    /// The success window's title and text: "Copied" only when the URL was.
+    static func successWindow(url: String, copy: CopyOutcome) -> (title: String, body: String) {
+        switch copy {
+        case .copied: ("Copied", url)
+        case .notAsked: ("Pasted", url)
+        case .failed(let reason): ("Pasted, not copied", url + "\n" + reason)
+        }
+    }
+
+    /// Puts the URL on the clipboard through the detached owner; a note when it could not (for
+    /// no display, only when the person asked for the copy: `isCopyExpected`).
     ///
-    /// - Returns: whether the URL was copied.
+    /// - Returns: `.copied` only when the owner reported that it holds the selection.
     @discardableResult
-    func copyToClipboard(_ url: String, to selection: Selection, clipboard: SessionClipboard) -> Bool {
+    func copyToClipboard(_ url: String, to selection: Selection, clipboard: SessionClipboard) -> CopyOutcome {
         do {
             if let preparedCopy {
                 try preparedCopy.complete(with: Array(url.utf8))
             } else {
                 try clipboard.get().write(Array(url.utf8), to: selection)
             }
-            return true
+            return .copied
         } catch .noDisplay {
             if isCopyExpected { output.note("no display: the URL was printed but not copied") }
-            return false
+            return .failed("no display: the URL was not copied")
         } catch {
-            output.note("the URL was not copied: \(ClipboardFailure(error: error).message)")
-            return false
+            let reason = ClipboardFailure(error: error).message
+            output.note("the URL was not copied: \(reason)")
+            return .failed("the URL was not copied: \(reason)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import PasteCore
+import SecretGuard
 
 /// Guard, after read: nothing that looks like a key or token leaves without consent
 /// (`--force`, or at a hotkey the person's answer in a window).

@@ -1,5 +1,6 @@
 import Clipboard
 import PasteCore
+import SecretGuard
 import SystemInterop
 
 /// One thing to paste: its bytes (or where to stream them from), what they are, and what to

@@ -1,5 +1,6 @@
 import Clipboard
 import PasteCore
+import SecretGuard
 
 /// Read, the pipeline's first stage: the inputs of an upload (a selection, stdin or `-f` files),
 /// what each holds (text, an image, another binary file) and so where it goes, and the clipboard

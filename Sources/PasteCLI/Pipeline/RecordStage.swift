@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PasteCore
+import SecretGuard
 import SystemInterop
 import Upload
 

@@ -1,0 +1,58 @@
+import FoundationEssentials
+import SystemInterop
+
+/// The `[paste]` section: settings that are not about one service.
+public struct Settings: Sendable, Equatable {
+    /// The service used when no flag or `PASTE_SERVICE` names one.
+    public var service: String?
+    /// The line of the config file that set `service` (for an unknown-service error).
+    public var serviceLine: Int?
+    /// When windows are shown.
+    public var notify: NotifyMode = .auto
+    /// Seconds to wait for a TCP connection.
+    public var connectTimeout: Double = 10
+    /// Seconds the whole upload may take (`nil`: no limit beyond the stall timeout).
+    public var timeout: Double?
+    /// Seconds a transfer may stall before it is abandoned.
+    public var stallTimeout: Double = 30
+    /// Seconds the answer may take once the text is sent (`response-timeout`): a server that
+    /// trickles its answer just above the stall limit cannot keep a run alive for ever.
+    public var responseTimeout: Double = Settings.defaultResponseTimeout
+    /// The default `response-timeout`, in seconds.
+    public static let defaultResponseTimeout = 60.0
+    /// How many times a request that never reached the server is tried again.
+    public var retries: Int = 3
+    /// How many failed attempts an outbox entry may have before `paste --retry` holds it.
+    public var retryMaximumAttempts: Int = OutboxPolicy.defaultMaximumAttempts
+    /// The longest Retry-After paste honours, in seconds.
+    public var maximumRetryAfter: Double = 30
+    /// Seconds during which the same content to the same service reuses the earlier URL.
+    public var repeatWindow: Double = 300
+    /// Seconds to wait for a clipboard owner to answer.
+    public var clipboardTimeout: Double = 2
+    /// The most bytes read from a selection, text or image (`max-clipboard`): an owner that
+    /// keeps sending is stopped there.
+    public var maximumClipboardBytes: Int = Settings.defaultMaximumClipboardBytes
+    /// The default `max-clipboard`: far more than anyone copies, little enough that an owner
+    /// sending without end is stopped before memory runs short.
+    public static let defaultMaximumClipboardBytes = 1 << 30
+    /// Seconds a notification stays on screen.
+    public var notifyTimeout: Double = 4
+    /// Whether the URL is copied to the clipboard.
+    public var copy = true
+    /// Whether the file says `copy = true` itself: then a run with no display says that the URL
+    /// was not copied (without it, a pipeline or cron job is not told so each time).
+    public var isCopyExplicit = false
+    /// Where an image goes (`image-service`): none by default, so no image reaches a public
+    /// host unless the person named one. Checked at load: a service that takes images.
+    public var imageService: String?
+    /// The line of the config file that set `imageService`.
+    public var imageServiceLine: Int?
+    /// Trust and proxy keys for every service (`ca-file`, `ca-path`, `proxy`, `no-proxy`).
+    public var connection = ConnectionSettings()
+
+    public init() {}
+
+    /// The largest `retry-max-attempts`: with backoff capped at six hours, months of tries.
+    public static let retryMaximumAttemptsLimit = 1000
+}

@@ -1,0 +1,5 @@
+/// A part of a template that the config spelling cannot say (`--import-sxcu`).
+public struct Inexpressible: Error, Sendable, Equatable {
+    /// What it is, for the one-line message (`{prompt:…} (a window asking for text)`).
+    public var feature: String
+}

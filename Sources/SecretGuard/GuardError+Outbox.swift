@@ -1,0 +1,5 @@
+import PasteCore
+
+extension GuardError: OutboxClassifiable {
+    public var outboxVerdict: OutboxFailure.Verdict { .held }
+}

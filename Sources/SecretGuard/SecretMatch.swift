@@ -1,0 +1,13 @@
+import PasteCore
+
+/// A match before line and column are known: the byte range and what to show of it.
+struct SecretMatch: Sendable, Equatable {
+    var pattern: SecretPattern
+    /// The first byte of the match.
+    var start: Int
+    /// One past the last byte of the secret itself (for assignments: of the value).
+    var end: Int
+    /// A redacted excerpt (`AKIA…XY`).
+    var excerpt: String
+    var rank: SecretRule.Rank
+}

@@ -1,0 +1,145 @@
+import PasteCore
+
+extension SecretRule {
+    /// Every kind the guard knows, once: its triggers, its format and its context.
+    ///
+    /// The formats follow the issuers' published shapes, as collected by detect-secrets'
+    /// plugins and gitleaks' rules (checked against both; the code is our own). A token must
+    /// start a word, but `_` and `-` may glue it to one (`my_ghp_…`), and a terminal escape
+    /// (`\e[32m`), a JSON escape (`\n`) or a URL escape (`%3D`) right before it counts as a
+    /// word break. Key-and-value kinds skip placeholders (`xxx`, `changeme`, `${VAR}`).
+    static let table: [SecretRule] = [
+        // MARK: Private keys
+        SecretRule(.privateKey, ["-----BEGIN ", "---- BEGIN SSH2 "], .privateKeyBlock),
+        SecretRule(.pgpPrivateKey, ["-----BEGIN PGP PRIVATE KEY BLOCK-----"], .pgpBlock),
+        SecretRule(.puttyPrivateKey, ["PuTTY-User-Key-File-"], .puttyKeyFile),
+        SecretRule(
+            .ageSecretKey, ["AGE-SECRET-KEY-1"],
+            .token(.run(SecretAlphabet("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"), 58...58))),
+
+        // MARK: Cloud providers
+        SecretRule(
+            .awsAccessKeyID, ["AKIA", "ASIA", "ABIA", "ACCA"],
+            .token(.run(.upperAlphanumeric, 16...16, .notAWSExample))),
+        SecretRule(.awsAccessKeyID, ["A3T"], .token(.run(.upperAlphanumeric, 17...17, .notAWSExample))),
+        .assignment(
+            .awsSecretAccessKey, keys: ["aws_secret_access_key", "secret_access_key", "aws_secret_key"],
+            value: .base64(count: 40), rank: .context),
+        SecretRule(.googleAPIKey, ["AIza"], .token(.run(.base64URL, 35...35))),
+        SecretRule(.googleOAuthToken, ["ya29."], .token(.run(.base64URL, 20...4096, .letterAndDigit))),
+        SecretRule(.googleOAuthClientSecret, ["GOCSPX-"], .token(.run(.base64URL, 28...28))),
+        SecretRule(
+            .azureStorageKey, ["AccountKey=", "SharedAccessKey="],
+            .token(TokenFormat([.run(.base64, 40...100)], .mixedCaseAndDigit, startsWord: false))),
+        SecretRule(.azureSASToken, ["sig="], .azureSignature, rank: .context),
+        SecretRule(
+            .azureClientSecret, ["Q~"],
+            .token(
+                TokenFormat(
+                    leading: .run(SecretAlphabet("a-zA-Z0-9_~."), 4...4),
+                    [.run(SecretAlphabet("a-zA-Z0-9_~.-"), 31...34)],
+                    .digitBeforeLiteral))),
+        SecretRule(.digitalOceanToken, ["dop_v1_", "doo_v1_", "dor_v1_"], .token(.run(.lowerHex, 64...64))),
+        SecretRule(.vaultToken, ["hvs.", "hvb.", "hvr."], .token(.run(.base64URL, 90...300))),
+        SecretRule(
+            .terraformToken, [".atlasv1."],
+            .token(
+                TokenFormat(leading: .run(.lowerAlphanumeric, 14...14), [.run(SecretAlphabet("a-z0-9_=-"), 60...70)]))),
+        SecretRule(
+            .dopplerToken, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
+            .token(.run(.alphanumeric, 40...44))),
+        SecretRule(.databricksToken, ["dapi"], .token(.run(.lowerHex, 32...32, .letterAndDigit))),
+
+        // MARK: Code hosting and package registries
+        SecretRule(
+            .gitHubToken, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+            .token(.run(.alphanumeric, 36...36, .gitHubChecksum))
+        ),
+        SecretRule(
+            .gitHubToken, ["github_pat_"],
+            .token(TokenFormat([.run(.alphanumeric, 22...22), .literal("_"), .run(.alphanumeric, 59...59)]))),
+        SecretRule(
+            .gitLabToken,
+            [
+                "glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glimt-", "glcbt-", "gloas-", "glagent-",
+                "glffct-",
+            ],
+            .token(.run(.base64URL, 20...1024, .letterAndDigit))),
+        SecretRule(.gitLabToken, ["GR1348941"], .token(.run(.base64URL, 20...64, .letterAndDigit))),
+        SecretRule(.npmToken, ["npm_"], .token(.run(.alphanumeric, 36...36, .letterAndDigit))),
+        SecretRule(
+            .pyPIToken, ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], .token(.run(.base64URL, 50...4096))),
+        SecretRule(.rubyGemsToken, ["rubygems_"], .token(.run(.lowerHex, 48...48))),
+        SecretRule(.dockerHubToken, ["dckr_pat_"], .token(.run(.base64URL, 24...40, .letterAndDigit))),
+        SecretRule(.huggingFaceToken, ["hf_"], .token(.run(.letters, 34...34, .mixedCase))),
+
+        // MARK: Payments, messaging and other services
+        SecretRule(.stripeKey, ["sk_live_", "rk_live_"], .token(.run(.alphanumeric, 20...255, .letterAndDigit))),
+        SecretRule(.squareToken, ["sq0atp-"], .token(.run(.base64URL, 22...60))),
+        SecretRule(.squareToken, ["sq0csp-"], .token(.run(.base64URL, 40...50))),
+        SecretRule(.squareToken, ["EAAA"], .token(.run(.base64URL, 40...100, .mixedCaseAndDigit))),
+        SecretRule(.shopifyToken, ["shpat_", "shpca_", "shppa_", "shpss_"], .token(.run(.hex, 32...32))),
+        SecretRule(
+            .slackToken, ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xoxe.", "xapp-"],
+            .token(.run(SecretAlphabet("a-zA-Z0-9-"), 10...255, .letterAndDigit))),
+        SecretRule(
+            .slackWebhook, ["hooks.slack.com/"],
+            .token(TokenFormat([.run(SecretAlphabet("a-zA-Z0-9_/+"), 30...255)], .letterAndDigit, startsWord: false))),
+        SecretRule(
+            .discordBotToken, ["MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"],
+            .token(
+                TokenFormat(
+                    [
+                        .run(.base64URL, 22...24), .literal("."), .run(.base64URL, 6...6), .literal("."),
+                        .run(.base64URL, 27...38),
+                    ], .discordUserID))),
+        SecretRule(
+            .discordWebhook, ["/api/webhooks/"],
+            .token(
+                TokenFormat(
+                    [.run(.digits, 17...20), .literal("/"), .run(.base64URL, 60...80)],
+                    .afterHost(["discord.com", "discordapp.com"]), startsWord: false))),
+        SecretRule(
+            .telegramBotToken, [":AA"],
+            .token(TokenFormat(leading: .run(.digits, 8...10), [.run(.base64URL, 33...33)], glue: ["bot"]))),
+        SecretRule(.twilioAPIKey, ["SK"], .token(.run(.hex, 32...32, .letterAndDigit))),
+        SecretRule(
+            .sendGridKey, ["SG."],
+            .token(TokenFormat([.run(.base64URL, 22...22), .literal("."), .run(.base64URL, 43...43)]))),
+        SecretRule(.mailgunKey, ["key-"], .token(.run(.lowerHex, 32...32, .letterAndDigit))),
+        SecretRule(
+            .mailchimpKey, ["-us"],
+            .token(TokenFormat(leading: .run(.lowerHex, 32...32), [.run(.digits, 1...2)]))),
+        SecretRule(
+            .postmanKey, ["PMAK-"],
+            .token(TokenFormat([.run(.hex, 24...24), .literal("-"), .run(.hex, 34...34)]))),
+        SecretRule(
+            .openAIKey, ["sk-"], .token(TokenFormat([.run(.base64URL, 32...255)], .notFollowedBy(["ant-"])))),
+        SecretRule(.anthropicKey, ["sk-ant-"], .token(.run(.base64URL, 80...255, .letterAndDigit))),
+
+        // MARK: Recognised by their shape or their context
+        SecretRule(.jsonWebToken, ["eyJ"], .jsonWebToken),
+        SecretRule(.basicAuthHeader, ["authorization"], ignoringCase: true, .basicAuthorization, rank: .context),
+        SecretRule(.bearerToken, ["authorization"], ignoringCase: true, .bearerAuthorization, rank: .context),
+        SecretRule(.urlCredentials, ["://"], .urlCredentials, rank: .context),
+        SecretRule(.dockerAuth, ["\"auth\""], .dockerAuth, rank: .context),
+        SecretRule(.netrcPassword, ["password"], .netrc, rank: .context),
+        SecretRule(
+            .pgpassPassword, [":*", ":0", ":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9"], .pgpass,
+            rank: .context),
+        SecretRule(.connectionString, ["password", "pwd"], ignoringCase: true, .connectionString, rank: .context),
+        // `pass` only as the last part of a key (`DB_PASS`): Python's `pass` is everywhere.
+        .assignment(
+            .passwordAssignment, keys: ["password", "passwd", "pwd", "passphrase", "pass"],
+            triggers: ["password", "passwd", "pwd", "passphrase", "_pass", "-pass"],
+            value: .plausible(minimumLength: SecretValue.minimumLength)),
+        .assignment(
+            .secretAssignment,
+            keys: [
+                "secret", "secret_key", "api_key", "api_secret", "access_token", "auth_token", "api_token",
+                "secret_token", "bearer_token", "refresh_token", "private_key", "client_secret", "token",
+            ],
+            // API keys and tokens are long; short values are flags, versions and grammar.
+            value: .plausible(minimumLength: 8)),
+    ]
+}

@@ -1,0 +1,263 @@
+import PasteCore
+
+/// The scanner's first look: which two-byte pairs can be part of a trigger literal.
+///
+/// Derived from `SecretRule.table`, never written by hand. For every trigger literal one pair
+/// of adjacent bytes is chosen, the one least likely in ordinary text (estimated from the byte
+/// and pair frequencies below), and entered into a
+/// table of all 65,536 pairs. The scan then costs one table load per byte, eight to a 64-bit
+/// word: on the guard's own corpus of code and prose about one position in 200 hits a pair and
+/// is looked at closer. Every trigger literal contains its pair, so nothing a trigger would
+/// find is skipped.
+final class SecretPrefilter: Sendable {
+    /// One trigger literal: where its pair sits in it, and which row it belongs to. Plain
+    /// integers only, so looking at one costs no reference counting.
+    struct Entry: Sendable {
+        /// Where the literal's bytes start in `literals`.
+        var literalStart: Int
+        var literalCount: Int
+        var ignoresCase: Bool
+        /// The offset of the chosen pair in the literal.
+        var pairOffset: Int
+        var rule: Int
+        /// What can be ruled out before the row's check runs.
+        var quickTest: QuickTest
+        /// The literal's first eight bytes (or fewer) as a little-endian word, the bytes that
+        /// count, and `0x20` at the letters when case is ignored: eight bytes of text match
+        /// when `(word | fold) & mask == prefix`.
+        var prefix: UInt64
+        var mask: UInt64
+        var fold: UInt64
+    }
+
+    /// A test that rejects most false triggers with a few byte comparisons.
+    enum QuickTest: Sendable {
+        case none
+        /// The literal starts a word (`SecretText.startsWord`).
+        case startsWord
+        /// The literal ends a key name that a separator follows (`SecretRule.mayAssign`).
+        case endsKey
+    }
+
+    /// The pair `(first, second)` at index `first | second << 8` names its group (0: none).
+    let groups: InlineArray<65536, UInt8>
+    /// The entries of group `g` are `members[memberStarts[g]..<memberStarts[g + 1]]`.
+    let memberStarts: [Int]
+    let members: [Int]
+    let entries: [Entry]
+    /// The bytes of every literal, one after another.
+    let literals: [UInt8]
+    let rules: [SecretRule]
+    /// Which bytes may follow group `g`'s pair: bit `b` of the 256-bit set in words
+    /// `4g..<4g+4` is set when some member's literal has byte `b` (in either case when it
+    /// ignores case) right after its pair, or has nothing after it. A hit whose next byte is
+    /// not in the set cannot start any member: one test instead of one per member (text that
+    /// is full of a pair, `gh` in `abcdefghij`, no longer pays for five `gh…_` prefixes).
+    let followers: [UInt64]
+
+    /// The prefilter of the built-in table.
+    static let shared = SecretPrefilter(rules: SecretRule.table)
+
+    init(rules: [SecretRule]) {
+        self.rules = rules
+        var entries: [Entry] = []
+        var literals: [UInt8] = []
+        for (index, rule) in rules.enumerated() {
+            for trigger in rule.triggers {
+                let literal = Array(trigger.utf8)
+                let offset = Self.rarestPair(in: literal, ignoringCase: rule.ignoresCase)
+                var prefix: UInt64 = 0
+                var mask: UInt64 = 0
+                var fold: UInt64 = 0
+                for (position, byte) in literal.prefix(8).enumerated() {
+                    let shift = UInt64(position * 8)
+                    let folds = rule.ignoresCase && Self.otherCase(byte) != nil
+                    prefix |= UInt64(folds ? byte | 0x20 : byte) << shift
+                    mask |= 0xff << shift
+                    if folds { fold |= 0x20 << shift }
+                }
+                entries.append(
+                    Entry(
+                        literalStart: literals.count, literalCount: literal.count, ignoresCase: rule.ignoresCase,
+                        pairOffset: offset, rule: index, quickTest: rule.quickTest, prefix: prefix, mask: mask,
+                        fold: fold))
+                literals += literal
+            }
+        }
+        // A group for each pair some literal chose (in every letter case when it ignores case),
+        // numbered in the order of the pairs: sorting, not hashing, keeps this cheap at start-up.
+        var pairs: [(pair: Int, entry: Int)] = []
+        for (index, entry) in entries.enumerated() {
+            let first = literals[entry.literalStart + entry.pairOffset]
+            let second = literals[entry.literalStart + entry.pairOffset + 1]
+            let spelled = Self.spellings(of: first, second, ignoringCase: entry.ignoresCase)
+            for spelling in 0..<spelled.count { pairs.append((spelled[spelling], index)) }
+        }
+        pairs.sort { $0.pair != $1.pair ? $0.pair < $1.pair : $0.entry < $1.entry }
+        var groups = InlineArray<65536, UInt8>(repeating: 0)
+        var starts = [0, 0]  // group 0 (no trigger) has no members
+        var members: [Int] = []
+        members.reserveCapacity(pairs.count)
+        for (position, item) in pairs.enumerated() {
+            if position > 0 && pairs[position - 1].pair != item.pair {
+                starts.append(members.count)
+            }
+            precondition(starts.count - 1 < 256, "more than 255 distinct trigger pairs")
+            groups[item.pair] = UInt8(starts.count - 1)
+            members.append(item.entry)
+        }
+        starts.append(members.count)
+        var followers = [UInt64](repeating: 0, count: 4 * (starts.count - 1))
+        for group in 1..<(starts.count - 1) {
+            for member in starts[group]..<starts[group + 1] {
+                let entry = entries[members[member]]
+                let next = entry.pairOffset + 2
+                guard next < entry.literalCount else {
+                    for word in 0..<4 { followers[4 * group + word] = ~0 }
+                    break
+                }
+                // No array per literal: this runs at the first scan of every process.
+                let byte = literals[entry.literalStart + next]
+                followers[4 * group + Int(byte >> 6)] |= 1 << UInt64(byte & 63)
+                if entry.ignoresCase, let other = Self.otherCase(byte) {
+                    followers[4 * group + Int(other >> 6)] |= 1 << UInt64(other & 63)
+                }
+            }
+        }
+        self.followers = followers
+        self.groups = groups
+        self.memberStarts = starts
+        self.members = members
+        self.entries = entries
+        self.literals = literals
+    }
+
+    /// The bytes of an entry's literal.
+    func literal(of entry: Entry) -> [UInt8] {
+        Array(literals[entry.literalStart..<(entry.literalStart + entry.literalCount)])
+    }
+
+    // MARK: - Choosing the pair
+
+    /// The offset of the pair in `literal` least likely to occur in ordinary text.
+    static func rarestPair(in literal: [UInt8], ignoringCase: Bool) -> Int {
+        var best = 0
+        var bestCost = Double.infinity
+        for offset in 0..<(literal.count - 1) {
+            var cost = 0.0
+            let spelled = spellings(of: literal[offset], literal[offset + 1], ignoringCase: ignoringCase)
+            for index in 0..<spelled.count {
+                let pair = spelled[index]
+                cost += estimatedFrequency(UInt8(truncatingIfNeeded: pair), UInt8(truncatingIfNeeded: pair >> 8))
+            }
+            if cost < bestCost {
+                best = offset
+                bestCost = cost
+            }
+        }
+        return best
+    }
+
+    /// The table indices of a pair, in every letter case when `ignoringCase`: up to four, held
+    /// without an allocation (this runs for every pair of every literal at start-up).
+    struct Spellings: Sendable {
+        var count = 0
+        var pairs = InlineArray<4, Int>(repeating: 0)
+
+        subscript(index: Int) -> Int { pairs[index] }
+
+        mutating func append(_ pair: Int) {
+            pairs[count] = pair
+            count += 1
+        }
+    }
+
+    static func spellings(of first: UInt8, _ second: UInt8, ignoringCase: Bool) -> Spellings {
+        var result = Spellings()
+        let otherFirst = ignoringCase ? otherCase(first) : nil
+        let otherSecond = ignoringCase ? otherCase(second) : nil
+        result.append(Int(first) | Int(second) << 8)
+        if let otherSecond { result.append(Int(first) | Int(otherSecond) << 8) }
+        if let otherFirst {
+            result.append(Int(otherFirst) | Int(second) << 8)
+            if let otherSecond { result.append(Int(otherFirst) | Int(otherSecond) << 8) }
+        }
+        return result
+    }
+
+    static func otherCase(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x41...0x5a: byte + 32
+        case 0x61...0x7a: byte - 32
+        default: nil
+        }
+    }
+
+    /// How often the pair is expected per byte of ordinary text: measured for the pairs much
+    /// more common than their bytes suggest (`th`, `ke`, `s.`), else the product of the bytes'
+    /// frequencies.
+    static func estimatedFrequency(_ first: UInt8, _ second: UInt8) -> Double {
+        if let measured = measuredPairs[Int(first) | Int(second) << 8] { return measured }
+        return byteFrequency(first) * byteFrequency(second)
+    }
+
+    /// The frequency of a byte in ordinary text, per byte.
+    static func byteFrequency(_ byte: UInt8) -> Double {
+        guard byte >= 0x20 && byte < 0x7f else { return byte == 0x0a ? 0.026 : 0.000_01 }
+        return Double(printableFrequencies[Int(byte) - 0x20]) / 100_000
+    }
+
+    /// Occurrences per 100,000 bytes of the printable ASCII characters, space to `~`, in
+    /// `scripts/secret-guard-fp`'s corpus (licences, Swift docs and interfaces, the Python
+    /// standard library: 14 MB).
+    static let printableFrequencies: [Int] = [
+        27108, 21, 631, 445, 6, 56, 7, 1126, 948, 949, 134, 59, 1097, 542, 1278, 67, 811, 326, 206, 136, 111, 120,
+        126, 65, 118, 80, 769, 31, 71, 612, 284, 34, 108, 554, 168, 467, 233, 670, 186, 128, 137, 550, 11, 51, 497,
+        173, 405, 387, 220, 18, 448, 587, 706, 156, 89, 114, 46, 44, 20, 117, 224, 117, 4, 1339, 38, 3591, 752, 1992,
+        1779, 6545, 1710, 829, 1084, 3522, 87, 335, 2587, 1246, 3565, 3167, 1390, 88, 3563, 3491, 4439, 1583, 449,
+        568, 706, 611, 71, 100, 21, 100, 4,
+    ]
+
+    /// The pairs of the same corpus seen at least 8 times per 100,000 bytes and at least three
+    /// times as often as their bytes' frequencies predict, with that count: a pair, then digits.
+    static let measuredPairs: [Int: Double] = {
+        let list = #"""
+            in877 se839 re775 er716 on661 or579 at574 th540 el520 le519 de508 nt493 al445 he420 me391 ar387
+            is380 lf356 co348 if330 ng321 li305 nd296 il292 ur278 ex257 nc252 f.249 0x241 od230 ac222 am213
+            ""205 ge202 ma201 pa199 bl193 om191 --185 fi181 ch177 wi175 ->174 ):173 un170 ou167 va165 fo163
+            ve163 mp160 __158 ha157 ._155 pr150 po149 ul148 (s145 ()141 00141 s.139 x0139 ab135 lu130 LE128
+            '\126 ER124 0,123 OS121 IN116 TE116 .0111 No108 AL106 ck106 ',101 Re99 xt97 ET96 ry96 pu95 ub95 wa95
+            ke94 ==91 TI91 \n91 TT88 ty88 AT87 Sw83 IT82 In79 um79 bu78 Co76 LA74 up73 yp73 ow69 qu67 ##64 ))63
+            f,63 pp62 xc62 LL61 MA60 av60 ly60 ':58 TA57 iv57 wh57 ')54 bj54 d(54 ('53 \u53 CA52 \x50 Th48 by46
+            AP45 ON45 eq45 sk45 Bu44 SM44 TH44 PI43 RE43 ),42 WI41 iz41 ")40 ",40 (m40 RA40 ze40 AR39 ("38 IG38
+            Ex37 SI37 je37 **36 1,36 @_36 y:34 Fa33 RI33 mb33 xp33 y.33 IC32 .S31 Va31 LI30 py30 1629 6.29 @a29
+            NG29 >>28 NT28 OR28 VE28 .A27 ST27 *)26 AC26 HA26 cO26 3.25 EN25 ND25 Pa25 hO25 vO25 1024 AN24 DI24
+            _v24 0123 DE23 0422 1322 2,22 2522 ES22 Fl22 IL22 SE22 _C22 u222 %s21 0321 =N21 IO21 RO21 1820 DO20
+            IS20 x120 C119 CO19 Un19 k_19 x219 xC19 (v18 1518 4,18 5,18 8.18 HT18 OU18 s[18 y(18 .F17 1117 3,17
+            ;'17 ED17 k(17 -116 1.16 BL16 BO16 C216 CE16 GS16 Ty16 UT16 xB16 .D15 2.15 AS15 C315 GN15 GR15 NE15
+            [015 ])15 0214 0]14 2014 6414 GH14 ME14 PE14 RT14 TR14 0613 1'13 1213 1:13 AB13 AW13 C413 CU13 DR13
+            EF13 LO13 NO13 OL13 SO13 kw13 t<13 .B12 1)12 2212 3212 6,12 >(12 AV12 HE12 OT12 OX12 Py12 UB12 jo12
+            "R11 ']11 .U11 .\11 //11 0511 1]11 2'11 5.11 8'11 C511 CT11 CY11 EX11 FI11 HO11 PA11 QU11 Sy11 TO11
+            UL11 YR11 ['11 _D11 cq11 x811 !=10 2610 8010 ?,10 C610 CH10 CK10 FT10 GI10 UI10 UR10 []10 (W9 )>9
+            079 089 099 3'9 4'9 599 7,9 8,9 9.9 <(9 @d9 BI9 FL9 IA9 IP9 MI9 OW9 UN9 UP9 ],9 ``9 gP9 k:9 x99 xP9
+            {}9 'H8 +=8 .j8 6'8 AM8 C78 CI8 EK8 FO8 OD8 OF8 PO8 SH8 US8 W,8 [18 _F8 za8
+            """#
+        // Parsed byte by byte: this runs at the first scan of every process.
+        var pairs: [Int: Double] = [:]
+        pairs.reserveCapacity(400)
+        let bytes = Array(list.utf8)
+        var index = 0
+        while index + 2 < bytes.count {
+            let pair = Int(bytes[index]) | Int(bytes[index + 1]) << 8
+            index += 2
+            var count = 0
+            while index < bytes.count && SecretText.isDigit(bytes[index]) {
+                count = count * 10 + Int(bytes[index] - 0x30)
+                index += 1
+            }
+            pairs[pair] = Double(count) / 100_000
+            index += 1  // the space or line break
+        }
+        return pairs
+    }()
+}

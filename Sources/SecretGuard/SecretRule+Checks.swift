@@ -1,0 +1,619 @@
+import PasteCore
+
+extension SecretRule {
+    /// What the prefilter may test before this row's check runs.
+    var quickTest: SecretPrefilter.QuickTest {
+        switch check {
+        case .token(let format): format.leading == nil && format.startsWord ? .startsWord : .none
+        case .jsonWebToken: .startsWord
+        case .assignment, .connectionString: .endsKey
+        default: .none
+        }
+    }
+
+    static let algorithmCharacters = SecretAlphabet("a-z0-9-")
+    static let hostCharacters = SecretAlphabet("a-zA-Z0-9._-")
+    static let pgpassNameCharacters = SecretAlphabet("a-zA-Z0-9._*$-")
+    static let connectionStringStops = SecretAlphabet(";\"'\n\r")
+    /// RFC 6750's `b64token`.
+    static let bearerCharacters = SecretAlphabet("a-zA-Z0-9._~+/=-")
+    /// URL-encoded base64.
+    static let signatureCharacters = SecretAlphabet("a-zA-Z0-9%+/=")
+
+    /// The longest key name looked at before a trigger word.
+    static let maximumKeyLength = 64
+
+    /// The match for a trigger literal at `start..<end` in `text`, when the row's format and
+    /// context hold there.
+    ///
+    /// `text` is the scanner's window around the trigger (`SecretScanner.lookbehind` before it,
+    /// `SecretScanner.lookahead` after it, or less at the ends of the input), so a check sees
+    /// the same bytes whether the input came whole or in chunks.
+    func match(in text: Span<UInt8>, literalAt start: Int, end: Int) -> SecretMatch? {
+        let found: Found?
+        switch check {
+        case .token(let format): found = Self.token(format, text, start, end)
+        case .privateKeyBlock: found = Self.privateKeyBlock(text, start, end)
+        case .pgpBlock: found = Self.pgpBlock(text, start, end)
+        case .puttyKeyFile: found = Self.puttyKeyFile(text, start, end)
+        case .jsonWebToken: found = Self.jsonWebToken(text, start, end)
+        case .assignment(let keys, let value):
+            found = Self.assignment(text, start, end, keys: keys, value: value)
+        case .netrc: found = Self.netrc(text, start, end)
+        case .pgpass: found = Self.pgpass(text, start)
+        case .connectionString: found = Self.connectionString(text, start, end)
+        case .basicAuthorization: found = Self.authorization(text, start, end, scheme: "basic")
+        case .bearerAuthorization: found = Self.authorization(text, start, end, scheme: "bearer")
+        case .urlCredentials: found = Self.urlCredentials(text, start)
+        case .dockerAuth: found = Self.dockerAuth(text, start, end)
+        case .azureSignature: found = Self.azureSignature(text, start, end)
+        }
+        guard let found else { return nil }
+        return SecretMatch(pattern: pattern, start: found.start, end: found.end, excerpt: found.excerpt, rank: rank)
+    }
+
+    /// Where a check found its secret, and what to show of it.
+    typealias Found = (start: Int, end: Int, excerpt: String)
+
+    // MARK: - Tokens
+
+    /// The literal, then the format's parts; the whole token a word of its own.
+    static func token(_ format: TokenFormat, _ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        var tokenStart = start
+        if case .run(let set, let length)? = format.leading {
+            let count = SecretText.runBackwards(text, before: start, max: length.upperBound + 1, set)
+            // A longer run may end a terminal escape (`\e[36m` before `abc….atlasv1.`): the
+            // longest token then, if a word may start there.
+            guard count >= length.lowerBound else { return nil }
+            tokenStart -= min(count, length.upperBound)
+        }
+        if format.startsWord && !SecretText.startsWord(text, at: tokenStart, glue: format.glue) { return nil }
+        var index = end
+        for part in format.body {
+            switch part {
+            case .literal(let literal):
+                guard SecretText.has(text, at: index, literal) else { return nil }
+                index += literal.utf8.count
+            case .run(let set, let length):
+                let count = SecretText.run(text, from: index, max: length.upperBound + 1, set)
+                guard length.contains(count) else { return nil }
+                index += count
+            }
+        }
+        if format.startsWord && !SecretText.endsWord(text, at: index) { return nil }
+        guard requirement(format.requirement, holdsIn: text, tokenStart: tokenStart, literalAt: start, end, index)
+        else { return nil }
+        let shown = min(end - tokenStart, 24)
+        let excerpt =
+            SecretText.string(text, tokenStart, tokenStart + shown) + "…" + SecretText.string(text, index - 2, index)
+        return (tokenStart, index, excerpt)
+    }
+
+    static func requirement(
+        _ requirement: TokenFormat.Requirement, holdsIn text: Span<UInt8>, tokenStart: Int, literalAt start: Int,
+        _ bodyStart: Int, _ end: Int
+    ) -> Bool {
+        switch requirement {
+        case .none:
+            return true
+        case .mixedCaseAndDigit:
+            let found = SecretText.classes(text, bodyStart, end)
+            return found.lower && found.upper && found.digit
+        case .mixedCase:
+            let found = SecretText.classes(text, bodyStart, end)
+            return found.lower && found.upper
+        case .letterAndDigit:
+            let found = SecretText.classes(text, bodyStart, end)
+            return (found.lower || found.upper) && found.digit
+        case .gitHubChecksum:
+            // Thirty random base62 characters, then their CRC32 in six base62 digits.
+            guard end - bodyStart == 36, let tail = SecretText.base62(text, end - 6, end) else { return false }
+            return tail == UInt64(SecretText.crc32(text, bodyStart, end - 6))
+        case .discordUserID:
+            guard let dot = SecretText.find(text, ".", from: tokenStart, to: end),
+                let id = SecretText.decodeBase64(text, tokenStart, dot)
+            else { return false }
+            return (17...20).contains(id.count) && id.allSatisfy(SecretText.isDigit)
+        case .notAWSExample:
+            return !SecretText.has(text, at: end - 7, "EXAMPLE")
+        case .digitBeforeLiteral:
+            return start > 0 && SecretText.isDigit(text[start - 1])
+        case .afterHost(let hosts):
+            return hosts.contains { SecretText.has(text, at: tokenStart - $0.utf8.count, $0) }
+        case .notFollowedBy(let words):
+            return !words.contains { SecretText.has(text, at: bodyStart, $0) }
+        }
+    }
+
+    // MARK: - Key blocks
+
+    /// `-----BEGIN <label>-----` where the label ends in `PRIVATE KEY` (or is an OpenVPN static
+    /// key), or ssh.com's `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`; then a line break (real
+    /// or escaped as in JSON) and the body: base64 or the `Proc-Type:` header of an encrypted key.
+    static func privateKeyBlock(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        var index = end
+        let label: String
+        if SecretText.has(text, at: start, "---- BEGIN SSH2 ") {
+            guard SecretText.has(text, at: end, "ENCRYPTED PRIVATE KEY ----") else { return nil }
+            label = "SSH2 ENCRYPTED PRIVATE KEY"
+            index = end + 26
+        } else {
+            let labelStart = end
+            while index < text.count && index - labelStart <= 40 {
+                let byte = text[index]
+                if byte == SecretText.ascii("-") { break }
+                guard SecretText.isAlphanumeric(byte) || byte == SecretText.ascii(" ") else { return nil }
+                index += 1
+            }
+            guard SecretText.has(text, at: index, "-----") else { return nil }
+            label = SecretText.string(text, labelStart, index)
+            guard label.hasSuffix("PRIVATE KEY") || label == "OpenVPN Static key V1" else { return nil }
+            index += 5
+        }
+        let headerEnd = index
+        guard var body = lineBreak(after: index, in: text) else { return nil }
+        if body < text.count && label != "SSH2 ENCRYPTED PRIVATE KEY" {
+            while body < text.count && SecretText.isBlank(text[body]) { body += 1 }
+            let base64 = SecretText.run(text, from: body, max: 80, .base64)
+            guard SecretText.has(text, at: body, "Proc-Type:") || base64 >= 16 || label.hasPrefix("OpenVPN") else {
+                return nil
+            }
+        }
+        let excerpt = SecretText.string(text, start, headerEnd)
+        return (start, headerEnd, excerpt)
+    }
+
+    /// `-----BEGIN PGP PRIVATE KEY BLOCK-----` and a line break.
+    static func pgpBlock(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        guard lineBreak(after: end, in: text) != nil else { return nil }
+        return (start, end, "-----BEGIN PGP PRIVATE KEY BLOCK-----")
+    }
+
+    /// Where the next line starts after a header that ends at `index`: after `\n`, `\r\n`, or
+    /// those written as escapes (`\n` inside a JSON string); the end of the text counts too (a
+    /// header cut off there). Nil when something else follows: `"-----BEGIN RSA PRIVATE
+    /// KEY-----"` quoted in code is not a key.
+    static func lineBreak(after index: Int, in text: Span<UInt8>) -> Int? {
+        var next = index
+        if next < text.count && text[next] == 0x0d { next += 1 }
+        if next < text.count && text[next] == 0x0a { return next + 1 }
+        if SecretText.has(text, at: next, "\\r\\n") { return next + 4 }
+        if SecretText.has(text, at: next, "\\n") { return next + 2 }
+        return next >= text.count ? next : nil
+    }
+
+    /// `PuTTY-User-Key-File-2: ssh-rsa` (or `-3:`, with any of PuTTY's algorithms), then the
+    /// key file's `Encryption:` line.
+    static func puttyKeyFile(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        guard end + 1 < text.count, SecretText.isDigit(text[end]), text[end + 1] == SecretText.ascii(":") else {
+            return nil
+        }
+        var index = end + 2
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        guard SecretText.has(text, at: index, "ssh-") || SecretText.has(text, at: index, "ecdsa-") else { return nil }
+        let algorithmEnd = index + SecretText.run(text, from: index, max: 40, algorithmCharacters)
+        // The key file's second line says how the key is stored (indented too, in YAML).
+        guard var next = lineBreak(after: algorithmEnd, in: text) else { return nil }
+        while next < text.count && SecretText.isBlank(text[next]) { next += 1 }
+        guard SecretText.has(text, at: next, "Encryption: ") else { return nil }
+        return (start, algorithmEnd, SecretText.string(text, start, algorithmEnd))
+    }
+
+    // MARK: - JSON Web Tokens
+
+    /// `eyJ…` `.` `…` `.` `…`: the header must decode to a JSON object naming `"alg"`, the
+    /// payload be ten characters or more and end in a `.` (or run to the end of the window).
+    static func jsonWebToken(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        guard SecretText.startsWord(text, at: start) else { return nil }
+        let headerLength = SecretText.run(text, from: start, max: 1024, .base64URL)
+        let payloadStart = start + headerLength + 1
+        guard headerLength >= 10, payloadStart < text.count, text[payloadStart - 1] == SecretText.ascii(".") else {
+            return nil
+        }
+        let payloadLength = SecretText.run(text, from: payloadStart, max: text.count, .base64URL)
+        var tokenEnd = payloadStart + payloadLength
+        guard payloadLength >= 10 else { return nil }
+        if tokenEnd < text.count {
+            guard text[tokenEnd] == SecretText.ascii(".") else { return nil }
+            tokenEnd += 1 + SecretText.run(text, from: tokenEnd + 1, max: text.count, .base64URL)
+        }
+        guard let header = SecretText.decodeBase64(text, start, start + headerLength),
+            header.first == SecretText.ascii("{"), SecretText.contains(header, "\"alg\"")
+        else { return nil }
+        let excerpt = "eyJ…" + SecretText.string(text, tokenEnd - 2, tokenEnd)
+        return (start, tokenEnd, excerpt)
+    }
+
+    // MARK: - Keys and values
+
+    /// Where a key holding the trigger word begins and ends, when the word ends the key:
+    /// `DB_PASSWORD` for `password`, but not `password_file`.
+    static func key(around text: Span<UInt8>, _ start: Int, _ end: Int) -> (start: Int, end: Int)? {
+        guard end >= text.count || !SecretText.isKey(text[end]) else { return nil }
+        var keyStart = start
+        while keyStart > 0 && end - keyStart < maximumKeyLength && SecretText.isKey(text[keyStart - 1]) {
+            keyStart -= 1
+        }
+        return (keyStart, end)
+    }
+
+    /// A quick test before the full check of a key-and-value row: the trigger word at
+    /// `start..<end` ends a key and a separator follows (`=`, `:`, `>` of `<key>`, or a blank
+    /// after a `--flag`).
+    static func mayAssign(_ text: Span<UInt8>, keyStart start: Int, keyEnd end: Int) -> Bool {
+        var index = end
+        guard index < text.count, !SecretText.isKey(text[index]) else { return false }
+        if SecretText.isQuote(text[index]) { index += 1 }
+        if index < text.count && text[index] == SecretText.ascii("]") { index += 1 }
+        if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
+        let blanksStart = index
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        guard index < text.count else { return false }
+        let byte = text[index]
+        if byte == SecretText.ascii("=") || byte == SecretText.ascii(":") || byte == SecretText.ascii(">") {
+            return true
+        }
+        guard index > blanksStart, blanksStart == end, !SecretText.isSpace(byte) else { return false }
+        var keyStart = start
+        while keyStart > 0 && end - keyStart < maximumKeyLength && SecretText.isKey(text[keyStart - 1]) {
+            keyStart -= 1
+        }
+        return SecretText.has(text, at: keyStart, "--")
+    }
+
+    /// The longest of `keys` (lower case, no separators) that ends the key at `start..<end`,
+    /// compared with `_`, `-` and `.` skipped and letter case ignored. Keys of five letters or
+    /// fewer (`pass`, `token`) must be a word of their own in it (`DB_PASS`, `authToken`, not
+    /// `bypass`).
+    static func matchingKey(_ keys: [[UInt8]], in text: Span<UInt8>, _ start: Int, _ end: Int) -> [UInt8]? {
+        var best: [UInt8]?
+        var bestCount = 0
+        for key in keys where key.count > bestCount {
+            var index = end
+            var matched = true
+            for wanted in key.reversed() {
+                while index > start && !SecretText.isAlphanumeric(text[index - 1]) { index -= 1 }
+                guard index > start, SecretText.lowercased(text[index - 1]) == wanted else {
+                    matched = false
+                    break
+                }
+                index -= 1
+            }
+            guard matched else { continue }
+            if key.count <= 5 && index > start {
+                // The word must start a part of the key: after a separator or a camel-case hump.
+                let before = text[index - 1]
+                let isCamel =
+                    SecretText.isUpper(text[index]) && (SecretText.isLower(before) || SecretText.isDigit(before))
+                guard !SecretText.isAlphanumeric(before) || isCamel else { continue }
+            }
+            best = key
+            bestCount = key.count
+        }
+        return best
+    }
+
+    /// `key = value`, `key: value`, `"key": "value"`, `key := value`, `key => value`,
+    /// `<key>value</key>` and `--key value`, where the key ends in one of `keys` and the value
+    /// fits `rule`.
+    static func assignment(_ text: Span<UInt8>, _ start: Int, _ end: Int, keys: [[UInt8]], value rule: ValueRule)
+        -> Found?
+    {
+        guard let key = key(around: text, start, end), key.end - key.start >= 3,
+            let matched = matchingKey(keys, in: text, key.start, key.end),
+            let value = assignedValue(text, key: key)
+        else { return nil }
+        // A bare short key (`token`, `pass`) followed by `:` is often prose ("a bearer token:
+        // base64url"): such a key must start its line, as in YAML.
+        if matched.count <= 5 && key.end - key.start == matched.count && text[value.separator] == 0x3a
+            && !startsLine(text, key.start)
+        {
+            return nil
+        }
+        let literal = SecretText.bytes(text, value.start, value.end)
+        switch rule {
+        case .plausible(let minimumLength):
+            guard literal.count >= minimumLength, SecretValue.isPlausible(literal, isQuoted: value.isQuoted) else {
+                return nil
+            }
+        case .base64(let count):
+            guard literal.count == count,
+                literal.allSatisfy({ SecretText.isAlphanumeric($0) || $0 == 0x2b || $0 == 0x2f }),
+                SecretText.classes(text, value.start, value.end).digit
+            else { return nil }
+        }
+        return (key.start, value.end, SecretText.string(text, key.start, key.end) + "=…")
+    }
+
+    /// Whether only blanks, a list dash, a quote or `export` stand between `index` and the
+    /// start of its line.
+    static func startsLine(_ text: Span<UInt8>, _ index: Int) -> Bool {
+        var position = index
+        if position > 0 && SecretText.isQuote(text[position - 1]) { position -= 1 }
+        if SecretText.has(text, at: position - 7, "export ") { position -= 7 }
+        while position > 0 && (SecretText.isBlank(text[position - 1]) || text[position - 1] == 0x2d) { position -= 1 }
+        return position == 0 || text[position - 1] == 0x0a || text[position - 1] == 0x0d
+    }
+
+    /// The value assigned to the key at `key`: its bounds, whether it was quoted, and where the
+    /// separator (`=`, `:`, `>`, a blank) is.
+    static func assignedValue(_ text: Span<UInt8>, key: (start: Int, end: Int)) -> (
+        start: Int, end: Int, isQuoted: Bool, separator: Int
+    )? {
+        var index = key.end
+        func skipBlanks() { while index < text.count && SecretText.isBlank(text[index]) { index += 1 } }
+        // The separator: after a closing quote or bracket.
+        if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
+        if index < text.count && text[index] == SecretText.ascii("]") { index += 1 }
+        if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
+        let isXML = key.start > 0 && text[key.start - 1] == SecretText.ascii("<")
+        let isFlag = SecretText.has(text, at: key.start, "--")
+        let separatorStart = index
+        skipBlanks()
+        if isXML {
+            guard index < text.count, text[index] == SecretText.ascii(">") else { return nil }
+            let valueStart = index + 1
+            var valueEnd = valueStart
+            while valueEnd < text.count && text[valueEnd] != SecretText.ascii("<") && text[valueEnd] != 0x0a
+                && valueEnd - valueStart <= SecretValue.maximumLength
+            {
+                valueEnd += 1
+            }
+            guard valueEnd < text.count, text[valueEnd] == SecretText.ascii("<") else { return nil }
+            return (valueStart, valueEnd, true, index)
+        }
+        let separator = index
+        if SecretText.has(text, at: index, ":=") || SecretText.has(text, at: index, "=>") {
+            index += 2
+        } else if index < text.count && (text[index] == SecretText.ascii("=") || text[index] == SecretText.ascii(":")) {
+            let symbol = text[index]
+            index += 1
+            // `==` and `::` are not assignments.
+            guard index >= text.count || text[index] != symbol else { return nil }
+        } else if !(isFlag && index > separatorStart) {
+            return nil
+        }
+        skipBlanks()
+        guard index < text.count else { return nil }
+        let isQuoted = SecretText.isQuote(text[index])
+        let valueStart = isQuoted ? index + 1 : index
+        var valueEnd = valueStart
+        if isQuoted {
+            let quote = text[index]
+            while valueEnd < text.count && text[valueEnd] != quote && text[valueEnd] != 0x0a
+                && valueEnd - valueStart <= SecretValue.maximumLength
+            {
+                valueEnd += text[valueEnd] == SecretText.ascii("\\") ? 2 : 1
+            }
+            guard valueEnd < text.count, text[valueEnd] == quote else { return nil }
+        } else {
+            while valueEnd < text.count && !SecretText.isSpace(text[valueEnd])
+                && text[valueEnd] != SecretText.ascii(",") && text[valueEnd] != SecretText.ascii(";")
+                && valueEnd - valueStart <= SecretValue.maximumLength
+            {
+                valueEnd += 1
+            }
+        }
+        return (valueStart, valueEnd, isQuoted, separator)
+    }
+
+    /// `password <value>` in a `.netrc` entry: `machine` (or `default`) and `login` before it.
+    static func netrc(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        guard start == 0 || SecretText.isSpace(text[start - 1]), end < text.count, SecretText.isBlank(text[end])
+        else { return nil }
+        var index = end
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        let valueStart = index
+        while index < text.count && !SecretText.isSpace(text[index]) && index - valueStart <= SecretValue.maximumLength
+        {
+            index += 1
+        }
+        let value = SecretText.bytes(text, valueStart, index)
+        guard value.count >= 3, !SecretValue.isPlaceholder(value) else { return nil }
+        // The entry: the last `machine` or `default` before, with a `login` after it.
+        var entry: Int?
+        var position = start - 1
+        while position >= 0 {
+            if (SecretText.has(text, at: position, "machine") || SecretText.has(text, at: position, "default"))
+                && (position == 0 || SecretText.isSpace(text[position - 1]))
+                && SecretText.isSpace(text[min(position + 7, text.count - 1)])
+            {
+                entry = position
+                break
+            }
+            position -= 1
+        }
+        guard let entry, SecretText.find(text, "login", from: entry, to: start) != nil else { return nil }
+        return (start, index, "password …")
+    }
+
+    /// `host:port:database:user:password`, a line of its own (or quoted, as in `echo '…' >>
+    /// ~/.pgpass`), the port a number or `*`.
+    static func pgpass(_ text: Span<UInt8>, _ colon: Int) -> Found? {
+        let hostLength = SecretText.runBackwards(text, before: colon, max: 256, pgpassNameCharacters)
+        let lineStart = colon - hostLength
+        let quote: UInt8? = lineStart > 0 && SecretText.isQuote(text[lineStart - 1]) ? text[lineStart - 1] : nil
+        guard lineStart == 0 || quote != nil || text[lineStart - 1] == 0x0a || text[lineStart - 1] == 0x0d else {
+            return nil
+        }
+        let host = SecretText.bytes(text, lineStart, colon)
+        guard !host.isEmpty,
+            host == [SecretText.ascii("*")]
+                || (host.allSatisfy(hostCharacters.contains) && host.contains(where: SecretText.isLetter))
+                || host.filter({ $0 == SecretText.ascii(".") }).count == 3
+        else { return nil }
+        var index = colon + 1
+        let port = SecretText.run(text, from: index, max: 6, .digits)
+        if port == 0 {
+            guard index < text.count, text[index] == SecretText.ascii("*") else { return nil }
+            index += 1
+        } else {
+            guard port <= 5 else { return nil }
+            index += port
+        }
+        for _ in 0..<2 {
+            guard index < text.count, text[index] == SecretText.ascii(":") else { return nil }
+            let length = SecretText.run(text, from: index + 1, max: 64, pgpassNameCharacters)
+            guard length > 0 else { return nil }
+            index += 1 + length
+        }
+        guard index < text.count, text[index] == SecretText.ascii(":") else { return nil }
+        let passwordStart = index + 1
+        var passwordEnd = SecretText.lineEnd(text, of: passwordStart)
+        if let quote {
+            guard
+                let closing = SecretText.find(text, String(UnicodeScalar(quote)), from: passwordStart, to: passwordEnd)
+            else { return nil }
+            passwordEnd = closing
+        }
+        var position = passwordStart
+        while position < passwordEnd {
+            if text[position] == SecretText.ascii("\\") {
+                position += 2
+                continue
+            }
+            guard text[position] != SecretText.ascii(":") && !SecretText.isBlank(text[position]) else { return nil }
+            position += 1
+        }
+        let password = SecretText.bytes(text, passwordStart, passwordEnd)
+        guard password.count >= 4, password.count <= SecretValue.maximumLength, !SecretValue.isPlaceholder(password)
+        else { return nil }
+        return (lineStart, passwordEnd, SecretText.string(text, lineStart, passwordStart) + "…")
+    }
+
+    /// `Password=…;` or `Pwd=…;` in a `key=value;` string that also names a server, host,
+    /// data source, database or user.
+    static func connectionString(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        guard start == 0 || !SecretText.isKey(text[start - 1]) else { return nil }
+        var index = end
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        guard index < text.count, text[index] == SecretText.ascii("="),
+            index + 1 >= text.count || text[index + 1] != SecretText.ascii("=")
+        else { return nil }
+        index += 1
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        let valueStart = index
+        while index < text.count && !connectionStringStops.contains(text[index])
+            && index - valueStart <= SecretValue.maximumLength
+        {
+            index += 1
+        }
+        let value = SecretText.bytes(text, valueStart, index)
+        guard value.count >= 3, !SecretValue.isPlaceholder(value), !value.contains(0x20) else { return nil }
+        // The rest of the string: the same line, within reach.
+        let from = max(0, start - 512)
+        let lineFrom = SecretText.lineStart(text, of: start, within: 512) ?? from
+        let lineTo = min(SecretText.lineEnd(text, of: index), index + 512)
+        guard SecretText.find(text, ";", from: lineFrom, to: lineTo) != nil else { return nil }
+        let keys = [
+            "server=", "data source=", "host=", "hostname=", "address=", "addr=", "uid=", "user id=", "userid=",
+            "username=", "user=", "database=", "initial catalog=", "dsn=", "driver=",
+        ]
+        guard keys.contains(where: { SecretText.find(text, $0, from: lineFrom, to: lineTo, ignoringCase: true) != nil })
+        else { return nil }
+        return (start, index, SecretText.string(text, start, end) + "=…")
+    }
+
+    /// `Authorization: Basic <base64 of user:password>` or `Authorization: Bearer <token>`, as
+    /// a header or written in code (`"Authorization": "Bearer …"`, `headers["authorization"] =`).
+    static func authorization(_ text: Span<UInt8>, _ start: Int, _ end: Int, scheme: String) -> Found? {
+        var index = end
+        if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
+        if index < text.count && text[index] == SecretText.ascii("]") { index += 1 }
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        guard index < text.count, [0x3a, 0x3d, 0x2c].contains(text[index]) else { return nil }
+        index += 1
+        if index < text.count && text[index] == SecretText.ascii(">") { index += 1 }
+        while index < text.count && (SecretText.isBlank(text[index]) || SecretText.isQuote(text[index])) {
+            index += 1
+        }
+        guard SecretText.has(text, at: index, scheme + " ", ignoringCase: true) else { return nil }
+        index += scheme.utf8.count + 1
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        let valueStart = index
+        let header =
+            SecretText.string(text, start, end) + ": "
+            + SecretText.string(text, valueStart - scheme.utf8.count - 1, valueStart - 1) + " …"
+        if scheme == "basic" {
+            let length = SecretText.run(text, from: index, max: 1024, .base64)
+            guard length >= 8, let decoded = SecretText.decodeBase64(text, index, index + length),
+                SecretText.isUserAndPassword(decoded)
+            else { return nil }
+            return (start, index + length, header)
+        }
+        let length = SecretText.run(text, from: index, max: 4096, bearerCharacters)
+        let value = SecretText.bytes(text, index, index + length)
+        let found = SecretText.classes(text, index, index + length)
+        guard length >= 16, (found.lower || found.upper) && found.digit, !SecretValue.isPlaceholder(value),
+            SecretText.endsWord(text, at: index + length)
+        else { return nil }
+        return (start, index + length, header)
+    }
+
+    /// `scheme://user:password@host` with a literal password.
+    static func urlCredentials(_ text: Span<UInt8>, _ colon: Int) -> Found? {
+        var schemeStart = colon
+        while schemeStart > 0 && colon - schemeStart < 32 {
+            let byte = text[schemeStart - 1]
+            guard SecretText.isAlphanumeric(byte) || byte == 0x2b || byte == 0x2d || byte == 0x2e else { break }
+            schemeStart -= 1
+        }
+        guard colon - schemeStart >= 2, SecretText.isLetter(text[schemeStart]) else { return nil }
+        let userStart = colon + 3
+        var index = userStart
+        var passwordStart: Int?
+        let stops = Array("/?#\"'<>`[]{}()\\".utf8)
+        while index < text.count && index - userStart < SecretValue.maximumLength {
+            let byte = text[index]
+            if byte == SecretText.ascii("@") { break }
+            if SecretText.isSpace(byte) || stops.contains(byte) { return nil }
+            if byte == SecretText.ascii(":") && passwordStart == nil { passwordStart = index + 1 }
+            index += 1
+        }
+        guard let passwordStart, index < text.count, text[index] == SecretText.ascii("@"),
+            index + 1 < text.count, SecretText.isAlphanumeric(text[index + 1])
+        else { return nil }
+        let password = SecretText.bytes(text, passwordStart, index)
+        guard password.count >= 3, !SecretValue.isPlaceholder(password) else { return nil }
+        let prefix = SecretText.string(text, schemeStart, passwordStart)
+        let hostLength = SecretText.run(text, from: index + 1, max: 64, hostCharacters)
+        let host = SecretText.string(text, index + 1, index + 1 + hostLength)
+        return (schemeStart, index, prefix + "…@" + host)
+    }
+
+    /// `"auth": "<base64 of user:password>"`, as in `~/.docker/config.json`.
+    static func dockerAuth(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        var index = end
+        while index < text.count && SecretText.isSpace(text[index]) { index += 1 }
+        guard index < text.count, text[index] == SecretText.ascii(":") else { return nil }
+        index += 1
+        while index < text.count && SecretText.isSpace(text[index]) { index += 1 }
+        guard index < text.count, text[index] == SecretText.ascii("\"") else { return nil }
+        let valueStart = index + 1
+        let length = SecretText.run(text, from: valueStart, max: 1024, .base64)
+        guard length >= 8, valueStart + length < text.count, text[valueStart + length] == SecretText.ascii("\""),
+            let decoded = SecretText.decodeBase64(text, valueStart, valueStart + length),
+            SecretText.isUserAndPassword(decoded), decoded.first != SecretText.ascii(":")
+        else { return nil }
+        return (start, valueStart + length, "\"auth\": \"…\"")
+    }
+
+    /// `sig=<signature>` in an Azure shared access signature: a query string (or connection
+    /// string) that also holds the service version `sv=`.
+    static func azureSignature(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        guard start > 0, [0x3f, 0x26, 0x3b].contains(text[start - 1]) else { return nil }
+        let length = SecretText.run(text, from: end, max: 256, signatureCharacters)
+        guard length >= 40 else { return nil }
+        let lineFrom = SecretText.lineStart(text, of: start, within: 1000) ?? 0
+        var found = false
+        var position = start - 1
+        while position >= lineFrom + 1 && !found {
+            if SecretText.has(text, at: position, "sv=") && [0x3f, 0x26, 0x3b, 0x3d].contains(text[position - 1]) {
+                found = true
+            }
+            position -= 1
+        }
+        guard found else { return nil }
+        return (start, end + length, "sig=…")
+    }
+}

@@ -1,0 +1,170 @@
+import PasteCore
+
+/// One row of the secret table: a kind of secret, the literals that make the scanner look
+/// closer, and what the text around such a literal must be for the kind to be reported.
+///
+/// The rows live in `SecretRule.table` (SecretPattern+Table.swift). Nothing else lists
+/// triggers: the scanner's prefilter (`SecretPrefilter`) is derived from the rows, so a row is
+/// the only place a kind is declared.
+struct SecretRule: Sendable {
+    /// Which of two overlapping findings is reported: the more specific one.
+    enum Rank: Int, Sendable, Comparable {
+        /// A key name and a plausible value (`password = …`).
+        case generic = 1
+        /// A format that needs its context (a header, a URL, a config file's shape).
+        case context = 2
+        /// A token or key block recognised by its own format.
+        case token = 3
+
+        static func < (lhs: Rank, rhs: Rank) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The kind reported.
+    var pattern: SecretPattern
+    /// The literals that start a closer look, each at least two bytes long.
+    var triggers: [String]
+    /// Whether the triggers match in any letter case (`PASSWORD`, `Password`).
+    var ignoresCase: Bool
+    /// What must hold around a trigger.
+    var check: Check
+    /// Which finding wins an overlap.
+    var rank: Rank
+
+    init(
+        _ pattern: SecretPattern, _ triggers: [String], ignoringCase ignoresCase: Bool = false,
+        _ check: Check, rank: Rank = .token
+    ) {
+        precondition(triggers.allSatisfy { $0.utf8.count >= 2 }, "a trigger needs two bytes for the prefilter")
+        self.pattern = pattern
+        self.triggers = triggers
+        self.ignoresCase = ignoresCase
+        self.check = check
+        self.rank = rank
+    }
+
+    /// A row for a key-and-value kind: the triggers are the last words of the keys, so
+    /// `aws_secret_access_key` is looked at wherever `key` occurs, unless `triggers` are given.
+    static func assignment(
+        _ pattern: SecretPattern, keys: [String], triggers: [String]? = nil, value: ValueRule,
+        rank: Rank = .generic
+    ) -> SecretRule {
+        let words =
+            triggers
+            ?? keys.map { key in String(key.split(whereSeparator: { $0 == "_" }).last ?? Substring(key)) }
+        var unique: [String] = []
+        for word in words where !unique.contains(word) { unique.append(word) }
+        let normalized = keys.map { Array($0.utf8.filter { $0 != UInt8(ascii: "_") }) }
+        return SecretRule(
+            pattern, unique, ignoringCase: true, .assignment(keys: normalized, value: value), rank: rank)
+    }
+}
+
+extension SecretRule {
+    /// What must hold around a trigger literal for a row's kind to be reported.
+    enum Check: Sendable {
+        /// A token: the literal, then the parts of `TokenFormat`.
+        case token(TokenFormat)
+        /// `-----BEGIN <label>PRIVATE KEY-----` followed by a line break and a key body.
+        case privateKeyBlock
+        /// `-----BEGIN PGP PRIVATE KEY BLOCK-----` followed by a line break.
+        case pgpBlock
+        /// `PuTTY-User-Key-File-<version>: <algorithm>`.
+        case puttyKeyFile
+        /// Base64url segments whose header decodes to JSON naming `"alg"`.
+        case jsonWebToken
+        /// A key whose normalized name (lower case, no `_`, `-`, `.`) ends in one of `keys`, a
+        /// separator and a value.
+        case assignment(keys: [[UInt8]], value: ValueRule)
+        /// `password <value>` in a `.netrc` entry (after `machine` or `default`, and `login`).
+        case netrc
+        /// `host:port:database:user:password` on a line of its own.
+        case pgpass
+        /// `Password=…;` inside a `key=value;` connection string that names a server or user.
+        case connectionString
+        /// `Authorization: Basic <base64 of user:password>`.
+        case basicAuthorization
+        /// `Authorization: Bearer <token>`.
+        case bearerAuthorization
+        /// `scheme://user:password@host`.
+        case urlCredentials
+        /// `"auth": "<base64 of user:password>"`.
+        case dockerAuth
+        /// `sig=<signature>` in a query string that also has `sv=`.
+        case azureSignature
+    }
+
+    /// What an assigned value must look like.
+    enum ValueRule: Sendable {
+        /// A literal of at least `minimumLength` bytes that is not a placeholder, a name or an
+        /// expression (see `SecretValue.isPlausible`).
+        case plausible(minimumLength: Int)
+        /// Exactly `count` characters of standard base64 (`A–Z a–z 0–9 + /`).
+        case base64(count: Int)
+    }
+
+    /// The shape of a token after (and sometimes before) its trigger literal.
+    struct TokenFormat: Sendable {
+        /// One piece of a token.
+        enum Part: Sendable {
+            /// A run of bytes from an alphabet, its length within the range (greedy: a longer run
+            /// does not match).
+            case run(SecretAlphabet, ClosedRange<Int>)
+            /// A fixed text.
+            case literal(String)
+        }
+
+        /// An extra condition on the whole token.
+        enum Requirement: Sendable {
+            case none
+            /// At least one lower-case letter, one upper-case letter and one digit after the literal.
+            case mixedCaseAndDigit
+            /// At least one lower-case and one upper-case letter after the literal.
+            case mixedCase
+            /// At least one letter and one digit after the literal.
+            case letterAndDigit
+            /// GitHub's CRC32 tail: the last six characters are the base62 CRC32 of the thirty
+            /// before them (github.blog, "Behind GitHub's new authentication token formats", 2021).
+            case gitHubChecksum
+            /// The first segment is the base64 of a Discord user id (seventeen to twenty digits).
+            case discordUserID
+            /// Not one of the placeholder ids AWS uses in its documentation (`…EXAMPLE`).
+            case notAWSExample
+            /// The last character before the literal is a digit (Azure AD client secrets).
+            case digitBeforeLiteral
+            /// The text right before the token ends with one of these host names.
+            case afterHost([String])
+            /// The text after the literal does not start with any of these (`sk-ant-` is not
+            /// OpenAI's).
+            case notFollowedBy([String])
+        }
+
+        /// Characters right before the literal that belong to the token (Telegram's bot id).
+        var leading: Part?
+        /// What follows the literal.
+        var body: [Part]
+        var requirement: Requirement
+        /// Words that may be glued before the token although they end in a letter (`bot` in
+        /// Telegram's `api.telegram.org/bot<token>`).
+        var glue: [String]
+        /// Whether the token must start a word (no letter or digit right before it).
+        var startsWord: Bool
+
+        init(
+            leading: Part? = nil, _ body: [Part], _ requirement: Requirement = .none, glue: [String] = [],
+            startsWord: Bool = true
+        ) {
+            self.leading = leading
+            self.body = body
+            self.requirement = requirement
+            self.glue = glue
+            self.startsWord = startsWord
+        }
+
+        /// A token that is the literal and one run.
+        static func run(_ alphabet: SecretAlphabet, _ length: ClosedRange<Int>, _ requirement: Requirement = .none)
+            -> TokenFormat
+        {
+            TokenFormat([.run(alphabet, length)], requirement)
+        }
+    }
+}

@@ -1,0 +1,395 @@
+import PasteCore
+
+/// Looks for secrets in a stream of text fed to it chunk by chunk.
+///
+/// Feed each chunk as it arrives (`feed(_:)`), then call `finish()` at the end of the input:
+/// the findings carry their byte offset from the start of the stream, and their line and
+/// column. A secret split between two chunks is found as if the text came whole: the scanner
+/// keeps the last `lookbehind + lookahead` bytes (9 KiB; up to twice that between trims) of the
+/// stream, and looks at a trigger only once `lookahead` bytes after it have arrived, so memory
+/// stays bounded for any length.
+/// Findings from chunks already fed are in `findings` (confirmed) and counted in
+/// `hasFindings` (confirmed or not yet) as soon as they are seen.
+///
+/// The scanner is a value with no references to shared mutable state: it may be moved to
+/// another thread (it is `Sendable`) and fed there, and its findings sent back. For a stream
+/// being uploaded:
+///
+///     var scanner = SecretScanner()
+///     for chunk in chunks {            // as they are read
+///         scanner.feed(chunk)          // before the chunk is sent
+///         if scanner.hasFindings { abort() }
+///         send(chunk)
+///     }
+///     let findings = scanner.finish()  // before the request's last byte is sent
+///
+/// A secret found only when a later chunk arrives (the scanner looks `lookahead` bytes ahead)
+/// may sit in a chunk already sent; what decides is `finish()` before the body is complete, so
+/// a server that makes a paste only from a complete request never makes one. On a second
+/// core, read and scan overlap: hand each chunk (`[UInt8]` is `Sendable`) to a task or thread
+/// that owns the scanner, and collect `finish()` there.
+public struct SecretScanner: Sendable {
+    /// How far before a trigger a check may look: key names, a URL's scheme, a `.pgpass` line.
+    static let lookbehind = 1024
+    /// How far after a trigger a check may look: the longest token and a JWT's payload.
+    static let lookahead = 8192
+    /// What the scanner keeps of the stream between chunks.
+    static let kept = lookbehind + lookahead
+
+    /// The most findings kept; past that the scan stops (more would not change the decision).
+    public let maximumFindings: Int
+    /// How many bytes have been fed.
+    public private(set) var bytesScanned = 0
+    /// The findings that no later input can change, in order of position.
+    public private(set) var findings: [SecretFinding] = []
+
+    /// The last bytes of the stream (at most `kept`), starting at stream offset `tailStart`.
+    var tail: [UInt8] = []
+    var tailStart = 0
+    /// Triggers at stream offsets before this one have been looked at.
+    var evaluated = 0
+    /// Lines and columns, counted up to `lines.position`.
+    var lines = SecretLineCounter()
+    /// Findings that a trigger not yet looked at could still replace (one it overlaps).
+    var pending: [PendingFinding] = []
+    var isFinished = false
+
+    /// A match with its place in lines.
+    struct PendingFinding: Sendable {
+        var match: SecretMatch
+        var line: Int
+        var column: Int
+    }
+
+    /// Makes a scanner.
+    public init(maximumFindings: Int = SecretGuard.defaultMaximumFindings) {
+        self.maximumFindings = maximumFindings
+    }
+
+    /// A scanner for a stream whose first `scannedBytes` were already scanned whole, as one
+    /// text, and held no secret (the start of piped stdin, scanned before anything was sent).
+    ///
+    /// The whole stream is still fed from its start (offsets, lines and the kept tail stay
+    /// right), but only triggers from `scannedBytes - lookahead` on are looked at: a trigger
+    /// before that had its whole window inside the scanned text, so it was looked at there
+    /// exactly as the stream would show it; the triggers after it saw that text end early and
+    /// are looked at again with what follows. Lines are still counted over the skipped bytes
+    /// (a vector count, far cheaper than the scan).
+    public init(maximumFindings: Int = SecretGuard.defaultMaximumFindings, alreadyScanned scannedBytes: Int) {
+        self.init(maximumFindings: maximumFindings)
+        evaluated = max(0, scannedBytes - Self.lookahead)
+    }
+
+    /// Whether a secret has been seen in the input so far (confirmed or not).
+    public var hasFindings: Bool { !findings.isEmpty || !pending.isEmpty }
+
+    /// The first secret seen so far, confirmed or not (a later trigger could still replace an
+    /// unconfirmed one with a more specific kind at the same place): what a stream is refused
+    /// for the moment there is one.
+    public var firstSeen: SecretFinding? {
+        let first = pending.min { $0.match.start < $1.match.start }.map {
+            SecretFinding(
+                pattern: $0.match.pattern, offset: $0.match.start, line: $0.line, column: $0.column,
+                excerpt: $0.match.excerpt)
+        }
+        guard let confirmed = findings.first else { return first }
+        guard let first, first.offset < confirmed.offset else { return confirmed }
+        return first
+    }
+
+    var isSaturated: Bool { findings.count + pending.count >= maximumFindings }
+
+    // MARK: - Feeding
+
+    /// Scans the next chunk of the stream.
+    public mutating func feed(_ chunk: [UInt8]) {
+        feed(chunk.span)
+    }
+
+    /// Scans the next chunk of the stream.
+    public mutating func feed(_ chunk: Span<UInt8>) {
+        precondition(!isFinished, "feed after finish")
+        let count = chunk.count
+        guard count > 0 else { return }
+        let chunkStart = bytesScanned
+        bytesScanned += count
+        guard !isSaturated else { return }
+        if count < Self.kept {
+            feedSmall(chunk)
+            return
+        }
+        var found: [SecretMatch] = []
+        // Triggers near the seam, with the kept tail before them: in a small copy.
+        let seamLength = min(count, Self.kept)
+        let seamEnd = chunkStart + seamLength - Self.lookahead
+        if seamEnd > evaluated {
+            var seam = tail
+            Self.append(chunk, 0..<seamLength, to: &seam)
+            Self.evaluate(
+                seam.span, base: tailStart, from: evaluated - tailStart, to: seamEnd - tailStart,
+                into: &found)
+            evaluated = seamEnd
+        }
+        // The rest of the chunk in place: each trigger has its window inside the chunk.
+        let bodyFrom = max(evaluated, chunkStart + Self.lookbehind)
+        let bodyTo = chunkStart + count - Self.lookahead
+        if bodyTo > bodyFrom {
+            Self.evaluate(chunk, base: chunkStart, from: bodyFrom - chunkStart, to: bodyTo - chunkStart, into: &found)
+            evaluated = bodyTo
+        }
+        // Lines: up to each new finding, then as far as no future finding can start.
+        found.sort { $0.start < $1.start }
+        for match in found {
+            countLines(to: match.start, chunk: chunk, chunkStart: chunkStart)
+            add(PendingFinding(match: match, line: lines.line, column: lines.column))
+        }
+        countLines(
+            to: min(bytesScanned, max(lines.position, evaluated - Self.lookbehind)), chunk: chunk,
+            chunkStart: chunkStart)
+        keepTail(of: chunk, chunkStart: chunkStart)
+        confirm(before: evaluated - Self.lookbehind)
+    }
+
+    /// A chunk shorter than what the scanner keeps joins the kept tail, which is scanned in
+    /// place and trimmed once it holds twice what is kept: small chunks (a pipe's 4 KiB) cost
+    /// no more than large ones.
+    mutating func feedSmall(_ chunk: Span<UInt8>) {
+        Self.append(chunk, 0..<chunk.count, to: &tail)
+        let text = tail
+        let end = bytesScanned - Self.lookahead
+        var found: [SecretMatch] = []
+        if end > evaluated {
+            Self.evaluate(text.span, base: tailStart, from: evaluated - tailStart, to: end - tailStart, into: &found)
+            evaluated = end
+        }
+        found.sort { $0.start < $1.start }
+        for match in found {
+            lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+            add(PendingFinding(match: match, line: lines.line, column: lines.column))
+        }
+        // (Capped at what was fed: `evaluated` may start ahead, `init(alreadyScanned:)`.)
+        let counted = min(bytesScanned, max(lines.position, evaluated - Self.lookbehind))
+        lines.advance(over: text.span, from: lines.position - tailStart, to: counted - tailStart)
+        if tail.count >= 2 * Self.kept {
+            tail.removeFirst(tail.count - Self.kept)
+            tailStart = bytesScanned - tail.count
+        }
+        confirm(before: evaluated - Self.lookbehind)
+    }
+
+    /// Scans what is left and returns every finding, in order of position.
+    public mutating func finish() -> [SecretFinding] {
+        guard !isFinished else { return findings }
+        isFinished = true
+        if !isSaturated && evaluated < bytesScanned {
+            var found: [SecretMatch] = []
+            Self.evaluate(
+                tail.span, base: tailStart, from: evaluated - tailStart, to: bytesScanned - tailStart, into: &found)
+            evaluated = bytesScanned
+            found.sort { $0.start < $1.start }
+            let text = tail
+            for match in found {
+                lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+                add(PendingFinding(match: match, line: lines.line, column: lines.column))
+            }
+        }
+        confirm(before: Int.max)
+        return findings
+    }
+
+    // MARK: - Whole texts
+
+    /// Every finding in a text held whole: the same as feeding it as one chunk, without
+    /// copying it or counting lines past the last finding.
+    static func scan(_ text: Span<UInt8>, maximumFindings: Int) -> [SecretFinding] {
+        var scanner = SecretScanner(maximumFindings: maximumFindings)
+        var found: [SecretMatch] = []
+        evaluate(text, base: 0, from: 0, to: text.count, into: &found)
+        found.sort { $0.start < $1.start }
+        for match in found where !scanner.isSaturated {
+            scanner.lines.advance(over: text, from: scanner.lines.position, to: match.start)
+            scanner.add(PendingFinding(match: match, line: scanner.lines.line, column: scanner.lines.column))
+        }
+        scanner.confirm(before: Int.max)
+        return scanner.findings
+    }
+
+    // MARK: - The scan
+
+    /// Looks at every trigger whose pair starts at `from..<to` in `text` (stream offset `base`),
+    /// each with the window `lookbehind` before and `lookahead` after it (cut at the ends of
+    /// `text`, which the caller makes the ends of the stream whenever it cuts a window).
+    static func evaluate(_ text: Span<UInt8>, base: Int, from: Int, to: Int, into found: inout [SecretMatch]) {
+        let prefilter = SecretPrefilter.shared
+        let count = text.count
+        var position = from
+        // Eight pairs at a time: the pairs starting at position..<position+8 need one byte more.
+        // (Wrapping arithmetic: the bounds are checked once, in the loop condition.)
+        let wordsEnd = min(to, count - 1) - 8
+        while position <= wordsEnd {
+            // The nine bytes holding the eight pairs that start at position..<position+8 (the
+            // optimizer reads them as two overlapping 8-byte loads, interleaved).
+            let bytes = text.extracting(position..<(position &+ 9))
+            var any = prefilter.groups[pair(bytes, 0)]
+            any |= prefilter.groups[pair(bytes, 1)]
+            any |= prefilter.groups[pair(bytes, 2)]
+            any |= prefilter.groups[pair(bytes, 3)]
+            any |= prefilter.groups[pair(bytes, 4)]
+            any |= prefilter.groups[pair(bytes, 5)]
+            any |= prefilter.groups[pair(bytes, 6)]
+            any |= prefilter.groups[pair(bytes, 7)]
+            if any != 0 {
+                lookAtWord(at: position, in: text, base: base, prefilter: prefilter, into: &found)
+            }
+            position &+= 8
+        }
+        while position < min(to, count - 1) {
+            let group = Int(prefilter.groups[pair(text.extracting(position..<(position + 2)), 0)])
+            if group != 0 { look(group: group, at: position, in: text, base: base, prefilter: prefilter, into: &found) }
+            position += 1
+        }
+    }
+
+    /// Runs the checks of the triggers whose pairs start at `position..<position+8` (out of the
+    /// hot loop, so that loop keeps its registers).
+    @inline(never)
+    static func lookAtWord(
+        at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter,
+        into found: inout [SecretMatch]
+    ) {
+        // The eight groups packed into one word, then visited lowest first: one branch per hit
+        // rather than one per position.
+        let bytes = text.extracting(position..<(position + 9))
+        var hits: UInt64 = 0
+        for offset in 0..<8 {
+            hits |= UInt64(prefilter.groups[pair(bytes, offset)]) &<< UInt64(offset &* 8)
+        }
+        while hits != 0 {
+            let shift = hits.trailingZeroBitCount & ~7
+            let group = Int(truncatingIfNeeded: (hits &>> UInt64(shift)) & 0xff)
+            hits &= ~(0xff &<< UInt64(shift))
+            look(group: group, at: position &+ shift &>> 3, in: text, base: base, prefilter: prefilter, into: &found)
+        }
+    }
+
+    /// Runs the checks of the triggers in `group`, whose pair starts at `position`.
+    static func look(
+        group: Int, at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter,
+        into found: inout [SecretMatch]
+    ) {
+        // The byte after the pair, when there is one, rules the whole group out at once.
+        if position &+ 2 < text.count {
+            let next = Int(text[position &+ 2])
+            guard prefilter.followers[group &* 4 &+ next &>> 6] & (1 &<< UInt64(next & 63)) != 0 else { return }
+        }
+        for member in prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1] {
+            let entry = prefilter.entries[prefilter.members[member]]
+            let start = position - entry.pairOffset
+            let end = start + entry.literalCount
+            guard start >= 0, end <= text.count else { continue }
+            // The first eight bytes in one comparison, the rest (if any) one by one.
+            if start + 8 <= text.count {
+                let word = loadWord(text.extracting(start..<(start &+ 8)))
+                guard (word | entry.fold) & entry.mask == entry.prefix else { continue }
+            } else {
+                guard SecretText.has(text, at: start, prefilter.literal(of: entry), ignoringCase: entry.ignoresCase)
+                else { continue }
+            }
+            if entry.literalCount > 8 {
+                guard SecretText.has(text, at: start, prefilter.literal(of: entry), ignoringCase: entry.ignoresCase)
+                else { continue }
+            }
+            switch entry.quickTest {
+            case .none: break
+            case .startsWord: guard SecretText.startsWord(text, at: start) else { continue }
+            case .endsKey: guard SecretRule.mayAssign(text, keyStart: start, keyEnd: end) else { continue }
+            }
+            let windowStart = max(0, position - lookbehind)
+            let window = text.extracting(windowStart..<min(text.count, position + lookahead))
+            guard
+                var match = prefilter.rules[entry.rule].match(
+                    in: window, literalAt: start - windowStart, end: end - windowStart)
+            else { continue }
+            match.start += base + windowStart
+            match.end += base + windowStart
+            if !found.contains(match) { found.append(match) }
+        }
+    }
+
+    /// The pair at `offset` in `bytes` as a table index: the first byte low, the second high.
+    @inline(__always) static func pair(_ bytes: Span<UInt8>, _ offset: Int) -> Int {
+        Int(UInt16(bytes[offset]) | UInt16(bytes[offset &+ 1]) &<< 8)
+    }
+
+    /// The eight bytes of `word` as a little-endian integer (one load once optimized).
+    @inline(__always) static func loadWord(_ word: Span<UInt8>) -> UInt64 {
+        UInt64(word[0]) | UInt64(word[1]) << 8 | UInt64(word[2]) << 16 | UInt64(word[3]) << 24
+            | UInt64(word[4]) << 32 | UInt64(word[5]) << 40 | UInt64(word[6]) << 48 | UInt64(word[7]) << 56
+    }
+
+    // MARK: - Bookkeeping
+
+    /// Counts lines up to stream offset `target`, over the kept tail and then the chunk.
+    mutating func countLines(to target: Int, chunk: Span<UInt8>, chunkStart: Int) {
+        if lines.position < chunkStart {
+            let text = tail
+            lines.advance(
+                over: text.span, from: lines.position - tailStart, to: min(target, chunkStart) - tailStart)
+        }
+        if target > lines.position {
+            lines.advance(over: chunk, from: lines.position - chunkStart, to: target - chunkStart)
+        }
+    }
+
+    /// Keeps the last `kept` bytes of the stream.
+    mutating func keepTail(of chunk: Span<UInt8>, chunkStart: Int) {
+        let count = chunk.count
+        if count >= Self.kept {
+            tail.removeAll(keepingCapacity: true)
+            Self.append(chunk, (count - Self.kept)..<count, to: &tail)
+        } else {
+            Self.append(chunk, 0..<count, to: &tail)
+            if tail.count > Self.kept { tail.removeFirst(tail.count - Self.kept) }
+        }
+        tailStart = bytesScanned - tail.count
+    }
+
+    /// Appends `span[range]` to `array`: a plain copy loop, which the optimizer turns into a
+    /// block copy (a `Span` is not a `Sequence` that `append(contentsOf:)` takes).
+    static func append(_ span: Span<UInt8>, _ range: Range<Int>, to array: inout [UInt8]) {
+        let source = span.extracting(range)
+        let start = array.count
+        array.append(contentsOf: repeatElement(0, count: source.count))
+        var target = array.mutableSpan
+        for index in 0..<source.count { target[start &+ index] = source[index] }
+    }
+
+    /// Adds a finding unless one it overlaps is as specific; replaces those less specific.
+    mutating func add(_ finding: PendingFinding) {
+        guard !isSaturated else { return }
+        let match = finding.match
+        let overlapping = pending.indices.filter {
+            pending[$0].match.start < match.end && match.start < pending[$0].match.end
+        }
+        if overlapping.contains(where: { pending[$0].match.rank >= match.rank }) { return }
+        for index in overlapping.reversed() { pending.remove(at: index) }
+        pending.append(finding)
+    }
+
+    /// Confirms the pending findings that end before `offset`: no trigger still to come can
+    /// produce a finding overlapping them.
+    mutating func confirm(before offset: Int) {
+        var kept: [PendingFinding] = []
+        for finding in pending.sorted(by: { $0.match.start < $1.match.start }) {
+            if finding.match.end <= offset {
+                findings.append(
+                    SecretFinding(
+                        pattern: finding.match.pattern, offset: finding.match.start, line: finding.line,
+                        column: finding.column, excerpt: finding.match.excerpt))
+            } else {
+                kept.append(finding)
+            }
+        }
+        pending = kept
+    }
+}

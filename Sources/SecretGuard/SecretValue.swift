@@ -1,0 +1,116 @@
+import PasteCore
+
+/// Whether a value assigned to a secret-sounding key is a real secret rather than code, a
+/// name or a placeholder. The heuristics that keep the guard's false positives rare
+/// (`scripts/secret-guard-fp`).
+enum SecretValue {
+    /// The longest value an assignment is checked for (longer ones are blobs, not passwords).
+    static let maximumLength = 256
+    /// The shortest literal taken for a password or secret: shorter ones are flags and numbers.
+    static let minimumLength = 6
+
+    /// Whether an assigned value looks like a real secret.
+    ///
+    /// Quoted: at least `minimumLength` characters, no spaces or template syntax, and either
+    /// two character classes (lower, upper, digit, symbol) or twelve characters; names such as
+    /// `api_key_header` or `SECRET_KEY` are not secrets. Unquoted (config files, `.env`): the
+    /// same, but must hold a digit or a symbol and nothing that makes it an expression (calls,
+    /// indexing, `$VAR`).
+    static func isPlausible(_ value: [UInt8], isQuoted: Bool) -> Bool {
+        guard value.count >= minimumLength, value.count <= maximumLength, !isPlaceholder(value) else {
+            return false
+        }
+        var hasLower = false
+        var hasUpper = false
+        var hasDigit = false
+        var hasSymbol = false
+        for byte in value {
+            if SecretText.isLower(byte) {
+                hasLower = true
+            } else if SecretText.isUpper(byte) {
+                hasUpper = true
+            } else if SecretText.isDigit(byte) {
+                hasDigit = true
+            } else if byte == 0x5f || byte == 0x2d || byte == 0x2e {
+                continue
+            } else if SecretText.isSpace(byte) || byte < 0x20 || "(){}[]<>\\\"'`,".utf8.contains(byte) {
+                return false
+            } else {
+                hasSymbol = true
+            }
+        }
+        let classes = [hasLower, hasUpper, hasDigit, hasSymbol].filter { $0 }.count
+        // snake_case, kebab-case, SCREAMING_CASE and dotted names: identifiers, not secrets.
+        if !hasDigit && !hasSymbol && !(hasLower && hasUpper) {
+            if value.contains(0x5f) || value.contains(0x2d) || value.contains(0x2e) { return false }
+        }
+        if isQuoted { return classes >= 2 || value.count >= 12 }
+        // Unquoted in code is mostly a reference (`config.api_key`, `String?`); in a config file
+        // a real password has a digit somewhere.
+        if !hasDigit || isReference(value) { return false }
+        return classes >= 2
+    }
+
+    /// Whether an unquoted value is an identifier or dotted path with `_` or `.` in it
+    /// (`api_key_v2`, `settings.key2`): a variable, not a literal. A long run that mixes upper
+    /// and lower case and digits is random, not a name.
+    static func isReference(_ value: [UInt8]) -> Bool {
+        guard let first = value.first, SecretText.isLetter(first) || first == 0x5f else { return false }
+        guard value.allSatisfy({ SecretText.isWord($0) || $0 == 0x2e }) else { return false }
+        // A dotted path's parts are names: `a.b2`, not `abc.` or `v1.2`.
+        let parts = value.split(separator: 0x2e, omittingEmptySubsequences: false)
+        guard parts.allSatisfy({ !$0.isEmpty && !SecretText.isDigit($0.first!) }) else { return false }
+        if value.count >= randomLength && value.contains(where: SecretText.isLower)
+            && value.contains(where: SecretText.isUpper) && value.contains(where: SecretText.isDigit)
+        {
+            return false
+        }
+        return value.contains(0x5f) || value.contains(0x2e)
+    }
+
+    /// How long a mixed-case run with digits must be to be taken for random.
+    static let randomLength = 20
+
+    /// Values that only stand in for a secret: empty, one repeated character, a template or
+    /// variable reference (`$VAR`, `${VAR}`, `%VAR%`, `<password>`, `@VAR@`), or a stock word.
+    static func isPlaceholder(_ value: [UInt8]) -> Bool {
+        guard let first = value.first, let last = value.last else { return true }
+        if value.allSatisfy({ $0 == first }) { return true }
+        let inner = value.dropFirst()
+        let isName = !inner.isEmpty && inner.allSatisfy { SecretText.isWord($0) || $0 == 0x2e }
+        switch first {
+        case 0x24: if isName || inner.first == 0x7b || inner.first == 0x28 { return true }  // $VAR ${VAR} $(cmd)
+        case 0x25, 0x40:  // %VAR% @VAR@ %(name)s %s
+            if last == first && value.count > 2 && value.dropFirst().dropLast().allSatisfy(SecretText.isWord) {
+                return true
+            }
+            if first == 0x25 && (inner.first == 0x28 || value.count <= 3) { return true }
+        case 0x7b: return true  // {name}, {{ template }}
+        case 0x3c: if last == 0x3e { return true }  // <password>
+        default: break
+        }
+        let lower = value.map(SecretText.lowercased)
+        if placeholderWords.contains(where: { $0 == lower }) { return true }
+        return placeholderFragments.contains { fragment in
+            lower.count >= fragment.count
+                && (0...(lower.count - fragment.count)).contains {
+                    lower[$0..<($0 + fragment.count)].elementsEqual(fragment)
+                }
+        }
+    }
+
+    /// Whole values that are stock placeholders.
+    static let placeholderWords: [[UInt8]] = [
+        "password", "passwd", "pass", "secret", "changeit", "example", "dummy", "test",
+        "testing", "none", "null", "nil", "undefined", "true", "false", "hidden", "masked",
+        "todo", "fixme", "username", "user", "pwd", "foo", "bar", "baz", "foobar", "token",
+        "apikey", "api_key", "secretkey", "secret_key", "mypassword", "password123", "123456",
+        "12345678", "qwerty",
+    ].map { Array($0.utf8) }
+
+    /// Fragments that mark a value as a placeholder wherever they appear.
+    static let placeholderFragments: [[UInt8]] = [
+        "${", "{{", "%(", "$(", "example", "placeholder", "changeme", "change_me", "change-me",
+        "your", "xxxx", "****", "....", "redacted", "dummy", "sample", "fake", "insert", "replace",
+    ].map { Array($0.utf8) }
+}

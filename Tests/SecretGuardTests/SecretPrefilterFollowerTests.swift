@@ -1,0 +1,48 @@
+import Testing
+
+import PasteCore
+@testable import SecretGuard
+
+/// The prefilter's follower sets: a hit on a pair is dropped at once when the byte after it
+/// starts none of the group's literals, and never when it could.
+@Suite("Secret prefilter: the byte after a pair")
+struct SecretPrefilterFollowerTests {
+    static func follows(_ byte: UInt8, group: Int, in prefilter: SecretPrefilter) -> Bool {
+        prefilter.followers[4 * group + Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0
+    }
+
+    @Test("every literal's own next byte (in both cases when it ignores case) passes its group's set")
+    func everyLiteralPasses() {
+        let prefilter = SecretPrefilter.shared
+        for (index, entry) in prefilter.entries.enumerated() {
+            let literal = prefilter.literal(of: entry)
+            let pair = Int(literal[entry.pairOffset]) | Int(literal[entry.pairOffset + 1]) << 8
+            let group = Int(prefilter.groups[pair])
+            #expect(
+                prefilter.members[prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1]].contains(index))
+            let next = entry.pairOffset + 2
+            for byte in [UInt8](0...255) where next >= literal.count {
+                #expect(Self.follows(byte, group: group, in: prefilter), "a literal ending in its pair takes any byte")
+            }
+            guard next < literal.count else { continue }
+            let other = entry.ignoresCase ? SecretPrefilter.otherCase(literal[next]) : nil
+            for byte in [literal[next]] + (other.map { [$0] } ?? []) {
+                #expect(Self.follows(byte, group: group, in: prefilter), "\(String(decoding: literal, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test("text full of a trigger pair that starts no literal is dropped at the pair, with the same findings")
+    func pairWithoutLiteral() throws {
+        let prefilter = SecretPrefilter.shared
+        let group = Int(prefilter.groups[Int(UInt8(ascii: "g")) | Int(UInt8(ascii: "h")) << 8])
+        try #require(group != 0, "gh is the pair of the GitHub prefixes")
+        #expect(Self.follows(UInt8(ascii: "p"), group: group, in: prefilter))
+        #expect(!Self.follows(UInt8(ascii: "i"), group: group, in: prefilter))
+        let line = Array("0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTU\n".utf8)
+        var text: [UInt8] = []
+        for _ in 0..<2000 { text += line }
+        text += Array("token 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\n".utf8)
+        #expect(SecretGuard().scan(text).map(\.pattern) == [.gitHubToken])
+    }
+}
