@@ -40,7 +40,7 @@ _paste_pastebin() {
     fi
 
     local long_options="--file --clipboard --primary --image --service --url --config --init-config --list-services --import-sxcu
-        --title --lang --private --expiry --burn --new --no-copy --json --quiet --verbose --dry-run
+        --title --lang --private --expiry --burn --new --no-copy --json --quiet --verbose --dry-run --qr
         --force --timeout --insecure --notify --no-notify --prompt --pick --history --retry --outbox
         --delete --delete-last --help --version"
     local short_options="-f -c -P -S -t -l -p -e -q -v -n -h -V"

@@ -69,6 +69,7 @@ complete -c paste -n 'not __paste_pastebin_is_coreutils' -l json -d 'print one J
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s q -l quiet -d 'print nothing but the URL and errors'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s v -l verbose -d 'show the request and answer headers (secrets masked)'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s n -l dry-run -d 'show the request that would be sent; send nothing'
+complete -c paste -n 'not __paste_pastebin_is_coreutils' -l qr -d 'also show the URL as a QR code'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l force -d 'upload even if the text looks like it holds a secret'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l timeout -x -d 'give up on the upload after SECONDS'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l insecure -d 'do not verify TLS certificates (warns)'

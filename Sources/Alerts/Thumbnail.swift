@@ -63,3 +63,17 @@ enum Thumbnail: Hashable, Sendable {
         return label.isEmpty ? "FILE" : label
     }
 }
+
+extension Alerts {
+    /// An image decoded and shrunk to fit a `side` × `side` square, aspect kept, as RGBA pixels
+    /// (for a desktop notification's `image-data`); nil when it does not decode (not a PNG, or
+    /// too large).
+    public static func thumbnail(of image: Notification.Image, side: Int) -> (width: Int, height: Int, pixels: [UInt8])?
+    {
+        guard PNGDecoder.hasSignature(image.bytes),
+            let decoded = try? PNGDecoder.decode(image.bytes, maximumPixelCount: Thumbnail.maximumPixelCount)
+        else { return nil }
+        let shrunk = ImageScaling.boxFiltered(decoded, to: Thumbnail.fittedSize(decoded.size, within: side))
+        return (shrunk.width, shrunk.height, shrunk.pixels)
+    }
+}

@@ -1,30 +1,116 @@
-/// Which clipboard a session has, decided from its environment alone.
+import SystemInterop
+import WaylandInterop
+
+/// Which clipboard a session has, decided once from its environment (and, in a Wayland
+/// session, one question to the compositor).
 public enum ClipboardBackend: Equatable, Sendable {
     /// An X server (also XWayland): the `DISPLAY` name.
     case x11(displayName: String)
-    /// A Wayland compositor without `DISPLAY`, with wl-clipboard installed.
+    /// A Wayland compositor with data-control: the native backend (`DataControlClipboard`),
+    /// at the socket's absolute path.
+    case dataControl(socketPath: String)
+    /// A Wayland compositor without data-control or `DISPLAY`, with wl-clipboard installed:
+    /// the last resort.
     case wayland
     /// No clipboard reachable (cron, ssh without forwarding, Wayland without wl-clipboard).
     case none
 
-    /// Picks the backend: X11 when `DISPLAY` is set (XWayland included: it is the most
-    /// complete), Wayland when only `WAYLAND_DISPLAY` is set and `wl-copy` is on `PATH`.
-    ///
-    /// - Parameter environment: the process environment, passed in (libraries never read it).
+    /// Which backend `[paste] clipboard` asks for.
+    public enum Preference: String, Sendable, CaseIterable {
+        /// Data-control when the compositor has it, else X11 (XWayland), else wl-clipboard.
+        case auto
+        /// X11 only (`DISPLAY`; under Wayland, XWayland).
+        case x11
+        /// Wayland only: data-control, else wl-clipboard.
+        case wayland
+    }
+
+    /// A backend and why it was chosen, for `-v`.
+    public struct Choice: Equatable, Sendable {
+        /// The backend.
+        public var backend: ClipboardBackend
+        /// Why, in a few words: "the compositor offers zwlr_data_control_manager_v1".
+        public var reason: String
+    }
+
+    /// How long the compositor may take to list its globals before it counts as having no
+    /// data-control: one round trip on a local socket, well under a millisecond when it is
+    /// alive.
+    public static let probeTimeout = Duration.seconds(1)
+
+    /// Asks the compositor at `socketPath` which data-control protocol it offers (connects,
+    /// reads the registry: one round trip); nil when none, or it cannot be reached.
+    public static func probeDataControl(socketPath: String) -> DataControlProtocol? {
+        guard let globals = try? DataControlSession.globals(at: socketPath, before: .now + probeTimeout) else {
+            return nil
+        }
+        return DataControlProtocol.choose(among: globals)?.protocol
+    }
+
+    /// Picks the backend (see `choose`) and leaves out the reason.
     public static func detect(environment: [String: String]) -> ClipboardBackend {
-        if let display = environment["DISPLAY"], !display.isEmpty { return .x11(displayName: display) }
-        if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty,
+        choose(environment: environment, preference: .auto).backend
+    }
+
+    /// Picks the backend:
+    /// - a compositor with data-control: the native backend, even when `DISPLAY` is set (X11
+    ///   through XWayland cannot read a Wayland app's clipboard while no X window has focus);
+    /// - else `DISPLAY`: X11 (XWayland included: GNOME's mutter bridges both ways);
+    /// - else `WAYLAND_DISPLAY` with `wl-copy` on `PATH`: wl-clipboard;
+    /// - else none.
+    /// `preference` keeps only the X11 or the Wayland branches.
+    ///
+    /// - Parameters:
+    ///   - environment: the process environment, passed in (libraries never read it).
+    ///   - probe: asks a compositor's socket for its data-control protocol (`probeDataControl`;
+    ///     tests pass a fake). Called only when `WAYLAND_DISPLAY` names a socket.
+    public static func choose(
+        environment: [String: String], preference: Preference,
+        probe: (String) -> DataControlProtocol? = probeDataControl(socketPath:)
+    ) -> Choice {
+        let display = environment["DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
+        let socket = preference == .x11 ? nil : WaylandSocket.path(in: environment)
+        var missing: String?
+        if let socket {
+            if let found = probe(socket) {
+                return Choice(
+                    backend: .dataControl(socketPath: socket), reason: "the compositor offers \(found.rawValue)")
+            }
+            missing = "the compositor offers no data-control"
+        }
+        if preference != .wayland, let display {
+            let why = missing.map { "\($0); DISPLAY is set" } ?? "DISPLAY is set"
+            return Choice(backend: .x11(displayName: display), reason: why)
+        }
+        if preference != .x11, let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty,
             ExecutableSearch.find("wl-copy", in: environment) != nil
         {
-            return .wayland
+            return Choice(
+                backend: .wayland, reason: (missing ?? "WAYLAND_DISPLAY is set") + "; wl-clipboard is installed")
         }
-        return .none
+        switch preference {
+        case .x11: return Choice(backend: .none, reason: "clipboard = x11, and DISPLAY is not set")
+        case .wayland where missing == nil:
+            return Choice(backend: .none, reason: "clipboard = wayland, and no Wayland compositor was found")
+        default: return Choice(backend: .none, reason: missing ?? "neither DISPLAY nor WAYLAND_DISPLAY is set")
+        }
+    }
+
+    /// The backend in a few words, for `-v`: "native Wayland (data-control at /run/…/wayland-1)".
+    public var summary: String {
+        switch self {
+        case .x11(let name): "X11 (DISPLAY \(name))"
+        case .dataControl(let socket): "native Wayland (data-control at \(socket))"
+        case .wayland: "wl-clipboard"
+        case .none: "none"
+        }
     }
 
     /// Makes the clipboard for this backend.
     ///
     /// - Parameters:
-    ///   - helperExecutable: the program serving X selections (`SelectionOwnerProcess`).
+    ///   - helperExecutable: the program serving selections (`SelectionOwnerProcess`,
+    ///     `DataControlOwnerProcess`).
     ///   - environment: the process environment.
     /// - Throws: for `.none`, `ClipboardError.noClipboard` when a Wayland display is there
     ///   without what paste needs on it (`MissingClipboard`), else `.noDisplay`.
@@ -34,6 +120,8 @@ public enum ClipboardBackend: Equatable, Sendable {
         switch self {
         case .x11(let name):
             X11Clipboard(displayName: name, helperExecutable: helperExecutable, environment: environment)
+        case .dataControl(let socket):
+            DataControlClipboard(socketPath: socket, helperExecutable: helperExecutable, environment: environment)
         case .wayland: try WaylandClipboard(environment: environment)
         case .none:
             if let missing = MissingClipboard.detect(environment: environment) { throw .noClipboard(missing) }

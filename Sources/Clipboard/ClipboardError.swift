@@ -1,4 +1,5 @@
 import SystemInterop
+import WaylandInterop
 
 /// Why a clipboard operation failed.
 public enum ClipboardError: Error, Equatable, Sendable {
@@ -38,6 +39,8 @@ public enum ClipboardError: Error, Equatable, Sendable {
     /// without data-control falls back to a window that waits for focus, which never comes
     /// at a hotkey).
     case waylandToolTimedOut(tool: String, seconds: Double)
+    /// The Wayland compositor failed the native clipboard (`DataControlClipboard`).
+    case compositorFailed(WaylandError)
 
     /// The broad class of a failure, which the CLI maps to an exit status (Clipboard knows
     /// nothing of PasteCore): `noInput` → 66, `badInput` → 65, `temporaryFailure` → 75,
@@ -64,6 +67,7 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case .noDisplay, .noClipboard, .cannotOpenDisplay, .waylandToolMissing: .unavailable
         case .helperFailed(let failure): failure == .noAnswer ? .temporaryFailure : .ioError
         case .waylandToolFailed: .ioError
+        case .compositorFailed: .unavailable
         }
     }
 
@@ -93,6 +97,24 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case .waylandToolFailed(let tool, let status): "\(tool) failed with exit status \(status)"
         case .waylandToolTimedOut(let tool, let seconds):
             "\(tool) did not finish within \(seconds.formattedSeconds) and was stopped"
+        case .compositorFailed(let error): "the Wayland compositor's clipboard failed: \(error.reason)"
+        }
+    }
+}
+
+extension WaylandError {
+    /// The reason, for `ClipboardError.message`.
+    var reason: String {
+        switch self {
+        case .cannotConnect(let socket, let errno): "cannot connect to '\(socket)': \(errno.message)"
+        case .noDataControl: "it offers no data-control protocol"
+        case .noSeat: "it has no seat"
+        case .timedOut: "it did not answer"
+        case .connectionLost(let errno): "the connection was lost (\(errno.message))"
+        case .deviceFinished: "the seat went away"
+        case .notOwner: "another client set the selection first"
+        case .noPrimarySelection: "it keeps no primary selection"
+        case .transferFailed(let errno): "cannot make a descriptor for the transfer: \(errno.message)"
         }
     }
 }

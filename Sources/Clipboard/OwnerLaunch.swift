@@ -52,11 +52,7 @@ final class OwnerLaunch: PreparedClipboardWrite {
             // anything else: it is stuck, so end it.
             if error == .brokenPipe, let byte = (try? status.readByte(before: deadline)) ?? nil {
                 _ = child.waitForExit()
-                switch SelectionOwnerProcess.Status(rawValue: byte) {
-                case .noDisplay: throw .noDisplay
-                case .cannotOpenDisplay: throw .cannotOpenDisplay(name: displayName)
-                default: throw .helperFailed(.reported(status: byte))
-                }
+                throw Self.failure(reported: byte, displayName: displayName) ?? .helperFailed(.reported(status: byte))
             }
             if error != .brokenPipe { try? child.send(.kill) }
             let exit = child.waitForExit()
@@ -76,20 +72,20 @@ final class OwnerLaunch: PreparedClipboardWrite {
             throw .helperFailed(.noAnswer)
         }
         guard let byte = answer else { throw .helperFailed(.exited(status: child.waitForExit())) }
+        guard let failure = Self.failure(reported: byte, displayName: displayName) else { return child }
+        _ = child.waitForExit()
+        throw failure
+    }
+
+    /// The one map from an owner's status byte (`SelectionOwnerProcess.Status`, which the X11
+    /// and the Wayland owners both send) to the error it means; nil for `owning`.
+    static func failure(reported byte: UInt8, displayName: String) -> ClipboardError? {
         switch SelectionOwnerProcess.Status(rawValue: byte) {
-        case .owning: return child
-        case .noDisplay:
-            _ = child.waitForExit()
-            throw .noDisplay
-        case .cannotOpenDisplay:
-            _ = child.waitForExit()
-            throw .cannotOpenDisplay(name: displayName)
-        case .notOwner:
-            _ = child.waitForExit()
-            throw .helperFailed(.notOwner)
-        default:
-            _ = child.waitForExit()
-            throw .helperFailed(.reported(status: byte))
+        case .owning: nil
+        case .noDisplay: .noDisplay
+        case .cannotOpenDisplay: .cannotOpenDisplay(name: displayName)
+        case .notOwner: .helperFailed(.notOwner)
+        default: .helperFailed(.reported(status: byte))
         }
     }
 }

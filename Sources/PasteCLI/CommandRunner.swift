@@ -15,6 +15,14 @@ struct CommandRunner: CommandRunning {
     func run(_ arguments: [String], environment: [String: String], timeout: Duration) -> Result<
         [UInt8], CommandFailure
     > {
+        run(arguments, input: nil, environment: environment, timeout: timeout)
+    }
+
+    /// The same, with `input` on the program's stdin (then end of file) instead of
+    /// `/dev/null`: for a dmenu-style picker, which reads its list there (`DmenuPicker`).
+    func run(_ arguments: [String], input: [UInt8]?, environment: [String: String], timeout: Duration) -> Result<
+        [UInt8], CommandFailure
+    > {
         guard let program = arguments.first, let path = Self.locate(program, path: environment["PATH"]) else {
             return .failure(.notFound)
         }
@@ -26,19 +34,44 @@ struct CommandRunner: CommandRunning {
         }
         let output = pair.first
         let childEnd = pair.second
+        // The stdin pair as plain numbers, each adopted again below to be closed.
+        var stdin: (ours: Int32, theirs: Int32)?
+        if input != nil {
+            do {
+                let pair = try FileDescriptor.makeSocketPair()
+                stdin = (pair.first.release(), pair.second.release())
+            } catch {
+                return .failure(.cannotStart(reason: error.message))
+            }
+        }
         let child: ChildProcess
         do {
             // A session of its own makes it lead a process group: a timeout stops what it
             // started too (`sendToGroup`).
             child = try ChildProcess.spawn(
-                path, arguments: arguments, environment: environment, standardInput: .null,
+                path, arguments: arguments, environment: environment,
+                standardInput: stdin.map { .descriptor($0.theirs) } ?? .null,
                 standardOutput: .descriptor(childEnd.rawValue), standardError: .null, newSession: true)
         } catch {
             try? childEnd.close()
+            if let stdin {
+                try? FileDescriptor(adopting: stdin.ours).close()
+                try? FileDescriptor(adopting: stdin.theirs).close()
+            }
             return .failure(error == .noSuchFileOrDirectory ? .notFound : .cannotStart(reason: error.message))
         }
         try? childEnd.close()
-        return collect(from: output, child: child, deadline: .now + timeout, timeout: timeout)
+        let deadline = ContinuousClock.now + timeout
+        if let stdin, let input {
+            try? FileDescriptor(adopting: stdin.theirs).close()
+            let ours = FileDescriptor(adopting: stdin.ours)
+            // A program that stops reading early (a choice made before the list ended) is no
+            // failure: what it printed decides.
+            try? ours.setNonBlocking()
+            try? ours.sendAll(input, before: deadline)
+            try? ours.close()
+        }
+        return collect(from: output, child: child, deadline: deadline, timeout: timeout)
     }
 
     /// Reads the child's stdout until it ends (or the child exits), then reaps the child.

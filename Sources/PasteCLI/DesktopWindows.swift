@@ -1,5 +1,7 @@
 import Alerts
+import Notify
 import PasteCore
+import QRInterop
 import SecretGuard
 
 /// The windows of a run started at a hotkey, where no terminal shows stderr: the secret guard's
@@ -16,19 +18,57 @@ struct DesktopWindows {
     /// Whether this run talks to a person through windows rather than a terminal.
     var isShown: Bool { plan.isShown }
 
-    /// Shows the result window; failures to show it are only noted.
+    /// What a notification's actions act on (desktop notifications only; see `DesktopNotice`).
+    struct FollowUp {
+        /// The paste's URL: `default` opens it, `copy` copies it.
+        var url: String?
+        /// Whether history holds a way to delete the paste (`delete`).
+        var isDeletable = false
+        /// The outbox entry holding the text (`retry`).
+        var outboxID: String?
+        /// `--qr`'s code of the URL: the notification's image in place of a thumbnail.
+        var qrCode: QRCode?
+    }
+
+    /// How long the notification server has to answer before the outcome is shown another way
+    /// (the window where an X display is there, else a line on stderr): long enough for a
+    /// server that is up, short enough that a hotkey never waits on one that is not.
+    static let serverTime = Duration.milliseconds(300)
+
+    /// Shows the result: a desktop notification (`notify-style`), else the window; failures to
+    /// show it are only noted.
     ///
+    /// The title and text are the same whichever shows them. Where no notification server
+    /// answers in `serverTime`, the window takes over where an X display is there; otherwise
+    /// one line on stderr says so (the outcome itself is already on stdout or stderr).
     /// - Parameters:
-    ///   - title: the window's title; by default "Paste failed" for a failure, "Copied" for a
-    ///     success (say it only when the URL is on the clipboard: `DeliverStage.successWindow`).
+    ///   - title: the title (the notification's summary); by default "Paste failed" for a
+    ///     failure, "Copied" for a success (say it only when the URL is on the clipboard:
+    ///     `DeliverStage.successWindow`).
     ///   - image: what was uploaded, when it is an image: shown as a thumbnail beside the text.
-    func notify(success: Bool, title: String? = nil, text: String, image: Alerts.Notification.Image? = nil) {
+    ///   - followUp: what the desktop notification's actions act on.
+    func notify(
+        success: Bool, title: String? = nil, text: String, image: Alerts.Notification.Image? = nil,
+        followUp: FollowUp = FollowUp()
+    ) {
+        let title = title ?? (success ? "Copied" : "Paste failed")
+        let body = output.shown(footnote.map { text + "\n" + $0 } ?? text)
+        if plan.usesDesktopNotifications {
+            let notice = DesktopNotice(
+                summary: title, body: body, isFailure: !success,
+                expiryMilliseconds: Int(plan.notifyTimeout.components.seconds * 1000)
+                    + Int(plan.notifyTimeout.components.attoseconds / 1_000_000_000_000_000),
+                image: followUp.qrCode.map(QRPicture.image) ?? image.flatMap(Self.thumbnail), url: followUp.url,
+                isDeletable: followUp.isDeletable,
+                outboxID: followUp.outboxID, configPath: plan.configPath)
+            guard let failure = showOnDesktop(notice) else { return }
+            guard plan.displayName != nil else {
+                output.note("no desktop notification: \(failure.description)")
+                return
+            }
+        }
         let note = Alerts.Notification(
-            title: title ?? (success ? "Copied" : "Paste failed"),
-            body: output.shown(footnote.map { text + "\n" + $0 } ?? text),
-            style: success ? .success : .failure,
-            timeout: plan.notifyTimeout,
-            image: image)
+            title: title, body: body, style: success ? .success : .failure, timeout: plan.notifyTimeout, image: image)
         do {
             try Alerts.notify(note, displayName: plan.displayName, app: .paste)
         } catch {
@@ -39,7 +79,9 @@ struct DesktopWindows {
     /// Shows why the paste failed, and where the text is: in the outbox (and how it goes from
     /// there), or that it could not be saved.
     func notifyFailure(_ error: any PasteError) {
-        notify(success: false, text: failureText(error))
+        var followUp = FollowUp()
+        if let kept = error as? KeptInOutbox { followUp.outboxID = kept.id }
+        notify(success: false, text: failureText(error), followUp: followUp)
     }
 
     /// The failure window's text: why, then where the text is. The command it names is one
@@ -68,20 +110,70 @@ struct DesktopWindows {
         command.replacing(" ", with: "\u{00A0}")
     }
 
-    /// Asks whether to upload text the guard flagged.
+    /// Shows a notice on the desktop's notification server; nil when it is up, else why not.
     ///
-    /// - Returns: `.uploadAnyway` or `.uploadPrivately`, never nil.
+    /// With actions (and a server that shows them) the notifier process shows it, and serves
+    /// them once paste has returned (`DesktopNotifier`); without, it is sent from here.
+    private func showOnDesktop(_ notice: DesktopNotice) -> NotifyError? {
+        guard let address = plan.busAddress else { return .bus(.noAddress) }
+        do {
+            let deadline = ContinuousClock.now + Self.serverTime
+            let server = try NotificationServer(busAddress: address, before: deadline)
+            let capabilities = try server.capabilities(before: deadline)
+            if capabilities.contains("actions") && !notice.actions.isEmpty {
+                try DesktopNotifier.launch(notice, environment: plan.environment)
+            } else {
+                _ = try server.show(
+                    notice.notification(capabilities: capabilities), before: .now + DesktopNotifier.callTime)
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The side of a thumbnail sent as `image-data`: what notification servers show an image at
+    /// (dunst's default `max_icon_size` is 128), with little to send.
+    static let thumbnailSide = 128
+
+    /// An uploaded image shrunk for `image-data`, when it decodes (PNG).
+    static func thumbnail(_ image: Alerts.Notification.Image) -> DesktopNotice.Image? {
+        Alerts.thumbnail(of: image, side: thumbnailSide).map {
+            DesktopNotice.Image(width: $0.width, height: $0.height, pixels: $0.pixels)
+        }
+    }
+
+    /// Asks whether to upload text the guard flagged: a desktop notification with `upload` and
+    /// `cancel` (`notify-style`), else the window.
+    ///
+    /// Nothing is sent until it is answered. A notification that closes, or is not answered in
+    /// `questionTime`, is a cancel. Where no notification server with buttons answers, the
+    /// window asks where an X display is there; otherwise nobody can be asked.
+    /// - Returns: `.uploadAnyway` or `.uploadPrivately`; nil when nobody can be asked (the guard
+    ///   then refuses, as without windows).
     /// - Throws: `Cancelled` when the person chose Cancel, pressed Escape or closed the window.
     func confirmSecretUpload(_ finding: SecretFinding, service: ServiceProfile) throws -> SecretChoice? {
+        let message = output.shown(
+            "This text looks like it holds a secret: \(finding.description). Upload it to \(service.name)?")
+        if plan.usesDesktopNotifications {
+            switch askOnDesktop(message) {
+            case .success(true): return .uploadAnyway
+            case .success(false): throw Cancelled()
+            case .failure(let failure):
+                guard plan.displayName != nil else {
+                    output.note("no desktop notification: \(failure.description)")
+                    return nil
+                }
+            }
+        }
+        guard plan.displayName != nil else { return nil }
         var buttons = [Alerts.Button("Upload anyway", answer: SecretChoice.uploadAnyway)]
         if service.canBePrivate { buttons.append(.init("Upload as private", answer: .uploadPrivately)) }
         buttons.append(.init("Cancel", answer: .cancel))
         let answer: SecretChoice?
         do {
             answer = try Alerts.confirm(
-                message: output.shown(
-                    "This text looks like it holds a secret: \(finding.description). Upload it to \(service.name)?"),
-                buttons: buttons, displayName: plan.displayName, app: .paste)
+                message: message, buttons: buttons, displayName: plan.displayName, app: .paste)
         } catch {
             throw AlertFailure(error: error)
         }
@@ -91,8 +183,58 @@ struct DesktopWindows {
         }
     }
 
+    /// How long the guard's question waits for an answer on the desktop: the notification's
+    /// expiry; unanswered, it is a cancel.
+    static let questionTime = Duration.seconds(60)
+
+    /// Asks the guard's question as a notification with `upload` and `cancel`, on this thread
+    /// (the run waits for the answer anyway).
+    ///
+    /// - Returns: true for `upload`, false for `cancel`, a closing or no answer in time; the
+    ///   failure when no server with buttons answered.
+    private func askOnDesktop(_ message: String) -> Result<Bool, NotifyError> {
+        guard let address = plan.busAddress else { return .failure(.bus(.noAddress)) }
+        do {
+            let deadline = ContinuousClock.now + Self.serverTime
+            let server = try NotificationServer(busAddress: address, before: deadline)
+            let capabilities = try server.capabilities(before: deadline)
+            guard capabilities.contains("actions") else { return .failure(.noActions) }
+            try server.watchSignals(before: .now + DesktopNotifier.callTime)
+            var note = DesktopNotification(
+                summary: "Upload this text?",
+                body: capabilities.contains("body-markup") ? DesktopNotification.escapedBody(message) : message)
+            note.actions = [
+                .init(key: NotificationActionKey.upload, label: "Upload anyway"),
+                .init(key: NotificationActionKey.cancel, label: "Cancel"),
+            ]
+            note.urgency = .critical
+            note.expiry = .after(Self.questionTime)
+            let id = try server.show(note, before: .now + DesktopNotifier.callTime)
+            // A little past the expiry, for a server that closes it late.
+            let end = ContinuousClock.now + Self.questionTime + .seconds(1)
+            while true {
+                switch try server.nextEvent(of: id, before: end) {
+                case .actionInvoked(NotificationActionKey.upload)?: return .success(true)
+                case .actionInvoked(NotificationActionKey.cancel)?, .closed?: return .success(false)
+                case .actionInvoked?: continue
+                case nil:
+                    try? server.close(id, before: .now + DesktopNotifier.callTime)
+                    return .success(false)
+                }
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// `--prompt`: the title, "" for none, nil when cancelled.
+    ///
+    /// In a window where an X display is there; else through the dmenu-style picker, with the
+    /// title given so far as its one line (chosen as it is, or replaced by what is typed).
     func promptForTitle(initialText: String) throws -> String? {
+        guard plan.displayName != nil else {
+            return try picker().choose(initialText.isEmpty ? [] : [initialText], environment: plan.environment)
+        }
         do {
             return try Alerts.prompt(
                 title: "Paste", message: "Title of the paste", initialText: initialText,
@@ -103,11 +245,29 @@ struct DesktopWindows {
     }
 
     /// `--pick`: the index of the row chosen, nil when cancelled.
+    ///
+    /// In a window where an X display is there; else through the dmenu-style picker, one line a
+    /// row (`primary · secondary`).
     func pick(title: String, rows: [PickRow]) throws -> Int? {
+        guard plan.displayName != nil else {
+            let lines = rows.map { "\($0.primary) · \($0.secondary)" }
+            guard let chosen = try picker().choose(lines, environment: plan.environment) else { return nil }
+            return lines.firstIndex(of: chosen)
+        }
         do {
             return try Alerts.pick(title: title, rows: rows, displayName: plan.displayName, app: .paste)
         } catch {
             throw AlertFailure(error: error)
         }
+    }
+
+    /// The picker of `[paste] picker`, else one found on PATH.
+    ///
+    /// - Throws: `PickerError.notFound` naming the key to set.
+    private func picker() throws(PickerError) -> DmenuPicker {
+        guard let picker = DmenuPicker.find(configured: plan.picker, path: plan.environment["PATH"]) else {
+            throw .notFound
+        }
+        return picker
     }
 }

@@ -37,6 +37,8 @@ public struct Invocation: Sendable, Equatable {
     /// `--notify` (true), `--no-notify` (false), or neither (nil: the config's `notify`).
     public var notify: Bool?
     public var prompts = false
+    /// `--qr`: the URL as a QR code too (stderr when a terminal, the notification's image).
+    public var showsQR = false
 
     public init() {}
 }
@@ -219,6 +221,7 @@ private func apply(
     case .quiet: invocation.isQuiet = true
     case .verbose: invocation.isVerbose = true
     case .dryRun: invocation.isDryRun = true
+    case .qr: invocation.showsQR = true
     case .force: invocation.isForced = true
     case .timeout:
         guard let seconds = SettingRange.timeout.parse(value!) else {

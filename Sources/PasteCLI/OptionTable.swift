@@ -60,6 +60,7 @@ public enum OptionID: String, Sendable, CaseIterable {
     case quiet
     case verbose
     case dryRun = "dry-run"
+    case qr
     // Safety and reliability
     case force
     case timeout
@@ -134,6 +135,9 @@ public let optionTable: [OptionSpec] = [
         group: .output),
     OptionSpec(
         id: .dryRun, short: "n", argument: nil, help: "show the request that would be sent; send nothing",
+        group: .output),
+    OptionSpec(
+        id: .qr, short: nil, argument: nil, help: "also show the URL as a QR code",
         group: .output),
     // Safety and reliability
     OptionSpec(

@@ -45,6 +45,13 @@ struct Output: Sendable {
 
     // MARK: - stderr
 
+    /// A picture made of text for stderr (`--qr`'s code), as it is: only when stderr is a
+    /// terminal and not under `-q` or `--json`.
+    func picture(_ text: String) {
+        guard !isQuiet && !isJSON && StandardStream.error.isTerminal else { return }
+        StandardStream.error.write(text)
+    }
+
     /// A line for stderr: redacted, then escaped and bounded by `Sanitizer.shown` (values in
     /// messages are shown so already; this catches whatever a message did not shape, such as a
     /// library's text).

@@ -22,6 +22,12 @@ public enum PasteCommand {
         if rest.first == SelectionOwnerProcess.subcommand {
             return SelectionOwnerProcess.run(arguments: arguments, environment: environment)
         }
+        if rest.first == DataControlOwnerProcess.subcommand {
+            return DataControlOwnerProcess.run(arguments: arguments, environment: environment)
+        }
+        if rest.first == DesktopNotifier.subcommand {
+            return DesktopNotifier.run(environment: environment)
+        }
         let context = Context(
             environment: environment, userID: CurrentProcess.userID, commandRunner: CommandRunner(),
             asker: WindowAsker(displayName: environment["DISPLAY"]))

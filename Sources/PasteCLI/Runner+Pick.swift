@@ -22,14 +22,17 @@ extension Runner {
         }
         let windows = DesktopWindows(plan: resolver.windows(for: settings), output: output)
         do {
-            return try pick(windows: windows, copy: resolver.copyTarget(for: settings), resolver: resolver)
+            return try pick(
+                windows: windows, copy: resolver.copyTarget(for: settings),
+                clipboard: PlanResolver.makeClipboard(
+                    resolver.clipboardChoice(for: settings)?.backend, context: context))
         } catch let error as any PasteError {
             if windows.isShown { windows.notifyFailure(error) }
             throw error
         }
     }
 
-    private func pick(windows: DesktopWindows, copy: Selection?, resolver: PlanResolver) throws -> ExitStatus {
+    private func pick(windows: DesktopWindows, copy: Selection?, clipboard: SessionClipboard) throws -> ExitStatus {
         let records = try History(context: context).records().reversed()
         guard !records.isEmpty else {
             throw InputError.empty(source: "the history")
@@ -41,7 +44,7 @@ extension Runner {
         output.result(url)
         if let copy {
             let outcome = DeliverStage(copy: copy, preparedCopy: nil, windows: windows, output: output)
-                .copyToClipboard(url, to: copy, clipboard: resolver.makeClipboard())
+                .copyToClipboard(url, to: copy, clipboard: clipboard)
             // "Copied" only once a reader could get it, as after an upload.
             if outcome == .copied && windows.isShown { windows.notify(success: true, text: url) }
         }

@@ -27,6 +27,16 @@ extension Runner {
         let windows = DesktopWindows(plan: resolver.windows(for: configuration.settings), output: output)
         do {
             let plan = try resolver.resolve(configuration, windows: windows.plan)
+            if plan.transfer.isVerbose, let choice = plan.clipboardChoice {
+                output.trace("clipboard: \(choice.backend.summary) (\(choice.reason))")
+            }
+            // `[paste] clipboard` named another backend than the environment suggested: the
+            // early owner (if any) leaves unused, and the run uses that backend's clipboard.
+            if plan.clipboardBackend != resolver.clipboardBackend {
+                return try UploadPipeline(context: context, output: output).upload(
+                    plan, clipboard: PlanResolver.makeClipboard(plan.clipboardBackend, context: context),
+                    earlyOwner: nil)
+            }
             return try UploadPipeline(context: context, output: output).upload(
                 plan, clipboard: clipboard, earlyOwner: earlyOwner)
         } catch let error as any PasteError {

@@ -161,6 +161,29 @@ extension FileDescriptor {
         return offset
     }
 
+    /// Writes all of `bytes` before `deadline`, for a pipe whose reader may stall. Wraps
+    /// `write` + `poll`.
+    ///
+    /// The descriptor should be non-blocking (`setNonBlocking`), or a full pipe blocks past the
+    /// deadline. A vanished reader raises `SIGPIPE` unless the process ignores it
+    /// (`Signal.ignore`): then it is `Errno.brokenPipe`.
+    /// - Throws: `Errno.timedOut` at the deadline, or the write's `Errno`.
+    public func writeAll(_ bytes: [UInt8], before deadline: ContinuousClock.Instant) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let outcome = bytes.withUnsafeBytes { buffer -> Result<Int, Errno> in
+                Result { () throws(Errno) in
+                    try valueOrErrno { Glibc.write(rawValue, buffer.baseAddress! + offset, buffer.count - offset) }
+                }
+            }
+            switch outcome {
+            case .success(let written): offset += written
+            case .failure(.wouldBlock): if try !wait(for: .writable, before: deadline) { throw .timedOut }
+            case .failure(let error): throw error
+            }
+        }
+    }
+
     /// Sends all of `bytes` on a socket before `deadline`, never raising `SIGPIPE`.
     /// Wraps `send(MSG_NOSIGNAL)` + `poll`.
     ///
@@ -193,11 +216,15 @@ extension FileDescriptor {
         case readable
         /// `POLLOUT`: a write would not block.
         case writable
+        /// `POLLIN | POLLOUT`: either (a connection with bytes queued to send that must also
+        /// read what its peer answers meanwhile, such as a D-Bus connection).
+        case readableOrWritable
 
         var events: Int16 {
             switch self {
             case .readable: Int16(POLLIN)
             case .writable: Int16(POLLOUT)
+            case .readableOrWritable: Int16(POLLIN | POLLOUT)
             }
         }
     }

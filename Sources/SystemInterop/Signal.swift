@@ -54,6 +54,14 @@ public struct Signal: Hashable, Sendable {
         return result == 0
     }
 
+    /// Ignores this signal from now on (`SIG_IGN`), for a process of paste's own that writes to
+    /// pipes of other programs (the Wayland selection owner: a reader that goes away must not
+    /// end it). Wraps `signal(SIG_IGN)`; a spawned child gets the default back
+    /// (`defaultedInChildren`).
+    public func ignore() {
+        _ = Glibc.signal(rawValue, SIG_IGN)
+    }
+
     /// How many times the signal arrived since `catchArrivals()`.
     public var arrivalCount: Int { Int(csystem_signal_count(rawValue)) }
 

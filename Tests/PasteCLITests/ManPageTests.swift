@@ -114,8 +114,9 @@ func acceptedConfigKeys(of type: String) throws -> [String] {
 struct ManPageTests {
     /// Every key of `[paste]`, mirrored by hand: a new key must be documented in paste-config(5).
     static let pasteKeys = [
-        "service", "notify", "timeout", "connect-timeout", "stall-timeout", "response-timeout", "clipboard-timeout",
-        "max-clipboard",
+        "service", "notify", "notify-style", "picker", "timeout", "connect-timeout", "stall-timeout",
+        "response-timeout", "clipboard-timeout",
+        "clipboard", "max-clipboard",
         "notify-timeout", "max-retry-after", "repeat-window", "retries", "retry-max-attempts", "copy", "image-service",
         "ca-file", "ca-path", "proxy", "no-proxy",
     ]

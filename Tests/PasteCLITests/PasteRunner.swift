@@ -18,6 +18,9 @@ struct PasteRunner {
         extra["DISPLAY"] = display
         extra["WAYLAND_DISPLAY"] = .some(nil)
         extra["NO_COLOR"] = "1"
+        // No desktop notifications on the caller's session bus: a test that wants them starts
+        // a private bus and names it (`SessionBus`).
+        if extra["DBUS_SESSION_BUS_ADDRESS"] == nil { extra["DBUS_SESSION_BUS_ADDRESS"] = .some(nil) }
         return home.environment(extra)
     }
 

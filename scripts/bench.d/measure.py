@@ -165,7 +165,9 @@ def main():
     parser.add_argument("--clip-mib", type=int, default=64)
     parser.add_argument("--guard-mib", type=int, default=2, help="the guard case's corpus")
     parser.add_argument("--detect-secrets", help="detect-secrets 1.5.0, the guard case's anchor")
-    parser.add_argument("--cases", default="hotkey,stream,batch,clipboard,guard")
+    parser.add_argument("--wayland-runtime", help="the headless sway's runtime folder (wayland-hotkey)")
+    parser.add_argument("--wayland-display", help="its socket's name in that folder")
+    parser.add_argument("--cases", default="hotkey,wayland-hotkey,stream,batch,clipboard,guard")
     arguments = parser.parse_args()
     env = dict(os.environ)
     paste, url, work, rounds = arguments.paste, arguments.url, arguments.work, arguments.rounds
@@ -213,6 +215,33 @@ def main():
             rows.append(row)
         else:
             notes.append("pastebinit: not configured for the mock (see scripts/bench)")
+
+    # (1b) The hotkey path on Wayland: the native data-control backend, only WAYLAND_DISPLAY set,
+    # against wl-clipboard's tools around curl, on the same headless sway.
+    if "wayland-hotkey" in cases:
+        wayland_env = dict(env, WAYLAND_DISPLAY=arguments.wayland_display, XDG_RUNTIME_DIR=arguments.wayland_runtime)
+        wayland_env.pop("DISPLAY", None)
+        text = os.path.join(work, "1k-wayland.txt")
+        with open(text, "w") as f:
+            f.write(("The quick brown fox jumps over the lazy dog. " * 30)[:1023] + "\n")
+        # wl-copy forks a server that keeps its stdio: files, not pipes (see `run`).
+        put = f"wl-copy < {text}"
+
+        def wayland_clipboard_holds_url():
+            got = subprocess.run(["wl-paste", "--no-newline"], env=wayland_env, capture_output=True, timeout=10)
+            if not got.stdout.startswith(b"http://127.0.0.1:"):
+                sys.exit(f"bench: the Wayland clipboard holds {got.stdout[:100]!r}, not a URL")
+
+        ours = [paste, "-c", "--new", "--url", url, "--no-notify", "-q"]
+        anchor = (f"wl-paste --no-newline | curl -F 'paste[body]=<-' -F 'paste[parser]=plaintext' "
+                  f"-F 'paste[authorization]=burger' -H 'Expect:' -s -L -o /dev/null -w '%{{url_effective}}' "
+                  f"'{url}' | wl-copy")
+        for command in (ours, anchor):
+            run(command, wayland_env, setup=put)
+            wayland_clipboard_holds_url()
+        same = {"setup": put}
+        rows.append(side_by_side("Wayland hotkey 1 KiB (data-control) vs wl-paste|curl|wl-copy", ours, anchor,
+                                 rounds, wayland_env, "<= 0.5x", ours_options=same, anchor_options=same))
 
     # (2) A large stream through stdin, into a mock that discards bodies.
     if "stream" in cases:

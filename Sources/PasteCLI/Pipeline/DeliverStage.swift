@@ -1,6 +1,7 @@
 import Alerts
 import Clipboard
 import PasteCore
+import QRInterop
 
 /// Deliver, the pipeline's last stage: each result on stdout (its URL, or a JSON object), each
 /// failure on stderr (and, at a hotkey, in a window); then the last URL on the clipboard and,
@@ -23,6 +24,8 @@ struct DeliverStage {
     private(set) var lastURL: String?
     /// The image the last URL is of, for the notification's thumbnail; nil for anything else.
     private(set) var lastImage: Alerts.Notification.Image?
+    /// Whether history holds a way to delete the last paste (its deletion token or link).
+    private(set) var isLastDeletable = false
 
     /// Shows one paste's result.
     ///
@@ -39,6 +42,7 @@ struct DeliverStage {
                     "the same \(what) went to \(paste.service) moments ago; reusing its URL (--new makes another)")
             }
             lastURL = paste.url
+            isLastDeletable = paste.deletion != nil
             lastImage = nil
             if let input, input.type.category == .image, let bytes = input.bytes {
                 lastImage = Alerts.Notification.Image(bytes: bytes, mimeType: input.type.essence)
@@ -65,9 +69,21 @@ struct DeliverStage {
     func finish(clipboard: SessionClipboard) -> ExitStatus {
         guard let url = lastURL else { return status }
         let outcome = copy.map { copyToClipboard(url, to: $0, clipboard: clipboard) } ?? .notAsked
+        var code: QRCode?
+        if windows.plan.showsQR {
+            do {
+                let made = try QRCode.encode(url)
+                output.picture(QRPicture.halfBlocks(made, inColour: output.usesColor))
+                code = made
+            } catch {
+                output.note(error.description)
+            }
+        }
         if windows.isShown && status == .success {
             let window = Self.successWindow(url: url, copy: outcome)
-            windows.notify(success: true, title: window.title, text: window.body, image: lastImage)
+            windows.notify(
+                success: true, title: window.title, text: window.body, image: lastImage,
+                followUp: DesktopWindows.FollowUp(url: url, isDeletable: isLastDeletable, qrCode: code))
         }
         return status
     }

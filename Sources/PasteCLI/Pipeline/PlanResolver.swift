@@ -21,9 +21,14 @@ struct PlanResolver {
     /// Whether argv lets the run copy the URL (no `--no-copy`, and for an upload no
     /// `--dry-run`); the config may still say no (`copyTarget(for:)`).
     let mayCopy: Bool
-    /// The clipboard of this session, detected in `init`; nil when the run neither reads a
-    /// selection nor may copy.
-    let clipboardBackend: ClipboardBackend?
+    /// The clipboard of this session and why, chosen in `init` as `[paste] clipboard = auto`
+    /// would (`ClipboardBackend.choose`: one registry round trip in a Wayland session); nil
+    /// when the run neither reads a selection nor may copy. `resolve` chooses again only when
+    /// the config asks for a backend.
+    let clipboardChoice: ClipboardBackend.Choice?
+
+    /// The backend of `clipboardChoice`.
+    var clipboardBackend: ClipboardBackend? { clipboardChoice?.backend }
 
     /// The program that serves the selection once paste has returned (see `SelectionOwnerProcess`).
     static let helperExecutable = "/proc/self/exe"
@@ -46,7 +51,9 @@ struct PlanResolver {
         }
         mayCopy = invocation.copies && !(invocation.action == .upload && invocation.isDryRun)
         let readsSelection = if case .selection = input { true } else { false }
-        clipboardBackend = readsSelection || mayCopy ? ClipboardBackend.detect(environment: context.environment) : nil
+        clipboardChoice =
+            readsSelection || mayCopy
+            ? ClipboardBackend.choose(environment: context.environment, preference: .auto) : nil
     }
 
     /// Whether the text comes from a selection.
@@ -57,13 +64,28 @@ struct PlanResolver {
 
     /// The session's clipboard, made once for the whole run (`.noDisplay` when there is none).
     func makeClipboard() -> SessionClipboard {
+        Self.makeClipboard(clipboardBackend, context: context)
+    }
+
+    /// The clipboard of `backend` (`.noDisplay` when there is none).
+    static func makeClipboard(_ backend: ClipboardBackend?, context: Context) -> SessionClipboard {
         do {
             return .available(
-                try (clipboardBackend ?? .none).makeClipboard(
-                    helperExecutable: Self.helperExecutable, environment: context.environment))
+                try (backend ?? .none).makeClipboard(
+                    helperExecutable: helperExecutable, environment: context.environment))
         } catch {
             return .unavailable(error)
         }
+    }
+
+    /// The backend and why: `init`'s choice, unless `[paste] clipboard` names a backend.
+    func clipboardChoice(for settings: Settings) -> ClipboardBackend.Choice? {
+        guard let chosen = clipboardChoice, settings.clipboard != .auto else { return clipboardChoice }
+        let preference: ClipboardBackend.Preference = settings.clipboard == .x11 ? .x11 : .wayland
+        var choice = ClipboardBackend.choose(environment: context.environment, preference: preference)
+        if choice.backend == chosen.backend { choice.reason = chosen.reason }
+        choice.reason = "clipboard = \(settings.clipboard.rawValue): " + choice.reason
+        return choice
     }
 
     // MARK: - Decisions
@@ -75,12 +97,20 @@ struct PlanResolver {
     /// Taken with the defaults when the config itself could not be read.
     func windows(for settings: Settings) -> RunPlan.Windows {
         RunPlan.Windows(
-            isShown: showsWindows(settings), displayName: context.environment["DISPLAY"],
-            notifyTimeout: .milliseconds(Int(settings.notifyTimeout * 1000)))
+            isShown: showsWindows(settings), displayName: context.nonEmpty("DISPLAY"),
+            notifyTimeout: .milliseconds(Int(settings.notifyTimeout * 1000)), style: settings.notifyStyle,
+            busAddress: context.nonEmpty("DBUS_SESSION_BUS_ADDRESS"), configPath: invocation.configPath,
+            environment: context.environment, picker: settings.picker, showsQR: invocation.showsQR)
     }
 
+    /// Whether anything can be shown: an X display for the windows, or a session bus for
+    /// desktop notifications (unless `notify-style = window`); then `--notify`/`--no-notify`
+    /// and `notify` decide.
     private func showsWindows(_ settings: Settings) -> Bool {
-        guard context.nonEmpty("DISPLAY") != nil else { return false }
+        let canShow =
+            context.nonEmpty("DISPLAY") != nil
+            || (settings.notifyStyle != .window && context.nonEmpty("DBUS_SESSION_BUS_ADDRESS") != nil)
+        guard canShow else { return false }
         if let forced = invocation.notify { return forced }
         switch settings.notify {
         case .never: return false
@@ -213,7 +243,7 @@ struct PlanResolver {
             copy: copyTarget(for: settings),
             isCopyExpected: isCopyExpected(settings),
             defaultServiceNotice: defaultServiceNotice(configuration, service: service),
-            clipboardBackend: clipboardBackend,
+            clipboardChoice: clipboardChoice(for: settings),
             clipboardTimeout: .milliseconds(Int(settings.clipboardTimeout * 1000)),
             maximumClipboardBytes: settings.maximumClipboardBytes,
             windows: windows,

@@ -28,9 +28,35 @@ struct RunPlan: Sendable {
         var displayName: String?
         /// How long a notification stays (`notify-timeout`).
         var notifyTimeout: Duration
+        /// Whether paste's own windows or desktop notifications say it (`notify-style`).
+        var style = NotifyStyle.auto
+        /// The session bus (`$DBUS_SESSION_BUS_ADDRESS`), where desktop notifications go.
+        var busAddress: String?
+        /// The config file the run read (`--config`), for a `paste` the notifier starts for an
+        /// action (`delete`, `retry`) to read the same one.
+        var configPath: String?
+        /// The environment the notifier that serves a notification's actions runs in (the
+        /// run's own).
+        var environment: [String: String] = [:]
+        /// The dmenu-style program for `--pick` and `--prompt` without an X display (`picker`).
+        var picker: String?
+        /// `--qr`: the URL as a QR code on a terminal's stderr, and as the desktop
+        /// notification's image.
+        var showsQR = false
 
         /// No windows at all (`--retry`, which runs from cron).
         static let none = Windows(isShown: false, displayName: nil, notifyTimeout: .zero)
+
+        /// Whether notifications go to the desktop's notification server first: `desktop`,
+        /// or `auto` where no X display is there (and a session bus is).
+        var usesDesktopNotifications: Bool {
+            guard busAddress != nil else { return false }
+            switch style {
+            case .desktop: return true
+            case .auto: return displayName == nil
+            case .window: return false
+            }
+        }
     }
 
     /// How transfers run: timeouts, retries and what is reported while they do.
@@ -109,8 +135,11 @@ struct RunPlan: Sendable {
     /// Said before the first paste to the built-in default is sent, when no config, `-S`,
     /// `--url` or `PASTE_SERVICE` chose a service and it was never said on this machine.
     var defaultServiceNotice: DefaultServiceNotice?
-    /// The clipboard of this session, detected once; nil when the run neither reads nor copies.
-    var clipboardBackend: ClipboardBackend?
+    /// The clipboard of this session and why it was chosen, decided once; nil when the run
+    /// neither reads nor copies.
+    var clipboardChoice: ClipboardBackend.Choice?
+    /// The backend of `clipboardChoice`.
+    var clipboardBackend: ClipboardBackend? { clipboardChoice?.backend }
     /// How long a selection's owner may take to answer (`clipboard-timeout`).
     var clipboardTimeout: Duration
     /// The most bytes read from a selection (`max-clipboard`).

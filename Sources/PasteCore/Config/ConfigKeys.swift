@@ -2,9 +2,10 @@ extension Settings {
     /// Every key of `[paste]`, in the order paste-config(5) lists them: what an unknown key
     /// is compared with for its "did you mean" (a test holds it to the keys `apply` accepts).
     public static let configKeys = [
-        "service", "notify", "timeout", "connect-timeout", "stall-timeout", "response-timeout", "clipboard-timeout",
-        "max-clipboard", "notify-timeout", "max-retry-after", "repeat-window", "retries", "retry-max-attempts", "copy",
-        "image-service", "ca-file", "ca-path", "proxy", "no-proxy",
+        "service", "notify", "notify-style", "picker", "timeout", "connect-timeout", "stall-timeout",
+        "response-timeout", "clipboard-timeout", "clipboard", "max-clipboard", "notify-timeout", "max-retry-after",
+        "repeat-window", "retries", "retry-max-attempts", "copy", "image-service", "ca-file", "ca-path", "proxy",
+        "no-proxy",
     ]
 }
 

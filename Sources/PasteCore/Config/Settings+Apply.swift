@@ -18,11 +18,24 @@ extension Settings {
         case "notify":
             guard let mode = NotifyMode(rawValue: entry.value.lowercased()) else { throw bad("auto, always or never") }
             notify = mode
+        case "notify-style":
+            guard let style = NotifyStyle(rawValue: entry.value.lowercased()) else {
+                throw bad("auto, window or desktop")
+            }
+            notifyStyle = style
+        case "picker":
+            guard !entry.value.allSatisfy(\.isWhitespace) else { throw bad("a command, such as 'fuzzel --dmenu'") }
+            picker = entry.value
         case "timeout": timeout = try seconds(SettingRange.timeout)
         case "connect-timeout": connectTimeout = try seconds(SettingRange.connectTimeout)
         case "stall-timeout": stallTimeout = try seconds(SettingRange.stallTimeout)
         case "response-timeout": responseTimeout = try seconds(SettingRange.responseTimeout)
         case "clipboard-timeout": clipboardTimeout = try seconds(SettingRange.clipboardTimeout)
+        case "clipboard":
+            guard let setting = ClipboardSetting(rawValue: entry.value.lowercased()) else {
+                throw bad("auto, x11 or wayland")
+            }
+            clipboard = setting
         case "max-clipboard":
             guard let bytes = SettingRange.maximumClipboard.parse(entry.value) else {
                 throw bad("\(SettingRange.maximumClipboard) (such as 1G, 256M)")

@@ -9,6 +9,11 @@ public struct Settings: Sendable, Equatable {
     public var serviceLine: Int?
     /// When windows are shown.
     public var notify: NotifyMode = .auto
+    /// Whether they are paste's own windows or desktop notifications (`notify-style`).
+    public var notifyStyle: NotifyStyle = .auto
+    /// The dmenu-style program `--pick` and `--prompt` use without an X display (`picker`):
+    /// a command line, split on spaces; nil to look for one on PATH.
+    public var picker: String?
     /// Seconds to wait for a TCP connection.
     public var connectTimeout: Double = 10
     /// Seconds the whole upload may take (`nil`: no limit beyond the stall timeout).
@@ -30,6 +35,8 @@ public struct Settings: Sendable, Equatable {
     public var repeatWindow: Double = 300
     /// Seconds to wait for a clipboard owner to answer.
     public var clipboardTimeout: Double = 2
+    /// Which clipboard backend is used (`clipboard`).
+    public var clipboard = ClipboardSetting.auto
     /// The most bytes read from a selection, text or image (`max-clipboard`): an owner that
     /// keeps sending is stopped there.
     public var maximumClipboardBytes: Int = Settings.defaultMaximumClipboardBytes

@@ -1,0 +1,2 @@
+// libwayland-client, from Debian's libwayland-dev (pkg-config: wayland-client).
+#include <wayland-client.h>

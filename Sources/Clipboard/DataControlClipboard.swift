@@ -1,0 +1,238 @@
+import SystemInterop
+import WaylandInterop
+
+/// The Wayland selections, natively: read and written through the compositor's data-control
+/// protocol (`DataControlSession`: ext-data-control-v1 where offered, else wlr-data-control),
+/// with no wl-clipboard process anywhere.
+///
+/// Reading connects, learns the selection's offer and MIME types (two round trips), asks for
+/// the best type (`textTypes`, or an image as `ImageTarget` orders them) and reads the owner's
+/// answer from a socket, with the same deadline per wait, limits and observer as the X11
+/// reader: a read that goes past `ContentPreferences.readLimit` stops with `.exceedsLimit`, an
+/// image past `imageLimit` with `.tooLarge`, and text larger than `handOverBytes` is shown to a
+/// `TextObserver` while it arrives, on a thread joined before the read returns.
+///
+/// Writing goes through a detached owner exactly as on X11 (`DataControlOwnerProcess`):
+/// forked while the process has one thread, spawned as `helperExecutable` with the hidden
+/// subcommand otherwise (`DetachedOwner`); `write` returns once it owns the selection.
+public struct DataControlClipboard: Clipboard, Sendable {
+    /// The compositor's socket, absolute (`WaylandSocket.path(in:)`).
+    public let socketPath: String
+    /// The executable that runs `DataControlOwnerProcess` (normally `/proc/self/exe`).
+    public let helperExecutable: String
+    /// The environment the spawned owner gets.
+    public let environment: [String: String]
+    /// How long `write` waits for the owner to report that it owns the selection.
+    public let ownershipTimeout: Duration
+
+    /// Describes the data-control clipboard of the compositor at `socketPath`.
+    public init(
+        socketPath: String, helperExecutable: String, environment: [String: String] = [:],
+        ownershipTimeout: Duration = .seconds(5)
+    ) {
+        self.socketPath = socketPath
+        self.helperExecutable = helperExecutable
+        self.environment = environment
+        self.ownershipTimeout = ownershipTimeout
+    }
+
+    /// The text MIME types asked for, best first: the freedesktop name of UTF-8 text, then the
+    /// X names XWayland bridges carry (`UTF8_STRING`), then the vaguer ones.
+    static let textTypes = ["text/plain;charset=utf-8", "UTF8_STRING", "text/plain", "TEXT", "STRING"]
+
+    /// How many bytes are gathered before a hand-over to an observer's thread (the X11
+    /// reader's figure: a read smaller than this starts no thread and is not observed).
+    static let handOverBytes = SelectionReader.handOverBytes
+
+    /// What the owner offers, in preference order: every text type (with `STRING` only when
+    /// the text is Latin-1).
+    static func offeredTypes(latin1: Bool) -> [String] {
+        latin1 ? textTypes : textTypes.filter { $0 != "STRING" }
+    }
+
+    /// The best text type among `offered`, in its offered spelling (MIME parameters compare
+    /// without regard to case).
+    static func preferredText(among offered: [String]) -> String? {
+        for type in textTypes {
+            if let name = offered.first(where: { $0 == type || $0.lowercased() == type.lowercased() }) { return name }
+        }
+        return nil
+    }
+
+    // MARK: - Reading
+
+    /// Reads `selection`'s text: the best of `textTypes` its owner offers.
+    public func read(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> [UInt8] {
+        let read = try readContent(
+            selection, timeout: timeout, preferences: ContentPreferences(), observer: TextObserver<Int>?.none,
+            acceptsImage: false)
+        return read.content.bytes
+    }
+
+    /// Reads `selection`'s text, or its image (`ImageTarget`'s order) when it offers no text or
+    /// `preferences.prefersImage`.
+    public func readContent(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences
+    ) throws(ClipboardError) -> ClipboardContent {
+        try readContent(
+            selection, timeout: timeout, preferences: preferences, observer: TextObserver<Int>?.none,
+            acceptsImage: true
+        ).content
+    }
+
+    /// `readContent`, showing a large text to `observer` as it arrives (past `handOverBytes`),
+    /// on a thread joined before this returns.
+    public func readContent<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?
+    ) throws(ClipboardError) -> ObservedContent<State> {
+        try readContent(selection, timeout: timeout, preferences: preferences, observer: observer, acceptsImage: true)
+    }
+
+    /// The observed read, then the owner started for `target` (forked: the observer's thread
+    /// is joined by then).
+    public func readContentKeepingConnection<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
+        ownerOf target: Selection
+    ) throws(ClipboardError) -> (content: ObservedContent<State>, write: any PreparedClipboardWrite) {
+        let content = try readContent(selection, timeout: timeout, preferences: preferences, observer: observer)
+        return (content, try prepareWrite(to: target))
+    }
+
+    /// The one read behind every other: text, or an image when `acceptsImage`.
+    private func readContent<State: Sendable>(
+        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
+        acceptsImage: Bool
+    ) throws(ClipboardError) -> ObservedContent<State> {
+        let session = try connect(selection, timeout: timeout)
+        guard let offered = session.offeredTypes(selection.seatSelection), !offered.isEmpty else {
+            throw .empty(selection)
+        }
+        let image = acceptsImage ? ImageTarget.preferred(among: offered) : nil
+        let text = Self.preferredText(among: offered)
+        if let image, preferences.prefersImage || text == nil {
+            let bytes = try receive(
+                image.name, from: session, selection, timeout: timeout, limits: preferences, imageType: image.target,
+                observer: TextObserver<State>?.none
+            ).bytes
+            guard !bytes.isEmpty else { throw .empty(selection) }
+            return ObservedContent(content: .image(bytes, type: image.target.rawValue), observation: nil)
+        }
+        guard let text else {
+            if acceptsImage { throw .noContentTarget(selection, available: offered) }
+            throw .noTextTarget(selection, available: offered)
+        }
+        let (bytes, observed) = try receive(
+            text, from: session, selection, timeout: timeout, limits: preferences, imageType: nil, observer: observer,
+            decodesLatin1: text == "STRING")
+        guard !bytes.isEmpty else { throw .empty(selection) }
+        let utf8 = text == "STRING" ? TextEncoding.utf8(fromLatin1: bytes) : bytes
+        return ObservedContent(content: .text(utf8), observation: (observed as? TextObserver<State>)?.state)
+    }
+
+    /// Connects and makes the device, failures as clipboard errors.
+    private func connect(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> DataControlSession {
+        do {
+            return try DataControlSession(socketPath: socketPath, before: .now + timeout)
+        } catch {
+            throw ClipboardError(error, selection: selection, timeout: timeout)
+        }
+    }
+
+    /// Asks for `type` and reads the owner's answer to its end: each wait within `timeout`,
+    /// the whole within the limits; text of a large answer goes to `observer` as it comes.
+    private func receive<State: Sendable>(
+        _ type: String, from session: DataControlSession, _ selection: Selection, timeout: Duration,
+        limits: ContentPreferences, imageType: ImageTarget?, observer: TextObserver<State>?,
+        decodesLatin1: Bool = false
+    ) throws(ClipboardError) -> (bytes: [UInt8], observed: (any ChunkObserving)?) {
+        let received: FileDescriptor?
+        do {
+            received = try session.receive(selection.seatSelection, as: type, before: .now + timeout)
+        } catch {
+            throw ClipboardError(error, selection: selection, timeout: timeout)
+        }
+        guard let pipe = received else { throw .empty(selection) }
+        // An image stops at the lower of its own limit and the read limit, each with its message.
+        let imageLimited = imageType != nil && limits.imageLimit <= limits.readLimit
+        let limit = imageLimited ? limits.imageLimit : limits.readLimit
+        var data: [UInt8] = []
+        var transfer: ObservedTransfer?
+        var handedOver = 0
+        while true {
+            let ready: Bool
+            do { ready = try pipe.wait(for: .readable, before: .now + timeout) } catch {
+                throw .timedOut(selection, seconds: timeout.seconds)
+            }
+            guard ready else { throw .timedOut(selection, seconds: timeout.seconds) }
+            let piece: [UInt8]
+            do { piece = try pipe.readAvailable(upTo: Self.readChunk) } catch { throw .empty(selection) }
+            if piece.isEmpty { break }
+            data.append(contentsOf: piece)
+            if data.count > limit {
+                if imageLimited, let imageType {
+                    throw .tooLarge(selection, type: imageType.rawValue, limit: limit)
+                }
+                throw .exceedsLimit(selection, limit: limit)
+            }
+            if let observer, imageType == nil, data.count - handedOver >= Self.handOverBytes {
+                if transfer == nil {
+                    transfer = try? ObservedTransfer(observer: observer, decodesLatin1: decodesLatin1)
+                }
+                guard let transfer else { continue }
+                transfer.hand(Array(data[handedOver...]))
+                handedOver = data.count
+            }
+        }
+        guard let transfer else { return (data, nil) }
+        if handedOver < data.count { transfer.hand(Array(data[handedOver...])) }
+        return (data, transfer.finish())
+    }
+
+    /// The size of one read from the owner's socket.
+    static let readChunk = 256 << 10
+
+    // MARK: - Writing
+
+    /// Makes `text` the content of `selection`, returning once the owner holds it.
+    public func write(_ text: [UInt8], to selection: Selection) throws(ClipboardError) {
+        try prepareWrite(to: selection).complete(with: text)
+    }
+
+    /// Starts the owner ahead of the text (it connects and makes its device meanwhile);
+    /// `complete(with:)` hands the text over and returns once it owns the selection.
+    public func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite {
+        try owner(for: selection).start()
+    }
+
+    /// The owner's start-up: `helperExecutable --internal-wayland-selection-owner SELECTION SOCKET`.
+    func owner(for selection: Selection) -> DetachedOwner {
+        DetachedOwner(
+            executable: helperExecutable,
+            arguments: [helperExecutable, DataControlOwnerProcess.subcommand, selection.rawValue, socketPath],
+            environment: environment, displayName: socketPath, timeout: ownershipTimeout,
+            run: DataControlOwnerProcess.run)
+    }
+}
+
+extension ClipboardError {
+    /// A data-control failure as a clipboard error.
+    init(_ error: WaylandError, selection: Selection, timeout: Duration) {
+        switch error {
+        case .cannotConnect(let socket, _): self = .cannotOpenDisplay(name: socket)
+        case .timedOut: self = .timedOut(selection, seconds: timeout.seconds)
+        default: self = .compositorFailed(error)
+        }
+    }
+}
+
+/// Where a Wayland compositor listens, from an environment passed in.
+public enum WaylandSocket {
+    /// `$WAYLAND_DISPLAY` when it is absolute, else `$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY` (what
+    /// `wl_display_connect` does with the process environment); nil without either.
+    public static func path(in environment: [String: String]) -> String? {
+        guard let name = environment["WAYLAND_DISPLAY"], !name.isEmpty else { return nil }
+        if name.hasPrefix("/") { return name }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
+        return runtime + "/" + name
+    }
+}

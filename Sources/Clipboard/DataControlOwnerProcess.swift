@@ -1,0 +1,83 @@
+import SystemInterop
+import WaylandInterop
+
+/// The detached process that owns a Wayland selection after `paste` has returned, through
+/// data-control (`DataControlClipboard`).
+///
+/// `paste`'s `main` calls `run` when `argv[1]` is `subcommand` (a forked owner calls it
+/// directly). It connects and makes its data-control device before the text comes (the
+/// caller starts it ahead of the upload), reads the text from stdin, offers it in the text
+/// MIME types (`DataControlClipboard.offeredTypes`), sets the selection and confirms it with a
+/// round trip, reports on stdout with one status byte (`SelectionOwnerProcess.Status`: the
+/// same bytes as the X11 owner, read by the same `OwnerLaunch`), then serves any number of
+/// readers until another client sets the selection (`cancelled`) or the compositor goes.
+public enum DataControlOwnerProcess {
+    /// The hidden first argument: `paste --internal-wayland-selection-owner clipboard SOCKET`.
+    public static let subcommand = "--internal-wayland-selection-owner"
+
+    /// How long the owner waits for the compositor while it sets up.
+    static let setUpTimeout = Duration.seconds(5)
+    /// How long one reader may stall before the owner gives it up and serves the next.
+    static let readerTimeout = Duration.seconds(30)
+
+    /// Runs the owner and returns the process's exit status.
+    ///
+    /// - Parameters:
+    ///   - arguments: the whole argv: `[executable, subcommand, "clipboard" | "primary", socket]`.
+    ///   - environment: unused beyond what the arguments say (kept for the subcommand's shape).
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        guard arguments.count == 4, arguments[1] == subcommand, let selection = Selection(rawValue: arguments[2])
+        else { return report(.usage, exitStatus: 64) }
+        CurrentProcess.closeInheritedDescriptors()
+        CurrentProcess.leaveWorkingDirectory()
+        // A reader that closes its pipe early must not end the owner.
+        Signal.pipe.ignore()
+        let session: DataControlSession
+        do {
+            session = try DataControlSession(socketPath: arguments[3], before: .now + setUpTimeout)
+        } catch {
+            return report(.cannotOpenDisplay, exitStatus: 69)
+        }
+        let payload: [UInt8]
+        do {
+            payload = try StandardStream.input.withDescriptor { (input) throws(Errno) in try input.readAll() }
+        } catch {
+            return report(.readFailed, exitStatus: 74)
+        }
+        // No text: the caller started us ahead of time and had nothing to copy in the end.
+        guard !payload.isEmpty else { return 0 }
+        StandardStream.input.redirectToNull()
+        let latin1 = TextEncoding.latin1(fromUTF8: payload)
+        do {
+            try session.setSelection(
+                selection.seatSelection, offering: DataControlClipboard.offeredTypes(latin1: latin1 != nil),
+                writeTimeout: readerTimeout, before: .now + setUpTimeout
+            ) { type in type == "STRING" ? latin1 : payload }
+        } catch .notOwner {
+            return report(.notOwner, exitStatus: 69)
+        } catch {
+            return report(.cannotOpenDisplay, exitStatus: 69)
+        }
+        _ = report(.owning, exitStatus: 0)
+        do { try session.serve() } catch { return 0 }
+        return 0
+    }
+
+    /// Writes the status byte to stdout and points stdout at /dev/null, so the caller's
+    /// `$(paste)` sees end of file now.
+    private static func report(_ status: SelectionOwnerProcess.Status, exitStatus: Int32) -> Int32 {
+        StandardStream.output.withDescriptor { output in _ = try? output.writeAll([status.rawValue]) }
+        StandardStream.output.redirectToNull()
+        return exitStatus
+    }
+}
+
+extension Selection {
+    /// The seat selection of the same meaning.
+    var seatSelection: SeatSelection {
+        switch self {
+        case .clipboard: .regular
+        case .primary: .primary
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import DBusInterop
+
+/// The desktop's notification server, reached over the session bus: shows notifications and
+/// reports what the person did with them.
+///
+/// The Desktop Notifications Specification 1.2 (`org.freedesktop.Notifications` at
+/// `/org/freedesktop/Notifications`): `GetCapabilities`, `Notify`, `CloseNotification`, and
+/// the signals `ActionInvoked` and `NotificationClosed`. Owns its bus connection; like it, it
+/// belongs to one thread and every call has a deadline.
+public final class NotificationServer {
+    private let connection: BusConnection
+    /// Whether the signals are routed to this connection yet (`watchSignals`).
+    private var isWatching = false
+
+    /// The server's bus name, object path and interface.
+    static let name = "org.freedesktop.Notifications"
+    static let path = "/org/freedesktop/Notifications"
+
+    /// Connects to the session bus at `address`.
+    ///
+    /// Only connects: whether a server is there shows at the first call (`capabilities`).
+    /// - Throws: `NotifyError.bus` when the bus cannot be reached before `deadline`.
+    public init(busAddress address: String, before deadline: ContinuousClock.Instant) throws(NotifyError) {
+        do {
+            connection = try BusConnection.open(address: address, before: deadline)
+        } catch {
+            throw .bus(error)
+        }
+    }
+
+    /// What the server can do (`GetCapabilities`): `actions`, `body`, `body-markup`,
+    /// `body-images`, `persistence`, `icon-static`…
+    ///
+    /// - Throws: `NotifyError.bus` (`.failed` with `ServiceUnknown` when no server owns the
+    ///   name and none can be started, `.timedOut` when it does not answer in time).
+    public func capabilities(before deadline: ContinuousClock.Instant) throws(NotifyError) -> Set<String> {
+        let reply = try call("GetCapabilities", [], before: deadline)
+        guard let elements = reply.first?.arrayElements else { throw .unexpectedReply(member: "GetCapabilities") }
+        return Set(elements.compactMap(\.stringValue))
+    }
+
+    /// Shows a notification (`Notify`).
+    ///
+    /// Call `watchSignals` first when its actions or its closing matter: a signal sent before
+    /// the match rule is in place is not routed here.
+    /// - Returns: its id, which `ActionInvoked`, `NotificationClosed` and `close` name.
+    public func show(_ notification: DesktopNotification, before deadline: ContinuousClock.Instant)
+        throws(NotifyError) -> UInt32
+    {
+        let reply = try call("Notify", Self.arguments(of: notification), before: deadline)
+        guard let id = reply.first?.uint32Value else { throw .unexpectedReply(member: "Notify") }
+        return id
+    }
+
+    /// Closes a notification (`CloseNotification`); the server then says `NotificationClosed`
+    /// with reason 3.
+    public func close(_ id: UInt32, before deadline: ContinuousClock.Instant) throws(NotifyError) {
+        _ = try call("CloseNotification", [.uint32(id)], before: deadline)
+    }
+
+    /// Routes the server's `ActionInvoked` and `NotificationClosed` signals to this connection
+    /// (one `AddMatch` on the bus, limited to the server's name as sender).
+    ///
+    /// Servers that send these signals to the notification's sender alone (GNOME Shell does)
+    /// reach this connection without a rule; the others broadcast them.
+    public func watchSignals(before deadline: ContinuousClock.Instant) throws(NotifyError) {
+        guard !isWatching else { return }
+        do {
+            try connection.addMatch(
+                "type='signal',sender='\(Self.name)',path='\(Self.path)',interface='\(Self.name)'", before: deadline)
+        } catch {
+            throw .bus(error)
+        }
+        isWatching = true
+    }
+
+    /// The next thing that happens to notification `id`: an action invoked, or its closing.
+    ///
+    /// Signals about other notifications are passed over. An `ActionInvoked` is usually followed
+    /// by a `NotificationClosed` (unless the notification is resident).
+    /// - Parameter deadline: when to stop waiting; nil waits as long as the bus is there.
+    /// - Returns: the event, or nil at the deadline.
+    public func nextEvent(of id: UInt32, before deadline: ContinuousClock.Instant?) throws(NotifyError)
+        -> NotificationEvent?
+    {
+        while true {
+            let signal: BusSignal?
+            do {
+                signal = try connection.nextSignal(before: deadline)
+            } catch {
+                throw .bus(error)
+            }
+            guard let signal else { return nil }
+            guard signal.interface == Self.name, signal.arguments.first?.uint32Value == id else { continue }
+            switch (signal.member, signal.arguments.count > 1 ? signal.arguments[1] : nil) {
+            case ("ActionInvoked", .string(let key)?): return .actionInvoked(key)
+            case ("NotificationClosed", .uint32(let reason)?): return .closed(.init(code: reason))
+            default: continue
+            }
+        }
+    }
+
+    // MARK: - Arguments
+
+    private func call(_ member: String, _ arguments: [BusValue], before deadline: ContinuousClock.Instant)
+        throws(NotifyError) -> [BusValue]
+    {
+        do {
+            return try connection.call(
+                BusMethodCall(
+                    destination: Self.name, path: Self.path, interface: Self.name, member: member,
+                    arguments: arguments),
+                before: deadline)
+        } catch {
+            throw .bus(error)
+        }
+    }
+
+    /// `Notify`'s eight arguments, `susssasa{sv}i`, for a notification.
+    static func arguments(of notification: DesktopNotification) -> [BusValue] {
+        var hints: [(String, BusValue)] = [("urgency", .byte(notification.urgency.rawValue))]
+        if let entry = notification.desktopEntry { hints.append(("desktop-entry", .string(entry))) }
+        if notification.isResident { hints.append(("resident", .boolean(true))) }
+        if let image = notification.image {
+            // (iiibiiay): width, height, rowstride, has_alpha, bits_per_sample, channels, data.
+            hints.append(
+                (
+                    "image-data",
+                    .structure([
+                        .int32(Int32(image.width)), .int32(Int32(image.height)), .int32(Int32(image.rowStride)),
+                        .boolean(image.hasAlpha), .int32(8), .int32(image.hasAlpha ? 4 : 3), .bytes(image.pixels),
+                    ])
+                ))
+        }
+        return [
+            .string(notification.applicationName), .uint32(notification.replacesID), .string(notification.icon),
+            .string(notification.summary), .string(notification.body),
+            .strings(notification.actions.flatMap { [$0.key, $0.label] }), .stringDictionary(hints),
+            .int32(notification.expiry.milliseconds),
+        ]
+    }
+}
+
+@available(*, unavailable, message: "its bus connection belongs to the thread that uses it")
+extension NotificationServer: Sendable {}

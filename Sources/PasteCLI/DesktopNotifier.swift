@@ -1,0 +1,204 @@
+import Clipboard
+import FoundationEssentials
+import Notify
+import PasteCore
+import SystemInterop
+
+/// The process that shows a notification with actions and serves them after `paste` has
+/// returned: `/proc/self/exe --internal-notifier`, spawned in a session of its own.
+///
+/// A separate process rather than the clipboard's owner: there is one whether or not anything
+/// is copied (a failure's `retry` has no owner to ride on), and it leaves the owner's code
+/// alone. It sends the `Notify` itself, on its own connection, because some servers (GNOME
+/// Shell) send `ActionInvoked` only to the connection that asked for the notification.
+///
+/// The run hands it a `DesktopNotice` (JSON) on its stdin, then end of file; it answers with
+/// one status byte on its stdout (`Status`) once the notification is shown, and closes it. It
+/// then waits for the notification's `ActionInvoked` and `NotificationClosed` and acts:
+/// `default` runs `xdg-open URL`, `copy` puts the URL on the clipboard again, `delete` runs
+/// `paste --delete URL`, `retry` runs `paste --outbox send ID`. It leaves when the notification
+/// closes, or after `longestWait` in any case (closing it then). It holds no terminal (stdio is
+/// the two sockets and /dev/null, then /dev/null), no lock, and no outbox entry while it waits:
+/// the `paste` it starts for an action takes what that needs, as any run does.
+enum DesktopNotifier {
+    /// The hidden subcommand.
+    static let subcommand = "--internal-notifier"
+
+    /// The status byte the notifier sends.
+    enum Status: UInt8 {
+        /// The notification is up; the actions are served.
+        case shown = 0
+        /// It could not be shown (no server, no answer, a bad request).
+        case failed = 1
+    }
+
+    /// How long the notifier waits for what happens to a notification at most: one that never
+    /// says it closed (a resident one, or a server that keeps it in a tray) is served this long.
+    static let longestWait = Duration.seconds(300)
+    /// How long one call to the server may take once it answered `GetCapabilities`.
+    static let callTime = Duration.seconds(2)
+    /// How long the run waits for the notifier to say the notification is up: its start-up
+    /// (a `paste` starting again, a few milliseconds) and one `Notify`.
+    static let launchTime = Duration.seconds(3)
+    /// The largest notice read (a thumbnail is at most 128 × 128 RGBA, as JSON numbers).
+    static let maximumNoticeBytes = 8 << 20
+
+    // MARK: - The run's side
+
+    /// Starts the notifier for `notice` and waits until it has shown it.
+    ///
+    /// - Throws: `NotifyError` saying why it could not (then the run shows the outcome another
+    ///   way); a notifier that does not answer in time is killed.
+    static func launch(_ notice: DesktopNotice, environment: [String: String]) throws(NotifyError) {
+        func failed() -> NotifyError {
+            .bus(.failed(member: "Notify", name: "paste.NotifierFailed", message: "the notifier could not show it"))
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try JSONEncoder().encode(notice))
+        } catch {
+            throw failed()
+        }
+        guard let payload = try? FileDescriptor.makeSocketPair(), let status = try? FileDescriptor.makeSocketPair()
+        else { throw failed() }
+        let payloadOurs = payload.first
+        let payloadTheirs = payload.second
+        let statusOurs = status.first
+        let statusTheirs = status.second
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(
+                PlanResolver.helperExecutable, arguments: [PlanResolver.helperExecutable, subcommand],
+                environment: environment, standardInput: .descriptor(payloadTheirs.rawValue),
+                standardOutput: .descriptor(statusTheirs.rawValue), standardError: .null, newSession: true,
+                currentDirectory: "/")
+        } catch {
+            throw failed()
+        }
+        _ = consume payloadTheirs
+        _ = consume statusTheirs
+        let deadline = ContinuousClock.now + launchTime
+        let answer: UInt8?
+        do {
+            try payloadOurs.setNonBlocking()
+            try payloadOurs.sendAll(bytes, before: deadline)
+            try? payloadOurs.close()
+            answer = try statusOurs.readByte(before: deadline)
+        } catch {
+            try? child.send(.kill)
+            throw .bus(.timedOut(member: "Notify"))
+        }
+        guard answer.flatMap(Status.init(rawValue:)) == .shown else { throw failed() }
+    }
+
+    // MARK: - The notifier's side
+
+    /// The notifier's `main`: reads the notice, shows it, serves its actions, exits.
+    ///
+    /// - Returns: the exit status (nobody waits for it but init).
+    static func run(environment: [String: String]) -> Int32 {
+        let notice: DesktopNotice
+        let input = FileDescriptor.withUnowned(0) { (stdin) -> [UInt8]? in
+            try? stdin.readAll(idleTimeout: launchTime, limit: maximumNoticeBytes)
+        }
+        guard let input, let decoded = try? JSONDecoder().decode(DesktopNotice.self, from: Data(input)),
+            let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty
+        else { return report(.failed) }
+        notice = decoded
+        let server: NotificationServer
+        let id: UInt32
+        do {
+            let deadline = ContinuousClock.now + callTime
+            server = try NotificationServer(busAddress: address, before: deadline)
+            let capabilities = try server.capabilities(before: deadline)
+            try server.watchSignals(before: deadline)
+            id = try server.show(notice.notification(capabilities: capabilities), before: deadline)
+        } catch {
+            return report(.failed)
+        }
+        _ = report(.shown)
+        // From here on it holds nothing of the run: stdout is /dev/null too.
+        StandardStream.output.redirectToNull()
+
+        let end = ContinuousClock.now + longestWait
+        while true {
+            let event: NotificationEvent?
+            do {
+                event = try server.nextEvent(of: id, before: end)
+            } catch {
+                return 0
+            }
+            switch event {
+            case .actionInvoked(let key)?:
+                act(on: key, notice: notice, environment: environment)
+            case .closed?:
+                return 0
+            case nil:
+                try? server.close(id, before: .now + callTime)
+                return 0
+            }
+        }
+    }
+
+    /// Sends the status byte and closes stdout (the run stops waiting).
+    private static func report(_ status: Status) -> Int32 {
+        FileDescriptor.withUnowned(1) { stdout in try? stdout.writeAll([status.rawValue]) }
+        StandardStream.output.redirectToNull()
+        return status == .shown ? 0 : 1
+    }
+
+    /// Does what action `key` says. Unknown keys (and actions this notice did not offer) are
+    /// ignored: a signal on the bus is no reason to run anything else.
+    static func act(on key: String, notice: DesktopNotice, environment: [String: String]) {
+        let offered = notice.actions.map(\.key)
+        guard offered.contains(key) else { return }
+        let paste = [PlanResolver.helperExecutable] + (notice.configPath.map { ["--config", $0] } ?? [])
+        switch key {
+        case NotificationActionKey.open:
+            guard let url = notice.url, let opener = executable(named: "xdg-open", path: environment["PATH"]) else {
+                return
+            }
+            // Not waited for: a browser may be what it starts.
+            _ = try? ChildProcess.spawn(
+                opener, arguments: [opener, url], environment: environment, standardInput: .null,
+                standardOutput: .null, standardError: .null, newSession: true)
+        case NotificationActionKey.copy:
+            guard let url = notice.url else { return }
+            let clipboard = try? ClipboardBackend.detect(environment: environment).makeClipboard(
+                helperExecutable: PlanResolver.helperExecutable, environment: environment)
+            try? clipboard?.write(Array(url.utf8), to: .clipboard)
+        case NotificationActionKey.delete:
+            guard let url = notice.url else { return }
+            runPaste(paste + ["--delete", url], environment: environment)
+        case NotificationActionKey.retry:
+            guard let id = notice.outboxID else { return }
+            runPaste(paste + ["--outbox", "send", id], environment: environment)
+        default:
+            return
+        }
+    }
+
+    /// Runs `paste` for an action and waits for it (it has its own deadlines); its output goes
+    /// nowhere, as the notifier's does.
+    private static func runPaste(_ arguments: [String], environment: [String: String]) {
+        guard
+            let child = try? ChildProcess.spawn(
+                PlanResolver.helperExecutable, arguments: arguments, environment: environment, standardInput: .null,
+                standardOutput: .null, standardError: .null, newSession: false)
+        else { return }
+        _ = child.waitForExit()
+    }
+
+    /// The first executable `name` in the directories of `path`.
+    static func executable(named name: String, path: String?) -> String? {
+        for directory in (path ?? "").split(separator: ":") where !directory.isEmpty {
+            let candidate = String(directory) + "/" + name
+            if let status = try? FileSystem.status(ofPath: candidate), status.kind == .regular,
+                FileSystem.isAccessible(candidate, for: .execute)
+            {
+                return candidate
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,391 @@
+internal import CWaylandProtocols
+internal import Glibc
+public import SystemInterop
+
+/// A connection to a Wayland compositor with a data-control device on its seat: reads the
+/// selections and sets them, without a surface or keyboard focus. The one owner of the
+/// `wl_display` and of every proxy made on it.
+///
+/// Opening it (`init`) connects (`wl_display_connect`), reads the registry (one round trip),
+/// binds the data-control manager (`DataControlProtocol.choose`: ext where offered, else wlr)
+/// and the first seat, and makes the device; a second round trip brings the device's first
+/// events: the current selection's offer and its MIME types, and the primary selection's.
+///
+/// A `wl_display` belongs to one thread (like an X `Display`): this class is not `Sendable`,
+/// and nothing here dispatches from another thread. Every wait has a deadline (`poll` on the
+/// display's descriptor); listeners are `@convention(c)` trampolines that find this object in
+/// their user data (unretained: the object outlives every proxy it owns, all destroyed in
+/// `deinit` before the display is disconnected).
+public final class DataControlSession {
+    private let display: OpaquePointer
+    private var registry: OpaquePointer?
+    private var manager: OpaquePointer?
+    private var seat: OpaquePointer?
+    private var device: OpaquePointer?
+    /// The protocol in use (set once the manager is bound).
+    public private(set) var dataControl = DataControlProtocol.wlr
+    /// What the registry announced.
+    public private(set) var globals: [WaylandGlobal] = []
+    /// Offers announced and the MIME types each one named so far.
+    private var offerTypes: [OpaquePointer: [String]] = [:]
+    /// The offers of the current selection and primary selection (nil: nothing selected).
+    private var regularOffer: OpaquePointer?
+    private var primaryOffer: OpaquePointer?
+    private var isFinished = false
+    /// The source of ours that is the selection, what it serves, and whether it was replaced.
+    private var source: OpaquePointer?
+    private var sourceData: ((String) -> [UInt8]?)?
+    private var isCancelled = false
+    /// How long a reader may stall while we write to it.
+    private var writeTimeout = Duration.seconds(30)
+    /// Sync callbacks answered (each round trip waits for its own).
+    private var syncsDone = 0
+    private let listeners: Listeners
+
+    /// The registry's globals, read with a connection of their own (one round trip): enough to
+    /// tell whether a compositor has data-control (`DataControlProtocol.choose`), for choosing a
+    /// backend before anything is read.
+    ///
+    /// - Parameters:
+    ///   - socketPath: the compositor's socket, absolute (`$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY`).
+    ///   - deadline: when to give up waiting for the compositor.
+    public static func globals(at socketPath: String, before deadline: ContinuousClock.Instant) throws(WaylandError)
+        -> [WaylandGlobal]
+    {
+        let display = try connect(socketPath)
+        let probe = Probe()
+        let listeners = Listeners()
+        let context = Unmanaged.passUnretained(probe).toOpaque()
+        let registry = cwayland_display_get_registry(display)
+        _ = cwayland_registry_add_listener(registry, listeners.probeRegistry, context)
+        let callback = cwayland_display_sync(display)
+        _ = cwayland_callback_add_listener(callback, listeners.probeCallback, context)
+        defer {
+            wl_proxy_destroy(callback)
+            wl_proxy_destroy(registry)
+            wl_display_disconnect(display)
+        }
+        while !probe.isDone { try dispatch(display, before: deadline) }
+        return probe.globals
+    }
+
+    /// Connects and makes the device (see the type's summary).
+    ///
+    /// - Parameters:
+    ///   - socketPath: the compositor's socket, absolute.
+    ///   - deadline: when to give up waiting for the compositor.
+    /// - Throws: `WaylandError.cannotConnect`, `.noDataControl`, `.noSeat`, `.timedOut`,
+    ///   `.connectionLost`.
+    public init(socketPath: String, before deadline: ContinuousClock.Instant) throws(WaylandError) {
+        display = try Self.connect(socketPath)
+        // Every other property has its initial value: from here on a failure runs `deinit`,
+        // which frees what was made (every proxy is optional).
+        listeners = Listeners()
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        registry = cwayland_display_get_registry(display)
+        _ = cwayland_registry_add_listener(registry, listeners.registry, context)
+        try roundTrip(before: deadline)
+        guard let (chosen, managerGlobal) = DataControlProtocol.choose(among: globals) else { throw .noDataControl }
+        guard let seatGlobal = globals.first(where: { $0.interface == "wl_seat" }) else { throw .noSeat }
+        let protocolTable = chosen.table
+        manager = cwayland_registry_bind(
+            registry, managerGlobal.name, protocolTable.pointee.manager, managerGlobal.version)
+        seat = cwayland_registry_bind(registry, seatGlobal.name, cwayland_seat_interface(), 1)
+        device = cwayland_manager_get_device(manager, protocolTable, seat)
+        _ = cwayland_device_add_listener(device, listeners.device, context)
+        dataControl = chosen
+        try roundTrip(before: deadline)
+        if isFinished { throw .deviceFinished }
+    }
+
+    deinit {
+        if let source { cwayland_source_destroy(source) }
+        for offer in offerTypes.keys { cwayland_offer_destroy(offer) }
+        if let device { cwayland_device_destroy(device) }
+        if let seat { wl_proxy_destroy(seat) }
+        if let manager { cwayland_manager_destroy(manager) }
+        if let registry { wl_proxy_destroy(registry) }
+        // Sends the destroy requests, then closes the socket (`wl_display_disconnect` does not flush).
+        _ = wl_display_flush(display)
+        wl_display_disconnect(display)
+    }
+
+    // MARK: - Reading
+
+    /// The MIME types the owner of `selection` offers, in its order; nil when nothing is
+    /// selected (or the compositor keeps no primary selection).
+    public func offeredTypes(_ selection: SeatSelection) -> [String]? {
+        guard let offer = offer(of: selection) else { return nil }
+        return offerTypes[offer] ?? []
+    }
+
+    /// Asks the owner of `selection` for its data as `mimeType`.
+    ///
+    /// Wraps `…_offer_v1.receive`: the owner writes to the other end of the returned descriptor
+    /// and closes it; read it to its end, with deadlines (the owner is another program). The
+    /// request is flushed before this returns, and no dispatching is needed while reading.
+    /// - Returns: our end (a socket that reads like a pipe), or nil when nothing is selected.
+    public func receive(_ selection: SeatSelection, as mimeType: String, before deadline: ContinuousClock.Instant)
+        throws(WaylandError) -> FileDescriptor?
+    {
+        guard let offer = offer(of: selection) else { return nil }
+        let pair: SocketPair
+        do { pair = try FileDescriptor.makeSocketPair() } catch { throw .transferFailed(errno: error) }
+        let ours = pair.first
+        let theirs = pair.second
+        // libwayland duplicates the descriptor when it marshals the request: ours to close.
+        cwayland_offer_receive(offer, mimeType, theirs.rawValue)
+        _ = consume theirs
+        try Self.flush(display, before: deadline)
+        return ours
+    }
+
+    private func offer(of selection: SeatSelection) -> OpaquePointer? {
+        switch selection {
+        case .regular: regularOffer
+        case .primary: primaryOffer
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Makes a source offering `mimeTypes`, sets it as `selection`, and confirms it with a
+    /// round trip: no `cancelled` by then means the seat's selection is ours.
+    ///
+    /// - Parameters:
+    ///   - data: the bytes to send for a MIME type a reader asks for (nil: none, the reader
+    ///     gets end of file at once); called during `serve`.
+    ///   - writeTimeout: how long one reader may stall before it is given up.
+    /// - Throws: `WaylandError.notOwner` when another client set the selection first,
+    ///   `.noPrimarySelection` for `.primary` where the compositor has none, or a connection
+    ///   failure.
+    public func setSelection(
+        _ selection: SeatSelection, offering mimeTypes: [String], writeTimeout: Duration,
+        before deadline: ContinuousClock.Instant, data: @escaping (String) -> [UInt8]?
+    ) throws(WaylandError) {
+        precondition(source == nil, "WaylandInterop: one source per session")
+        // `set_primary_selection` came with wlr-data-control version 2 (ext has it from the start):
+        // sent on a version 1 device it would be a protocol error that ends the connection.
+        if selection == .primary, dataControl == .wlr, wl_proxy_get_version(device) < 2 { throw .noPrimarySelection }
+        let made = cwayland_manager_create_source(manager, dataControl.table)
+        source = made
+        sourceData = data
+        self.writeTimeout = writeTimeout
+        _ = cwayland_source_add_listener(made, listeners.source, Unmanaged.passUnretained(self).toOpaque())
+        for type in mimeTypes { cwayland_source_offer(made, type) }
+        cwayland_device_set_selection(device, made, selection == .primary)
+        try roundTrip(before: deadline)
+        if isCancelled { throw .notOwner }
+        if isFinished { throw .deviceFinished }
+    }
+
+    /// Serves readers of the selection set with `setSelection` until another client takes
+    /// it (`cancelled`), the device goes (`finished`) or the connection is lost.
+    ///
+    /// Each reader is written to in turn, within `writeTimeout`; one that goes away or stalls is
+    /// given up (the process must ignore `SIGPIPE`: `Signal.pipe.ignore()`).
+    /// - Throws: `WaylandError.deviceFinished` or `.connectionLost`; returns when cancelled.
+    public func serve() throws(WaylandError) {
+        while !isCancelled {
+            if isFinished { throw .deviceFinished }
+            try Self.dispatch(display, before: nil)
+        }
+    }
+
+    // MARK: - Events (called by the trampolines)
+
+    fileprivate func announce(_ global: WaylandGlobal) { globals.append(global) }
+
+    fileprivate func syncDone() { syncsDone += 1 }
+
+    fileprivate func newOffer(_ offer: OpaquePointer) {
+        offerTypes[offer] = []
+        _ = cwayland_offer_add_listener(offer, listeners.offer, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    fileprivate func offerType(_ offer: OpaquePointer, _ type: String) { offerTypes[offer, default: []].append(type) }
+
+    fileprivate func selectionChanged(_ selection: SeatSelection, to offer: OpaquePointer?) {
+        let previous: OpaquePointer?
+        switch selection {
+        case .regular:
+            previous = regularOffer
+            regularOffer = offer
+        case .primary:
+            previous = primaryOffer
+            primaryOffer = offer
+        }
+        // The protocol: a new selection makes the previous offer useless; destroy it.
+        if let previous, previous != regularOffer, previous != primaryOffer {
+            offerTypes[previous] = nil
+            cwayland_offer_destroy(previous)
+        }
+    }
+
+    fileprivate func finished() { isFinished = true }
+
+    fileprivate func cancelled() { isCancelled = true }
+
+    fileprivate func send(_ type: String, to fd: Int32) {
+        let reader = FileDescriptor(adopting: fd)
+        guard let bytes = sourceData?(type), !bytes.isEmpty else { return }
+        try? reader.setNonBlocking()
+        try? reader.writeAll(bytes, before: .now + writeTimeout)
+    }
+
+    // MARK: - The display
+
+    /// `wl_display_connect` with an absolute socket path (never the process's environment).
+    private static func connect(_ socketPath: String) throws(WaylandError) -> OpaquePointer {
+        guard let display = wl_display_connect(socketPath) else {
+            throw .cannotConnect(socket: socketPath, errno: Errno(rawValue: errno))
+        }
+        return display
+    }
+
+    /// Sends a `wl_display.sync` and dispatches until its `done`: every request before it is
+    /// handled and every event it caused has arrived.
+    private func roundTrip(before deadline: ContinuousClock.Instant) throws(WaylandError) {
+        let target = syncsDone + 1
+        let callback = cwayland_display_sync(display)
+        _ = cwayland_callback_add_listener(callback, listeners.callback, Unmanaged.passUnretained(self).toOpaque())
+        defer { wl_proxy_destroy(callback) }
+        while syncsDone < target { try Self.dispatch(display, before: deadline) }
+    }
+
+    /// Sends what is queued, waiting while the socket is full.
+    private static func flush(_ display: OpaquePointer, before deadline: ContinuousClock.Instant?) throws(WaylandError)
+    {
+        while wl_display_flush(display) < 0 {
+            let failure = errno
+            guard failure == EAGAIN else { throw .connectionLost(errno: Errno(rawValue: failure)) }
+            let fd = wl_display_get_fd(display)
+            let ready =
+                (try? FileDescriptor.withUnowned(fd) { (socket) throws(Errno) in
+                    try socket.wait(for: .writable, before: deadline)
+                }) ?? false
+            if !ready { throw .timedOut }
+        }
+    }
+
+    /// Dispatches what is queued, or else waits for events until `deadline` and dispatches
+    /// them: the poll-based loop of `wl_display_prepare_read` (libwayland's way for a caller
+    /// that waits with its own deadline).
+    private static func dispatch(_ display: OpaquePointer, before deadline: ContinuousClock.Instant?)
+        throws(WaylandError)
+    {
+        if wl_display_prepare_read(display) != 0 {
+            // Events are queued already: handle them, the caller looks again.
+            if wl_display_dispatch_pending(display) < 0 { throw lost(display) }
+            return
+        }
+        do { try flush(display, before: deadline) } catch {
+            wl_display_cancel_read(display)
+            throw error
+        }
+        let fd = wl_display_get_fd(display)
+        let ready: Bool
+        do {
+            ready = try FileDescriptor.withUnowned(fd) { (socket) throws(Errno) in
+                try socket.wait(for: .readable, before: deadline)
+            }
+        } catch {
+            wl_display_cancel_read(display)
+            throw .connectionLost(errno: error)
+        }
+        guard ready else {
+            wl_display_cancel_read(display)
+            throw .timedOut
+        }
+        if wl_display_read_events(display) < 0 { throw lost(display) }
+        if wl_display_dispatch_pending(display) < 0 { throw lost(display) }
+    }
+
+    /// The connection's failure (`wl_display_get_error`), for a call that returned -1.
+    private static func lost(_ display: OpaquePointer) -> WaylandError {
+        let code = wl_display_get_error(display)
+        return .connectionLost(errno: Errno(rawValue: code != 0 ? code : EPIPE))
+    }
+}
+
+@available(*, unavailable, message: "a wl_display belongs to one thread")
+extension DataControlSession: Sendable {}
+
+// MARK: - The probe's state
+
+/// What `DataControlSession.globals(at:before:)` collects.
+private final class Probe {
+    var globals: [WaylandGlobal] = []
+    var isDone = false
+}
+
+// MARK: - Listeners
+
+extension DataControlProtocol {
+    /// The protocol's interface table (C statics: valid for the life of the process).
+    var table: UnsafePointer<cwayland_data_control_protocol> {
+        switch self {
+        case .ext: cwayland_data_control_ext()
+        case .wlr: cwayland_data_control_wlr()
+        }
+    }
+}
+
+/// The listener tables, one allocation each, owned by the session (libwayland keeps the
+/// pointers, so they must outlive every proxy they are set on).
+private final class Listeners {
+    let registry = make(
+        cwayland_registry_listener(
+            global: { data, _, name, interface, version in
+                session(data).announce(
+                    WaylandGlobal(name: name, interface: String(cString: interface!), version: version))
+            },
+            global_remove: { _, _, _ in }))
+    let callback = make(cwayland_callback_listener(done: { data, _, _ in session(data).syncDone() }))
+    let probeRegistry = make(
+        cwayland_registry_listener(
+            global: { data, _, name, interface, version in
+                Unmanaged<Probe>.fromOpaque(data!).takeUnretainedValue().globals.append(
+                    WaylandGlobal(name: name, interface: String(cString: interface!), version: version))
+            },
+            global_remove: { _, _, _ in }))
+    let probeCallback = make(
+        cwayland_callback_listener(done: { data, _, _ in
+            Unmanaged<Probe>.fromOpaque(data!).takeUnretainedValue().isDone = true
+        }))
+    let device = make(
+        cwayland_device_listener(
+            data_offer: { data, _, offer in session(data).newOffer(offer!) },
+            selection: { data, _, offer in session(data).selectionChanged(.regular, to: offer) },
+            finished: { data, _ in session(data).finished() },
+            primary_selection: { data, _, offer in session(data).selectionChanged(.primary, to: offer) }))
+    let offer = make(
+        cwayland_offer_listener(offer: { data, offer, type in
+            session(data).offerType(offer!, String(cString: type!))
+        }))
+    let source = make(
+        cwayland_source_listener(
+            send: { data, _, type, fd in session(data).send(String(cString: type!), to: fd) },
+            cancelled: { data, _ in session(data).cancelled() }))
+
+    private static func make<Listener>(_ listener: Listener) -> UnsafeMutablePointer<Listener> {
+        let pointer = UnsafeMutablePointer<Listener>.allocate(capacity: 1)
+        pointer.initialize(to: listener)
+        return pointer
+    }
+
+    deinit {
+        registry.deallocate()
+        callback.deallocate()
+        probeRegistry.deallocate()
+        probeCallback.deallocate()
+        device.deallocate()
+        offer.deallocate()
+        source.deallocate()
+    }
+}
+
+/// The session a trampoline's user data points at (unretained: it outlives its proxies).
+private func session(_ data: UnsafeMutableRawPointer?) -> DataControlSession {
+    Unmanaged<DataControlSession>.fromOpaque(data!).takeUnretainedValue()
+}

@@ -1,0 +1,182 @@
+import Foundation
+import SystemInterop
+import Testing
+import TestSupport
+import WaylandInterop
+
+@testable import Clipboard
+
+/// Which data-control protocol is bound, and which backend a session gets: pure logic, no
+/// compositor.
+@Suite("Choosing data-control and the clipboard backend")
+struct DataControlChoiceTests {
+    static let seat = WaylandGlobal(name: 1, interface: "wl_seat", version: 8)
+    static let wlr = WaylandGlobal(name: 7, interface: "zwlr_data_control_manager_v1", version: 2)
+    static let ext = WaylandGlobal(name: 9, interface: "ext_data_control_manager_v1", version: 1)
+
+    @Test("ext-data-control wins where both are offered, whatever their order")
+    func extWins() throws {
+        let chosen = try #require(DataControlProtocol.choose(among: [Self.seat, Self.wlr, Self.ext]))
+        #expect(chosen.protocol == .ext)
+        #expect(chosen.global == Self.ext)
+    }
+
+    @Test("wlr-data-control where it is the only one, bound at most at version 2")
+    func wlrAlone() throws {
+        var newer = Self.wlr
+        newer.version = 5
+        let chosen = try #require(DataControlProtocol.choose(among: [Self.seat, newer]))
+        #expect(chosen.protocol == .wlr)
+        #expect(chosen.global == WaylandGlobal(name: 7, interface: "zwlr_data_control_manager_v1", version: 2))
+        let older = try #require(
+            DataControlProtocol.choose(among: [WaylandGlobal(name: 3, interface: newer.interface, version: 1)]))
+        #expect(older.global.version == 1)
+    }
+
+    @Test("no data-control among a compositor's globals (GNOME's mutter)")
+    func noneOffered() {
+        #expect(DataControlProtocol.choose(among: [Self.seat]) == nil)
+    }
+
+    static let both = ["DISPLAY": ":7", "WAYLAND_DISPLAY": "wayland-1", "XDG_RUNTIME_DIR": "/run/user/5"]
+
+    @Test("a compositor with data-control gets the native backend, even with DISPLAY set")
+    func nativeEvenWithDisplay() {
+        var asked: [String] = []
+        let choice = ClipboardBackend.choose(environment: Self.both, preference: .auto) { socket in
+            asked.append(socket)
+            return .wlr
+        }
+        #expect(asked == ["/run/user/5/wayland-1"])
+        #expect(
+            choice
+                == ClipboardBackend.Choice(
+                    backend: .dataControl(socketPath: "/run/user/5/wayland-1"),
+                    reason: "the compositor offers zwlr_data_control_manager_v1"))
+    }
+
+    @Test("a Wayland session without data-control (GNOME) goes through XWayland")
+    func gnomeGoesThroughX() {
+        let choice = ClipboardBackend.choose(environment: Self.both, preference: .auto) { _ in nil }
+        #expect(
+            choice
+                == ClipboardBackend.Choice(
+                    backend: .x11(displayName: ":7"), reason: "the compositor offers no data-control; DISPLAY is set"))
+    }
+
+    @Test("clipboard = x11 never asks the compositor; clipboard = wayland never takes X11")
+    func preferences() {
+        let x11 = ClipboardBackend.choose(environment: Self.both, preference: .x11) { _ in
+            Issue.record("asked the compositor")
+            return .ext
+        }
+        #expect(x11.backend == .x11(displayName: ":7"))
+        let wayland = ClipboardBackend.choose(
+            environment: Self.both.merging(["PATH": "/nonexistent"]) { $1 }, preference: .wayland
+        ) { _ in nil }
+        #expect(wayland == ClipboardBackend.Choice(backend: .none, reason: "the compositor offers no data-control"))
+    }
+
+    @Test("an absolute WAYLAND_DISPLAY is the socket itself; without XDG_RUNTIME_DIR a name is none")
+    func socketPaths() {
+        #expect(WaylandSocket.path(in: ["WAYLAND_DISPLAY": "/tmp/w/wayland-3"]) == "/tmp/w/wayland-3")
+        #expect(WaylandSocket.path(in: ["WAYLAND_DISPLAY": "wayland-3"]) == nil)
+        #expect(WaylandSocket.path(in: ["XDG_RUNTIME_DIR": "/run/user/1"]) == nil)
+    }
+
+    @Test("one map from an owner's status byte to an error, for the X11 and the Wayland owner alike")
+    func statusBytes() {
+        #expect(OwnerLaunch.failure(reported: 0, displayName: "w") == nil)
+        #expect(OwnerLaunch.failure(reported: 1, displayName: "w") == .noDisplay)
+        #expect(OwnerLaunch.failure(reported: 2, displayName: "/run/w") == .cannotOpenDisplay(name: "/run/w"))
+        #expect(OwnerLaunch.failure(reported: 3, displayName: "w") == .helperFailed(.notOwner))
+        #expect(OwnerLaunch.failure(reported: 5, displayName: "w") == .helperFailed(.reported(status: 5)))
+    }
+
+    @Test("text MIME types in preference order, in the owner's spelling")
+    func textPreference() {
+        #expect(DataControlClipboard.preferredText(among: ["STRING", "TEXT", "UTF8_STRING"]) == "UTF8_STRING")
+        #expect(
+            DataControlClipboard.preferredText(among: ["text/plain", "text/plain;charset=UTF-8"])
+                == "text/plain;charset=UTF-8")
+        #expect(DataControlClipboard.preferredText(among: ["image/png"]) == nil)
+    }
+}
+
+/// The native Wayland clipboard on a real compositor (headless sway), against wl-clipboard as
+/// the independent peer.
+@Suite("Data-control on sway", .tags(.wayland), .needsCompositor, .sway, .serialized)
+struct DataControlSwayTests: ScopedSuite {
+    static let timeout = Duration.seconds(10)
+
+    var clipboard: DataControlClipboard {
+        DataControlClipboard(
+            socketPath: sway.socketPath, helperExecutable: BuiltProducts.path(of: "paste"),
+            environment: ["PATH": "/nonexistent"])
+    }
+
+    @Test("reads what wl-copy holds, and tells its MIME types")
+    func readsWlCopy() throws {
+        try sway.waylandCopy(Data("from wl-copy ✓".utf8))
+        #expect(try clipboard.read(.clipboard, timeout: Self.timeout) == Array("from wl-copy ✓".utf8))
+        let session = try DataControlSession(socketPath: sway.socketPath, before: .now + Self.timeout)
+        #expect(session.dataControl == .wlr)
+        #expect(session.offeredTypes(.regular)?.contains("text/plain;charset=utf-8") == true)
+    }
+
+    @Test("an empty clipboard is empty; an image is read as an image")
+    func emptyAndImage() throws {
+        #expect(throws: ClipboardError.empty(.clipboard)) { try clipboard.read(.clipboard, timeout: Self.timeout) }
+        let png = try TestImages.noisePNG(side: 400)
+        try sway.waylandCopy(Data(png), type: "image/png")
+        #expect(throws: ClipboardError.noTextTarget(.clipboard, available: ["image/png"])) {
+            try clipboard.read(.clipboard, timeout: Self.timeout)
+        }
+        let content = try clipboard.readContent(.clipboard, timeout: Self.timeout, preferences: ContentPreferences())
+        #expect(content == .image(png, type: "image/png"))
+        #expect(throws: ClipboardError.tooLarge(.clipboard, type: "image/png", limit: 1000)) {
+            try clipboard.readContent(
+                .clipboard, timeout: Self.timeout, preferences: ContentPreferences(imageLimit: 1000))
+        }
+    }
+
+    @Test("a large text is shown to the observer while it arrives, and stopped at the read limit")
+    func observedAndLimited() throws {
+        let line = Array("an ordinary line of the clipboard, nothing secret in it\n".utf8)
+        var text: [UInt8] = []
+        while text.count < 3 << 20 { text += line }
+        try sway.waylandCopy(Data(text))
+        let observer = TextObserver([UInt8]()) { seen, piece in seen += piece }
+        let read = try clipboard.readContent(
+            .clipboard, timeout: Self.timeout, preferences: ContentPreferences(), observer: observer)
+        #expect(read.content == .text(text))
+        #expect(read.observation == text)
+        #expect(throws: ClipboardError.exceedsLimit(.clipboard, limit: 1 << 20)) {
+            try clipboard.readContent(
+                .clipboard, timeout: Self.timeout, preferences: ContentPreferences(readLimit: 1 << 20),
+                observer: observer)
+        }
+    }
+
+    @Test("a write is served to any number of readers until another client copies")
+    func writeServesUntilReplaced() throws {
+        try clipboard.write(Array("the URL ✓".utf8), to: .clipboard)
+        for _ in 0..<3 {
+            let read = try sway.waylandClipboard()
+            #expect(read.status == 0)
+            #expect(read.out == "the URL ✓")
+        }
+        try sway.waylandCopy(Data("later copy".utf8))
+        #expect(try clipboard.read(.clipboard, timeout: Self.timeout) == Array("later copy".utf8))
+    }
+
+    @Test("the primary selection is read and written apart from the clipboard")
+    func primary() throws {
+        try clipboard.write(Array("primary text".utf8), to: .primary)
+        let read = try runProcess(
+            "/usr/bin/wl-paste", ["--primary", "--no-newline"], environment: sway.toolEnvironment, timeout: 10)
+        #expect(read.out == "primary text")
+        #expect(try clipboard.read(.primary, timeout: Self.timeout) == Array("primary text".utf8))
+        #expect(throws: ClipboardError.empty(.clipboard)) { try clipboard.read(.clipboard, timeout: Self.timeout) }
+    }
+}

@@ -1,0 +1,107 @@
+import DBusInterop
+import Foundation
+import Notify
+import Testing
+import TestSupport
+
+/// The Notify module against a notification server on a private session bus: the recording
+/// server of the fixtures (jeepney), which writes down each Notify call and invokes actions when
+/// the test asks, through the bus (dbus-send).
+@Suite("Desktop notifications on a private session bus")
+struct NotificationServerTests {
+    /// A generous deadline for one call on a local bus, far above what it takes.
+    static let callTime = Duration.seconds(10)
+    var deadline: ContinuousClock.Instant { .now + Self.callTime }
+
+    @Test("Notify carries the spec's eight arguments, hints and image included, exactly")
+    func notifyArguments() throws {
+        let bus = try SessionBus()
+        let recorder = try RecordingNotificationServer(on: bus, capabilities: ["actions", "body", "body-markup"])
+        let server = try NotificationServer(busAddress: bus.address, before: deadline)
+        #expect(try server.capabilities(before: deadline) == ["actions", "body", "body-markup"])
+        var note = DesktopNotification(summary: "Copied", body: "http://pastie.example/1")
+        note.actions = [.init(key: "default", label: "Open"), .init(key: "copy", label: "Copy again")]
+        note.urgency = .low
+        note.expiry = .after(.milliseconds(4000))
+        note.image = NotificationImage(width: 2, height: 1, hasAlpha: true, pixels: [1, 2, 3, 4, 5, 6, 7, 8])
+        let id = try server.show(note, before: deadline)
+        #expect(id == 1)
+        let recorded = try #require(recorder.notifications.first)
+        #expect(recorded["app_name"] as? String == "paste")
+        #expect(recorded["replaces_id"] as? Int == 0)
+        #expect(recorded["app_icon"] as? String == "")
+        #expect(recorded["summary"] as? String == "Copied")
+        #expect(recorded["body"] as? String == "http://pastie.example/1")
+        #expect(recorded["actions"] as? [String] == ["default", "Open", "copy", "Copy again"])
+        #expect(recorded["expire_timeout"] as? Int == 4000)
+        let hints = try #require(recorded["hints"] as? [String: Any])
+        #expect(hints["urgency"] as? Int == 0)
+        #expect(hints["desktop-entry"] as? String == "paste")
+        // width, height, row stride, has alpha, bits per sample, channels, bytes of pixels
+        #expect(hints["image-data"] as? [Int] == [2, 1, 8, 1, 8, 4, 8])
+        #expect(hints.count == 3)
+    }
+
+    @Test("an action invoked through the bus comes back, then the closing", arguments: [false, true])
+    func actionInvoked(unicast: Bool) throws {
+        let bus = try SessionBus()
+        let recorder = try RecordingNotificationServer(on: bus, unicast: unicast)
+        let server = try NotificationServer(busAddress: bus.address, before: deadline)
+        try server.watchSignals(before: deadline)
+        let first = try server.show(.init(summary: "one", body: ""), before: deadline)
+        let second = try server.show(.init(summary: "two", body: ""), before: deadline)
+        try recorder.invoke("copy", on: Int(first))
+        try recorder.invoke("default", on: Int(second))
+        #expect(try server.nextEvent(of: second, before: deadline) == .actionInvoked("default"))
+        #expect(try server.nextEvent(of: second, before: deadline) == .closed(.dismissed))
+        try server.close(second, before: deadline)
+        #expect(try server.nextEvent(of: second, before: deadline) == .closed(.closedByCall))
+    }
+
+    @Test("no event before the deadline is nil, and waits no longer than it")
+    func eventDeadline() throws {
+        let bus = try SessionBus()
+        let recorder = try RecordingNotificationServer(on: bus)
+        let server = try NotificationServer(busAddress: bus.address, before: deadline)
+        try server.watchSignals(before: deadline)
+        let id = try server.show(.init(summary: "quiet", body: ""), before: deadline)
+        let started = ContinuousClock.now
+        #expect(try server.nextEvent(of: id, before: .now + .milliseconds(200)) == nil)
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .milliseconds(200) && waited < .seconds(5))
+        #expect(recorder.notifications.count == 1)
+    }
+
+    @Test("a bus with no notification server says so at once")
+    func noServer() throws {
+        let bus = try SessionBus()
+        let server = try NotificationServer(busAddress: bus.address, before: deadline)
+        let started = ContinuousClock.now
+        #expect(throws: NotifyError.self) { try server.capabilities(before: .now + .milliseconds(300)) }
+        do {
+            _ = try server.capabilities(before: .now + .milliseconds(300))
+        } catch {
+            #expect(error.description == "no notification server on the session bus")
+        }
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
+
+    @Test("no bus at the address is an error naming it")
+    func noBus() throws {
+        let address = "unix:path=/nonexistent/paste-test-bus"
+        #expect {
+            _ = try NotificationServer(busAddress: address, before: .now + .milliseconds(300))
+        } throws: { error in
+            guard case .bus(.cannotConnect(address, _, _)) = error as? NotifyError else { return false }
+            return true
+        }
+        #expect(throws: NotifyError.bus(.noAddress)) {
+            _ = try NotificationServer(busAddress: "", before: .now + .milliseconds(300))
+        }
+    }
+
+    @Test("the markup characters of a body are escaped")
+    func escaping() {
+        #expect(DesktopNotification.escapedBody("a<b> & \"c\" 'd'") == "a&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `paste` on a real Wayland compositor (headless sway with XWayland): the native data-control
+/// backend, read and written with no wl-clipboard on `PATH`, against wl-paste, wl-copy and
+/// xclip as independent peers.
+@Suite("paste on Wayland (sway)", .tags(.wayland), .needsCompositor, .sway, .temporaryHome, .mock, .serialized)
+struct WaylandEndToEndTests: ScopedSuite {
+    /// paste's environment in the compositor's session: `WAYLAND_DISPLAY`, and `DISPLAY` when
+    /// `withX`; a `PATH` with nothing on it, so no wl-paste or wl-copy can run.
+    func environment(withX: Bool) -> [String: String] {
+        sway.environment(home.environment(["PATH": "/nonexistent", "NO_COLOR": "1"]), withX: withX)
+    }
+
+    func paste(_ arguments: [String], withX: Bool) throws -> ProcessResult {
+        try runProcess(
+            BuiltProducts.path(of: "paste"), arguments, input: .null, environment: environment(withX: withX),
+            timeout: 60)
+    }
+
+    /// The URL the run printed, checked to be the only stdout and stderr empty, status 0.
+    func expectURL(_ result: ProcessResult) throws -> String {
+        // The mock's pastie route answers /pastes/N.
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.err == "")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(result.out == url + "\n")
+        #expect(url.hasPrefix(mock.url("/pastes/")))
+        return url
+    }
+
+    /// Whether wl-paste (and xclip through XWayland, when `andX`) read `url` off the clipboard.
+    func readersGet(_ url: String, andX: Bool) throws -> Bool {
+        let wayland = try sway.waylandClipboard()
+        guard wayland.status == 0, wayland.out == url else { return false }
+        guard andX else { return true }
+        let x = try sway.xClipboard()
+        return x.status == 0 && x.out == url
+    }
+
+    @Test("pure Wayland, no wl-clipboard on PATH: the clipboard is read and the URL copied natively")
+    func pureWayland() throws {
+        try sway.waylandCopy(Data("copied in a Wayland app ✓".utf8))
+        let url = try expectURL(try paste(["-c", "--url", mock.url("/pastes/create")], withX: false))
+        #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied in a Wayland app ✓".utf8))
+        #expect(try readersGet(url, andX: false))
+    }
+
+    @Test("with DISPLAY set too, what wl-copy holds is read natively (it was 'the clipboard is empty', 66)")
+    func bothVariablesRead() throws {
+        try sway.waylandCopy(Data("no X window has the focus".utf8))
+        let url = try expectURL(
+            try paste(["-c", "--no-copy", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+        #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("no X window has the focus".utf8))
+    }
+
+    @Test("an X window focused, both variables set: Wayland and X clients read the URL at once and for 5 s")
+    func urlStaysForBothReaders() throws {
+        let window = try sway.focusedXWindow()
+        defer { window.send(SIGKILL) }
+        try sway.waylandCopy(Data("text to share".utf8))
+        let url = try expectURL(
+            try paste(["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+        #expect(try readersGet(url, andX: true))
+        // The old X11 path handed the URL to sway's clipboard manager, which keeps nothing, and
+        // left: readers lost it within a moment. Keep asking both for five seconds.
+        let end = Date().addingTimeInterval(5)
+        var rounds = 0
+        while Date() < end {
+            #expect(try readersGet(url, andX: true), "round \(rounds)")
+            rounds += 1
+        }
+        #expect(rounds > 0)
+    }
+
+    @Test("the hotkey path: the clipboard up to the mock, the URL back on the clipboard")
+    func hotkey() throws {
+        try sway.waylandCopy(Data("hotkey text".utf8))
+        let url = try expectURL(try paste(["--url", mock.url("/pastes/create")], withX: false))
+        #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("hotkey text".utf8))
+        #expect(try readersGet(url, andX: false))
+    }
+
+    @Test("an image on the Wayland clipboard goes to image-service byte-exact, its URL back on the clipboard")
+    func image() throws {
+        let png = try TestImages.noisePNG(side: 400)
+        try sway.waylandCopy(Data(png), type: "image/png")
+        _ = try home.write(
+            "[paste]\n    image-service = 0x0\n[service \"0x0\"]\n    url = \(mock.url("/0x0/"))\n",
+            to: "config/paste/config")
+        let result = try paste([], withX: false)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.err == "")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(url.hasPrefix(mock.url("/0x0/")) && url.hasSuffix(".png"), "\(url)")
+        #expect(try mock.fetch(url: url).body == Data(png))
+        #expect(try readersGet(url, andX: false))
+    }
+
+    @Test("[paste] clipboard = x11 keeps to X11 (XWayland) with data-control there, and -v says so")
+    func configuredX11() throws {
+        // An X owner, which X readers reach without any focus: xclip, given a file and nothing of ours.
+        let file = home.root.appendingPathComponent("x-owned.txt")
+        try Data("owned by an X client".utf8).write(to: file)
+        let input = try FileHandle(forReadingFrom: file)
+        _ = try SpawnedProcess(
+            "/usr/bin/xclip", ["-i", "-selection", "clipboard"], environment: sway.toolEnvironment,
+            standardInput: .handle(input))
+        try? input.close()
+        try waitUntil("xclip to own the clipboard", timeout: 20) {
+            try sway.xClipboard().out == "owned by an X client"
+        }
+        _ = try home.write("[paste]\n    clipboard = x11\n", to: "config/paste/config")
+        let result = try paste(["-v", "-n", "-c", "--url", mock.url("/pastes/create")], withX: true)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.err == "paste: clipboard: X11 (DISPLAY \(sway.xDisplay)) (clipboard = x11: DISPLAY is set)\n")
+        #expect(result.out.contains("<the clipboard, 20 bytes>"), "\(result.out)")
+    }
+
+    @Test("-v says which clipboard was chosen and why, in one line")
+    func verboseChoice() throws {
+        try sway.waylandCopy(Data("dry".utf8))
+        let result = try paste(["-v", "-n", "-c", "--url", mock.url("/pastes/create")], withX: true)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(
+            result.err
+                == "paste: clipboard: native Wayland (data-control at \(sway.socketPath)) "
+                + "(the compositor offers zwlr_data_control_manager_v1)\n")
+    }
+}
