@@ -39,7 +39,7 @@ _paste_pastebin() {
         prev=${COMP_WORDS[COMP_CWORD - 2]}
     fi
 
-    local long_options="--file --null --clipboard --primary --image --service --url --config --list-services --import-sxcu
+    local long_options="--file --null --clipboard --primary --image --service --url --config --init-config --list-services --import-sxcu
         --title --lang --private --expiry --burn --new --no-copy --json --quiet --verbose --dry-run --qr
         --force --timeout --insecure --notify --no-notify --prompt --pick --history --retry --outbox
         --delete --delete-last --help --version"

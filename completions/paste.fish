@@ -56,6 +56,7 @@ complete -c paste -n 'not __paste_pastebin_is_coreutils' -l image -d 'send the c
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s S -l service -x -a '(__paste_pastebin_services)' -d 'paste to service NAME'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l url -x -d 'paste to a pastie-style endpoint at URL'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l config -r -F -d 'read FILE instead of ~/.config/paste/config'
+complete -c paste -n 'not __paste_pastebin_is_coreutils' -l init-config -d 'write a commented starter config'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l list-services -d 'list built-in and configured services'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l import-sxcu -r -k -a '(__fish_complete_suffix .sxcu)' -d 'print a ShareX custom uploader as a [service] section'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s t -l title -x -d 'give the paste a title'

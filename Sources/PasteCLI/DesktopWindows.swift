@@ -12,6 +12,8 @@ import SecretGuard
 struct DesktopWindows {
     var plan: RunPlan.Windows
     var output: Output
+    /// A line every result window of the run ends with (the first upload's public destination).
+    var footnote: String?
 
     /// Whether this run talks to a person through windows rather than a terminal.
     var isShown: Bool { plan.isShown }
@@ -50,7 +52,7 @@ struct DesktopWindows {
         followUp: FollowUp = FollowUp()
     ) {
         let title = title ?? (success ? "Copied" : "Paste failed")
-        let body = output.shown(text)
+        let body = output.shown(footnote.map { text + "\n" + $0 } ?? text)
         if plan.usesDesktopNotifications {
             let notice = DesktopNotice(
                 summary: title, body: body, isFailure: !success,
@@ -79,12 +81,26 @@ struct DesktopWindows {
     func notifyFailure(_ failure: PasteFailure) {
         var followUp = FollowUp()
         if case .outbox(let id, _) = failure.text { followUp.outboxID = id }
-        notify(success: false, text: failure.windowLines().joined(separator: "\n"), followUp: followUp)
+        notify(success: false, text: failureText(failure), followUp: followUp)
     }
 
     /// Shows why the run failed before any paste was sent (the config, the input, the guard).
     func notifyFailure(_ error: any PasteError) {
         notifyFailure(PasteFailure(error))
+    }
+
+    /// The failure window's text (`PasteFailure.windowLines`), with the commands it names
+    /// named as paste was run; `paste --retry` is one unbreakable word (no-break spaces), so the
+    /// window never wraps it into `paste` / `--retry`.
+    func failureText(_ failure: PasteFailure) -> String {
+        let retry = output.named("paste --retry")
+        return output.named(failure.windowLines().joined(separator: "\n"))
+            .replacing(retry, with: Self.unbreakable(retry))
+    }
+
+    /// `command` with its spaces made no-break spaces (U+00A0): one word to line breaking.
+    static func unbreakable(_ command: String) -> String {
+        command.replacing(" ", with: "\u{00A0}")
     }
 
     /// Shows a notice on the desktop's notification server; nil when it is up, else why not.

@@ -4,12 +4,19 @@ import PasteCore
 public let pasteVersion = "0.1.0"
 
 /// `paste --help`: grouped by task, under 80 columns, generated from `optionTable`.
-public func helpText() -> String {
+///
+/// - Parameter programName: the name paste was run as (`pasteit`): its usage, examples and
+///   man page are that name's; coreutils' `paste(1)` stays coreutils'.
+public func helpText(programName name: String = "paste") -> String {
+    let defaultHost =
+        BuiltInServices.named(BuiltInServices.defaultName).map { ConnectionPolicy.host(of: $0.url.raw) } ?? ""
     var lines = [
-        "Usage: paste [OPTIONS]            upload stdin (when piped) or the clipboard",
-        "       paste -f FILE [-f FILE…]   upload files, one paste each",
+        "Usage: \(name) [OPTIONS]".padding(to: 34) + "upload stdin (when piped) or the clipboard",
+        "       \(name) -f FILE [-f FILE…]".padding(to: 34) + "upload files, one paste each",
         "",
         "Uploads text to a pastebin, prints the paste's URL and puts it on the clipboard.",
+        "With no config it goes to \(BuiltInServices.defaultName) (\(defaultHost), public): -S NAME sends",
+        "it elsewhere, and --init-config writes a config that chooses for good.",
         "Any operand, or coreutils' -d, -s or -z, runs coreutils paste(1) instead.",
     ]
     for group in OptionSpec.Group.allCases {
@@ -26,9 +33,9 @@ public func helpText() -> String {
             }
         }
     }
-    lines += [
-        "",
-        "Examples:",
+    /// Where an example's description starts.
+    let exampleColumn = 35
+    var examples = [
         "  dmesg | paste                    a pipeline's output; the URL on stdout",
         "  paste                            at a hotkey: clipboard up, a window says how",
         "  paste -f build.log -t 'CI run'   a file, with a title",
@@ -36,17 +43,28 @@ public func helpText() -> String {
         "  url=$(paste -q --no-copy < f)    in a script",
         "  paste --retry                    from cron: send what failed before",
         "  paste --outbox                   what waits; show, send or drop ID",
-        "",
-        "Exit status: 0 ok, 64 usage, 65 bad input, 66 no input, 69 service failed,",
-        "70 internal error, 74 I/O error (or the text could not be saved), 75 temporary",
-        "failure (text kept in the outbox), 77 refused by the secret guard, 78 config",
-        "error, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (130 also: cancelled).",
-        "",
-        "Environment: PASTE_SERVICE, PASTE_CONFIG, DISPLAY, NO_COLOR, XDG_CONFIG_HOME,",
-        "XDG_STATE_HOME, http_proxy/https_proxy/no_proxy, SSL_CERT_FILE/CURL_CA_BUNDLE.",
-        "Config keys for private CAs and proxies: ca-file, proxy (paste-config(5)).",
-        "See paste(1) and paste-config(5).",
     ]
+    if name != "paste" {
+        // The command renamed, its description kept in its column (one space at least).
+        examples = examples.map { line in
+            let command = line.prefix(exampleColumn).replacing(/(^|[\s(|])paste(?=[\s)]|$)/) { $0.output.1 + name }
+            let trimmed = String(command.reversed().drop { $0 == " " }.reversed())
+            return (trimmed + " ").padding(to: exampleColumn) + line.dropFirst(exampleColumn)
+        }
+    }
+    lines +=
+        ["", "Examples:"] + examples + [
+            "",
+            "Exit status: 0 ok, 64 usage, 65 bad input, 66 no input, 69 service failed,",
+            "70 internal error, 74 I/O error (or the text could not be saved), 75 temporary",
+            "failure (text kept in the outbox), 77 refused by the secret guard, 78 config",
+            "error, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (130 also: cancelled).",
+            "",
+            "Environment: PASTE_SERVICE, PASTE_CONFIG, DISPLAY, NO_COLOR, XDG_CONFIG_HOME,",
+            "XDG_STATE_HOME, http_proxy/https_proxy/no_proxy, SSL_CERT_FILE/CURL_CA_BUNDLE.",
+            "Config keys for private CAs and proxies: ca-file, proxy (paste-config(5)).",
+            "See \(name)(1) and paste-config(5).",
+        ]
     return lines.joined(separator: "\n") + "\n"
 }
 

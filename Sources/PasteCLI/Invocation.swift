@@ -7,6 +7,7 @@ public struct Invocation: Sendable, Equatable {
         case help
         case version
         case listServices
+        case initConfig
         case history
         case retry
         case outbox(OutboxCommand)
@@ -110,7 +111,9 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
                 if coreutilsLongOptions.contains(where: { $0.hasPrefix(name) }) && !name.isEmpty {
                     return .coreutils
                 }
-                throw UsageError(detail: "unknown option '--\(shown: name)'")
+                let meant = Spelling.suggestion(for: name, among: optionTable.map(\.long))
+                throw UsageError(
+                    detail: "unknown option '--\(shown: name)'" + (meant.map { "; did you mean '--\($0)'?" } ?? ""))
             }
             if spec.argument == nil && inline != nil {
                 throw UsageError(detail: "option '--\(shown: name)' takes no value")
@@ -155,7 +158,7 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
         if actions.count > 1 {
             throw UsageError(
                 detail:
-                    "choose one of --help, --version, --list-services, --history, --retry, --outbox, --pick, --delete, --delete-last, --import-sxcu"
+                    "choose one of --help, --version, --list-services, --init-config, --history, --retry, --outbox, --pick, --delete, --delete-last, --import-sxcu"
             )
         }
         if let action = actions.first { result.action = action }
@@ -244,6 +247,7 @@ private func apply(
     case .delete: actions.append(.delete(url: value!))
     case .deleteLast: actions.append(.deleteLast)
     case .listServices: actions.append(.listServices)
+    case .initConfig: actions.append(.initConfig)
     case .importSxcu:
         guard let value, !value.isEmpty else { throw UsageError(detail: "option '--import-sxcu' needs a file name") }
         actions.append(.importShareX(path: value))

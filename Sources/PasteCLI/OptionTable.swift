@@ -45,6 +45,7 @@ public enum OptionID: String, Sendable, CaseIterable {
     case service
     case url
     case config
+    case initConfig = "init-config"
     case listServices = "list-services"
     case importSxcu = "import-sxcu"
     // The paste
@@ -109,6 +110,9 @@ public let optionTable: [OptionSpec] = [
     OptionSpec(id: .url, short: nil, argument: "URL", help: "paste to a pastie-style endpoint at URL", group: .service),
     OptionSpec(
         id: .config, short: nil, argument: "FILE", help: "read FILE instead of ~/.config/paste/config", group: .service),
+    OptionSpec(
+        id: .initConfig, short: nil, argument: nil, help: "write a commented starter config",
+        group: .service),
     OptionSpec(
         id: .listServices, short: nil, argument: nil, help: "list built-in and configured services", group: .service),
     OptionSpec(

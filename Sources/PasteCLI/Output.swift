@@ -16,6 +16,10 @@ struct Output: Sendable {
     var environment: [String: String]
     var isQuiet = false
     var isJSON = false
+    /// The name paste was run as (`pasteit` after `scripts/install --name pasteit`): the
+    /// prefix of every stderr line, and the command every hint and window names (`'paste
+    /// --retry' sends it` would run coreutils for that person).
+    var programName = "paste"
     /// Masks the values that must never be shown or stored; shared by every copy of this output
     /// (and, through the context, by the history and the outbox).
     let redactor: Redactor
@@ -66,11 +70,21 @@ struct Output: Sendable {
     /// messages are shown so already; this catches whatever a message did not shape, such as a
     /// library's text).
     func line(_ message: some StringProtocol) -> String {
-        Sanitizer.shown(redactor.redact(String(message)), limit: Sanitizer.lineLength)
+        Sanitizer.shown(named(redactor.redact(String(message))), limit: Sanitizer.lineLength)
     }
 
+    /// `text` with each command it names (`paste -…`, `paste --…`) named as paste was run: the
+    /// one place hints and windows learn the installed name, so no message spells it itself.
+    func named(_ text: String) -> String {
+        guard programName != "paste" else { return text }
+        return text.replacing(/(^|['"\s(])paste(?= -)/) { match in match.output.1 + programName }
+    }
+
+    /// What every stderr line starts with: `paste: `, or the name paste was run as.
+    var prefix: String { programName + ": " }
+
     func error(_ message: String) {
-        let prefix = usesColor ? "\u{1B}[1;31mpaste:\u{1B}[0m " : "paste: "
+        let prefix = usesColor ? "\u{1B}[1;31m\(programName):\u{1B}[0m " : self.prefix
         StandardStream.error.write(prefix + line(message) + "\n")
     }
 
@@ -80,10 +94,10 @@ struct Output: Sendable {
         for line in hint.split(separator: "\n") { self.hint(line) }
     }
 
-    /// A hint below an error: a plain `paste: ` line, left out under `--json`.
+    /// A hint below an error: a plain `paste: ` line (the name paste was run as), left out under `--json`.
     func hint(_ text: some StringProtocol) {
         guard !isJSON else { return }
-        StandardStream.error.write("paste: " + line(text) + "\n")
+        StandardStream.error.write(prefix + line(text) + "\n")
     }
 
     /// Writes the lines that say why a paste failed and where its text is
@@ -100,13 +114,13 @@ struct Output: Sendable {
     /// A note that is not an error (no display to copy to, a repeat reused): quiet in -q and --json.
     func note(_ message: String) {
         guard !isQuiet && !isJSON else { return }
-        StandardStream.error.write("paste: " + line(message) + "\n")
+        StandardStream.error.write(prefix + line(message) + "\n")
     }
 
     /// Something the person must hear of even under `-q` (what a recovery pass did to the
     /// outbox: an entry held, files removed): one `paste: ` line.
     func notice(_ message: String) {
-        StandardStream.error.write("paste: " + redactor.redact(message) + "\n")
+        StandardStream.error.write(prefix + named(redactor.redact(message)) + "\n")
     }
 
     /// Bytes to stdout exactly as they are (`paste --outbox show`: the text byte for byte, so
@@ -119,12 +133,12 @@ struct Output: Sendable {
 
     /// A security downgrade (TLS checks off): said every time, `-q` does not silence it.
     func warning(_ message: String) {
-        StandardStream.error.write("paste: warning: " + line(message) + "\n")
+        StandardStream.error.write(prefix + "warning: " + line(message) + "\n")
     }
 
     /// One line of the `-v` trace (libcurl's, credentials already masked by Upload).
     func trace(_ line: String) {
-        StandardStream.error.write("paste: " + Sanitizer.printable(redactor.redact(line), limit: 400) + "\n")
+        StandardStream.error.write(prefix + Sanitizer.printable(redactor.redact(line), limit: 400) + "\n")
     }
 
     // MARK: - Windows and stores
@@ -132,5 +146,5 @@ struct Output: Sendable {
     /// Text as a window shows it, or as the history and the outbox keep it (titles, previews,
     /// failure messages); URLs and deletion tokens are stored as they are, since they are what
     /// opens, deletes or sends the paste again.
-    func shown(_ text: String) -> String { redactor.redact(text) }
+    func shown(_ text: String) -> String { named(redactor.redact(text)) }
 }

@@ -7,6 +7,15 @@ import SystemInterop
 /// `main.swift` calls `PasteCommand.main` and exits with what it returns; nothing below prints
 /// except through `Output`, and every error becomes one stderr line and a sysexits status here.
 public enum PasteCommand {
+    /// The name paste was run as (argv[0]'s last component), for messages and `--help`: plain
+    /// letters, digits, `.`, `_`, `+` and `-` (what `scripts/install --name` allows), else `paste`.
+    /// A run as `/proc/self/exe` (the clipboard's owner) is `paste`.
+    static func programName(_ argument: String?) -> String {
+        let name = argument.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        let allowed = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._+-".contains($0)) }
+        return name.isEmpty || !allowed || name == "exe" ? "paste" : name
+    }
+
     /// Runs `paste` with argv (including argv[0]) and the process environment.
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
         let rest = Array(arguments.dropFirst())
@@ -22,7 +31,8 @@ public enum PasteCommand {
         let context = Context(
             environment: environment, userID: CurrentProcess.userID, commandRunner: CommandRunner(),
             asker: WindowAsker(displayName: environment["DISPLAY"]))
-        let output = Output(environment: environment, redactor: context.redactor)
+        var output = Output(environment: environment, redactor: context.redactor)
+        output.programName = programName(arguments.first)
         do {
             switch try parseCommandLine(rest) {
             case .coreutils:

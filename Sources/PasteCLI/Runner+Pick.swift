@@ -1,4 +1,5 @@
 import Alerts
+import FoundationEssentials
 import Clipboard
 import PasteCore
 import SystemInterop
@@ -37,19 +38,28 @@ extension Runner {
             throw InputError.empty(source: "the history")
         }
         let now = context.now()
-        let rows = records.map { record in
-            PickRow(
-                primary: record.title ?? Self.contentSummary(of: record) ?? record.preview ?? record.url,
-                secondary: "\(record.service) · \(Age.text(from: record.time, to: now)) · \(record.url)")
-        }
-        guard let index = try windows.pick(title: "Earlier pastes", rows: Array(rows)) else { return .cancelled }
+        let rows = Self.pickRows(Array(records), now: now)
+        guard let index = try windows.pick(title: "Earlier pastes", rows: rows) else { return .cancelled }
         let url = Array(records)[index].url
         output.result(url, keeping: url)
         if let copy {
-            DeliverStage(copy: copy, preparedCopy: nil, windows: windows, output: output).copyToClipboard(
-                url, to: copy, clipboard: clipboard)
+            let outcome = DeliverStage(copy: copy, preparedCopy: nil, windows: windows, output: output)
+                .copyToClipboard(url, to: copy, clipboard: clipboard)
+            // "Copied" only once a reader could get it, as after an upload.
+            if outcome == .copied && windows.isShown { windows.notify(success: true, text: url) }
         }
         return .success
+    }
+
+    /// The picker's rows, one per record: the title (else what the paste was, its first line,
+    /// or its URL), then service, age and the URL, which is left out when the first line
+    /// shows it already (a paste whose title is its URL).
+    static func pickRows(_ records: [HistoryRecord], now: Date) -> [PickRow] {
+        records.map { record in
+            let primary = record.title ?? contentSummary(of: record) ?? record.preview ?? record.url
+            let age = "\(record.service) · \(Age.text(from: record.time, to: now))"
+            return PickRow(primary: primary, secondary: primary == record.url ? age : age + " · " + record.url)
+        }
     }
 
     /// What an image or another binary paste was, for a row with no title: `image/png ·

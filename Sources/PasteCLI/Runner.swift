@@ -24,13 +24,16 @@ struct Runner {
     func run() throws -> ExitStatus {
         switch invocation.action {
         case .help:
-            output.text(helpText())
+            output.text(helpText(programName: output.programName))
             return .success
         case .version:
             output.text(versionText())
             return .success
         case .listServices:
             try listServices()
+            return .success
+        case .initConfig:
+            try writeStarterConfig()
             return .success
         case .history:
             try printHistory()

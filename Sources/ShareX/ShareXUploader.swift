@@ -323,9 +323,16 @@ public enum ShareXUploader {
     }
 
     /// What `DestinationType` says the uploader takes ("ImageUploader, TextUploader" or the
-    /// flags as a number); no DestinationType means the definition does not say, so text.
+    /// flags as a number). With no DestinationType, a `FileFormName` says it sends files (the
+    /// corpus's "0x0.st (Image uploader)" has one and no DestinationType): text, images and
+    /// other files; else text. (A body that cannot carry a file narrows it to text later.)
     private static func destinations(_ json: OrderedJSON, file: String) throws(ShareXError) -> ContentKinds {
-        guard let value = json.member(caseInsensitive: "DestinationType"), value != .null else { return .text }
+        guard let value = json.member(caseInsensitive: "DestinationType"), value != .null else {
+            if case .string(let name)? = json.member(caseInsensitive: "FileFormName"), !name.isEmpty {
+                return [.text, .images, .files]
+            }
+            return .text
+        }
         let flags: [(String, Int, ContentKinds)] = [
             ("none", 0, []), ("imageuploader", 1, .images), ("textuploader", 2, .text), ("fileuploader", 4, .files),
             ("urlshortener", 8, []), ("urlsharingservice", 16, []),

@@ -46,8 +46,11 @@ public enum UploadError: PasteError, Equatable {
     case bodyNotSendableOverTCP(url: String)
     /// Any other libcurl failure, kept whole.
     case curl(CurlError, requestSent: Bool)
-    /// The server's certificate could not be verified (an unknown CA, a wrong name, expired).
-    case certificateNotTrusted(url: String, detail: String)
+    /// The server's certificate could not be verified (an unknown CA, a wrong name, expired);
+    /// `trust` and `source` are the CAs that were trusted and where they came from.
+    case certificateNotTrusted(
+        url: String, detail: String, trust: ConnectionPolicy.Trust = .system,
+        source: ConnectionPolicy.TrustSource = .system)
     /// The server refused the TLS connection for want of a client certificate.
     case clientCertificateRequired(url: String, detail: String)
     /// A redirect (307, 308, or a PUT's 301/302) would send the body to another origin.
@@ -66,7 +69,9 @@ public enum UploadError: PasteError, Equatable {
     /// The SOCKS proxy could not complete the connection to the server.
     case proxyFailed(proxy: String, detail: String, requestSent: Bool)
     /// The TLS connection to an https:// proxy itself failed (its certificate, most often).
-    case proxyTLS(proxy: String, detail: String)
+    case proxyTLS(
+        proxy: String, detail: String, trust: ConnectionPolicy.Trust = .system,
+        source: ConnectionPolicy.TrustSource = .system)
     /// The transfer was stopped because the run was told to end (`TransportOptions.shouldStop`:
     /// SIGINT, SIGTERM, SIGHUP). `bodySent`: whether the whole body had gone out (or an earlier
     /// request of the chain carried it), so that the server may have made the paste; a body cut
@@ -141,7 +146,7 @@ public enum UploadError: PasteError, Equatable {
             "cannot send a form to '\(shown: url, limit: Sanitizer.shownURLLength)': tcp services take the raw text"
         case .curl(let error, _):
             "upload failed: \(shown: error.reason, limit: Self.detailLength) (libcurl error \(error.code.rawValue))"
-        case .certificateNotTrusted(let url, let detail), .clientCertificateRequired(let url, let detail):
+        case .certificateNotTrusted(let url, let detail, _, _), .clientCertificateRequired(let url, let detail):
             "TLS failure with \(shown: Endpoint(url).authority): \(shown: detail, limit: Self.detailLength)"
         case .bodyRedirectRefused(let url, let status):
             "refusing the \(status) redirect to '\(shown: url, limit: Sanitizer.shownURLLength)': it would send the text to another origin"
@@ -153,7 +158,7 @@ public enum UploadError: PasteError, Equatable {
             "proxy \(shown: proxy) answered \(status): \(Self.proxyReason(status))"
         case .proxyFailed(let proxy, let detail, _):
             "proxy \(shown: proxy) failed: \(shown: detail, limit: Self.detailLength)"
-        case .proxyTLS(let proxy, let detail):
+        case .proxyTLS(let proxy, let detail, _, _):
             "TLS failure with proxy \(shown: proxy): \(shown: detail, limit: Self.detailLength)"
         case .contentRefused(let refusal):
             refusal.message
@@ -164,14 +169,12 @@ public enum UploadError: PasteError, Equatable {
 
     public var hint: String? {
         switch self {
-        case .certificateNotTrusted:
-            "if the server's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
-                + "in the service's section (paste-config(5)) or with SSL_CERT_FILE"
+        case .certificateNotTrusted(_, _, let trust, let source):
+            ConnectionPolicy.trustHint(trust, source: source, isProxy: false)
         case .clientCertificateRequired:
             "the server asks for a client certificate: set 'client-cert' and 'client-key' in the service's section"
-        case .proxyTLS:
-            "if the proxy's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
-                + "in [paste] (paste-config(5)) or with SSL_CERT_FILE"
+        case .proxyTLS(_, _, let trust, let source):
+            ConnectionPolicy.trustHint(trust, source: source, isProxy: true)
         case .proxyRefused(_, 407, _):
             "give the proxy's credentials in its URL: proxy = http://USER:${env:PROXY_PASSWORD}@HOST:PORT"
         case .contentRefused(let refusal):

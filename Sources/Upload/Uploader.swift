@@ -366,6 +366,15 @@ public final class Uploader {
             let connection = request.connection
             let proxies = [connection.httpProxy, connection.httpsProxy].compactMap { $0 }
             let secrets = Set(proxies.flatMap(\.secrets)).filter { $0.count >= HeaderRedaction.shortestSecret }
+            // libcurl's own trace does not say that a proxy was chosen, nor why: name it (by
+            // its authority, never its credentials) and the key or variable that chose it.
+            if let proxy = connection.proxy(for: request.url) {
+                let scheme = request.url.firstRange(of: "://").map { request.url[..<$0.lowerBound].lowercased() } ?? ""
+                let source = connection.proxySources[scheme].map { " (from \($0))" } ?? ""
+                verbose(
+                    "* paste: through proxy \(proxy.kind.rawValue)://\(proxy.authority)\(source) "
+                        + "to \(ConnectionPolicy.host(of: request.url))")
+            }
             transfer.onDebug = { event in
                 let prefix: String
                 switch event.kind {
@@ -523,7 +532,9 @@ public final class Uploader {
                 return .proxyFailed(proxy: proxy.authority, detail: error.reason, requestSent: earlier)
             // No answer to a CONNECT yet (or none asked for): the TLS that failed was the proxy's.
             case let code where proxy.kind == .https && code.isTLS && (info?.connectCode ?? 0) == 0:
-                return .proxyTLS(proxy: proxy.authority, detail: error.reason)
+                return .proxyTLS(
+                    proxy: proxy.authority, detail: error.reason, trust: request.connection.trust,
+                    source: request.connection.trustSource)
             default: break
             }
         }
@@ -559,7 +570,9 @@ public final class Uploader {
         case .receiveError, .gotNothing, .partialFile, .http2:
             return .receiveFailed(url: url, detail: error.reason)
         case .peerFailedVerification:
-            return .certificateNotTrusted(url: url, detail: error.reason)
+            return .certificateNotTrusted(
+                url: url, detail: error.reason, trust: request.connection.trust,
+                source: request.connection.trustSource)
         case let code where code.isTLS:
             return .tls(url: url, detail: error.reason, requestSent: sent)
         default:

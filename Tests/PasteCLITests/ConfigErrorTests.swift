@@ -21,6 +21,22 @@ struct ConfigErrorTests: ScopedSuite {
             name: "unknown key", text: "[paste]\n  colour = blue\n",
             stderr: "paste: CONFIG:2: unknown key 'colour' in section [paste]\n"),
         Case(
+            name: "a mistyped [paste] key", text: "[paste]\n  servce = dpaste\n",
+            stderr: "paste: CONFIG:2: unknown key 'servce' in section [paste]; did you mean 'service'?\n"),
+        Case(
+            name: "a mistyped [service] key", text: "[service \"x\"]\nurl = MOCK/json\ncontent-feild = text\n",
+            stderr:
+                "paste: CONFIG:3: unknown key 'content-feild' in section [service \"x\"]; did you mean 'content-field'?\n"
+        ),
+        Case(
+            name: "a mistyped section", text: "[servce \"x\"]\nurl = MOCK/json\n",
+            stderr: "paste: CONFIG:1: unknown section [servce]; did you mean [service \"NAME\"]?\n"),
+        Case(
+            name: "a mistyped service name", text: "[paste]\nservice = dpast\n",
+            stderr:
+                "paste: CONFIG:2: unknown service 'dpast' (did you mean 'dpaste'?); known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin\n"
+                + "paste: 'paste --list-services' shows them all\n"),
+        Case(
             name: "unknown section", text: "# mine\n[pastebin]\nurl = http://x\n",
             stderr: "paste: CONFIG:2: unknown section [pastebin]; expected [paste] or [service \"NAME\"]\n"),
         Case(
@@ -120,6 +136,21 @@ struct ConfigErrorTests: ScopedSuite {
             result.err
                 == "paste: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin\n"
                 + "paste: 'paste --list-services' shows them all\n")
+    }
+
+    @Test("a mistyped -S name and a mistyped option get a suggestion")
+    func mistypedFlags() throws {
+        let service = try paste.run(["-S", "termbni"], stdin: "x\n")
+        #expect(service.status == 78)
+        #expect(
+            service.err
+                == "paste: unknown service 'termbni' (did you mean 'termbin'?); known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin\n"
+                + "paste: 'paste --list-services' shows them all\n")
+        let option = try paste.run(["--servce", "dpaste"], stdin: "x\n")
+        #expect(option.status == 64)
+        #expect(
+            option.err == "paste: unknown option '--servce'; did you mean '--service'?\npaste: try 'paste --help'\n")
+        #expect(try mock.requests().isEmpty)
     }
 
     @Test("a literal secret in a private (0600) file is accepted")

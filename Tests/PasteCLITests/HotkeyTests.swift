@@ -164,6 +164,11 @@ struct HotkeyTests: ScopedSuite {
         let picking = try launch(["--pick"])
         try waitForFocusedWindow()
         try xdotool("key", "Down", "Down", "Return")
+        // "Copied" once the URL is on the clipboard, as after an upload.
+        try waitUntil("the Copied notification", timeout: 20) {
+            let found = try? tool("xdotool", ["search", "--onlyvisible", "--name", "^Copied$"])
+            return !(found?.out ?? "").isEmpty
+        }
         let result = try picking.wait(timeout: 30)
         #expect(result.status == 0, "stderr: \(result.err)")
         // Newest first: urls[3], urls[2], urls[1] — two steps down is the third newest.

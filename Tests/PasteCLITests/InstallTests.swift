@@ -48,6 +48,43 @@ func runInstall(_ arguments: [String]) throws -> ProcessResult {
 
 @Suite("scripts/install", .serialized, .tags(.slow))
 struct InstallTests {
+    @Test("on a fresh clone it checks the packages the build links first: as another user, the one apt command")
+    func missingPackagesNamed() throws {
+        // A fake dpkg-query that knows no package and an id that is not root's, first on PATH.
+        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("paste-fakebin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: bin) }
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        for (tool, script) in [("dpkg-query", "#!/bin/sh\nexit 1\n"), ("id", "#!/bin/sh\necho 1000\n")] {
+            let url = bin.appendingPathComponent(tool)
+            try Data(script.utf8).write(to: url)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        }
+        let prefix = try InstallPrefix()
+        let before = try prefix.listing()
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try runProcess(
+            SourceTree.path("scripts/install"), ["--prefix", prefix.path], environment: environment,
+            currentDirectory: SourceTree.root.path, timeout: 60)
+        let packages =
+            "libcurl4-openssl-dev libssl-dev libnghttp2-dev libidn2-dev libunistring-dev libssh2-1-dev libpsl-dev "
+            + "libzstd-dev libbrotli-dev zlib1g-dev libx11-dev libxft-dev libfontconfig-dev libxcb1-dev libxau-dev "
+            + "libxdmcp-dev libxrender-dev libfreetype-dev libexpat1-dev libpng-dev libwayland-dev libdbus-1-dev "
+            + "libqrencode-dev"
+        #expect(result.status == 1)
+        #expect(result.out == "")
+        #expect(
+            result.err
+                == "install: the build needs 23 more packages; run as root, then again:\n"
+                + "  apt-get update && apt-get install -y \(packages)\n")
+        #expect(try prefix.listing() == before)
+        // Each of them is one scripts/bootstrap installs (CI installs only those).
+        let bootstrap = try SourceTree.text("scripts/bootstrap")
+        for package in packages.split(separator: " ") {
+            #expect(bootstrap.contains(package), "\(package) is not in scripts/bootstrap")
+        }
+    }
+
     static let layout = [
         "bin/paste", "bin/paste-mock", "share/man/man1/paste.1", "share/man/man1/paste-mock.1",
         "share/man/man5/paste-config.5", "share/bash-completion/completions/paste",
@@ -109,7 +146,33 @@ struct InstallTests {
         #expect(prefix.exists("bin/paste-mock"))
         let version = try runProcess(prefix.path + "/bin/pasteit", ["--version"], timeout: 30)
         #expect(version.out.hasPrefix("paste "))
-        #expect(try prefix.text("share/man/man1/pasteit.1").contains(".TH PASTEIT 1 "))
+        let page = try prefix.text("share/man/man1/pasteit.1")
+        #expect(page.contains(".TH PASTEIT 1 "))
+        // NAME, SYNOPSIS and the examples name the installed command; coreutils' stay coreutils'.
+        #expect(page.contains("\n.SH NAME\npasteit \\- upload the clipboard"))
+        #expect(page.contains("\n.SH SYNOPSIS\n.B pasteit\n"))
+        #expect(page.contains("\ndmesg | pasteit \\-t \"boot log\"\n"))
+        #expect(page.contains("'pasteit \\-\\-retry' sends it again"))
+        #expect(page.contains("\nseq 5 | paste \\-sd+ | bc"))
+        #expect(!page.contains("\npaste \\-f "))
+        // The installer's own advice keeps the prefix and the name.
+        #expect(
+            install.out.contains(
+                "'scripts/install --prefix \(prefix.path) --name pasteit --uninstall' removes them"), "\(install.out)")
+        // The program knows the name it was run as: usage and hints say it.
+        let help = try runProcess(prefix.path + "/bin/pasteit", ["--help"], timeout: 30)
+        #expect(help.out.hasPrefix("Usage: pasteit [OPTIONS]          upload stdin"))
+        let typo = try runProcess(prefix.path + "/bin/pasteit", ["--frobnicate"], timeout: 30)
+        #expect(typo.status == 64)
+        #expect(typo.err == "pasteit: unknown option '--frobnicate'\npasteit: try 'pasteit --help'\n")
+        // --uninstall without --name finds no 'paste' here, and names what is installed.
+        let wrongName = try runInstall(["--prefix", prefix.path, "--uninstall"])
+        #expect(wrongName.status == 1)
+        #expect(
+            wrongName.err
+                == "install: nothing to uninstall under the name 'paste': no \(prefix.path)/share/paste/install-manifest.paste; "
+                + "installed there under other names: pasteit ('scripts/install --prefix \(prefix.path) --name NAME --uninstall' removes one)\n"
+        )
         #expect(
             try prefix.text("share/bash-completion/completions/pasteit").contains(
                 "\ncomplete -F _paste_pastebin pasteit\n"))

@@ -179,6 +179,18 @@ struct ManPageTests {
         #expect(result.err == "")
     }
 
+    @Test("every page renders at 80 columns with man --warnings and no warning", arguments: pages)
+    func manIsSilentAt80Columns(_ page: String) throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["MANWIDTH"] = "80"
+        environment["MAN_KEEP_FORMATTING"] = nil
+        let result = try runProcess(
+            "/usr/bin/env", ["man", "--warnings", "-P", "cat", "-l", SourceTree.path(page)], environment: environment,
+            timeout: 60)
+        #expect(result.status == 0)
+        #expect(result.err == "", "man --warnings at 80 columns")
+    }
+
     @Test("every page opens with man -l", arguments: pages)
     func manOpensPage(_ page: String) throws {
         var environment = ProcessInfo.processInfo.environment
@@ -195,6 +207,9 @@ struct ManPageTests {
     func keyListsMatchSource() throws {
         #expect(try acceptedConfigKeys(of: "Settings") == Self.pasteKeys)
         #expect(try acceptedConfigKeys(of: "ServiceProfile") == Self.serviceKeys)
+        // And the lists the "did you mean" of an unknown key compares with.
+        #expect(Settings.configKeys == Self.pasteKeys)
+        #expect(ServiceProfile.configKeys == Self.serviceKeys)
     }
 
     @Test("paste-config(5) documents every [paste] key, and no other")

@@ -108,6 +108,28 @@ struct RecipeTests: ScopedSuite {
         }
     }
 
+    @Test("gitlab: snippets are private by default, so -p is honoured and nothing is published")
+    func gitlabPrivate() throws {
+        var paste = paste
+        let recipe = try #require(try Self.recipes()["gitlab"])
+        try paste.writeConfig(recipe.replacingOccurrences(of: "https://gitlab.com", with: mock.baseURL))
+        paste.extraEnvironment["GITLAB_TOKEN"] = "glpat-t0ken"
+        let result = try paste.run(["-S", "gitlab", "-p", "--no-copy"], stdin: "not for everyone\n")
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err == "")
+        let body = try #require(try mock.requests().first?.bodyData)
+        let json = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+        #expect(json?["visibility"] as? String == "private")
+    }
+
+    @Test("paste-config(5) names the open-source dpaste's /api/, never dpaste.com's /api/v2/, for a self-hosted one")
+    func selfHostedDpaste() throws {
+        let page = try SourceTree.text("man/paste-config.5")
+        #expect(page.contains("url = https://dpaste.internal.example/api/ "))
+        #expect(!page.contains("dpaste.internal.example/api/v2/"))
+        #expect(!page.contains("dpaste.example/api/v2/"))
+    }
+
     @Test("wastebin: -e in seconds and -t in the JSON; without them, expires is null")
     func wastebinBody() throws {
         let recipe = try #require(try Self.recipes()["wastebin"])

@@ -11,7 +11,8 @@ struct SpineTests: ScopedSuite {
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(url.hasPrefix(mock.baseURL + "/pastes/"))
         #expect(result.out == url + "\n")
-        #expect(result.err == "paste: no display: the URL was printed but not copied\n")
+        // No display, and no copy asked for: a pipeline is not told each time (issue 27).
+        #expect(result.err == "")
         let id = try #require(pasteID(url))
         #expect(try mock.rawPaste(id: id) == Data("hello world\n".utf8))
         // The first request the mock saw must be the upload (the read of the paste above came after).
@@ -22,6 +23,18 @@ struct SpineTests: ScopedSuite {
         #expect(request.field("paste[parser]")?.text == "plaintext")
         #expect(request.field("paste[authorization]")?.text == "burger")
         #expect(request.header("Content-Type")?.hasPrefix("multipart/form-data") == true)
+    }
+
+    @Test("a run with no display says the URL was not copied only when the config asked for the copy")
+    func notCopiedSaidWhenAsked() throws {
+        let quiet = try paste.run(["--url", mock.url("/pastes/create")], stdin: "a\n")
+        #expect(quiet.status == 0)
+        #expect(quiet.err == "")
+        try paste.writeConfig("[paste]\ncopy = true\n")
+        let asked = try paste.run(["--url", mock.url("/pastes/create")], stdin: "b\n")
+        #expect(asked.status == 0)
+        #expect(asked.out.hasPrefix(mock.baseURL + "/pastes/"))
+        #expect(asked.err == "paste: no display: the URL was printed but not copied\n")
     }
 
     static let awkwardTexts: [String] = [
@@ -151,6 +164,9 @@ struct SpineTests: ScopedSuite {
         let version = try paste.run(["--version"])
         #expect(version.status == 0)
         #expect(version.out.hasPrefix("paste 0.1.0\nlibcurl/"))
+        // Only what is really in use: rtmp:// is never allowed, and librtmp is a stub.
+        #expect(!version.out.contains("rtmp"))
+        #expect(version.out.contains(" OpenSSL/"))
     }
 }
 

@@ -105,7 +105,9 @@ struct TrustAndProxyTests: ScopedSuite {
         )
         #expect(
             lines.dropFirst().first
-                == "paste: if the server's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' in the service's section (paste-config(5)) or with SSL_CERT_FILE"
+                == "paste: trusted: the system store (no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set); "
+                + "if the server's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
+                + "in the service's section (paste-config(5)) or with SSL_CERT_FILE"
         )
         #expect(lines.last == keptLine(id: try #require(try paste.outboxIDs().first), isHeld: false))
         #expect(try service.mock.pastes().isEmpty)
@@ -116,6 +118,87 @@ struct TrustAndProxyTests: ScopedSuite {
         let shadowed = try paste.run(["-S", "s", "--no-copy", "--new"], stdin: "shadowed\n")
         #expect(shadowed.status == 69, "\(shadowed.err)")
         #expect(shadowed.err.hasPrefix("paste: TLS failure with 127.0.0.1:\(service.tls.port): "))
+    }
+
+    enum WrongTrust: String, CaseIterable, CustomTestStringConvertible {
+        case caFile, curlCABundleOverSSLCertFile, sslCertFile, sslCertDir
+        var testDescription: String { rawValue }
+    }
+
+    @Test(
+        "the TLS hint names the trust in force: ca-file, CURL_CA_BUNDLE (over SSL_CERT_FILE), SSL_CERT_FILE, SSL_CERT_DIR",
+        arguments: WrongTrust.allCases)
+    func hintNamesTrustInForce(_ wrong: WrongTrust) throws {
+        let service = try TLSService()
+        var paste = try runner()
+        let other = try TestCertificates()
+        let hint: String
+        switch wrong {
+        case .caFile:
+            try configure(paste, service.section("ca-file = \(other.caFile)"))
+            hint =
+                "trusted: only ca-file '\(other.caFile)' (\(paste.configPath):8), not the system store; "
+                + "add the server's CA to it, or point ca-file at the one that holds it"
+        case .curlCABundleOverSSLCertFile:
+            // The right CA in SSL_CERT_FILE does not help: curl's CURL_CA_BUNDLE wins.
+            try configure(paste, service.section())
+            paste.extraEnvironment["CURL_CA_BUNDLE"] = other.caFile
+            paste.extraEnvironment["SSL_CERT_FILE"] = service.certificates.caFile
+            hint =
+                "trusted: only CURL_CA_BUNDLE '\(other.caFile)', which overrides SSL_CERT_FILE, not the system store; "
+                + "add the server's CA there, or set 'ca-file = /path/to/ca.pem' in the service's section "
+                + "(paste-config(5)), which replaces it"
+        case .sslCertFile:
+            try configure(paste, service.section())
+            paste.extraEnvironment["SSL_CERT_FILE"] = other.caFile
+            hint =
+                "trusted: only SSL_CERT_FILE '\(other.caFile)', not the system store; "
+                + "add the server's CA there, or set 'ca-file = /path/to/ca.pem' in the service's section "
+                + "(paste-config(5)), which replaces it"
+        case .sslCertDir:
+            try configure(paste, service.section())
+            paste.extraEnvironment["SSL_CERT_DIR"] = other.caFolder
+            hint =
+                "trusted: only SSL_CERT_DIR '\(other.caFolder)', not the system store; "
+                + "add the server's CA there, or set 'ca-file = /path/to/ca.pem' in the service's section "
+                + "(paste-config(5)), which replaces it"
+        }
+        let result = try paste.run(["-S", "s", "--no-copy"], stdin: "wrong trust\n")
+        #expect(result.status == 69, "\(result.err)")
+        let id = try #require(try paste.outboxIDs().first)
+        #expect(
+            result.err
+                == "paste: TLS failure with 127.0.0.1:\(service.tls.port): SSL certificate problem: unable to get local issuer certificate\n"
+                + "paste: \(hint)\n" + keptLine(id: id, isHeld: false) + "\n")
+    }
+
+    @Test("-v names the proxy a request goes through and what chose it: the proxy key or the variable")
+    func verboseNamesProxy() throws {
+        let mock = try MockServer()
+        let socks = try FixtureServer.socks5Proxy(names: ["paste.test": "127.0.0.1"])
+        var paste = try runner()
+        let url = "http://paste.test:\(mock.port)/pastes/create"
+        try configure(paste, "", paste: "proxy = socks5h://127.0.0.1:\(socks.port)")
+        let configured = try paste.run(["--url", url, "--no-copy", "-v"], stdin: "via key\n")
+        #expect(configured.status == 0, "stderr: \(configured.err)")
+        let line = "paste: * paste: through proxy socks5h://127.0.0.1:\(socks.port)"
+        #expect(
+            configured.err.split(separator: "\n").contains(
+                Substring("\(line) (from proxy in \(paste.configPath):3) to paste.test")),
+            "\(configured.err)")
+
+        try configure(paste, "")
+        paste.extraEnvironment["http_proxy"] = "socks5h://127.0.0.1:\(socks.port)"
+        let environment = try paste.run(["--url", url, "--no-copy", "-v", "--new"], stdin: "via variable\n")
+        #expect(environment.status == 0, "stderr: \(environment.err)")
+        #expect(
+            environment.err.split(separator: "\n").contains(Substring("\(line) (from http_proxy) to paste.test")),
+            "\(environment.err)")
+
+        paste.extraEnvironment["http_proxy"] = .some(nil)
+        let direct = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy", "-v"], stdin: "direct\n")
+        #expect(direct.status == 0)
+        #expect(!direct.err.contains("through proxy"))
     }
 
     @Test("insecure = true in a service goes through an untrusted server and warns on every run")
@@ -248,9 +331,12 @@ struct TrustAndProxyTests: ScopedSuite {
         let untrusted = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy", "--new"], stdin: "x\n")
         #expect(untrusted.status == 69)
         #expect(
-            untrusted.err.hasPrefix(
-                "paste: TLS failure with proxy 127.0.0.1:\(proxy.port): SSL certificate problem: unable to get local issuer certificate\npaste: if the proxy's certificate"
-            ), "\(untrusted.err)")
+            untrusted.err
+                == "paste: TLS failure with proxy 127.0.0.1:\(proxy.port): SSL certificate problem: unable to get local issuer certificate\n"
+                + "paste: trusted: the system store (no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set); "
+                + "if the proxy's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
+                + "in [paste] (paste-config(5)) or with SSL_CERT_FILE\n"
+                + keptLine(id: try #require(try paste.outboxIDs().last), isHeld: false) + "\n", "\(untrusted.err)")
         #expect(try mock.pastes().count == 1)
     }
 

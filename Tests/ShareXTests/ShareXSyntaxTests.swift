@@ -113,6 +113,12 @@ struct ShareXSyntaxTests {
         #expect(multipart.result == .template(Template([.answer(.json(pointer: "/link", input: nil))])))
         #expect(multipart.deletion == Template([.answer(.header("X-Delete"))]))
 
+        // FileFormName without DestinationType: it sends files (the corpus's 0x0.st image uploader).
+        let fileForm = try profile(
+            #"{"Version": "13.2.1", "RequestURL": "https://0x0.st", "Body": "MultipartFormData", "FileFormName": "file"}"#
+        )
+        #expect(fileForm.accepts == [.text, .images, .files])
+
         let binary = try profile(#"{"Version": "13.7.2", "RequestURL": "https://h/", "Body": "Binary"}"#)
         #expect(binary.format == .raw)
         #expect(binary.result == .template(Template([.answer(.body)])))

@@ -14,6 +14,8 @@ struct DeliverStage {
     var copy: Selection?
     /// The copy begun by the read stage, if one was.
     var preparedCopy: (any PreparedClipboardWrite)?
+    /// Whether a copy that finds no display is said (`RunPlan.isCopyExpected`).
+    var isCopyExpected = true
     var windows: DesktopWindows
     var output: Output
     /// The first failure's status, or success.
@@ -98,7 +100,8 @@ struct DeliverStage {
         }
     }
 
-    /// Puts the URL on the clipboard through the detached owner; a note when it could not.
+    /// Puts the URL on the clipboard through the detached owner; a note when it could not (for
+    /// no display, only when the person asked for the copy: `isCopyExpected`).
     ///
     /// - Returns: `.copied` only when the owner reported that it holds the selection.
     @discardableResult
@@ -111,7 +114,7 @@ struct DeliverStage {
             }
             return .copied
         } catch .noDisplay {
-            output.note("no display: the URL was printed but not copied")
+            if isCopyExpected { output.note("no display: the URL was printed but not copied") }
             return .failed("no display: the URL was not copied")
         } catch {
             let reason = ClipboardFailure(error: error).message

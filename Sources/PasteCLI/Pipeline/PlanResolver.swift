@@ -149,6 +149,33 @@ struct PlanResolver {
         mayCopy && settings.copy ? .clipboard : nil
     }
 
+    /// Whether the person asked for the copy, so that one that cannot be made (no display) is
+    /// said: the text was read from a selection they named (`-c`, `-P`, `--image`), or the config
+    /// says `copy = true` itself.
+    func isCopyExpected(_ settings: Settings) -> Bool {
+        invocation.input == .clipboard || invocation.input == .primary || invocation.prefersImage
+            || settings.isCopyExplicit
+    }
+
+    /// The announcement of the first upload that nothing chose a service for: no config file,
+    /// no `-S`, `--url` or `PASTE_SERVICE`, the built-in default, not a dry run, and not said on
+    /// this machine before (no mark in the state folder). Nil otherwise.
+    func defaultServiceNotice(_ configuration: Configuration, service: ServiceProfile) -> RunPlan.DefaultServiceNotice?
+    {
+        guard configuration.path == nil, invocation.service == nil, invocation.url == nil,
+            context.nonEmpty("PASTE_SERVICE") == nil, !invocation.isDryRun,
+            service.isBuiltIn, service.name == BuiltInServices.defaultName
+        else { return nil }
+        let markPath = context.defaultServiceToldPath
+        if (try? FileSystem.status(ofPath: markPath, followingSymbolicLinks: false)) != nil { return nil }
+        let host = ConnectionPolicy.host(of: service.url.raw)
+        return RunPlan.DefaultServiceNotice(
+            line: "no config: this goes to \(host), a public pastebin (said once); -S NAME sends it elsewhere, "
+                + "'paste --init-config' writes a config to choose",
+            windowText: "Sent to \(host), a public pastebin. 'paste --init-config' writes a config to choose another.",
+            markPath: markPath)
+    }
+
     /// The service: `--url`'s ad-hoc endpoint, else `-S` > `PASTE_SERVICE` > `[paste] service` >
     /// the built-in default.
     static func service(
@@ -236,6 +263,8 @@ struct PlanResolver {
             adHocURL: invocation.url,
             options: options,
             copy: copyTarget(for: settings),
+            isCopyExpected: isCopyExpected(settings),
+            defaultServiceNotice: defaultServiceNotice(configuration, service: service),
             clipboardChoice: clipboardChoice(for: settings),
             clipboardTimeout: settings.clipboardTimeout,
             maximumClipboardBytes: settings.maximumClipboardBytes,

@@ -92,6 +92,16 @@ struct RunPlan: Sendable {
         var warning: String?
     }
 
+    /// What the first upload with no config says of its public destination, once per machine.
+    struct DefaultServiceNotice: Sendable {
+        /// The stderr line, said before the request.
+        var line: String
+        /// What the result window adds, at a hotkey.
+        var windowText: String
+        /// The mark left once it is said (`Context.defaultServiceToldPath`).
+        var markPath: String
+    }
+
     /// Where the text comes from, stdin's kind looked at once.
     var input: Input
     /// Where text and other files go: the service named for the run (`-S`, `--url`), else the
@@ -118,6 +128,13 @@ struct RunPlan: Sendable {
     var options: PasteOptions
     /// Where the URL is copied; nil when it is not (`--no-copy`, `copy = false`, `--dry-run`).
     var copy: Selection?
+    /// Whether a copy that cannot be made (no display) is said on stderr: only when the person
+    /// asked for the copy (`-c`, `-P`, `--image`, or `copy = true` in the config); a pipeline or
+    /// cron job with no display is not told each time that there was nothing to copy to.
+    var isCopyExpected: Bool
+    /// Said before the first paste to the built-in default is sent, when no config, `-S`,
+    /// `--url` or `PASTE_SERVICE` chose a service and it was never said on this machine.
+    var defaultServiceNotice: DefaultServiceNotice?
     /// The clipboard of this session and why it was chosen, decided once; nil when the run
     /// neither reads nor copies.
     var clipboardChoice: ClipboardBackend.Choice?

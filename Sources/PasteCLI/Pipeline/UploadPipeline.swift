@@ -59,6 +59,7 @@ struct UploadPipeline {
         _ plan: RunPlan, reading: ReadStage.Reading, journaled: [Int: Result<OutboxClaim, StoreError>],
         clipboard: SessionClipboard, windows: DesktopWindows, stopsEarly: () -> Void
     ) throws -> ExitStatus {
+        var windows = windows
         var inputs = reading.inputs
         // Said once per service used, now that what was read chose them.
         for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
@@ -101,6 +102,16 @@ struct UploadPipeline {
             return .success
         }
 
+        if let notice = plan.defaultServiceNotice,
+            reading.routesUsed.contains(where: { $0.service.name == plan.route.service.name })
+        {
+            // Said before the request, once: the mark is best effort (a state folder that cannot
+            // be written only means it is said again).
+            output.notice(notice.line)
+            try? AtomicFile.write([], to: notice.markPath, durable: false)
+            windows.footnote = notice.windowText
+        }
+
         let (results, signal) = sendAndRecord(
             requests, inputs, reading, journaled: journaled, plan: plan, options: options,
             // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
@@ -109,7 +120,7 @@ struct UploadPipeline {
         // A run told to stop says what became of each text, and copies nothing.
         let copy = signal == nil ? plan.copy : nil
         var deliver = DeliverStage(
-            copy: copy, preparedCopy: reading.copy,
+            copy: copy, preparedCopy: reading.copy, isCopyExpected: plan.isCopyExpected,
             windows: signal == nil ? windows : DesktopWindows(plan: .none, output: output), output: output)
         for (result, input) in zip(results, inputs) { deliver.deliver(result, fileName: input.fileName, input: input) }
         let status = deliver.finish(clipboard: clipboard)

@@ -51,8 +51,15 @@ public enum ConfigError: PasteError, Equatable {
             "\(shownPath: path):\(line): syntax error: expected \(expected)"
         case .unknownKey(let path, let line, let section, let key):
             "\(shownPath: path):\(line): unknown key '\(shown: key)' in section [\(shown: section)]"
+                + (Spelling.suggestion(
+                    for: key, among: section == "paste" ? Settings.configKeys : ServiceProfile.configKeys
+                )
+                .map { "; did you mean '\($0)'?" } ?? "")
         case .unknownSection(let path, let line, let name):
-            "\(shownPath: path):\(line): unknown section [\(shown: name)]; expected [paste] or [service \"NAME\"]"
+            "\(shownPath: path):\(line): unknown section [\(shown: name)]; "
+                + (Spelling.suggestion(for: name, among: ConfigSections.names).map {
+                    "did you mean [\($0 == "paste" ? "paste" : "service \"NAME\"")]?"
+                } ?? "expected [paste] or [service \"NAME\"]")
         case .badValue(let path, let line, let key, let value, let expected):
             "\(shownPath: path):\(line): bad value '\(shown: value)' for '\(shown: key)': expected \(expected)"
         case .missingEnvironment(let path, let line, let name):
@@ -67,7 +74,9 @@ public enum ConfigError: PasteError, Equatable {
             "\(shownPath: path):\(line): service '\(shown: service)' has no '\(missing)'"
         case .unknownService(let name, let known, let path, let line):
             (path.map { "\(shownPath: $0):\(line ?? 0): " } ?? "")
-                + "unknown service '\(shown: name)'; known: \(shown: known.joined(separator: ", "), limit: 400)"
+                + "unknown service '\(shown: name)'"
+                + (Spelling.suggestion(for: name, among: known).map { " (did you mean '\(shown: $0)'?)" } ?? "")
+                + "; known: \(shown: known.joined(separator: ", "), limit: 400)"
         case .badTemplate(let path, let line, let key, let problem):
             "\(shownPath: path):\(line): bad '\(shown: key)': \(shown: problem.description, limit: Sanitizer.excerptLength)"
         case .templateWithoutContent(let path, let line, let key):

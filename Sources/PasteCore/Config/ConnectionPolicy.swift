@@ -15,8 +15,24 @@ public struct ConnectionPolicy: Sendable, Equatable {
         case custom(file: String?, folder: String?)
     }
 
+    /// Where `trust` came from, for the hint of a certificate that is not trusted.
+    public enum TrustSource: Sendable, Equatable {
+        /// No key or variable named CAs: libcurl's own store.
+        case system
+        /// `ca-file`/`ca-path` in the config (the first of them set, its file and line).
+        case config(key: String, path: String, line: Int)
+        /// The environment: the variables used (`CURL_CA_BUNDLE` or `SSL_CERT_FILE`, and
+        /// `SSL_CERT_DIR`), and one set but overridden (`SSL_CERT_FILE` under `CURL_CA_BUNDLE`).
+        case environment(used: [String], overridden: String?)
+    }
+
     /// Which certificate authorities verify servers (and an https:// proxy).
     public var trust: Trust = .system
+    /// Where `trust` came from.
+    public var trustSource: TrustSource = .system
+    /// Where the proxies came from: `proxy` in the config (file and line), or the variable
+    /// named (`https_proxy`, `all_proxy`, …) for each scheme; for `-v`.
+    public var proxySources: [String: String] = [:]
     /// The pins the service's public key must match (`sha256//…`, or a key file); checked on
     /// connections to the service's own origin.
     public var pinnedPublicKey: String?
@@ -55,7 +71,7 @@ public struct ConnectionPolicy: Sendable, Equatable {
     }
 
     /// The host of an http(s) URL: no user information, no port, brackets kept for IPv6.
-    static func host(of url: String) -> String {
+    public static func host(of url: String) -> String {
         var rest = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
         if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
         if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
@@ -105,6 +121,8 @@ extension ConnectionPolicy {
             policy.trust = .custom(
                 file: try level.caFile.map { value throws(ConfigError) in try files.file(value, key: "ca-file") },
                 folder: try level.caPath.map { value throws(ConfigError) in try files.folder(value, key: "ca-path") })
+            let (key, value) = level.caFile.map { ("ca-file", $0) } ?? ("ca-path", level.caPath!)
+            policy.trustSource = .config(key: key, path: value.origin?.path ?? "", line: value.origin?.line ?? 0)
         } else {
             let fileVariable = caFileVariables.first { context.nonEmpty($0) != nil }
             let file = try fileVariable.map { name throws(ConfigError) in
@@ -113,7 +131,15 @@ extension ConnectionPolicy {
             let folder = try context.nonEmpty(caFolderVariable).map { path throws(ConfigError) in
                 try files.folder(ConfigValue(path), key: caFolderVariable)
             }
-            if file != nil || folder != nil { policy.trust = .custom(file: file, folder: folder) }
+            if file != nil || folder != nil {
+                policy.trust = .custom(file: file, folder: folder)
+                let used = [fileVariable, folder == nil ? nil : caFolderVariable].compactMap { $0 }
+                // curl's CURL_CA_BUNDLE wins over OpenSSL's SSL_CERT_FILE when both are set.
+                let overridden = caFileVariables.dropFirst().first {
+                    $0 != fileVariable && fileVariable == caFileVariables[0] && context.nonEmpty($0) != nil
+                }
+                policy.trustSource = .environment(used: used, overridden: overridden)
+            }
         }
 
         // The service's own identity checks.
@@ -148,11 +174,16 @@ extension ConnectionPolicy {
                 policy.httpProxy = proxy
                 policy.httpsProxy = proxy
                 policy.tcpProxy = proxy
+                let origin = configured.origin.map { "proxy in \($0.path):\($0.line)" } ?? "proxy"
+                policy.proxySources = ["http": origin, "https": origin, "tcp": origin]
             }
         } else {
             policy.httpProxy = try environmentProxy(for: "http", context: context)
             policy.httpsProxy = try environmentProxy(for: "https", context: context)
             policy.tcpProxy = try environmentProxy(for: "tcp", context: context)
+            for scheme in ["http", "https", "tcp"] {
+                policy.proxySources[scheme] = proxyVariables[scheme]?.first { context.nonEmpty($0) != nil }
+            }
         }
         if let exceptions = service.noProxy ?? paste.noProxy {
             policy.noProxy = NoProxyList(try expansion.expand(exceptions))

@@ -62,6 +62,7 @@ extension Settings {
         case "copy":
             guard let value = Bool(configText: entry.value) else { throw bad("true or false") }
             copy = value
+            isCopyExplicit = value
         case "image-service":
             guard !entry.value.isEmpty else { throw bad("a service name") }
             imageService = entry.value

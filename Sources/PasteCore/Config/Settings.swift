@@ -47,6 +47,9 @@ public struct Settings: Sendable, Equatable {
     public var notifyTimeout: Duration = .seconds(4)
     /// Whether the URL is copied to the clipboard.
     public var copy = true
+    /// Whether the file says `copy = true` itself: then a run with no display says that the URL
+    /// was not copied (without it, a pipeline or cron job is not told so each time).
+    public var isCopyExplicit = false
     /// Where an image goes (`image-service`): none by default, so no image reaches a public
     /// host unless the person named one. Checked at load: a service that takes images.
     public var imageService: String?
