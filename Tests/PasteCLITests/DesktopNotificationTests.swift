@@ -88,7 +88,8 @@ struct DesktopNotificationTests: ScopedSuite {
         try #require(notes.count == 1)
         #expect(notes[0]["summary"] as? String == "Paste failed")
         let body = try #require(notes[0]["body"] as? String)
-        #expect(body.hasSuffix("\nThe text waits in the outbox (\(id)): paste --retry sends it."), "\(body)")
+        // The command is one word to line breaking, as in the window (no-break space).
+        #expect(body.hasSuffix("\nThe text waits in the outbox (\(id)): paste\u{00A0}--retry sends it."), "\(body)")
         #expect(notes[0]["actions"] as? [String] == ["retry", "Retry now"])
         #expect(try mock.pastes().isEmpty)
         try server.invoke("retry", on: notes[0]["id"] as? Int ?? 0)
