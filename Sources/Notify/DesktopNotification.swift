@@ -1,3 +1,5 @@
+import SystemInterop
+
 /// One desktop notification, as `org.freedesktop.Notifications.Notify` takes it.
 ///
 /// The Desktop Notifications Specification 1.2: app name, replaced id, icon, summary, body,
@@ -57,8 +59,7 @@ public struct DesktopNotification: Equatable, Sendable {
             case .serverDefault: return -1
             case .never: return 0
             case .after(let duration):
-                let (seconds, attoseconds) = duration.components
-                return Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+                return Int32(clamping: max(1, duration.wholeMilliseconds))
             }
         }
     }

@@ -3,6 +3,7 @@ import Notify
 import PasteCore
 import QRInterop
 import SecretGuard
+import SystemInterop
 
 /// The windows of a run started at a hotkey, where no terminal shows stderr: the secret guard's
 /// question, `--prompt`'s title, `--pick`'s list, and the notification of how the paste went.
@@ -56,8 +57,7 @@ struct DesktopWindows {
         if plan.usesDesktopNotifications {
             let notice = DesktopNotice(
                 summary: title, body: body, isFailure: !success,
-                expiryMilliseconds: Int(plan.notifyTimeout.components.seconds * 1000)
-                    + Int(plan.notifyTimeout.components.attoseconds / 1_000_000_000_000_000),
+                expiryMilliseconds: Int(plan.notifyTimeout.wholeMilliseconds),
                 image: followUp.qrCode.map(QRPicture.image) ?? image.flatMap(Self.thumbnail), url: followUp.url,
                 isDeletable: followUp.isDeletable,
                 outboxID: followUp.outboxID, configPath: plan.configPath)

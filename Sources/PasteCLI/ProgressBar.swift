@@ -20,7 +20,7 @@ enum ProgressBar {
     /// first so each draw overwrites the last, then the bar (or, for streams of unknown size,
     /// only the count), the rate and the time left. `colored` adds SGR colour to the bar.
     static func render(sent: Int64, total: Int64?, elapsed: Duration, colored: Bool) -> String {
-        let seconds = max(elapsed.inSeconds, 0.001)
+        let seconds = max(elapsed.timeInterval, 0.001)
         let rate = Double(sent) / seconds
         var parts: [String] = []
         if let total, total > 0 {
@@ -125,12 +125,5 @@ enum ProgressBar {
             }
             if wasShown { write(ProgressBar.clearLine) }
         }
-    }
-}
-
-extension Duration {
-    /// The value in seconds as a floating-point number.
-    fileprivate var inSeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -70,9 +70,4 @@ extension Duration {
         let fraction = attoseconds > 0 ? (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000 : 0
         return max(1, Int(seconds) * 1000 + Int(fraction))
     }
-
-    /// The value in seconds as a floating-point number.
-    var inSeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
 }

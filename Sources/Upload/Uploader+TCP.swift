@@ -1,5 +1,6 @@
 import CurlInterop
 import PasteCore
+import SystemInterop
 
 extension Uploader {
     /// Sends a `tcp://host:port` request, netcat style (termbin, fiche): connect, send the
@@ -64,7 +65,7 @@ extension Uploader {
             if error.code == .operationTimedOut {
                 if let answerDeadline, answerDeadline < deadline, ContinuousClock.now >= answerDeadline {
                     throw .timedOut(
-                        url: request.url, phase: .response(seconds: responseTimeout(for: request).inSeconds),
+                        url: request.url, phase: .response(seconds: responseTimeout(for: request).timeInterval),
                         requestSent: true)
                 }
                 throw .timedOut(url: request.url, phase: .stalled(seconds: stallSeconds), requestSent: true)

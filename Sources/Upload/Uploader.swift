@@ -391,7 +391,7 @@ public final class Uploader {
 
     /// The stall limit in whole seconds, at least 1 (0 would switch it off), at most a day
     /// (bounded before the conversion, so no duration can trap it).
-    var stallSeconds: Int { Int(min(max(options.stallTimeout.inSeconds, 1), Self.longestStall).rounded(.up)) }
+    var stallSeconds: Int { Int(min(max(options.stallTimeout.timeInterval, 1), Self.longestStall).rounded(.up)) }
 
     /// The longest stall limit passed to libcurl, in seconds (`stall-timeout`'s own bound).
     static let longestStall = 86_400.0
@@ -510,7 +510,7 @@ public final class Uploader {
         case .tee(let path, let code)?: return .teeFailed(path: path, errno: code, requestSent: sent)
         case .answerTimedOut?:
             return .timedOut(
-                url: url, phase: .response(seconds: responseTimeout(for: request).inSeconds), requestSent: true)
+                url: url, phase: .response(seconds: responseTimeout(for: request).timeInterval), requestSent: true)
         case .refused?, nil: break
         }
         if let proxy {
@@ -588,8 +588,8 @@ public final class Uploader {
     private func timeoutPhase(_ info: TransferInfo?, budget: Duration? = nil) -> UploadError.TimeoutPhase {
         // A reused connection has no connect time of its own: a request sent on it is past connecting.
         guard let info, info.connectSeconds > 0 || info.headerBytesSent > 0 else { return .connect }
-        if let total = options.totalTimeout, info.totalSeconds >= (budget ?? total).inSeconds * 0.99 {
-            return .total(seconds: total.inSeconds)
+        if let total = options.totalTimeout, info.totalSeconds >= (budget ?? total).timeInterval * 0.99 {
+            return .total(seconds: total.timeInterval)
         }
         return .stalled(seconds: stallSeconds)
     }
