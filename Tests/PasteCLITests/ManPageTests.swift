@@ -247,10 +247,18 @@ struct ManPageTests {
         let answers = page.tags(in: page.section("RESULT")).filter { $0.hasPrefix("{") }
         #expect(
             answers == [
-                "{json:/POINTER}", "{regex:RE}", "{xml:PATH}", "{header:NAME}", "{body}", "{location}", "{url}",
+                "{json:/POINTER}", "{regex:RE}", "{regex-group:GROUP:RE}", "{xml:PATH}", "{header:NAME}", "{body}",
+                "{location}", "{url}",
             ])
         for name in Template.answerNames {
-            #expect(answers.contains { $0.hasPrefix("{\(name)") }, "RESULT does not document {\(name)}")
+            #expect(
+                answers.contains { $0.hasPrefix("{\(name):") || $0 == "{\(name)}" },
+                "RESULT does not document {\(name)}")
+        }
+        // The functions either side may call, after the placeholders.
+        let functions = tags.dropFirst(Placeholder.allCases.count).filter { $0.hasPrefix("{") }
+        for name in Template.functionNames {
+            #expect(functions.contains { $0.hasPrefix("{\(name)") }, "TEMPLATES does not document {\(name)}")
         }
     }
 }
