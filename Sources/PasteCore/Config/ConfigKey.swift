@@ -115,6 +115,23 @@ public struct ConfigKeyValue: Sendable {
     }
 }
 
+/// A section value that holds TLS and proxy settings, which `ConnectionSettings` reads.
+protocol HasConnectionSettings: SendableMetatype {
+    var connection: ConnectionSettings { get set }
+}
+
+extension Settings: HasConnectionSettings {}
+extension ServiceProfile: HasConnectionSettings {}
+
+extension ConfigKey where Target: HasConnectionSettings {
+    /// A key `ConnectionSettings` reads (`ca-file`, `proxy`, …).
+    static func connection(_ name: String, _ section: Section, _ doc: String) -> Self {
+        .init(name, section, doc) { target, value throws(ConfigError) in
+            try target.connection.apply(value.entry, path: value.path)
+        }
+    }
+}
+
 extension Sequence {
     /// The table's rows by name, for `apply`.
     func keyedByName<Target>() -> [String: ConfigKey<Target>] where Element == ConfigKey<Target> {

@@ -137,14 +137,14 @@ extension ServiceProfile {
         .init("summary", .service, "what --list-services says of it") { profile, value throws(ConfigError) in
             profile.summary = value.text
         },
-        .connection("ca-file", "the CA certificates trusted"),
-        .connection("ca-path", "a folder of CA certificates trusted"),
-        .connection("pinned-pubkey", "the server's public key pinned"),
-        .connection("insecure", "no certificate check (tests only)"),
-        .connection("client-cert", "a client certificate"),
-        .connection("client-key", "the client certificate's key"),
-        .connection("proxy", "the proxy"),
-        .connection("no-proxy", "the hosts reached without the proxy"),
+        .connection("ca-file", .service, "the CA certificates trusted"),
+        .connection("ca-path", .service, "a folder of CA certificates trusted"),
+        .connection("pinned-pubkey", .service, "the server's public key pinned"),
+        .connection("insecure", .service, "no certificate check (tests only)"),
+        .connection("client-cert", .service, "a client certificate"),
+        .connection("client-key", .service, "the client certificate's key"),
+        .connection("proxy", .service, "the proxy"),
+        .connection("no-proxy", .service, "the hosts reached without the proxy"),
     ]
 
     /// `keys` by name.
@@ -155,14 +155,5 @@ extension ServiceProfile {
             throw .unknownKey(path: path, line: entry.line, section: "service \"\(name)\"", key: entry.key)
         }
         try key.read(&self, ConfigKeyValue(entry: entry, path: path))
-    }
-}
-
-extension ConfigKey where Target == ServiceProfile {
-    /// A key `ConnectionSettings` reads.
-    static func connection(_ name: String, _ doc: String) -> Self {
-        .init(name, .service, doc) { profile, value throws(ConfigError) in
-            try profile.connection.apply(value.entry, path: value.path)
-        }
     }
 }

@@ -80,10 +80,10 @@ extension Settings {
             settings.imageService = try value.nonEmpty("a service name")
             settings.imageServiceLine = value.entry.line
         },
-        .connection("ca-file", "the CA certificates trusted"),
-        .connection("ca-path", "a folder of CA certificates trusted"),
-        .connection("proxy", "the proxy"),
-        .connection("no-proxy", "the hosts reached without the proxy"),
+        .connection("ca-file", .paste, "the CA certificates trusted"),
+        .connection("ca-path", .paste, "a folder of CA certificates trusted"),
+        .connection("proxy", .paste, "the proxy"),
+        .connection("no-proxy", .paste, "the hosts reached without the proxy"),
     ]
 
     /// `keys` by name.
@@ -94,14 +94,5 @@ extension Settings {
             throw .unknownKey(path: path, line: entry.line, section: "paste", key: entry.key)
         }
         try key.read(&self, ConfigKeyValue(entry: entry, path: path))
-    }
-}
-
-extension ConfigKey where Target == Settings {
-    /// A key `ConnectionSettings` reads.
-    static func connection(_ name: String, _ doc: String) -> Self {
-        .init(name, .paste, doc) { settings, value throws(ConfigError) in
-            try settings.connection.apply(value.entry, path: value.path)
-        }
     }
 }

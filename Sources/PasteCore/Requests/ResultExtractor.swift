@@ -279,11 +279,6 @@ public enum ResultExtractor {
         (try? TextPattern(pattern))?.capture(.firstParticipating, in: text)
     }
 
-    /// Decodes a JSON body, or nil.
-    static func parseJSON(_ body: [UInt8]) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(body))
-    }
-
     /// The deletion token or URL the rule finds; a relative URL (`/delete/abc`) is resolved
     /// like the paste's.
     static func deletion(from answer: inout Answer, rule: Template) -> String? {
