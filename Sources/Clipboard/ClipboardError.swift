@@ -24,6 +24,10 @@ public enum ClipboardError: Error, Equatable, Sendable {
     case exceedsLimit(Selection, limit: Int)
     /// The owner did not answer within the deadline.
     case timedOut(Selection, seconds: Double)
+    /// The owner kept sending, but slower than `minimumRate` bytes a second on average once
+    /// `seconds` had passed (`ReadPace`: an INCR transfer trickled to hold the reader); the read
+    /// was abandoned.
+    case tooSlow(Selection, seconds: Double, minimumRate: Int)
     /// The selection has an owner, and it refused every conversion we asked for (a
     /// SelectionNotify with property None); `targets` names them in the order asked.
     case ownerRefused(Selection, targets: [String])
@@ -45,6 +49,10 @@ public enum ClipboardError: Error, Equatable, Sendable {
     /// The broad class of a failure, which the CLI maps to an exit status (Clipboard knows
     /// nothing of PasteCore): `noInput` → 66, `badInput` → 65, `temporaryFailure` → 75,
     /// `unavailable` → 69, `ioError` → 74.
+    ///
+    /// A read that timed out is `unavailable`, not `temporaryFailure`: 75 says that something
+    /// waits in the outbox for `paste --retry`, and a read fails before anything is there
+    /// (issue 29, finding 8).
     public enum Kind: Sendable, Equatable {
         /// Nothing to read (`EX_NOINPUT`).
         case noInput
@@ -63,7 +71,7 @@ public enum ClipboardError: Error, Equatable, Sendable {
         switch self {
         case .empty: .noInput
         case .noTextTarget, .noContentTarget, .tooLarge, .exceedsLimit, .ownerRefused, .nonTextReply: .badInput
-        case .timedOut, .waylandToolTimedOut: .temporaryFailure
+        case .timedOut, .tooSlow, .waylandToolTimedOut: .unavailable
         case .noDisplay, .noClipboard, .cannotOpenDisplay, .waylandToolMissing: .unavailable
         case .helperFailed(let failure): failure == .noAnswer ? .temporaryFailure : .ioError
         case .waylandToolFailed: .ioError
@@ -87,6 +95,9 @@ public enum ClipboardError: Error, Equatable, Sendable {
             "the \(selection.displayName) holds more than \(limit.formattedByteCount)"
         case .timedOut(let selection, let seconds):
             "the \(selection.displayName) owner did not answer within \(seconds.formattedSeconds)"
+        case .tooSlow(let selection, let seconds, let rate):
+            "the \(selection.displayName) owner sent its data too slowly (under \(rate.formattedByteCount)/s "
+                + "after \(seconds.formattedSeconds)); reading stopped"
         case .ownerRefused(let selection, let targets):
             "the \(selection.displayName) owner refused: \(targets.joined(separator: ", "))"
         case .nonTextReply(let selection, let target, let type):

@@ -7,7 +7,7 @@ import WaylandInterop
 ///
 /// Reading connects, learns the selection's offer and MIME types (two round trips), asks for
 /// the best type (`textTypes`, or an image as `ImageTarget` orders them) and reads the owner's
-/// answer from a socket, with the same deadline per wait, limits and observer as the X11
+/// answer from a socket, with the same deadline per wait, pace, limits and observer as the X11
 /// reader: a read that goes past `ContentPreferences.readLimit` stops with `.exceedsLimit`, an
 /// image past `imageLimit` with `.tooLarge`, and text larger than `handOverBytes` is shown to a
 /// `TextObserver` while it arrives, on a thread joined before the read returns.
@@ -139,7 +139,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
     }
 
     /// Asks for `type` and reads the owner's answer to its end: each wait within `timeout`,
-    /// the whole within the limits; text of a large answer goes to `observer` as it comes.
+    /// the whole at `ReadPace`'s rate and within the limits; text of a large answer goes to `observer` as it comes.
     private func receive<State: Sendable>(
         _ type: String, from session: DataControlSession, _ selection: Selection, timeout: Duration,
         limits: ContentPreferences, imageType: ImageTarget?, observer: TextObserver<State>?,
@@ -158,12 +158,15 @@ public struct DataControlClipboard: Clipboard, Sendable {
         var data: [UInt8] = []
         var transfer: ObservedTransfer?
         var handedOver = 0
+        // The whole answer keeps a pace, not only each wait (`ReadPace`).
+        let pace = ReadPace(start: .now, timeout: timeout)
         while true {
             let ready: Bool
-            do { ready = try pipe.wait(for: .readable, before: .now + timeout) } catch {
+            let wait = pace.nextWait(afterReceiving: data.count, now: .now)
+            do { ready = try pipe.wait(for: .readable, before: wait.deadline) } catch {
                 throw .timedOut(selection, seconds: timeout.seconds)
             }
-            guard ready else { throw .timedOut(selection, seconds: timeout.seconds) }
+            guard ready else { throw pace.expired(selection, received: data.count, isPaceLimit: wait.isPaceLimit) }
             let piece: [UInt8]
             do { piece = try pipe.readAvailable(upTo: Self.readChunk) } catch { throw .empty(selection) }
             if piece.isEmpty { break }

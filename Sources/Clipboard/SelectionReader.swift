@@ -27,7 +27,10 @@ import X11Interop
 ///    bytes, is an empty selection.
 ///
 /// Every wait for the owner has the same deadline length: an owner that never answers costs at
-/// most `timeout` per step, and a large INCR transfer that keeps moving is never cut short.
+/// most `timeout` per step. An INCR transfer keeps a pace as a whole too (`ReadPace`): past
+/// `timeout`, one that averages less than 64 KiB/s (an owner trickling a little before each
+/// deadline) is left with `ClipboardError.tooSlow`, while a large one that keeps moving is never
+/// cut short.
 ///
 /// `readContent` may end in an image instead (`ImageTarget`), with no step added for text:
 /// - step 3's answer may already be the image (`xclip -t image/png` answers every target with
@@ -252,7 +255,9 @@ struct SelectionReader {
                 min(header.values.first.map { Int(clamping: $0) } ?? Self.incrReservation, 1 << 30, readLimit))
             // In 2 MiB pages: far fewer faults as the transfer fills it (`Memory`).
             Memory.adviseHugePages(forCapacityOf: &data)
-            var chunk = try nextIncrement(appendingTo: &data)
+            // The whole transfer keeps a pace, not only each wait (`ReadPace`).
+            let pace = ReadPace(start: .now, timeout: timeout)
+            var chunk = try nextIncrement(appendingTo: &data, pace: pace)
             type = chunk.type
             if imageLimit != nil { judgement = judge(type, target: target, targetName: targetName) }
             // Text in increments, with an observer: a second thread shows each piece to it
@@ -274,7 +279,7 @@ struct SelectionReader {
                     transfer.hand(Array(data[handedOver...]))
                     handedOver = data.count
                 }
-                chunk = try nextIncrement(appendingTo: &data)
+                chunk = try nextIncrement(appendingTo: &data, pace: pace)
             }
             if let transfer {
                 if handedOver < data.count { transfer.hand(Array(data[handedOver...])) }
@@ -299,14 +304,21 @@ struct SelectionReader {
     /// Waits for the owner's next INCR increment and appends it to `buffer` (§2.7.2: each one
     /// is a new value of our property; reading it deletes it, which asks for the next). A
     /// zero-length increment ends the transfer.
-    private func nextIncrement(appendingTo buffer: inout [UInt8]) throws(ClipboardError) -> PropertyHeader {
+    ///
+    /// Each wait lasts `timeout` at most, and less when the transfer as a whole would fall below
+    /// its `pace` first: an owner that stops is `.timedOut`, one that trickles `.tooSlow`.
+    private func nextIncrement(appendingTo buffer: inout [UInt8], pace: ReadPace) throws(ClipboardError)
+        -> PropertyHeader
+    {
         while true {
-            let deadline = ContinuousClock.now + timeout
-            let arrived = display.waitForEvent(before: deadline) { [window, property] event in
+            let wait = pace.nextWait(afterReceiving: buffer.count, now: .now)
+            let arrived = display.waitForEvent(before: wait.deadline) { [window, property] event in
                 guard case .propertyNotify(let change) = event else { return false }
                 return change.window == window && change.property == property && change.state == .newValue
             }
-            guard arrived != nil else { throw .timedOut(selection, seconds: timeout.seconds) }
+            guard arrived != nil else {
+                throw pace.expired(selection, received: buffer.count, isPaceLimit: wait.isPaceLimit)
+            }
             if let increment = display.readProperty(property, of: window, delete: true, appendingTo: &buffer) {
                 return increment
             }
