@@ -22,6 +22,9 @@ public enum ClipboardError: Error, Equatable, Sendable {
     /// The owner sent more than `limit` bytes in all (paste's `max-clipboard`: an owner that
     /// never stops); the read was abandoned at the limit.
     case exceedsLimit(Selection, limit: Int)
+    /// The owner marks the content a password (`PasswordManagerHint`: `x-kde-passwordManagerHint`
+    /// = `secret`): it is never read for upload, whatever `--force` says.
+    case markedSecret(Selection)
     /// The owner did not answer within the deadline.
     case timedOut(Selection, seconds: Double)
     /// The owner kept sending, but slower than `minimumRate` bytes a second on average once
@@ -48,7 +51,7 @@ public enum ClipboardError: Error, Equatable, Sendable {
 
     /// The broad class of a failure, which the CLI maps to an exit status (Clipboard knows
     /// nothing of PasteCore): `noInput` → 66, `badInput` → 65, `temporaryFailure` → 75,
-    /// `unavailable` → 69, `ioError` → 74.
+    /// `unavailable` → 69, `ioError` → 74, `refused` → 77.
     ///
     /// A read that timed out is `unavailable`, not `temporaryFailure`: 75 says that something
     /// waits in the outbox for `paste --retry`, and a read fails before anything is there
@@ -64,12 +67,15 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case unavailable
         /// A local process or pipe failed (`EX_IOERR`).
         case ioError
+        /// The content is marked a secret, and refused as the secret guard refuses (77).
+        case refused
     }
 
     /// The class of this failure.
     public var kind: Kind {
         switch self {
         case .empty: .noInput
+        case .markedSecret: .refused
         case .noTextTarget, .noContentTarget, .tooLarge, .exceedsLimit, .ownerRefused, .nonTextReply: .badInput
         case .timedOut, .tooSlow, .waylandToolTimedOut: .unavailable
         case .noDisplay, .noClipboard, .cannotOpenDisplay, .waylandToolMissing: .unavailable
@@ -85,6 +91,9 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case .noDisplay: "no display: DISPLAY is not set and no Wayland clipboard was found"
         case .cannotOpenDisplay(let name): "cannot open display '\(name)'"
         case .empty(let selection): "the \(selection.displayName) is empty"
+        case .markedSecret(let selection):
+            "the \(selection.displayName) holds a password: its owner marks it \(PasswordManagerHint.name) = secret, "
+                + "so it is never uploaded (--force does not change that)"
         case .noTextTarget(let selection, let available):
             "the \(selection.displayName) holds no text (it offers: \(available.joined(separator: ", ")))"
         case .noContentTarget(let selection, let available):

@@ -107,6 +107,15 @@ public struct DataControlClipboard: Clipboard, Sendable {
         guard let offered = session.offeredTypes(selection.seatSelection), !offered.isEmpty else {
             throw .empty(selection)
         }
+        // The password manager's mark (`PasswordManagerHint`) is one of the offer's types,
+        // known already: its value costs a receive only when it is there.
+        if offered.contains(PasswordManagerHint.name) {
+            let value = try? receive(
+                PasswordManagerHint.name, from: session, selection, timeout: timeout, limits: preferences,
+                imageType: nil, observer: TextObserver<State>?.none)
+            // An owner that cannot say what its mark means is taken at its word: a secret.
+            if value.map({ PasswordManagerHint.isSecret($0.bytes) }) ?? true { throw .markedSecret(selection) }
+        }
         let image = acceptsImage ? ImageTarget.preferred(among: offered) : nil
         let text = Self.preferredText(among: offered)
         if let image, preferences.prefersImage || text == nil {

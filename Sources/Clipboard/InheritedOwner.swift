@@ -30,13 +30,14 @@ final class InheritedOwner: PreparedClipboardWrite {
         self.fallback = fallback
     }
 
-    func complete(with text: [UInt8]) throws(ClipboardError) {
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) {
         guard CurrentProcess.isSingleThreaded else {
             display.close()
-            try fallback.spawnOwner(for: target).complete(with: text)
+            try fallback.spawnOwner(for: target).complete(with: text, isSecret: isSecret)
             return
         }
         let server = SelectionServer(display: display, selection: target, text: text, window: window, timestamp: time)
+        server.setText(text, isSecret: isSecret)
         switch server.takeOwnership() {
         case .owning: break
         case .notOwner:
@@ -67,7 +68,7 @@ final class InheritedOwner: PreparedClipboardWrite {
             // No child to serve: closing the connection gives the selection up; the helper
             // takes it again with a later timestamp.
             display.close()
-            try fallback.spawnOwner(for: target).complete(with: text)
+            try fallback.spawnOwner(for: target).complete(with: text, isSecret: isSecret)
         }
     }
 }

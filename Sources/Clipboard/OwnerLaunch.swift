@@ -28,20 +28,21 @@ final class OwnerLaunch: PreparedClipboardWrite {
         self.timeout = timeout
     }
 
-    func complete(with text: [UInt8]) throws(ClipboardError) {
-        _ = try hand(text)
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) {
+        _ = try hand(text, isSecret: isSecret)
     }
 
-    /// Sends the text, then waits for the status byte that says the helper owns the selection.
+    /// Sends the text (`OwnerPayload`), then waits for the status byte that says the helper
+    /// owns the selection.
     ///
     /// - Returns: the owner process.
-    func hand(_ text: [UInt8]) throws(ClipboardError) -> ChildProcess {
+    func hand(_ text: [UInt8], isSecret: Bool = false) throws(ClipboardError) -> ChildProcess {
         let deadline = ContinuousClock.now + timeout
         guard let payload = payload.take() else { preconditionFailure("the text was handed over already") }
         let sent: Errno?
         do {
             try payload.setNonBlocking()
-            try payload.sendAll(text, before: deadline)
+            try payload.sendAll(OwnerPayload.encode(text, isSecret: isSecret), before: deadline)
             sent = nil
         } catch {
             sent = error

@@ -166,7 +166,7 @@ enum DesktopNotifier {
             guard let url = notice.url else { return }
             let clipboard = try? ClipboardBackend.detect(environment: environment).makeClipboard(
                 helperExecutable: PlanResolver.helperExecutable, environment: environment)
-            try? clipboard?.write(Array(url.utf8), to: .clipboard)
+            try? clipboard?.prepareWrite(to: .clipboard).complete(with: Array(url.utf8), isSecret: notice.isKeyBearing)
         case NotificationActionKey.delete:
             guard let url = notice.url else { return }
             runPaste(paste + ["--delete", url], environment: environment)
