@@ -38,14 +38,11 @@ final class InheritedOwner: PreparedClipboardWrite {
         }
         let server = SelectionServer(display: display, selection: target, text: text, window: window, timestamp: time)
         server.setText(text, isSecret: isSecret)
-        switch server.takeOwnership() {
-        case .owning: break
-        case .notOwner:
+        let status = server.takeOwnership()
+        if let failure = OwnerLaunch.failure(reported: status.rawValue, displayName: fallback.resolvedDisplayName ?? "")
+        {
             display.close()
-            throw .helperFailed(.notOwner)
-        default:
-            display.close()
-            throw .helperFailed(.noAnswer)
+            throw failure
         }
         let connection = display.connectionFileDescriptor
         switch try? CurrentProcess.fork() {

@@ -53,6 +53,7 @@ final class OwnerLaunch: PreparedClipboardWrite {
             // anything else: it is stuck, so end it.
             if error == .brokenPipe, let byte = (try? status.readByte(before: deadline)) ?? nil {
                 _ = child.waitForExit()
+                // `owning` before the text arrived is no status an owner sends: a broken helper.
                 throw Self.failure(reported: byte, displayName: displayName) ?? .helperFailed(.reported(status: byte))
             }
             if error != .brokenPipe { try? child.send(.kill) }
@@ -79,13 +80,16 @@ final class OwnerLaunch: PreparedClipboardWrite {
     }
 
     /// The one map from an owner's status byte (`SelectionOwnerProcess.Status`, which the X11
-    /// and the Wayland owners both send) to the error it means; nil for `owning`.
+    /// and the Wayland owners both send, and `InheritedOwner` gets from its own server) to the
+    /// error it means; nil for `owning`.
     static func failure(reported byte: UInt8, displayName: String) -> ClipboardError? {
         switch SelectionOwnerProcess.Status(rawValue: byte) {
         case .owning: nil
         case .noDisplay: .noDisplay
         case .cannotOpenDisplay: .cannotOpenDisplay(name: displayName)
         case .notOwner: .helperFailed(.notOwner)
+        // The server never gave the time that taking the selection needs: no answer.
+        case .noTimestamp: .helperFailed(.noAnswer)
         default: .helperFailed(.reported(status: byte))
         }
     }

@@ -59,24 +59,18 @@ enum DesktopNotifier {
         } catch {
             throw failed()
         }
-        guard let payload = try? FileDescriptor.makeSocketPair(), let status = try? FileDescriptor.makeSocketPair()
-        else { throw failed() }
-        let payloadOurs = payload.first
-        let payloadTheirs = payload.second
-        let statusOurs = status.first
-        let statusTheirs = status.second
-        let child: ChildProcess
+        // The same set-up as the clipboard's owners (`DetachedChild`).
+        let launched: DetachedChild
         do {
-            child = try ChildProcess.spawn(
+            launched = try DetachedChild.spawn(
                 PlanResolver.helperExecutable, arguments: [PlanResolver.helperExecutable, subcommand],
-                environment: environment, standardInput: .descriptor(payloadTheirs.rawValue),
-                standardOutput: .descriptor(statusTheirs.rawValue), standardError: .null, newSession: true,
-                currentDirectory: "/")
+                environment: environment, currentDirectory: "/")
         } catch {
             throw failed()
         }
-        _ = consume payloadTheirs
-        _ = consume statusTheirs
+        let child = launched.process
+        let payloadOurs = launched.input
+        let statusOurs = launched.status
         let deadline = ContinuousClock.now + launchTime
         let answer: UInt8?
         do {
