@@ -100,7 +100,18 @@ public protocol Clipboard {
 /// A write whose slow part may already have begun (see `Clipboard.prepareWrite`).
 public protocol PreparedClipboardWrite: AnyObject {
     /// Hands over the text and returns once it is in the selection.
-    func complete(with text: [UInt8]) throws(ClipboardError)
+    ///
+    /// - Parameter isSecret: offer the password manager's mark beside the text
+    ///   (`PasswordManagerHint`: a URL that carries its own key), so clipboard managers leave it
+    ///   out of their history. A backend that cannot offer it (wl-copy 2.1) copies the text alone.
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError)
+}
+
+extension PreparedClipboardWrite {
+    /// Hands over text that is no secret.
+    public func complete(with text: [UInt8]) throws(ClipboardError) {
+        try complete(with: text, isSecret: false)
+    }
 }
 
 extension Clipboard {
@@ -149,7 +160,8 @@ extension Clipboard {
 final class DeferredWrite: PreparedClipboardWrite {
     private let write: (([UInt8]) throws(ClipboardError) -> Void)
     init(write: @escaping ([UInt8]) throws(ClipboardError) -> Void) { self.write = write }
-    func complete(with text: [UInt8]) throws(ClipboardError) { try write(text) }
+    /// The mark is not offered: the backends that write this way (wl-copy) have no way to.
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) { try write(text) }
 }
 
 extension Clipboard {

@@ -22,8 +22,15 @@ public enum ClipboardError: Error, Equatable, Sendable {
     /// The owner sent more than `limit` bytes in all (paste's `max-clipboard`: an owner that
     /// never stops); the read was abandoned at the limit.
     case exceedsLimit(Selection, limit: Int)
+    /// The owner marks the content a password (`PasswordManagerHint`: `x-kde-passwordManagerHint`
+    /// = `secret`): it is never read for upload, whatever `--force` says.
+    case markedSecret(Selection)
     /// The owner did not answer within the deadline.
     case timedOut(Selection, seconds: Double)
+    /// The owner kept sending, but slower than `minimumRate` bytes a second on average once
+    /// `seconds` had passed (`ReadPace`: an INCR transfer trickled to hold the reader); the read
+    /// was abandoned.
+    case tooSlow(Selection, seconds: Double, minimumRate: Int)
     /// The selection has an owner, and it refused every conversion we asked for (a
     /// SelectionNotify with property None); `targets` names them in the order asked.
     case ownerRefused(Selection, targets: [String])
@@ -44,7 +51,11 @@ public enum ClipboardError: Error, Equatable, Sendable {
 
     /// The broad class of a failure, which the CLI maps to an exit status (Clipboard knows
     /// nothing of PasteCore): `noInput` → 66, `badInput` → 65, `temporaryFailure` → 75,
-    /// `unavailable` → 69, `ioError` → 74.
+    /// `unavailable` → 69, `ioError` → 74, `refused` → 77.
+    ///
+    /// A read that timed out is `unavailable`, not `temporaryFailure`: 75 says that something
+    /// waits in the outbox for `paste --retry`, and a read fails before anything is there
+    /// (issue 29, finding 8).
     public enum Kind: Sendable, Equatable {
         /// Nothing to read (`EX_NOINPUT`).
         case noInput
@@ -56,14 +67,17 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case unavailable
         /// A local process or pipe failed (`EX_IOERR`).
         case ioError
+        /// The content is marked a secret, and refused as the secret guard refuses (77).
+        case refused
     }
 
     /// The class of this failure.
     public var kind: Kind {
         switch self {
         case .empty: .noInput
+        case .markedSecret: .refused
         case .noTextTarget, .noContentTarget, .tooLarge, .exceedsLimit, .ownerRefused, .nonTextReply: .badInput
-        case .timedOut, .waylandToolTimedOut: .temporaryFailure
+        case .timedOut, .tooSlow, .waylandToolTimedOut: .unavailable
         case .noDisplay, .noClipboard, .cannotOpenDisplay, .waylandToolMissing: .unavailable
         case .helperFailed(let failure): failure == .noAnswer ? .temporaryFailure : .ioError
         case .waylandToolFailed: .ioError
@@ -77,6 +91,9 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case .noDisplay: "no display: DISPLAY is not set and no Wayland clipboard was found"
         case .cannotOpenDisplay(let name): "cannot open display '\(name)'"
         case .empty(let selection): "the \(selection.displayName) is empty"
+        case .markedSecret(let selection):
+            "the \(selection.displayName) holds a password: its owner marks it \(PasswordManagerHint.name) = secret, "
+                + "so it is never uploaded (--force does not change that)"
         case .noTextTarget(let selection, let available):
             "the \(selection.displayName) holds no text (it offers: \(available.joined(separator: ", ")))"
         case .noContentTarget(let selection, let available):
@@ -87,6 +104,9 @@ public enum ClipboardError: Error, Equatable, Sendable {
             "the \(selection.displayName) holds more than \(limit.formattedByteCount)"
         case .timedOut(let selection, let seconds):
             "the \(selection.displayName) owner did not answer within \(seconds.formattedSeconds)"
+        case .tooSlow(let selection, let seconds, let rate):
+            "the \(selection.displayName) owner sent its data too slowly (under \(rate.formattedByteCount)/s "
+                + "after \(seconds.formattedSeconds)); reading stopped"
         case .ownerRefused(let selection, let targets):
             "the \(selection.displayName) owner refused: \(targets.joined(separator: ", "))"
         case .nonTextReply(let selection, let target, let type):

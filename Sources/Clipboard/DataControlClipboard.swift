@@ -7,7 +7,7 @@ import WaylandInterop
 ///
 /// Reading connects, learns the selection's offer and MIME types (two round trips), asks for
 /// the best type (`textTypes`, or an image as `ImageTarget` orders them) and reads the owner's
-/// answer from a socket, with the same deadline per wait, limits and observer as the X11
+/// answer from a socket, with the same deadline per wait, pace, limits and observer as the X11
 /// reader: a read that goes past `ContentPreferences.readLimit` stops with `.exceedsLimit`, an
 /// image past `imageLimit` with `.tooLarge`, and text larger than `handOverBytes` is shown to a
 /// `TextObserver` while it arrives, on a thread joined before the read returns.
@@ -107,6 +107,15 @@ public struct DataControlClipboard: Clipboard, Sendable {
         guard let offered = session.offeredTypes(selection.seatSelection), !offered.isEmpty else {
             throw .empty(selection)
         }
+        // The password manager's mark (`PasswordManagerHint`) is one of the offer's types,
+        // known already: its value costs a receive only when it is there.
+        if offered.contains(PasswordManagerHint.name) {
+            let value = try? receive(
+                PasswordManagerHint.name, from: session, selection, timeout: timeout, limits: preferences,
+                imageType: nil, observer: TextObserver<State>?.none)
+            // An owner that cannot say what its mark means is taken at its word: a secret.
+            if value.map({ PasswordManagerHint.isSecret($0.bytes) }) ?? true { throw .markedSecret(selection) }
+        }
         let image = acceptsImage ? ImageTarget.preferred(among: offered) : nil
         let text = Self.preferredText(among: offered)
         if let image, preferences.prefersImage || text == nil {
@@ -139,7 +148,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
     }
 
     /// Asks for `type` and reads the owner's answer to its end: each wait within `timeout`,
-    /// the whole within the limits; text of a large answer goes to `observer` as it comes.
+    /// the whole at `ReadPace`'s rate and within the limits; text of a large answer goes to `observer` as it comes.
     private func receive<State: Sendable>(
         _ type: String, from session: DataControlSession, _ selection: Selection, timeout: Duration,
         limits: ContentPreferences, imageType: ImageTarget?, observer: TextObserver<State>?,
@@ -158,12 +167,15 @@ public struct DataControlClipboard: Clipboard, Sendable {
         var data: [UInt8] = []
         var transfer: ObservedTransfer?
         var handedOver = 0
+        // The whole answer keeps a pace, not only each wait (`ReadPace`).
+        let pace = ReadPace(start: .now, timeout: timeout)
         while true {
             let ready: Bool
-            do { ready = try pipe.wait(for: .readable, before: .now + timeout) } catch {
+            let wait = pace.nextWait(afterReceiving: data.count, now: .now)
+            do { ready = try pipe.wait(for: .readable, before: wait.deadline) } catch {
                 throw .timedOut(selection, seconds: timeout.seconds)
             }
-            guard ready else { throw .timedOut(selection, seconds: timeout.seconds) }
+            guard ready else { throw pace.expired(selection, received: data.count, isPaceLimit: wait.isPaceLimit) }
             let piece: [UInt8]
             do { piece = try pipe.readAvailable(upTo: Self.readChunk) } catch { throw .empty(selection) }
             if piece.isEmpty { break }

@@ -45,14 +45,19 @@ public enum DataControlOwnerProcess {
             return report(.readFailed, exitStatus: 74)
         }
         // No text: the caller started us ahead of time and had nothing to copy in the end.
-        guard !payload.isEmpty else { return 0 }
+        guard let (text, isSecret) = OwnerPayload.decode(payload) else { return 0 }
         StandardStream.input.redirectToNull()
-        let latin1 = TextEncoding.latin1(fromUTF8: payload)
+        let latin1 = TextEncoding.latin1(fromUTF8: text)
+        // A URL that carries its own key goes with the password manager's mark (`PasswordManagerHint`).
+        let offered =
+            DataControlClipboard.offeredTypes(latin1: latin1 != nil) + (isSecret ? [PasswordManagerHint.name] : [])
         do {
             try session.setSelection(
-                selection.seatSelection, offering: DataControlClipboard.offeredTypes(latin1: latin1 != nil),
-                writeTimeout: readerTimeout, before: .now + setUpTimeout
-            ) { type in type == "STRING" ? latin1 : payload }
+                selection.seatSelection, offering: offered, writeTimeout: readerTimeout, before: .now + setUpTimeout
+            ) { type in
+                if type == PasswordManagerHint.name { return isSecret ? PasswordManagerHint.secret : nil }
+                return type == "STRING" ? latin1 : text
+            }
         } catch .notOwner {
             return report(.notOwner, exitStatus: 69)
         } catch {

@@ -1,8 +1,9 @@
 import SystemInterop
 
-/// Starts a detached selection owner, one way or the other, with the same two sockets: the
-/// set-up a backend's owner shares whatever it speaks (so far the native Wayland one,
-/// `DataControlOwnerProcess`; the X11 owner has its own in `X11Clipboard+Owner`).
+/// Starts a detached selection owner, one way or the other, with the same two sockets
+/// (`DetachedChild`, which the desktop notifier shares): the set-up every backend's owner
+/// shares whatever it speaks (`SelectionOwnerProcess` for X11, `DataControlOwnerProcess` for
+/// Wayland).
 ///
 /// The owner's stdin carries the text, then end of file; its stdout carries back one status
 /// byte once it owns the selection (`SelectionOwnerProcess.Status`), then closes; its stderr
@@ -30,65 +31,29 @@ struct DetachedOwner {
         return try spawn()
     }
 
-    /// Spawns `executable` with `arguments`.
+    /// Spawns `executable` with `arguments` (`DetachedChild.spawn`).
     func spawn() throws(ClipboardError) -> OwnerLaunch {
-        let payload = try Self.makeSockets()
-        let status = try Self.makeSockets()
-        let payloadOurs = payload.first
-        let payloadTheirs = payload.second
-        let statusOurs = status.first
-        let statusTheirs = status.second
-        let child: ChildProcess
+        let launched: DetachedChild
         do {
-            child = try ChildProcess.spawn(
-                executable, arguments: arguments, environment: environment,
-                standardInput: .descriptor(payloadTheirs.rawValue), standardOutput: .descriptor(statusTheirs.rawValue),
-                standardError: .null, newSession: true)
+            launched = try DetachedChild.spawn(executable, arguments: arguments, environment: environment)
         } catch {
-            throw .helperFailed(.cannotSpawn(path: executable, errno: error))
+            switch error {
+            case .sockets(let errno): throw .helperFailed(.payloadNotDelivered(errno: errno))
+            case .spawn(let errno): throw .helperFailed(.cannotSpawn(path: executable, errno: errno))
+            }
         }
-        _ = consume payloadTheirs
-        _ = consume statusTheirs
         return OwnerLaunch(
-            child: child, payload: payloadOurs, status: statusOurs, displayName: displayName, timeout: timeout)
+            child: launched.process, payload: launched.input, status: launched.status, displayName: displayName,
+            timeout: timeout)
     }
 
-    /// A socket pair for talking to the owner; a failure means the text cannot reach it.
-    private static func makeSockets() throws(ClipboardError) -> SocketPair {
-        do {
-            return try FileDescriptor.makeSocketPair()
-        } catch {
-            throw .helperFailed(.payloadNotDelivered(errno: error))
-        }
-    }
-
-    /// Forks the owner; nil when a socket or `fork` fails (the caller then spawns). The child
-    /// never returns into the caller's code.
+    /// Forks the owner (`DetachedChild.fork`); nil when a socket or `fork` fails (the caller
+    /// then spawns). The child never returns into the caller's code.
     func fork() -> OwnerLaunch? {
-        guard let payload = try? FileDescriptor.makeSocketPair(), let status = try? FileDescriptor.makeSocketPair()
-        else { return nil }
-        let payloadOurs = payload.first
-        let payloadTheirs = payload.second
-        let statusOurs = status.first
-        let statusTheirs = status.second
-        switch try? CurrentProcess.fork() {
-        case .child:
-            // Only the steps that make it a process of its own, then the owner's code, then
-            // _exit (never the parent's atexit handlers or stdio buffers).
-            _ = consume payloadOurs
-            _ = consume statusOurs
-            try? payloadTheirs.duplicate(onto: .input)
-            try? statusTheirs.duplicate(onto: .output)
-            StandardStream.error.redirectToNull()
-            // Its command line is the parent's: none of the run's arguments stays readable there.
-            CurrentProcess.eraseArguments()
-            CurrentProcess.startSession()
-            CurrentProcess.exitImmediately(run(arguments, environment))
-        case .parent(let child):
-            return OwnerLaunch(
-                child: child, payload: payloadOurs, status: statusOurs, displayName: displayName, timeout: timeout)
-        case nil:
-            return nil
-        }
+        let (run, arguments, environment) = (run, arguments, environment)
+        guard let launched = DetachedChild.fork(running: { run(arguments, environment) }) else { return nil }
+        return OwnerLaunch(
+            child: launched.process, payload: launched.input, status: launched.status, displayName: displayName,
+            timeout: timeout)
     }
 }

@@ -30,21 +30,19 @@ final class InheritedOwner: PreparedClipboardWrite {
         self.fallback = fallback
     }
 
-    func complete(with text: [UInt8]) throws(ClipboardError) {
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) {
         guard CurrentProcess.isSingleThreaded else {
             display.close()
-            try fallback.spawnOwner(for: target).complete(with: text)
+            try fallback.spawnOwner(for: target).complete(with: text, isSecret: isSecret)
             return
         }
         let server = SelectionServer(display: display, selection: target, text: text, window: window, timestamp: time)
-        switch server.takeOwnership() {
-        case .owning: break
-        case .notOwner:
+        server.setText(text, isSecret: isSecret)
+        let status = server.takeOwnership()
+        if let failure = OwnerLaunch.failure(reported: status.rawValue, displayName: fallback.resolvedDisplayName ?? "")
+        {
             display.close()
-            throw .helperFailed(.notOwner)
-        default:
-            display.close()
-            throw .helperFailed(.noAnswer)
+            throw failure
         }
         let connection = display.connectionFileDescriptor
         switch try? CurrentProcess.fork() {
@@ -67,7 +65,7 @@ final class InheritedOwner: PreparedClipboardWrite {
             // No child to serve: closing the connection gives the selection up; the helper
             // takes it again with a later timestamp.
             display.close()
-            try fallback.spawnOwner(for: target).complete(with: text)
+            try fallback.spawnOwner(for: target).complete(with: text, isSecret: isSecret)
         }
     }
 }

@@ -28,20 +28,21 @@ final class OwnerLaunch: PreparedClipboardWrite {
         self.timeout = timeout
     }
 
-    func complete(with text: [UInt8]) throws(ClipboardError) {
-        _ = try hand(text)
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) {
+        _ = try hand(text, isSecret: isSecret)
     }
 
-    /// Sends the text, then waits for the status byte that says the helper owns the selection.
+    /// Sends the text (`OwnerPayload`), then waits for the status byte that says the helper
+    /// owns the selection.
     ///
     /// - Returns: the owner process.
-    func hand(_ text: [UInt8]) throws(ClipboardError) -> ChildProcess {
+    func hand(_ text: [UInt8], isSecret: Bool = false) throws(ClipboardError) -> ChildProcess {
         let deadline = ContinuousClock.now + timeout
         guard let payload = payload.take() else { preconditionFailure("the text was handed over already") }
         let sent: Errno?
         do {
             try payload.setNonBlocking()
-            try payload.sendAll(text, before: deadline)
+            try payload.sendAll(OwnerPayload.encode(text, isSecret: isSecret), before: deadline)
             sent = nil
         } catch {
             sent = error
@@ -52,6 +53,7 @@ final class OwnerLaunch: PreparedClipboardWrite {
             // anything else: it is stuck, so end it.
             if error == .brokenPipe, let byte = (try? status.readByte(before: deadline)) ?? nil {
                 _ = child.waitForExit()
+                // `owning` before the text arrived is no status an owner sends: a broken helper.
                 throw Self.failure(reported: byte, displayName: displayName) ?? .helperFailed(.reported(status: byte))
             }
             if error != .brokenPipe { try? child.send(.kill) }
@@ -78,13 +80,16 @@ final class OwnerLaunch: PreparedClipboardWrite {
     }
 
     /// The one map from an owner's status byte (`SelectionOwnerProcess.Status`, which the X11
-    /// and the Wayland owners both send) to the error it means; nil for `owning`.
+    /// and the Wayland owners both send, and `InheritedOwner` gets from its own server) to the
+    /// error it means; nil for `owning`.
     static func failure(reported byte: UInt8, displayName: String) -> ClipboardError? {
         switch SelectionOwnerProcess.Status(rawValue: byte) {
         case .owning: nil
         case .noDisplay: .noDisplay
         case .cannotOpenDisplay: .cannotOpenDisplay(name: displayName)
         case .notOwner: .helperFailed(.notOwner)
+        // The server never gave the time that taking the selection needs: no answer.
+        case .noTimestamp: .helperFailed(.noAnswer)
         default: .helperFailed(.reported(status: byte))
         }
     }

@@ -4,7 +4,7 @@ import X11Interop
 /// The detached process that owns a selection after `paste` has returned.
 ///
 /// `paste`'s `main` calls `run` when `argv[1]` is `subcommand`. The process reads the text from
-/// stdin, takes the selection, reports on stdout with one status byte, and then serves requestors
+/// stdin (`OwnerPayload`: with the mark that offers it as a secret, or not), takes the selection, reports on stdout with one status byte, and then serves requestors
 /// until another client takes the selection (a clipboard manager too, once it serves the text:
 /// `SelectionServer` step 9; its word alone is not enough), or the X connection is lost (then
 /// the error trap ends the process with `Display.connectionLostExitStatus`). The status byte is
@@ -57,9 +57,9 @@ public enum SelectionOwnerProcess {
         }
         // No text: the caller started us ahead of time and then had nothing to copy (its upload
         // failed). Leave without touching the selection: it keeps what it had.
-        guard !payload.isEmpty else { return 0 }
+        guard let (text, isSecret) = OwnerPayload.decode(payload) else { return 0 }
         StandardStream.input.redirectToNull()
-        server.setText(payload)
+        server.setText(text, isSecret: isSecret)
         switch server.takeOwnership() {
         case .owning: break
         case let failure: return report(failure, exitStatus: 69)

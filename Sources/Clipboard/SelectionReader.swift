@@ -13,7 +13,11 @@ import X11Interop
 /// 3. Convert to `UTF8_STRING`, the best text target and the one nearly every owner offers.
 ///    An answer of another type (some owners send what they hold whatever was asked) counts
 ///    as a refusal.
-/// 4. Only when the owner refuses that: convert to `TARGETS` and pick the best text target it
+///    `TARGETS` is asked in the same round trip (into a second property), and its answer is
+///    looked at before any text is read: an owner that offers the password manager's mark with
+///    the value `secret` (`PasswordManagerHint`) is refused (`ClipboardError.markedSecret`)
+///    and its text never read.
+/// 4. Only when the owner refuses that: look at its `TARGETS` and pick the best text target it
 ///    offers (`TextTarget`), or report what it offers instead of text; an owner that refuses
 ///    `TARGETS` too (some very old clients) is asked for `STRING`, blind.
 /// 5. The owner answers with `SelectionNotify`: property None means refused; otherwise the data
@@ -27,7 +31,10 @@ import X11Interop
 ///    bytes, is an empty selection.
 ///
 /// Every wait for the owner has the same deadline length: an owner that never answers costs at
-/// most `timeout` per step, and a large INCR transfer that keeps moving is never cut short.
+/// most `timeout` per step. An INCR transfer keeps a pace as a whole too (`ReadPace`): past
+/// `timeout`, one that averages less than 64 KiB/s (an owner trickling a little before each
+/// deadline) is left with `ClipboardError.tooSlow`, while a large one that keeps moving is never
+/// cut short.
 ///
 /// `readContent` may end in an image instead (`ImageTarget`), with no step added for text:
 /// - step 3's answer may already be the image (`xclip -t image/png` answers every target with
@@ -51,6 +58,10 @@ struct SelectionReader {
     let window: Window
     /// The property on `window` where owners put their answers.
     let property: Atom
+    /// The property for the answer to `TARGETS` (and the hint), asked beside step 3's.
+    let targetsProperty: Atom
+    /// `x-kde-passwordManagerHint` (`PasswordManagerHint`).
+    let hint: Atom
     /// The selection's atom, and the atoms of the targets and types met on the way.
     let selectionAtom, utf8String, string, compoundText, incr, targets: Atom
     /// The most bytes of any reply: past it the transfer is left with `.exceedsLimit`.
@@ -67,12 +78,13 @@ struct SelectionReader {
         display.requestServerTime(using: window)
         let names = [
             "PASTE_SELECTION", selection.atomName, TextTarget.utf8String.rawValue, TextTarget.string.rawValue,
-            TextTarget.compoundText.rawValue, "INCR", "TARGETS",
+            TextTarget.compoundText.rawValue, "INCR", "TARGETS", "PASTE_TARGETS", PasswordManagerHint.name,
         ]
         let atoms = display.atoms(names)
         (property, selectionAtom, utf8String, string, compoundText, incr, targets) = (
             atoms[0], atoms[1], atoms[2], atoms[3], atoms[4], atoms[5], atoms[6]
         )
+        (targetsProperty, hint) = (atoms[7], atoms[8])
     }
 
     /// Runs steps 1–5 and returns the text as UTF-8.
@@ -105,6 +117,7 @@ struct SelectionReader {
         // Step 4 first: the owner's image, when it offers one.
         let offered = try offeredTargets(time: time)
         if offered == nil, display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
+        if let offered { try refuseIfMarkedSecret(offered: offered, time: time) }
         if let offered, let (_, name) = ImageTarget.preferred(among: offered) {
             if case .image(let bytes, let type)? = try convert(
                 to: display.atom(name), named: name, time: time, imageLimit: limit)
@@ -139,8 +152,25 @@ struct SelectionReader {
             if let nonText { return .nonTextReply(selection, target: nonText.target, type: nonText.type) }
             return .ownerRefused(selection, targets: refused)
         }
-        // Step 3. With no owner the server itself refuses, and step 1 tells why.
-        switch try convert(to: utf8String, time: time, imageLimit: imageLimit) {
+        // Step 3, with TARGETS asked in the same round trip (on its own property): the
+        // password manager's mark is among the targets, and must be seen before any text is
+        // read. With no owner the server itself refuses both, and step 1 tells why.
+        let step3: Reply?
+        let offered: [String]?
+        if let known {
+            // Asked by `readContent`, which looked for the mark then.
+            offered = known
+            step3 = try convert(to: utf8String, time: time, imageLimit: imageLimit)
+        } else {
+            sendConversion(to: targets, into: targetsProperty, time: time)
+            sendConversion(to: utf8String, into: property, time: time)
+            display.flush()
+            offered = try awaitConversion(to: targets, into: targetsProperty) ? readTargets() : nil
+            let isAnswered = try awaitConversion(to: utf8String, into: property)
+            if let offered { try refuseIfMarkedSecret(offered: offered, time: time) }
+            step3 = isAnswered ? try collect(target: utf8String, targetName: nil, imageLimit: imageLimit) : nil
+        }
+        switch step3 {
         case .text(let text, let observed)?:
             guard !text.isEmpty else { throw .empty(selection) }
             return (.text(text), observed)
@@ -154,10 +184,8 @@ struct SelectionReader {
         }
         // Step 1, needed only now.
         guard display.selectionOwner(selectionAtom) != nil else { throw .empty(selection) }
-        // Step 4.
+        // Step 4, asked already.
         let candidates: [String]
-        let offered: [String]?
-        if let known { offered = known } else { offered = try offeredTargets(time: time) }
         if let offered {
             let others = offered.filter { $0 != TextTarget.utf8String.rawValue }
             guard let (_, name) = TextTarget.preferred(among: others) else {
@@ -203,11 +231,39 @@ struct SelectionReader {
 
     /// The names of the targets the owner offers, or nil when it refuses `TARGETS`.
     private func offeredTargets(time: Timestamp) throws(ClipboardError) -> [String]? {
-        guard try requestConversion(to: targets, time: time) else { return nil }
-        guard let reply = display.property(property, of: window, delete: true), reply.format == 32 else {
+        sendConversion(to: targets, into: targetsProperty, time: time)
+        display.flush()
+        guard try awaitConversion(to: targets, into: targetsProperty) else { return nil }
+        return readTargets()
+    }
+
+    /// The answer to `TARGETS` in `targetsProperty`, read but not deleted: the owner may be
+    /// sending step 3's answer by INCR already, and some owners (xclip) take any deletion on our
+    /// window for the deletion of a chunk, and send the next over the one we have not read. The
+    /// property goes with our window.
+    private func readTargets() -> [String]? {
+        guard let reply = display.property(targetsProperty, of: window, delete: false), reply.format == 32 else {
             return nil
         }
         return display.names(of: reply.atoms.filter { !$0.isNone })
+    }
+
+    /// Throws `.markedSecret` when the owner offers the password manager's mark with the value
+    /// `secret` (`PasswordManagerHint`). The value costs a round trip only when the mark is
+    /// offered; an owner that then refuses it, or never answers, is taken at its word: a secret.
+    private func refuseIfMarkedSecret(offered: [String], time: Timestamp) throws(ClipboardError) {
+        guard offered.contains(PasswordManagerHint.name) else { return }
+        sendConversion(to: hint, into: targetsProperty, time: time)
+        display.flush()
+        let isAnswered: Bool
+        do { isAnswered = try awaitConversion(to: hint, into: targetsProperty) } catch {
+            throw .markedSecret(selection)
+        }
+        guard isAnswered else { throw .markedSecret(selection) }
+        var value: [UInt8] = []
+        guard display.readProperty(targetsProperty, of: window, delete: false, appendingTo: &value) != nil,
+            !PasswordManagerHint.isSecret(value)
+        else { throw .markedSecret(selection) }
     }
 
     /// What an owner answered to one conversion.
@@ -233,6 +289,12 @@ struct SelectionReader {
         to target: Atom, named targetName: String? = nil, time: Timestamp, imageLimit: Int?
     ) throws(ClipboardError) -> Reply? {
         guard try requestConversion(to: target, time: time) else { return nil }
+        return try collect(target: target, targetName: targetName, imageLimit: imageLimit)
+    }
+
+    /// The data of a conversion the owner granted (in `property`), INCR included: `convert`'s
+    /// second half.
+    private func collect(target: Atom, targetName: String?, imageLimit: Int?) throws(ClipboardError) -> Reply? {
         var data: [UInt8] = []
         guard let header = display.readProperty(property, of: window, delete: true, appendingTo: &data) else {
             return nil
@@ -252,7 +314,9 @@ struct SelectionReader {
                 min(header.values.first.map { Int(clamping: $0) } ?? Self.incrReservation, 1 << 30, readLimit))
             // In 2 MiB pages: far fewer faults as the transfer fills it (`Memory`).
             Memory.adviseHugePages(forCapacityOf: &data)
-            var chunk = try nextIncrement(appendingTo: &data)
+            // The whole transfer keeps a pace, not only each wait (`ReadPace`).
+            let pace = ReadPace(start: .now, timeout: timeout)
+            var chunk = try nextIncrement(appendingTo: &data, pace: pace)
             type = chunk.type
             if imageLimit != nil { judgement = judge(type, target: target, targetName: targetName) }
             // Text in increments, with an observer: a second thread shows each piece to it
@@ -274,7 +338,7 @@ struct SelectionReader {
                     transfer.hand(Array(data[handedOver...]))
                     handedOver = data.count
                 }
-                chunk = try nextIncrement(appendingTo: &data)
+                chunk = try nextIncrement(appendingTo: &data, pace: pace)
             }
             if let transfer {
                 if handedOver < data.count { transfer.hand(Array(data[handedOver...])) }
@@ -299,14 +363,21 @@ struct SelectionReader {
     /// Waits for the owner's next INCR increment and appends it to `buffer` (§2.7.2: each one
     /// is a new value of our property; reading it deletes it, which asks for the next). A
     /// zero-length increment ends the transfer.
-    private func nextIncrement(appendingTo buffer: inout [UInt8]) throws(ClipboardError) -> PropertyHeader {
+    ///
+    /// Each wait lasts `timeout` at most, and less when the transfer as a whole would fall below
+    /// its `pace` first: an owner that stops is `.timedOut`, one that trickles `.tooSlow`.
+    private func nextIncrement(appendingTo buffer: inout [UInt8], pace: ReadPace) throws(ClipboardError)
+        -> PropertyHeader
+    {
         while true {
-            let deadline = ContinuousClock.now + timeout
-            let arrived = display.waitForEvent(before: deadline) { [window, property] event in
+            let wait = pace.nextWait(afterReceiving: buffer.count, now: .now)
+            let arrived = display.waitForEvent(before: wait.deadline) { [window, property] event in
                 guard case .propertyNotify(let change) = event else { return false }
                 return change.window == window && change.property == property && change.state == .newValue
             }
-            guard arrived != nil else { throw .timedOut(selection, seconds: timeout.seconds) }
+            guard arrived != nil else {
+                throw pace.expired(selection, received: buffer.count, isPaceLimit: wait.isPaceLimit)
+            }
             if let increment = display.readProperty(property, of: window, delete: true, appendingTo: &buffer) {
                 return increment
             }
@@ -346,8 +417,20 @@ struct SelectionReader {
     /// Sends `ConvertSelection` and waits for the owner's `SelectionNotify`.
     /// - Returns: whether the owner put an answer in our property (false: refused).
     private func requestConversion(to target: Atom, time: Timestamp) throws(ClipboardError) -> Bool {
-        display.convertSelection(selectionAtom, to: target, property: property, requestor: window, time: time)
+        sendConversion(to: target, into: property, time: time)
         display.flush()
+        return try awaitConversion(to: target, into: property)
+    }
+
+    /// Sends `ConvertSelection` for `target` into `destination` (unflushed: several may share
+    /// a round trip).
+    private func sendConversion(to target: Atom, into destination: Atom, time: Timestamp) {
+        display.convertSelection(selectionAtom, to: target, property: destination, requestor: window, time: time)
+    }
+
+    /// Waits for the owner's `SelectionNotify` for `target`.
+    /// - Returns: whether the owner put an answer in `destination` (false: refused).
+    private func awaitConversion(to target: Atom, into destination: Atom) throws(ClipboardError) -> Bool {
         let event = display.waitForEvent(before: .now + timeout) { [window, selectionAtom] event in
             guard case .selectionNotify(let notify) = event else { return false }
             return notify.requestor == window && notify.selection == selectionAtom && notify.target == target
@@ -355,7 +438,7 @@ struct SelectionReader {
         guard case .selectionNotify(let notify) = event else {
             throw .timedOut(selection, seconds: timeout.seconds)
         }
-        return notify.property == property
+        return notify.property == destination
     }
 
     /// Drops queued `PropertyNotify` events (our own deletions), so a later conversion on the

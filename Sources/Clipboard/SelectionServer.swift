@@ -49,6 +49,10 @@ final class SelectionServer {
     private(set) var text: [UInt8]
     /// The text in ISO Latin-1 for `STRING`, or nil when it has characters beyond U+00FF.
     private(set) var latin1Text: [UInt8]?
+    /// Whether the text is offered with the password manager's mark (`PasswordManagerHint`: a
+    /// URL that carries its own key), so clipboard managers leave it out of their history; a
+    /// manager is then never asked to save it either.
+    private(set) var isSecret = false
     /// A server timestamp fetched before the text came, used to take ownership (§2.1).
     private var earlyTimestamp: Timestamp?
     /// Our unmapped window, the owner.
@@ -115,9 +119,10 @@ final class SelectionServer {
     // MARK: - Steps 1–2: taking ownership
 
     /// Sets the text to serve (before ownership is taken).
-    func setText(_ newText: [UInt8]) {
+    func setText(_ newText: [UInt8], isSecret: Bool = false) {
         text = newText
         latin1Text = TextEncoding.latin1(fromUTF8: newText)
+        self.isSecret = isSecret
     }
 
     /// Gets the server timestamp ahead of the text (ICCCM §2.1 asks for a real server time, not
@@ -148,7 +153,9 @@ final class SelectionServer {
 
     /// Asks a running clipboard manager to save our targets (CLIPBOARD only).
     func askClipboardManagerToSave() {
-        guard selection == .clipboard, let manager = display.selectionOwner(atoms.clipboardManager) else { return }
+        guard selection == .clipboard, !isSecret, let manager = display.selectionOwner(atoms.clipboardManager) else {
+            return
+        }
         display.changeProperty(atoms.saveTargetsProperty, of: window, type: atoms.atom, atoms: textTargets)
         display.convertSelection(
             atoms.clipboardManager, to: atoms.saveTargets, property: atoms.saveTargetsProperty, requestor: window,
@@ -302,8 +309,10 @@ final class SelectionServer {
     private func convert(_ target: Atom, for requestor: Window, into property: Atom) -> Bool {
         switch target {
         case atoms.targets:
-            let list = [atoms.targets, atoms.timestamp, atoms.multiple] + textTargets
+            let list = [atoms.targets, atoms.timestamp, atoms.multiple] + textTargets + (isSecret ? [atoms.hint] : [])
             display.changeProperty(property, of: requestor, type: atoms.atom, atoms: list)
+        case atoms.hint where isSecret:
+            send(PasswordManagerHint.secret, type: atoms.hint, to: requestor, property: property)
         case atoms.timestamp:
             display.changeProperty(property, of: requestor, type: atoms.integer, values: [ownershipTime.rawValue])
         case atoms.utf8String, atoms.textPlainUTF8, atoms.textPlain:
@@ -412,16 +421,18 @@ private struct Atoms {
     let selection, targets, timestamp, multiple, integer, atom, incr: Atom
     let utf8String, textPlainUTF8, textPlain, text, string: Atom
     let clipboardManager, saveTargets, saveTargetsProperty, handOffProperty: Atom
+    let hint: Atom
 
     init(display: Display, selection: Selection) {
         let names = [
             selection.atomName, "TARGETS", "TIMESTAMP", "MULTIPLE", "INTEGER", "ATOM", "INCR",
             "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "TEXT", "STRING",
-            "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS", "PASTE_HAND_OFF",
+            "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS", "PASTE_HAND_OFF", PasswordManagerHint.name,
         ]
         let a = display.atoms(names)
         (self.selection, targets, timestamp, multiple, integer, atom, incr) = (a[0], a[1], a[2], a[3], a[4], a[5], a[6])
         (utf8String, textPlainUTF8, textPlain, text, string) = (a[7], a[8], a[9], a[10], a[11])
         (clipboardManager, saveTargets, saveTargetsProperty, handOffProperty) = (a[12], a[13], a[14], a[15])
+        hint = a[16]
     }
 }

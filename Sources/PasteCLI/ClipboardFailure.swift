@@ -37,6 +37,7 @@ struct ClipboardFailure: PasteError {
         case .temporaryFailure: .temporaryFailure
         case .unavailable: .unavailable
         case .ioError: .ioError
+        case .refused: .refused
         }
     }
 }

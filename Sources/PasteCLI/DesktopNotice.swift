@@ -35,6 +35,8 @@ struct DesktopNotice: Codable, Equatable, Sendable {
     var image: Image?
     /// The paste's URL, for `default` and `copy` (and `delete`).
     var url: String?
+    /// Whether `url` carries its own key: `copy` puts it back with the password manager's mark.
+    var isKeyBearing = false
     /// Whether history holds a way to delete the paste (a token or a removal link).
     var isDeletable = false
     /// The outbox entry that holds the text, for `retry`.

@@ -59,24 +59,18 @@ enum DesktopNotifier {
         } catch {
             throw failed()
         }
-        guard let payload = try? FileDescriptor.makeSocketPair(), let status = try? FileDescriptor.makeSocketPair()
-        else { throw failed() }
-        let payloadOurs = payload.first
-        let payloadTheirs = payload.second
-        let statusOurs = status.first
-        let statusTheirs = status.second
-        let child: ChildProcess
+        // The same set-up as the clipboard's owners (`DetachedChild`).
+        let launched: DetachedChild
         do {
-            child = try ChildProcess.spawn(
+            launched = try DetachedChild.spawn(
                 PlanResolver.helperExecutable, arguments: [PlanResolver.helperExecutable, subcommand],
-                environment: environment, standardInput: .descriptor(payloadTheirs.rawValue),
-                standardOutput: .descriptor(statusTheirs.rawValue), standardError: .null, newSession: true,
-                currentDirectory: "/")
+                environment: environment, currentDirectory: "/")
         } catch {
             throw failed()
         }
-        _ = consume payloadTheirs
-        _ = consume statusTheirs
+        let child = launched.process
+        let payloadOurs = launched.input
+        let statusOurs = launched.status
         let deadline = ContinuousClock.now + launchTime
         let answer: UInt8?
         do {
@@ -166,7 +160,7 @@ enum DesktopNotifier {
             guard let url = notice.url else { return }
             let clipboard = try? ClipboardBackend.detect(environment: environment).makeClipboard(
                 helperExecutable: PlanResolver.helperExecutable, environment: environment)
-            try? clipboard?.write(Array(url.utf8), to: .clipboard)
+            try? clipboard?.prepareWrite(to: .clipboard).complete(with: Array(url.utf8), isSecret: notice.isKeyBearing)
         case NotificationActionKey.delete:
             guard let url = notice.url else { return }
             delete(url, configPath: notice.configPath, environment: environment)

@@ -23,6 +23,8 @@ struct DesktopWindows {
     struct FollowUp {
         /// The paste's URL: `default` opens it, `copy` copies it.
         var url: String?
+        /// Whether `url` carries its own key: `copy` marks it (`KeyBearingURL`).
+        var isKeyBearing = false
         /// Whether history holds a way to delete the paste (`delete`).
         var isDeletable = false
         /// The outbox entry holding the text (`retry`).
@@ -59,7 +61,7 @@ struct DesktopWindows {
                 summary: title, body: body, isFailure: !success,
                 expiryMilliseconds: Int(plan.notifyTimeout.wholeMilliseconds),
                 image: followUp.qrCode.map(QRPicture.image) ?? image.flatMap(Self.thumbnail), url: followUp.url,
-                isDeletable: followUp.isDeletable,
+                isKeyBearing: followUp.isKeyBearing, isDeletable: followUp.isDeletable,
                 outboxID: followUp.outboxID, configPath: plan.configPath)
             guard let failure = showOnDesktop(notice) else { return }
             guard plan.displayName != nil else {

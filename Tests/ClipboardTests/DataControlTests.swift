@@ -170,6 +170,32 @@ struct DataControlSwayTests: ScopedSuite {
         #expect(try clipboard.read(.clipboard, timeout: Self.timeout) == Array("later copy".utf8))
     }
 
+    @Test("a key-bearing URL is offered with the password manager's mark; content so marked is refused")
+    func passwordManagerMark() throws {
+        let url = "https://privatebin.example/?f468483c313401e8#9qWEnKDF2ktaWzZMhXW7o4"
+        try clipboard.prepareWrite(to: .clipboard).complete(with: Array(url.utf8), isSecret: true)
+        let types = try runProcess(
+            "/usr/bin/wl-paste", ["--list-types"], environment: sway.toolEnvironment, timeout: 10)
+        let listed = types.out.split(whereSeparator: \.isNewline).map(String.init)
+        #expect(listed.contains(PasswordManagerHint.name), "\(listed)")
+        #expect(listed.contains("text/plain;charset=utf-8"), "\(listed)")
+        let hint = try runProcess(
+            "/usr/bin/wl-paste", ["--no-newline", "--type", PasswordManagerHint.name],
+            environment: sway.toolEnvironment, timeout: 10)
+        #expect(hint.out == "secret")
+        #expect(try sway.waylandClipboard().out == url)
+        // Read back through data-control, the mark is a refusal (issue 26, item 1).
+        #expect(throws: ClipboardError.markedSecret(.clipboard)) {
+            try clipboard.read(.clipboard, timeout: Self.timeout)
+        }
+        // An ordinary URL is not marked.
+        try clipboard.write(Array("https://paste.example/1".utf8), to: .clipboard)
+        let plain = try runProcess(
+            "/usr/bin/wl-paste", ["--list-types"], environment: sway.toolEnvironment, timeout: 10)
+        #expect(!plain.out.contains(PasswordManagerHint.name), "\(plain.out)")
+        #expect(try clipboard.read(.clipboard, timeout: Self.timeout) == Array("https://paste.example/1".utf8))
+    }
+
     @Test("the primary selection is read and written apart from the clipboard")
     func primary() throws {
         try clipboard.write(Array("primary text".utf8), to: .primary)

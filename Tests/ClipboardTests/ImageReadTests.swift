@@ -42,7 +42,7 @@ struct ImageReadTests: ScopedSuite {
         }
     }
 
-    @Test("text stays one conversion: a text owner is asked UTF8_STRING only, and the text read is unchanged")
+    @Test("text stays one round trip: a text owner is asked UTF8_STRING with TARGETS beside it, the text unchanged")
     func textCostsOneStep() throws {
         let server = xvfb
         let text = Selections.text(size: 5000)
@@ -53,7 +53,7 @@ struct ImageReadTests: ScopedSuite {
         let content = try Selections.clipboard(server).readContent(
             .clipboard, timeout: Self.timeout, preferences: ContentPreferences())
         #expect(content == .text(text))
-        #expect(owner.requestedTargets == ["UTF8_STRING"])
+        #expect(owner.requestedTargets == ["TARGETS", "UTF8_STRING"])
     }
 
     @Test("an owner with text and an image: text wins, the image when preferred (TARGETS first, then the image)")
@@ -69,11 +69,11 @@ struct ImageReadTests: ScopedSuite {
         #expect(
             try clipboard.readContent(.clipboard, timeout: Self.timeout, preferences: ContentPreferences())
                 == .text(text))
-        #expect(owner.requestedTargets == ["UTF8_STRING"])
+        #expect(owner.requestedTargets == ["TARGETS", "UTF8_STRING"])
         let preferred = try clipboard.readContent(
             .clipboard, timeout: Self.timeout, preferences: ContentPreferences(prefersImage: true))
         #expect(preferred == .image(png, type: "image/png"))
-        #expect(owner.requestedTargets == ["UTF8_STRING", "TARGETS", "image/png"])
+        #expect(owner.requestedTargets == ["TARGETS", "UTF8_STRING", "TARGETS", "image/png"])
         // The text-only read is not affected by the image.
         #expect(try clipboard.read(.clipboard, timeout: Self.timeout) == text)
     }
@@ -90,7 +90,7 @@ struct ImageReadTests: ScopedSuite {
         let content = try Selections.clipboard(server).readContent(
             .clipboard, timeout: Self.timeout, preferences: ContentPreferences())
         #expect(content == .image(png, type: "image/png"))
-        #expect(owner.requestedTargets == ["UTF8_STRING", "TARGETS", "image/png"])
+        #expect(owner.requestedTargets == ["TARGETS", "UTF8_STRING", "image/png"])
     }
 
     @Test("an owner with neither text nor an image is noContentTarget, naming what it offers")

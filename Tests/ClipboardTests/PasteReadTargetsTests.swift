@@ -37,7 +37,7 @@ struct PasteReadTargetsTests: ScopedSuite {
             timeout: 60)
     }
 
-    @Test("text and an image on the clipboard: text wins, asked as UTF8_STRING and nothing else")
+    @Test("text and an image on the clipboard: text wins, asked as UTF8_STRING (TARGETS in the same round trip)")
     func textWinsInOneStep() throws {
         try writeConfig()
         let text = Array("a caption beside the picture\n".utf8)
@@ -48,7 +48,9 @@ struct PasteReadTargetsTests: ScopedSuite {
         defer { owner.stop() }
         let result = try runPaste([])
         #expect(result.status == 0, "stderr: \(result.err)")
-        #expect(owner.requestedTargets == ["UTF8_STRING"])
+        // TARGETS goes out with UTF8_STRING (the password manager's mark is among the targets),
+        // so the hotkey's read is still one round trip.
+        #expect(owner.requestedTargets == ["TARGETS", "UTF8_STRING"])
         let url = result.out.trimmingCharacters(in: .newlines)
         let id = try #require(url.split(separator: "/").last.flatMap { Int($0) }, "\(url)")
         #expect(try mock.rawPaste(id: id) == Data(text))
@@ -98,5 +100,50 @@ struct PasteReadTargetsTests: ScopedSuite {
         #expect(result.out == "")
         #expect(result.err == "paste: the clipboard owner answered UTF8_STRING with INTEGER data, not text\n")
         #expect(result.status == 65)
+    }
+
+    /// What the outbox holds (nothing, after a failed read).
+    func outboxEntries() -> [String] {
+        let folder = home.stateHome.appendingPathComponent("paste/outbox")
+        return (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    }
+
+    @Test("an owner that trickles INCR without end: stopped after clipboard-timeout, what it did, 69, nothing sent")
+    func tricklingOwner() throws {
+        try writeConfig()
+        // Issue 29, finding 8: 1 KiB every 0.2 s, never the end, each piece inside the deadline.
+        let owner = try ScriptedOwner(
+            on: xvfb,
+            answers: ["UTF8_STRING": .trickle(type: "UTF8_STRING", chunk: 1024, interval: .milliseconds(200))])
+        defer { owner.stop() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try runPaste([])
+        #expect(clock.now - start < .seconds(10))
+        #expect(result.out == "")
+        #expect(
+            result.err
+                == "paste: the clipboard owner sent its data too slowly (under 64 KiB/s after 2 s); reading stopped\n")
+        #expect(result.status == 69)
+        #expect(try mock.posts().isEmpty)
+        #expect(outboxEntries().isEmpty)
+    }
+
+    @Test("an owner that never answers: 69, not 75, since nothing waits in the outbox")
+    func silentOwner() throws {
+        try writeConfig()
+        try home.write(
+            try String(contentsOf: home.configHome.appendingPathComponent("paste/config"), encoding: .utf8)
+                .replacingOccurrences(of: "[paste]\n", with: "[paste]\n    clipboard-timeout = 0.5\n"),
+            to: "config/paste/config")
+        let owner = try ScriptedOwner(
+            on: xvfb, answers: ["UTF8_STRING": .trickle(type: "UTF8_STRING", chunk: 1024, interval: .seconds(60))])
+        defer { owner.stop() }
+        let result = try runPaste([])
+        #expect(result.out == "")
+        #expect(result.err == "paste: the clipboard owner did not answer within 0.5 s\n")
+        #expect(result.status == 69)
+        #expect(try mock.posts().isEmpty)
+        #expect(outboxEntries().isEmpty)
     }
 }

@@ -44,7 +44,8 @@ struct ReaderFailureTests: ScopedSuite {
         }
         #expect(error?.kind == .badInput)
         #expect(error?.message == "the clipboard owner refused: UTF8_STRING, TARGETS, STRING")
-        #expect(owner.requestedTargets == ["UTF8_STRING", "TARGETS", "STRING"])
+        // TARGETS and UTF8_STRING share a round trip; the message keeps the order of the steps.
+        #expect(owner.requestedTargets == ["TARGETS", "UTF8_STRING", "STRING"])
     }
 
     @Test("an owner that answers UTF8_STRING with INTEGER data is told as that", arguments: [false, true])
@@ -89,6 +90,39 @@ struct ReaderFailureTests: ScopedSuite {
         let elapsed = clock.now - start
         #expect(elapsed >= .milliseconds(500))
         #expect(elapsed < .seconds(2))
+    }
+
+    @Test("an owner that trickles INCR without end is stopped by the pace, not held for as long as it lives")
+    func tricklingOwnerIsStopped() throws {
+        // 1 KiB every 0.1 s: each increment well inside the deadline per wait (issue 29, finding 8).
+        let owner = try ScriptedOwner(
+            on: xvfb,
+            answers: ["UTF8_STRING": .trickle(type: "UTF8_STRING", chunk: 1024, interval: .milliseconds(100))])
+        defer { owner.stop() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = #expect(throws: ClipboardError.tooSlow(.clipboard, seconds: 0.5, minimumRate: 64 << 10)) {
+            try Selections.clipboard(xvfb).read(.clipboard, timeout: .milliseconds(500))
+        }
+        let elapsed = clock.now - start
+        #expect(elapsed >= .milliseconds(500))
+        #expect(elapsed < .seconds(2))
+        #expect(error?.kind == .unavailable)
+        #expect(
+            error?.message
+                == "the clipboard owner sent its data too slowly (under 64 KiB/s after 0.5 s); reading stopped")
+        #expect(owner.requestedTargets == ["TARGETS", "UTF8_STRING"])
+    }
+
+    @Test("an INCR owner that sends no increment did not answer: a stall, not a trickle")
+    func stalledIncrementsTimeOut() throws {
+        // The first increment only after far longer than the deadline.
+        let owner = try ScriptedOwner(
+            on: xvfb, answers: ["UTF8_STRING": .trickle(type: "UTF8_STRING", chunk: 1024, interval: .seconds(30))])
+        defer { owner.stop() }
+        #expect(throws: ClipboardError.timedOut(.clipboard, seconds: 0.5)) {
+            try Selections.clipboard(xvfb).read(.clipboard, timeout: .milliseconds(500))
+        }
     }
 
     @Test("no display and an unreachable display are told apart")

@@ -17,6 +17,9 @@ final class ScriptedOwner: @unchecked Sendable {
         case bytes([UInt8], type: String)
         /// INCR chunks of this type without end, for as long as the requestor takes them.
         case endless(type: String)
+        /// INCR chunks of `chunk` bytes of this type without end, each sent `interval` after the
+        /// requestor took the one before: an owner that trickles to hold the reader (issue 29).
+        case trickle(type: String, chunk: Int, interval: Duration)
     }
 
     private let lock = NSLock()
@@ -76,6 +79,8 @@ final class ScriptedOwner: @unchecked Sendable {
         var type: Atom
         var isEndless: Bool
         var isDone = false
+        /// For a trickle: the size of each chunk, and the time between a deletion and the next.
+        var trickle: (chunk: Int, interval: Duration)?
     }
 
     private func serve(displayName: String, answers: [String: Answer], fallback: Answer?, refusesTargets: Bool) {
@@ -107,9 +112,20 @@ final class ScriptedOwner: @unchecked Sendable {
 
         var transfers: [UInt: (property: Atom, transfer: Transfer)] = [:]
         let noise: [UInt8] = (0..<Self.chunkSize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        // A trickle's next chunks, by requestor window: when each is due.
+        var due: [UInt: ContinuousClock.Instant] = [:]
         let end = Date().addingTimeInterval(Self.lifetime)
         while !shouldStop && Date() < end {
-            guard let event = display.nextEvent(before: .now + .milliseconds(50)) else { continue }
+            let now = ContinuousClock.now
+            for (raw, instant) in due where instant <= now {
+                due[raw] = nil
+                guard let (property, transfer) = transfers[raw], let trickle = transfer.trickle else { continue }
+                display.changeProperty(
+                    property, of: Window(rawValue: raw), type: transfer.type, bytes: noise[..<trickle.chunk])
+                display.flush()
+            }
+            let wake = min(now + .milliseconds(50), due.values.min() ?? now + .milliseconds(50))
+            guard let event = display.nextEvent(before: wake) else { continue }
             switch event {
             case .selectionRequest(let request):
                 let name = display.name(of: request.target) ?? "?"
@@ -123,8 +139,10 @@ final class ScriptedOwner: @unchecked Sendable {
                     let (bytes, typeName, isEndless): ([UInt8], String, Bool) =
                         switch answer {
                         case .bytes(let bytes, let type): (bytes, type, false)
-                        case .endless(let type): ([], type, true)
+                        case .endless(let type), .trickle(let type, _, _): ([], type, true)
                         }
+                    var trickle: (chunk: Int, interval: Duration)?
+                    if case .trickle(_, let chunk, let interval) = answer { trickle = (chunk, interval) }
                     let type = display.atom(typeName)
                     if !isEndless && bytes.count <= Self.chunkSize {
                         display.changeProperty(property, of: request.requestor, type: type, bytes: bytes[...])
@@ -133,7 +151,7 @@ final class ScriptedOwner: @unchecked Sendable {
                         display.changeProperty(
                             property, of: request.requestor, type: incr, values: [UInt(bytes.count)])
                         transfers[request.requestor.rawValue] = (
-                            property, Transfer(bytes: bytes, type: type, isEndless: isEndless)
+                            property, Transfer(bytes: bytes, type: type, isEndless: isEndless, trickle: trickle)
                         )
                     }
                 } else {
@@ -153,6 +171,10 @@ final class ScriptedOwner: @unchecked Sendable {
                 var transfer = current
                 if transfer.isDone {
                     transfers[change.window.rawValue] = nil
+                    continue
+                }
+                if let trickle = transfer.trickle {
+                    due[change.window.rawValue] = .now + trickle.interval
                     continue
                 }
                 let chunk: ArraySlice<UInt8>

@@ -11,9 +11,11 @@ struct DeliverCopyTests {
     final class FakeWrite: PreparedClipboardWrite {
         let failure: ClipboardError?
         private(set) var handed: [UInt8]?
+        private(set) var isSecret: Bool?
         init(failure: ClipboardError?) { self.failure = failure }
-        func complete(with text: [UInt8]) throws(ClipboardError) {
+        func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) {
             handed = text
+            self.isSecret = isSecret
             if let failure { throw failure }
         }
     }

@@ -22,6 +22,8 @@ struct DeliverStage {
     private(set) var status = ExitStatus.success
     /// The last URL delivered: the one copied.
     private(set) var lastURL: String?
+    /// Whether the last URL carries its own key (`KeyBearingURL`).
+    private(set) var isLastKeyBearing = false
     /// The image the last URL is of, for the notification's thumbnail; nil for anything else.
     private(set) var lastImage: Alerts.Notification.Image?
     /// Whether history holds a way to delete the last paste (its deletion token or link).
@@ -43,6 +45,7 @@ struct DeliverStage {
                     "the same \(what) went to \(paste.service) moments ago; reusing its URL (--new makes another)")
             }
             lastURL = paste.url
+            isLastKeyBearing = paste.isKeyBearing
             isLastDeletable = paste.deletion != nil
             lastImage = nil
             if let input, input.type.category == .image, let bytes = input.bytes {
@@ -73,10 +76,12 @@ struct DeliverStage {
             }
         }
         if windows.isShown && status == .success {
-            let window = Self.successWindow(url: url, copy: outcome)
+            // A URL that carries its key is shown without it; the actions still act on it whole.
+            let window = Self.successWindow(url: isLastKeyBearing ? KeyBearingURL.shortened(url) : url, copy: outcome)
             windows.notify(
                 success: true, title: window.title, text: window.body, image: lastImage,
-                followUp: DesktopWindows.FollowUp(url: url, isDeletable: isLastDeletable, qrCode: code))
+                followUp: DesktopWindows.FollowUp(
+                    url: url, isKeyBearing: isLastKeyBearing, isDeletable: isLastDeletable, qrCode: code))
         }
         return status
     }
@@ -108,9 +113,10 @@ struct DeliverStage {
     func copyToClipboard(_ url: String, to selection: Selection, clipboard: SessionClipboard) -> CopyOutcome {
         do {
             if let preparedCopy {
-                try preparedCopy.complete(with: Array(url.utf8))
+                try preparedCopy.complete(with: Array(url.utf8), isSecret: isLastKeyBearing)
             } else {
-                try clipboard.get().write(Array(url.utf8), to: selection)
+                try clipboard.get().prepareWrite(to: selection).complete(
+                    with: Array(url.utf8), isSecret: isLastKeyBearing)
             }
             return .copied
         } catch .noDisplay {

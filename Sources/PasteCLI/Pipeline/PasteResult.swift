@@ -13,4 +13,7 @@ struct PasteResult {
     /// The content's MIME type without parameters (`image/png`, `text/plain`).
     var type = "text/plain"
     var isRepeat = false
+    /// Whether the URL carries its own key (`KeyBearingURL`): marked on the clipboard, shortened
+    /// in windows, notifications and stderr.
+    var isKeyBearing = false
 }

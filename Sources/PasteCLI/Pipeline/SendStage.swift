@@ -117,7 +117,8 @@ struct SendStage {
                     PasteResult(
                         url: earlier.url, service: service.name, byteCount: earlier.byteCount, sha256: digest,
                         title: earlier.title, deletion: earlier.deletion,
-                        type: input.type.essence, isRepeat: true))
+                        type: input.type.essence, isRepeat: true,
+                        isKeyBearing: KeyBearingURL.isKeyBearing(service: service)))
             }
         }
         var metadata = Self.metadata(of: input, service: service, plan: plan, options: options, context: context)

@@ -113,6 +113,11 @@ public struct ServiceProfile: Sendable, Equatable {
     public var method: String = "POST"
     /// The body's shape.
     public var format: RequestFormat = .multipart
+
+    /// Whether this service's results carry their own key (a PrivateBin link holds its
+    /// decryption key in the fragment): such a URL is marked for clipboard managers and shown
+    /// shortened (issue 26, item 2).
+    public var resultsCarryKey: Bool { format == .privatebin }
     /// The form field that carries the content (multipart and form).
     public var contentField: String = "content"
     /// The file name sent with the content part, for services that want a file upload (0x0.st).
