@@ -376,6 +376,16 @@ enum SecretDecoding: Sendable, CaseIterable {
             index = lineEnd
         }
         guard lines > 0 else { return nil }
+        // A block scalar is a string, never a reference: one line of it is written quoted, so
+        // the key's rule takes it as the literal it is (`password: "Tit5M_lc…"`).
+        let valueStart = start + 2 - keyStart
+        let value = bytes[valueStart...]
+        if lines == 1 && !value.contains(where: SecretText.isQuote) {
+            bytes.insert(SecretText.ascii("\""), at: valueStart)
+            origins.insert(origins[valueStart], at: valueStart)
+            bytes.append(SecretText.ascii("\""))
+            origins.append(index)
+        }
         bytes.append(0x0a)
         origins.append(index)
         origins.append(index)

@@ -44,7 +44,7 @@ extension SecretRule {
     /// continues it from its first byte while the line before it was as long as the first.
     static func wrappedToken(_ format: TokenFormat, _ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
         let lineEnd = SecretText.lineEnd(text, of: end)
-        guard lineEnd < text.count, lineEnd > end,
+        guard lineEnd < text.count, lineEnd >= end,
             let lineStart = SecretText.lineStart(text, of: start, within: SecretScanner.lookbehind)
         else { return nil }
         let width = lineEnd - lineStart
@@ -175,8 +175,9 @@ extension SecretRule {
         var trimmed = valueEnd
         while trimmed > index && SecretText.isBlank(text[trimmed - 1]) { trimmed -= 1 }
         let value = SecretText.bytes(text, index, trimmed)
+        // The rest of the line is the value, a literal (taken as quoted: never a reference).
         guard value.count >= 3, !value.contains(where: SecretText.isBlank),
-            SecretValue.isPlausible(value, isQuoted: false)
+            SecretValue.isPlausible(value, isQuoted: true)
         else { return nil }
         return (start, trimmed, SecretText.string(text, start, end) + " …")
     }
