@@ -33,11 +33,18 @@ enum SecretDecoding: Sendable, CaseIterable {
     /// prefilter).
     var triggers: [String] {
         switch self {
-        case .jsonEscapes: ["\\/", "\\\\n", "\\\\/", "\\u00"]
-        case .percentEncoding: ["%2", "%3", "%0A", "%0a", "%40"]
-        case .base64Values: ["data:", "\"data\":", "LS0tLS1CRUdJT", "QmFzaWMg", "QmVhcmVyI"]
+        // `\\n` only after a PEM header's dashes: `\n` alone is in every string of source code.
+        case .jsonEscapes: ["\\/", "-----\\\\n", "\\\\/"]
+        // The escapes that split what the rules look for: a blank, `/`, `:`, `=`, `+`, `@`, a
+        // line break (three bytes each, so the prefilter's next-byte test rules out `%2d`).
+        case .percentEncoding: ["%20", "%2F", "%2f", "%3A", "%3a", "%3D", "%3d", "%2B", "%2b", "%0A", "%0a", "%40"]
+        // A Kubernetes Secret's `data:` is a top-level key (`metadata:` is not it).
+        case .base64Values: ["\ndata:", "\"data\":", "LS0tLS1CRUdJT", "QmFzaWMg", "QmVhcmVyI"]
         case .controlSequences: ["\u{1b}["]
-        case .yamlBlockScalar: [": |", ": >"]
+        // The indicator and the byte after it (a line end or a chomping indicator), so the
+        // prefilter's pair is not ` |` or ` >`, which are everywhere in code.
+        case .yamlBlockScalar:
+            [": |\n", ": >\n", ": |-", ": >-", ": |+", ": >+", ": |\r", ": >\r"]
         }
     }
 
@@ -77,7 +84,7 @@ enum SecretDecoding: Sendable, CaseIterable {
         // The first trigger of the string decodes it; later ones in it have nothing to add.
         var index = from
         while index < trigger {
-            if text[index] == backslash && index + 1 < trigger && isJSONTrigger(text, index) { return nil }
+            if isJSONTrigger(text, index) { return nil }
             index += 1
         }
         var to = trigger
@@ -95,8 +102,7 @@ enum SecretDecoding: Sendable, CaseIterable {
     static let jsonLevels = 2
 
     static func isJSONTrigger(_ text: Span<UInt8>, _ index: Int) -> Bool {
-        SecretText.has(text, at: index, "\\/") || SecretText.has(text, at: index, "\\\\n")
-            || SecretText.has(text, at: index, "\\\\/") || SecretText.has(text, at: index, "\\u00")
+        jsonEscapes.triggers.contains { SecretText.has(text, at: index, $0) }
     }
 
     // MARK: - Percent-encoding
@@ -112,10 +118,16 @@ enum SecretDecoding: Sendable, CaseIterable {
         var from = trigger
         let lowest = max(0, trigger - regionBefore)
         while from > lowest && isRun(text[from - 1]) { from -= 1 }
-        // The first escape of the run decodes it.
+        // The first trigger of the run decodes it.
         var index = from
         while index < trigger {
-            if isEscape(text, index) { return nil }
+            if text[index] == SecretText.ascii("%"),
+                percentEncoding.triggers.contains(where: {
+                    SecretText.has(text, at: index, $0)
+                })
+            {
+                return nil
+            }
             index += 1
         }
         var to = trigger
@@ -164,9 +176,8 @@ enum SecretDecoding: Sendable, CaseIterable {
     /// starts with the trigger (the base64 of `-----BEGIN`, `Basic `, `Bearer `), decoded, its
     /// lines (as `base64` wraps them at 76) joined.
     static func base64Values(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretDecoded? {
-        if text[start] == SecretText.ascii("d") || text[start] == SecretText.ascii("\"") {
-            return dataBlock(text, start, end)
-        }
+        if text[start] == 0x0a { return dataBlock(text, start + 1, end) }
+        if text[start] == SecretText.ascii("\"") { return dataBlock(text, start, end) }
         guard SecretText.startsWord(text, at: start) else { return nil }
         var bytes: [UInt8] = []
         var origins: [Int] = []
@@ -324,8 +335,8 @@ enum SecretDecoding: Sendable, CaseIterable {
     /// line, then lines indented deeper: `key: ` and the value, its lines joined with line
     /// breaks (`|`) or blanks (`>`), so the rule for the key sees the value after it.
     static func yamlBlockScalar(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretDecoded? {
-        let isFolded = text[end - 1] == SecretText.ascii(">")
-        var index = end
+        let isFolded = text[start + 2] == SecretText.ascii(">")
+        var index = start + 3
         while index < text.count
             && (text[index] == SecretText.ascii("-") || text[index] == SecretText.ascii("+")
                 || SecretText.isDigit(text[index]))
@@ -377,7 +388,7 @@ enum SecretDecoding: Sendable, CaseIterable {
         }
         guard lines > 0 else { return nil }
         // A block scalar is a string, never a reference: one line of it is written quoted, so
-        // the key's rule takes it as the literal it is (`password: "Tit5M_lc…"`).
+        // the key's rule takes it as the literal it is.
         let valueStart = start + 2 - keyStart
         let value = bytes[valueStart...]
         if lines == 1 && !value.contains(where: SecretText.isQuote) {

@@ -49,8 +49,11 @@ extension SecretRule {
             .dopplerToken, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
             .token(.run(.alphanumeric, 40...44))),
         SecretRule(.databricksToken, ["dapi"], .token(.run(.lowerHex, 32...32, .letterAndDigit))),
-        SecretRule(.vaultUnsealKey, ["Unseal Key ", "operator unseal "], .vaultUnseal, rank: .context),
-        .assignment(.vaultUnsealKey, keys: ["unseal_key"], value: .plausible(minimumLength: 40), rank: .context),
+        SecretRule(.vaultUnsealKey, ["Unseal Key", "operator unseal"], .vaultUnseal, rank: .context),
+        // (Its own trigger: `key` is everywhere, and the secret row already looks at it.)
+        .assignment(
+            .vaultUnsealKey, keys: ["unseal_key"], triggers: ["unseal_key", "unsealkey", "unseal-key"],
+            value: .plausible(minimumLength: 40), rank: .context),
         // Okta's API tokens: `00` and forty characters, sent as `Authorization: SSWS <token>`.
         SecretRule(
             .oktaToken, ["SSWS "],
@@ -78,7 +81,8 @@ extension SecretRule {
         SecretRule(.rubyGemsToken, ["rubygems_"], .token(.run(.lowerHex, 48...48))),
         SecretRule(.dockerHubToken, ["dckr_pat_"], .token(.run(.base64URL, 24...40, .letterAndDigit))),
         SecretRule(.huggingFaceToken, ["hf_"], .token(.run(.letters, 34...34, .mixedCase))),
-        SecretRule(.npmAuth, ["_auth"], .npmAuth, rank: .context),
+        // `_auth` starts its line or follows a registry (`//host/:_auth=`): `self._auth` is code.
+        SecretRule(.npmAuth, ["\n_auth", ":_auth", "\"_auth", "'_auth", " _auth="], .npmAuth, rank: .context),
 
         // MARK: Payments, messaging and other services
         SecretRule(.stripeKey, ["sk_live_", "rk_live_"], .token(.run(.alphanumeric, 20...255, .letterAndDigit))),
@@ -154,7 +158,8 @@ extension SecretRule {
         // nslcd.conf and ldap.conf write `bindpw <password>`, with no `=`.
         SecretRule(.passwordAssignment, ["bindpw", "rootpwmodpw"], .lineKeyword),
         // postfix's sasl_passwd: `[smtp.example.com]:587 user:password`.
-        SecretRule(.passwordAssignment, ["]:", ":587 ", ":465 ", ":25 ", ":2525 "], .saslPassword, rank: .context),
+        // (The port's first digit is in the trigger: `]:` alone is every Python slice.)
+        SecretRule(.passwordAssignment, ["]:25", "]:46", "]:58"], .saslPassword, rank: .context),
         .assignment(
             .secretAssignment,
             keys: [

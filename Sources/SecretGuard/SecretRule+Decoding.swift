@@ -32,6 +32,8 @@ extension SecretRule {
 
     // MARK: - Hard wraps
 
+    /// The longest part of a token before the line end that cuts it.
+    static let maximumWrappedRun = 256
     /// The most lines a wrapped token is followed over.
     static let wrappedLines = 6
     /// The shortest line taken for one a terminal cut: a width people use (80 columns or more,
@@ -43,7 +45,15 @@ extension SecretRule {
     /// is at least `minimumWrapWidth` long, ends inside the token, and each following line
     /// continues it from its first byte while the line before it was as long as the first.
     static func wrappedToken(_ format: TokenFormat, _ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
-        let lineEnd = SecretText.lineEnd(text, of: end)
+        // PERF(guard): most failed candidates fail here, before any line is looked at: one that
+        // does not start a word, or whose run after the literal does not run into a line end.
+        if format.startsWord && format.leading == nil && !SecretText.startsWord(text, at: start, glue: format.glue) {
+            return nil
+        }
+        var lineEnd = end
+        let furthest = min(text.count, end + maximumWrappedRun)
+        while lineEnd < furthest && !SecretText.isSpace(text[lineEnd]) { lineEnd += 1 }
+        guard lineEnd < furthest, text[lineEnd] == 0x0a || text[lineEnd] == 0x0d else { return nil }
         guard lineEnd < text.count, lineEnd >= end,
             let lineStart = SecretText.lineStart(text, of: start, within: SecretScanner.lookbehind)
         else { return nil }
@@ -93,9 +103,11 @@ extension SecretRule {
     /// `//registry.example/:_auth=…`), the value optionally quoted.
     static func npmAuth(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
         var index = end
-        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
-        guard index < text.count, text[index] == SecretText.ascii("=") else { return nil }
-        index += 1
+        if text[end - 1] != SecretText.ascii("=") {
+            while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+            guard index < text.count, text[index] == SecretText.ascii("=") else { return nil }
+            index += 1
+        }
         while index < text.count && (SecretText.isBlank(text[index]) || SecretText.isQuote(text[index])) {
             index += 1
         }
@@ -103,7 +115,7 @@ extension SecretRule {
         guard length >= 8, let decoded = SecretText.decodeBase64(text, index, index + length),
             SecretText.isUserAndPassword(decoded), decoded.first != SecretText.ascii(":")
         else { return nil }
-        return (start, index + length, "_auth=…")
+        return (start + 1, index + length, "_auth=…")
     }
 
     /// Base64 (33 bytes: 44 characters) or hex (64 or 66 digits) of a Vault unseal key.
@@ -113,36 +125,40 @@ extension SecretRule {
     /// <key>`.
     static func vaultUnseal(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
         var index = end
-        if text[end - 1] == SecretText.ascii(" ") && SecretText.has(text, at: start, "Unseal Key ") {
+        if SecretText.has(text, at: start, "Unseal Key") {
+            guard index < text.count, text[index] == SecretText.ascii(" ") else { return nil }
+            index += 1
             let digits = SecretText.run(text, from: index, max: 3, .digits)
             guard digits > 0 else { return nil }
             index += digits
             guard index < text.count, text[index] == SecretText.ascii(":") else { return nil }
             index += 1
         }
+        let blanks = index
         while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        guard index > blanks else { return nil }
         let length = SecretText.run(text, from: index, max: unsealKeyLengths.upperBound + 1, .base64)
         let found = SecretText.classes(text, index, index + length)
         guard unsealKeyLengths.contains(length), found.digit, found.lower || found.upper,
             SecretText.endsWord(text, at: index + length)
         else { return nil }
-        return (start, index + length, SecretText.string(text, start, end).trimmingBlanks + " …")
+        return (start, index + length, SecretText.string(text, start, end) + " …")
     }
 
-    /// A postfix `sasl_passwd` line: `[smtp.example.com]:587 user:password` (or
-    /// `smtp.example.com:587 user:password`), the host starting its line; the trigger is `]:`
-    /// or a submission port (`:587 `).
+    /// A postfix `sasl_passwd` line: `[smtp.example.com]:587 user:password`, the host starting
+    /// its line; the trigger is `]:` and the port's first digit. (A bare `host user:password`
+    /// line has no literal to look for: not looked at.)
     static func saslPassword(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
         guard let lineStart = SecretText.lineStart(text, of: start, within: 256) else { return nil }
         var hostStart = lineStart
         while hostStart < start && SecretText.isBlank(text[hostStart]) { hostStart += 1 }
         if hostStart < start && text[hostStart] == SecretText.ascii("[") { hostStart += 1 }
-        let hostEnd = text[start] == SecretText.ascii("]") ? start : start
+        let hostEnd = start
         let host = SecretText.run(text, from: hostStart, max: 254, hostCharacters)
         guard host >= 3, hostStart + host == hostEnd,
             SecretText.bytes(text, hostStart, hostEnd).contains(SecretText.ascii("."))
         else { return nil }
-        var index = text[start] == SecretText.ascii("]") ? start + 2 : start + 1
+        var index = start + 2
         let port = SecretText.run(text, from: index, max: 6, .digits)
         guard port > 0 else { return nil }
         index += port
@@ -180,14 +196,5 @@ extension SecretRule {
             SecretValue.isPlausible(value, isQuoted: true)
         else { return nil }
         return (start, trimmed, SecretText.string(text, start, end) + " …")
-    }
-}
-
-extension String {
-    /// Without blanks at the end.
-    fileprivate var trimmingBlanks: String {
-        var result = self
-        while result.last == " " { result.removeLast() }
-        return result
     }
 }

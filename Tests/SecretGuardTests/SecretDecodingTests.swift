@@ -99,7 +99,10 @@ struct SecretDecodingTests {
             ("ldap_default_authtok = Hq8-vLp2Zr7x\n", .passwordAssignment),
             ("bindpw Hq8-vLp2Zr7x\n", .passwordAssignment),
             ("define( 'DB_PASSWORD', 'Hq8-vLp2Zr7x' );\n", .passwordAssignment),
-            ("_auth=" + Data("ci:Hq8-vLp2Zr7x".utf8).base64EncodedString() + "\n", .npmAuth),
+            (
+                "registry=https://npm.example.net/\n_auth=" + Data("ci:Hq8-vLp2Zr7x".utf8).base64EncodedString() + "\n",
+                .npmAuth
+            ),
             ("Unseal Key 2: 3Jq4Wm9xYp2Lr7Tz8Vb1Nc6Hd5Gf0Ks3Qa9Ew4Ru7Io2\n", .vaultUnsealKey),
             ("Authorization: SSWS 00Qm4Kx8Zp2Wv7Lr9Tn3Bc6Yh1Jd5Gs0Fa8Ue4Oi2X\n", .oktaToken),
             ("Authorization: lin_api_Qm4Kx8Zp2Wv7Lr9Tn3Bc6Yh1Jd5Gs0Fa8Ue4Oi2P\n", .linearAPIKey),
