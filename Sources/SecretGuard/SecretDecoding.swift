@@ -33,8 +33,9 @@ enum SecretDecoding: Sendable, CaseIterable {
     /// prefilter).
     var triggers: [String] {
         switch self {
-        // `\\n` only after a PEM header's dashes: `\n` alone is in every string of source code.
-        case .jsonEscapes: ["\\/", "-----\\\\n", "\\\\/"]
+        // `\\n` (or deeper) only after a PEM header's dashes: `\n` alone is in every string
+        // of source code.
+        case .jsonEscapes: ["\\/", "-----\\\\", "\\\\/"]
         // The escapes that split what the rules look for: a blank, `/`, `:`, `=`, `+`, `@`, a
         // line break (three bytes each, so the prefilter's next-byte test rules out `%2d`).
         case .percentEncoding: ["%20", "%2F", "%2f", "%3A", "%3a", "%3D", "%3d", "%2B", "%2b", "%0A", "%0a", "%40"]
@@ -98,8 +99,9 @@ enum SecretDecoding: Sendable, CaseIterable {
         return decoded.bytes.count < to - from ? decoded : nil
     }
 
-    /// How many levels of escaping are undone: JSON in JSON (or in a Python `repr`).
-    static let jsonLevels = 2
+    /// How many levels of escaping are undone: JSON in JSON (or in a Python `repr`), and once
+    /// more for a log line that writes such JSON as a string.
+    static let jsonLevels = 3
 
     static func isJSONTrigger(_ text: Span<UInt8>, _ index: Int) -> Bool {
         jsonEscapes.triggers.contains { SecretText.has(text, at: index, $0) }
