@@ -10,7 +10,7 @@ import PasteCore
 /// text, one YAML block scalar), never over the whole text, and the region's decoded bytes are
 /// scanned with the whole table (`SecretRule.decodedMatch`). What is decoded:
 ///
-/// - `jsonEscapes`: JSON string escapes, one or two levels deep (`\/` as PHP's `json_encode`
+/// - `jsonEscapes`: JSON string escapes, one to three levels deep (`\/` as PHP's `json_encode`
 ///   writes a URL, `\\n` in a key inside nested JSON or a Python `repr`);
 /// - `percentEncoding`: `%XX` escapes (a PEM or an `Authorization` header in a query string or
 ///   a logged form body);
