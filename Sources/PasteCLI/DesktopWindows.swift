@@ -144,13 +144,15 @@ struct DesktopWindows {
     ///
     /// Nothing is sent until it is answered. A notification that closes, or is not answered in
     /// `questionTime`, is a cancel. Where no notification server with buttons answers, the
-    /// window asks where an X display is there; otherwise nobody can be asked.
+    /// window asks where an X display is there; otherwise nobody can be asked. Both name every
+    /// finding, and offer "Upload as private" only where it differs from the service's default
+    /// (`SecretQuestion`).
     /// - Returns: `.uploadAnyway` or `.uploadPrivately`; nil when nobody can be asked (the guard
     ///   then refuses, as without windows).
     /// - Throws: `Cancelled` when the person chose Cancel, pressed Escape or closed the window.
-    func confirmSecretUpload(_ finding: SecretFinding, service: ServiceProfile) throws -> SecretChoice? {
-        let message = output.shown(
-            "This text looks like it holds a secret: \(finding.description). Upload it to \(service.name)?")
+    func confirmSecretUpload(_ findings: [SecretFinding], service: ServiceProfile) throws -> SecretChoice? {
+        let question = SecretQuestion(findings: findings, service: service)
+        let message = output.shown(question.message)
         if plan.usesDesktopNotifications {
             switch askOnDesktop(message) {
             case .success(true): return .uploadAnyway
@@ -164,7 +166,7 @@ struct DesktopWindows {
         }
         guard plan.displayName != nil else { return nil }
         var buttons = [Alerts.Button("Upload anyway", answer: SecretChoice.uploadAnyway)]
-        if service.canBePrivate { buttons.append(.init("Upload as private", answer: .uploadPrivately)) }
+        if question.offersPrivate { buttons.append(.init("Upload as private", answer: .uploadPrivately)) }
         buttons.append(.init("Cancel", answer: .cancel))
         let answer: SecretChoice?
         do {

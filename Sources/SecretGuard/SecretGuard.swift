@@ -27,58 +27,12 @@ public struct SecretGuard: Sendable {
 
     /// The secrets in `text`, in order of position.
     ///
-    /// Text with terminal escapes in it (`grep --color` output) is scanned a second time with
-    /// every control sequence (`ESC [ … final`) taken out, so one inside a token
-    /// (`ghp_abc\e[01;31m\e[Kdef…`) hides nothing; its findings keep the offset of the
-    /// original text, and the line and column the terminal showed.
+    /// Terminal escapes inside a token (`ghp_abc\e[01;31m\e[Kdef…`) hide nothing: the
+    /// scanner takes them out around each one (`SecretDecoding.controlSequences`), and the
+    /// finding keeps the offset of the original text, and the line and column the terminal
+    /// showed.
     public func scan(_ text: Span<UInt8>) -> [SecretFinding] {
-        var findings = SecretScanner.scan(text, maximumFindings: maximumFindings)
-        guard findings.count < maximumFindings, let (plain, origins) = Self.withoutControlSequences(text) else {
-            return findings
-        }
-        for var finding in SecretScanner.scan(plain.span, maximumFindings: maximumFindings) {
-            finding.offset = origins[finding.offset]
-            if !findings.contains(where: { $0.pattern == finding.pattern && $0.offset == finding.offset }) {
-                findings.append(finding)
-            }
-        }
-        findings.sort { $0.offset < $1.offset }
-        return Array(findings.prefix(maximumFindings))
-    }
-
-    /// `text` without its ECMA-48 control sequences (`ESC [`, parameter and intermediate
-    /// bytes, a final byte), and where each byte left came from; nil when it holds none.
-    static func withoutControlSequences(_ text: Span<UInt8>) -> ([UInt8], [Int])? {
-        let escape: UInt8 = 0x1b
-        var index = 0
-        var plain: [UInt8] = []
-        var origins: [Int] = []
-        var hasSequence = false
-        while index < text.count {
-            if text[index] == escape, index + 1 < text.count, text[index + 1] == UInt8(ascii: "[") {
-                var end = index + 2
-                while end < text.count, (0x20...0x3f).contains(text[end]) { end += 1 }
-                if end < text.count, (0x40...0x7e).contains(text[end]) {
-                    if !hasSequence {
-                        hasSequence = true
-                        plain.reserveCapacity(text.count)
-                        origins.reserveCapacity(text.count)
-                        for earlier in 0..<index {
-                            plain.append(text[earlier])
-                            origins.append(earlier)
-                        }
-                    }
-                    index = end + 1
-                    continue
-                }
-            }
-            if hasSequence {
-                plain.append(text[index])
-                origins.append(index)
-            }
-            index += 1
-        }
-        return hasSequence ? (plain, origins) : nil
+        SecretScanner.scan(text, maximumFindings: maximumFindings)
     }
 
     /// A scanner for text that arrives in chunks (a stream, a clipboard read in increments),

@@ -49,6 +49,15 @@ extension SecretRule {
             .dopplerToken, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
             .token(.run(.alphanumeric, 40...44))),
         SecretRule(.databricksToken, ["dapi"], .token(.run(.lowerHex, 32...32, .letterAndDigit))),
+        SecretRule(.vaultUnsealKey, ["Unseal Key", "operator unseal"], .vaultUnseal, rank: .context),
+        // (Its own trigger: `key` is everywhere, and the secret row already looks at it.)
+        .assignment(
+            .vaultUnsealKey, keys: ["unseal_key"], triggers: ["unseal_key", "unsealkey", "unseal-key"],
+            value: .plausible(minimumLength: 40), rank: .context),
+        // Okta's API tokens: `00` and forty characters, sent as `Authorization: SSWS <token>`.
+        SecretRule(
+            .oktaToken, ["SSWS "],
+            .token(TokenFormat([.literal("00"), .run(.base64URL, 40...40)], .mixedCaseAndDigit))),
 
         // MARK: Code hosting and package registries
         SecretRule(
@@ -72,6 +81,8 @@ extension SecretRule {
         SecretRule(.rubyGemsToken, ["rubygems_"], .token(.run(.lowerHex, 48...48))),
         SecretRule(.dockerHubToken, ["dckr_pat_"], .token(.run(.base64URL, 24...40, .letterAndDigit))),
         SecretRule(.huggingFaceToken, ["hf_"], .token(.run(.letters, 34...34, .mixedCase))),
+        // `_auth` starts its line or follows a registry (`//host/:_auth=`): `self._auth` is code.
+        SecretRule(.npmAuth, ["\n_auth", ":_auth", "\"_auth", "'_auth", " _auth="], .npmAuth, rank: .context),
 
         // MARK: Payments, messaging and other services
         SecretRule(.stripeKey, ["sk_live_", "rk_live_"], .token(.run(.alphanumeric, 20...255, .letterAndDigit))),
@@ -116,6 +127,16 @@ extension SecretRule {
         SecretRule(
             .openAIKey, ["sk-"], .token(TokenFormat([.run(.base64URL, 32...255)], .notFollowedBy(["ant-"])))),
         SecretRule(.anthropicKey, ["sk-ant-"], .token(.run(.base64URL, 80...255, .letterAndDigit))),
+        SecretRule(.linearAPIKey, ["lin_api_"], .token(.run(.alphanumeric, 40...40, .mixedCaseAndDigit))),
+        // Atlassian API tokens (2023 on): `ATATT3`, a long base64url run, `=` and eight hex digits.
+        SecretRule(
+            .atlassianToken, ["ATATT3"],
+            .token(
+                TokenFormat(
+                    [.run(.base64URL, 150...250), .literal("="), .run(SecretAlphabet("A-F0-9"), 8...8)],
+                    .mixedCaseAndDigit))),
+        // Notion integration tokens: `ntn_`, eleven digits and thirty-five characters.
+        SecretRule(.notionToken, ["ntn_"], .token(.run(.alphanumeric, 46...46, .mixedCaseAndDigit))),
 
         // MARK: Recognised by their shape or their context
         SecretRule(.jsonWebToken, ["eyJ"], .jsonWebToken),
@@ -129,10 +150,16 @@ extension SecretRule {
             rank: .context),
         SecretRule(.connectionString, ["password", "pwd"], ignoringCase: true, .connectionString, rank: .context),
         // `pass` only as the last part of a key (`DB_PASS`): Python's `pass` is everywhere.
+        // `authtok` is sssd's (`ldap_default_authtok`), `bindpw` nslcd's and ldap.conf's.
         .assignment(
-            .passwordAssignment, keys: ["password", "passwd", "pwd", "passphrase", "pass"],
-            triggers: ["password", "passwd", "pwd", "passphrase", "_pass", "-pass"],
+            .passwordAssignment, keys: ["password", "passwd", "pwd", "passphrase", "pass", "authtok", "bindpw"],
+            triggers: ["password", "passwd", "pwd", "passphrase", "_pass", "-pass", "authtok", "bindpw"],
             value: .plausible(minimumLength: SecretValue.minimumLength)),
+        // nslcd.conf and ldap.conf write `bindpw <password>`, with no `=`.
+        SecretRule(.passwordAssignment, ["bindpw", "rootpwmodpw"], .lineKeyword),
+        // postfix's sasl_passwd: `[smtp.example.com]:587 user:password`.
+        // (The port's first digit is in the trigger: `]:` alone is every Python slice.)
+        SecretRule(.passwordAssignment, ["]:25", "]:46", "]:58"], .saslPassword, rank: .context),
         .assignment(
             .secretAssignment,
             keys: [
@@ -141,5 +168,19 @@ extension SecretRule {
             ],
             // API keys and tokens are long; short values are flags, versions and grammar.
             value: .plausible(minimumLength: 8)),
+
+        // MARK: Encodings undone around their triggers (SecretDecoding)
+        .decoding(.jsonEscapes),
+        .decoding(.percentEncoding),
+        .decoding(.base64Values),
+        .decoding(.controlSequences),
+        .decoding(.yamlBlockScalar),
     ]
+
+    /// A row that decodes the region around its triggers and scans what it decodes with the
+    /// whole table; what it reports is the kind found there (the row's own `pattern` is not
+    /// used).
+    static func decoding(_ decoding: SecretDecoding) -> SecretRule {
+        SecretRule(.privateKey, decoding.triggers, .decoded(decoding))
+    }
 }

@@ -32,7 +32,8 @@ extension SecretRule {
     func match(in text: Span<UInt8>, literalAt start: Int, end: Int) -> SecretMatch? {
         let found: Found?
         switch check {
-        case .token(let format): found = Self.token(format, text, start, end)
+        case .token(let format):
+            found = Self.token(format, text, start, end) ?? Self.wrappedToken(format, text, start, end)
         case .privateKeyBlock: found = Self.privateKeyBlock(text, start, end)
         case .pgpBlock: found = Self.pgpBlock(text, start, end)
         case .puttyKeyFile: found = Self.puttyKeyFile(text, start, end)
@@ -47,6 +48,11 @@ extension SecretRule {
         case .urlCredentials: found = Self.urlCredentials(text, start)
         case .dockerAuth: found = Self.dockerAuth(text, start, end)
         case .azureSignature: found = Self.azureSignature(text, start, end)
+        case .npmAuth: found = Self.npmAuth(text, start, end)
+        case .vaultUnseal: found = Self.vaultUnseal(text, start, end)
+        case .saslPassword: found = Self.saslPassword(text, start, end)
+        case .lineKeyword: found = Self.lineKeyword(text, start, end)
+        case .decoded(let decoding): return Self.decodedMatch(decoding, text, start, end)
         }
         guard let found else { return nil }
         return SecretMatch(pattern: pattern, start: found.start, end: found.end, excerpt: found.excerpt, rank: rank)
@@ -253,6 +259,7 @@ extension SecretRule {
         if byte == SecretText.ascii("=") || byte == SecretText.ascii(":") || byte == SecretText.ascii(">") {
             return true
         }
+        if byte == SecretText.ascii(","), isDefine(text, keyStart: start) { return true }
         guard index > blanksStart, blanksStart == end, !SecretText.isSpace(byte) else { return false }
         var keyStart = start
         while keyStart > 0 && end - keyStart < maximumKeyLength && SecretText.isKey(text[keyStart - 1]) {
@@ -317,7 +324,9 @@ extension SecretRule {
                 return nil
             }
         case .base64(let count):
-            guard literal.count == count,
+            // AWS's documented example keys (`wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`) are in
+            // every tutorial: `isPlaceholder` knows `example`.
+            guard literal.count == count, !SecretValue.isPlaceholder(literal),
                 literal.allSatisfy({ SecretText.isAlphanumeric($0) || $0 == 0x2b || $0 == 0x2f }),
                 SecretText.classes(text, value.start, value.end).digit
             else { return nil }
@@ -365,6 +374,8 @@ extension SecretRule {
         let separator = index
         if SecretText.has(text, at: index, ":=") || SecretText.has(text, at: index, "=>") {
             index += 2
+        } else if index < text.count && text[index] == SecretText.ascii(","), isDefine(text, keyStart: key.start) {
+            index += 1
         } else if index < text.count && (text[index] == SecretText.ascii("=") || text[index] == SecretText.ascii(":")) {
             let symbol = text[index]
             index += 1

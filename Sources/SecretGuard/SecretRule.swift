@@ -91,6 +91,18 @@ extension SecretRule {
         case dockerAuth
         /// `sig=<signature>` in a query string that also has `sv=`.
         case azureSignature
+        /// `_auth = <base64 of user:password>`, as in `.npmrc`.
+        case npmAuth
+        /// A Vault unseal key after `Unseal Key N:` or `vault operator unseal`.
+        case vaultUnseal
+        /// A postfix `sasl_passwd` line: `[host]:port user:password` (or `host:port`).
+        case saslPassword
+        /// A keyword starting its line, a blank and the value to the line's end
+        /// (`bindpw secret` in nslcd.conf).
+        case lineKeyword
+        /// Not a kind but an encoding: the region around the trigger decoded, then scanned
+        /// with the whole table (`SecretDecoding`).
+        case decoded(SecretDecoding)
     }
 
     /// What an assigned value must look like.

@@ -179,6 +179,23 @@ struct DesktopNotificationTests: ScopedSuite {
         #expect(server.notifications.count == 2)  // then "Copied"
     }
 
+    @Test("the guard's question names every finding: an access key id on line 1 and its secret on line 2")
+    func guardNamesEveryFinding() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus, answer: "cancel")
+        let paste = try runner(on: bus)
+        try paste.writeConfig(pastieConfig(mock, isDefault: true))
+        let result = try paste.run(["--notify", "--no-copy"], stdin: SecretQuestionTests.credentials)
+        #expect(result.status == 130)
+        #expect(result.err == "paste: cancelled; nothing was uploaded\n")
+        #expect(try mock.posts().isEmpty)
+        let question = try #require(server.notifications.first)
+        #expect(
+            question["body"] as? String
+                == "This text looks like it holds 2 secrets: AWS access key id at line 1, "
+                + "AWS secret access key at line 2. Upload it to m?")
+    }
+
     @Test(
         "the guard asks through the bus: cancel, or the question closing unanswered, sends nothing (130)",
         arguments: [false, true])

@@ -4,7 +4,8 @@
 Called by scripts/secret-guard-recall. Generates fresh samples of every kind (fakes.py: random
 values in each issuer's real format; private keys from openssl, ssh-keygen and gpg), places each
 in surroundings picked at random from the templates below (none of them is used by the test
-fixtures in Tests/SecretGuardTests/Fixtures), writes one file per sample, and then:
+fixtures in Tests/SecretGuardTests/Fixtures), adds the hard cases of hard.py (escaped, encoded,
+coloured, wrapped, block scalars, the formats people paste), writes one file per sample, and then:
   - runs `paste -n -f FILE` on each (a dry run: the guard refuses with exit 77, nothing is sent),
   - runs `detect-secrets scan --all-files` once over all of them,
 and prints, per kind, the share of samples each refuses.
@@ -19,6 +20,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fakes  # noqa: E402
+import hard  # noqa: E402
 
 ESC = "\x1b"
 
@@ -131,6 +133,8 @@ def context_sample(kind, f):
 
 
 def sample(kind, f):
+    if kind.startswith("hard:"):
+        return hard.HARD[kind[5:]](f)
     if kind in ("password", "secret"):
         key, value = fakes.GENERATORS[kind](f).split("\x00")
         return f.pick(ASSIGNMENT_TEMPLATES)(f, key, value)
@@ -174,6 +178,8 @@ def main():
     parser.add_argument("--seed", type=int, default=None, help="fixes the samples (default: random)")
     parser.add_argument("--no-real-keys", action="store_true", help="do not call openssl, ssh-keygen, gpg")
     parser.add_argument("--keep", help="write the samples here and keep them")
+    parser.add_argument("--set", choices=["all", "kinds", "hard"], default="all",
+                        help="the kinds in plain surroundings, the hard cases (hard.py), or both")
     parser.add_argument("-v", "--verbose", action="store_true", help="name every sample a tool lets through")
     arguments = parser.parse_args()
 
@@ -190,11 +196,13 @@ def main():
     env.pop("PASTE_CONFIG", None)
     env.pop("DISPLAY", None)
 
-    kinds = list(fakes.GENERATORS)
+    kinds = [] if arguments.set == "hard" else list(fakes.GENERATORS)
+    if arguments.set != "kinds":
+        kinds += ["hard:" + family for family in hard.HARD]
     files = {}
     for kind in kinds:
         for index in range(arguments.samples):
-            name = f"{kind}-{index:02}.txt"
+            name = f"{kind.replace(':', '-')}-{index:02}.txt"
             with open(os.path.join(folder, name), "w", newline="") as out:
                 out.write(sample(kind, f))
             files.setdefault(kind, []).append(name)

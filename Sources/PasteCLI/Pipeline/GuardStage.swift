@@ -38,9 +38,9 @@ enum GuardStage {
                 } else {
                     SecretGuard().scan(input.inspectable)
                 }
-            guard let first = findings.first else { continue }
+            guard !findings.isEmpty else { continue }
             if windows.isShown,
-                let choice = try windows.confirmSecretUpload(first, service: reading.route(of: input).service)
+                let choice = try windows.confirmSecretUpload(findings, service: reading.route(of: input).service)
             {
                 if choice == .uploadPrivately { options.isPrivate = true }
                 consented.insert(index)

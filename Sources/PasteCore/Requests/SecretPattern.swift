@@ -43,6 +43,11 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
     case dopplerToken = "doppler-token"
     /// A Databricks personal access token: `dapi` and 32 hex digits.
     case databricksToken = "databricks-token"
+    /// A HashiCorp Vault unseal key (a Shamir share of the root key): the base64 or hex after
+    /// `vault operator unseal` or `Unseal Key 1:`, or assigned to `…UNSEAL_KEY`.
+    case vaultUnsealKey = "vault-unseal-key"
+    /// An Okta API token: `SSWS` and `00` and forty characters, in an `Authorization` header.
+    case oktaToken = "okta-token"
 
     // MARK: Code hosting and package registries
     /// A GitHub token: `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` with a valid CRC32 tail, or
@@ -61,6 +66,8 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
     case dockerHubToken = "docker-hub-token"
     /// A Hugging Face token: `hf_` and thirty-four letters.
     case huggingFaceToken = "huggingface-token"
+    /// npm's `_auth` (in `.npmrc`): the base64 of `user:password`.
+    case npmAuth = "npm-auth"
 
     // MARK: Payments, messaging and other services
     /// A Stripe live secret or restricted key: `sk_live_`, `rk_live_`.
@@ -93,6 +100,13 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
     case openAIKey = "openai-key"
     /// An Anthropic key: `sk-ant-api03-` or `sk-ant-admin01-` and ninety-odd characters.
     case anthropicKey = "anthropic-key"
+    /// A Linear API key: `lin_api_` and forty characters (sent bare in `Authorization`).
+    case linearAPIKey = "linear-key"
+    /// An Atlassian (Jira, Confluence) API token: `ATATT3`, 180-odd characters, `=` and an
+    /// eight-digit hex checksum.
+    case atlassianToken = "atlassian-token"
+    /// A Notion integration token: `ntn_`, eleven digits and thirty-five characters.
+    case notionToken = "notion-token"
 
     // MARK: Tokens and credentials recognised by their shape or context
     /// A JSON Web Token: base64url segments whose header decodes to JSON with `"alg"`.
@@ -136,6 +150,8 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
         case .terraformToken: "Terraform Cloud token"
         case .dopplerToken: "Doppler token"
         case .databricksToken: "Databricks token"
+        case .vaultUnsealKey: "Vault unseal key"
+        case .oktaToken: "Okta API token"
         case .gitHubToken: "GitHub token"
         case .gitLabToken: "GitLab token"
         case .npmToken: "npm token"
@@ -143,6 +159,7 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
         case .rubyGemsToken: "RubyGems API key"
         case .dockerHubToken: "Docker Hub token"
         case .huggingFaceToken: "Hugging Face token"
+        case .npmAuth: "npm registry login (_auth)"
         case .stripeKey: "Stripe live key"
         case .squareToken: "Square token"
         case .shopifyToken: "Shopify token"
@@ -158,6 +175,9 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
         case .postmanKey: "Postman API key"
         case .openAIKey: "OpenAI-style API key"
         case .anthropicKey: "Anthropic API key"
+        case .linearAPIKey: "Linear API key"
+        case .atlassianToken: "Atlassian API token"
+        case .notionToken: "Notion token"
         case .jsonWebToken: "JSON Web Token"
         case .basicAuthHeader: "HTTP Basic authorization header"
         case .bearerToken: "bearer token"
@@ -175,7 +195,8 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
     public var nameWithArticle: String {
         switch self {
         case .awsAccessKeyID, .awsSecretAccessKey, .npmToken, .openAIKey, .ageSecretKey, .anthropicKey,
-            .azureStorageKey, .azureSASToken, .azureClientSecret, .huggingFaceToken, .basicAuthHeader:
+            .azureStorageKey, .azureSASToken, .azureClientSecret, .huggingFaceToken, .basicAuthHeader, .npmAuth,
+            .oktaToken, .atlassianToken:
             "an " + name
         default: "a " + name
         }

@@ -1,0 +1,478 @@
+import PasteCore
+
+/// A way pasted text hides a secret from the rules, and how to undo it around one candidate.
+///
+/// Each decoding declares the literals that justify running it (`triggers`); they are rows of
+/// `SecretRule.table` like any kind's (`SecretRule.Check.decoded`), so the prefilter finds them
+/// in the same pass as every other trigger, and a decoding runs only where one of them is. It
+/// then works on a bounded region of the scanner's window around that trigger (a JSON string,
+/// a run of percent escapes, the values under a Kubernetes `data:`, three lines of coloured
+/// text, one YAML block scalar), never over the whole text, and the region's decoded bytes are
+/// scanned with the whole table (`SecretRule.decodedMatch`). What is decoded:
+///
+/// - `jsonEscapes`: JSON string escapes, one to three levels deep (`\/` as PHP's `json_encode`
+///   writes a URL, `\\n` in a key inside nested JSON or a Python `repr`);
+/// - `percentEncoding`: `%XX` escapes (a PEM or an `Authorization` header in a query string or
+///   a logged form body);
+/// - `base64Values`: the values under a Kubernetes Secret's `data:` (YAML or JSON), and base64
+///   that starts with the base64 of `-----BEGIN`, `Basic ` or `Bearer `;
+/// - `controlSequences`: terminal colour codes (`grep --color`, `bat`), on a line and the two
+///   after it;
+/// - `yamlBlockScalar`: a `key: |` or `key: >` whose value is on the lines after it.
+///
+/// Hard wraps are undone by the token check itself (`SecretRule.wrappedToken`): there the
+/// candidate is a token cut at a line end.
+enum SecretDecoding: Sendable, CaseIterable {
+    case jsonEscapes
+    case percentEncoding
+    case base64Values
+    case controlSequences
+    case yamlBlockScalar
+
+    /// The literals that make the scanner run this decoding (each at least two bytes, for the
+    /// prefilter).
+    var triggers: [String] {
+        switch self {
+        // `\\n` (or deeper) only after a PEM header's dashes: `\n` alone is in every string
+        // of source code.
+        case .jsonEscapes: ["\\/", "-----\\\\", "\\\\/"]
+        // The escapes that split what the rules look for: a blank, `/`, `:`, `=`, `+`, `@`, a
+        // line break (three bytes each, so the prefilter's next-byte test rules out `%2d`).
+        case .percentEncoding: ["%20", "%2F", "%2f", "%3A", "%3a", "%3D", "%3d", "%2B", "%2b", "%0A", "%0a", "%40"]
+        // A Kubernetes Secret's `data:` is a top-level key (`metadata:` is not it).
+        case .base64Values: ["\ndata:", "\"data\":", "LS0tLS1CRUdJT", "QmFzaWMg", "QmVhcmVyI"]
+        case .controlSequences: ["\u{1b}["]
+        // The indicator and the byte after it (a line end or a chomping indicator), so the
+        // prefilter's pair is not ` |` or ` >`, which are everywhere in code.
+        case .yamlBlockScalar:
+            [": |\n", ": >\n", ": |-", ": >-", ": |+", ": >+", ": |\r", ": >\r"]
+        }
+    }
+
+    /// The longest region decoded around one trigger, before and after it.
+    static let regionBefore = 1024
+    static let regionAfter = 6144
+
+    /// The decoded bytes of the region around the trigger at `start..<end` in `text`, with
+    /// where each came from; nil when there is nothing to decode there (or this trigger is not
+    /// the one that decodes its region: the first of a cluster does it for the rest).
+    func decode(_ text: Span<UInt8>, literalAt start: Int, end: Int) -> SecretDecoded? {
+        switch self {
+        case .jsonEscapes: Self.jsonEscapes(text, start)
+        case .percentEncoding: Self.percentEncoding(text, start)
+        case .base64Values: Self.base64Values(text, start, end)
+        case .controlSequences: Self.controlSequences(text, start)
+        case .yamlBlockScalar: Self.yamlBlockScalar(text, start, end)
+        }
+    }
+
+    // MARK: - JSON string escapes
+
+    /// The JSON string holding the trigger (from the nearest unescaped `"` before it to the
+    /// next one after it, or the line's ends), unescaped up to `jsonLevels` times.
+    static func jsonEscapes(_ text: Span<UInt8>, _ trigger: Int) -> SecretDecoded? {
+        let backslash = SecretText.ascii("\\")
+        let quote = SecretText.ascii("\"")
+        func isUnescapedQuote(_ index: Int) -> Bool {
+            guard text[index] == quote else { return false }
+            var count = 0
+            while index - count - 1 >= 0 && text[index - count - 1] == backslash { count += 1 }
+            return count % 2 == 0
+        }
+        var from = trigger
+        let lowest = max(0, trigger - regionBefore)
+        while from > lowest && !isUnescapedQuote(from - 1) && text[from - 1] != 0x0a { from -= 1 }
+        // The first trigger of the string decodes it; later ones in it have nothing to add.
+        var index = from
+        while index < trigger {
+            if isJSONTrigger(text, index) { return nil }
+            index += 1
+        }
+        var to = trigger
+        let highest = min(text.count, trigger + regionAfter)
+        while to < highest && !isUnescapedQuote(to) && text[to] != 0x0a { to += 1 }
+        var decoded = SecretDecoded(text, from, to)
+        for _ in 0..<jsonLevels {
+            guard let next = decoded.unescapingJSON() else { break }
+            decoded = next
+        }
+        return decoded.bytes.count < to - from ? decoded : nil
+    }
+
+    /// How many levels of escaping are undone: JSON in JSON (or in a Python `repr`), and once
+    /// more for a log line that writes such JSON as a string.
+    static let jsonLevels = 3
+
+    static func isJSONTrigger(_ text: Span<UInt8>, _ index: Int) -> Bool {
+        jsonEscapes.triggers.contains { SecretText.has(text, at: index, $0) }
+    }
+
+    // MARK: - Percent-encoding
+
+    /// The run of URL characters holding the trigger (up to a blank, a quote, `&` or `<`),
+    /// percent-decoded, when it holds at least two valid escapes.
+    static func percentEncoding(_ text: Span<UInt8>, _ trigger: Int) -> SecretDecoded? {
+        func isRun(_ byte: UInt8) -> Bool {
+            !SecretText.isSpace(byte) && !SecretText.isQuote(byte) && byte != SecretText.ascii("&")
+                && byte != SecretText.ascii("<") && byte != SecretText.ascii(">")
+        }
+        guard isEscape(text, trigger) else { return nil }
+        var from = trigger
+        let lowest = max(0, trigger - regionBefore)
+        while from > lowest && isRun(text[from - 1]) { from -= 1 }
+        // The first trigger of the run decodes it.
+        var index = from
+        while index < trigger {
+            if text[index] == SecretText.ascii("%"),
+                percentEncoding.triggers.contains(where: {
+                    SecretText.has(text, at: index, $0)
+                })
+            {
+                return nil
+            }
+            index += 1
+        }
+        var to = trigger
+        let highest = min(text.count, trigger + regionAfter)
+        var escapes = 0
+        while to < highest && isRun(text[to]) {
+            if isEscape(text, to) { escapes += 1 }
+            to += 1
+        }
+        guard escapes >= 2 else { return nil }
+        var bytes: [UInt8] = []
+        var origins: [Int] = []
+        bytes.reserveCapacity(to - from)
+        origins.reserveCapacity(to - from + 1)
+        index = from
+        while index < to {
+            origins.append(index)
+            if isEscape(text, index), index + 2 < to {
+                bytes.append(hexValue(text[index + 1]) << 4 | hexValue(text[index + 2]))
+                index += 3
+            } else {
+                bytes.append(text[index])
+                index += 1
+            }
+        }
+        origins.append(to)
+        return SecretDecoded(bytes: bytes, origins: origins)
+    }
+
+    static func isEscape(_ text: Span<UInt8>, _ index: Int) -> Bool {
+        index + 2 < text.count && text[index] == SecretText.ascii("%") && SecretText.isHex(text[index + 1])
+            && SecretText.isHex(text[index + 2])
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8 {
+        SecretText.isDigit(byte) ? byte - 0x30 : SecretText.lowercased(byte) - 0x61 + 10
+    }
+
+    // MARK: - Base64 values
+
+    /// The shortest base64 value decoded (eight characters: six bytes).
+    static let minimumBase64 = 8
+
+    /// Under `data:` (a Kubernetes Secret in YAML) or `"data": {` (in JSON): each `key: value`
+    /// of the block, its value decoded, as `key: decoded` lines. Elsewhere: the base64 run that
+    /// starts with the trigger (the base64 of `-----BEGIN`, `Basic `, `Bearer `), decoded, its
+    /// lines (as `base64` wraps them at 76) joined.
+    static func base64Values(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretDecoded? {
+        if text[start] == 0x0a { return dataBlock(text, start + 1, end) }
+        if text[start] == SecretText.ascii("\"") { return dataBlock(text, start, end) }
+        guard SecretText.startsWord(text, at: start) else { return nil }
+        var bytes: [UInt8] = []
+        var origins: [Int] = []
+        var index = start
+        let highest = min(text.count, start + regionAfter)
+        var runEnd = start
+        var encoded: [UInt8] = []
+        while index < highest {
+            let byte = text[index]
+            if SecretAlphabet.base64.contains(byte) || byte == SecretText.ascii("=") {
+                encoded.append(byte)
+                index += 1
+                runEnd = index
+            } else if byte == 0x0a || byte == 0x0d {
+                // `base64` wraps at 76: a line of base64 continues on the next.
+                var next = index
+                while next < highest && (text[next] == 0x0a || text[next] == 0x0d || SecretText.isBlank(text[next])) {
+                    next += 1
+                }
+                guard next < highest, SecretAlphabet.base64.contains(text[next]) else { break }
+                index = next
+            } else {
+                break
+            }
+        }
+        guard let decoded = decodedText(encoded) else { return nil }
+        bytes = decoded
+        origins = Array(repeating: start, count: bytes.count)
+        origins.append(runEnd)
+        return SecretDecoded(bytes: bytes, origins: origins)
+    }
+
+    /// The values of a `data:` block, decoded.
+    static func dataBlock(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretDecoded? {
+        let isJSON = text[start] == SecretText.ascii("\"")
+        var index = end
+        if isJSON {
+            while index < text.count && SecretText.isSpace(text[index]) { index += 1 }
+            guard index < text.count, text[index] == SecretText.ascii("{") else { return nil }
+            index += 1
+        } else {
+            // `data:` as a YAML key of its own (not `metadata:`), ending its line.
+            guard SecretRule.startsLine(text, start) else { return nil }
+            while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+            guard index < text.count, text[index] == 0x0a || text[index] == 0x0d else { return nil }
+        }
+        var bytes: [UInt8] = []
+        var origins: [Int] = []
+        let highest = min(text.count, end + regionAfter)
+        var found = false
+        while index < highest {
+            // The next entry: an optionally quoted key, `:`, an optionally quoted value.
+            while index < highest && (SecretText.isSpace(text[index]) || text[index] == SecretText.ascii(",")) {
+                index += 1
+            }
+            guard index < highest, text[index] != SecretText.ascii("}") else { break }
+            let lineStart = index
+            if !isJSON, let first = SecretText.lineStart(text, of: index, within: regionBefore),
+                index == first
+            {
+                break  // back at the key's own indentation: the block is over
+            }
+            var keyEnd = index
+            while keyEnd < highest && text[keyEnd] != SecretText.ascii(":") && text[keyEnd] != 0x0a { keyEnd += 1 }
+            guard keyEnd < highest, text[keyEnd] == SecretText.ascii(":") else { break }
+            var valueStart = keyEnd + 1
+            while valueStart < highest && SecretText.isBlank(text[valueStart]) { valueStart += 1 }
+            if valueStart < highest && SecretText.isQuote(text[valueStart]) { valueStart += 1 }
+            let length = SecretText.run(text, from: valueStart, max: regionAfter, .base64)
+            var valueEnd = valueStart + length
+            while valueEnd < highest && text[valueEnd] == SecretText.ascii("=") { valueEnd += 1 }
+            if length >= minimumBase64,
+                let decoded = decodedText(SecretText.bytes(text, valueStart, valueEnd))
+            {
+                for position in lineStart..<(keyEnd + 1) {
+                    bytes.append(text[position])
+                    origins.append(position)
+                }
+                bytes.append(0x20)
+                origins.append(valueStart)
+                bytes += decoded
+                origins += repeatElement(valueStart, count: decoded.count)
+                bytes.append(0x0a)
+                origins.append(valueEnd)
+                found = true
+            }
+            index = valueEnd
+            while index < highest && text[index] != 0x0a && text[index] != SecretText.ascii(",") { index += 1 }
+        }
+        guard found else { return nil }
+        origins.append(index)
+        return SecretDecoded(bytes: bytes, origins: origins)
+    }
+
+    /// `encoded` decoded, when it is text: base64 of printable UTF-8 (tabs and line breaks
+    /// allowed), not of binary (a DER key is matched by its PEM form, a certificate not at all).
+    static func decodedText(_ encoded: [UInt8]) -> [UInt8]? {
+        guard encoded.count >= minimumBase64, let decoded = SecretText.decodeBase64(encoded.span, 0, encoded.count),
+            !decoded.isEmpty
+        else { return nil }
+        let printable = decoded.filter { ($0 >= 0x20 && $0 != 0x7f) || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
+        return printable.count == decoded.count ? decoded : nil
+    }
+
+    // MARK: - Terminal colour codes
+
+    /// How many lines after the trigger's are taken with it: a PEM header and its first body
+    /// lines, a token wrapped once.
+    static let controlSequenceLines = 2
+
+    /// The trigger's line and the two after it without ECMA-48 control sequences (`ESC [`,
+    /// parameter and intermediate bytes, a final byte), when the trigger is the line's first.
+    static func controlSequences(_ text: Span<UInt8>, _ trigger: Int) -> SecretDecoded? {
+        guard let lineStart = SecretText.lineStart(text, of: trigger, within: regionBefore) else { return nil }
+        var index = lineStart
+        while index < trigger {
+            if text[index] == 0x1b { return nil }
+            index += 1
+        }
+        var to = trigger
+        var lines = 0
+        let highest = min(text.count, trigger + regionAfter)
+        while to < highest {
+            if text[to] == 0x0a {
+                lines += 1
+                if lines > controlSequenceLines { break }
+            }
+            to += 1
+        }
+        var bytes: [UInt8] = []
+        var origins: [Int] = []
+        bytes.reserveCapacity(to - lineStart)
+        origins.reserveCapacity(to - lineStart + 1)
+        index = lineStart
+        while index < to {
+            if text[index] == 0x1b, index + 1 < to, text[index + 1] == SecretText.ascii("[") {
+                var end = index + 2
+                while end < to, (0x20...0x3f).contains(text[end]) { end += 1 }
+                if end < to, (0x40...0x7e).contains(text[end]) {
+                    index = end + 1
+                    continue
+                }
+            }
+            bytes.append(text[index])
+            origins.append(index)
+            index += 1
+        }
+        origins.append(to)
+        return SecretDecoded(bytes: bytes, origins: origins)
+    }
+
+    // MARK: - YAML block scalars
+
+    /// `key: |` (or `>`, with a chomping indicator `-`/`+` and an indentation digit) ending its
+    /// line, then lines indented deeper: `key: ` and the value, its lines joined with line
+    /// breaks (`|`) or blanks (`>`), so the rule for the key sees the value after it.
+    static func yamlBlockScalar(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretDecoded? {
+        let isFolded = text[start + 2] == SecretText.ascii(">")
+        var index = start + 3
+        while index < text.count
+            && (text[index] == SecretText.ascii("-") || text[index] == SecretText.ascii("+")
+                || SecretText.isDigit(text[index]))
+        {
+            index += 1
+        }
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        guard index < text.count, text[index] == 0x0a || text[index] == 0x0d else { return nil }
+        guard let lineStart = SecretText.lineStart(text, of: start, within: SecretRule.maximumKeyLength + 16) else {
+            return nil
+        }
+        var keyStart = lineStart
+        while keyStart < start && (SecretText.isBlank(text[keyStart]) || text[keyStart] == SecretText.ascii("-")) {
+            keyStart += 1
+        }
+        let indentation = keyStart - lineStart
+        guard keyStart < start else { return nil }
+        var bytes: [UInt8] = []
+        var origins: [Int] = []
+        for position in keyStart..<(start + 1) {
+            bytes.append(text[position])
+            origins.append(position)
+        }
+        bytes.append(0x20)
+        origins.append(start + 1)
+        let highest = min(text.count, end + regionAfter)
+        var lines = 0
+        while index < highest && (text[index] == 0x0a || text[index] == 0x0d) {
+            var contentStart = index
+            while contentStart < highest && (text[contentStart] == 0x0a || text[contentStart] == 0x0d) {
+                contentStart += 1
+            }
+            let blankStart = contentStart
+            while contentStart < highest && text[contentStart] == 0x20 { contentStart += 1 }
+            guard contentStart - blankStart > indentation, contentStart < highest,
+                text[contentStart] != 0x0a
+            else { break }
+            if lines > 0 {
+                bytes.append(isFolded ? 0x20 : 0x0a)
+                origins.append(index)
+            }
+            let lineEnd = min(highest, SecretText.lineEnd(text, of: contentStart))
+            for position in contentStart..<lineEnd {
+                bytes.append(text[position])
+                origins.append(position)
+            }
+            lines += 1
+            index = lineEnd
+        }
+        guard lines > 0 else { return nil }
+        // A block scalar is a string, never a reference: one line of it is written quoted, so
+        // the key's rule takes it as the literal it is.
+        let valueStart = start + 2 - keyStart
+        let value = bytes[valueStart...]
+        if lines == 1 && !value.contains(where: SecretText.isQuote) {
+            bytes.insert(SecretText.ascii("\""), at: valueStart)
+            origins.insert(origins[valueStart], at: valueStart)
+            bytes.append(SecretText.ascii("\""))
+            origins.append(index)
+        }
+        bytes.append(0x0a)
+        origins.append(index)
+        origins.append(index)
+        return SecretDecoded(bytes: bytes, origins: origins)
+    }
+}
+
+/// Bytes decoded from a region of the scanner's window, and where each came from.
+struct SecretDecoded {
+    /// The decoded bytes.
+    var bytes: [UInt8]
+    /// For each decoded byte, the window offset of the first source byte it came from; one
+    /// more entry at the end: where the region ends.
+    var origins: [Int]
+
+    init(bytes: [UInt8], origins: [Int]) {
+        precondition(origins.count == bytes.count + 1, "one origin per byte and the end")
+        self.bytes = bytes
+        self.origins = origins
+    }
+
+    /// `text[from..<to]` as it is.
+    init(_ text: Span<UInt8>, _ from: Int, _ to: Int) {
+        self.init(bytes: SecretText.bytes(text, from, to), origins: Array(from...to))
+    }
+
+    /// One level of JSON string escapes undone (`\/ \\ \" \n \r \t \uXXXX` below U+0080); nil
+    /// when there was none.
+    func unescapingJSON() -> SecretDecoded? {
+        let backslash = SecretText.ascii("\\")
+        var output: [UInt8] = []
+        var sources: [Int] = []
+        output.reserveCapacity(bytes.count)
+        sources.reserveCapacity(bytes.count + 1)
+        var changed = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == backslash, index + 1 < bytes.count {
+                let next = bytes[index + 1]
+                var replacement: UInt8?
+                var length = 2
+                switch next {
+                case SecretText.ascii("/"), backslash, SecretText.ascii("\""): replacement = next
+                case SecretText.ascii("n"): replacement = 0x0a
+                case SecretText.ascii("r"): replacement = 0x0d
+                case SecretText.ascii("t"): replacement = 0x09
+                case SecretText.ascii("u"):
+                    if index + 5 < bytes.count, bytes[index + 2] == 0x30, bytes[index + 3] == 0x30,
+                        SecretText.isHex(bytes[index + 4]), SecretText.isHex(bytes[index + 5])
+                    {
+                        let value =
+                            SecretDecoding.hexValue(bytes[index + 4]) << 4 | SecretDecoding.hexValue(bytes[index + 5])
+                        if value < 0x80 {
+                            replacement = value
+                            length = 6
+                        }
+                    }
+                default: break
+                }
+                if let replacement {
+                    output.append(replacement)
+                    sources.append(origins[index])
+                    index += length
+                    changed = true
+                    continue
+                }
+            }
+            output.append(byte)
+            sources.append(origins[index])
+            index += 1
+        }
+        guard changed else { return nil }
+        sources.append(origins[bytes.count])
+        return SecretDecoded(bytes: output, origins: sources)
+    }
+}
