@@ -20,7 +20,7 @@
 /// copies (WaylandEndToEndTests records it as a known issue); the other way, a later X copy
 /// that a bridge does not carry leaves Wayland readers our URL.
 ///
-/// `complete(with:)` returns only once both readers were seen to get the text: a data-control
+/// `complete(with:isSecret:)` returns only once both readers were seen to get the text: a data-control
 /// read and an X read of the selection, each retried within `verifyTimeout` (a bridge's copy
 /// arrives a moment later), and the X owner started again when a bridge took the X selection
 /// after it. When `DISPLAY` cannot be opened the copy is the Wayland one alone.
@@ -45,13 +45,13 @@ final class BridgedWrite: PreparedClipboardWrite {
         self.selection = selection
     }
 
-    func complete(with text: [UInt8]) throws(ClipboardError) {
-        try wayland.complete(with: text)
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) {
+        try wayland.complete(with: text, isSecret: isSecret)
         var lastFailure: ClipboardError = .helperFailed(.notOwner)
         var owned = false
         for _ in 0..<Self.xAttempts {
             do {
-                try x11.prepareWrite(to: selection).complete(with: text)
+                try x11.prepareWrite(to: selection).complete(with: text, isSecret: isSecret)
             } catch .noDisplay, .cannotOpenDisplay {
                 // DISPLAY is set but not reachable: the Wayland copy is the copy.
                 return
@@ -60,7 +60,7 @@ final class BridgedWrite: PreparedClipboardWrite {
                 continue
             }
             if Self.reads(
-                text, within: Self.verifyTimeout,
+                text, within: Self.verifyTimeout, marked: isSecret,
                 { () throws(ClipboardError) in
                     try x11.read(selection, timeout: Self.verifyTimeout)
                 })
@@ -72,7 +72,7 @@ final class BridgedWrite: PreparedClipboardWrite {
         guard owned else { throw lastFailure }
         guard
             Self.reads(
-                text, within: Self.verifyTimeout,
+                text, within: Self.verifyTimeout, marked: isSecret,
                 { () throws(ClipboardError) in
                     try waylandClipboard.read(selection, timeout: Self.verifyTimeout)
                 })
@@ -81,12 +81,20 @@ final class BridgedWrite: PreparedClipboardWrite {
 
     /// Whether `read` gives `text` before `within` has passed: reads again after a failed or a
     /// different answer (each read waits on its owner, with its own deadline; no sleeps).
+    ///
+    /// A `marked` text (a URL carrying its key) goes with the password manager's mark, which
+    /// every read of ours refuses without taking the text: for it, a refusal for that mark is
+    /// the sign that the owner serving the reader is ours.
     static func reads(
-        _ text: [UInt8], within: Duration, _ read: () throws(ClipboardError) -> [UInt8]
+        _ text: [UInt8], within: Duration, marked: Bool = false, _ read: () throws(ClipboardError) -> [UInt8]
     ) -> Bool {
         let deadline = ContinuousClock.now + within
         repeat {
-            if let got = try? read(), got == text { return true }
+            do {
+                if try read() == text { return true }
+            } catch .markedSecret where marked {
+                return true
+            } catch {}
         } while ContinuousClock.now < deadline
         return false
     }
