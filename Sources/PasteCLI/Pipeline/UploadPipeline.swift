@@ -184,10 +184,15 @@ struct UploadPipeline {
 
     // MARK: - --retry and --outbox send
 
-    /// Sends the retryable entries of the outbox whose backoff is over, oldest first: each
-    /// claimed (another `--retry` holding one skips it, never sending it twice), checked by the
-    /// secret guard again (text), marked in flight, sent, recorded and delivered before the
-    /// next. Held entries wait for `paste --outbox send ID`.
+    /// Sends the retryable entries of the outbox, oldest first: each claimed (another `--retry`
+    /// holding one skips it, never sending it twice), checked by the secret guard again (text),
+    /// marked in flight, sent, recorded and delivered before the next. Held entries wait for
+    /// `paste --outbox send ID`.
+    ///
+    /// Run by a person (`RetryPlan.isAttended`), it sends every retryable entry now; unattended
+    /// (cron, a timer), only those whose backoff is over. Each entry is tried once (the outbox's
+    /// backoff is the retry), and once a service turned out unreachable, its other entries wait
+    /// for the next run (`UploadError.isUnreachable`).
     ///
     /// The recovery pass runs first; what it did, and what it could not read, is one stderr
     /// line each.
@@ -199,41 +204,83 @@ struct UploadPipeline {
     ///   one line and does not change the status.
     /// - Throws: `StoreError` when the outbox folder cannot be read (74).
     func retry(_ plan: RetryPlan) throws -> ExitStatus {
+        var plan = plan
+        // One attempt per entry and run: an unattended run comes back on its timer, a person
+        // runs it again; neither waits through in-process backoffs for each entry in turn.
+        plan.transfer.retryPolicy.maximumAttempts = 1
         let outbox = Outbox(context: context, policy: plan.outboxPolicy)
         let listing = try outbox.listing(recovering: !plan.isDryRun)
         OutboxReport.report(listing, output: output)
         let now = context.now()
-        let due = listing.items.filter { $0.isDue(at: now) }
+        let isAttended = plan.isAttended
+        func isWanted(_ item: OutboxListing.Item, at now: Date) -> Bool {
+            isAttended ? item.isSendable : item.isDue(at: now)
+        }
+        let due = listing.items.filter { isWanted($0, at: now) }
         // Said, not waited for: a next attempt written while the clock was far ahead.
-        for item in due where item.isScheduledImplausiblyFar(at: now) {
+        for item in due where !isAttended && item.isScheduledImplausiblyFar(at: now) {
             let next = item.entry.metadata.nextAttempt.map(JSONText.timestamp) ?? ""
             output.note(
                 "outbox entry \(item.entry.id) was to wait until \(next), implausibly far ahead (the clock may have "
                     + "been wrong when it was written): it is due now")
         }
         if plan.isDryRun {
-            for item in due { output.result("would send " + OutboxReport.line(for: item, now: now)) }
-            if due.isEmpty { output.note("nothing is due in the outbox") }
+            for item in due { output.result("would send " + OutboxReport.dryRunLine(for: item)) }
+            if due.isEmpty {
+                let waiting = listing.items.filter { $0.isSendable }.count
+                output.note(
+                    waiting == 0
+                        ? "nothing is due in the outbox"
+                        : "nothing is due in the outbox: \(waiting) retryable "
+                            + "\(waiting == 1 ? "entry waits" : "entries wait") for its backoff; "
+                            + "'paste --outbox' says when")
+            }
             return .success
         }
         var sender = EntrySender(plan: plan, outbox: outbox, context: context, output: output)
         defer { sender.finish() }
+        // The services found unreachable in this run, and the entries of theirs left for the next.
+        var unreachable: [String: Int] = [:]
+        var unreachableOrder: [String] = []
         var candidates = due
+        var tried: Set<String> = []
         while !candidates.isEmpty, !sender.interruption.hasArrived {
             var hasSent = false
             for item in candidates {
                 if sender.interruption.hasArrived { break }
+                let key = Self.serviceKey(of: item.entry)
+                if unreachable[key] != nil {
+                    if !tried.contains(item.entry.name) {
+                        unreachable[key, default: 0] += 1
+                        tried.insert(item.entry.name)
+                    }
+                    continue
+                }
                 // Another `paste --retry` (cron and a person at once) may hold it, or have sent
                 // it; another run's listing may hold it for a moment.
-                guard let claim = try? outbox.claimDue(item.entry) else { continue }
-                sender.send(claim)
+                guard let claim = try? outbox.claimDue(item.entry, ignoringBackoff: isAttended) else { continue }
+                tried.insert(item.entry.name)
+                let result = sender.send(claim)
+                if case .failure(let failure) = result, (failure.cause as? UploadError)?.isUnreachable == true {
+                    unreachable[key] = 0
+                    unreachableOrder.append(key)
+                }
                 hasSent = true
             }
             // Once more over what is still due and free (an entry skipped while another run's
             // listing held it), as long as each pass sends something.
             guard hasSent else { break }
             let now = context.now()
-            candidates = ((try? outbox.listing(recovering: false).items) ?? []).filter { $0.isDue(at: now) }
+            candidates = ((try? outbox.listing(recovering: false).items) ?? []).filter {
+                isWanted($0, at: now) && !tried.contains($0.entry.name)
+            }
+        }
+        for key in unreachableOrder {
+            let count = unreachable[key] ?? 0
+            guard count > 0 else { continue }
+            output.note(
+                "\(count) more outbox \(count == 1 ? "entry" : "entries") for '\(shown: key)' "
+                    + "\(count == 1 ? "waits" : "wait") for the next run: the service is unreachable")
         }
         if let signal = sender.interruption.signal { return Interruption.exitStatus(for: signal) }
         // What another run holds is its business: it is being sent right now.
@@ -246,6 +293,11 @@ struct UploadPipeline {
                     + "\(held == 1 ? "it" : "them"); 'paste --outbox send ID' sends one")
         }
         return sender.firstHeldFailure ?? .success
+    }
+
+    /// What tells an entry's service apart within one `--retry` run: its `--url`, else its name.
+    static func serviceKey(of entry: OutboxEntry) -> String {
+        entry.metadata.serviceURL ?? entry.metadata.service
     }
 
     /// `paste --outbox send ID`: sends one entry, whatever its state (a held one too).
@@ -287,7 +339,10 @@ private struct EntrySender {
     }
 
     /// Checks, sends, records and delivers one claimed entry; the claim ends with it.
-    mutating func send(_ claim: OutboxClaim) {
+    ///
+    /// - Returns: how it went (the failure already delivered).
+    @discardableResult
+    mutating func send(_ claim: OutboxClaim) -> Result<PasteResult, PasteFailure> {
         let result: Result<PasteResult, PasteFailure>
         var wasSent = false
         do throws(PasteFailure) {
@@ -309,6 +364,7 @@ private struct EntrySender {
         {
             firstHeldFailure = failure.exitStatus
         }
+        return result
     }
 
     /// Erases the progress bar and gives the signals their default action back.
