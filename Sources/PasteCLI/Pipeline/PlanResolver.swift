@@ -269,7 +269,10 @@ struct PlanResolver {
             clipboardTimeout: settings.clipboardTimeout,
             maximumClipboardBytes: settings.maximumClipboardBytes,
             windows: windows,
-            transfer: Self.transfer(invocation, settings, showsProgress: showsProgress),
+            transfer: windows.isShown
+                ? Self.transfer(invocation, settings, showsProgress: showsProgress).forHotkey(
+                    hasProxy: connection.hasProxy)
+                : Self.transfer(invocation, settings, showsProgress: showsProgress),
             // A paste that burns after reading may be gone already: never hand out its link twice.
             repeatWindow: isRepeatable ? settings.repeatWindow : nil,
             isDryRun: invocation.isDryRun,
