@@ -279,6 +279,7 @@ struct PlanResolver {
             isForced: invocation.isForced,
             prompts: invocation.prompts)
         plan.namesEndWithNUL = invocation.namesEndWithNUL
+        plan.fallbacks = try FallbackStage.chain(from: service, among: configuration.services)
         return plan
     }
 

@@ -112,11 +112,17 @@ struct UploadPipeline {
             windows.footnote = notice.windowText
         }
 
-        let (results, signal) = sendAndRecord(
+        let (results, signal, detours) = sendAndRecord(
             requests, inputs, reading, journaled: journaled, plan: plan, options: options,
             // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
             keepsPreviews: !plan.isForced && consented.isEmpty)
 
+        // A text that went to a fallback service says where and why, on stderr and in the window.
+        for detour in detours { output.notice(PasteFailure.fallbackLine(detour)) }
+        if let detour = detours.first {
+            windows.footnote = [PasteFailure.fallbackWindowLine(detour), windows.footnote].compactMap { $0 }
+                .joined(separator: "\n")
+        }
         // A run told to stop says what became of each text, and copies nothing.
         let copy = signal == nil ? plan.copy : nil
         var deliver = DeliverStage(
@@ -135,7 +141,7 @@ struct UploadPipeline {
     private func sendAndRecord(
         _ requests: [UploadRequest], _ inputs: [PasteInput], _ reading: ReadStage.Reading,
         journaled: [Int: Result<OutboxClaim, StoreError>], plan: RunPlan, options: PasteOptions, keepsPreviews: Bool
-    ) -> (results: [Result<PasteResult, PasteFailure>], signal: Signal?) {
+    ) -> (results: [Result<PasteResult, PasteFailure>], signal: Signal?, detours: [FallbackStage.Detour]) {
         let interruption = Interruption.begin()
         defer { interruption.end() }
         let outbox = Outbox(context: context)
@@ -162,14 +168,32 @@ struct UploadPipeline {
         defer { send.finish() }
         // (A fresh text's entry that cannot be marked is dropped, never thrown: see markInFlight.)
         for index in jobs.indices { try? jobs[index].markInFlight() }
-        let responses = send.send(jobs)
+        var responses = send.send(jobs)
+        // A text whose service is down goes on to its fallback (the run's service only).
+        var detours: [FallbackStage.Detour] = []
+        if !plan.fallbacks.isEmpty {
+            let fallback = FallbackStage(
+                chain: plan.fallbacks, pasteConnection: plan.pasteConnection, isInsecure: plan.transfer.isInsecure,
+                context: context, output: output)
+            for position in jobs.indices
+            where !interruption.hasArrived && jobs[position].service.name == plan.route.service.name {
+                guard
+                    let (job, response, detour) = fallback.resend(
+                        jobs[position], response: responses[position], input: inputs[positions[position]],
+                        options: options, send: send)
+                else { continue }
+                jobs[position] = job
+                responses[position] = response
+                detours.append(detour)
+            }
+        }
         for position in jobs.indices {
             let nextAttempt = Self.requestedTime(responses[position], plan: plan.transfer, context: context)
             results[positions[position]] = record.record(
                 jobs[position], nextAttempt: nextAttempt,
                 answer: ExtractStage.extract(responses[position], for: jobs[position], output: output))
         }
-        return (results.map { $0! }, interruption.signal)
+        return (results.map { $0! }, interruption.signal, detours)
     }
 
     /// When a 429 or 503 answer asked to be tried again (`Retry-After`), as a time.

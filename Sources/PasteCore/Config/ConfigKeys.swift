@@ -17,6 +17,7 @@ extension ServiceProfile {
         "lang-field", "title-field", "private-field", "always-private", "expiry-field", "expiry-unit", "json", "xml",
         "header", "result", "deletion", "error-message", "accepts", "max-size", "response-timeout", "summary",
         "ca-file", "ca-path", "pinned-pubkey", "insecure", "client-cert", "client-key", "proxy", "no-proxy",
+        "fallback", "fallback-public",
     ]
 }
 

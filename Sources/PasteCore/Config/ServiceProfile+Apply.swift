@@ -138,6 +138,8 @@ extension ServiceProfile {
         case "summary": summary = entry.value
         case "ca-file", "ca-path", "pinned-pubkey", "insecure": try connection.apply(entry, path: path)
         case "client-cert", "client-key", "proxy", "no-proxy": try connection.apply(entry, path: path)
+        case "fallback": fallback = entry.value
+        case "fallback-public": publicFallbacks.append(entry.value)
         default:
             throw .unknownKey(path: path, line: entry.line, section: "service \"\(name)\"", key: entry.key)
         }
