@@ -20,4 +20,7 @@ struct RetryPlan: Sendable {
     /// sent now, whatever its backoff; the backoff paces only unattended runs (cron, a timer),
     /// so a dead service is not hammered.
     var isAttended: Bool = false
+    /// Only this service's entries (by name; not `--url` entries): the background flush after a
+    /// paste to it worked (`OutboxFlush`).
+    var onlyService: String? = nil
 }

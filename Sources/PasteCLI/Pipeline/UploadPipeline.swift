@@ -130,6 +130,11 @@ struct UploadPipeline {
             windows: signal == nil ? windows : DesktopWindows(plan: .none, output: output), output: output)
         for (result, input) in zip(results, inputs) { deliver.deliver(result, fileName: input.fileName, input: input) }
         let status = deliver.finish(clipboard: clipboard)
+        // The services that just worked send what waits for them, in the background.
+        if signal == nil {
+            let worked = results.compactMap { try? $0.get() }.filter { !$0.isRepeat }.map(\.service)
+            OutboxFlush.launch(for: Array(Set(worked)).sorted(), configPath: plan.windows.configPath, context: context)
+        }
         return signal.map { Interruption.exitStatus(for: $0) } ?? status
     }
 
@@ -237,8 +242,12 @@ struct UploadPipeline {
         OutboxReport.report(listing, output: output)
         let now = context.now()
         let isAttended = plan.isAttended
+        let onlyService = plan.onlyService
         func isWanted(_ item: OutboxListing.Item, at now: Date) -> Bool {
-            isAttended ? item.isSendable : item.isDue(at: now)
+            if let onlyService, item.entry.metadata.serviceURL != nil || item.entry.metadata.service != onlyService {
+                return false
+            }
+            return isAttended ? item.isSendable : item.isDue(at: now)
         }
         let due = listing.items.filter { isWanted($0, at: now) }
         // Said, not waited for: a next attempt written while the clock was far ahead.
