@@ -28,6 +28,9 @@ public enum PasteCommand {
         if rest.first == DesktopNotifier.subcommand {
             return DesktopNotifier.run(environment: environment)
         }
+        if rest.first == OutboxFlush.subcommand {
+            return OutboxFlush.run(arguments: arguments, environment: environment)
+        }
         let context = Context(
             environment: environment, userID: CurrentProcess.userID, commandRunner: CommandRunner(),
             asker: WindowAsker(displayName: environment["DISPLAY"]))

@@ -57,11 +57,12 @@ extension Runner {
         }
     }
 
-    /// `--retry`: sends the retryable entries of the outbox whose backoff is over, oldest
-    /// first; each sent entry is removed. `-n`: lists them, sends nothing.
+    /// `--retry`: sends the retryable entries of the outbox, oldest first (run at a terminal,
+    /// all of them now; unattended, those whose backoff is over); each sent entry is removed.
+    /// `-n`: lists them, sends nothing.
     func retryOutbox() throws -> ExitStatus {
         let configuration = try loadConfiguration()
         return try UploadPipeline(context: context, output: output).retry(
-            PlanResolver.resolveRetry(invocation, configuration))
+            PlanResolver.resolveRetry(invocation, configuration, isAttended: PlanResolver.isAttendedByTerminal))
     }
 }

@@ -89,7 +89,8 @@ struct InstallTests {
         "bin/paste", "bin/paste-mock", "share/man/man1/paste.1", "share/man/man1/paste-mock.1",
         "share/man/man5/paste-config.5", "share/bash-completion/completions/paste",
         "share/zsh/site-functions/_paste", "share/fish/vendor_completions.d/paste.fish",
-        "share/applications/paste.desktop", "share/paste/install-manifest.paste",
+        "share/applications/paste.desktop", "share/systemd/user/paste-retry.service",
+        "share/systemd/user/paste-retry.timer", "share/paste/install-manifest.paste",
     ]
 
     @Test("installs the binaries, pages, completions and desktop entry; uninstall restores the prefix")
@@ -117,6 +118,17 @@ struct InstallTests {
 
         let desktop = try prefix.text("share/applications/paste.desktop")
         #expect(desktop.contains("\nExec=\(prefix.path)/bin/paste --notify\n"), "Exec must be the absolute path")
+
+        // The systemd user units: installed, not enabled; the command that enables them is said.
+        let service = try prefix.text("share/systemd/user/paste-retry.service")
+        #expect(service.contains("\nExecStart=\(prefix.path)/bin/paste --retry --quiet\n"))
+        #expect(install.out.contains("systemctl --user enable --now paste-retry.timer"), "\(install.out)")
+        let verified = try SystemdUnitTests.verify([
+            prefix.path + "/share/systemd/user/paste-retry.service",
+            prefix.path + "/share/systemd/user/paste-retry.timer",
+        ])
+        #expect(verified.status == 0, "systemd-analyze verify: \(verified.err)")
+        #expect(verified.err == "")
 
         // The manifest names exactly the files the install added.
         let manifest = try prefix.text("share/paste/install-manifest.paste").split(separator: "\n")

@@ -104,7 +104,7 @@ struct ManPageTests {
         "lang-field", "title-field", "private-field", "always-private", "expiry-field", "expiry-unit", "json", "xml",
         "header", "result", "deletion", "error-message", "accepts", "max-size", "response-timeout", "summary",
         "ca-file", "ca-path",
-        "pinned-pubkey", "insecure", "client-cert", "client-key", "proxy", "no-proxy",
+        "pinned-pubkey", "insecure", "client-cert", "client-key", "proxy", "no-proxy", "fallback", "fallback-public",
     ]
 
     static let pages = ["man/paste.1", "man/paste-config.5", "man/paste-mock.1"]

@@ -65,7 +65,7 @@ struct OutboxCommandTests: ScopedSuite {
         try mock.clearRequests()
         let dry = try paste.run(["--retry", "-n"])
         #expect(dry.status == 0)
-        #expect(dry.out.hasPrefix("would send \(id)  retryable  "))
+        #expect(dry.out == "would send \(id)  m  16 B  \"come back later\"\n")
         #expect(try mock.requests().isEmpty)
         #expect(try paste.outboxIDs() == [id])
 

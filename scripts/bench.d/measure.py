@@ -170,7 +170,7 @@ def main():
     parser.add_argument("--wayland-runtime", help="the headless sway's runtime folder (wayland-hotkey)")
     parser.add_argument("--wayland-display", help="its socket's name in that folder")
     parser.add_argument("--notification-server", help="PYTHON,SCRIPT: the recording notification server (notify)")
-    parser.add_argument("--cases", default="hotkey,wayland-hotkey,notify,stream,batch,clipboard,guard")
+    parser.add_argument("--cases", default="hotkey,wayland-hotkey,notify,stream,batch,clipboard,guard,first-window")
     arguments = parser.parse_args()
     env = dict(os.environ)
     paste, url, work, rounds = arguments.paste, arguments.url, arguments.work, arguments.rounds
@@ -373,12 +373,87 @@ def main():
         notes.append(f"guard throughput on {size} MiB (with process start-up): paste "
                      f"{megabytes / parse_ms(row[1]):.0f} MB/s, detect-secrets {megabytes / parse_ms(row[2]):.2f} MB/s")
 
+    # (6) Feedback at a hotkey (issue 25, item 5): launch to the first window on screen, for a
+    # success, a refused connection, an unknown host (a .invalid name: never looked up outside)
+    # and a connect timeout (a listener whose accept queue is full drops the SYN). No anchor:
+    # the target is the person seeing something within 1.5 s.
+    if "first-window" in cases:
+        rows += first_window_rows(paste, url, work, env, max(3, rounds // 2))
+
     print_table(["case", "ours (median)", "anchor (median)", "ours/anchor", "target", ""], rows)
     for note in notes:
         print(note)
     print(f"rounds: {rounds} (ours and anchor alternating); paste: {paste}")
     if any(row[5] == "MISSED" for row in rows):
         sys.exit(1)
+
+
+def first_window_rows(paste, url, work, env, rounds):
+    """The first-window case's rows: the median time from launch to paste's first window."""
+    import socket
+    config = os.path.join(work, "first-window.config")
+    with open(config, "w") as f:
+        f.write("[paste]\n    repeat-window = 0\n    notify-timeout = 0.5\n")
+    window_env = dict(env)
+    window_env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+    # A port where nothing listens.
+    free = socket.socket()
+    free.bind(("127.0.0.1", 0))
+    refused_port = free.getsockname()[1]
+    free.close()
+    # A listener whose accept queue is full: the kernel drops further SYNs, so a connect times out.
+    blackhole = socket.socket()
+    blackhole.bind(("127.0.0.1", 0))
+    blackhole.listen(0)
+    fillers = []
+    for _ in range(2):
+        filler = socket.socket()
+        filler.setblocking(False)
+        try:
+            filler.connect(blackhole.getsockname())
+        except BlockingIOError:
+            pass
+        fillers.append(filler)
+    timeout_url = f"http://127.0.0.1:{blackhole.getsockname()[1]}/pastes/create"
+    outcomes = [
+        ("success", url, (0,)),
+        ("refused connection", f"http://127.0.0.1:{refused_port}/pastes/create", (75,)),
+        ("unknown host (.invalid)", "http://paste.invalid/pastes/create", (75,)),
+        ("connect timeout", timeout_url, (75,)),
+    ]
+    text = os.path.join(work, "first-window.txt")
+    with open(text, "w") as f:
+        f.write("feedback at once\n")
+    rows = []
+    for name, target, statuses in outcomes:
+        times = []
+        for _ in range(rounds):
+            subprocess.run(f"xclip -i -selection clipboard < {text}", shell=True, env=window_env, check=True,
+                           timeout=60, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            start = time.perf_counter()
+            child = subprocess.Popen([paste, "--config", config, "--notify", "-c", "--new", "--url", target],
+                                     env=window_env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+            shown = None
+            while shown is None and time.perf_counter() - start < 30:
+                found = subprocess.run(["xdotool", "search", "--onlyvisible", "--classname", "^paste$"],
+                                       env=window_env, capture_output=True, timeout=10)
+                if found.stdout.strip():
+                    shown = time.perf_counter() - start
+            wait_bounded(child)
+            if shown is None:
+                sys.exit(f"bench: no window within 30 s for {name}")
+            if child.returncode not in statuses:
+                sys.exit(f"bench: {name}: paste exited {child.returncode}, not {statuses}")
+            times.append(shown)
+        subprocess.run([paste, "--outbox", "drop", "--all"], env=window_env, capture_output=True, timeout=60)
+        median = statistics.median(times)
+        rows.append([f"first window at a hotkey: {name}", ms(median), "-", "-", "<= 1.5 s",
+                     verdict(median, "<= 1.5")])
+    for filler in fillers:
+        filler.close()
+    blackhole.close()
+    return rows
 
 
 def notification_latency(arguments, env, work, paste, url, rounds):

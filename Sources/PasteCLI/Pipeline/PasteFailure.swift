@@ -127,10 +127,13 @@ struct PasteFailure: Error {
                 isHeldByGuard
                 ? "the text is held in the outbox (\(id)): 'paste --outbox send \(id) --force' sends it anyway, "
                     + "'paste --outbox drop \(id)' drops it"
-                : state == .held
-                    ? "the text is held in the outbox (\(id)): the paste may have been made; "
-                        + "'paste --outbox send \(id)' sends it anyway, 'paste --outbox drop \(id)' drops it"
-                    : "the text waits in the outbox (\(id)); 'paste --retry' sends it again"
+                : state == .held && isPermanentRefusal
+                    ? "the text is held in the outbox (\(id)): the service refused it, so 'paste --retry' does not "
+                        + "send it again; 'paste --outbox send \(id)' sends it anyway, 'paste --outbox drop \(id)' drops it"
+                    : state == .held
+                        ? "the text is held in the outbox (\(id)): the paste may have been made; "
+                            + "'paste --outbox send \(id)' sends it anyway, 'paste --outbox drop \(id)' drops it"
+                        : "the text waits in the outbox (\(id)); 'paste --retry' sends it again"
             return why + [.hint(whereItIs)]
         case .notSaved(let notSaved):
             // Both said, even under --json (which hides hints): why it failed, then that the
@@ -151,6 +154,9 @@ struct PasteFailure: Error {
             whereItIs = "The text is held in the outbox (\(id)): its URL can never be sent."
         case .outbox(let id, _) where isHeldByGuard:
             whereItIs = "The text is held in the outbox (\(id)): only 'paste --outbox send \(id) --force' sends it."
+        case .outbox(let id, .held) where isPermanentRefusal:
+            whereItIs =
+                "The text is held in the outbox (\(id)): the service refused it; it is not sent again by itself."
         case .outbox(let id, .held):
             whereItIs = "The text is held in the outbox (\(id)): the paste may have been made."
         case .outbox(let id, _):
@@ -178,6 +184,12 @@ struct PasteFailure: Error {
     private var isUnsupportedURL: Bool {
         if case .unsupportedURL = cause as? UploadError { return true }
         return false
+    }
+
+    /// Whether the service refused the text for good (a 4xx other than 408, 425 and 429): no
+    /// paste was made, and sending it again unchanged cannot work.
+    private var isPermanentRefusal: Bool {
+        (cause as? ServiceError)?.isPermanentRefusal == true
     }
 
     /// Whether the entry is held because its service left the config: one line, and the

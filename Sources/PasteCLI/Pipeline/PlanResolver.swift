@@ -269,13 +269,17 @@ struct PlanResolver {
             clipboardTimeout: settings.clipboardTimeout,
             maximumClipboardBytes: settings.maximumClipboardBytes,
             windows: windows,
-            transfer: Self.transfer(invocation, settings, showsProgress: showsProgress),
+            transfer: windows.isShown
+                ? Self.transfer(invocation, settings, showsProgress: showsProgress).forHotkey(
+                    hasProxy: connection.hasProxy)
+                : Self.transfer(invocation, settings, showsProgress: showsProgress),
             // A paste that burns after reading may be gone already: never hand out its link twice.
             repeatWindow: isRepeatable ? settings.repeatWindow : nil,
             isDryRun: invocation.isDryRun,
             isForced: invocation.isForced,
             prompts: invocation.prompts)
         plan.namesEndWithNUL = invocation.namesEndWithNUL
+        plan.fallbacks = try FallbackStage.chain(from: service, among: configuration.services)
         return plan
     }
 
@@ -291,11 +295,22 @@ struct PlanResolver {
 
     /// The plan of `paste --retry` and `paste --outbox send` (which read no input, so need no
     /// `PlanResolver` of their own).
-    static func resolveRetry(_ invocation: Invocation, _ configuration: Configuration) -> RetryPlan {
+    ///
+    /// - Parameter isAttended: whether a person runs it (stdin or stderr is a terminal): the
+    ///   backoff is then not waited for.
+    static func resolveRetry(
+        _ invocation: Invocation, _ configuration: Configuration, isAttended: Bool = false
+    ) -> RetryPlan {
         RetryPlan(
             services: configuration.services, connection: configuration.settings.connection,
             transfer: transfer(invocation, configuration.settings, showsProgress: false),
             outboxPolicy: OutboxPolicy(maximumAttempts: configuration.settings.retryMaximumAttempts),
-            isDryRun: invocation.isDryRun, isForced: invocation.isForced)
+            isDryRun: invocation.isDryRun, isForced: invocation.isForced, isAttended: isAttended)
+    }
+
+    /// Whether this process has a person at a terminal (stdin or stderr is one): `--retry` then
+    /// sends whatever is retryable now.
+    static var isAttendedByTerminal: Bool {
+        StandardStream.input.isTerminal || StandardStream.error.isTerminal
     }
 }

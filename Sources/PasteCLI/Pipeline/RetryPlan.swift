@@ -16,4 +16,11 @@ struct RetryPlan: Sendable {
     var isDryRun: Bool
     /// `--force`: the secret guard does not stop an entry.
     var isForced: Bool
+    /// Whether a person runs it (stdin or stderr is a terminal): then every retryable entry is
+    /// sent now, whatever its backoff; the backoff paces only unattended runs (cron, a timer),
+    /// so a dead service is not hammered.
+    var isAttended: Bool = false
+    /// Only this service's entries (by name; not `--url` entries): the background flush after a
+    /// paste to it worked (`OutboxFlush`).
+    var onlyService: String? = nil
 }

@@ -159,6 +159,9 @@ struct RunPlan: Sendable {
     var prompts: Bool
     /// `-0`: the names `-f -` reads from stdin end with NUL, not newline.
     var namesEndWithNUL = false
+    /// Where the run's service's text goes when that service is down: its `fallback` chain
+    /// (`FallbackStage.chain`), in order; empty when it has none.
+    var fallbacks: [ServiceProfile] = []
 
     /// The most bytes of a clipboard image read: the image service's `max-size`, else the
     /// clipboard's default (`ContentPreferences.defaultImageLimit`).

@@ -112,11 +112,17 @@ struct UploadPipeline {
             windows.footnote = notice.windowText
         }
 
-        let (results, signal) = sendAndRecord(
+        let (results, signal, detours) = sendAndRecord(
             requests, inputs, reading, journaled: journaled, plan: plan, options: options,
             // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
             keepsPreviews: !plan.isForced && consented.isEmpty)
 
+        // A text that went to a fallback service says where and why, on stderr and in the window.
+        for detour in detours { output.notice(PasteFailure.fallbackLine(detour)) }
+        if let detour = detours.first {
+            windows.footnote = [PasteFailure.fallbackWindowLine(detour), windows.footnote].compactMap { $0 }
+                .joined(separator: "\n")
+        }
         // A run told to stop says what became of each text, and copies nothing.
         let copy = signal == nil ? plan.copy : nil
         var deliver = DeliverStage(
@@ -124,6 +130,11 @@ struct UploadPipeline {
             windows: signal == nil ? windows : DesktopWindows(plan: .none, output: output), output: output)
         for (result, input) in zip(results, inputs) { deliver.deliver(result, fileName: input.fileName, input: input) }
         let status = deliver.finish(clipboard: clipboard)
+        // The services that just worked send what waits for them, in the background.
+        if signal == nil {
+            let worked = results.compactMap { try? $0.get() }.filter { !$0.isRepeat }.map(\.service)
+            OutboxFlush.launch(for: Array(Set(worked)).sorted(), configPath: plan.windows.configPath, context: context)
+        }
         return signal.map { Interruption.exitStatus(for: $0) } ?? status
     }
 
@@ -135,7 +146,7 @@ struct UploadPipeline {
     private func sendAndRecord(
         _ requests: [UploadRequest], _ inputs: [PasteInput], _ reading: ReadStage.Reading,
         journaled: [Int: Result<OutboxClaim, StoreError>], plan: RunPlan, options: PasteOptions, keepsPreviews: Bool
-    ) -> (results: [Result<PasteResult, PasteFailure>], signal: Signal?) {
+    ) -> (results: [Result<PasteResult, PasteFailure>], signal: Signal?, detours: [FallbackStage.Detour]) {
         let interruption = Interruption.begin()
         defer { interruption.end() }
         let outbox = Outbox(context: context)
@@ -162,14 +173,32 @@ struct UploadPipeline {
         defer { send.finish() }
         // (A fresh text's entry that cannot be marked is dropped, never thrown: see markInFlight.)
         for index in jobs.indices { try? jobs[index].markInFlight() }
-        let responses = send.send(jobs)
+        var responses = send.send(jobs)
+        // A text whose service is down goes on to its fallback (the run's service only).
+        var detours: [FallbackStage.Detour] = []
+        if !plan.fallbacks.isEmpty {
+            let fallback = FallbackStage(
+                chain: plan.fallbacks, pasteConnection: plan.pasteConnection, isInsecure: plan.transfer.isInsecure,
+                context: context, output: output)
+            for position in jobs.indices
+            where !interruption.hasArrived && jobs[position].service.name == plan.route.service.name {
+                guard
+                    let (job, response, detour) = fallback.resend(
+                        jobs[position], response: responses[position], input: inputs[positions[position]],
+                        options: options, send: send)
+                else { continue }
+                jobs[position] = job
+                responses[position] = response
+                detours.append(detour)
+            }
+        }
         for position in jobs.indices {
             let nextAttempt = Self.requestedTime(responses[position], plan: plan.transfer, context: context)
             results[positions[position]] = record.record(
                 jobs[position], nextAttempt: nextAttempt,
                 answer: ExtractStage.extract(responses[position], for: jobs[position], output: output))
         }
-        return (results.map { $0! }, interruption.signal)
+        return (results.map { $0! }, interruption.signal, detours)
     }
 
     /// When a 429 or 503 answer asked to be tried again (`Retry-After`), as a time.
@@ -184,10 +213,15 @@ struct UploadPipeline {
 
     // MARK: - --retry and --outbox send
 
-    /// Sends the retryable entries of the outbox whose backoff is over, oldest first: each
-    /// claimed (another `--retry` holding one skips it, never sending it twice), checked by the
-    /// secret guard again (text), marked in flight, sent, recorded and delivered before the
-    /// next. Held entries wait for `paste --outbox send ID`.
+    /// Sends the retryable entries of the outbox, oldest first: each claimed (another `--retry`
+    /// holding one skips it, never sending it twice), checked by the secret guard again (text),
+    /// marked in flight, sent, recorded and delivered before the next. Held entries wait for
+    /// `paste --outbox send ID`.
+    ///
+    /// Run by a person (`RetryPlan.isAttended`), it sends every retryable entry now; unattended
+    /// (cron, a timer), only those whose backoff is over. Each entry is tried once (the outbox's
+    /// backoff is the retry), and once a service turned out unreachable, its other entries wait
+    /// for the next run (`UploadError.isUnreachable`).
     ///
     /// The recovery pass runs first; what it did, and what it could not read, is one stderr
     /// line each.
@@ -199,41 +233,87 @@ struct UploadPipeline {
     ///   one line and does not change the status.
     /// - Throws: `StoreError` when the outbox folder cannot be read (74).
     func retry(_ plan: RetryPlan) throws -> ExitStatus {
+        var plan = plan
+        // One attempt per entry and run: an unattended run comes back on its timer, a person
+        // runs it again; neither waits through in-process backoffs for each entry in turn.
+        plan.transfer.retryPolicy.maximumAttempts = 1
         let outbox = Outbox(context: context, policy: plan.outboxPolicy)
         let listing = try outbox.listing(recovering: !plan.isDryRun)
         OutboxReport.report(listing, output: output)
         let now = context.now()
-        let due = listing.items.filter { $0.isDue(at: now) }
+        let isAttended = plan.isAttended
+        let onlyService = plan.onlyService
+        func isWanted(_ item: OutboxListing.Item, at now: Date) -> Bool {
+            if let onlyService, item.entry.metadata.serviceURL != nil || item.entry.metadata.service != onlyService {
+                return false
+            }
+            return isAttended ? item.isSendable : item.isDue(at: now)
+        }
+        let due = listing.items.filter { isWanted($0, at: now) }
         // Said, not waited for: a next attempt written while the clock was far ahead.
-        for item in due where item.isScheduledImplausiblyFar(at: now) {
+        for item in due where !isAttended && item.isScheduledImplausiblyFar(at: now) {
             let next = item.entry.metadata.nextAttempt.map(JSONText.timestamp) ?? ""
             output.note(
                 "outbox entry \(item.entry.id) was to wait until \(next), implausibly far ahead (the clock may have "
                     + "been wrong when it was written): it is due now")
         }
         if plan.isDryRun {
-            for item in due { output.result("would send " + OutboxReport.line(for: item, now: now)) }
-            if due.isEmpty { output.note("nothing is due in the outbox") }
+            for item in due { output.result("would send " + OutboxReport.dryRunLine(for: item)) }
+            if due.isEmpty {
+                let waiting = listing.items.filter { $0.isSendable }.count
+                output.note(
+                    waiting == 0
+                        ? "nothing is due in the outbox"
+                        : "nothing is due in the outbox: \(waiting) retryable "
+                            + "\(waiting == 1 ? "entry waits" : "entries wait") for its backoff; "
+                            + "'paste --outbox' says when")
+            }
             return .success
         }
         var sender = EntrySender(plan: plan, outbox: outbox, context: context, output: output)
         defer { sender.finish() }
+        // The services found unreachable in this run, and the entries of theirs left for the next.
+        var unreachable: [String: Int] = [:]
+        var unreachableOrder: [String] = []
         var candidates = due
+        var tried: Set<String> = []
         while !candidates.isEmpty, !sender.interruption.hasArrived {
             var hasSent = false
             for item in candidates {
                 if sender.interruption.hasArrived { break }
+                let key = Self.serviceKey(of: item.entry)
+                if unreachable[key] != nil {
+                    if !tried.contains(item.entry.name) {
+                        unreachable[key, default: 0] += 1
+                        tried.insert(item.entry.name)
+                    }
+                    continue
+                }
                 // Another `paste --retry` (cron and a person at once) may hold it, or have sent
                 // it; another run's listing may hold it for a moment.
-                guard let claim = try? outbox.claimDue(item.entry) else { continue }
-                sender.send(claim)
+                guard let claim = try? outbox.claimDue(item.entry, ignoringBackoff: isAttended) else { continue }
+                tried.insert(item.entry.name)
+                let result = sender.send(claim)
+                if case .failure(let failure) = result, (failure.cause as? UploadError)?.isUnreachable == true {
+                    unreachable[key] = 0
+                    unreachableOrder.append(key)
+                }
                 hasSent = true
             }
             // Once more over what is still due and free (an entry skipped while another run's
             // listing held it), as long as each pass sends something.
             guard hasSent else { break }
             let now = context.now()
-            candidates = ((try? outbox.listing(recovering: false).items) ?? []).filter { $0.isDue(at: now) }
+            candidates = ((try? outbox.listing(recovering: false).items) ?? []).filter {
+                isWanted($0, at: now) && !tried.contains($0.entry.name)
+            }
+        }
+        for key in unreachableOrder {
+            let count = unreachable[key] ?? 0
+            guard count > 0 else { continue }
+            output.note(
+                "\(count) more outbox \(count == 1 ? "entry" : "entries") for '\(shown: key)' "
+                    + "\(count == 1 ? "waits" : "wait") for the next run: the service is unreachable")
         }
         if let signal = sender.interruption.signal { return Interruption.exitStatus(for: signal) }
         // What another run holds is its business: it is being sent right now.
@@ -246,6 +326,11 @@ struct UploadPipeline {
                     + "\(held == 1 ? "it" : "them"); 'paste --outbox send ID' sends one")
         }
         return sender.firstHeldFailure ?? .success
+    }
+
+    /// What tells an entry's service apart within one `--retry` run: its `--url`, else its name.
+    static func serviceKey(of entry: OutboxEntry) -> String {
+        entry.metadata.serviceURL ?? entry.metadata.service
     }
 
     /// `paste --outbox send ID`: sends one entry, whatever its state (a held one too).
@@ -287,7 +372,10 @@ private struct EntrySender {
     }
 
     /// Checks, sends, records and delivers one claimed entry; the claim ends with it.
-    mutating func send(_ claim: OutboxClaim) {
+    ///
+    /// - Returns: how it went (the failure already delivered).
+    @discardableResult
+    mutating func send(_ claim: OutboxClaim) -> Result<PasteResult, PasteFailure> {
         let result: Result<PasteResult, PasteFailure>
         var wasSent = false
         do throws(PasteFailure) {
@@ -309,6 +397,7 @@ private struct EntrySender {
         {
             firstHeldFailure = failure.exitStatus
         }
+        return result
     }
 
     /// Erases the progress bar and gives the signals their default action back.

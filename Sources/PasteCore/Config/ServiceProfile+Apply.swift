@@ -145,6 +145,14 @@ extension ServiceProfile {
         .connection("client-key", .service, "the client certificate's key"),
         .connection("proxy", .service, "the proxy"),
         .connection("no-proxy", .service, "the hosts reached without the proxy"),
+        .init("fallback", .service, "where the text goes when this service is down") {
+            profile, value throws(ConfigError) in
+            profile.fallback = value.text
+        },
+        .init("fallback-public", .service, "a public service this private one may fall back to") {
+            profile, value throws(ConfigError) in
+            profile.publicFallbacks.append(value.text)
+        },
     ]
 
     /// `keys` by name.

@@ -44,6 +44,14 @@ public enum ServiceError: PasteError, Equatable {
         }
     }
 
+    /// Whether the service refused the paste for good: a 4xx other than 408 (timeout), 425 (too
+    /// early) and 429 (too many requests). Sent again unchanged, it is refused again, so its
+    /// outbox entry is held with the server's reason and `paste --retry` never resends it.
+    public var isPermanentRefusal: Bool {
+        guard case .httpStatus(_, let status, _) = self else { return false }
+        return (400...499).contains(status) && ![408, 425, 429].contains(status)
+    }
+
     /// Statuses that mean "try again later": too many requests, bad gateway, unavailable, gateway timeout.
     public static func isTemporary(_ status: Int) -> Bool { [408, 429, 502, 503, 504].contains(status) }
 }

@@ -175,6 +175,18 @@ public struct ServiceProfile: Sendable, Equatable {
     public var origin: (path: String, line: Int)?
     /// Trust, client certificate and proxy keys of this service (over those of `[paste]`).
     public var connection = ConnectionSettings()
+    /// `fallback = NAME`: where a fresh text goes when this service is unreachable, times out
+    /// before the body was taken, or answers 5xx or 429 (`FallbackStage` in PasteCLI).
+    public var fallback: String?
+    /// `fallback-public = NAME` (repeatable): the services this one's text may fall back to
+    /// although they neither encrypt nor make private pastes, when this one does (PrivateBin,
+    /// `always-private`).
+    public var publicFallbacks: [String] = []
+
+    /// Whether the service keeps what it is sent from the public: it encrypts (PrivateBin) or
+    /// makes every paste private (`always-private`). Its text never falls back to a service
+    /// that does not, unless `fallback-public` names that service.
+    public var protectsContent: Bool { format == .privatebin || isAlwaysPrivate }
 
     /// Makes a profile with defaults for everything but the name and URL.
     public init(name: String, url: ConfigValue) {

@@ -13,16 +13,20 @@ extension Outbox {
     /// finished it first removed its files before unlocking, so a lock on a file no longer
     /// linked, or without metadata, is not an entry any more. An entry found `in-flight` or
     /// `writing` belongs to a run that died: it is settled as a recovery pass would, and not sent.
-    public func claimDue(_ entry: OutboxEntry) throws(StoreError) -> OutboxClaim? {
+    ///
+    /// - Parameter ignoringBackoff: whether an entry whose backoff is not over is claimed too
+    ///   (`paste --retry` run by a person).
+    public func claimDue(_ entry: OutboxEntry, ignoringBackoff: Bool = false) throws(StoreError) -> OutboxClaim? {
         guard let claim = try lock(entry) else { return nil }
         if try settleOrphan(claim) != nil { return nil }
         let now = now()
         // (A next attempt implausibly far ahead is due: see `OutboxListing.Item.isDue`.)
         guard claim.state == .retryable, try claim.isWhole(),
-            claim.entry.metadata.nextAttempt.map({
-                $0 <= now || $0.timeIntervalSince(now) > OutboxListing.implausibleWait
-            })
-                ?? true
+            ignoringBackoff
+                || claim.entry.metadata.nextAttempt.map({
+                    $0 <= now || $0.timeIntervalSince(now) > OutboxListing.implausibleWait
+                })
+                    ?? true
         else { return nil }
         return claim
     }

@@ -10,8 +10,8 @@
 /// | `UploadError`, nothing sent (`mayHaveReachedServer` false): DNS, connection refused, connect timeout, TLS handshake or certificate, proxy unreachable or refusing | retryable | no request byte reached the server |
 /// | `UploadError.unsupportedURL` (an entry whose URL was edited): never sent; fresh text is not kept at all (78) | held | it can never be sent as it is |
 /// | `UploadError`, request sent: a timeout or drop after the body went out, a send or receive failure, a bad answer, a refused redirect, too many redirects | held | the server may have taken the body |
-/// | `ServiceError.httpStatus` 408, 429, 503 | retryable | the server refused before accepting ("come back later") |
-/// | `ServiceError.httpStatus` other 4xx (400, 401, 403, 413, ...) | retryable | refused, nothing made; attempts and backoff bound the repeats |
+/// | `ServiceError.httpStatus` 408, 425, 429, 503 | retryable | the server refused before accepting ("come back later") |
+/// | `ServiceError.httpStatus` other 4xx (400, 401, 403, 413, ...) | held | a permanent refusal: sent again unchanged it is refused again; the server's reason is kept |
 /// | `ServiceError.httpStatus` 500, 502, 504 and other 5xx | held | the server (or the one behind a gateway) may have made it |
 /// | `ServiceError.httpStatus` 1xx, 2xx, 3xx; `.noURL`, `.unsafeURL`, `.notAPaste`, `.partial` | held | the server answered as if it took the text, without a usable URL |
 /// | `ServiceError.refused` (PrivateBin's status 1) | retryable | the service said it made nothing |
@@ -106,8 +106,8 @@ extension ServiceError: OutboxClassifiable {
     /// The verdict for an HTTP status the service answered with (and no usable URL).
     static func outboxVerdict(status: Int) -> OutboxFailure.Verdict {
         switch status {
-        case 408, 429, 503: .retryable
-        case 400...499: .retryable
+        case 408, 425, 429, 503: .retryable
+        case 400...499: .held  // a permanent refusal: cron must not resend a doomed paste
         default: .held  // 1xx, 2xx, 3xx (taken, no URL), 500 and the other 5xx (may be made)
         }
     }

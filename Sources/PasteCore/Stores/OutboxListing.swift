@@ -35,8 +35,20 @@ public struct OutboxListing: Sendable, Equatable {
         /// was written while the clock was wrong (a dead RTC battery, a VM restored from a
         /// snapshot), and would otherwise wait for that date, silently.
         public func isDue(at now: Date) -> Bool {
+            isSendable && (entry.metadata.nextAttempt.map { $0 <= now } ?? true || isScheduledImplausiblyFar(at: now))
+        }
+
+        /// Whether `paste --retry` run by a person sends it, whatever its backoff: retryable,
+        /// whole, and no run holding it.
+        public var isSendable: Bool {
             !isBusy && isWhole && state == .retryable
-                && (entry.metadata.nextAttempt.map { $0 <= now } ?? true || isScheduledImplausiblyFar(at: now))
+        }
+
+        /// How long until an unattended `paste --retry` sends it (its backoff, or the wait the
+        /// server asked for); nil when it is due now or is not retryable.
+        public func wait(at now: Date) -> Duration? {
+            guard state == .retryable, !isDue(at: now), let next = entry.metadata.nextAttempt else { return nil }
+            return .milliseconds(Int64((next.timeIntervalSince(now) * 1000).rounded(.up)))
         }
 
         /// Whether the entry's next attempt is further ahead than any backoff or `Retry-After`

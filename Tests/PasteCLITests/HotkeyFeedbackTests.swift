@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Feedback at once at a hotkey (issue 25, item 5): whatever happens, a window is on screen
+/// within 1.5 s of the press; a failure that could be retried gives up at once and says the text
+/// waits, instead of retrying silently first.
+@Suite(
+    "At the hotkey: a window within 1.5 s, whatever happens", .tags(.x11), .needsXServer, .xvfb, .temporaryHome,
+    .mock, .serialized)
+struct HotkeyFeedbackTests: ScopedSuite {
+    /// The promise: something on screen within this long of the press.
+    static let promise = 1.5
+
+    init() throws {
+        // The default retries (3), as a new user has them; a short toast keeps the tests quick.
+        try paste.writeConfig("[paste]\nnotify-timeout = 0.5\n")
+    }
+
+    func pasteWindows() -> [String] {
+        let result = try? runProcess(
+            "/usr/bin/env", ["xdotool", "search", "--onlyvisible", "--classname", "^paste$"],
+            environment: xvfb.environment, timeout: 20)
+        return (result?.out ?? "").split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    /// Launches paste at "the hotkey" for `url` and returns the seconds until its first window,
+    /// and how it ended.
+    func firstWindow(url: String) throws -> (seconds: Double, result: ProcessResult) {
+        try xvfb.putOnClipboard("pressed at the hotkey")
+        let started = Date()
+        let run = try Launched(BuiltProducts.path(of: "paste"), ["--url", url], environment: paste.environment)
+        try waitUntil("the first window", timeout: 30) { !pasteWindows().isEmpty }
+        let seconds = Date().timeIntervalSince(started)
+        return (seconds, try run.wait(timeout: 30))
+    }
+
+    @Test("success: the Copied window within 1.5 s")
+    func success() throws {
+        let (seconds, result) = try firstWindow(url: mock.url("/pastes/create"))
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(seconds < Self.promise, "the first window came after \(seconds) s")
+    }
+
+    @Test("a refused connection: no silent retries; the window says the text waits, within 1.5 s")
+    func refused() throws {
+        let port = try FaultRetryTests.freePort()
+        let (seconds, result) = try firstWindow(url: "http://127.0.0.1:\(port)/pastes/create")
+        #expect(result.status == 75)
+        #expect(seconds < Self.promise, "the first window came after \(seconds) s")
+        let id = try #require(try paste.outboxIDs().first)
+        #expect(
+            result.err
+                == "paste: cannot connect to 127.0.0.1:\(port): connection refused\n" + keptLine(id: id, isHeld: false)
+                + "\n")
+        #expect(try paste.outboxStates() == ["retryable"])
+    }
+
+    @Test("an unknown host (a .invalid name, never looked up outside): the window within 1.5 s")
+    func unknownHost() throws {
+        let (seconds, result) = try firstWindow(url: "http://paste.invalid/pastes/create")
+        #expect(result.status == 75)
+        #expect(seconds < Self.promise, "the first window came after \(seconds) s")
+        #expect(result.err.hasPrefix("paste: cannot resolve host 'paste.invalid'"), "stderr: \(result.err)")
+        #expect(try paste.outboxStates() == ["retryable"])
+    }
+
+    @Test("a dead host (the connection times out): paste gives up after 1.2 s and says the text waits, within 1.5 s")
+    func connectTimeout() throws {
+        // A listener whose accept queue is full: the kernel drops further SYNs, so connecting
+        // to it times out (nothing outside is reached).
+        let script = """
+            import socket, sys, time
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(0)
+            fill = []
+            for _ in range(2):
+                c = socket.socket(); c.setblocking(False)
+                try: c.connect(s.getsockname())
+                except BlockingIOError: pass
+                fill.append(c)
+            print(s.getsockname()[1], flush=True)
+            sys.stdin.read()
+            """
+        let toChild = Pipe()
+        let fromChild = Pipe()
+        let listener = try SpawnedProcess(
+            "/usr/bin/python3", ["-c", script], standardInput: .handle(toChild.fileHandleForReading),
+            standardOutput: .handle(fromChild.fileHandleForWriting))
+        defer {
+            try? toChild.fileHandleForWriting.close()
+            _ = listener.wait(seconds: 10)
+        }
+        try? fromChild.fileHandleForWriting.close()
+        let line = String(decoding: fromChild.fileHandleForReading.availableData, as: UTF8.self)
+        let port = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)), "listener: \(line)")
+        let (seconds, result) = try firstWindow(url: "http://127.0.0.1:\(port)/pastes/create")
+        #expect(result.status == 75)
+        #expect(seconds < Self.promise, "the first window came after \(seconds) s")
+        let id = try #require(try paste.outboxIDs().first)
+        #expect(
+            result.err
+                == "paste: cannot connect to 127.0.0.1:\(port): timed out\n" + keptLine(id: id, isHeld: false) + "\n",
+            "stderr: \(result.err)")
+    }
+}
