@@ -7,7 +7,7 @@ import PasteCore
 /// sequences that `SecretGuard.scan` takes out), so text without one costs a vector pass, not
 /// a byte loop. Checked in the generated code (`swift build -c release`, `objdump -d`): each
 /// `vector(_:at:)` is one `movdqu`, each compare one `pcmpeqb`, and `bits` a `pand` and a
-/// `psadbw` per half, with no bounds check inside a step.
+/// `psadbw` per half, and the bounds are checked once per 64-byte step, not per lane.
 enum SecretByteSearch {
     /// How many bytes one step looks at: four 16-byte registers, whose hits fill one word.
     static let blockSize = 64
