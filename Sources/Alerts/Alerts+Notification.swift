@@ -29,6 +29,22 @@ extension Alerts {
             }
         }
 
+        /// A QR code (of the URL) shown in a window of its own when the toast is clicked, or
+        /// Enter or Space pressed on it: for moving the link to a phone.
+        public struct Code: Hashable, Sendable {
+            /// Modules on a side.
+            public var size: Int
+            /// Whether each module is dark, row by row (`size` × `size` of them).
+            public var isDark: [Bool]
+
+            /// Makes a code from its modules, row by row.
+            public init(size: Int, isDark: [Bool]) {
+                precondition(isDark.count == size * size, "a QR code has size × size modules")
+                self.size = size
+                self.isDark = isDark
+            }
+        }
+
         /// How long a notification stays up unless a value is given.
         public static let defaultTimeout = Duration.seconds(4)
 
@@ -42,16 +58,20 @@ extension Alerts {
         public var timeout: Duration
         /// The uploaded image, shown as a thumbnail beside the text; nil for text.
         public var image: Image?
+        /// The QR code a click shows (`--qr`); nil: a click closes the toast.
+        public var code: Code?
 
         /// Makes a notification.
         public init(
-            title: String, body: String, style: Style, timeout: Duration = defaultTimeout, image: Image? = nil
+            title: String, body: String, style: Style, timeout: Duration = defaultTimeout, image: Image? = nil,
+            code: Code? = nil
         ) {
             self.title = title
             self.body = body
             self.style = style
             self.timeout = timeout
             self.image = image
+            self.code = code
         }
     }
 }

@@ -9,9 +9,23 @@ public enum Alerts {
     ///
     /// It never takes focus. Returns when `note.timeout` passes, when it is clicked, or on
     /// Escape/Enter if the window manager gave it focus anyway. With `note.image`, a thumbnail
-    /// of it (or a placeholder) sits left of the text.
+    /// of it (or a placeholder) sits left of the text. With `note.code`, a click (or Enter or
+    /// Space) shows the QR code in its place, until it is clicked or `codeTimeout` passes.
     /// - Throws: `AlertError` when no window can be shown.
     public static func notify(_ note: Notification, displayName: String?, app: AppIdentity) throws(AlertError) {
+        guard try showToast(note, displayName: displayName, app: app), let code = note.code else { return }
+        try showCode(code, displayName: displayName, app: app)
+    }
+
+    /// The title of the window with the QR code (what window managers and tests see).
+    public static let codeTitle = "QR code"
+    /// How long the QR code stays up unless clicked: time to take out a phone and aim it.
+    public static let codeTimeout = Duration.seconds(60)
+
+    /// The toast; returns whether it was asked for its code (a click, Enter or Space).
+    private static func showToast(
+        _ note: Notification, displayName: String?, app: AppIdentity
+    ) throws(AlertError) -> Bool {
         let session = try AlertSession(displayName: displayName, app: app)
         let thumbnail = note.image.map { Thumbnail($0, metrics: session.metrics) }
         let layout = NotificationLayout(note, thumbnail: thumbnail, metrics: session.metrics, measurer: session)
@@ -20,6 +34,27 @@ public enum Alerts {
         try session.show(frame: frame, kind: .notification, title: note.title)
         session.draw(layout.commands)
         let deadline = ContinuousClock.now + note.timeout
+        while let event = try session.nextEvent(until: deadline) {
+            switch event {
+            case .exposed: session.draw(layout.commands)
+            case .pressed, .key(.enter), .key(.text(" ")): return true
+            case .closeRequested, .key(.escape): return false
+            default: break
+            }
+        }
+        return false
+    }
+
+    /// The QR code in a window of its own where the toast was, until it is clicked, Escape or
+    /// Enter is pressed, or `codeTimeout` passes.
+    private static func showCode(_ code: Notification.Code, displayName: String?, app: AppIdentity) throws(AlertError) {
+        let session = try AlertSession(displayName: displayName, app: app)
+        let layout = CodeLayout(code)
+        let frame = Placement.notificationFrame(
+            size: layout.size, monitor: session.monitor, margin: session.metrics.screenMargin)
+        try session.show(frame: frame, kind: .notification, title: codeTitle)
+        session.draw(layout.commands)
+        let deadline = ContinuousClock.now + codeTimeout
         while let event = try session.nextEvent(until: deadline) {
             switch event {
             case .exposed: session.draw(layout.commands)

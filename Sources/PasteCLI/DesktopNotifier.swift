@@ -15,8 +15,8 @@ import SystemInterop
 /// The run hands it a `DesktopNotice` (JSON) on its stdin, then end of file; it answers with
 /// one status byte on its stdout (`Status`) once the notification is shown, and closes it. It
 /// then waits for the notification's `ActionInvoked` and `NotificationClosed` and acts:
-/// `default` runs `xdg-open URL`, `copy` puts the URL on the clipboard again, `delete` runs
-/// `paste --delete URL`, `retry` runs `paste --outbox send ID`. It leaves when the notification
+/// `default` runs `xdg-open URL`, `copy` puts the URL on the clipboard again, `delete` deletes
+/// the paste here, as `paste --delete URL` would, `retry` runs `paste --outbox send ID`. It leaves when the notification
 /// closes, or after `longestWait` in any case (closing it then). It holds no terminal (stdio is
 /// the two sockets and /dev/null, then /dev/null), no lock, and no outbox entry while it waits:
 /// the `paste` it starts for an action takes what that needs, as any run does.
@@ -169,13 +169,27 @@ enum DesktopNotifier {
             try? clipboard?.write(Array(url.utf8), to: .clipboard)
         case NotificationActionKey.delete:
             guard let url = notice.url else { return }
-            runPaste(paste + ["--delete", url], environment: environment)
+            delete(url, configPath: notice.configPath, environment: environment)
         case NotificationActionKey.retry:
             guard let id = notice.outboxID else { return }
             runPaste(paste + ["--outbox", "send", id], environment: environment)
         default:
             return
         }
+    }
+
+    /// Deletes the paste at `url` in this process, as `paste --delete URL` does: the URL stays in
+    /// the notifier's memory. In the argv of a child it would be readable by every user for as
+    /// long as the deletion takes (`/proc/PID/cmdline`), and a PrivateBin link's fragment is the
+    /// paste's key. What the run would print goes to /dev/null, as the notifier's output does.
+    private static func delete(_ url: String, configPath: String?, environment: [String: String]) {
+        let arguments = (configPath.map { ["--config", $0] } ?? []) + ["--delete", url]
+        guard case .paste(let invocation)? = try? parseCommandLine(arguments) else { return }
+        let context = Context(
+            environment: environment, userID: CurrentProcess.userID, commandRunner: CommandRunner(),
+            asker: WindowAsker(displayName: nil))
+        let output = Output(environment: environment, redactor: context.redactor)
+        _ = try? Runner(invocation: invocation, context: context, output: output).run()
     }
 
     /// Runs `paste` for an action and waits for it (it has its own deadlines); its output goes

@@ -68,7 +68,8 @@ struct DesktopWindows {
             }
         }
         let note = Alerts.Notification(
-            title: title, body: body, style: success ? .success : .failure, timeout: plan.notifyTimeout, image: image)
+            title: title, body: body, style: success ? .success : .failure, timeout: plan.notifyTimeout, image: image,
+            code: followUp.qrCode.map(QRPicture.windowCode))
         do {
             try Alerts.notify(note, displayName: plan.displayName, app: .paste)
         } catch {

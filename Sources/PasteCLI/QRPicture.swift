@@ -1,3 +1,4 @@
+import Alerts
 import QRInterop
 
 /// `--qr`'s code drawn: as text for a terminal, and as pixels for a notification's image.
@@ -54,5 +55,13 @@ enum QRPicture {
             }
         }
         return DesktopNotice.Image(width: side, height: side, pixels: pixels)
+    }
+
+    /// The code's modules for the notification window, which shows it on a click (its own
+    /// quiet zone included: `Alerts.Notification.Code`).
+    static func windowCode(_ code: QRCode) -> Alerts.Notification.Code {
+        Alerts.Notification.Code(
+            size: code.size,
+            isDark: (0..<code.size * code.size).map { code.isDark(row: $0 / code.size, column: $0 % code.size) })
     }
 }

@@ -1,0 +1,366 @@
+import Foundation
+
+/// A private KDE (kwin_wayland 5.27) or GNOME (mutter 43) compositor for a test: headless, with
+/// XWayland, on a session bus of its own (`dbus-run-session` with a config that names no
+/// service folders: nothing installed is activated behind the test's back), in a runtime folder
+/// of its own, stopped on `stop()`.
+///
+/// Nothing is guessed: the compositor starts a session program (`session.py`, written into the
+/// folder) once its Wayland socket and XWayland are up, and that program records the
+/// environment it was given (`WAYLAND_DISPLAY`, `DISPLAY`, `XAUTHORITY`, the bus address) in a
+/// file the test waits for. Both compositors leave when that program does (mutter always, kwin
+/// with `--exit-with-session`): `stop()` ends it, the clean stop.
+///
+/// - KDE: `kwin_wayland --virtual --xwayland`. The installed binary carries a file capability
+///   (`cap_sys_resource`) that a sandbox may refuse to exec: a copy without it runs. Our X
+///   clients get in by `xhost +SI:localuser:<us>`, run as the compositor's user.
+/// - GNOME: `mutter --headless --wayland --virtual-monitor 1280x800`. Its seat has no keyboard,
+///   and without one no client may set or read the clipboard ("This seat has no keyboard"):
+///   the session program opens a RemoteDesktop session over D-Bus (jeepney) and presses and
+///   releases Shift once, which makes mutter add a virtual keyboard, and holds the session open
+///   until it ends. X clients need the `XAUTHORITY` file mutter wrote (root may read it).
+///
+/// As sway, both run as `nobody` under root (`Sway.asCompositorUser`).
+public final class Desktop: @unchecked Sendable {
+    // Safe: every stored property is set once in init; `stop` is idempotent.
+    /// Which desktop.
+    public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
+        /// KDE Plasma's compositor, kwin_wayland: data-control (wlr, version 2).
+        case kde
+        /// GNOME's compositor, mutter: no data-control; its XWayland bridge carries the clipboard.
+        case gnome
+
+        public var description: String { self == .kde ? "KDE (kwin_wayland)" : "GNOME (mutter)" }
+
+        /// The installed compositor.
+        public var executable: String { self == .kde ? "/usr/bin/kwin_wayland" : "/usr/bin/mutter" }
+
+        /// Whether it is installed.
+        public var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+    }
+
+    /// Which desktop this is.
+    public let kind: Kind
+    /// The compositor's runtime folder (`XDG_RUNTIME_DIR` of its clients).
+    public let runtimeDirectory: String
+    /// The Wayland socket's name in `runtimeDirectory` (`WAYLAND_DISPLAY`).
+    public let waylandDisplay: String
+    /// XWayland's display name (`DISPLAY`).
+    public let xDisplay: String
+    /// The X authority file X clients need (GNOME), if any.
+    public let xAuthority: String?
+    /// The compositor's session bus (`DBUS_SESSION_BUS_ADDRESS`).
+    public let busAddress: String
+    private let sessionProgram: Int32
+    private let process: SpawnedProcess
+    private let logPath: String
+
+    /// How long the session program may take to say it is up: a cold kwin takes 2-3 s here,
+    /// more on a loaded machine.
+    public static let startTimeout = 60.0
+
+    /// Starts the compositor and waits (at most `timeout` seconds) for its session program's
+    /// record of the session.
+    /// - Throws: `DesktopError` when it cannot start; tests fail loudly then, never skip.
+    public init(_ kind: Kind, timeout: Double = startTimeout) throws {
+        self.kind = kind
+        guard kind.isInstalled else {
+            throw DesktopError(reason: "\(kind.executable) is not installed (scripts/bootstrap installs it)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(kind.rawValue)-\(UUID().uuidString)"
+        ).path
+        guard mkdir(folder, 0o700) == 0 else { throw DesktopError(reason: "cannot create \(folder): errno \(errno)") }
+        var owner: (uid_t, gid_t)?
+        if getuid() == 0 {
+            guard let nobody = getpwnam("nobody") else { throw DesktopError(reason: "there is no user nobody") }
+            owner = (nobody.pointee.pw_uid, nobody.pointee.pw_gid)
+        }
+        func own(_ path: String) { if let owner { chown(path, owner.0, owner.1) } }
+        own(folder)
+        runtimeDirectory = folder
+        logPath = folder + "/compositor.log"
+        let record = folder + "/session.json"
+
+        // The files the compositor's user reads: the session program, the bus config and (KDE)
+        // the compositor's copy, none writable by it.
+        let script = folder + "/session.py"
+        _ = FileManager.default.createFile(
+            atPath: script, contents: Data(Self.sessionScript.utf8), attributes: [.posixPermissions: 0o755])
+        let busConfig = folder + "/bus.conf"
+        _ = FileManager.default.createFile(
+            atPath: busConfig, contents: Data(Self.busConfig(folder: folder).utf8),
+            attributes: [.posixPermissions: 0o644])
+        let busFolder = folder + "/bus"
+        guard mkdir(busFolder, 0o700) == 0 else { throw DesktopError(reason: "cannot create \(busFolder)") }
+        own(busFolder)
+        // The system's Python with the venv's packages (jeepney) on its path: the venv's own
+        // interpreter may live where the compositor's user cannot reach (a pyenv under /root).
+        let venv = ServerProcess.packageRoot.appendingPathComponent(".build/venv/lib")
+        let packages = ((try? FileManager.default.contentsOfDirectory(atPath: venv.path)) ?? [])
+            .filter { $0.hasPrefix("python3") }.map { venv.path + "/" + $0 + "/site-packages" }
+        let session = ["/usr/bin/python3", script, record, kind.rawValue] + packages
+        var compositor: [String]
+        switch kind {
+        case .kde:
+            // A copy without the file capability: a sandbox may refuse to exec the original.
+            let copy = folder + "/kwin_wayland"
+            do {
+                try FileManager.default.copyItem(atPath: kind.executable, toPath: copy)
+            } catch {
+                throw DesktopError(reason: "cannot copy \(kind.executable): \(error)")
+            }
+            chmod(copy, 0o755)
+            // kwin takes one program for --exit-with-session: a shell line that runs ours.
+            let line = folder + "/session.sh"
+            let text = "#!/bin/sh\nexec " + session.map { "'\($0)'" }.joined(separator: " ") + "\n"
+            _ = FileManager.default.createFile(
+                atPath: line, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
+            compositor = [copy, "--virtual", "--xwayland", "--no-lockscreen", "--exit-with-session", line]
+        case .gnome:
+            compositor = [kind.executable, "--headless", "--wayland", "--virtual-monitor", "1280x800"] + session
+        }
+        let environment = [
+            "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": folder, "HOME": folder, "LANG": "C.UTF-8",
+        ]
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        let command =
+            Sway.asCompositorUser + ["/usr/bin/dbus-run-session", "--config-file=\(busConfig)", "--"] + compositor
+        process = try SpawnedProcess(
+            command[0], Array(command.dropFirst()), environment: environment, currentDirectory: folder,
+            standardOutput: .handle(log), standardError: .handle(log))
+        try? log.close()
+
+        var found: [String: Any] = [:]
+        do {
+            try waitUntil("\(kind)'s session program to record the session", timeout: timeout) { [process] in
+                guard process.isRunning else { throw DesktopError(reason: "\(kind) exited") }
+                guard let data = FileManager.default.contents(atPath: record),
+                    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                else { return false }
+                found = object
+                return true
+            }
+        } catch {
+            process.send(SIGKILL)
+            _ = process.wait(seconds: 10)
+            let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            try? FileManager.default.removeItem(atPath: folder)
+            throw DesktopError(reason: "\(kind) did not start: \(error)\n\(log.suffix(3000))")
+        }
+        waylandDisplay = found["WAYLAND_DISPLAY"] as? String ?? ""
+        xDisplay = found["DISPLAY"] as? String ?? ""
+        xAuthority = (found["XAUTHORITY"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        busAddress = found["DBUS_SESSION_BUS_ADDRESS"] as? String ?? ""
+        sessionProgram = (found["pid"] as? Int).map(Int32.init) ?? 0
+        if let failure = found["error"] as? String {
+            stop()
+            throw DesktopError(reason: "\(kind)'s session program failed: \(failure)")
+        }
+        guard !waylandDisplay.isEmpty, !xDisplay.isEmpty, sessionProgram > 0 else {
+            stop()
+            throw DesktopError(reason: "\(kind) gave its session no WAYLAND_DISPLAY or DISPLAY: \(found)")
+        }
+        if getuid() == 0, kind == .kde {
+            // kwin lets in its own user only; this lets our (root) X clients in too.
+            let xhost = try runProcess(
+                "/usr/bin/env", Sway.asCompositorUser + ["/usr/bin/xhost", "+SI:localuser:root"],
+                environment: ["PATH": "/usr/bin:/bin", "DISPLAY": xDisplay, "XDG_RUNTIME_DIR": folder], timeout: 20)
+            guard xhost.status == 0 else {
+                stop()
+                throw DesktopError(reason: "xhost +SI:localuser:root failed: \(xhost.err)")
+            }
+        }
+    }
+
+    deinit { stop() }
+
+    /// The absolute path of the Wayland socket.
+    public var socketPath: String { runtimeDirectory + "/" + waylandDisplay }
+
+    /// `base` with this compositor's Wayland variables, and XWayland's `DISPLAY` (and
+    /// `XAUTHORITY`) when `withX` (else neither).
+    public func environment(_ base: [String: String], withX: Bool) -> [String: String] {
+        var environment = base
+        environment["WAYLAND_DISPLAY"] = waylandDisplay
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        environment["DISPLAY"] = withX ? xDisplay : nil
+        environment["XAUTHORITY"] = withX ? xAuthority : nil
+        return environment
+    }
+
+    /// The tools' environment: only what they need, on a `PATH` with wl-clipboard and xclip.
+    public var toolEnvironment: [String: String] {
+        environment(["PATH": "/usr/bin:/bin"], withX: true)
+    }
+
+    /// How long a test's clipboard read may take: on KDE `wl-paste` hangs for 15 s and more
+    /// after an X owner died, so every read has this deadline and a hang is a failed read.
+    public static let readTimeout = 5.0
+
+    /// The clipboard as `wl-paste --no-newline` reads it (of `type` when given), with a deadline.
+    public func waylandClipboard(type: String? = nil, timeout: Double = readTimeout) throws -> ProcessResult {
+        try runProcess(
+            "/usr/bin/wl-paste", ["--no-newline"] + (type.map { ["--type", $0] } ?? []), environment: toolEnvironment,
+            timeout: timeout)
+    }
+
+    /// The clipboard as `xclip -o` reads it through XWayland (as `target` when given), with a
+    /// deadline.
+    public func xClipboard(target: String? = nil, timeout: Double = readTimeout) throws -> ProcessResult {
+        try runProcess(
+            "/usr/bin/xclip", ["-o", "-selection", "clipboard"] + (target.map { ["-t", $0] } ?? []),
+            environment: toolEnvironment, timeout: timeout)
+    }
+
+    /// Copies `data` with `wl-copy` (as `type` when given) and waits until `wl-paste` reads it.
+    ///
+    /// wl-copy forks a server that keeps whatever stdio it got: it gets a file and /dev/null.
+    public func waylandCopy(_ data: Data, type: String? = nil) throws {
+        try copy(data, with: "/usr/bin/wl-copy", type.map { ["--type", $0] } ?? [])
+        try waitUntil("wl-paste to read what wl-copy holds", timeout: 20) {
+            let read = try waylandClipboard(type: type)
+            return read.status == 0 && read.stdout == data
+        }
+    }
+
+    /// Copies `data` with `xclip -i` through XWayland (as `target` when given) and waits until
+    /// `xclip -o` reads it. xclip stays as the owner, serving, until another client takes the
+    /// selection or the compositor goes.
+    public func xCopy(_ data: Data, target: String? = nil) throws {
+        try copy(data, with: "/usr/bin/xclip", ["-i", "-selection", "clipboard"] + (target.map { ["-t", $0] } ?? []))
+        try waitUntil("xclip to own the clipboard", timeout: 20) {
+            let read = try xClipboard(target: target)
+            return read.status == 0 && read.stdout == data
+        }
+    }
+
+    /// Runs a copying tool with `data` in a file on its stdin, nothing of ours open in it.
+    private func copy(_ data: Data, with tool: String, _ arguments: [String]) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("copy-\(UUID().uuidString)")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let input = try FileHandle(forReadingFrom: file)
+        let copier = try SpawnedProcess(tool, arguments, environment: toolEnvironment, standardInput: .handle(input))
+        try? input.close()
+        // wl-copy returns once its server forked; xclip forks into the background at once.
+        guard let status = copier.wait(seconds: 20), status == 0 else {
+            copier.send(SIGKILL)
+            throw DesktopError(reason: "\(tool) failed or hung")
+        }
+    }
+
+    /// Opens an X window (`xlogo`) through XWayland and waits until the compositor gives it the
+    /// focus (`_NET_ACTIVE_WINDOW` on the root names a window of class XLogo). The window goes
+    /// when the returned process is killed (or with the compositor).
+    public func focusedXWindow() throws -> SpawnedProcess {
+        let window = try SpawnedProcess("/usr/bin/xlogo", [], environment: toolEnvironment)
+        do {
+            try waitUntil("the X window to have \(kind)'s focus", timeout: 20) { try isXLogoActive() }
+        } catch {
+            window.send(SIGKILL)
+            throw error
+        }
+        return window
+    }
+
+    /// Whether the active window (EWMH `_NET_ACTIVE_WINDOW`, `xprop`) is an `xlogo`.
+    func isXLogoActive() throws -> Bool {
+        let root = try runProcess(
+            "/usr/bin/xprop", ["-root", "_NET_ACTIVE_WINDOW"], environment: toolEnvironment, timeout: 10)
+        guard root.status == 0, let id = root.out.split(separator: " ").last.map(String.init), id.hasPrefix("0x"),
+            id != "0x0"
+        else { return false }
+        let window = try runProcess(
+            "/usr/bin/xprop", ["-id", id.trimmingCharacters(in: .whitespacesAndNewlines), "WM_CLASS"],
+            environment: toolEnvironment, timeout: 10)
+        return window.status == 0 && window.out.contains("XLogo")
+    }
+
+    /// What the compositor wrote so far (for failure messages).
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Stops the compositor: ends its session program (the compositor leaves with it, and
+    /// XWayland and the bus with the compositor), waits, and removes its folder. One that does
+    /// not leave in time is killed.
+    public func stop() {
+        if process.isRunning, sessionProgram > 0 {
+            kill(sessionProgram, SIGTERM)
+            if process.wait(seconds: 15) == nil {
+                process.send(SIGTERM)
+                if process.wait(seconds: 5) == nil {
+                    process.send(SIGKILL)
+                    _ = process.wait(seconds: 10)
+                }
+            }
+        } else if process.isRunning {
+            process.send(SIGKILL)
+            _ = process.wait(seconds: 10)
+        }
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    /// A session bus config with no service folders (as `SessionBus`'s), listening in `folder`.
+    static func busConfig(folder: String) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:dir=\(folder)/bus</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
+    }
+
+    /// The session program: records the session's environment as JSON (written whole, then
+    /// renamed), after (GNOME) opening a RemoteDesktop session whose virtual keyboard gives the
+    /// seat a keyboard; then waits for SIGTERM. A failure is recorded too, so the test fails at
+    /// once with the reason.
+    static let sessionScript = #"""
+        import json, os, signal, sys
+        record, kind = sys.argv[1], sys.argv[2]
+        sys.path[0:0] = sys.argv[3:]
+        names = ("WAYLAND_DISPLAY", "DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS")
+        info = {name: os.environ.get(name, "") for name in names}
+        info["pid"] = os.getpid()
+        connection = None
+        if kind == "gnome":
+            try:
+                from jeepney import DBusAddress, new_method_call
+                from jeepney.io.blocking import open_dbus_connection
+                connection = open_dbus_connection(bus="SESSION")
+                name = "org.gnome.Mutter.RemoteDesktop"
+                desktop = DBusAddress("/org/gnome/Mutter/RemoteDesktop", bus_name=name, interface=name)
+                path = connection.send_and_get_reply(new_method_call(desktop, "CreateSession")).body[0]
+                session = DBusAddress(path, bus_name=name, interface=name + ".Session")
+                connection.send_and_get_reply(new_method_call(session, "Start"))
+                # The virtual keyboard appears with its first key: Shift (evdev 42), down and up.
+                for pressed in (True, False):
+                    reply = connection.send_and_get_reply(
+                        new_method_call(session, "NotifyKeyboardKeycode", "ub", (42, pressed)))
+                    if reply.header.message_type.name == "error":
+                        raise RuntimeError("NotifyKeyboardKeycode: %r" % (reply.body,))
+            except Exception as error:
+                info["error"] = repr(error)
+        with open(record + ".part", "w") as out:
+            json.dump(info, out)
+        os.rename(record + ".part", record)
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        while True:
+            signal.pause()
+        """#
+}
+
+/// Why a desktop's compositor could not be started.
+public struct DesktopError: Error, CustomStringConvertible {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
