@@ -200,8 +200,12 @@ public struct DataControlClipboard: Clipboard, Sendable {
 
     /// Starts the owner ahead of the text (it connects and makes its device meanwhile);
     /// `complete(with:)` hands the text over and returns once it owns the selection.
+    /// With `DISPLAY` in `environment` the X selection is owned as well (`BridgedWrite`).
     public func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite {
-        try owner(for: selection).start()
+        let launch = try owner(for: selection).start()
+        guard let display = environment["DISPLAY"], !display.isEmpty else { return launch }
+        let x11 = X11Clipboard(displayName: display, helperExecutable: helperExecutable, environment: environment)
+        return BridgedWrite(wayland: launch, waylandClipboard: self, x11: x11, selection: selection)
     }
 
     /// The owner's start-up: `helperExecutable --internal-wayland-selection-owner SELECTION SOCKET`.

@@ -74,6 +74,45 @@ struct WaylandEndToEndTests: ScopedSuite {
         #expect(rounds > 0)
     }
 
+    @Test("no X window focused, both variables set: Wayland and X clients read the URL at once and for 5 s")
+    func urlStaysForBothReadersUnfocused() throws {
+        try sway.waylandCopy(Data("nothing of X has the focus".utf8))
+        let url = try expectURL(try paste(["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+        #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("nothing of X has the focus".utf8))
+        // sway's bridge refuses X readers while no X window has the focus: paste owns the X
+        // selection beside the Wayland one, and the bridge's copy of it back into the Wayland
+        // selection (which ends paste's Wayland owner) is served by paste's X owner.
+        #expect(try readersGet(url, andX: true))
+        let end = Date().addingTimeInterval(5)
+        var rounds = 0
+        while Date() < end {
+            let holds = try readersGet(url, andX: true)
+            #expect(holds, "round \(rounds)")
+            rounds += 1
+            guard holds else { break }
+        }
+        #expect(rounds > 0)
+    }
+
+    @Test("no X window focused: a later wl-copy takes the Wayland reader from paste's URL (X: a known issue)")
+    func laterWaylandCopyEndsBoth() throws {
+        try sway.waylandCopy(Data("first".utf8))
+        let url = try expectURL(try paste(["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+        #expect(try readersGet(url, andX: true))
+        try sway.waylandCopy(Data("a later Wayland copy".utf8))
+        try waitUntil("wl-paste to give the later copy", timeout: 10) {
+            try sway.waylandClipboard().out == "a later Wayland copy"
+        }
+        // sway's bridge does not take the X selection for a Wayland copy while no X window has
+        // the focus, and paste's X owner does not watch the Wayland selection: X readers keep
+        // the old URL until an X client copies. When the X owner stops on a Wayland copy of
+        // other content, this known issue stops being recorded and fails: drop the wrapper.
+        let x = try sway.xClipboard()
+        withKnownIssue("paste's X owner outlives a later Wayland copy while no X window has the focus") {
+            #expect(x.out != url)
+        }
+    }
+
     @Test("the hotkey path: the clipboard up to the mock, the URL back on the clipboard")
     func hotkey() throws {
         try sway.waylandCopy(Data("hotkey text".utf8))
