@@ -1,4 +1,4 @@
-// libFuzzer target: result extraction (ResultExtractor, Sanitizer, JSONValue, templates over
+// libFuzzer target: result extraction (ResultExtractor, Sanitizer, OrderedJSON, templates over
 // JSON, XML, regexes with lookbehind, relative URLs).
 //
 // Built by scripts/fuzz with `swiftc -sanitize=fuzzer,address -parse-as-library` together with
@@ -57,6 +57,6 @@ public func fuzzResult(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(!excerpt.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) },
         "control character in excerpt \(excerpt.debugDescription)")
     _ = Sanitizer.validateURL(location)
-    _ = ResultExtractor.parseJSON(body)
+    _ = PrivateBin.answer(parsing: body)
     return 0
 }

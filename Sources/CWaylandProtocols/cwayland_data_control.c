@@ -23,17 +23,28 @@ static const struct cwayland_data_control_protocol wlr_protocol = {
 const struct cwayland_data_control_protocol *cwayland_data_control_ext(void) { return &ext_protocol; }
 const struct cwayland_data_control_protocol *cwayland_data_control_wlr(void) { return &wlr_protocol; }
 
+// Every request is marshalled with `wl_proxy_marshal_array_flags`, its arguments in an array in
+// the order of the request's signature (a new_id's slot is filled by libwayland), not with the
+// variadic `wl_proxy_marshal_flags` that the generated inline functions call: libwayland is
+// opened at run time (cwayland_library.c), and a variadic call cannot be forwarded.
+
 struct wl_proxy *cwayland_display_get_registry(struct wl_display *display) {
-    return (struct wl_proxy *)wl_display_get_registry(display);
+    struct wl_proxy *proxy = (struct wl_proxy *)display;
+    union wl_argument args[] = {{.o = NULL}}; // "n"
+    return wl_proxy_marshal_array_flags(
+        proxy, WL_DISPLAY_GET_REGISTRY, &wl_registry_interface, wl_proxy_get_version(proxy), 0, args);
 }
 
 struct wl_proxy *cwayland_display_sync(struct wl_display *display) {
-    return (struct wl_proxy *)wl_display_sync(display);
+    struct wl_proxy *proxy = (struct wl_proxy *)display;
+    union wl_argument args[] = {{.o = NULL}}; // "n"
+    return wl_proxy_marshal_array_flags(proxy, WL_DISPLAY_SYNC, &wl_callback_interface, wl_proxy_get_version(proxy), 0, args);
 }
 
 struct wl_proxy *cwayland_registry_bind(
     struct wl_proxy *registry, uint32_t name, const struct wl_interface *interface, uint32_t version) {
-    return (struct wl_proxy *)wl_registry_bind((struct wl_registry *)registry, name, interface, version);
+    union wl_argument args[] = {{.u = name}, {.s = interface->name}, {.u = version}, {.o = NULL}}; // "usun"
+    return wl_proxy_marshal_array_flags(registry, WL_REGISTRY_BIND, interface, version, 0, args);
 }
 
 const struct wl_interface *cwayland_seat_interface(void) { return &wl_seat_interface; }
@@ -56,47 +67,43 @@ int cwayland_source_add_listener(struct wl_proxy *source, const struct cwayland_
 
 struct wl_proxy *cwayland_manager_create_source(
     struct wl_proxy *manager, const struct cwayland_data_control_protocol *protocol) {
-    return wl_proxy_marshal_flags(
+    union wl_argument args[] = {{.o = NULL}}; // "n"
+    return wl_proxy_marshal_array_flags(
         manager, ZWLR_DATA_CONTROL_MANAGER_V1_CREATE_DATA_SOURCE, protocol->source, wl_proxy_get_version(manager), 0,
-        NULL);
+        args);
 }
 
 struct wl_proxy *cwayland_manager_get_device(
     struct wl_proxy *manager, const struct cwayland_data_control_protocol *protocol, struct wl_proxy *seat) {
-    return wl_proxy_marshal_flags(
+    union wl_argument args[] = {{.o = NULL}, {.o = (struct wl_object *)seat}}; // "no"
+    return wl_proxy_marshal_array_flags(
         manager, ZWLR_DATA_CONTROL_MANAGER_V1_GET_DATA_DEVICE, protocol->device, wl_proxy_get_version(manager), 0,
-        NULL, seat);
+        args);
 }
 
 void cwayland_device_set_selection(struct wl_proxy *device, struct wl_proxy *source, bool primary) {
     uint32_t opcode =
         primary ? ZWLR_DATA_CONTROL_DEVICE_V1_SET_PRIMARY_SELECTION : ZWLR_DATA_CONTROL_DEVICE_V1_SET_SELECTION;
-    wl_proxy_marshal_flags(device, opcode, NULL, wl_proxy_get_version(device), 0, source);
+    union wl_argument args[] = {{.o = (struct wl_object *)source}}; // "?o"
+    wl_proxy_marshal_array_flags(device, opcode, NULL, wl_proxy_get_version(device), 0, args);
 }
 
 void cwayland_source_offer(struct wl_proxy *source, const char *mime_type) {
-    wl_proxy_marshal_flags(
-        source, ZWLR_DATA_CONTROL_SOURCE_V1_OFFER, NULL, wl_proxy_get_version(source), 0, mime_type);
+    union wl_argument args[] = {{.s = mime_type}}; // "s"
+    wl_proxy_marshal_array_flags(source, ZWLR_DATA_CONTROL_SOURCE_V1_OFFER, NULL, wl_proxy_get_version(source), 0, args);
 }
 
 void cwayland_offer_receive(struct wl_proxy *offer, const char *mime_type, int32_t fd) {
-    wl_proxy_marshal_flags(
-        offer, ZWLR_DATA_CONTROL_OFFER_V1_RECEIVE, NULL, wl_proxy_get_version(offer), 0, mime_type, fd);
+    union wl_argument args[] = {{.s = mime_type}, {.h = fd}}; // "sh"
+    wl_proxy_marshal_array_flags(offer, ZWLR_DATA_CONTROL_OFFER_V1_RECEIVE, NULL, wl_proxy_get_version(offer), 0, args);
 }
 
-void cwayland_manager_destroy(struct wl_proxy *manager) {
-    wl_proxy_marshal_flags(
-        manager, ZWLR_DATA_CONTROL_MANAGER_V1_DESTROY, NULL, wl_proxy_get_version(manager), WL_MARSHAL_FLAG_DESTROY);
+/// A `destroy` request (no arguments), then the proxy is freed.
+static void cwayland_destroy(struct wl_proxy *proxy, uint32_t opcode) {
+    union wl_argument none[1] = {{.o = NULL}};
+    wl_proxy_marshal_array_flags(proxy, opcode, NULL, wl_proxy_get_version(proxy), WL_MARSHAL_FLAG_DESTROY, none);
 }
-void cwayland_device_destroy(struct wl_proxy *device) {
-    wl_proxy_marshal_flags(
-        device, ZWLR_DATA_CONTROL_DEVICE_V1_DESTROY, NULL, wl_proxy_get_version(device), WL_MARSHAL_FLAG_DESTROY);
-}
-void cwayland_source_destroy(struct wl_proxy *source) {
-    wl_proxy_marshal_flags(
-        source, ZWLR_DATA_CONTROL_SOURCE_V1_DESTROY, NULL, wl_proxy_get_version(source), WL_MARSHAL_FLAG_DESTROY);
-}
-void cwayland_offer_destroy(struct wl_proxy *offer) {
-    wl_proxy_marshal_flags(
-        offer, ZWLR_DATA_CONTROL_OFFER_V1_DESTROY, NULL, wl_proxy_get_version(offer), WL_MARSHAL_FLAG_DESTROY);
-}
+void cwayland_manager_destroy(struct wl_proxy *manager) { cwayland_destroy(manager, ZWLR_DATA_CONTROL_MANAGER_V1_DESTROY); }
+void cwayland_device_destroy(struct wl_proxy *device) { cwayland_destroy(device, ZWLR_DATA_CONTROL_DEVICE_V1_DESTROY); }
+void cwayland_source_destroy(struct wl_proxy *source) { cwayland_destroy(source, ZWLR_DATA_CONTROL_SOURCE_V1_DESTROY); }
+void cwayland_offer_destroy(struct wl_proxy *offer) { cwayland_destroy(offer, ZWLR_DATA_CONTROL_OFFER_V1_DESTROY); }

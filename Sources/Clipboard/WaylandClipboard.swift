@@ -222,11 +222,6 @@ extension WaylandClipboard {
 enum ExecutableSearch {
     /// The first executable file called `name` in `environment["PATH"]`.
     static func find(_ name: String, in environment: [String: String]) -> String? {
-        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for directory in path.split(separator: ":") where !directory.isEmpty {
-            let candidate = "\(directory)/\(name)"
-            if FileSystem.isAccessible(candidate, for: .execute) { return candidate }
-        }
-        return nil
+        FileSystem.firstExecutable(named: name, inPath: environment["PATH"] ?? FileSystem.defaultExecutablePath)
     }
 }

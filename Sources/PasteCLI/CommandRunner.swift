@@ -133,13 +133,6 @@ struct CommandRunner: CommandRunning {
     /// `program` itself when it names a path, else the first executable of that name in `PATH`.
     static func locate(_ program: String, path: String?) -> String? {
         if program.contains("/") { return FileSystem.isAccessible(program, for: .execute) ? program : nil }
-        for folder in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false) {
-            let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + program
-            guard let status = try? FileSystem.status(ofPath: candidate), status.kind == .regular,
-                FileSystem.isAccessible(candidate, for: .execute)
-            else { continue }
-            return candidate
-        }
-        return nil
+        return FileSystem.firstExecutable(named: program, inPath: path ?? FileSystem.defaultExecutablePath)
     }
 }

@@ -9,13 +9,8 @@ public enum Coreutils {
     public static func findPaste(path: String?, selfExecutable: String = "/proc/self/exe") -> String? {
         let ours = try? FileSystem.status(ofPath: selfExecutable)
         func isOurs(_ status: FileStatus) -> Bool { ours.map(status.isSameFile) ?? false }
-        for directory in (path ?? "").split(separator: ":") where !directory.isEmpty {
-            let candidate = String(directory) + "/paste"
-            guard let status = try? FileSystem.status(ofPath: candidate), status.kind == .regular,
-                FileSystem.isAccessible(candidate, for: .execute)
-            else { continue }
-            if isOurs(status) { continue }
-            return candidate
+        if let found = FileSystem.firstExecutable(named: "paste", inPath: path ?? "", where: { !isOurs($1) }) {
+            return found
         }
         for fallback in ["/usr/bin/paste", "/bin/paste"] where FileSystem.isAccessible(fallback, for: .execute) {
             if let status = try? FileSystem.status(ofPath: fallback), !isOurs(status) {

@@ -205,14 +205,6 @@ enum DesktopNotifier {
 
     /// The first executable `name` in the directories of `path`.
     static func executable(named name: String, path: String?) -> String? {
-        for directory in (path ?? "").split(separator: ":") where !directory.isEmpty {
-            let candidate = String(directory) + "/" + name
-            if let status = try? FileSystem.status(ofPath: candidate), status.kind == .regular,
-                FileSystem.isAccessible(candidate, for: .execute)
-            {
-                return candidate
-            }
-        }
-        return nil
+        FileSystem.firstExecutable(named: name, inPath: path ?? "")
     }
 }

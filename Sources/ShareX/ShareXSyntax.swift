@@ -337,6 +337,8 @@ enum ShareXSyntax {
         switch group {
         case .whole where captures == 0, .number(0) where captures == 0, .number(1) where captures == 1:
             return .firstParticipating
+        case .number(0):
+            return .whole
         default:
             return group
         }

@@ -1,3 +1,5 @@
+import SystemInterop
+
 /// How transfers behave: timeouts, redirects, TLS, identification, and what is reported.
 ///
 /// Whom a transfer trusts and which proxy it goes through are the request's own
@@ -64,10 +66,8 @@ extension Duration {
     /// at most `Int32.max` (24.8 days, far past any accepted setting): the conversion can
     /// never overflow, whatever the duration.
     var roundedUpMilliseconds: Int {
-        let (seconds, attoseconds) = components
-        guard seconds >= 0 else { return 1 }
-        guard seconds < Int64(Int32.max) / 1000 else { return Int(Int32.max) }
-        let fraction = attoseconds > 0 ? (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000 : 0
-        return max(1, Int(seconds) * 1000 + Int(fraction))
+        guard self > .zero else { return 1 }
+        guard components.seconds < Int64(Int32.max) / 1000 else { return Int(Int32.max) }
+        return max(1, Int(millisecondsRoundedUp))  // SystemInterop's Duration+Parts
     }
 }

@@ -245,6 +245,14 @@ extension PasteMock {
         }
         let paste = store("dpaste", content, body.fields)
         let url = "\(request.base)/pastes/\(paste.id)"
+        // The open-source dpaste (dpaste/views.py, APIView) at /api/ answers `format=json`
+        // with the URL as a JSON string.
+        if !request.head.path.hasPrefix("/api/v2"), body.text("format") == "json" {
+            var response = Response(
+                status: 200, headers: [("Content-Type", "application/json")], body: Array("\"\(url)\"".utf8))
+            response.pasteID = paste.id
+            return response
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -88,28 +88,6 @@ func manTag(for spec: OptionSpec) -> String {
     (spec.short.map { "-\($0), " } ?? "") + "--" + spec.long + (spec.argument.map { " " + $0 } ?? "")
 }
 
-/// The keys the apply functions of Config/<Type>+Apply.swift accept, read from the source: the
-/// `case "key"` lines between `extension <Type> {` and the next top-level declaration.
-func acceptedConfigKeys(of type: String) throws -> [String] {
-    let source = try SourceTree.text("Sources/PasteCore/Config/\(type)+Apply.swift")
-    guard let start = source.range(of: "\nextension \(type) {\n    mutating func apply(") else { return [] }
-    let block = source[start.upperBound...]
-    let end = block.range(of: "\n}\n")?.lowerBound ?? block.endIndex
-    var keys: [String] = []
-    for line in block[..<end].split(separator: "\n") {
-        let trimmed = line.drop { $0 == " " }
-        guard trimmed.hasPrefix("case \""), let colon = trimmed.firstIndex(of: ":") else { continue }
-        let labels = trimmed[trimmed.index(trimmed.startIndex, offsetBy: 5)..<colon]
-        for label in labels.split(separator: ",") {
-            let word = label.trimmingCharacters(in: .whitespaces)
-            if word.hasPrefix("\""), word.hasSuffix("\""), word.count > 2 {
-                keys.append(String(word.dropFirst().dropLast()))
-            }
-        }
-    }
-    return keys
-}
-
 @Suite("Man pages")
 struct ManPageTests {
     /// Every key of `[paste]`, mirrored by hand: a new key must be documented in paste-config(5).
@@ -203,11 +181,9 @@ struct ManPageTests {
         #expect(result.out.contains("SEE ALSO"))
     }
 
-    @Test("the mirrored key lists match the case labels of Settings+Apply.swift and ServiceProfile+Apply.swift")
+    @Test("the mirrored key lists match the key tables (Settings.keys, ServiceProfile.keys)")
     func keyListsMatchSource() throws {
-        #expect(try acceptedConfigKeys(of: "Settings") == Self.pasteKeys)
-        #expect(try acceptedConfigKeys(of: "ServiceProfile") == Self.serviceKeys)
-        // And the lists the "did you mean" of an unknown key compares with.
+        // The tables apply the keys, and the "did you mean" of an unknown key reads their names.
         #expect(Settings.configKeys == Self.pasteKeys)
         #expect(ServiceProfile.configKeys == Self.serviceKeys)
     }
@@ -247,10 +223,18 @@ struct ManPageTests {
         let answers = page.tags(in: page.section("RESULT")).filter { $0.hasPrefix("{") }
         #expect(
             answers == [
-                "{json:/POINTER}", "{regex:RE}", "{xml:PATH}", "{header:NAME}", "{body}", "{location}", "{url}",
+                "{json:/POINTER}", "{regex:RE}", "{regex-group:GROUP:RE}", "{xml:PATH}", "{header:NAME}", "{body}",
+                "{location}", "{url}",
             ])
         for name in Template.answerNames {
-            #expect(answers.contains { $0.hasPrefix("{\(name)") }, "RESULT does not document {\(name)}")
+            #expect(
+                answers.contains { $0.hasPrefix("{\(name):") || $0 == "{\(name)}" },
+                "RESULT does not document {\(name)}")
+        }
+        // The functions either side may call, after the placeholders.
+        let functions = tags.dropFirst(Placeholder.allCases.count).filter { $0.hasPrefix("{") }
+        for name in Template.functionNames {
+            #expect(functions.contains { $0.hasPrefix("{\(name)") }, "TEMPLATES does not document {\(name)}")
         }
     }
 }

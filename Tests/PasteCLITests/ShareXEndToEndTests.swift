@@ -198,14 +198,14 @@ struct ShareXEndToEndTests: ScopedSuite {
     @Test("--import-sxcu names the one feature a section cannot express, with status 65")
     func inexpressible() throws {
         let file = try paste.home.write(
-            #"{"Version": "15.0.0", "RequestURL": "https://{select:a.example|b.example}/up", "Body": "MultipartFormData", "FileFormName": "file"}"#,
+            #"{"Version": "15.0.0", "RequestURL": "https://a.example/up", "Body": "MultipartFormData", "FileFormName": "file", "URL": "{json:{header:X-Data}|url}"}"#,
             to: "choice.sxcu")
         let result = try paste.run(["--import-sxcu", file])
         #expect(result.status == 65)
         #expect(result.out == "")
         #expect(
             result.err
-                == "paste: '\(file)' cannot be written as a [service] section: it uses {select:…} (a choice in a window); use it with 'sxcu = \(file)'\n"
+                == "paste: '\(file)' cannot be written as a [service] section: it uses {json:…} over text other than the answer; use it with 'sxcu = \(file)'\n"
         )
     }
 

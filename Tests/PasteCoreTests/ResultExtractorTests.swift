@@ -149,3 +149,64 @@ struct ResultExtractorTests {
         #expect(Sanitizer.excerpt(Array(String(repeating: "x", count: 500).utf8), limit: 10) == "xxxxxxxxxx…")
     }
 }
+
+/// Answers as servers give them today to ShareX uploaders (issue 27 item 6).
+@Suite("Result extraction: JSON strings and text that is no URL")
+struct ResultTextTests {
+    let endpoint = "http://127.0.0.1:8080/api/"
+
+    func extract(_ body: String, status: Int = 200, template: String = "{body}", profile: ServiceProfile? = nil)
+        throws(ServiceError) -> ResultExtractor.Outcome
+    {
+        let rule = ResultRule.template(try! Template(configText: template, use: .result))
+        let request = UploadRequest(url: endpoint, body: .raw(.bytes([0x61]), contentType: "text/plain"), result: rule)
+        return try ResultExtractor.extract(
+            from: UploadResponse(status: status, effectiveURL: endpoint, body: Array(body.utf8)), request: request,
+            profile: profile ?? ServiceProfile.pastie(name: "d", url: endpoint))
+    }
+
+    @Test("a JSON string answer is the string it stands for, not a path with quotes")
+    func jsonString() throws {
+        #expect(try extract("\"http://127.0.0.1:8080/abc\"\n").url == "http://127.0.0.1:8080/abc")
+        #expect(try extract(#"  "http:\/\/127.0.0.1:8080\/a\u0062c"  "#).url == "http://127.0.0.1:8080/abc")
+        // A relative one is resolved as any relative answer is.
+        #expect(try extract("\"/abc\"").url == "http://127.0.0.1:8080/abc")
+    }
+
+    @Test(
+        "text that is no URL (quotes, angle brackets, a backtick, white space, control characters) is refused",
+        arguments: [
+            ("\"http://127.0.0.1:8080/abc", Sanitizer.URLProblem.notInURL("\"")),
+            ("<http://127.0.0.1:8080/abc>", .notInURL("<")),
+            ("http://127.0.0.1:8080/a`b", .notInURL("`")),
+            ("\"http://127.0.0.1:8080/a b\"", .whitespace),
+            ("http://127.0.0.1:8080/a\u{7}", .controlCharacters),
+        ])
+    func notAURL(_ body: String, _ problem: Sanitizer.URLProblem) {
+        #expect(throws: ServiceError.unsafeURL(service: "d", problem: problem)) { try extract(body) }
+    }
+
+    @Test("the message says which character no URL holds")
+    func message() {
+        #expect(
+            ServiceError.unsafeURL(service: "d", problem: .notInURL("\"")).message
+                == "d gave an unusable URL: it holds '\"', which no URL holds")
+    }
+
+    @Test("an HTTP error of a service made from a ShareX uploader names the uploader's file")
+    func uploaderFile() {
+        var profile = ServiceProfile.pastie(name: "old", url: endpoint)
+        profile.shareXPath = "/home/u/old.sxcu"
+        #expect(
+            throws: ServiceError.httpStatus(
+                service: "old (ShareX uploader '/home/u/old.sxcu')", status: 400, excerpt: "bad")
+        ) {
+            try extract("bad", status: 400, profile: profile)
+        }
+        // Named by its file already (-S FILE.sxcu): once.
+        profile.name = "/home/u/old.sxcu"
+        #expect(throws: ServiceError.httpStatus(service: "/home/u/old.sxcu", status: 400, excerpt: "bad")) {
+            try extract("bad", status: 400, profile: profile)
+        }
+    }
+}

@@ -2,144 +2,158 @@ import FoundationEssentials
 import SystemInterop
 
 extension ServiceProfile {
-    mutating func apply(_ entry: ConfigFile.Entry, path: String) throws(ConfigError) {
-        let origin = (path: path, line: entry.line)
-        func bad(_ expected: String) -> ConfigError {
-            .badValue(path: path, line: entry.line, key: entry.key, value: entry.value, expected: expected)
-        }
-        func pair() throws(ConfigError) -> (String, String) {
-            guard let equals = entry.value.firstIndex(of: "="), equals != entry.value.startIndex else {
-                throw bad("NAME=VALUE")
-            }
-            return (String(entry.value[..<equals]), String(entry.value[entry.value.index(after: equals)...]))
-        }
-        /// `text` parsed as a template, a config error at this line when it cannot be.
-        func template(_ text: String, use: Template.Use = .request, allowsContent: Bool = false)
-            throws(ConfigError) -> ConfigValue
-        {
-            var value: ConfigValue
-            do {
-                value = try ConfigValue(parsing: text, use: use, origin: origin)
-            } catch {
-                throw .badTemplate(path: path, line: entry.line, key: entry.key, problem: error)
-            }
-            value.key = entry.key
-            if !allowsContent && value.template.uses(.content) {
-                throw .badTemplate(
-                    path: path, line: entry.line, key: entry.key,
-                    problem: .notAllowed(
-                        "{content}", place: "in '\(entry.key)' (only in a body template, or alone as a field)"))
-            }
-            return value
-        }
-        switch entry.key {
-        case "base", "sxcu":
-            // Choose where the profile starts; Configuration.init(file:) applies them first.
-            break
-        case "url":
-            let lower = entry.value.lowercased()
+    /// The keys of `[service "NAME"]`, in the order paste-config(5) lists them.
+    public static let keys: [ConfigKey<ServiceProfile>] = [
+        // `base` and `sxcu` choose where the profile starts; Configuration.init(file:) applies them first.
+        .init("base", .service, "the built-in service this one starts from") { _, _ in },
+        .init("sxcu", .service, "the ShareX uploader this one is") { _, _ in },
+        .init("url", .service, "where the text is sent") { profile, value throws(ConfigError) in
+            let lower = value.text.lowercased()
             guard
                 lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("tcp://")
-                    || entry.value.hasPrefix("${")
-            else { throw bad("an http://, https:// or tcp:// URL") }
-            url = try template(entry.value, allowsContent: true)
-        case "format":
-            guard let format = RequestFormat(rawValue: entry.value.lowercased()) else {
-                throw bad("multipart, form, raw, json, xml, none, tcp or privatebin")
-            }
-            self.format = format
-        case "method":
-            let upper = entry.value.uppercased()
+                    || value.text.hasPrefix("${")
+            else { throw value.bad("an http://, https:// or tcp:// URL") }
+            profile.url = try value.template(value.text, allowsContent: true)
+        },
+        .init("format", .service, "how the text is sent") { profile, value throws(ConfigError) in
+            profile.format = try value.choice(
+                RequestFormat.self, "multipart, form, raw, json, xml, none, tcp or privatebin")
+        },
+        .init("method", .service, "the HTTP method") { profile, value throws(ConfigError) in
+            let upper = value.text.uppercased()
             guard ["POST", "PUT", "PATCH", "GET", "DELETE"].contains(upper) else {
-                throw bad("POST, PUT, PATCH, GET or DELETE")
+                throw value.bad("POST, PUT, PATCH, GET or DELETE")
             }
-            method = upper
-        case "content-field": contentField = entry.value
-        case "file-name":
-            fileName = try template(entry.value).raw
-        case "content-type": contentType = entry.value
-        case "field":
-            let (name, fieldValue) = try pair()
-            let value = try template(fieldValue, allowsContent: true)
-            if value.template.uses(.content) && !value.template.isContentAlone {
+            profile.method = upper
+        },
+        .init("content-field", .service, "the form field that carries the text") { profile, value throws(ConfigError) in
+            profile.contentField = value.text
+        },
+        .init("file-name", .service, "the file name of the text's part") { profile, value throws(ConfigError) in
+            profile.fileName = try value.template(value.text).raw
+        },
+        .init("content-type", .service, "the Content-Type of the body") { profile, value throws(ConfigError) in
+            profile.contentType = value.text
+        },
+        .init("field", .service, "a form field, NAME=VALUE") { profile, value throws(ConfigError) in
+            let (name, text) = try value.pair()
+            let field = try value.template(text, allowsContent: true)
+            if field.template.uses(.content) && !field.template.isContentAlone {
                 throw .badTemplate(
-                    path: path, line: entry.line, key: entry.key,
+                    path: value.path, line: value.entry.line, key: value.entry.key,
                     problem: .notAllowed(
                         "{content}", place: "with other text in a field (the field carries the content alone)"))
             }
-            fields.append((name, value))
-        case "query":
-            let (name, queryValue) = try pair()
-            query.append((name, try template(queryValue, allowsContent: true)))
-        case "lang-field": langField = entry.value
-        case "title-field": titleField = entry.value
-        case "private-field":
-            privateField = try entry.value.contains("=") ? pair() : (entry.value, "1")
-        case "always-private":
-            guard let flag = Bool(configText: entry.value) else { throw bad("true or false") }
-            isAlwaysPrivate = flag
-        case "expiry-field": expiryField = entry.value
-        case "expiry-unit":
-            guard let unit = ExpiryUnit(configText: entry.value) else {
-                throw bad("seconds, minutes, hours, days, or choices NAME=DURATION,…")
+            profile.fields.append((name, field))
+        },
+        .init("query", .service, "a query parameter, NAME=VALUE") { profile, value throws(ConfigError) in
+            let (name, text) = try value.pair()
+            profile.query.append((name, try value.template(text, allowsContent: true)))
+        },
+        .init("lang-field", .service, "the field of -l") { profile, value throws(ConfigError) in
+            profile.langField = value.text
+        },
+        .init("title-field", .service, "the field of -t") { profile, value throws(ConfigError) in
+            profile.titleField = value.text
+        },
+        .init("private-field", .service, "the field of -p, NAME or NAME=VALUE") { profile, value throws(ConfigError) in
+            profile.privateField = try value.text.contains("=") ? value.pair() : (value.text, "1")
+        },
+        .init("always-private", .service, "whether every paste is private") { profile, value throws(ConfigError) in
+            profile.isAlwaysPrivate = try value.bool()
+        },
+        .init("expiry-field", .service, "the field of -e") { profile, value throws(ConfigError) in
+            profile.expiryField = value.text
+        },
+        .init("expiry-unit", .service, "how -e is written") { profile, value throws(ConfigError) in
+            guard let unit = ExpiryUnit(configText: value.text) else {
+                throw value.bad("seconds, minutes, hours, days, or choices NAME=DURATION,…")
             }
-            expiryUnit = unit
-        case "json": jsonTemplate = try template(entry.value, allowsContent: true)
-        case "xml": xmlTemplate = try template(entry.value, allowsContent: true)
-        case "header":
-            guard let colon = entry.value.firstIndex(of: ":"), colon != entry.value.startIndex,
-                !entry.value[..<colon].contains(" ")
-            else { throw bad("'Name: value'") }
-            headers.append(try template(entry.value))
-        case "result":
-            if let rule = ResultRule(configText: entry.value) {
+            profile.expiryUnit = unit
+        },
+        .init("json", .service, "a JSON body template") { profile, value throws(ConfigError) in
+            profile.jsonTemplate = try value.template(value.text, allowsContent: true)
+        },
+        .init("xml", .service, "an XML body template") { profile, value throws(ConfigError) in
+            profile.xmlTemplate = try value.template(value.text, allowsContent: true)
+        },
+        .init("header", .service, "a header, 'Name: value'") { profile, value throws(ConfigError) in
+            guard let colon = value.text.firstIndex(of: ":"), colon != value.text.startIndex,
+                !value.text[..<colon].contains(" ")
+            else { throw value.bad("'Name: value'") }
+            profile.headers.append(try value.template(value.text))
+        },
+        .init("result", .service, "where the paste's URL is in the answer") { profile, value throws(ConfigError) in
+            if let rule = ResultRule(configText: value.text) {
                 if case .regex(let pattern) = rule {
                     do {
                         _ = try TextPattern(pattern)
                     } catch {
-                        throw bad("a valid regular expression after 'regex:' (\(error))")
+                        throw value.bad("a valid regular expression after 'regex:' (\(error))")
                     }
                 }
-                result = rule
-                break
+                profile.result = rule
+                return
             }
-            let value = try template(entry.value, use: .result)
-            guard value.template.readsAnswer || value.template.uses(.filename) else {
-                throw bad(
+            let result = try value.template(value.text, use: .result)
+            guard result.template.readsAnswer || result.template.uses(.filename) else {
+                throw value.bad(
                     "redirect, location, body, json:/pointer, regex:RE or a template such as https://host/{json:/key}")
             }
-            result = .template(value.template)
-        case "deletion":
-            guard let rule = Self.deletionTemplate(entry.value) else {
-                _ = try template(entry.value, use: .result)
-                throw bad("header:NAME, json:/pointer or a template such as {json:/delete_url}")
+            profile.result = .template(result.template)
+        },
+        .init("deletion", .service, "where the deletion token or URL is in the answer") {
+            profile, value throws(ConfigError) in
+            guard let rule = ServiceProfile.deletionTemplate(value.text) else {
+                _ = try value.template(value.text, use: .result)
+                throw value.bad("header:NAME, json:/pointer or a template such as {json:/delete_url}")
             }
-            deletion = rule
-            deletionSource = entry.value
-        case "error-message":
-            let value = try template(entry.value, use: .result)
-            guard value.template.readsAnswer else { throw bad("a template such as {json:/error}") }
-            errorMessage = value.template
-        case "accepts":
-            guard let kinds = ContentKinds(configText: entry.value) else {
-                throw bad("text, images or files, separated by commas")
+            profile.deletion = rule
+            profile.deletionSource = value.text
+        },
+        .init("error-message", .service, "where the service's own error message is") {
+            profile, value throws(ConfigError) in
+            let message = try value.template(value.text, use: .result)
+            guard message.template.readsAnswer else { throw value.bad("a template such as {json:/error}") }
+            profile.errorMessage = message.template
+        },
+        .init("accepts", .service, "what the service takes: text, images, files") {
+            profile, value throws(ConfigError) in
+            guard let kinds = ContentKinds(configText: value.text) else {
+                throw value.bad("text, images or files, separated by commas")
             }
-            accepts = kinds
-        case "max-size":
-            guard let bytes = SettingRange.maximumSize.parse(entry.value) else {
-                throw bad("\(SettingRange.maximumSize) (such as 512K, 10M)")
+            profile.accepts = kinds
+        },
+        .init("max-size", .service, "the largest paste the service takes") { profile, value throws(ConfigError) in
+            guard let bytes = SettingRange.maximumSize.parse(value.text) else {
+                throw value.bad("\(SettingRange.maximumSize) (such as 512K, 10M)")
             }
-            maximumBytes = bytes
-        case "response-timeout":
-            guard let seconds = SettingRange.responseTimeout.parse(entry.value) else {
-                throw bad("\(SettingRange.responseTimeout) (such as 10, 2.5s, 1m)")
-            }
-            responseTimeout = seconds
-        case "summary": summary = entry.value
-        case "ca-file", "ca-path", "pinned-pubkey", "insecure": try connection.apply(entry, path: path)
-        case "client-cert", "client-key", "proxy", "no-proxy": try connection.apply(entry, path: path)
-        default:
+            profile.maximumBytes = bytes
+        },
+        .init("response-timeout", .service, "the service's own response-timeout") {
+            profile, value throws(ConfigError) in
+            profile.responseTimeout = try value.seconds(SettingRange.responseTimeout)
+        },
+        .init("summary", .service, "what --list-services says of it") { profile, value throws(ConfigError) in
+            profile.summary = value.text
+        },
+        .connection("ca-file", .service, "the CA certificates trusted"),
+        .connection("ca-path", .service, "a folder of CA certificates trusted"),
+        .connection("pinned-pubkey", .service, "the server's public key pinned"),
+        .connection("insecure", .service, "no certificate check (tests only)"),
+        .connection("client-cert", .service, "a client certificate"),
+        .connection("client-key", .service, "the client certificate's key"),
+        .connection("proxy", .service, "the proxy"),
+        .connection("no-proxy", .service, "the hosts reached without the proxy"),
+    ]
+
+    /// `keys` by name.
+    static let keysByName: [String: ConfigKey<ServiceProfile>] = keys.keyedByName()
+
+    mutating func apply(_ entry: ConfigFile.Entry, path: String) throws(ConfigError) {
+        guard let key = Self.keysByName[entry.key] else {
             throw .unknownKey(path: path, line: entry.line, section: "service \"\(name)\"", key: entry.key)
         }
+        try key.read(&self, ConfigKeyValue(entry: entry, path: path))
     }
 }

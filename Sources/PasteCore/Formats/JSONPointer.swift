@@ -1,5 +1,5 @@
 /// RFC 6901 JSON pointers (`/files/0/link`), for every JSON value type paste reads
-/// (`JSONValue`, `OrderedJSON`): the pointer's reference tokens, and the rule for an array index.
+/// (`OrderedJSON`): the pointer's reference tokens, and the rule for an array index.
 enum JSONPointer {
     /// The reference tokens of `pointer`, `~1` and `~0` unescaped: none for `""` (the whole
     /// document), nil when it does not start with `/`.

@@ -1,5 +1,5 @@
-/// A JSON document that keeps what `JSONValue` (through `JSONDecoder`) loses: the order of an
-/// object's members and the exact text of numbers.
+/// A JSON document that keeps what `JSONDecoder` loses: the order of an object's members and
+/// the exact text of numbers. The one JSON tree of paste (answers, PrivateBin's, `.sxcu` files).
 ///
 /// ShareX definitions are JSON objects whose member order is the order of form fields, query
 /// parameters and headers on the wire; answers carry ids such as `1234567890123456789` that a

@@ -32,6 +32,10 @@ public enum Sanitizer {
         case tooLong(Int)
         case controlCharacters
         case whitespace
+        /// A character RFC 3986 leaves out of every URL and that ends one in text: a quote, an
+        /// angle bracket or a backtick (`http://host/api/"http://host/abc"`, a JSON string
+        /// taken as a path).
+        case notInURL(Character)
         case noHost
         /// A bidirectional control (U+202A–202E, U+2066–2069, U+200E, U+200F, U+061C): the URL
         /// would read, on screen, in another order than the one it leads to.
@@ -73,6 +77,9 @@ public enum Sanitizer {
             return .failure(.invisibleCharacter(scalar))
         }
         if text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) { return .failure(.whitespace) }
+        if let character = text.first(where: { Self.charactersNotInURL.contains($0) }) {
+            return .failure(.notInURL(character))
+        }
         if text.utf8.count > maximumURLLength { return .failure(.tooLong(text.utf8.count)) }
         let lower = text.lowercased()
         let scheme = lower.firstIndex(of: ":").map { String(lower[..<$0]) } ?? ""
@@ -91,6 +98,9 @@ public enum Sanitizer {
         if isMixedScript(authority) { return .failure(.mixedScriptHost(String(authority))) }
         return .success(String(text))
     }
+
+    /// What `URLProblem.notInURL` refuses.
+    static let charactersNotInURL: Set<Character> = ["\"", "<", ">", "`"]
 
     /// The full stops browsers read as `.` in a host (UTS #46): ideographic, full-width and
     /// half-width.

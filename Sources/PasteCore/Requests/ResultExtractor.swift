@@ -42,7 +42,7 @@ public enum ResultExtractor {
                 Sanitizer.printable($0, limit: Sanitizer.excerptLength)
             }
             throw .httpStatus(
-                service: service, status: response.status,
+                service: uploaderNamed(profile), status: response.status,
                 excerpt: message.flatMap { $0.isEmpty ? nil : $0 } ?? readableExcerpt(response))
         }
         if profile.format == .privatebin {
@@ -62,7 +62,9 @@ public enum ResultExtractor {
         case .regex(let pattern):
             candidate = (try? TextPattern(pattern))?.capture(.firstParticipating, in: answer.text)
         case .template(let template):
-            candidate = answer.evaluate(template)
+            // A server that answers a JSON string (`"http://host/abc"`, the open-source dpaste
+            // with `format=json`) means the string, not the quotes around it.
+            candidate = answer.evaluate(template).map(decodingJSONString)
         }
         guard let found = candidate, !found.isEmpty else {
             if request.result == .redirect {
@@ -180,6 +182,24 @@ public enum ResultExtractor {
         }
     }
 
+    /// The service as an HTTP error names it: a ShareX uploader's file too, when the service
+    /// is not named by it (`sxcu = PATH` in a section), since an old uploader is the likeliest
+    /// cause of a 4xx.
+    static func uploaderNamed(_ profile: ServiceProfile) -> String {
+        guard let path = profile.shareXPath, path != profile.name else { return profile.name }
+        return "\(profile.name) (ShareX uploader '\(path)')"
+    }
+
+    /// The string a JSON string literal (`"http://host/abc"`, white space around it allowed)
+    /// stands for; any other text as it is.
+    static func decodingJSONString(_ text: String) -> String {
+        let trimmed = text.trimmingWhitespaceAndNewlines()
+        guard trimmed.count >= 2, trimmed.hasPrefix("\""), trimmed.hasSuffix("\""),
+            case .string(let decoded)? = try? OrderedJSON(parsing: trimmed)
+        else { return text }
+        return decoded
+    }
+
     /// A body that is only a relative URL (`/abc`), as a URL-less answer may be; nil for
     /// anything else (a word of an error message must never pass for a paste's address).
     static func relativePath(in text: String) -> String? {
@@ -257,11 +277,6 @@ public enum ResultExtractor {
     /// alternatives such as `(a)|(b)` work), or the whole match when there is no group.
     static func firstCapture(_ pattern: String, in text: String) -> String? {
         (try? TextPattern(pattern))?.capture(.firstParticipating, in: text)
-    }
-
-    /// Decodes a JSON body, or nil.
-    static func parseJSON(_ body: [UInt8]) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(body))
     }
 
     /// The deletion token or URL the rule finds; a relative URL (`/delete/abc`) is resolved

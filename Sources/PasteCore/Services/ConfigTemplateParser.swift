@@ -9,8 +9,24 @@ struct ConfigTemplateParser {
         self.use = use
     }
 
+    /// Where a template being parsed ends.
+    enum End {
+        /// At the end of the text.
+        case text
+        /// At the `}` that closes a placeholder's fallback (left unread).
+        case fallback
+        /// At the `|` or `}` after an argument of a function (`{random:a|b}`), left unread;
+        /// a `\` in it makes the next character text (`\|`, `\}`, `\\`).
+        case argument
+    }
+
     /// Parses up to the end, or (in a fallback) up to the `}` that closes it.
     mutating func parse(isFallback: Bool) throws(TemplateProblem) -> Template {
+        try parse(until: isFallback ? .fallback : .text)
+    }
+
+    /// Parses up to `end`.
+    mutating func parse(until end: End) throws(TemplateProblem) -> Template {
         var parts: [Template.Part] = []
         var literal = ""
         func flush() {
@@ -19,7 +35,12 @@ struct ConfigTemplateParser {
         }
         while position < characters.count {
             let character = characters[position]
-            if character == "}" && isFallback {
+            if end == .argument && character == "\\" && position + 1 < characters.count {
+                literal.append(characters[position + 1])
+                position += 2
+                continue
+            }
+            if (character == "}" && end != .text) || (character == "|" && end == .argument) {
                 flush()
                 return Template(parts)
             }
@@ -41,7 +62,7 @@ struct ConfigTemplateParser {
             literal.append(character)
             position += 1
         }
-        if isFallback { throw .unclosed("{…:") }
+        if end != .text { throw .unclosed("{…:") }
         flush()
         return Template(parts)
     }
@@ -102,6 +123,7 @@ struct ConfigTemplateParser {
             if hasArgument { position += 1 }  // past the closing '}'
             return .placeholder(placeholder, fallback: fallback)
         }
+        if Template.functionNames.contains(name) { return try parseFunction(name, hasArgument: hasArgument) }
         guard Template.answerNames.contains(name) else { throw .unknownName(name, use: use) }
         guard use == .result else { throw .notAllowed("{\(name)…}", place: "in a request (it reads the answer)") }
         let argument = hasArgument ? try rawArgument(of: name) : nil
@@ -124,6 +146,18 @@ struct ConfigTemplateParser {
                 throw .badArgument("{xml:…}", expected: "a path such as /files/file[1]/url")
             }
             return .answer(.xml(path, input: nil))
+        case "regex-group":
+            guard let argument else {
+                throw .badArgument(
+                    "{regex-group:…}", expected: "a group and a regular expression, as {regex-group:2:RE}")
+            }
+            let (group, pattern) = try Self.regexGroup(argument)
+            do {
+                _ = try TextPattern(pattern)
+            } catch {
+                throw .badPattern(pattern, reason: error.description)
+            }
+            return .answer(.regex(pattern: pattern, group: group, input: nil))
         default:
             guard let argument, !argument.isEmpty else {
                 throw .badArgument("{regex:…}", expected: "a regular expression")

@@ -167,14 +167,14 @@ public enum PrivateBin {
 
     /// Reads an answer; nil when the body is not a PrivateBin JSON answer.
     public static func answer(parsing body: [UInt8]) -> Answer? {
-        guard case .object(let members)? = ResultExtractor.parseJSON(body),
-            case .number(let status)? = members["status"]
+        guard let document = try? OrderedJSON(parsing: body), case .object = document,
+            case .number(let status)? = document["status"]
         else { return nil }
-        guard status == 0 else {
-            return .refused(message: members["message"]?.stringValue ?? "status \(Int(exactly: status) ?? -1)")
+        guard Double(status) == 0 else {
+            return .refused(message: document["message"]?.stringValue ?? "status \(Int(status) ?? -1)")
         }
-        guard let id = members["id"]?.stringValue, !id.isEmpty else { return nil }
-        return .accepted(id: id, url: members["url"]?.stringValue, deleteToken: members["deletetoken"]?.stringValue)
+        guard let id = document["id"]?.stringValue, !id.isEmpty else { return nil }
+        return .accepted(id: id, url: document["url"]?.stringValue, deleteToken: document["deletetoken"]?.stringValue)
     }
 
     // MARK: - Deleting

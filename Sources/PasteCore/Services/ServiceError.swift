@@ -17,7 +17,9 @@ public enum ServiceError: PasteError, Equatable {
     public var message: String {
         switch self {
         case .httpStatus(let service, let status, let excerpt):
-            "\(shown: service) answered HTTP \(status)" + (excerpt.isEmpty ? "" : ": \(excerpt)")
+            // The limit of a path: a ShareX uploader's service names its file.
+            "\(shown: service, limit: Sanitizer.shownPathLength) answered HTTP \(status)"
+                + (excerpt.isEmpty ? "" : ": \(excerpt)")
         case .noURL(let service, let status, let excerpt):
             "\(shown: service) gave no paste URL (HTTP \(status))" + (excerpt.isEmpty ? "" : ": \(excerpt)")
         case .unsafeURL(let service, let problem):
@@ -61,6 +63,7 @@ extension Sanitizer.URLProblem {
         case .tooLong(let length): "\(length) bytes long"
         case .controlCharacters: "it holds control characters"
         case .whitespace: "it holds white space"
+        case .notInURL(let character): "it holds '\(character)', which no URL holds"
         case .noHost: "it names no host"
         case .bidirectionalControl(let scalar):
             "it holds the bidirectional control \(Self.codePoint(scalar)), which makes it read as another address"

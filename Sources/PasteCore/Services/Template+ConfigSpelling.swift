@@ -17,5 +17,7 @@ extension Template {
     }
 
     /// The names a hole may have: placeholders, then answer values.
-    public static let answerNames: Set<String> = ["json", "regex", "xml", "header", "body", "location", "url"]
+    public static let answerNames: Set<String> = [
+        "json", "regex", "regex-group", "xml", "header", "body", "location", "url",
+    ]
 }

@@ -3,52 +3,69 @@ extension Template {
     ///
     /// - Throws: `Inexpressible` naming the first part that has no config spelling.
     public func configText() throws(Inexpressible) -> String {
-        try configText(isFallback: false)
+        try configText(in: .text)
     }
 
-    private func configText(isFallback: Bool) throws(Inexpressible) -> String {
+    private func configText(in end: ConfigTemplateParser.End) throws(Inexpressible) -> String {
         var text = ""
         for (index, part) in parts.enumerated() {
             switch part {
             case .literal(let literal):
                 text += try Self.configText(
-                    ofLiteral: literal, followedBy: index + 1 < parts.count ? parts[index + 1] : nil,
-                    isFallback: isFallback)
+                    ofLiteral: literal, followedBy: index + 1 < parts.count ? parts[index + 1] : nil, in: end)
             case .placeholder(let placeholder, let fallback):
                 text += "{" + placeholder.rawValue
-                if let fallback { text += ":" + (try fallback.configText(isFallback: true)) }
+                if let fallback { text += ":" + (try fallback.configText(in: .fallback)) }
                 text += "}"
             case .reference(let reference):
                 text += "${\(reference.kind.rawValue):\(reference.argument)}"
             case .answer(let value):
                 text += try Self.configText(of: value)
-            case .random: throw Inexpressible(feature: "{random:…} (a random choice)")
-            case .select: throw Inexpressible(feature: "{select:…} (a choice in a window)")
-            case .prompt: throw Inexpressible(feature: "{prompt:…} (a window asking for text)")
-            case .base64: throw Inexpressible(feature: "{base64:…}")
+            case .random(let choices): text += try Self.function("random", choices)
+            case .select(let choices): text += try Self.function("select", choices)
+            case .prompt(let title, let initial):
+                text += try Self.function("prompt", initial.parts.isEmpty ? [title] : [title, initial])
+            case .base64(let inner): text += try Self.function("base64", [inner])
             }
         }
         return text
+    }
+
+    /// `{name:A|B…}`, each argument spelled as `ConfigTemplateParser.parseFunction` reads it.
+    private static func function(_ name: String, _ arguments: [Template]) throws(Inexpressible) -> String {
+        var texts: [String] = []
+        for argument in arguments { texts.append(try argument.configText(in: .argument)) }
+        return "{\(name):" + texts.joined(separator: "|") + "}"
     }
 
     /// The config spelling of literal text: a "{" that would start a hole (or "{{") is doubled.
     ///
     /// - Parameter next: the part after this text; every hole but a reference prints starting
     ///   with "{", so a trailing "$" before one would read as `${`.
-    private static func configText(ofLiteral literal: String, followedBy next: Part?, isFallback: Bool)
+    private static func configText(ofLiteral literal: String, followedBy next: Part?, in end: ConfigTemplateParser.End)
         throws(Inexpressible) -> String
     {
         let characters = Array(literal)
         var nextText = ""
         switch next {
         case .literal(let following)?: nextText = following
-        case nil, .reference?: break
+        // The end of a fallback or an argument is read as "}" follows it.
+        case nil: nextText = end == .text ? "" : "}"
+        case .reference?: break
         case _?: nextText = "{\u{0}"  // a hole: starts with "{", then nothing a name continues into
         }
         var text = ""
         for (offset, character) in characters.enumerated() {
             let after = String(characters[(offset + 1)...]) + nextText
-            if character == "}" && isFallback {
+            if end == .argument && (character == "\\" || character == "|" || character == "}") {
+                text += "\\" + String(character)
+                continue
+            }
+            if end == .argument && character == "$" && after.hasPrefix("{") {
+                text += "\\$"
+                continue
+            }
+            if character == "}" && end == .fallback {
                 throw Inexpressible(feature: "a '}' in the fallback of a placeholder")
             }
             if character == "$" && after.hasPrefix("{") {
@@ -99,15 +116,20 @@ extension Template {
         case .regex(let pattern, let group, let input):
             guard input == nil else { throw Inexpressible(feature: "{regex:…} over text other than the answer") }
             let captures = (try? TextPattern(pattern))?.captureCount ?? 0
+            let chosen: String
             switch group {
-            case .firstParticipating: break
-            case .whole where captures == 0: break
-            case .number(0) where captures == 0: break
-            case .number(1) where captures == 1: break
-            default:
-                throw Inexpressible(feature: "{regex:…} taking a group other than the first of its pattern")
+            case .firstParticipating: return "{regex:" + (try balanced(pattern, "regex")) + "}"
+            case .whole where captures == 0, .number(0) where captures == 0, .number(1) where captures == 1:
+                return "{regex:" + (try balanced(pattern, "regex")) + "}"
+            case .whole: chosen = "0"
+            case .number(let number): chosen = String(number)
+            case .name(let name):
+                guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                    throw Inexpressible(feature: "{regex:…} taking the group named '\(name)'")
+                }
+                chosen = name
             }
-            return "{regex:" + (try balanced(pattern, "regex")) + "}"
+            return "{regex-group:" + chosen + ":" + (try balanced(pattern, "regex-group")) + "}"
         }
     }
 }

@@ -12,8 +12,10 @@
 ///     {name} {name:fallback}     a placeholder: content, filename, title, lang, expiry, private;
 ///                                the fallback is itself a template ({title:{filename}})
 ///     ${env:NAME} ${file:PATH} ${cmd:COMMAND}    a secret (request side only)
-///     {json:/pointer} {regex:RE} {xml:/path} {header:NAME} {body} {location} {url}
-///                                a value from the answer (result side only)
+///     {json:/pointer} {regex:RE} {regex-group:GROUP:RE} {xml:/path} {header:NAME} {body}
+///     {location} {url}           a value from the answer (result side only)
+///     {random:a|b} {select:a|b} {prompt:title|default} {base64:text}
+///                                ShareX's functions; arguments are templates, `\` escapes
 ///     {{                         a literal "{"
 ///
 /// Anything else is literal text: a `{` that does not start a name followed by `}` or `:` (so

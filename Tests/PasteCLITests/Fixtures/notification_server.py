@@ -10,11 +10,13 @@ Tests drive it through its own interface, org.paste.TestServer, with dbus-send:
   Close(u id, u reason)    emits NotificationClosed(id, reason)
 --answer KEY invokes KEY on each notification that offers it, right after Notify's reply;
 --expire closes each notification at once with reason 1 (expired). --unicast sends the signals
-to the notification's sender only, as GNOME Shell does.
+to the notification's sender only, as GNOME Shell does. --stamp adds "received", the
+CLOCK_MONOTONIC seconds (time.monotonic) at which each Notify arrived (scripts/bench's notify case).
 """
 import argparse
 import json
 import sys
+import time
 
 from jeepney import DBusAddress, HeaderFields, MessageType, new_error, new_method_return, new_signal
 from jeepney.bus_messages import message_bus
@@ -27,6 +29,7 @@ parser.add_argument("--capabilities", default="actions,body")
 parser.add_argument("--answer")
 parser.add_argument("--expire", action="store_true")
 parser.add_argument("--unicast", action="store_true")
+parser.add_argument("--stamp", action="store_true")
 options = parser.parse_args()
 
 NAME = "org.freedesktop.Notifications"
@@ -66,6 +69,7 @@ while True:
     elif member == "GetServerInformation":
         connection.send(new_method_return(message, "ssss", ("recorder", "paste", "1", "1.2")))
     elif member == "Notify":
+        received = time.monotonic()
         app_name, replaces_id, icon, summary, body, actions, hints, timeout = message.body
         id = replaces_id or next_id
         if not replaces_id:
@@ -76,6 +80,8 @@ while True:
             "body": body, "actions": list(actions), "hints": {k: plain(v) for k, v in sorted(hints.items())},
             "expire_timeout": timeout,
         }
+        if options.stamp:
+            record["received"] = received
         with open(options.record, "a") as file:
             file.write(json.dumps(record) + "\n")
         connection.send(new_method_return(message, "u", (id,)))
