@@ -1,5 +1,6 @@
 import Clipboard
 import PasteCore
+import SecretGuard
 import SystemInterop
 
 /// Runs one `paste` command: the funnel from argv to an exit status.
@@ -7,6 +8,10 @@ import SystemInterop
 /// `main.swift` calls `PasteCommand.main` and exits with what it returns; nothing below prints
 /// except through `Output`, and every error becomes one stderr line and a sysexits status here.
 public enum PasteCommand {
+    /// The hidden subcommand that prints the secret guard's trigger literals, one a line
+    /// (`SecretGuard.triggerLiterals`): scripts/bench's anchor `rg -F -f` reads them.
+    static let guardLiteralsSubcommand = "--internal-guard-literals"
+
     /// The name paste was run as (argv[0]'s last component), for messages and `--help`: plain
     /// letters, digits, `.`, `_`, `+` and `-` (what `scripts/install --name` allows), else `paste`.
     /// A run as `/proc/self/exe` (the clipboard's owner) is `paste`.
@@ -30,6 +35,10 @@ public enum PasteCommand {
         }
         if rest.first == OutboxFlush.subcommand {
             return OutboxFlush.run(arguments: arguments, environment: environment)
+        }
+        if rest == [guardLiteralsSubcommand] {
+            StandardStream.output.write(SecretGuard.triggerLiterals.map { $0 + "\n" }.joined())
+            return ExitStatus.success.rawValue
         }
         let context = Context(
             environment: environment, userID: CurrentProcess.userID, commandRunner: CommandRunner(),

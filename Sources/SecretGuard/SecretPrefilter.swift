@@ -2,7 +2,8 @@ import PasteCore
 
 /// The scanner's first look: which two-byte pairs can be part of a trigger literal.
 ///
-/// Derived from `SecretRule.table`, never written by hand. For every trigger literal one pair
+/// Derived from `SecretRule.table` (and the decoders' literals, `SecretDecoder.table`), never
+/// written by hand. For every trigger literal one pair
 /// of adjacent bytes is chosen, the one least likely in ordinary text (estimated from the byte
 /// and pair frequencies below), and entered into a
 /// table of all 65,536 pairs. The scan then costs one table load per byte, eight to a 64-bit
@@ -19,6 +20,8 @@ final class SecretPrefilter: Sendable {
         var ignoresCase: Bool
         /// The offset of the chosen pair in the literal.
         var pairOffset: Int
+        /// The row (`rules`) whose check runs, or, at `rules.count` and above, the decoder
+        /// (`decoders[rule - rules.count]`) that runs.
         var rule: Int
         /// What can be ruled out before the row's check runs.
         var quickTest: QuickTest
@@ -37,6 +40,11 @@ final class SecretPrefilter: Sendable {
         case startsWord
         /// The literal ends a key name that a separator follows (`SecretRule.mayAssign`).
         case endsKey
+        /// The literal is the first `:` of a `.pgpass` line: the host before it starts the line
+        /// or follows a quote, and a port (digits or `*`) and a `:` come after it
+        /// (`SecretScanner.mayOpenPgpassLine`). Log lines are full of `12:34:56` and
+        /// `10.0.0.1:5432`; this turns most of them away before the row's check is called.
+        case opensPgpassLine
     }
 
     /// The pair `(first, second)` at index `first | second << 8` names its group (0: none).
@@ -48,6 +56,8 @@ final class SecretPrefilter: Sendable {
     /// The bytes of every literal, one after another.
     let literals: [UInt8]
     let rules: [SecretRule]
+    /// The decodings that run around their own trigger literals (`SecretDecoder.table`).
+    let decoders: [SecretDecoder]
     /// Which bytes may follow group `g`'s pair: bit `b` of the 256-bit set in words
     /// `4g..<4g+4` is set when some member's literal has byte `b` (in either case when it
     /// ignores case) right after its pair, or has nothing after it. A hit whose next byte is
@@ -58,31 +68,42 @@ final class SecretPrefilter: Sendable {
     /// The prefilter of the built-in table.
     static let shared = SecretPrefilter(rules: SecretRule.table)
 
-    init(rules: [SecretRule]) {
+    /// The prefilter of `rules` and `decoders`: the rows' trigger literals, then the decoders'.
+    init(rules: [SecretRule], decoders: [SecretDecoder] = SecretDecoder.table) {
         self.rules = rules
-        var entries: [Entry] = []
-        var literals: [UInt8] = []
+        self.decoders = decoders
+        var triggers: [(literal: [UInt8], ignoresCase: Bool, quickTest: QuickTest, rule: Int)] = []
         for (index, rule) in rules.enumerated() {
             for trigger in rule.triggers {
-                let literal = Array(trigger.utf8)
-                let offset = Self.rarestPair(in: literal, ignoringCase: rule.ignoresCase)
-                var prefix: UInt64 = 0
-                var mask: UInt64 = 0
-                var fold: UInt64 = 0
-                for (position, byte) in literal.prefix(8).enumerated() {
-                    let shift = UInt64(position * 8)
-                    let folds = rule.ignoresCase && Self.otherCase(byte) != nil
-                    prefix |= UInt64(folds ? byte | 0x20 : byte) << shift
-                    mask |= 0xff << shift
-                    if folds { fold |= 0x20 << shift }
-                }
-                entries.append(
-                    Entry(
-                        literalStart: literals.count, literalCount: literal.count, ignoresCase: rule.ignoresCase,
-                        pairOffset: offset, rule: index, quickTest: rule.quickTest, prefix: prefix, mask: mask,
-                        fold: fold))
-                literals += literal
+                triggers.append((Array(trigger.utf8), rule.ignoresCase, rule.quickTest, index))
             }
+        }
+        for (index, decoder) in decoders.enumerated() {
+            for trigger in decoder.triggers {
+                triggers.append((Array(trigger.utf8), decoder.ignoresCase, .none, rules.count + index))
+            }
+        }
+        var entries: [Entry] = []
+        var literals: [UInt8] = []
+        for trigger in triggers {
+            let literal = trigger.literal
+            let offset = Self.rarestPair(in: literal, ignoringCase: trigger.ignoresCase)
+            var prefix: UInt64 = 0
+            var mask: UInt64 = 0
+            var fold: UInt64 = 0
+            for (position, byte) in literal.prefix(8).enumerated() {
+                let shift = UInt64(position * 8)
+                let folds = trigger.ignoresCase && Self.otherCase(byte) != nil
+                prefix |= UInt64(folds ? byte | 0x20 : byte) << shift
+                mask |= 0xff << shift
+                if folds { fold |= 0x20 << shift }
+            }
+            entries.append(
+                Entry(
+                    literalStart: literals.count, literalCount: literal.count, ignoresCase: trigger.ignoresCase,
+                    pairOffset: offset, rule: trigger.rule, quickTest: trigger.quickTest, prefix: prefix, mask: mask,
+                    fold: fold))
+            literals += literal
         }
         // A group for each pair some literal chose (in every letter case when it ignores case),
         // numbered in the order of the pairs: sorting, not hashing, keeps this cheap at start-up.

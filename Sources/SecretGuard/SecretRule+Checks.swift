@@ -7,6 +7,7 @@ extension SecretRule {
         case .token(let format): format.leading == nil && format.startsWord ? .startsWord : .none
         case .jsonWebToken: .startsWord
         case .assignment, .connectionString: .endsKey
+        case .pgpass: .opensPgpassLine
         default: .none
         }
     }

@@ -219,8 +219,12 @@ public struct SecretScanner: Sendable {
     /// Looks at every trigger whose pair starts at `from..<to` in `text` (stream offset `base`),
     /// each with the window `lookbehind` before and `lookahead` after it (cut at the ends of
     /// `text`, which the caller makes the ends of the stream whenever it cuts a window).
-    static func evaluate(_ text: Span<UInt8>, base: Int, from: Int, to: Int, into found: inout [SecretMatch]) {
-        let prefilter = SecretPrefilter.shared
+    ///
+    /// `decoding` is false inside decoded text (its decoders do not run again there).
+    static func evaluate(
+        _ text: Span<UInt8>, base: Int, from: Int, to: Int, into found: inout [SecretMatch],
+        prefilter: SecretPrefilter = .shared, decoding: Bool = true
+    ) {
         let count = text.count
         var position = from
         // Eight pairs at a time: the pairs starting at position..<position+8 need one byte more.
@@ -239,13 +243,17 @@ public struct SecretScanner: Sendable {
             any |= prefilter.groups[pair(bytes, 6)]
             any |= prefilter.groups[pair(bytes, 7)]
             if any != 0 {
-                lookAtWord(at: position, in: text, base: base, prefilter: prefilter, into: &found)
+                lookAtWord(at: position, in: text, base: base, prefilter: prefilter, decoding: decoding, into: &found)
             }
             position &+= 8
         }
         while position < min(to, count - 1) {
             let group = Int(prefilter.groups[pair(text.extracting(position..<(position + 2)), 0)])
-            if group != 0 { look(group: group, at: position, in: text, base: base, prefilter: prefilter, into: &found) }
+            if group != 0 {
+                look(
+                    group: group, at: position, in: text, base: base, prefilter: prefilter, decoding: decoding,
+                    into: &found)
+            }
             position += 1
         }
     }
@@ -254,7 +262,7 @@ public struct SecretScanner: Sendable {
     /// hot loop, so that loop keeps its registers).
     @inline(never)
     static func lookAtWord(
-        at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter,
+        at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter, decoding: Bool,
         into found: inout [SecretMatch]
     ) {
         // The eight groups packed into one word, then visited lowest first: one branch per hit
@@ -268,13 +276,15 @@ public struct SecretScanner: Sendable {
             let shift = hits.trailingZeroBitCount & ~7
             let group = Int(truncatingIfNeeded: (hits &>> UInt64(shift)) & 0xff)
             hits &= ~(0xff &<< UInt64(shift))
-            look(group: group, at: position &+ shift &>> 3, in: text, base: base, prefilter: prefilter, into: &found)
+            look(
+                group: group, at: position &+ shift &>> 3, in: text, base: base, prefilter: prefilter,
+                decoding: decoding, into: &found)
         }
     }
 
     /// Runs the checks of the triggers in `group`, whose pair starts at `position`.
     static func look(
-        group: Int, at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter,
+        group: Int, at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter, decoding: Bool,
         into found: inout [SecretMatch]
     ) {
         // The byte after the pair, when there is one, rules the whole group out at once.
@@ -303,9 +313,18 @@ public struct SecretScanner: Sendable {
             case .none: break
             case .startsWord: guard SecretText.startsWord(text, at: start) else { continue }
             case .endsKey: guard SecretRule.mayAssign(text, keyStart: start, keyEnd: end) else { continue }
+            case .opensPgpassLine: guard mayOpenPgpassLine(text, colon: start) else { continue }
             }
             let windowStart = max(0, position - lookbehind)
             let window = text.extracting(windowStart..<min(text.count, position + lookahead))
+            guard entry.rule < prefilter.rules.count else {
+                if decoding {
+                    decode(
+                        prefilter.decoders[entry.rule - prefilter.rules.count], window, start - windowStart,
+                        end - windowStart, base: base + windowStart, prefilter: prefilter, into: &found)
+                }
+                continue
+            }
             guard
                 var match = prefilter.rules[entry.rule].match(
                     in: window, literalAt: start - windowStart, end: end - windowStart)
@@ -314,6 +333,54 @@ public struct SecretScanner: Sendable {
             match.end += base + windowStart
             if !found.contains(match) { found.append(match) }
         }
+    }
+
+    /// Runs `decoder` at its literal `start..<end` of `window` (stream offset `base`), every row
+    /// over what it decodes, and adds the findings at the places their bytes came from.
+    static func decode(
+        _ decoder: SecretDecoder, _ window: Span<UInt8>, _ start: Int, _ end: Int, base: Int,
+        prefilter: SecretPrefilter, into found: inout [SecretMatch]
+    ) {
+        guard let decoded = decoder.decode(window, start, end), !decoded.bytes.isEmpty else { return }
+        precondition(decoded.origins.count == decoded.bytes.count, "a decoder gives one origin per byte")
+        var inner: [SecretMatch] = []
+        evaluate(
+            decoded.bytes.span, base: 0, from: 0, to: decoded.bytes.count, into: &inner, prefilter: prefilter,
+            decoding: false)
+        for var match in inner {
+            let last = min(max(match.end, match.start + 1), decoded.bytes.count) - 1
+            match.start = base + decoded.origins[match.start]
+            match.end = base + decoded.origins[last] + 1
+            if !found.contains(match) { found.append(match) }
+        }
+    }
+
+    /// Whether the `:` at `colon` can be the first of a `.pgpass` line (`host:port:db:user:…`):
+    /// the skeleton `SecretRule.pgpass` then checks in full, without its copies. The port is
+    /// digits or `*`, the database and user runs of name characters, each ended by a `:`; the
+    /// host a run of name characters that starts the line (or follows a quote). The forward
+    /// part first: most colons in log lines (`12:34:56.789`, `10.0.0.1:5432 `) fail it at once.
+    static func mayOpenPgpassLine(_ text: Span<UInt8>, colon: Int) -> Bool {
+        var index = colon + 1
+        if index < text.count && text[index] == SecretText.ascii("*") {
+            index += 1
+        } else {
+            index += SecretText.run(text, from: index, max: 6, .digits)
+        }
+        guard index > colon + 1 else { return false }
+        for _ in 0..<2 {
+            guard index < text.count, text[index] == SecretText.ascii(":") else { return false }
+            let length = SecretText.run(text, from: index + 1, max: 64, SecretRule.pgpassNameCharacters)
+            guard length > 0 else { return false }
+            index += 1 + length
+        }
+        guard index < text.count, text[index] == SecretText.ascii(":") else { return false }
+        let hostLength = SecretText.runBackwards(text, before: colon, max: 256, SecretRule.pgpassNameCharacters)
+        guard hostLength > 0 else { return false }
+        let lineStart = colon - hostLength
+        guard lineStart > 0 else { return true }
+        let before = text[lineStart - 1]
+        return before == 0x0a || before == 0x0d || SecretText.isQuote(before)
     }
 
     /// The pair at `offset` in `bytes` as a table index: the first byte low, the second high.

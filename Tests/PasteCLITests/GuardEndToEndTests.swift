@@ -79,4 +79,15 @@ struct GuardEndToEndTests: ScopedSuite {
         #expect(result.err.hasPrefix("paste: the text is more than"), "\(result.err)")
         #expect(try mock.requests().isEmpty)
     }
+
+    @Test("the hidden --internal-guard-literals prints the trigger literals, one a line, for scripts/bench")
+    func literals() throws {
+        let result = try paste.run(["--internal-guard-literals"])
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.err.isEmpty)
+        let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "", "every literal ends its line")
+        #expect(lines.contains("ghp_") && lines.contains("-----BEGIN ") && lines.contains(":0"))
+        #expect(Set(lines).count == lines.count, "each once")
+    }
 }

@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import queue
+import random
 import statistics
 import subprocess
 import sys
@@ -167,10 +168,11 @@ def main():
     parser.add_argument("--clip-mib", type=int, default=64)
     parser.add_argument("--guard-mib", type=int, default=2, help="the guard case's corpus")
     parser.add_argument("--detect-secrets", help="detect-secrets 1.5.0, the guard case's anchor")
+    parser.add_argument("--guard-text-mib", type=int, default=256, help="the guard-text case's three texts")
     parser.add_argument("--wayland-runtime", help="the headless sway's runtime folder (wayland-hotkey)")
     parser.add_argument("--wayland-display", help="its socket's name in that folder")
     parser.add_argument("--notification-server", help="PYTHON,SCRIPT: the recording notification server (notify)")
-    parser.add_argument("--cases", default="hotkey,wayland-hotkey,notify,stream,batch,clipboard,guard,first-window")
+    parser.add_argument("--cases", default="hotkey,wayland-hotkey,notify,stream,batch,clipboard,guard,first-window,guard-text")
     arguments = parser.parse_args()
     env = dict(os.environ)
     paste, url, work, rounds = arguments.paste, arguments.url, arguments.work, arguments.rounds
@@ -379,6 +381,37 @@ def main():
     # the target is the person seeing something within 1.5 s.
     if "first-window" in cases:
         rows += first_window_rows(paste, url, work, env, max(3, rounds // 2))
+
+    # (7) The guard at memory speed: paste's scanner over three kinds of generated text vs ripgrep
+    # looking for the same trigger literals (`paste --internal-guard-literals`), on one core.
+    if "guard-text" in cases:
+        size = arguments.guard_text_mib
+        literals = os.path.join(work, "guard-literals.txt")
+        with open(literals, "wb") as f:
+            f.write(subprocess.run([paste, "--internal-guard-literals"], check=True, capture_output=True,
+                                   timeout=DEADLINE).stdout)
+        text_rounds = max(3, rounds // 3)
+        medians = {}
+        for kind, writer in (("log lines", write_log_lines), ("source code", write_source_code),
+                             ("prose", write_prose)):
+            data = os.path.join(work, f"guard-{kind.split()[0]}-{size}m.txt")
+            writer(data, size << 20)
+            ours = [paste, "-n", "-f", data, "--url", url]
+            anchor = ["rg", "-j1", "-c", "-F", "-f", literals, data]
+            # Exit 77: the guard refused (the source has a few password-like assignments); rg -c
+            # exits 1 when no line matches. Either way the whole text was scanned.
+            row = side_by_side(f"guard {size} MiB {kind}: paste -n -f vs rg -j1 -c -F -f LITERALS", ours, anchor,
+                               text_rounds, env, "<= 2.0x", ours_options={"statuses": (0, 77)},
+                               anchor_options={"statuses": (0, 1)})
+            rows.append(row)
+            medians[kind] = parse_ms(row[1])
+        slowest = max(medians["source code"], medians["prose"])
+        rows.append([f"guard {size} MiB: slower of source code and prose vs log lines (paste)", ms(slowest),
+                     ms(medians["log lines"]), f"{slowest / medians['log lines']:.2f}x", "<= 1.0x",
+                     verdict(slowest / medians["log lines"], "<= 1.0")])
+        megabytes = (size << 20) / 1e6
+        notes.append("guard-text throughput (with process start-up): " + ", ".join(
+            f"{kind} {megabytes / seconds:.0f} MB/s" for kind, seconds in medians.items()))
 
     print_table(["case", "ours (median)", "anchor (median)", "ours/anchor", "target", ""], rows)
     for note in notes:
@@ -617,6 +650,92 @@ def write_prose_and_code(path, size):
                 written += len(chunk)
                 if written >= size:
                     break
+
+
+def write_log_lines(path, size):
+    """Writes `size` bytes of log lines: ISO timestamps, levels, `key=value` pairs, hex request
+    and trace ids, paths, durations and IP addresses with ports (a fixed seed: the same text in
+    every run)."""
+    if os.path.exists(path) and os.path.getsize(path) == size:
+        return
+    rng = random.Random(28)
+    levels = ["INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"]
+    services = ["api", "worker-3", "scheduler", "auth", "billing", "cache"]
+    methods = ["GET", "GET", "POST", "PUT", "DELETE"]
+    words = ["items", "users", "orders", "v1", "v2", "search", "health", "metrics", "session", "login"]
+    messages = ["request finished", "cache miss", "retrying upstream", "connection reset by peer", "slow query",
+                "job started", "job done", "user signed in", "rate limited"]
+    lines = []
+    for _ in range(20000):
+        stamp = (f"2026-12-{rng.randint(1, 28):02}T{rng.randint(0, 23):02}:{rng.randint(0, 59):02}:"
+                 f"{rng.randint(0, 59):02}.{rng.randint(0, 999):03}Z")
+        route = "/" + "/".join(rng.choice(words) for _ in range(rng.randint(1, 3))) + f"/{rng.randint(1, 99999)}"
+        lines.append(
+            f"{stamp} {rng.choice(levels):5} [{rng.choice(services)}] {rng.choice(messages)} "
+            f"request_id={rng.getrandbits(64):016x} trace={rng.getrandbits(128):032x} "
+            f"user=u{rng.randint(1, 5000)} method={rng.choice(methods)} path={route} "
+            f"status={rng.choice([200, 200, 200, 201, 204, 304, 404, 500])} duration_ms={rng.random() * 900:.1f} "
+            f"bytes={rng.randint(0, 1 << 20)} host=10.{rng.randint(0, 255)}.{rng.randint(0, 255)}."
+            f"{rng.randint(1, 254)}:{rng.choice([80, 443, 8080, 5432])}\n")
+    write_repeated(path, size, "".join(lines).encode())
+
+
+def write_source_code(path, size):
+    """Writes `size` bytes of source code: the Python standard library's modules (no installed
+    packages, no test suites: their fixtures hold sample keys on purpose), in a fixed order."""
+    if os.path.exists(path) and os.path.getsize(path) == size:
+        return
+    folder = "/usr/lib/python3.11"
+    skipped = ("site-packages", "dist-packages", "__pycache__", "test", "tests")
+    blob = bytearray()
+    # Walked top-down with the folder names pruned in place (sorted, for a fixed order).
+    for parent, names, files in os.walk(folder):
+        names[:] = sorted(name for name in names if name not in skipped)
+        for name in sorted(files):
+            if name.endswith(".py") and len(blob) < 32 << 20:
+                with open(os.path.join(parent, name), "rb") as f:
+                    blob += f.read()
+    write_repeated(path, size, bytes(blob))
+
+
+def write_prose(path, size):
+    """Writes `size` bytes of prose: random sentences of the licences' words, in paragraphs
+    wrapped at 72 columns (a fixed seed)."""
+    if os.path.exists(path) and os.path.getsize(path) == size:
+        return
+    vocabulary = []
+    folder = "/usr/share/common-licenses"
+    for name in sorted(os.listdir(folder)):
+        full = os.path.join(folder, name)
+        if os.path.isfile(full):
+            with open(full, "rb") as f:
+                vocabulary += [word for word in f.read().decode("utf-8", "replace").split() if word.isalpha()]
+    rng = random.Random(28)
+    out = []
+    for _ in range(4000):
+        sentences = []
+        for _ in range(rng.randint(2, 7)):
+            sentence = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(6, 24)))
+            sentences.append(sentence[0].upper() + sentence[1:] + rng.choice([".", ".", ".", "?", ";", "!"]))
+        line = ""
+        for word in " ".join(sentences).split(" "):
+            if len(line) + len(word) + 1 > 72:
+                out.append(line + "\n")
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        out.append(line + "\n\n")
+    write_repeated(path, size, "".join(out).encode())
+
+
+def write_repeated(path, size, blob):
+    """Writes `blob` over and over into `path`, cut at `size` bytes."""
+    with open(path, "wb") as out:
+        written = 0
+        while written < size:
+            piece = blob[: size - written]
+            out.write(piece)
+            written += len(piece)
 
 
 def parse_ms(text):
