@@ -13,10 +13,12 @@ import X11Interop
 /// 3. Convert to `UTF8_STRING`, the best text target and the one nearly every owner offers.
 ///    An answer of another type (some owners send what they hold whatever was asked) counts
 ///    as a refusal.
-///    `TARGETS` is asked in the same round trip (into a second property), and its answer is
-///    looked at before any text is read: an owner that offers the password manager's mark with
-///    the value `secret` (`PasswordManagerHint`) is refused (`ClipboardError.markedSecret`)
-///    and its text never read.
+///    `TARGETS` is asked first (into a second property), and its answer is looked at before
+///    `UTF8_STRING` is asked: one round trip more, since two conversions asked at once are
+///    too much for some owners (mutter 43's XWayland bridge answers one of them and drops the
+///    other, so the read timed out: GNOMEEndToEndTests' image case). An owner that offers the
+///    password manager's mark with the value `secret` (`PasswordManagerHint`) is refused
+///    (`ClipboardError.markedSecret`) and its text never read.
 /// 4. Only when the owner refuses that: look at its `TARGETS` and pick the best text target it
 ///    offers (`TextTarget`), or report what it offers instead of text; an owner that refuses
 ///    `TARGETS` too (some very old clients) is asked for `STRING`, blind.
@@ -152,9 +154,9 @@ struct SelectionReader {
             if let nonText { return .nonTextReply(selection, target: nonText.target, type: nonText.type) }
             return .ownerRefused(selection, targets: refused)
         }
-        // Step 3, with TARGETS asked in the same round trip (on its own property): the
-        // password manager's mark is among the targets, and must be seen before any text is
-        // read. With no owner the server itself refuses both, and step 1 tells why.
+        // Step 3, after TARGETS (on its own property, answered before UTF8_STRING is asked,
+        // see above): the password manager's mark is among the targets, and must be seen
+        // before any text is read. With no owner the server itself refuses both, and step 1 tells why.
         let step3: Reply?
         let offered: [String]?
         if let known {
@@ -163,9 +165,10 @@ struct SelectionReader {
             step3 = try convert(to: utf8String, time: time, imageLimit: imageLimit)
         } else {
             sendConversion(to: targets, into: targetsProperty, time: time)
-            sendConversion(to: utf8String, into: property, time: time)
             display.flush()
             offered = try awaitConversion(to: targets, into: targetsProperty) ? readTargets() : nil
+            sendConversion(to: utf8String, into: property, time: time)
+            display.flush()
             let isAnswered = try awaitConversion(to: utf8String, into: property)
             if let offered { try refuseIfMarkedSecret(offered: offered, time: time) }
             step3 = isAnswered ? try collect(target: utf8String, targetName: nil, imageLimit: imageLimit) : nil

@@ -55,7 +55,8 @@ struct ShareXAnswerTests: ScopedSuite {
         #expect(
             result.err
                 == "paste: old (ShareX uploader '\(file)') answered HTTP 400: no content\n"
-                + keptLine(id: id, isHeld: false) + "\n")
+                + "paste: the text is held in the outbox (\(id)): the service refused it, so 'paste --retry' does not "
+                + "send it again; 'paste --outbox send \(id)' sends it anyway, 'paste --outbox drop \(id)' drops it\n")
     }
 
     @Test("--import-sxcu prints {random:…}, {base64:…} and regex groups past the first, and the section sends the same")
