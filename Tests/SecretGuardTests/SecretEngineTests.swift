@@ -150,7 +150,12 @@ struct SecretEngineTests {
     func literals() {
         let literals = SecretGuard.triggerLiterals
         #expect(Set(literals).count == literals.count)
-        #expect(Set(literals) == Set(SecretRule.table.flatMap(\.triggers) + SecretDecoder.table.flatMap(\.triggers)))
+        // A trigger that spans lines (`: |` and its line end) is listed by its first line.
+        let firstLines = (SecretRule.table.flatMap(\.triggers) + SecretDecoder.table.flatMap(\.triggers)).map {
+            String($0.prefix { $0 != "\n" && $0 != "\r" })
+        }
+        #expect(Set(literals) == Set(firstLines.filter { !$0.isEmpty }))
+        #expect(literals.allSatisfy { !$0.contains("\n") && !$0.contains("\r") })
         #expect(literals.contains("ghp_") && literals.contains("-----BEGIN ") && literals.contains(":0"))
     }
 }
