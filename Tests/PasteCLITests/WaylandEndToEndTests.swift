@@ -94,7 +94,7 @@ struct WaylandEndToEndTests: ScopedSuite {
         #expect(rounds > 0)
     }
 
-    @Test("no X window focused: a later wl-copy takes the Wayland reader from paste's URL (X: a known issue)")
+    @Test("no X window focused: a later wl-copy takes the Wayland reader from paste's URL")
     func laterWaylandCopyEndsBoth() throws {
         try sway.waylandCopy(Data("first".utf8))
         let url = try expectURL(try paste(["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
@@ -103,14 +103,11 @@ struct WaylandEndToEndTests: ScopedSuite {
         try waitUntil("wl-paste to give the later copy", timeout: 10) {
             try sway.waylandClipboard().out == "a later Wayland copy"
         }
-        // sway's bridge does not take the X selection for a Wayland copy while no X window has
-        // the focus, and paste's X owner does not watch the Wayland selection: X readers keep
-        // the old URL until an X client copies. When the X owner stops on a Wayland copy of
-        // other content, this known issue stops being recorded and fails: drop the wrapper.
-        let x = try sway.xClipboard()
-        withKnownIssue("paste's X owner outlives a later Wayland copy while no X window has the focus") {
-            #expect(x.out != url)
-        }
+        // Not asserted: what X readers get now. sway's bridge does not take the X selection for
+        // a Wayland copy while no X window has the focus, and paste's X owner does not watch the
+        // Wayland selection, so X readers keep the old URL until an X client copies (paste(1)
+        // says so; issue 23 keeps it open). When the X owner stops on a Wayland copy of other
+        // content, add `#expect(try sway.xClipboard().out != url)` here.
     }
 
     @Test("the hotkey path: the clipboard up to the mock, the URL back on the clipboard")
