@@ -102,16 +102,20 @@ public struct History: Sendable {
     /// The history file's bytes, read under a shared lock.
     private func contents() throws(StoreError) -> [UInt8] {
         guard FileSystem.isDirectory(AtomicFile.folderOf(path)) else { return [] }
-        let lock: FileLock?
-        do {
-            lock = try FileLock(path: lockPath, kind: .shared)
-        } catch {
-            // A read-only state folder still has a readable history: read it unlocked.
-            guard error.errno == .permissionDenied || error.errno == .readOnlyFileSystem else { throw error }
-            lock = nil
-        }
+        let lock = try readLock()
         defer { withExtendedLifetime(lock) {} }
         return try AtomicFile.read(path) ?? []
+    }
+
+    /// The shared lock every read holds; nil in a read-only state folder, whose history is
+    /// still readable: read it unlocked.
+    private func readLock() throws(StoreError) -> FileLock? {
+        do {
+            return try FileLock(path: lockPath, kind: .shared)
+        } catch {
+            guard error.errno == .permissionDenied || error.errno == .readOnlyFileSystem else { throw error }
+            return nil
+        }
     }
 
     /// The newest record of `url`, if any.
@@ -179,13 +183,7 @@ public struct History: Sendable {
     /// block at a time under the shared lock, until `body` returns false or the file's start.
     private func forEachLineNewestFirst(_ body: (ArraySlice<UInt8>) -> Bool) throws(StoreError) {
         guard FileSystem.isDirectory(AtomicFile.folderOf(path)) else { return }
-        let lock: FileLock?
-        do {
-            lock = try FileLock(path: lockPath, kind: .shared)
-        } catch {
-            guard error.errno == .permissionDenied || error.errno == .readOnlyFileSystem else { throw error }
-            lock = nil
-        }
+        let lock = try readLock()
         defer { withExtendedLifetime(lock) {} }
         guard let file = try AtomicFile.openRegular(path, .readOnly) else { return }
         var end = try StoreError.attempt({ .cannotRead(path: path, errno: $0) }) { () throws(Errno) in
