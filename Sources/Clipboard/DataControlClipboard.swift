@@ -185,17 +185,22 @@ public struct DataControlClipboard: Clipboard, Sendable {
     /// `complete(with:)` hands the text over and returns once it owns the selection.
     /// With `DISPLAY` in `environment` the X selection is owned as well (`BridgedWrite`).
     public func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite {
-        let launch = try owner(for: selection).start()
-        guard let display = environment["DISPLAY"], !display.isEmpty else { return launch }
-        let x11 = X11Clipboard(displayName: display, helperExecutable: helperExecutable, environment: environment)
+        guard let display = environment["DISPLAY"], !display.isEmpty else {
+            return try owner(for: selection, isBridged: false).start()
+        }
+        let launch = try owner(for: selection, isBridged: true).start()
+        var x11 = X11Clipboard(displayName: display, helperExecutable: helperExecutable, environment: environment)
+        x11.bridgeSocketPath = socketPath
         return BridgedWrite(wayland: launch, waylandClipboard: self, x11: x11, selection: selection)
     }
 
-    /// The owner's start-up: `helperExecutable --internal-wayland-selection-owner SELECTION SOCKET`.
-    func owner(for selection: Selection) -> DetachedOwner {
+    /// The owner's start-up: `helperExecutable --internal-wayland-selection-owner SELECTION SOCKET`,
+    /// and `bridged` for the Wayland side of a bridged copy (its offer carries `BridgeWatch.mark`).
+    func owner(for selection: Selection, isBridged: Bool) -> DetachedOwner {
         DetachedOwner(
             executable: helperExecutable,
-            arguments: [helperExecutable, DataControlOwnerProcess.subcommand, selection.rawValue, socketPath],
+            arguments: [helperExecutable, DataControlOwnerProcess.subcommand, selection.rawValue, socketPath]
+                + (isBridged ? [DataControlOwnerProcess.bridgedArgument] : []),
             environment: environment, displayName: socketPath, timeout: ownershipTimeout,
             run: DataControlOwnerProcess.run)
     }

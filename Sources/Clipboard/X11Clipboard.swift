@@ -20,6 +20,9 @@ public struct X11Clipboard: Clipboard, Sendable {
     public let environment: [String: String]
     /// How long `write` waits for the helper to report that it owns the selection.
     public let ownershipTimeout: Duration
+    /// The compositor's socket when this is the X side of a bridged copy (`BridgedWrite`): the
+    /// owner then marks its targets and watches the Wayland selection (`BridgeWatch`).
+    var bridgeSocketPath: String?
 
     /// Describes the X11 clipboard of a display.
     ///

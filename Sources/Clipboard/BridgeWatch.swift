@@ -1,0 +1,81 @@
+import SystemInterop
+import WaylandInterop
+
+/// Ends a bridged copy's X owner when a later Wayland copy takes the selection (`BridgedWrite`).
+///
+/// paste's X owner serves X readers beside the Wayland owner. A compositor's bridge may not
+/// carry a later Wayland copy to X: sway's xwm handles no selection at all while no X window
+/// has had the focus ("not handling selection events: no seat assigned to xwayland" in its
+/// log), kwin's only while one has it. Without this watch X readers would keep paste's old URL
+/// after a person copied something else in a Wayland app.
+///
+/// So the X owner watches the Wayland selection through data-control, on a thread of its own
+/// (its own `wl_display`; the X connection stays on the serving thread). Both of paste's owners
+/// mark what they offer with `mark` (a MIME type on Wayland, a target on X, which a bridge
+/// copies with the other targets), so a change to an offer carrying the mark is paste's own
+/// copy (or a bridge's copy of it) and is let be. A change to an offer without it is another
+/// client's copy. Then the watch waits `bridgeGrace` for the bridge to take the X selection
+/// itself (sway's xwm does while an X window has the focus: the serving thread loses the
+/// selection and stops the watch); when that does not happen, the owner process ends, and the
+/// X server gives its selection up with its window. Ending rather than clearing the selection
+/// keeps Xlib on one thread (STYLE rule 19), and leaves the bridge nothing to take back: had
+/// the owner cleared the selection while xwm was taking it, xwm would read the clearing as the
+/// X copy going away and clear the new Wayland selection too.
+///
+/// A selection that becomes empty is let be (an owner that went away, not a copy).
+final class BridgeWatch {
+    /// The MIME type (Wayland) and target name (X) that marks an offer as paste's bridged copy.
+    static let mark = "application/x-paste-bridged-copy"
+    /// How long a bridge may take to take the X selection for a later Wayland copy before the
+    /// X owner ends: a bridge does it at once, in the compositor's handling of the copy.
+    static let bridgeGrace = Duration.milliseconds(500)
+    /// How long the watch's connection may take to set up.
+    static let setUpTimeout = Duration.seconds(5)
+
+    private let interrupter: DataControlInterrupter
+    private let thread: JoinableThread<Void>
+
+    /// Starts watching the compositor at `socketPath`; nil when no thread can be started (the
+    /// owner then serves as before, unwatched).
+    init?(socketPath: String, selection: Selection) {
+        let interrupter = DataControlInterrupter()
+        let seatSelection = selection.seatSelection
+        do {
+            thread = try JoinableThread {
+                Self.watch(socketPath: socketPath, selection: seatSelection, interrupter: interrupter)
+            }
+        } catch {
+            return nil
+        }
+        self.interrupter = interrupter
+    }
+
+    /// Ends the watch (the X selection was taken, by a bridge or a client) and joins its thread.
+    func stop() {
+        interrupter.interrupt()
+        thread.join()
+    }
+
+    /// The watch's thread: returns when interrupted or the connection fails; ends the process
+    /// when another client's copy is not carried to X within `bridgeGrace`.
+    private static func watch(socketPath: String, selection: SeatSelection, interrupter: DataControlInterrupter) {
+        guard let session = try? DataControlSession(socketPath: socketPath, before: .now + setUpTimeout),
+            session.attach(interrupter)
+        else { return }
+        var deadline: ContinuousClock.Instant?
+        while true {
+            let types: [String]?
+            do {
+                types = try session.awaitSelectionChange(selection, before: deadline)
+            } catch .timedOut {
+                // Nobody took the X selection for the later copy: X readers would keep ours.
+                CurrentProcess.exitImmediately(0)
+            } catch {
+                return
+            }
+            guard let types else { continue }
+            // Ours again (a bridge's copy of our X offer): no later copy is waiting any more.
+            deadline = types.contains(mark) ? nil : .now + bridgeGrace
+        }
+    }
+}
