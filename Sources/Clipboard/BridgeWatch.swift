@@ -62,7 +62,9 @@ final class BridgeWatch {
         guard let session = try? DataControlSession(socketPath: socketPath, before: .now + setUpTimeout),
             session.attach(interrupter)
         else { return }
-        var deadline: ContinuousClock.Instant?
+        // The selection as the watch first sees it counts too: under load the watch may connect
+        // only after a later copy was made.
+        var deadline = session.offeredTypes(selection).flatMap(laterCopyDeadline)
         while true {
             let types: [String]?
             do {
@@ -74,8 +76,13 @@ final class BridgeWatch {
                 return
             }
             guard let types else { continue }
-            // Ours again (a bridge's copy of our X offer): no later copy is waiting any more.
-            deadline = types.contains(mark) ? nil : .now + bridgeGrace
+            deadline = laterCopyDeadline(types)
         }
+    }
+
+    /// When an offer of `types` ends the X owner unless a bridge takes the X selection first:
+    /// nil for one of ours (or a bridge's copy of ours: no later copy is waiting any more).
+    private static func laterCopyDeadline(_ types: [String]) -> ContinuousClock.Instant? {
+        types.contains(mark) ? nil : .now + bridgeGrace
     }
 }

@@ -70,7 +70,12 @@ public enum SelectionOwnerProcess {
         case let failure: return report(failure, exitStatus: 69)
         }
         _ = report(.owning, exitStatus: 0)
-        server.askClipboardManagerToSave()
+        // The X side of a bridged copy asks no clipboard manager: in a Wayland session the manager
+        // is the compositor's bridge (sway's xwm), which keeps nothing, and which takes the
+        // selection only for a later Wayland copy: the selection is then rightly its, and a
+        // hand-off check would take it back from that copy whenever the bridge refuses X
+        // readers (no X window focused).
+        if bridgeSocket == nil { server.askClipboardManagerToSave() }
         let watch = bridgeSocket.flatMap { BridgeWatch(socketPath: $0, selection: selection) }
         server.serve()
         watch?.stop()

@@ -117,6 +117,31 @@ struct WaylandEndToEndTests: ScopedSuite {
         #expect(wayland.status == 0)
     }
 
+    @Test("an X window focused once, then closed: a later wl-copy ends paste's X owner, and stays for wl-paste")
+    func laterWaylandCopyAfterFocus() throws {
+        // Once an X window had the focus, sway's bridge handles selections: it takes the X
+        // selection for the later copy but refuses X readers while no X window has the focus.
+        let window = try sway.focusedXWindow()
+        window.send(SIGKILL)
+        _ = window.wait(seconds: 10)
+        try sway.waylandCopy(Data("first".utf8))
+        let url = try expectURL(try paste(["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+        #expect(try readersGet(url, andX: true))
+        try sway.waylandCopy(Data("a later Wayland copy".utf8))
+        try waitUntil("xclip to stop getting paste's URL", timeout: 10) {
+            try sway.xClipboard(timeout: 5).out != url
+        }
+        // paste's X owner neither takes the selection back from the bridge nor ends the later copy.
+        let end = Date().addingTimeInterval(2)
+        while Date() < end {
+            let x = try sway.xClipboard(timeout: 5)
+            let wayland = try sway.waylandClipboard()
+            #expect(x.out != url)
+            #expect(wayland.out == "a later Wayland copy")
+            guard x.out != url, wayland.out == "a later Wayland copy" else { break }
+        }
+    }
+
     @Test("an X window focused: a later wl-copy reaches both readers through the bridge, paste's URL none")
     func laterWaylandCopyFocused() throws {
         let window = try sway.focusedXWindow()
