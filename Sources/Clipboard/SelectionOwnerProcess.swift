@@ -77,7 +77,7 @@ public enum SelectionOwnerProcess {
         // readers (no X window focused).
         if bridgeSocket == nil { server.askClipboardManagerToSave() }
         let watch = bridgeSocket.flatMap { BridgeWatch(socketPath: $0, selection: selection) }
-        server.serve()
+        server.serve(givesUp: watch.map { watch in { watch.isGivingUp } })
         watch?.stop()
         return 0
     }

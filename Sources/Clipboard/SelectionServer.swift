@@ -237,10 +237,15 @@ final class SelectionServer {
 
     /// Serves requests until the selection is taken (a hand-off to a clipboard manager that
     /// serves the text included), running transfers end, and no hand-off step is under way.
-    func serve() {
+    ///
+    /// - Parameter givesUp: asked whenever a caught signal wakes the wait (`BridgeWatch` sends
+    ///   one): true gives the selection up (with our ownership time, so a later owner's claim
+    ///   stays), then running transfers finish as after any loss.
+    func serve(givesUp: (() -> Bool)? = nil) {
         while !(hasLostOwnership && transfers.isEmpty && handOff.deadline == nil) {
+            if let givesUp, !hasLostOwnership, givesUp() { giveUp() }
             let deadline = (transfers.values.map(\.deadline) + [handOff.deadline].compactMap { $0 }).min()
-            guard let event = display.nextEvent(before: deadline) else {
+            guard let event = display.nextEvent(before: deadline, returnsOnSignal: givesUp != nil) else {
                 dropStalledTransfers()
                 expireHandOff()
                 continue
@@ -250,6 +255,15 @@ final class SelectionServer {
             expireHandOff()
             display.flush()
         }
+    }
+
+    /// Leaves the selection to nobody as of our ownership time: the server ignores it when
+    /// another client took the selection since (ICCCM §2.1's times). Wraps nothing of Xlib's
+    /// beyond `setSelectionOwner`.
+    private func giveUp() {
+        display.setSelectionOwner(atoms.selection, to: nil, at: ownershipTime)
+        display.flush()
+        hasLostOwnership = true
     }
 
     func handle(_ event: Event) {
