@@ -76,18 +76,22 @@ static size_t find_scalar(const csecret_scan *scan, const uint8_t *text, size_t 
     // a hit (one position in 60 of log lines, fewer in code and prose) is rare enough.
     while (p + 8 <= end && capacity - n >= 8) {
         const uint8_t *table = scan->groups;
-        unsigned any = table[pair_at(text, p)] | table[pair_at(text, p + 1)] | table[pair_at(text, p + 2)] |
-                       table[pair_at(text, p + 3)] | table[pair_at(text, p + 4)] | table[pair_at(text, p + 5)] |
-                       table[pair_at(text, p + 6)] | table[pair_at(text, p + 7)];
-        if (any != 0) {
-            for (size_t q = p; q < p + 8; q++) {
-                unsigned group = pair_group(scan, text, count, q);
-                if (group != 0) {
-                    positions[n] = q;
-                    groups[n] = (uint8_t)group;
-                    n++;
-                }
+        uint64_t hits = 0;
+        for (unsigned k = 0; k < 8; k++) hits |= (uint64_t)table[pair_at(text, p + k)] << (8 * k);
+        // The groups packed in one word, visited lowest first: one branch per hit, not one
+        // per position of a block that has one.
+        while (hits != 0) {
+            unsigned shift = (unsigned)__builtin_ctzll(hits) & ~7u;
+            unsigned group = (unsigned)(hits >> shift) & 0xff;
+            hits &= ~(0xffull << shift);
+            size_t q = p + shift / 8;
+            if (q + 2 < count) {
+                uint8_t next = text[q + 2];
+                if (((scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1) == 0) continue;
             }
+            positions[n] = q;
+            groups[n] = (uint8_t)group;
+            n++;
         }
         p += 8;
     }
