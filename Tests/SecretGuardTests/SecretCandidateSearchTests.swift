@@ -9,7 +9,8 @@ import SecretScanInterop
 /// range starts and ends around the 16-byte vector steps, and however small the batch.
 @Suite("Secret candidate search: Teddy kernels against the pair table")
 struct SecretCandidateSearchTests {
-    /// The prefilter of the built-in table, once per kernel this processor runs.
+    /// The prefilter of the built-in table, once per kernel this processor runs (the vector
+    /// kernels are not the one the scanner runs, `SecretPrefilter.kernel`, but stay exact).
     static let prefilters: [SecretPrefilter] = CandidateSearch.Kernel.allCases.filter {
         $0.rawValue <= CandidateSearch.Kernel.best.rawValue
     }.map { SecretPrefilter(rules: SecretRule.table, kernel: $0) }
@@ -124,8 +125,8 @@ struct SecretCandidateSearchTests {
         }
     }
 
-    @Test("the Teddy masks let through much less than every position of ordinary log text")
-    func masksAreTight() {
+    @Test("the search lets little of ordinary log text through: the timestamps' colons and hardly more")
+    func fewCandidatesInLogs() {
         let line = Array(
             "2026-12-03T04:05:06.789Z INFO  [api] request finished request_id=0123456789abcdef user=u42\n".utf8)
         let text = Array((0..<100).map { _ in line }.joined())
