@@ -10,7 +10,8 @@
 //   deliver; --retry enters at send)
 //   Upload -> {PasteCore, SecretGuard (the stream's secret inspector), CurlInterop, CryptoInterop,
 //   SystemInterop};  Alerts -> X11Interop (internal import: no X11 type in its API)
-//   SecretGuard -> {PasteCore (its error protocol), SystemInterop (a file read in chunks)}
+//   SecretGuard -> {PasteCore (its error protocol), SystemInterop (a file read in chunks),
+//   SecretScanInterop (the vectorised candidate search)};  SecretScanInterop -> CSecretScan
 //   ShareX -> {PasteCore, SystemInterop};  PasteCore takes ShareX's loader as a closure
 //   (`ShareXLoader`) from PasteCLI, and the secret inspector from its callers
 //   Clipboard -> {X11Interop, WaylandInterop, SystemInterop};  PasteCore -> SystemInterop (files, locks) only
@@ -155,6 +156,10 @@ let package = Package(
             linkerSettings: dbusLinking),
         // glibc's GNU extensions (O_DIRECT, POSIX_SPAWN_SETSID), mallopt and a counting signal handler.
         .target(name: "CSystemShims"),
+        // The secret guard's candidate search (Teddy with SSSE3 or AVX2, chosen at run time, and a
+        // scalar loop): a kernel, not a shim, since Swift has no runtime byte shuffle
+        // (csecret_scan.h says why).
+        .target(name: "CSecretScan"),
 
         // MARK: - Interop: the only Swift that touches C pointers
         // POSIX the way apple/swift-system does it: descriptors, errno, processes, signals.
@@ -168,14 +173,19 @@ let package = Package(
             name: "WaylandInterop", dependencies: ["CWaylandProtocols", "SystemInterop"],
             swiftSettings: [directMetadata]),
         .target(name: "QRInterop", dependencies: ["CQRencode"], swiftSettings: [directMetadata]),
+        // The secret guard's vectorised candidate search, CSecretScan behind a Swift-typed API.
+        .target(name: "SecretScanInterop", dependencies: ["CSecretScan"], swiftSettings: [directMetadata]),
         .target(
             name: "DBusInterop", dependencies: ["CDBus", "CDBusShims", "SystemInterop"],
             swiftSettings: [.unsafeFlags(dbusHeaders.flatMap { ["-Xcc", "-I", "-Xcc", $0] }), directMetadata]),
 
         // MARK: - Plain Swift
         .target(name: "PasteCore", dependencies: ["SystemInterop"], swiftSettings: safeSwift),
-        // The secret guard: scanner, rule table, prefilter, decoders (SystemInterop to read a file in chunks).
-        .target(name: "SecretGuard", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
+        // The secret guard: scanner, rule table, prefilter, decoders (SystemInterop to read a file in
+        // chunks, SecretScanInterop for the vectorised candidate search).
+        .target(
+            name: "SecretGuard", dependencies: ["PasteCore", "SystemInterop", "SecretScanInterop"],
+            swiftSettings: safeSwift),
         // ShareX custom uploaders (.sxcu): syntax, uploader -> service profile (SystemInterop to read one).
         .target(name: "ShareX", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
         .target(
@@ -213,7 +223,7 @@ let package = Package(
         .testTarget(
             name: "PasteCoreTests", dependencies: ["PasteCore", "SecretGuard", "TestSupport"]),
         .testTarget(
-            name: "SecretGuardTests", dependencies: ["SecretGuard", "PasteCore", "TestSupport"],
+            name: "SecretGuardTests", dependencies: ["SecretGuard", "SecretScanInterop", "PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShareXTests", dependencies: ["ShareX", "PasteCore"]),
         .testTarget(
