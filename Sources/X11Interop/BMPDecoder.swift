@@ -46,6 +46,7 @@ public enum BMPDecoder {
         let isTopDown = signedHeight < 0
         guard width > 0, height > 0 else { throw .invalid(reason: "empty image") }
         guard width * height <= maximumPixelCount else { throw .tooLarge(width: width, height: height) }
+        guard [1, 4, 8, 16, 24, 32].contains(bitsPerPixel) else { throw .unsupported }
         let masks = try channelMasks(
             bytes, headerSize: headerSize, bitsPerPixel: bitsPerPixel, compression: compression)
         var palette: [[UInt8]] = []
@@ -107,8 +108,9 @@ public enum BMPDecoder {
         func channel(of value: UInt32) -> UInt8 {
             guard mask != 0 else { return absent }
             let shift = mask.trailingZeroBitCount
-            let maximum = mask >> shift
-            return UInt8(((value & mask) >> shift) * 255 / maximum)
+            // In 64 bits: a mask may span all 32 (255 × 2³² would not fit).
+            let maximum = UInt64(mask >> shift)
+            return UInt8(UInt64((value & mask) >> shift) * 255 / maximum)
         }
     }
 

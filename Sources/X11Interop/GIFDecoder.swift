@@ -90,6 +90,9 @@ public enum GIFDecoder {
         let width = Int(frame.Width)
         let height = Int(frame.Height)
         guard width * height <= maximumPixelCount else { return .failure(.tooLarge(width: width, height: height)) }
+        guard width > 0, height > 0, screen.width > 0, screen.height > 0 else {
+            return .failure(.invalid(reason: "an empty frame or screen"))
+        }
         guard let map = frame.ColorMap ?? file.pointee.SColorMap, let colours = map.pointee.Colors else {
             return .failure(.invalid(reason: "no colour table"))
         }

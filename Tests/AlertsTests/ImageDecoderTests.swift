@@ -93,4 +93,30 @@ struct ImageDecoderTests {
             : try ImageFiles.convert(Self.source, [], to: format)
         #expect(throws: ImageDecodingError.unsupported) { try ImageDecoder.decode(file, maximumPixelCount: 100) }
     }
+
+    @Test(
+        "a BMP of a depth it does not know, or with no colour bits, is refused, not a crash", arguments: [0, 2, 12, 48])
+    func bmpDepths(bitsPerPixel: Int) throws {
+        var file = try ImageFiles.convert(Self.source, [], to: "BMP3:")
+        file[28] = UInt8(bitsPerPixel & 0xFF)
+        file[29] = UInt8(bitsPerPixel >> 8)
+        #expect(throws: ImageDecodingError.self) { try BMPDecoder.decode(file, maximumPixelCount: 100) }
+    }
+
+    @Test("every prefix of a file, and every byte of its header flipped, is an error or an image, never a crash")
+    func damaged() throws {
+        for format in ["JPEG:", "GIF:", "WEBP:", "BMP3:", "BMP:"] {
+            let file = try ImageFiles.convert(Self.source, [], to: format)
+            for length in 0..<min(file.count, 200) {
+                _ = try? ImageDecoder.decode(Array(file.prefix(length)), maximumPixelCount: 10_000)
+            }
+            for index in 0..<min(file.count, 80) {
+                for value: UInt8 in [0, 0xFF, file[index] ^ 0x80] {
+                    var damaged = file
+                    damaged[index] = value
+                    _ = try? ImageDecoder.decode(damaged, maximumPixelCount: 10_000)
+                }
+            }
+        }
+    }
 }
