@@ -20,7 +20,7 @@
 //   PBKDF2 and raw deflate)
 //   CurlInterop -> {CCurlShims -> CCurl, SystemInterop (TeeWriter, descriptors)}
 //   WaylandInterop -> {CWaylandProtocols -> CWayland (dlopen), SystemInterop}
-//   X11Interop -> CX11Shims -> {CX11, CXft};  X11Interop -> CPng;  SystemInterop -> CSystemShims (+ Glibc)
+//   X11Interop -> CX11Shims -> {CX11, CXft};  X11Interop -> {CPng, CJpeg, CGif, CWebP};  SystemInterop -> CSystemShims (+ Glibc)
 //   paste-mock imports none of our modules.
 
 import PackageDescription
@@ -81,6 +81,13 @@ let x11Linking: [LinkerSetting] =
             "brotlicommon", "z",
         ]), .linkedLibrary("m"),
     ]
+/// How the image libraries of the thumbnails are linked (`ImageDecoder`): libjpeg-turbo's
+/// TurboJPEG, giflib and libwebp, from their Debian archives (libpng is in `x11Linking`: FreeType
+/// needs it too). Static, like the others: three more shared libraries cost every start.
+let imageLinking: [LinkerSetting] =
+    linkDynamically
+    ? ["turbojpeg", "gif", "webp"].map { .linkedLibrary($0) }
+    : [staticArchives(["turbojpeg", "gif", "webp"])]
 /// How libdbus is linked: Debian's static libdbus-1.a by default (it names two libsystemd
 /// functions, answered by Sources/CDBusShims/cdbus_trimmed.c), the shared one with
 /// PASTE_LINK=dynamic. sd-bus would have been the other choice, but Debian ships libsystemd only
@@ -118,6 +125,17 @@ let package = Package(
         .systemLibrary(
             name: "CPng",
             providers: [.apt(["libpng-dev"])]),
+        // libjpeg-turbo's TurboJPEG, giflib and libwebp: thumbnails of JPEG, GIF and WebP images
+        // (linked in `imageLinking`).
+        .systemLibrary(
+            name: "CJpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
+            name: "CGif",
+            providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(
+            name: "CWebP",
+            providers: [.apt(["libwebp-dev"])]),
         // libwayland-client's headers, for the native Wayland clipboard (data-control). Not linked
         // (no pkgConfig, whose libs would link it): Debian ships it only as a shared library, which
         // with libffi cost every run 0.5 ms to load; CWaylandProtocols opens it with dlopen when a
@@ -166,8 +184,9 @@ let package = Package(
         .target(name: "SystemInterop", dependencies: ["CSystemShims"], swiftSettings: [directMetadata]),
         .target(name: "CurlInterop", dependencies: ["CCurlShims", "SystemInterop"], swiftSettings: [directMetadata]),
         .target(
-            name: "X11Interop", dependencies: ["CX11Shims", "CPng"],
-            swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata]),
+            name: "X11Interop", dependencies: ["CX11Shims", "CPng", "CJpeg", "CGif", "CWebP"],
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata],
+            linkerSettings: imageLinking),
         .target(name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata]),
         .target(
             name: "WaylandInterop", dependencies: ["CWaylandProtocols", "SystemInterop"],
