@@ -213,7 +213,7 @@ final class BodyReader {
                 // The end: checked before libcurl learns of it (no final chunk if refused), and
                 // the tee file must hold everything before libcurl finishes the request. When
                 // the tee's thread inspects, its flush waits until every block was seen.
-                if isObservedByTee {
+                if isInspectedByTee {
                     guard finishTee() else { return -1 }
                     if tee!.isObserverStopped || inspector?.finish() == false {
                         failure = .refused
@@ -317,8 +317,16 @@ final class BodyReader {
         return filled
     }
 
-    /// Whether a stream's inspector and observer run on its tee's thread
-    /// (`startObservingOnTee`).
+    /// Whether a stream's inspector may run on its tee's thread (`startObservingOnTee`): only
+    /// where a refusal noticed a block or two late still leaves the request incomplete (HTTP:
+    /// a chunked body never gets its last chunk). A raw TCP exchange has no framing, so what
+    /// was sent before the reset may be kept: `RawConnection` inspects each chunk before it goes.
+    var mayInspectOnTee = true {
+        didSet { content?.mayInspectOnTee = mayInspectOnTee }
+    }
+    /// Whether a stream's inspector runs on its tee's thread (`startObservingOnTee`).
+    private var isInspectedByTee = false
+    /// Whether a stream's observer runs on its tee's thread (`startObservingOnTee`).
     private var isObservedByTee = false
 
     /// At a stream's first read: when it is teed, its inspector and its observer are moved to
@@ -336,29 +344,34 @@ final class BodyReader {
     /// `flush` returns (`finishTee`: at the stream's end, and by the handle after any
     /// transfer), so their owners read the results after the transfer, as they always did.
     private func startObservingOnTee() {
-        guard !isObservedByTee, let tee, inspector != nil || streamObserver != nil else { return }
-        let inspector = inspector
+        guard !isObservedByTee, !isInspectedByTee, let tee else { return }
+        let inspector = mayInspectOnTee ? inspector : nil
         let streamObserver = streamObserver
+        guard inspector != nil || streamObserver != nil else { return }
         tee.observe { block in
             let bytes = block.assumingMemoryBound(to: UInt8.self)
             if let inspector, !inspector.inspect(bytes.span) { return false }
             streamObserver?(bytes.span)
             return true
         }
-        isObservedByTee = true
+        isInspectedByTee = inspector != nil
+        isObservedByTee = streamObserver != nil
     }
 
-    /// Inspects and observes a stream's chunk, just teed: here, or (`isObservedByTee`) by the
-    /// tee's thread, whose refusal of an earlier chunk stops the transfer now. False, with
+    /// Inspects and observes a stream's chunk, just teed: here, or (`isInspectedByTee`,
+    /// `isObservedByTee`) on the tee's thread, whose refusal of an earlier chunk stops the
+    /// transfer now. False, with
     /// `failure` set, when refused.
     private func inspectStreamed(_ base: UnsafeMutableRawPointer, _ count: Int) -> Bool {
-        if isObservedByTee {
-            guard tee!.isObserverStopped else { return true }
-            failure = .refused
+        if isInspectedByTee {
+            if tee!.isObserverStopped {
+                failure = .refused
+                return false
+            }
+        } else if !inspect(base, count, isLast: false) {
             return false
         }
-        if !inspect(base, count, isLast: false) { return false }
-        observe(base, count)
+        if !isObservedByTee { observe(base, count) }
         return true
     }
 
