@@ -13,6 +13,8 @@
 #include "csystem_shims.h"
 
 int csystem_o_direct(void) { return O_DIRECT; }
+int csystem_f_getpipe_sz(void) { return F_GETPIPE_SZ; }
+int csystem_f_setpipe_sz(void) { return F_SETPIPE_SZ; }
 short csystem_posix_spawn_setsid(void) { return POSIX_SPAWN_SETSID; }
 int csystem_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);

@@ -176,6 +176,7 @@ final class BodyReader {
             if !inspect(base, got, isLast: hasReachedEnd) { return -1 }
             return got
         case .stream(_, let prefix, _) where offset < Int64(prefix.count):
+            if offset == 0 { startObservingOnTee() }
             // The start the caller already read (to inspect it) goes out first.
             let start = Int(offset)
             let count = min(buffer.count, prefix.count - start)
@@ -186,10 +187,10 @@ final class BodyReader {
             // Teed before it is inspected: a refused chunk was consumed too, and the outbox
             // copy of a refused stream (held by the secret guard) must hold every byte of it.
             if !appendToTee(UnsafeRawBufferPointer(start: base, count: count)) { return -1 }
-            if !inspect(base, count, isLast: false) { return -1 }
-            observe(base, count)
+            if !inspectStreamed(base, count) { return -1 }
             return count
         case .stream(let descriptor, _, _):
+            if offset == 0 { startObservingOnTee() }
             var got = 0
             do {
                 // A pipe may stay silent for long: a signal that interrupts the wait is asked
@@ -210,12 +211,21 @@ final class BodyReader {
             }
             guard got > 0 else {
                 // The end: checked before libcurl learns of it (no final chunk if refused), and
-                // the tee file must hold everything before libcurl finishes the request.
-                if let inspector, !inspector.finish() {
-                    failure = .refused
-                    return -1
+                // the tee file must hold everything before libcurl finishes the request. When
+                // the tee's thread inspects, its flush waits until every block was seen.
+                if isInspectedByTee {
+                    guard finishTee() else { return -1 }
+                    if tee!.isObserverStopped || inspector?.finish() == false {
+                        failure = .refused
+                        return -1
+                    }
+                } else {
+                    if let inspector, !inspector.finish() {
+                        failure = .refused
+                        return -1
+                    }
+                    guard finishTee() else { return -1 }
                 }
-                guard finishTee() else { return -1 }
                 if let onStreamEnd {
                     self.onStreamEnd = nil
                     onStreamEnd()
@@ -224,8 +234,7 @@ final class BodyReader {
             }
             offset += Int64(got)
             if !appendToTee(UnsafeRawBufferPointer(start: base, count: got)) { return -1 }
-            if !inspect(base, got, isLast: false) { return -1 }
-            observe(base, got)
+            if !inspectStreamed(base, got) { return -1 }
             return got
         case .encoded(let prefix, _, let encoding, let suffix):
             return readEncoded(into: buffer, prefix: prefix, encoding: encoding, suffix: suffix)
@@ -306,6 +315,64 @@ final class BodyReader {
             }
         }
         return filled
+    }
+
+    /// Whether a stream's inspector may run on its tee's thread (`startObservingOnTee`): only
+    /// where a refusal noticed a block or two late still leaves the request incomplete (HTTP:
+    /// a chunked body never gets its last chunk). A raw TCP exchange has no framing, so what
+    /// was sent before the reset may be kept: `RawConnection` inspects each chunk before it goes.
+    var mayInspectOnTee = true {
+        didSet { content?.mayInspectOnTee = mayInspectOnTee }
+    }
+    /// Whether a stream's inspector runs on its tee's thread (`startObservingOnTee`).
+    private var isInspectedByTee = false
+    /// Whether a stream's observer runs on its tee's thread (`startObservingOnTee`).
+    private var isObservedByTee = false
+
+    /// At a stream's first read: when it is teed, its inspector and its observer are moved to
+    /// the tee's thread (`TeeWriter.observe(with:)`), which sees the copy of every block it
+    /// makes anyway.
+    ///
+    /// PERF(stream): the secret guard's scan and the SHA-256 then run beside the pipe's read and
+    /// the socket's send, on the second core, instead of before each send (1 GiB piped: the scan
+    /// and the hash were over half of paste's CPU, all of it on the sending thread). A refusal
+    /// is seen by the sending thread at its next read (`isObserverStopped`), a block or two
+    /// later; what decides is the end, where the tee's flush waits for the thread and the
+    /// inspector's `finish` runs before libcurl learns of the end, as before.
+    ///
+    /// The inspector and the observer are then touched only by the tee's thread until its
+    /// `flush` returns (`finishTee`: at the stream's end, and by the handle after any
+    /// transfer), so their owners read the results after the transfer, as they always did.
+    private func startObservingOnTee() {
+        guard !isObservedByTee, !isInspectedByTee, let tee else { return }
+        let inspector = mayInspectOnTee ? inspector : nil
+        let streamObserver = streamObserver
+        guard inspector != nil || streamObserver != nil else { return }
+        tee.observe { block in
+            let bytes = block.assumingMemoryBound(to: UInt8.self)
+            if let inspector, !inspector.inspect(bytes.span) { return false }
+            streamObserver?(bytes.span)
+            return true
+        }
+        isInspectedByTee = inspector != nil
+        isObservedByTee = streamObserver != nil
+    }
+
+    /// Inspects and observes a stream's chunk, just teed: here, or (`isInspectedByTee`,
+    /// `isObservedByTee`) on the tee's thread, whose refusal of an earlier chunk stops the
+    /// transfer now. False, with
+    /// `failure` set, when refused.
+    private func inspectStreamed(_ base: UnsafeMutableRawPointer, _ count: Int) -> Bool {
+        if isInspectedByTee {
+            if tee!.isObserverStopped {
+                failure = .refused
+                return false
+            }
+        } else if !inspect(base, count, isLast: false) {
+            return false
+        }
+        if !isObservedByTee { observe(base, count) }
+        return true
     }
 
     /// Shows a chunk just read to the stream observer, if any.

@@ -77,6 +77,12 @@ public final class RawConnection {
         reader.streamObserver = streamObserver
         reader.onStreamEnd = onStreamEnd
         reader.isStopped = isStopped
+        // No framing: what goes out before a refusal may be kept, so each chunk is inspected
+        // before it is sent, never a block later on the tee's thread.
+        reader.mayInspectOnTee = false
+        // However the exchange ends, the tee holds every byte read, and its thread (which may run
+        // the inspector and the observer: `BodyReader`) is done, before the caller looks.
+        defer { reader.finishTee() }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 1)
         defer { buffer.deallocate() }
         var total: Int64 = 0

@@ -1,4 +1,5 @@
 internal import Glibc
+internal import CSystemShims
 
 /// What `stat` tells about a file: its kind, size, permissions and identity.
 public struct FileStatus: Sendable, Equatable {
@@ -101,6 +102,20 @@ extension FileDescriptor {
     public func setNonBlocking() throws(Errno) {
         let flags = try valueOrErrno { fcntl(rawValue, F_GETFL) }
         try nothingOrErrno { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// Grows this pipe's buffer to at least `capacity` bytes (never shrinks it); the capacity it
+    /// has afterwards. Wraps `fcntl(F_GETPIPE_SZ)` and `fcntl(F_SETPIPE_SZ)`.
+    ///
+    /// The kernel rounds up to a power-of-two number of pages and refuses more than
+    /// `/proc/sys/fs/pipe-max-size` (1 MiB by default) to an unprivileged process, or beyond
+    /// the user's pipe quota (`EPERM`); the capacity is a pipe's, so both its ends see it.
+    /// - Throws: `Errno` (`EBADF` when this is not a pipe, `EPERM` over the limits).
+    @discardableResult
+    public func growPipeCapacity(to capacity: Int) throws(Errno) -> Int {
+        let current = Int(try valueOrErrno { fcntl(rawValue, csystem_f_getpipe_sz()) })
+        guard current < capacity else { return current }
+        return Int(try valueOrErrno { fcntl(rawValue, csystem_f_setpipe_sz(), Int32(capacity)) })
     }
 
     /// Clears `O_DIRECT`, so later writes go through the page cache. Wraps `fcntl(F_SETFL)`.

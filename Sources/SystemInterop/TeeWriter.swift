@@ -18,6 +18,11 @@ internal import Synchronization
 /// Owns the descriptor, the blocks and the queue. Used from one thread (the one reading the
 /// stream); the queue is an implementation detail that is drained before `flush` returns.
 ///
+/// The writer's thread can do more with each block than write it: an observer (`observe(with:)`)
+/// sees every block there, in order, before it is written. CurlInterop's `BodyReader` runs a
+/// stream's inspection (the secret guard) and its digest there, on the copy the tee makes
+/// anyway, so they run beside the read and the send on the other core instead of before them.
+///
 /// POSIX file writing, not libcurl: CurlInterop's `BodyReader` tees a streamed request body
 /// through it, and anything else that copies a stream to disk can.
 public final class TeeWriter {
@@ -35,6 +40,10 @@ public final class TeeWriter {
     private let blockDone = DispatchSemaphore(value: 0)
     /// Blocks handed to the queue and not yet signalled back.
     private var inFlight = 0
+    /// What sees each block on the queue, if anything does.
+    private var observer: BlockObserver?
+    /// Whether anything was appended yet (an observer comes first).
+    private var hasAppended = false
 
     /// How much is written at a time.
     static let blockSize = 1 << 20
@@ -58,6 +67,21 @@ public final class TeeWriter {
         for block in blocks { block.deallocate() }
     }
 
+    /// Has `body` see every byte appended from now on, block by block, in order, on the
+    /// writer's thread, before the block is written; once it returns false it is not called
+    /// again (`isObserverStopped`), and the bytes are still written.
+    ///
+    /// `body` runs on another thread than the caller's, one call at a time; what it touches
+    /// must not be touched by the caller until `flush` returns (which waits for the thread),
+    /// or must be atomic. Set it before the first `append`.
+    public func observe(with body: @escaping (UnsafeRawBufferPointer) -> Bool) {
+        precondition(!hasAppended && observer == nil, "a tee's observer is set once, before the first append")
+        observer = BlockObserver(body)
+    }
+
+    /// Whether the observer returned false (atomic: readable while blocks are still observed).
+    public var isObserverStopped: Bool { observer?.isStopped.load(ordering: .acquiring) ?? false }
+
     /// Adds `chunk`.
     ///
     /// - Throws: The `Errno` of an earlier write that failed; the bytes of this chunk are then
@@ -65,6 +89,7 @@ public final class TeeWriter {
     public func append(_ chunk: UnsafeRawBufferPointer) throws(Errno) {
         let failure = file.failure.load(ordering: .acquiring)
         guard failure == 0 else { throw Errno(rawValue: failure) }
+        hasAppended = true
         guard var source = chunk.baseAddress else { return }
         var left = chunk.count
         while left > 0 {
@@ -82,7 +107,9 @@ public final class TeeWriter {
         let block = Block(start: blocks[current], count: staged)
         let file = file
         let done = blockDone
+        let observer = observer
         queue.async {
+            observer?.see(block)
             file.write(block)
             done.signal()
         }
@@ -102,8 +129,10 @@ public final class TeeWriter {
     public func flush() throws(Errno) {
         let tail = Block(start: blocks[current], count: staged)
         let file = file
+        let observer = observer
         staged = 0
         queue.sync {
+            observer?.see(tail)
             file.retryKept()
             file.write(tail)
         }
@@ -118,6 +147,30 @@ public final class TeeWriter {
 
 @available(*, unavailable, message: "a tee writer belongs to the thread reading its stream")
 extension TeeWriter: Sendable {}
+
+/// A `TeeWriter`'s observer, called on its queue.
+///
+/// `@unchecked Sendable`: `body` is called only on the writer's serial queue, one block at a
+/// time, and `TeeWriter.observe(with:)` makes its caller promise not to touch what `body` touches
+/// until `flush` has waited for the queue (`queue.sync`, which orders the queue's work before
+/// the caller's next step); `isStopped` is atomic.
+private final class BlockObserver: @unchecked Sendable {
+    private let body: (UnsafeRawBufferPointer) -> Bool
+    /// Set once `body` returned false.
+    let isStopped = Atomic<Bool>(false)
+
+    init(_ body: @escaping (UnsafeRawBufferPointer) -> Bool) {
+        self.body = body
+    }
+
+    /// Shows `block` to `body`, unless it stopped (or the block is empty).
+    func see(_ block: Block) {
+        guard block.count > 0, !isStopped.load(ordering: .relaxed) else { return }
+        if !body(UnsafeRawBufferPointer(start: block.start, count: block.count)) {
+            isStopped.store(true, ordering: .releasing)
+        }
+    }
+}
 
 /// A run of bytes in one of a `TeeWriter`'s blocks.
 private struct Block: @unchecked Sendable {

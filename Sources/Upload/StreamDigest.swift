@@ -3,6 +3,10 @@ import CryptoInterop
 /// The SHA-256 of a streamed body, fed as each chunk is sent (`Uploader.send(_:streamObserver:)`),
 /// so a gigabyte is not read twice, with libcrypto's hardware-assisted hash so hashing keeps up
 /// with the upload.
+///
+/// A teed stream feeds it on the tee's thread, block by block (CurlInterop's `BodyReader`); it is
+/// read (`finalizeHex`, `byteCount`) only once the tee was flushed: at the stream's end, or after
+/// the transfer.
 public final class StreamDigest {
     private let hasher = SHA256Hasher()
     /// How many bytes went through.

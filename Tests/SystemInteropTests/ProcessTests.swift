@@ -119,8 +119,46 @@ struct TeeWriterTests {
         #expect(try FileSystem.status(ofPath: path).permissions == .ownerReadWrite)
     }
 
+    @Test(
+        "an observer sees every byte on the writer's thread, in order, by the end of flush; stopped, not asked again")
+    func observer() throws {
+        let folder = try TemporaryFolder()
+        let bytes = pattern(count: 3 * TeeWriter.blockSize + 4_321)
+        for stopAfter in [Int.max, 2] {
+            let path = folder.file("tee-\(stopAfter)")
+            let tee = try TeeWriter(path: path)
+            let seen = ObservedBlocks()
+            tee.observe { block in
+                seen.calls += 1
+                seen.bytes += block
+                return seen.calls < stopAfter
+            }
+            for start in stride(from: 0, to: bytes.count, by: 100_000) {
+                try bytes[start..<min(bytes.count, start + 100_000)].withUnsafeBytes { try tee.append($0) }
+            }
+            try tee.flush()
+            // The bytes land whatever the observer said.
+            #expect(try FileSystem.readFile(path).bytes == bytes)
+            if stopAfter == Int.max {
+                #expect(seen.bytes == bytes)
+                #expect(seen.calls == 4)
+                #expect(!tee.isObserverStopped)
+            } else {
+                #expect(seen.calls == stopAfter)
+                #expect(seen.bytes == Array(bytes.prefix(stopAfter * TeeWriter.blockSize)))
+                #expect(tee.isObserverStopped)
+            }
+        }
+    }
+
     @Test("a tee that cannot be opened says why")
     func cannotOpen() {
         #expect(throws: Errno.noSuchFileOrDirectory) { _ = try TeeWriter(path: "/nonexistent/folder/tee") }
     }
+}
+
+/// What a tee's observer saw (on the tee's thread; read after `flush`).
+private final class ObservedBlocks {
+    var calls = 0
+    var bytes: [UInt8] = []
 }

@@ -108,6 +108,74 @@ struct StreamInspectionTests: ScopedSuite {
         #expect(RetryPolicy().decide(after: .failure(error), attempt: 1) == .stop)
     }
 
+    @Test(
+        "a teed stream is inspected on the tee's thread: a NUL blocks in stops it, every byte read is teed",
+        arguments: ["raw", "multipart", "json", "tcp"])
+    func nulInTeedStream(_ shape: String) throws {
+        let tcp = try TestServer(mode: "tcp")
+        let tee = try TemporaryFile()
+        // Past several of the tee's 1 MiB blocks, so the refusal comes from its thread mid-way.
+        let offset = 3 * 1_048_576 + 12_345
+        let text = Self.text(count: offset) + [0x00] + Self.text(count: 2 * 1_048_576)
+        let pipe = FedPipe(Array(text.dropFirst(100)))
+        let source = ContentSource.stream(
+            fileDescriptor: pipe.readDescriptor, prefix: Array(text.prefix(100)), teePath: tee.path)
+        var request: UploadRequest
+        switch shape {
+        case "raw":
+            request = UploadRequest(
+                url: server.base + "/raw", body: .raw(source, contentType: "text/plain"), result: .body)
+        case "multipart":
+            request = UploadRequest(
+                url: server.base + "/form",
+                body: .multipart([FormField(name: "content", value: .content(source, fileName: nil, contentType: nil))]
+                ),
+                result: .body)
+        case "tcp":
+            request = UploadRequest(
+                url: "tcp://127.0.0.1:\(tcp.port)", body: .raw(source, contentType: ""), result: .body)
+        default: request = jsonRequest(source)
+        }
+        request.contentChecks = .text(in: shape == "json" ? .json : .raw)
+        let seen = SeenBytes()
+        let error = try #require(throws: UploadError.self) {
+            try Uploader().send(request, streamObserver: { seen.bytes += $0.bytes })
+        }
+        #expect(error == .contentRefused(.binary(source: "the input", offset: Int64(offset))))
+        #expect(!error.mayHaveReachedServer)
+        // Every byte read went to the tee, in order; the observer saw the start of the same bytes
+        // (on the tee's thread it stops with the refusal; raw TCP inspects each chunk before it
+        // goes, and its observer sees what was teed).
+        let teed = tee.contents
+        #expect(teed.count > offset && Array(text.prefix(teed.count)) == teed)
+        #expect(shape == "tcp" || seen.bytes.count <= offset)
+        #expect(Array(text.prefix(seen.bytes.count)) == seen.bytes)
+    }
+
+    @Test("a clean teed stream is observed whole, in order, by the time the send returns")
+    func teedStreamObservedWhole() throws {
+        let tee = try TemporaryFile()
+        let text = Self.text(count: 2 * 1_048_576 + 777)
+        let pipe = FedPipe(Array(text.dropFirst(10)))
+        let request = UploadRequest(
+            url: server.base + "/raw",
+            body: .raw(
+                .stream(fileDescriptor: pipe.readDescriptor, prefix: Array(text.prefix(10)), teePath: tee.path),
+                contentType: "text/plain"),
+            result: .body)
+        let seen = SeenBytes()
+        var ended = false
+        _ = try Uploader().send(
+            request, streamObserver: { seen.bytes += $0.bytes },
+            streamEnd: {
+                // The end comes once the tee's thread has seen everything.
+                ended = seen.bytes == text
+            })
+        #expect(ended)
+        #expect(seen.bytes == text)
+        #expect(tee.contents == text)
+    }
+
     @Test("a sequence cut short at the very end of a file is refused before the last bytes go")
     func truncatedUTF8AtEndOfFile() throws {
         let text = Self.text(count: 200_000) + [0xE2, 0x82]
@@ -170,5 +238,20 @@ struct StreamInspectionTests: ScopedSuite {
         #expect(Duration.nanoseconds(1).roundedUpMilliseconds == 1)
         #expect(Uploader(options: TransportOptions(stallTimeout: .seconds(1e15))).stallSeconds == 86_400)
         #expect(HTTPDate.parse("Sun, 06 Nov 99999999999999999 08:49:37 GMT") == nil)
+    }
+}
+
+/// What a stream observer saw (filled on the tee's thread, read once the send returned).
+private final class SeenBytes {
+    var bytes: [UInt8] = []
+}
+
+extension Span<UInt8> {
+    /// The span's bytes, copied.
+    fileprivate var bytes: [UInt8] {
+        var copy: [UInt8] = []
+        copy.reserveCapacity(count)
+        for index in indices { copy.append(self[index]) }
+        return copy
     }
 }

@@ -18,6 +18,12 @@
 /// `O_DIRECT` (fcntl.h under `_GNU_SOURCE`): writes that bypass the page cache.
 int csystem_o_direct(void);
 
+/// `F_GETPIPE_SZ` (fcntl.h under `_GNU_SOURCE`): a pipe's capacity.
+int csystem_f_getpipe_sz(void);
+
+/// `F_SETPIPE_SZ` (fcntl.h under `_GNU_SOURCE`, Linux >= 2.6.35): sets a pipe's capacity.
+int csystem_f_setpipe_sz(void);
+
 /// `POSIX_SPAWN_SETSID` (spawn.h under `_GNU_SOURCE`, glibc >= 2.26): the child leads a new session.
 short csystem_posix_spawn_setsid(void);
 
