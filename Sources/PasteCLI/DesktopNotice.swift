@@ -43,6 +43,9 @@ struct DesktopNotice: Codable, Equatable, Sendable {
     var outboxID: String?
     /// The config file of the run, for the `paste` an action runs (`--config`).
     var configPath: String?
+    /// The notification this one replaces (`replaces_id`): the run's "Retrying…"
+    /// (`RetryFeedback`), so that the final word shows in its place.
+    var replacesID: UInt32?
 
     /// A thumbnail's pixels.
     struct Image: Codable, Equatable, Sendable {
@@ -73,6 +76,7 @@ struct DesktopNotice: Codable, Equatable, Sendable {
             body: capabilities.contains("body-markup") ? DesktopNotification.escapedBody(body) : body)
         note.urgency = .normal
         note.expiry = .after(.milliseconds(max(1, expiryMilliseconds)))
+        if let replacesID { note.replacesID = replacesID }
         if capabilities.contains("actions") { note.actions = actions }
         if let image {
             note.image = NotificationImage(

@@ -33,7 +33,8 @@ struct UploadPipeline {
         _ plan: RunPlan, clipboard: SessionClipboard,
         earlyOwner: (any PreparedClipboardWrite)?
     ) throws -> ExitStatus {
-        let windows = DesktopWindows(plan: plan.windows, output: output)
+        var windows = DesktopWindows(plan: plan.windows, output: output)
+        if plan.windows.isShown { windows.retrying = RetryFeedback(plan: plan.windows, output: output) }
 
         let reading = try ReadStage.read(plan, clipboard: clipboard, earlyOwner: earlyOwner, context: context)
         // Stdin's text went into the outbox as it was read (`PasteInput.standardInput`).
@@ -113,7 +114,7 @@ struct UploadPipeline {
         }
 
         let (results, signal, detours) = sendAndRecord(
-            requests, inputs, reading, journaled: journaled, plan: plan, options: options,
+            requests, inputs, reading, journaled: journaled, plan: plan, options: options, retrying: windows.retrying,
             // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
             keepsPreviews: !plan.isForced && consented.isEmpty)
 
@@ -145,7 +146,8 @@ struct UploadPipeline {
     /// anything is delivered.
     private func sendAndRecord(
         _ requests: [UploadRequest], _ inputs: [PasteInput], _ reading: ReadStage.Reading,
-        journaled: [Int: Result<OutboxClaim, StoreError>], plan: RunPlan, options: PasteOptions, keepsPreviews: Bool
+        journaled: [Int: Result<OutboxClaim, StoreError>], plan: RunPlan, options: PasteOptions,
+        retrying: RetryFeedback?, keepsPreviews: Bool
     ) -> (results: [Result<PasteResult, PasteFailure>], signal: Signal?, detours: [FallbackStage.Detour]) {
         let interruption = Interruption.begin()
         defer { interruption.end() }
@@ -169,7 +171,8 @@ struct UploadPipeline {
                 positions.append(index)
             }
         }
-        let send = SendStage(transfer: plan.transfer, output: output, interruption: interruption)
+        var send = SendStage(transfer: plan.transfer, output: output, interruption: interruption)
+        send.retrying = retrying
         defer { send.finish() }
         // (A fresh text's entry that cannot be marked is dropped, never thrown: see markInFlight.)
         for index in jobs.indices { try? jobs[index].markInFlight() }
