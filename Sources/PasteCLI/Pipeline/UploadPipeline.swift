@@ -385,7 +385,13 @@ private struct EntrySender {
             var job = try stage.job(for: claim)
             do { try job.markInFlight() } catch { throw PasteFailure(error) }
             wasSent = true
-            let response = Result { () throws(UploadError) in try send.perform(job) }
+            var response = Result { () throws(UploadError) in try send.perform(job) }
+            // Its service down: on to that service's fallback, as a fresh text would go.
+            if let (detoured, answer, detour) = fallBack(job, response: response, claim: claim) {
+                job = detoured
+                response = answer
+                stage.output.notice(PasteFailure.fallbackLine(detour))
+            }
             let nextAttempt = UploadPipeline.requestedTime(response, plan: plan.transfer, context: stage.context)
             result = record.record(
                 job, nextAttempt: nextAttempt, answer: ExtractStage.extract(response, for: job, output: stage.output))
@@ -401,6 +407,24 @@ private struct EntrySender {
             firstHeldFailure = failure.exitStatus
         }
         return result
+    }
+
+    /// Sends a claimed entry's text on along its service's fallback chain when `response` calls
+    /// for it (`FallbackStage`: the same guard and rules as a fresh text's); nil when it does not
+    /// or no service took it.
+    private func fallBack(
+        _ job: PasteJob, response: Result<UploadResponse, UploadError>, claim: OutboxClaim
+    ) -> (PasteJob, Result<UploadResponse, UploadError>, FallbackStage.Detour)? {
+        let chain = stage.fallbacks(of: job)
+        guard !chain.isEmpty, !interruption.hasArrived, case .outbox(let entry) = job.source else { return nil }
+        let fallback = FallbackStage(
+            chain: chain, pasteConnection: plan.connection, isInsecure: plan.transfer.isInsecure,
+            context: stage.context, output: stage.output)
+        return fallback.resend(
+            job, response: response, options: RetryStage.options(of: claim.entry.metadata), send: send
+        ) { build, route, options in
+            try RetryStage.request(for: claim, size: entry.size, build: &build, route: route, options: options)
+        }
     }
 
     /// Erases the progress bar and gives the signals their default action back.
