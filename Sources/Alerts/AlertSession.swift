@@ -36,6 +36,14 @@ final class AlertSession {
         }
     }
 
+    /// Gives the shown window a new frame and title (new content in the same window).
+    func reshape(frame: Rect, title: String) {
+        window.reshape(frame: frame, title: TextWrapping.sanitized(title))
+    }
+
+    /// The window's X id.
+    var windowID: UInt { window.windowID }
+
     /// Waits for the next event or the deadline (nil result).
     func nextEvent(until deadline: ContinuousClock.Instant?) throws(AlertError) -> AlertEvent? {
         try AlertError.translating { () throws(AlertWindowError) in try window.nextEvent(until: deadline) }

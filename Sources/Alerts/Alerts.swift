@@ -47,7 +47,7 @@ public enum Alerts {
 
     /// The QR code in a window of its own where the toast was, until it is clicked, Escape or
     /// Enter is pressed, or `codeTimeout` passes.
-    private static func showCode(_ code: Notification.Code, displayName: String?, app: AppIdentity) throws(AlertError) {
+    static func showCode(_ code: Notification.Code, displayName: String?, app: AppIdentity) throws(AlertError) {
         let session = try AlertSession(displayName: displayName, app: app)
         let layout = CodeLayout(code)
         let frame = Placement.notificationFrame(

@@ -12,6 +12,9 @@ public struct TransferInfo: Sendable, Equatable {
     public var redirectURL: String?
     /// Request body bytes sent (`CURLINFO_SIZE_UPLOAD_T`).
     public var bodyBytesSent: Int64
+    /// The request body's length as declared to libcurl (`CURLINFO_CONTENT_LENGTH_UPLOAD_T`):
+    /// -1 when it is not known (a chunked stream).
+    public var bodyLength: Int64
     /// Request header bytes sent (`CURLINFO_REQUEST_SIZE`); > 0 once a request went out.
     public var headerBytesSent: Int
     /// Seconds until the TCP connection was made (`CURLINFO_CONNECT_TIME_T`), 0 if never.
@@ -38,6 +41,7 @@ extension EasyHandle {
             redirectCount: long(CURLINFO_REDIRECT_COUNT),
             redirectURL: string(CURLINFO_REDIRECT_URL),
             bodyBytesSent: offset(CURLINFO_SIZE_UPLOAD_T),
+            bodyLength: offset(CURLINFO_CONTENT_LENGTH_UPLOAD_T),
             headerBytesSent: long(CURLINFO_REQUEST_SIZE),
             connectSeconds: Double(offset(CURLINFO_CONNECT_TIME_T)) / 1e6,
             totalSeconds: Double(offset(CURLINFO_TOTAL_TIME_T)) / 1e6,

@@ -43,6 +43,9 @@ struct DesktopNotice: Codable, Equatable, Sendable {
     var outboxID: String?
     /// The config file of the run, for the `paste` an action runs (`--config`).
     var configPath: String?
+    /// The notification this one replaces (`replaces_id`): the run's "Retrying…"
+    /// (`RetryFeedback`), so that the final word shows in its place.
+    var replacesID: UInt32?
 
     /// The actions this outcome offers, when the server shows actions: on success `default`,
     /// `copy`, and `delete` where it can be deleted; on failure `retry` where an outbox entry
@@ -66,6 +69,7 @@ struct DesktopNotice: Codable, Equatable, Sendable {
             body: capabilities.contains("body-markup") ? Escaping.xml.apply(body) : body)
         note.urgency = .normal
         note.expiry = .after(.milliseconds(max(1, expiryMilliseconds)))
+        if let replacesID { note.replacesID = replacesID }
         if capabilities.contains("actions") { note.actions = actions }
         note.image = image
         return note

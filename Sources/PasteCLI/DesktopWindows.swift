@@ -15,6 +15,8 @@ struct DesktopWindows {
     var output: Output
     /// A line every result window of the run ends with (the first upload's public destination).
     var footnote: String?
+    /// "Retrying…", when the run's upload is sent again: the final word takes its place.
+    var retrying: RetryFeedback?
 
     /// Whether this run talks to a person through windows rather than a terminal.
     var isShown: Bool { plan.isShown }
@@ -62,7 +64,7 @@ struct DesktopWindows {
                 expiryMilliseconds: Int(plan.notifyTimeout.wholeMilliseconds),
                 image: followUp.qrCode.map(QRPicture.image) ?? image.flatMap(Self.thumbnail), url: followUp.url,
                 isKeyBearing: followUp.isKeyBearing, isDeletable: followUp.isDeletable,
-                outboxID: followUp.outboxID, configPath: plan.configPath)
+                outboxID: followUp.outboxID, configPath: plan.configPath, replacesID: retrying?.notificationID)
             guard let failure = showOnDesktop(notice) else { return }
             guard plan.displayName != nil else {
                 output.note("no desktop notification: \(failure.description)")
@@ -73,7 +75,11 @@ struct DesktopWindows {
             title: title, body: body, style: success ? .success : .failure, timeout: plan.notifyTimeout, image: image,
             code: followUp.qrCode.map(QRPicture.windowCode))
         do {
-            try Alerts.notify(note, displayName: plan.displayName, app: .paste)
+            if let toast = retrying?.toast {
+                try toast.finish(with: note)
+            } else {
+                try Alerts.notify(note, displayName: plan.displayName, app: .paste)
+            }
         } catch {
             output.note(AlertFailure(error: error).message)
         }

@@ -240,6 +240,8 @@ public enum MockFault: Sendable {
     case privateBinError(message: String)
     /// The request body read `bytes` at a time, `seconds` apart: an upload still sending.
     case slowRead(bytes: Int = 64 << 10, seconds: Double = 1)
+    /// `status` answered before any of the body is read; the rest then read slowly.
+    case earlyStatus(Int = 500)
 
     var jsonObject: [String: Any] {
         switch self {
@@ -270,6 +272,7 @@ public enum MockFault: Sendable {
         case .trickle(let bytes, let seconds): return ["fault": "trickle", "bytes": bytes, "seconds": seconds]
         case .privateBinError(let message): return ["fault": "privatebin-error", "body": message]
         case .slowRead(let bytes, let seconds): return ["fault": "slow-read", "bytes": bytes, "seconds": seconds]
+        case .earlyStatus(let status): return ["fault": "early-status", "status": status]
         }
     }
 }

@@ -10,8 +10,10 @@ import PasteCore
 /// - a failure before any request byte left (resolve, connect, connect timeout), with jittered
 ///   exponential backoff;
 /// - 429 and 503 answers, waiting as `Retry-After` asks (seconds or an HTTP date) when it asks
-///   for no more than `maximumDelay`, else by backoff.
-/// Never after a timeout once the request went out, never on a 500 or any other status.
+///   for no more than `maximumDelay`, else by backoff;
+/// - any other 5xx answered before the whole body went out (`RefusedBeforeBody`), by backoff.
+/// Never after a timeout once the request went out, never on a 500 after the body or any
+/// other status.
 public struct RetryPolicy: Sendable {
     /// What to do next.
     public enum Decision: Sendable, Equatable {
@@ -52,6 +54,11 @@ public struct RetryPolicy: Sendable {
         case .failure(let error):
             return Self.isSafeToRetry(error) ? .retry(afterSeconds: backoff(attempt: attempt)) : .stop
         case .success(let response):
+            if RefusedBeforeBody.applies(status: response.status, isBodyTaken: response.isBodyTaken),
+                !Self.retryableStatuses.contains(response.status)
+            {
+                return .retry(afterSeconds: backoff(attempt: attempt))
+            }
             guard Self.retryableStatuses.contains(response.status) else { return .stop }
             guard let header = response.header("Retry-After") else {
                 return .retry(afterSeconds: backoff(attempt: attempt))

@@ -146,6 +146,8 @@ public final class Uploader {
         var hasStreamEnded = false
         /// Whether `TransportOptions.shouldStop` stopped the transfer.
         var wasStopped = false
+        /// Whether the last request that carried the body sent all of it (`UploadResponse.isBodyTaken`).
+        var isBodyTaken = true
 
         /// Whether the whole body went out (or an earlier request of the chain carried it):
         /// then the server may have made the paste.
@@ -193,7 +195,10 @@ public final class Uploader {
             }
             return .finished(.failure(failure))
         case .success:
-            if hop.sendsBody { transfer.bytesSent = info.bodyBytesSent }
+            if hop.sendsBody {
+                transfer.bytesSent = info.bodyBytesSent
+                transfer.isBodyTaken = hop.number > 0 || Self.wasBodyTaken(info, transfer: transfer)
+            }
             // An HTTP proxy's own refusal of an absolute-form request arrives as the answer.
             if let proxy = transfer.proxy, proxy.kind == .http || proxy.kind == .https, info.responseCode == 407 {
                 return .finished(
@@ -488,7 +493,20 @@ public final class Uploader {
             status: info.responseCode, headers: transfer.handle.responseHeaders,
             effectiveURL: info.effectiveURL.isEmpty ? transfer.chain.current.url : info.effectiveURL,
             redirectCount: transfer.chain.redirectCount, body: transfer.handle.responseBody,
-            bytesSent: transfer.bytesSent)
+            bytesSent: transfer.bytesSent, isBodyTaken: transfer.isBodyTaken)
+    }
+
+    /// Whether a request that was answered had sent its whole body first.
+    ///
+    /// libcurl stops sending a body when an error status arrives before its end ("HTTP error
+    /// before end of send, stop sending"): then fewer bytes went out than the body holds, or a
+    /// streamed body of unknown length was never read to its end. Where nothing says it was
+    /// cut short (a body of unknown length that is not a stream), it counts as taken: a
+    /// retry must never risk a second paste.
+    static func wasBodyTaken(_ info: TransferInfo, transfer: Transfer) -> Bool {
+        if info.bodyLength >= 0 { return info.bodyBytesSent >= info.bodyLength }
+        if case .stream = transfer.request.body.streamedContent { return transfer.hasStreamEnded }
+        return true
     }
 
     /// The upload buffer (CURLOPT_UPLOAD_BUFFERSIZE) for content read as it is sent: half of

@@ -227,6 +227,49 @@ public final class AlertWindow {
         }
     }
 
+    /// Gives the shown window a new frame and title, for new content in the same window (a
+    /// toast that said "Retrying…" and now says how it ended).
+    ///
+    /// The size hints follow the frame (the window keeps a fixed size), the back buffer is made
+    /// again at the new size, and `WM_NAME`/`_NET_WM_NAME` change, so a window manager, a pager
+    /// and a test see the same window with its new title. Draw and `present` afterwards. Wraps
+    /// `XSetWMNormalHints`, `XMoveResizeWindow`, `XFreePixmap`/`XCreatePixmap`,
+    /// `XftDrawDestroy`/`XftDrawCreate`, `Xutf8SetWMProperties` and `XChangeProperty`.
+    public func reshape(frame newFrame: Rect, title: String) {
+        precondition(window != 0, "reshape follows show")
+        let pointer = xDisplay
+        if newFrame != frame {
+            frame = newFrame
+            var sizeHints = XSizeHints()
+            sizeHints.flags = USPosition | PPosition | PMinSize | PMaxSize
+            sizeHints.x = Int32(clamping: frame.x)
+            sizeHints.y = Int32(clamping: frame.y)
+            sizeHints.min_width = Int32(clamping: frame.width)
+            sizeHints.max_width = Int32(clamping: frame.width)
+            sizeHints.min_height = Int32(clamping: frame.height)
+            sizeHints.max_height = Int32(clamping: frame.height)
+            XSetWMNormalHints(pointer, window, &sizeHints)
+            XMoveResizeWindow(
+                pointer, window, Int32(clamping: frame.x), Int32(clamping: frame.y),
+                UInt32(clamping: max(1, frame.width)), UInt32(clamping: max(1, frame.height)))
+            if renderTarget != 0 {
+                XRenderFreePicture(pointer, renderTarget)
+                renderTarget = 0
+            }
+            if let xftDraw { XftDrawDestroy(xftDraw) }
+            if backBuffer != 0 { XFreePixmap(pointer, backBuffer) }
+            backBuffer = XCreatePixmap(
+                pointer, window, UInt32(clamping: max(1, frame.width)),
+                UInt32(clamping: max(1, frame.height)), UInt32(clamping: depth))
+            xftDraw = XftDrawCreate(pointer, backBuffer, visual, colormap)
+        }
+        Xutf8SetWMProperties(pointer, window, title, title, nil, 0, nil, nil, nil)
+        let names = display.atoms(["_NET_WM_NAME", "UTF8_STRING"])
+        display.changeProperty(
+            names[0], of: Window(rawValue: window), type: names[1], bytes: Array(title.utf8)[...])
+        XFlush(pointer)
+    }
+
     /// The window's X id, for tests and logs.
     public var windowID: UInt { UInt(window) }
 

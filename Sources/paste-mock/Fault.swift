@@ -43,6 +43,10 @@ struct Fault: Sendable {
         /// Read the request body `bytes` (default 64 KiB) at a time, waiting `seconds` (default
         /// 1) between pieces, then answer normally: an upload that is still sending its body.
         case slowRead = "slow-read"
+        /// Answer `status` (default 500) as soon as the request head is read, before reading any
+        /// of the body (a server refusing before it takes the upload); then read the rest `bytes`
+        /// (default 64 KiB) every `seconds` (default 0.05) until the client closes.
+        case earlyStatus = "early-status"
     }
 
     var kind: Kind

@@ -133,6 +133,11 @@ final class PasteMock: Sendable {
             connection.dropAt = budget
         }
 
+        if let fault, fault.kind == .earlyStatus {
+            answerEarly(fault, framing: framing, on: connection, record: record)
+            return false
+        }
+
         if let fault, fault.kind == .slowRead {
             connection.readPace = (max(1, fault.bytes ?? 64 << 10), fault.seconds ?? 1)
         }
@@ -210,6 +215,24 @@ final class PasteMock: Sendable {
         finish(record)
         return answer(response, head: head, fault: fault, on: connection)
     }
+
+    /// The `early-status` fault: the answer goes out before any of the body is read, framed
+    /// for keep-alive (libcurl stops sending a body on an error answer only on a connection it
+    /// may keep; on one the answer says it closes, it sends on), and the rest of the body is
+    /// read slowly, so that the client is still sending when the answer comes, until it closes.
+    private func answerEarly(_ fault: Fault, framing: BodyFraming, on connection: Connection, record: RequestRecord) {
+        var record = record
+        let status = fault.status ?? 500
+        record.status = status
+        finish(record)
+        let response = Response.text(status, fault.body ?? "\(status) \(Response.reason(status))\n")
+        try? ResponseWriter().write(response, to: connection, keepsAlive: true, includesBody: true)
+        connection.drain(
+            seconds: Self.earlyDrainSeconds, pace: (max(1, fault.bytes ?? 64 << 10), fault.seconds ?? 0.05))
+    }
+
+    /// The longest an `early-status` answer waits for the client to close.
+    static let earlyDrainSeconds = 10.0
 
     /// Writes the answer; returns whether the connection stays open.
     private func answer(_ response: Response, head: RequestHead, fault: Fault?, on connection: Connection) -> Bool {

@@ -425,7 +425,7 @@ extension PasteMock {
     /// timing or delivery (`delay`, `drop-response`, `trickle`, `slow-read`).
     func faultResponse(_ fault: Fault, for request: MockRequest) -> Response? {
         switch fault.kind {
-        case .delay, .dropRequest, .dropResponse, .trickle, .slowRead:
+        case .delay, .dropRequest, .dropResponse, .trickle, .slowRead, .earlyStatus:
             return nil
         case .status:
             let status = fault.status ?? 503

@@ -293,6 +293,21 @@ final class Connection {
         while (try? fill()) == true { lo = hi }
     }
 
+    /// Reads and throws away what the peer sends, `pace.bytes` at a time with `pace.seconds`
+    /// between reads, until it closes or `seconds` pass: a server that takes a body slowly
+    /// after answering early (the `early-status` fault).
+    func drain(seconds: Double, pace: (bytes: Int, seconds: Double)) {
+        setReceiveTimeout(seconds: seconds)
+        var piece = [UInt8](repeating: 0, count: pace.bytes)
+        var waited = 0.0
+        while waited < seconds {
+            waited += pace.seconds
+            let n = piece.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if n == 0 || (n < 0 && errno != EINTR) { return }
+            usleep(useconds_t(pace.seconds * 1_000_000))
+        }
+    }
+
     // MARK: Writing
 
     /// Writes all of `bytes`. Wraps `send(MSG_NOSIGNAL)`, retrying `EINTR` and short writes.

@@ -118,3 +118,38 @@ struct RetryPolicyTests {
         #expect(HeaderRedaction.redact(line) == expected)
     }
 }
+
+/// A 5xx answered before the whole body went out (issue 25): retried, where the same status
+/// after the body is not.
+@Suite("Retry policy: a 5xx before the body was taken")
+struct EarlyRefusalPolicyTests {
+    let policy = RetryPolicy(maximumAttempts: 4, baseDelay: 2, maximumDelay: 60, random: { 0.5 }, now: { 0 })
+
+    static func response(_ status: Int, isBodyTaken: Bool) -> Result<UploadResponse, UploadError> {
+        .success(UploadResponse(status: status, effectiveURL: "http://h/", isBodyTaken: isBodyTaken))
+    }
+
+    @Test("500, 502 and 504 before the body: backoff; after it: stop", arguments: [500, 502, 504])
+    func status(_ status: Int) {
+        #expect(
+            policy.decide(after: Self.response(status, isBodyTaken: false), attempt: 1) == .retry(afterSeconds: 1.5))
+        #expect(policy.decide(after: Self.response(status, isBodyTaken: true), attempt: 1) == .stop)
+        #expect(policy.decide(after: Self.response(status, isBodyTaken: false), attempt: 4) == .stop)
+    }
+
+    @Test("a 4xx before the body is still final; 503 is retried either way")
+    func others() {
+        #expect(policy.decide(after: Self.response(400, isBodyTaken: false), attempt: 1) == .stop)
+        #expect(policy.decide(after: Self.response(503, isBodyTaken: true), attempt: 1) == .retry(afterSeconds: 1.5))
+    }
+
+    @Test("the outbox keeps such a text retryable, with its own message and status 75")
+    func verdict() {
+        let refusal = RefusedBeforeBody(
+            answer: .httpStatus(service: "m", status: 500, excerpt: "500 Internal Server Error"))
+        #expect(OutboxFailure(refusal).verdict == .retryable)
+        #expect(refusal.message == "m answered HTTP 500 before taking the text: 500 Internal Server Error")
+        #expect(refusal.exitStatus == .temporaryFailure)
+        #expect(OutboxFailure(refusal.answer).verdict == .held)
+    }
+}

@@ -31,6 +31,12 @@ enum ExtractStage {
         do {
             outcome = try ResultExtractor.extract(from: response, request: job.request, profile: job.service)
         } catch {
+            // A 5xx that cut the body short: the server refused before reading it (retryable).
+            if case .httpStatus(_, let status, _) = error,
+                RefusedBeforeBody.applies(status: status, isBodyTaken: response.isBodyTaken)
+            {
+                return .failure(PasteFailure(RefusedBeforeBody(answer: error)))
+            }
             return .failure(PasteFailure(error))
         }
         if let page = response.unreadPage {

@@ -13,7 +13,9 @@ import Upload
 /// recorded as that service's paste (history and `--json` name it). A service that encrypts or
 /// keeps pastes private (`ServiceProfile.protectsContent`) never falls back to one that does
 /// not, unless `fallback-public` names that service. A text piped in as a stream cannot be read
-/// twice: it never falls back (it waits in the outbox).
+/// twice: it never falls back (it waits in the outbox). An outbox entry sent by `--retry` or the
+/// background flush falls back the same way, from its own service's chain (`resend(_:response:
+/// options:send:request:)`, its content read again from the entry).
 struct FallbackStage {
     /// The services after the run's own, in the order they are tried.
     var chain: [ServiceProfile]
@@ -76,6 +78,17 @@ struct FallbackStage {
         _ job: PasteJob, response: Result<UploadResponse, UploadError>, input: PasteInput, options: PasteOptions,
         send: SendStage
     ) -> (job: PasteJob, response: Result<UploadResponse, UploadError>, detour: Detour)? {
+        resend(job, response: response, options: options, send: send) { build, route, adapted in
+            try build.build(input, route: route, options: adapted)
+        }
+    }
+
+    /// Sends `job`'s text on along the chain, its request for each service made by `request`
+    /// (a fresh input's, or an outbox entry's content for `--retry` and the background flush).
+    func resend(
+        _ job: PasteJob, response: Result<UploadResponse, UploadError>, options: PasteOptions, send: SendStage,
+        request makeRequest: (inout BuildStage, RunPlan.Route, PasteOptions) throws -> UploadRequest
+    ) -> (job: PasteJob, response: Result<UploadResponse, UploadError>, detour: Detour)? {
         guard !chain.isEmpty, job.request.isReplayable,
             var why = Self.reason(for: response, service: job.service)
         else { return nil }
@@ -98,9 +111,8 @@ struct FallbackStage {
                     for: candidate, paste: pasteConnection, context: context, isInsecure: isInsecure)
                 if let warning { output.warning(warning) }
                 var build = BuildStage(service: candidate, context: context)
-                next.request = try build.build(
-                    input, route: RunPlan.Route(service: candidate, connection: connection, warning: warning),
-                    options: adapted)
+                next.request = try makeRequest(
+                    &build, RunPlan.Route(service: candidate, connection: connection, warning: warning), adapted)
             } catch {
                 output.notice(PasteFailure.fallbackFailedLine(to: candidate.name, error: error))
                 return nil

@@ -35,11 +35,7 @@ struct RetryStage {
             do { service = try named(metadata.service) } catch { throw PasteFailure(error) }
         }
         do { size = try claim.contentSize() } catch { throw PasteFailure(error) }
-        var options = PasteOptions(
-            title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
-            expirySeconds: metadata.expiry.flatMap { Int($0) })
-        options.neverExpires = metadata.expiry == PrivateBin.never
-        options.burnsAfterReading = metadata.burnsAfterReading ?? false
+        let options = Self.options(of: metadata)
         // An image or a binary file was kept byte-exact with its type: it goes again as a file.
         let type = metadata.contentType.map { MediaType(recordedName: $0) } ?? .plainText
         var build = BuildStage(service: service, context: context)
@@ -60,6 +56,36 @@ struct RetryStage {
             request: request, service: service, title: metadata.title, fileName: metadata.fileName, type: type,
             source: .outbox(PasteJob.ClaimedEntry(size: size)), optionsKey: options.repeatKey,
             digest: metadata.sha256, claim: claim)
+    }
+
+    /// The options an entry was to be pasted with, from its metadata.
+    static func options(of metadata: OutboxEntry.Metadata) -> PasteOptions {
+        var options = PasteOptions(
+            title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
+            expirySeconds: metadata.expiry.flatMap { Int($0) })
+        options.neverExpires = metadata.expiry == PrivateBin.never
+        options.burnsAfterReading = metadata.burnsAfterReading ?? false
+        return options
+    }
+
+    /// The fallback chain of an entry's service (none for a `--url` entry, or a `fallback`
+    /// that names no service: the entry then waits for its own).
+    func fallbacks(of job: PasteJob) -> [ServiceProfile] {
+        guard job.claim?.entry.metadata.serviceURL == nil else { return [] }
+        return (try? FallbackStage.chain(from: job.service, among: plan.services)) ?? []
+    }
+
+    /// The request for an entry's content to another service (a fallback), as `job(for:)` builds it.
+    static func request(
+        for claim: OutboxClaim, size: Int64, build: inout BuildStage, route: RunPlan.Route, options: PasteOptions
+    ) throws -> UploadRequest {
+        let metadata = claim.entry.metadata
+        let type = metadata.contentType.map { MediaType(recordedName: $0) } ?? .plainText
+        var request = try build.build(
+            outboxContent: claim.contentDescriptorPath, size: size, options: options, fileName: metadata.fileName,
+            type: type)
+        request.connection = route.connection
+        return request
     }
 
     /// The secret guard, again, on a text entry about to be sent (unless `--force`): a text

@@ -8,9 +8,11 @@ extension RunPlan.Transfer {
     /// itself, the failure is on screen within 1.5 s of the press.
     static let hotkeyConnectTimeout = Duration.milliseconds(1200)
 
-    /// How a run at a hotkey (windows, no terminal) sends: once, giving up on a connection after
-    /// `hotkeyConnectTimeout`, so that whatever happens the person sees the outcome at once
-    /// (issue 25, item 5) instead of retries and backoffs run silently first.
+    /// How a run at a hotkey (windows, no terminal) sends: giving up on each connection after
+    /// `hotkeyConnectTimeout`, so that whatever happens the person sees something at once
+    /// (issue 25, item 5). A failure that is retried shows "Retrying…" before its backoff
+    /// (`RetryFeedback`), and the final word then takes the same window or notification; never
+    /// retries and backoffs run silently first.
     ///
     /// A text that could not go waits in the outbox, retryable, and the window says so; `paste
     /// --retry` (a timer, or the person) sends it. Behind a proxy (a SOCKS proxy such as Tor
@@ -19,7 +21,6 @@ extension RunPlan.Transfer {
     /// - Parameter hasProxy: whether the run's service goes through a proxy.
     func forHotkey(hasProxy: Bool) -> RunPlan.Transfer {
         var transfer = self
-        transfer.retryPolicy.maximumAttempts = 1
         if !hasProxy { transfer.connectTimeout = min(connectTimeout, Self.hotkeyConnectTimeout) }
         return transfer
     }

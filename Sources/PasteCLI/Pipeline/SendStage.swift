@@ -32,6 +32,8 @@ struct SendStage {
     private let output: Output
     /// What stops a transfer (nil: nothing does, as for `--delete`).
     private let interruption: Interruption?
+    /// What shows "Retrying…" at a hotkey before a retry's backoff (nil: nothing does).
+    var retrying: RetryFeedback?
 
     /// Makes the uploader for the run (warning on stderr when `--insecure` turned TLS checks off).
     ///
@@ -213,6 +215,14 @@ struct SendStage {
         }
     }
 
+    /// Why an attempt that is retried failed, in one line: its error, or the status it answered.
+    static func reason(of outcome: Result<UploadResponse, UploadError>) -> String {
+        switch outcome {
+        case .failure(let error): error.message
+        case .success(let answer): "The service answered HTTP \(answer.status)."
+        }
+    }
+
     /// Sends one request as it is, no retries (`--delete`: the answer is read by the caller).
     func sendOnce(_ request: UploadRequest) throws(UploadError) -> UploadResponse {
         try uploader.send(request)
@@ -252,6 +262,9 @@ struct SendStage {
             output.note(
                 "retrying in \(Duration.seconds(seconds).secondsText) (attempt \(attempt + 1) of \(policy.maximumAttempts))"
             )
+            retrying?.showRetrying(
+                reason: Self.reason(of: outcome), attempt: attempt + 1,
+                of: policy.maximumAttempts)
             // The only sleep in paste: a back-off the server asked for (cut short by a signal).
             guard CurrentProcess.sleep(for: .seconds(seconds), unless: { interruption?.hasArrived == true }) else {
                 return try outcome.get()

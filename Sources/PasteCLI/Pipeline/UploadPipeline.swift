@@ -33,7 +33,8 @@ struct UploadPipeline {
         _ plan: RunPlan, clipboard: SessionClipboard,
         earlyOwner: (any PreparedClipboardWrite)?
     ) throws -> ExitStatus {
-        let windows = DesktopWindows(plan: plan.windows, output: output)
+        var windows = DesktopWindows(plan: plan.windows, output: output)
+        if plan.windows.isShown { windows.retrying = RetryFeedback(plan: plan.windows, output: output) }
 
         let reading = try ReadStage.read(plan, clipboard: clipboard, earlyOwner: earlyOwner, context: context)
         // Stdin's text went into the outbox as it was read (`PasteInput.standardInput`).
@@ -113,7 +114,7 @@ struct UploadPipeline {
         }
 
         let (results, signal, detours) = sendAndRecord(
-            requests, inputs, reading, journaled: journaled, plan: plan, options: options,
+            requests, inputs, reading, journaled: journaled, plan: plan, options: options, retrying: windows.retrying,
             // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
             keepsPreviews: !plan.isForced && consented.isEmpty)
 
@@ -146,7 +147,8 @@ struct UploadPipeline {
     /// anything is delivered.
     private func sendAndRecord(
         _ requests: [UploadRequest], _ inputs: [PasteInput], _ reading: ReadStage.Reading,
-        journaled: [Int: Result<OutboxClaim, StoreError>], plan: RunPlan, options: PasteOptions, keepsPreviews: Bool
+        journaled: [Int: Result<OutboxClaim, StoreError>], plan: RunPlan, options: PasteOptions,
+        retrying: RetryFeedback?, keepsPreviews: Bool
     ) -> (results: [Result<PasteResult, PasteFailure>], signal: Signal?, detours: [FallbackStage.Detour]) {
         let interruption = Interruption.begin()
         defer { interruption.end() }
@@ -170,9 +172,10 @@ struct UploadPipeline {
                 positions.append(index)
             }
         }
-        let send = SendStage(
+        var send = SendStage(
             transfer: plan.transfer, output: output, interruption: interruption,
             masksKeyBearingURLs: jobs.contains { KeyBearingURL.isKeyBearing(service: $0.service) })
+        send.retrying = retrying
         defer { send.finish() }
         // (A fresh text's entry that cannot be marked is dropped, never thrown: see markInFlight.)
         for index in jobs.indices { try? jobs[index].markInFlight() }
@@ -385,7 +388,13 @@ private struct EntrySender {
             var job = try stage.job(for: claim)
             do { try job.markInFlight() } catch { throw PasteFailure(error) }
             wasSent = true
-            let response = Result { () throws(UploadError) in try send.perform(job) }
+            var response = Result { () throws(UploadError) in try send.perform(job) }
+            // Its service down: on to that service's fallback, as a fresh text would go.
+            if let (detoured, answer, detour) = fallBack(job, response: response, claim: claim) {
+                job = detoured
+                response = answer
+                stage.output.notice(PasteFailure.fallbackLine(detour))
+            }
             let nextAttempt = UploadPipeline.requestedTime(response, plan: plan.transfer, context: stage.context)
             result = record.record(
                 job, nextAttempt: nextAttempt, answer: ExtractStage.extract(response, for: job, output: stage.output))
@@ -401,6 +410,24 @@ private struct EntrySender {
             firstHeldFailure = failure.exitStatus
         }
         return result
+    }
+
+    /// Sends a claimed entry's text on along its service's fallback chain when `response` calls
+    /// for it (`FallbackStage`: the same guard and rules as a fresh text's); nil when it does not
+    /// or no service took it.
+    private func fallBack(
+        _ job: PasteJob, response: Result<UploadResponse, UploadError>, claim: OutboxClaim
+    ) -> (PasteJob, Result<UploadResponse, UploadError>, FallbackStage.Detour)? {
+        let chain = stage.fallbacks(of: job)
+        guard !chain.isEmpty, !interruption.hasArrived, case .outbox(let entry) = job.source else { return nil }
+        let fallback = FallbackStage(
+            chain: chain, pasteConnection: plan.connection, isInsecure: plan.transfer.isInsecure,
+            context: stage.context, output: stage.output)
+        return fallback.resend(
+            job, response: response, options: RetryStage.options(of: claim.entry.metadata), send: send
+        ) { build, route, options in
+            try RetryStage.request(for: claim, size: entry.size, build: &build, route: route, options: options)
+        }
     }
 
     /// Erases the progress bar and gives the signals their default action back.

@@ -160,6 +160,12 @@ public struct UploadResponse: Sendable, Equatable {
     public var body: [UInt8]
     /// How many bytes of the request body went out.
     public var bytesSent: Int64
+    /// Whether the whole request body went out before the answer came (or an earlier request
+    /// of its redirect chain carried it). False when the server answered before paste had sent
+    /// all of it (libcurl then stops sending): no server makes a paste of a request it never
+    /// got to the end of, so a 5xx answered that early is retryable (`RefusedBeforeBody`).
+    /// True when it cannot be told (a body written whole into the socket may still be unread).
+    public var isBodyTaken = true
     /// Set when the request was accepted with a redirect (301, 302 or 303) but the page it led
     /// to then failed (`answered HTTP 404`, a timeout): the paste exists at `effectiveURL`, whose
     /// page could not be read; this says how it failed. `status` and `headers` are the page's.
@@ -171,7 +177,7 @@ public struct UploadResponse: Sendable, Equatable {
     /// Makes a response.
     public init(
         status: Int, headers: [(name: String, value: String)] = [], effectiveURL: String,
-        redirectCount: Int = 0, body: [UInt8] = [], bytesSent: Int64 = 0
+        redirectCount: Int = 0, body: [UInt8] = [], bytesSent: Int64 = 0, isBodyTaken: Bool = true
     ) {
         self.status = status
         self.headers = headers
@@ -179,6 +185,7 @@ public struct UploadResponse: Sendable, Equatable {
         self.redirectCount = redirectCount
         self.body = body
         self.bytesSent = bytesSent
+        self.isBodyTaken = isBodyTaken
     }
 
     /// The first header with this name, compared case-insensitively.
@@ -190,6 +197,7 @@ public struct UploadResponse: Sendable, Equatable {
         lhs.status == rhs.status && lhs.effectiveURL == rhs.effectiveURL
             && lhs.redirectCount == rhs.redirectCount && lhs.body == rhs.body
             && lhs.bytesSent == rhs.bytesSent && lhs.unreadPage == rhs.unreadPage
+            && lhs.isBodyTaken == rhs.isBodyTaken
             && lhs.headers.map { [$0.name, $0.value] } == rhs.headers.map { [$0.name, $0.value] }
     }
 }

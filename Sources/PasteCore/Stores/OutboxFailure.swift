@@ -12,7 +12,8 @@
 /// | `UploadError`, request sent: a timeout or drop after the body went out, a send or receive failure, a bad answer, a refused redirect, too many redirects | held | the server may have taken the body |
 /// | `ServiceError.httpStatus` 408, 425, 429, 503 | retryable | the server refused before accepting ("come back later") |
 /// | `ServiceError.httpStatus` other 4xx (400, 401, 403, 413, ...) | held | a permanent refusal: sent again unchanged it is refused again; the server's reason is kept |
-/// | `ServiceError.httpStatus` 500, 502, 504 and other 5xx | held | the server (or the one behind a gateway) may have made it |
+/// | `ServiceError.httpStatus` 500, 502, 504 and other 5xx, after the whole body was taken | held | the server (or the one behind a gateway) may have made it |
+/// | `RefusedBeforeBody`: a 5xx answered before the whole body was taken | retryable | the server never had the complete request |
 /// | `ServiceError.httpStatus` 1xx, 2xx, 3xx; `.noURL`, `.unsafeURL`, `.notAPaste`, `.partial` | held | the server answered as if it took the text, without a usable URL |
 /// | `ServiceError.refused` (PrivateBin's status 1) | retryable | the service said it made nothing |
 /// | `ConfigError.unknownService` | held | the service left the config: only the person can say where it goes |

@@ -1,0 +1,85 @@
+import Alerts
+import Notify
+import PasteCore
+
+/// "Retrying…" at a hotkey, then the final word in the same place (issue 25, item 5).
+///
+/// When the first attempt of a hotkey's upload fails and a retry follows (`SendStage.perform`),
+/// the person sees "Retrying…" at once, before the backoff: in a toast that stays up
+/// (`LiveToast`), or as a desktop notification (`notify-style`). The run's final window then
+/// takes the same toast (`DesktopWindows.notify`), or its notification replaces this one
+/// (`replaces_id`), so the person sees one place change, never a second window. Shown once per
+/// run, on the run's own thread: the toast lives on that thread's connection, so the run stays
+/// single-threaded (the clipboard owner may still be forked).
+final class RetryFeedback {
+    /// The title of the window or notification shown while a failed upload is sent again.
+    static let title = "Retrying…"
+
+    private let plan: RunPlan.Windows
+    private let output: Output
+    /// The toast saying "Retrying…", when a window says it.
+    private(set) var toast: LiveToast?
+    /// The desktop notification saying "Retrying…", when one does: what the final one replaces.
+    private(set) var notificationID: UInt32?
+
+    init(plan: RunPlan.Windows, output: Output) {
+        self.plan = plan
+        self.output = output
+    }
+
+    /// Whether "Retrying…" is on screen.
+    var isShown: Bool { toast != nil || notificationID != nil }
+
+    /// Shows "Retrying…" with why the attempt failed, once; failures to show it are only noted
+    /// (the final word still comes).
+    ///
+    /// - Parameters:
+    ///   - reason: the failed attempt's message (`connection refused`, `answered HTTP 503`).
+    ///   - attempt: the attempt about to be made, of `attempts`.
+    func showRetrying(reason: String, attempt: Int, of attempts: Int) {
+        guard plan.isShown, !isShown else { return }
+        let body = output.shown(reason) + "\nTrying again (attempt \(attempt) of \(attempts))."
+        if plan.usesDesktopNotifications {
+            switch showOnDesktop(body) {
+            case .success(let id):
+                notificationID = id
+                return
+            case .failure(let failure):
+                guard plan.displayName != nil else {
+                    output.note("no desktop notification: \(failure.description)")
+                    return
+                }
+            }
+        }
+        do {
+            toast = try LiveToast(
+                Alerts.Notification(title: Self.title, body: body, style: .failure, timeout: plan.notifyTimeout),
+                displayName: plan.displayName, app: .paste)
+        } catch {
+            output.note(AlertFailure(error: error).message)
+        }
+    }
+
+    /// Sends the notification (no actions: nothing to act on yet); its id, or why not.
+    private func showOnDesktop(_ body: String) -> Result<UInt32, NotifyError> {
+        guard let address = plan.busAddress else { return .failure(.bus(.noAddress)) }
+        do {
+            let deadline = ContinuousClock.now + DesktopWindows.serverTime
+            let server = try NotificationServer(busAddress: address, before: deadline)
+            let capabilities = try server.capabilities(before: deadline)
+            var note = DesktopNotification(
+                summary: Self.title,
+                body: capabilities.contains("body-markup") ? DesktopNotification.escapedBody(body) : body)
+            note.urgency = .normal
+            // Up until the final word replaces it, and a little past the longest run of retries.
+            note.expiry = .after(Self.notificationExpiry)
+            return .success(try server.show(note, before: .now + DesktopNotifier.callTime))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// How long the "Retrying…" notification may stay should no final word replace it (a run
+    /// killed during its retries): past any run of retries and backoffs.
+    static let notificationExpiry = Duration.seconds(120)
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// "Retrying…", then the final word in the same place (issue 25, item 5): at a hotkey, a first
+/// attempt that fails and is retried puts "Retrying…" on screen within 1.5 s of the launch, and
+/// the run's outcome then shows in that same window (its X id kept, its title changed), or
+/// replaces that same desktop notification (`replaces_id`), never in a second one.
+@Suite(
+    "At the hotkey: Retrying…, then the final word in the same window", .tags(.x11), .needsXServer, .xvfb,
+    .temporaryHome, .mock, .serialized)
+struct RetryingWindowTests: ScopedSuite {
+    /// The promise: something on screen within this long of the press.
+    static let promise = 1.5
+
+    /// The visible windows of paste, each with its title.
+    func pasteWindows() -> [(id: String, title: String)] {
+        let ids =
+            (try? runProcess(
+                "/usr/bin/env", ["xdotool", "search", "--onlyvisible", "--classname", "^paste$"],
+                environment: xvfb.environment, timeout: 20))?.out.split(whereSeparator: \.isNewline).map(String.init)
+            ?? []
+        return ids.compactMap { id in
+            guard
+                let name = try? runProcess(
+                    "/usr/bin/env", ["xdotool", "getwindowname", id], environment: xvfb.environment, timeout: 20),
+                name.status == 0
+            else { return nil }
+            return (id, name.out.trimmingCharacters(in: .newlines))
+        }
+    }
+
+    /// Launches paste at "the hotkey" for `url`; the seconds until its first window, that
+    /// window's id and title, every (id, title) seen until it ended, and how it ended.
+    func watch(url: String) throws -> (
+        seconds: Double, first: (id: String, title: String), seen: [String], result: ProcessResult
+    ) {
+        try xvfb.putOnClipboard("pressed at the hotkey")
+        let started = Date()
+        let run = try Launched(BuiltProducts.path(of: "paste"), ["--url", url], environment: paste.environment)
+        var first: (id: String, title: String)?
+        try waitUntil("the first window", timeout: 30) {
+            first = pasteWindows().first
+            return first != nil
+        }
+        let seconds = Date().timeIntervalSince(started)
+        var seen: [String] = []
+        try waitUntil("paste to end", timeout: 60) {
+            for window in pasteWindows() where seen.last != "\(window.id) \(window.title)" {
+                seen.append("\(window.id) \(window.title)")
+            }
+            return !run.process.isRunning
+        }
+        return (seconds, try #require(first), seen, try run.wait(timeout: 30))
+    }
+
+    @Test("a 503 once: Retrying… within 1.5 s, then Copied in the same window")
+    func retriedThenCopied() throws {
+        try paste.writeConfig("[paste]\nnotify-timeout = 1\n")
+        try mock.addFault(.status(503, retryAfter: 1), path: "/pastes/create")
+        let watched = try watch(url: mock.url("/pastes/create"))
+        #expect(watched.result.status == 0, "stderr: \(watched.result.err)")
+        #expect(watched.result.out == mock.url("/pastes/1") + "\n")
+        #expect(watched.result.err == "paste: retrying in 1.0s (attempt 2 of 4)\n")
+        #expect(watched.seconds < Self.promise, "the first window came after \(watched.seconds) s")
+        #expect(watched.first.title == "Retrying…")
+        let id = watched.first.id
+        #expect(watched.seen.filter { !$0.hasPrefix(id + " ") }.isEmpty, "windows: \(watched.seen)")
+        #expect(watched.seen.contains("\(id) Copied"), "windows: \(watched.seen)")
+    }
+
+    @Test("a refused connection, retries = 1: Retrying… within 1.5 s, then Paste failed in the same window")
+    func retriedThenFailed() throws {
+        try paste.writeConfig("[paste]\nnotify-timeout = 1\nretries = 1\n")
+        let port = try FaultRetryTests.freePort()
+        let watched = try watch(url: "http://127.0.0.1:\(port)/pastes/create")
+        let id = try #require(try paste.outboxIDs().first)
+        #expect(watched.result.status == 75)
+        let delays = retryDelays(watched.result.err)
+        #expect(delays.count == 1)
+        #expect(
+            watched.result.err
+                == "paste: retrying in \(String(format: "%.1f", delays.first ?? 0))s (attempt 2 of 2)\n"
+                + "paste: cannot connect to 127.0.0.1:\(port): connection refused\n" + keptLine(id: id, isHeld: false)
+                + "\n")
+        #expect(watched.seconds < Self.promise, "the first window came after \(watched.seconds) s")
+        #expect(watched.first.title == "Retrying…")
+        let window = watched.first.id
+        #expect(watched.seen.filter { !$0.hasPrefix(window + " ") }.isEmpty, "windows: \(watched.seen)")
+        #expect(watched.seen.contains("\(window) Paste failed"), "windows: \(watched.seen)")
+    }
+}
+
+/// The same at a hotkey whose `notify-style` is desktop: "Retrying…" as a notification, then the
+/// final one sent with its id as `replaces_id`.
+@Suite("Desktop notifications: Retrying…, then the final word replaces it", .temporaryHome, .mock)
+struct RetryingNotificationTests: ScopedSuite {
+    @Test("a 503 once: Retrying… then Pasted, with replaces_id the Retrying… notification's id")
+    func replaces() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try desktopRunner(home: home, bus: bus)
+        try paste.writeConfig(pastieConfig(mock, isDefault: true).replacing("retries = 0", with: "retries = 1"))
+        try mock.addFault(.status(503, retryAfter: 1), path: "/pastes/create")
+        let result = try paste.run(["--notify", "--no-copy"], stdin: "retried on the desktop\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.err == "paste: retrying in 1.0s (attempt 2 of 2)\n")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        let notes = server.notifications
+        try #require(notes.count == 2, "notifications: \(notes)")
+        #expect(notes[0]["summary"] as? String == "Retrying…")
+        #expect(notes[0]["body"] as? String == "The service answered HTTP 503.\nTrying again (attempt 2 of 2).")
+        #expect(notes[0]["replaces_id"] as? Int == 0)
+        #expect(notes[0]["actions"] as? [String] == [])
+        let first = try #require(notes[0]["id"] as? Int)
+        #expect(notes[1]["summary"] as? String == "Pasted")
+        #expect(notes[1]["body"] as? String == url)
+        #expect(notes[1]["replaces_id"] as? Int == first)
+    }
+}
