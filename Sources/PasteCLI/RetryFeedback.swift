@@ -69,7 +69,7 @@ final class RetryFeedback {
             let capabilities = try server.capabilities(before: deadline)
             var note = DesktopNotification(
                 summary: Self.title,
-                body: capabilities.contains("body-markup") ? DesktopNotification.escapedBody(body) : body)
+                body: capabilities.contains("body-markup") ? Escaping.xml.apply(body) : body)
             note.urgency = .normal
             // Up until the final word replaces it, and a little past the longest run of retries.
             note.expiry = .after(Self.notificationExpiry)
