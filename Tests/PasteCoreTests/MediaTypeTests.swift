@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 
 @testable import PasteCore
+import Formats
 
 /// A file's type from its bytes and name: signatures, then the extension, then text or not.
 @Suite("Media types")

@@ -1,5 +1,6 @@
 import PasteCore
 import Testing
+import Formats
 
 @Suite("SHA-256")
 struct SHA256Tests {

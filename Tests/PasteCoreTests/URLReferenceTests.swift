@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PasteCore
+import Formats
 
 @Suite("Relative URL resolution (RFC 3986 section 5)")
 struct URLReferenceTests {

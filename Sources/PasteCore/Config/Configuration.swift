@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SystemInterop
+import Formats
 
 /// The whole configuration in force: settings and every known service.
 public struct Configuration: Sendable {

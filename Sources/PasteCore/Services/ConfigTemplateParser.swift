@@ -1,3 +1,5 @@
+import Formats
+
 /// Parses a template's config spelling into its parts (`Template(configText:use:)`).
 struct ConfigTemplateParser {
     let characters: [Character]

@@ -1,3 +1,5 @@
+import Formats
+
 /// How values are written into the text around them.
 public enum Escaping: Sendable, Equatable {
     /// As they are.

@@ -1,3 +1,5 @@
+import Formats
+
 extension Template {
     /// The config spelling of the template.
     ///
