@@ -240,7 +240,9 @@ let package = Package(
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "DBusInterop", "TestSupport"]),
         .testTarget(
             name: "PasteCLITests",
-            dependencies: ["PasteCLI", "PasteCore", "QRInterop", "SecretGuard", "SystemInterop", "TestSupport"],
+            dependencies: [
+                "PasteCLI", "PasteCore", "Formats", "QRInterop", "SecretGuard", "SystemInterop", "TestSupport",
+            ],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,3 @@
-import Formats
-
 extension ConfigTemplateParser {
     /// Parses `{random:A|B…}`, `{select:A|B…}`, `{prompt}`, `{prompt:TITLE|INITIAL}` or
     /// `{base64:TEXT}` after its name: each argument is a template up to the next `|` or the

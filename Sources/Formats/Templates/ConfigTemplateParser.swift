@@ -1,5 +1,3 @@
-import Formats
-
 /// Parses a template's config spelling into its parts (`Template(configText:use:)`).
 struct ConfigTemplateParser {
     let characters: [Character]

@@ -1,5 +1,3 @@
-import Formats
-
 /// How values are written into the text around them.
 public enum Escaping: Sendable, Equatable {
     /// As they are.

@@ -1,5 +1,3 @@
-import Formats
-
 extension Template {
     /// The config spelling of the template.
     ///

@@ -1,5 +1,3 @@
-import Formats
-
 /// A value read from the server's answer.
 public enum AnswerValue: Sendable, Equatable {
     /// The body, surrounding white space trimmed.
