@@ -216,6 +216,7 @@ let package = Package(
         // SystemInterop for `ChildProcess.spawn`: Foundation's `Process.run` can crash (see
         // ProcessRunner.swift).
         .target(name: "TestSupport", dependencies: ["SystemInterop"], path: "Sources/TestSupport"),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats", "TestSupport"]),
         .testTarget(
             name: "PasteCoreTests", dependencies: ["PasteCore", "Formats", "SecretGuard", "TestSupport"]),
         .testTarget(

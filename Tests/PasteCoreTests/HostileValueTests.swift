@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import PasteCore
-import Formats
+@testable import Formats
 
 @Suite("Values shown on a terminal, URLs from servers, numeric ranges")
 struct HostileValueTests {

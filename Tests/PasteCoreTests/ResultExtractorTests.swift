@@ -1,7 +1,7 @@
 import Testing
 
 @testable import PasteCore
-import Formats
+@testable import Formats
 
 @Suite("Result extraction and sanitizing")
 struct ResultExtractorTests {

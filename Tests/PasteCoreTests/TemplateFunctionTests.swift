@@ -1,7 +1,7 @@
 import Testing
 
+@testable import Formats
 @testable import PasteCore
-import Formats
 
 /// The functions the config spelling shares with ShareX (`{random:…}`, `{select:…}`,
 /// `{prompt:…}`, `{base64:…}`, `{regex-group:…}`), so every `.sxcu` construct prints as a

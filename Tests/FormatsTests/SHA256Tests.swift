@@ -1,6 +1,5 @@
-import PasteCore
-import Testing
 import Formats
+import Testing
 
 @Suite("SHA-256")
 struct SHA256Tests {
