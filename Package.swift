@@ -22,7 +22,8 @@
 //   PBKDF2 and raw deflate)
 //   CurlInterop -> {CCurlShims -> CCurl, SystemInterop (TeeWriter, descriptors)}
 //   WaylandInterop -> {CWaylandProtocols -> CWayland (dlopen), SystemInterop}
-//   X11Interop -> CX11Shims -> {CX11, CXft};  X11Interop -> CPng;  SystemInterop -> CSystemShims (+ Glibc)
+//   X11Interop -> {CX11Shims -> {CX11, CXft}, CPng, SystemInterop (its poll loop)}
+//   SystemInterop -> CSystemShims (+ Glibc)
 //   paste-mock imports none of our modules.
 
 import PackageDescription
@@ -164,7 +165,7 @@ let package = Package(
         .target(name: "SystemInterop", dependencies: ["CSystemShims"], swiftSettings: [directMetadata]),
         .target(name: "CurlInterop", dependencies: ["CCurlShims", "SystemInterop"], swiftSettings: [directMetadata]),
         .target(
-            name: "X11Interop", dependencies: ["CX11Shims", "CPng"],
+            name: "X11Interop", dependencies: ["CX11Shims", "CPng", "SystemInterop"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata]),
         .target(name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata]),
         .target(
