@@ -288,4 +288,16 @@ extension Array where Element == ServiceProfile {
     public func first(named name: String) -> ServiceProfile? {
         first { $0.name == name }
     }
+
+    /// The service of this name, or `ConfigError.unknownService` listing the known names.
+    ///
+    /// - Parameters:
+    ///   - path: the config file that wrote the name, when it did (the error points there).
+    ///   - line: its line in that file.
+    public func named(_ name: String, path: String? = nil, line: Int? = nil) throws(ConfigError) -> ServiceProfile {
+        guard let profile = first(named: name) else {
+            throw .unknownService(name: name, known: map(\.name), path: path, line: line)
+        }
+        return profile
+    }
 }
