@@ -4,7 +4,10 @@
 #include <signal.h>
 #include <spawn.h>
 #include <errno.h>
+#include <poll.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "csystem_shims.h"
@@ -96,3 +99,15 @@ int csystem_unlink_when_released(const char *path) {
 }
 
 long csystem_splice(int in, int out, unsigned long length) { return splice(in, NULL, out, NULL, length, 0); }
+
+long csystem_final_pipe_bytes(int fd) {
+    struct stat status;
+    if (fstat(fd, &status) != 0) return -1;
+    if (!S_ISFIFO(status.st_mode)) return -1;
+    struct pollfd entry = {.fd = fd, .events = POLLIN, .revents = 0};
+    if (poll(&entry, 1, 0) < 0) return -1;
+    if (!(entry.revents & POLLHUP)) return -1;
+    int count = 0;
+    if (ioctl(fd, FIONREAD, &count) != 0) return -1;
+    return count;
+}

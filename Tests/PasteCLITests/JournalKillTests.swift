@@ -33,12 +33,16 @@ struct JournalKillTests: ScopedSuite {
         return counts
     }
 
-    /// What the outbox holds, as (content, state) pairs, read from its files.
+    /// What the outbox holds, as (content, state) pairs, read from its files. An entry removed
+    /// while it is read (a sender made its paste meanwhile) is left out.
     func outboxEntries() throws -> [(content: Data, state: String)] {
         let folder = paste.outboxFolder
         return try paste.outboxFiles().filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.compactMap { name in
-            let metadata = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(name)))
-            let content = try Data(contentsOf: folder.appendingPathComponent(name.dropLast(5) + ".content"))
+            let metadataURL = folder.appendingPathComponent(name)
+            let contentURL = folder.appendingPathComponent(name.dropLast(5) + ".content")
+            guard let metadataBytes = FileManager.default.contents(atPath: metadataURL.path) else { return nil }
+            let metadata = try JSONSerialization.jsonObject(with: metadataBytes)
+            guard let content = FileManager.default.contents(atPath: contentURL.path) else { return nil }
             return (content, (metadata as? [String: Any])?["state"] as? String ?? "?")
         }
     }
@@ -72,15 +76,14 @@ struct JournalKillTests: ScopedSuite {
             },
             check: { _ in })
         #expect(outcomes.count >= 10, "the harness ran out of time after \(outcomes.count) runs")
-        try waitUntil("the mock to finish with the runs it served", timeout: 30) { try mock.requestsInProgress() == 0 }
+        // (A later run's good paste sent what waited in the background: a kept text may be
+        // pasted already, once.)
+        try waitForBackgroundFlushes()
 
         // What the kills left, before anything is sent again: never a second paste, never a
         // retryable entry for a text the server has, every entry byte-exact.
-        var pasted = try pastedCounts()
-        // (A later run's good paste sends what waits in the background: a kept text may be
-        // pasted already, once, by then.)
-        let before = try outboxEntries()
-        let pastedBefore = try pastedCounts()
+        let (pastedBefore, before) = try whereTextsAre()
+        var pasted = pastedBefore
         for (content, state) in before {
             #expect(texts.values.contains(content), "an entry is not any run's text, byte for byte")
             #expect(!(state == "retryable" && pasted[content, default: 0] > 0), "a made paste left retryable")
@@ -88,9 +91,10 @@ struct JournalKillTests: ScopedSuite {
         // The next --retry settles what the dead runs left (in flight: held) and sends the rest.
         let retry = try paste.run(["--retry", "--no-copy"])
         #expect(retry.status == 0 || retry.status == 69, "stderr: \(retry.err)")
-        try waitUntil("the mock to finish", timeout: 30) { try mock.requestsInProgress() == 0 }
-        pasted = try pastedCounts()
-        let entries = try outboxEntries()
+        try waitForBackgroundFlushes()
+        let after = try whereTextsAre()
+        pasted = after.pasted
+        let entries = after.entries
         #expect(!entries.contains { $0.state == "retryable" }, "--retry left a retryable entry")
         var lost = 0
         for outcome in outcomes {
@@ -119,24 +123,15 @@ struct JournalKillTests: ScopedSuite {
         try expectWholeHistory()
     }
 
-    /// No temporary file survives a recovery pass. A background flush started by a good paste
-    /// may be writing one right now (wait for it); and a run killed while writing an entry's
-    /// metadata leaves one that recovery removes only once it is `Outbox.strandedAge` old when
-    /// that entry was then sent by a flush while the pass found it busy: such a file is aged
-    /// past that here, and the next pass (`paste --outbox`) must remove it.
+    /// No temporary file survives a recovery pass: once every background flush is over, one
+    /// `paste --outbox` leaves none, whatever the kills left (a killed writer's temporary goes
+    /// with its entry's next claim or pass, `Outbox.removeDeadWritersTemporaries`).
     func expectNoTemporaryLeft() throws {
-        let temporaries = { paste.outboxFiles().filter { $0.contains(".tmp") } }
-        if (try? waitUntil("no temporary file left in the outbox", timeout: 15) { temporaries().isEmpty }) != nil {
-            return
-        }
-        let aged = Date().addingTimeInterval(-120)
-        for name in temporaries() {
-            try? FileManager.default.setAttributes(
-                [.modificationDate: aged], ofItemAtPath: paste.outboxFolder.appendingPathComponent(name).path)
-        }
+        try waitForBackgroundFlushes()
         let listing = try paste.run(["--outbox"])
         #expect(listing.status == 0, "stderr: \(listing.err)")
-        #expect(temporaries().isEmpty, "temporary files left in the outbox after a recovery pass: \(temporaries())")
+        let temporaries = paste.outboxFiles().filter { $0.contains(".tmp") }
+        #expect(temporaries.isEmpty, "temporary files left in the outbox after a recovery pass: \(temporaries)")
     }
 
     /// About `count` bytes of lines of plain words (nothing the secret guard stops), headed by
@@ -195,8 +190,10 @@ struct JournalKillTests: ScopedSuite {
         let retry = try paste.run(["--retry", "--no-copy"])
         #expect(retry.status == 0 || retry.status == 69, "stderr: \(retry.err)")
         try waitUntil("the mock to finish", timeout: 30) { try mock.requestsInProgress() == 0 }
-        let pasted = try pastedCounts()
-        let entries = try outboxEntries()
+        // A background flush (started by a run that ended well) may still be sending: counted
+        // mock first, outbox after, a text it sent in between would be in neither.
+        try waitForBackgroundFlushes()
+        let (pasted, entries) = try whereTextsAre()
         var killedAfterReading = 0
         for outcome in outcomes {
             let text = try #require(texts[outcome.run.index])

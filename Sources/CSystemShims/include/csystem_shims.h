@@ -63,4 +63,11 @@ int csystem_unlink_when_released(const char *path);
 /// process's memory (the outbox's journal of stdin). Returns what `splice` returns.
 long csystem_splice(int in, int out, unsigned long length);
 
+/// How many bytes the pipe (or FIFO) `fd` still holds once every writer has closed it: all it
+/// will ever give. `fstat` (a pipe?), then `poll` with no wait (`POLLHUP`: no writer left), then
+/// `ioctl(FIONREAD)`, in that order, so nothing is written after the count. -1 while a writer
+/// may still write, for what is not a pipe, or on a failure (errno set). A shim: `ioctl` is
+/// variadic, which Swift does not import.
+long csystem_final_pipe_bytes(int fd);
+
 #endif

@@ -218,7 +218,7 @@ struct PasteInput {
         guard let sink = try? FileDescriptor.open(claim.contentDescriptorPath, .writeOnly) else { return .notAPipe }
         var total = 0
         let outcome = StandardStream.input.withDescriptor { (input) -> Result<Bool, Errno> in
-            spliceAll(from: input, to: sink, total: &total)
+            spliceAll(from: input, to: sink, total: &total, announcingTo: claim)
         }
         if total == 0, case .failure = outcome { return .notAPipe }
         // The end is said at once: from here on the entry is whole on disk.
@@ -236,11 +236,18 @@ struct PasteInput {
     private static func bytesOf(_ claim: OutboxClaim) -> [UInt8] { (try? claim.readContent()) ?? [] }
 
     /// Splices `input` into `sink` until its end or `inMemoryLimit` bytes; whether it ended.
+    /// Once stdin's writers are gone (its rest known), the end is said to `claim` before the
+    /// last bytes move (`markReadEnded(byteCount:)`), so no kill finds them moved, unsaid.
     private static func spliceAll(
-        from input: borrowing FileDescriptor, to sink: borrowing FileDescriptor, total: inout Int
+        from input: borrowing FileDescriptor, to sink: borrowing FileDescriptor, total: inout Int,
+        announcingTo claim: OutboxClaim
     ) -> Result<Bool, Errno> {
         do throws(Errno) {
             while total < inMemoryLimit {
+                if !claim.hasReadEnded, let rest = input.finalPipeByteCount, total + rest < inMemoryLimit {
+                    // Best effort: without it the end is said once seen, as before.
+                    try? claim.markReadEnded(byteCount: Int64(total + rest))
+                }
                 let moved = try sink.splice(from: input, upTo: min(journalChunk, inMemoryLimit - total))
                 if moved == 0 { return .success(true) }
                 total += moved

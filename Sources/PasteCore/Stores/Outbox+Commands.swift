@@ -82,11 +82,13 @@ extension Outbox {
     }
 
     /// Locks an entry's content and reads its metadata again under the lock; nil when another
-    /// run holds it or it is gone.
+    /// run holds it or it is gone. What its killed writers left beside it goes at once
+    /// (`removeDeadWritersTemporaries`).
     private func lock(_ entry: OutboxEntry) throws(StoreError) -> OutboxClaim? {
         guard let lock = try FileLock.attempt(path: entry.contentPath, kind: .exclusive, creating: false),
             lock.isStillLinked, let fresh = try loadMetadata(entry)
         else { return nil }
+        removeDeadWritersTemporaries(of: fresh)
         return OutboxClaim(outbox: self, entry: fresh, lock: lock, isDurable: true)
     }
 

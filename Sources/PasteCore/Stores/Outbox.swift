@@ -20,7 +20,8 @@ import SystemInterop
 ///    content known whole at creation (`create(_:content:)`) and stdin read into its entry
 ///    (`createReading`) go the other way round: the bytes first, under a temporary metadata
 ///    file (`.N.json.tmp-reading`, then `-pending` once whole), renamed into place after them;
-///    a recovery pass adopts a pending file beside a whole content.
+///    a recovery pass adopts a pending file beside a whole content. A pipe whose writers are
+///    gone says its length before its last bytes move (`markReadEnded(byteCount:)`).
 /// 2. The content goes in (`append`, or streamed by the uploader's tee into `contentPath`);
 ///    `finishContent()` records its length once a stream has ended: from then on the content is
 ///    *whole*, and only then.
@@ -36,7 +37,8 @@ import SystemInterop
 /// `retryable` entry that was sent meanwhile.
 ///
 /// A metadata file is always replaced whole (`AtomicFile.write`: a temporary file renamed), and
-/// only by the run holding the entry's lock; the content file is never replaced, so its lock
+/// only by the run holding the entry's lock (so what a killed writer left beside it goes with
+/// the next claim, `removeDeadWritersTemporaries`); the content file is never replaced, so its lock
 /// stays meaningful. Files are 0600 in a 0700 folder of this user's (a folder of another user,
 /// or a symbolic link in its place, is refused); every file is opened with `O_NOFOLLOW`, and a
 /// content that is not a regular file is never read.

@@ -243,18 +243,40 @@ public final class OutboxClaim {
         try AtomicFile.writeTemporary(bytes, at: reading)
     }
 
-    /// Whether `markReadEnded()` was called.
-    private var hasReadEnded = false
+    /// Whether the end of the read was said (`markReadEnded()`, `markReadEnded(byteCount:)`).
+    public private(set) var hasReadEnded = false
 
     /// Says, in one `rename`, that the read of an entry made by `Outbox.createReading` reached
     /// its end: call it the moment it does, before anything else (`finishReading()` does, when
-    /// it was not called).
+    /// it was not called). Nothing when the end was said already.
     public func markReadEnded() throws(StoreError) {
         precondition(!isRemoved && state == .writing, "end the read of an entry that is not being read")
+        if hasReadEnded { return }
         let pending = entry.pendingMetadataPath
         try StoreError.attempt({ .cannotWrite(path: pending, errno: $0) }) { () throws(Errno) in
             try FileSystem.rename(entry.readingMetadataPath, to: pending)
         }
+        hasReadEnded = true
+    }
+
+    /// Says, before the last bytes of the read move, that the read ends once the content is
+    /// `byteCount` bytes long: for stdin whose every writer is gone, so that its rest is known
+    /// (`FileDescriptor.finalPipeByteCount`). The pending metadata, with that length, takes the
+    /// reading one's place. `markReadEnded()` can only follow the end, leaving a moment (the
+    /// last bytes moved, the end not yet seen or said) when a run killed leaves a whole text
+    /// that no recovery pass can tell from a part; from here on a run killed at any moment
+    /// leaves an entry a pass adopts once every byte is in (`retryable`), and removes
+    /// otherwise (the bytes not moved are still in stdin). Nothing when the end was said.
+    public func markReadEnded(byteCount: Int64) throws(StoreError) {
+        precondition(!isRemoved && state == .writing, "end the read of an entry that is not being read")
+        if hasReadEnded { return }
+        var metadata = entry.metadata
+        metadata.byteCount = byteCount
+        let bytes = try Outbox.encode(outbox.redacted(metadata), path: entry.metadataPath)
+        let pending = entry.pendingMetadataPath
+        try AtomicFile.remove(pending)
+        try AtomicFile.writeTemporary(bytes, at: pending)
+        try AtomicFile.remove(entry.readingMetadataPath)
         hasReadEnded = true
     }
 
