@@ -1,5 +1,3 @@
-import Formats
-
 /// The values a numeric setting may take, from argv or the config, and how an error says so.
 ///
 /// argv and the config check against the same ranges, so both refuse a value stating the same
