@@ -10,7 +10,8 @@
 //   deliver; --retry enters at send)
 //   Upload -> {PasteCore, Formats, SecretGuard (the stream's secret inspector), CurlInterop,
 //   CryptoInterop, SystemInterop};  Alerts -> X11Interop (internal import: no X11 type in its API)
-//   SecretGuard -> {PasteCore (its error protocol), SystemInterop (a file read in chunks)}
+//   SecretGuard -> {PasteCore (its error protocol), SystemInterop (a file read in chunks),
+//   SecretScanInterop (the vectorised candidate search)};  SecretScanInterop -> CSecretScan
 //   ShareX -> {PasteCore, Formats, SystemInterop};  PasteCore takes ShareX's loader as a closure
 //   (`ShareXLoader`) from PasteCLI, and the secret inspector from its callers
 //   Clipboard -> {X11Interop, WaylandInterop, SystemInterop}
@@ -22,8 +23,8 @@
 //   PBKDF2 and raw deflate)
 //   CurlInterop -> {CCurlShims -> CCurl, SystemInterop (TeeWriter, descriptors)}
 //   WaylandInterop -> {CWaylandProtocols -> CWayland (dlopen), SystemInterop}
-//   X11Interop -> {CX11Shims -> {CX11, CXft}, CPng, SystemInterop (its poll loop)}
-//   SystemInterop -> CSystemShims (+ Glibc)
+//   X11Interop -> {CX11Shims -> {CX11, CXft}, CPng, CJpeg, CGif, CWebP, SystemInterop (its poll
+//   loop)};  SystemInterop -> CSystemShims (+ Glibc)
 //   paste-mock imports none of our modules.
 
 import PackageDescription
@@ -84,6 +85,13 @@ let x11Linking: [LinkerSetting] =
             "brotlicommon", "z",
         ]), .linkedLibrary("m"),
     ]
+/// How the image libraries of the thumbnails are linked (`ImageDecoder`): libjpeg-turbo's
+/// TurboJPEG, giflib and libwebp, from their Debian archives (libpng is in `x11Linking`: FreeType
+/// needs it too). Static, like the others: three more shared libraries cost every start.
+let imageLinking: [LinkerSetting] =
+    linkDynamically
+    ? ["turbojpeg", "gif", "webp"].map { .linkedLibrary($0) }
+    : [staticArchives(["turbojpeg", "gif", "webp"])]
 /// How libdbus is linked: Debian's static libdbus-1.a by default (it names two libsystemd
 /// functions, answered by Sources/CDBusShims/cdbus_trimmed.c), the shared one with
 /// PASTE_LINK=dynamic. sd-bus would have been the other choice, but Debian ships libsystemd only
@@ -121,6 +129,17 @@ let package = Package(
         .systemLibrary(
             name: "CPng",
             providers: [.apt(["libpng-dev"])]),
+        // libjpeg-turbo's TurboJPEG, giflib and libwebp: thumbnails of JPEG, GIF and WebP images
+        // (linked in `imageLinking`).
+        .systemLibrary(
+            name: "CJpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
+            name: "CGif",
+            providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(
+            name: "CWebP",
+            providers: [.apt(["libwebp-dev"])]),
         // libwayland-client's headers, for the native Wayland clipboard (data-control). Not linked
         // (no pkgConfig, whose libs would link it): Debian ships it only as a shared library, which
         // with libffi cost every run 0.5 ms to load; CWaylandProtocols opens it with dlopen when a
@@ -159,19 +178,26 @@ let package = Package(
             linkerSettings: dbusLinking),
         // glibc's GNU extensions (O_DIRECT, POSIX_SPAWN_SETSID), mallopt and a counting signal handler.
         .target(name: "CSystemShims"),
+        // The secret guard's candidate search (Teddy with SSSE3 or AVX2, chosen at run time, and a
+        // scalar loop): a kernel, not a shim, since Swift has no runtime byte shuffle
+        // (csecret_scan.h says why).
+        .target(name: "CSecretScan"),
 
         // MARK: - Interop: the only Swift that touches C pointers
         // POSIX the way apple/swift-system does it: descriptors, errno, processes, signals.
         .target(name: "SystemInterop", dependencies: ["CSystemShims"], swiftSettings: [directMetadata]),
         .target(name: "CurlInterop", dependencies: ["CCurlShims", "SystemInterop"], swiftSettings: [directMetadata]),
         .target(
-            name: "X11Interop", dependencies: ["CX11Shims", "CPng", "SystemInterop"],
-            swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata]),
+            name: "X11Interop", dependencies: ["CX11Shims", "CPng", "CJpeg", "CGif", "CWebP", "SystemInterop"],
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata],
+            linkerSettings: imageLinking),
         .target(name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata]),
         .target(
             name: "WaylandInterop", dependencies: ["CWaylandProtocols", "SystemInterop"],
             swiftSettings: [directMetadata]),
         .target(name: "QRInterop", dependencies: ["CQRencode"], swiftSettings: [directMetadata]),
+        // The secret guard's vectorised candidate search, CSecretScan behind a Swift-typed API.
+        .target(name: "SecretScanInterop", dependencies: ["CSecretScan"], swiftSettings: [directMetadata]),
         .target(
             name: "DBusInterop", dependencies: ["CDBus", "CDBusShims", "SystemInterop"],
             swiftSettings: [.unsafeFlags(dbusHeaders.flatMap { ["-Xcc", "-I", "-Xcc", $0] }), directMetadata]),
@@ -181,8 +207,11 @@ let package = Package(
         // the sanitizer of shown text, Base58 and SHA-256. Imports nothing of ours.
         .target(name: "Formats", swiftSettings: safeSwift),
         .target(name: "PasteCore", dependencies: ["Formats", "SystemInterop"], swiftSettings: safeSwift),
-        // The secret guard: scanner, rule table, prefilter, decoders (SystemInterop to read a file in chunks).
-        .target(name: "SecretGuard", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
+        // The secret guard: scanner, rule table, prefilter, decoders (SystemInterop to read a file in
+        // chunks, SecretScanInterop for the vectorised candidate search).
+        .target(
+            name: "SecretGuard", dependencies: ["PasteCore", "SystemInterop", "SecretScanInterop"],
+            swiftSettings: safeSwift),
         // ShareX custom uploaders (.sxcu): syntax, uploader -> service profile (SystemInterop to read one).
         .target(name: "ShareX", dependencies: ["PasteCore", "Formats", "SystemInterop"], swiftSettings: safeSwift),
         .target(
@@ -221,7 +250,7 @@ let package = Package(
         .testTarget(
             name: "PasteCoreTests", dependencies: ["PasteCore", "Formats", "SecretGuard", "TestSupport"]),
         .testTarget(
-            name: "SecretGuardTests", dependencies: ["SecretGuard", "PasteCore", "TestSupport"],
+            name: "SecretGuardTests", dependencies: ["SecretGuard", "SecretScanInterop", "PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShareXTests", dependencies: ["ShareX", "PasteCore", "Formats"]),
         .testTarget(

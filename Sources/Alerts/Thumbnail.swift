@@ -14,12 +14,13 @@ enum Thumbnail: Hashable, Sendable {
 
     /// Decodes and shrinks `image`, or chooses its placeholder.
     ///
-    /// Any bytes that carry the PNG signature are decoded, whatever the MIME type says; other
-    /// types get the placeholder.
+    /// Bytes that `ImageDecoder` reads (PNG, JPEG, GIF, WebP, BMP, by their signature) are
+    /// decoded, whatever the MIME type says; other types get the placeholder.
     init(_ image: Alerts.Notification.Image, metrics: Metrics) {
         let label = Self.label(forMIMEType: image.mimeType)
-        guard PNGDecoder.hasSignature(image.bytes),
-            let decoded = try? PNGDecoder.decode(image.bytes, maximumPixelCount: Self.maximumPixelCount)
+        guard
+            let decoded = try? ImageDecoder.decode(
+                image.bytes, maximumPixelCount: Self.maximumPixelCount, minimumSide: metrics.thumbnailSide)
         else {
             self = .placeholder(label: label)
             return
@@ -66,12 +67,13 @@ enum Thumbnail: Hashable, Sendable {
 
 extension Alerts {
     /// An image decoded and shrunk to fit a `side` × `side` square, aspect kept, as RGBA pixels
-    /// (for a desktop notification's `image-data`); nil when it does not decode (not a PNG, or
-    /// too large).
+    /// (for a desktop notification's `image-data`); nil when it does not decode (a kind
+    /// `ImageDecoder` does not read: TIFF, ICO, AVIF, HEIC, SVG; broken data; too large).
     public static func thumbnail(of image: Notification.Image, side: Int) -> (width: Int, height: Int, pixels: [UInt8])?
     {
-        guard PNGDecoder.hasSignature(image.bytes),
-            let decoded = try? PNGDecoder.decode(image.bytes, maximumPixelCount: Thumbnail.maximumPixelCount)
+        guard
+            let decoded = try? ImageDecoder.decode(
+                image.bytes, maximumPixelCount: Thumbnail.maximumPixelCount, minimumSide: side)
         else { return nil }
         let shrunk = ImageScaling.boxFiltered(decoded, to: Thumbnail.fittedSize(decoded.size, within: side))
         return (shrunk.width, shrunk.height, shrunk.pixels)

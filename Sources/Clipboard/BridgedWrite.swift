@@ -14,11 +14,12 @@
 /// ends the Wayland owner: its readers then read through the bridge from our X owner, the same
 /// text. The rule each owner keeps: it serves until another client takes *its* selection; the
 /// loss of one never ends the other, so a bridge's copy of our own content leaves both readers
-/// served, and a client's later copy on the same side ends that side's owner. Not done yet: an
-/// owner does not watch the other side. With no X window focused, neither sway's nor kwin's
-/// bridge carries a later Wayland copy to X, so X readers keep our URL until an X client
-/// copies (WaylandEndToEndTests records it as a known issue); the other way, a later X copy
-/// that a bridge does not carry leaves Wayland readers our URL.
+/// served, and a client's later copy on the same side ends that side's owner. The X owner also
+/// watches the Wayland side (`BridgeWatch`): with no X window focused, neither sway's nor
+/// kwin's bridge carries a later Wayland copy to X, so the X owner ends when another client's
+/// copy appears there and no bridge took the X selection for it. Both owners mark their offers
+/// (`BridgeWatch.mark`), so a bridge's copy of ours is not taken for a later copy. Not done:
+/// the other way, a later X copy that a bridge does not carry leaves Wayland readers our URL.
 ///
 /// `complete(with:isSecret:)` returns only once both readers were seen to get the text: a data-control
 /// read and an X read of the selection, each retried within `verifyTimeout` (a bridge's copy

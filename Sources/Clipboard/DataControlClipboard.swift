@@ -61,48 +61,24 @@ public struct DataControlClipboard: Clipboard, Sendable {
 
     // MARK: - Reading
 
-    /// Reads `selection`'s text: the best of `textTypes` its owner offers.
-    public func read(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> [UInt8] {
+    /// Reads the request's selection: the best of `textTypes` its owner offers, or with
+    /// `acceptsImage` its image (`ImageTarget`'s order) when it offers no text or
+    /// `preferences.prefersImage`; a large text goes to the observer as it arrives (past
+    /// `handOverBytes`), on a thread joined before this returns. With a `copyTarget` the owner
+    /// is started after the read (forked: the observer's thread is joined by then).
+    public func read<State: Sendable>(_ request: ReadRequest<State>) throws(ClipboardError) -> ReadResult<State> {
         let read = try readContent(
-            selection, timeout: timeout, preferences: ContentPreferences(), observer: TextObserver<Int>?.none,
-            acceptsImage: false)
-        return read.content.bytes
+            request.selection, timeout: request.timeout, preferences: request.preferences,
+            observer: request.observer, acceptsImage: request.acceptsImage)
+        let write = try request.copyTarget.map { target throws(ClipboardError) in try prepareWrite(to: target) }
+        return ReadResult(content: read.content, observation: read.observation, write: write)
     }
 
-    /// Reads `selection`'s text, or its image (`ImageTarget`'s order) when it offers no text or
-    /// `preferences.prefersImage`.
-    public func readContent(
-        _ selection: Selection, timeout: Duration, preferences: ContentPreferences
-    ) throws(ClipboardError) -> ClipboardContent {
-        try readContent(
-            selection, timeout: timeout, preferences: preferences, observer: TextObserver<Int>?.none,
-            acceptsImage: true
-        ).content
-    }
-
-    /// `readContent`, showing a large text to `observer` as it arrives (past `handOverBytes`),
-    /// on a thread joined before this returns.
-    public func readContent<State: Sendable>(
-        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?
-    ) throws(ClipboardError) -> ObservedContent<State> {
-        try readContent(selection, timeout: timeout, preferences: preferences, observer: observer, acceptsImage: true)
-    }
-
-    /// The observed read, then the owner started for `target` (forked: the observer's thread
-    /// is joined by then).
-    public func readContentKeepingConnection<State: Sendable>(
-        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
-        ownerOf target: Selection
-    ) throws(ClipboardError) -> (content: ObservedContent<State>, write: any PreparedClipboardWrite) {
-        let content = try readContent(selection, timeout: timeout, preferences: preferences, observer: observer)
-        return (content, try prepareWrite(to: target))
-    }
-
-    /// The one read behind every other: text, or an image when `acceptsImage`.
+    /// The one read behind `read(_:)`: text, or an image when `acceptsImage`.
     private func readContent<State: Sendable>(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
         acceptsImage: Bool
-    ) throws(ClipboardError) -> ObservedContent<State> {
+    ) throws(ClipboardError) -> (content: ClipboardContent, observation: State?) {
         let session = try connect(selection, timeout: timeout)
         guard let offered = session.offeredTypes(selection.seatSelection), !offered.isEmpty else {
             throw .empty(selection)
@@ -124,7 +100,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
                 observer: TextObserver<State>?.none
             ).bytes
             guard !bytes.isEmpty else { throw .empty(selection) }
-            return ObservedContent(content: .image(bytes, type: image.target.rawValue), observation: nil)
+            return (.image(bytes, type: image.target.rawValue), nil)
         }
         guard let text else {
             if acceptsImage { throw .noContentTarget(selection, available: offered) }
@@ -135,7 +111,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
             decodesLatin1: text == "STRING")
         guard !bytes.isEmpty else { throw .empty(selection) }
         let utf8 = text == "STRING" ? TextEncoding.utf8(fromLatin1: bytes) : bytes
-        return ObservedContent(content: .text(utf8), observation: (observed as? TextObserver<State>)?.state)
+        return (.text(utf8), (observed as? TextObserver<State>)?.state)
     }
 
     /// Connects and makes the device, failures as clipboard errors.
@@ -205,26 +181,26 @@ public struct DataControlClipboard: Clipboard, Sendable {
 
     // MARK: - Writing
 
-    /// Makes `text` the content of `selection`, returning once the owner holds it.
-    public func write(_ text: [UInt8], to selection: Selection) throws(ClipboardError) {
-        try prepareWrite(to: selection).complete(with: text)
-    }
-
     /// Starts the owner ahead of the text (it connects and makes its device meanwhile);
     /// `complete(with:)` hands the text over and returns once it owns the selection.
     /// With `DISPLAY` in `environment` the X selection is owned as well (`BridgedWrite`).
     public func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite {
-        let launch = try owner(for: selection).start()
-        guard let display = environment["DISPLAY"], !display.isEmpty else { return launch }
-        let x11 = X11Clipboard(displayName: display, helperExecutable: helperExecutable, environment: environment)
+        guard let display = environment["DISPLAY"], !display.isEmpty else {
+            return try owner(for: selection, isBridged: false).start()
+        }
+        let launch = try owner(for: selection, isBridged: true).start()
+        var x11 = X11Clipboard(displayName: display, helperExecutable: helperExecutable, environment: environment)
+        x11.bridgeSocketPath = socketPath
         return BridgedWrite(wayland: launch, waylandClipboard: self, x11: x11, selection: selection)
     }
 
-    /// The owner's start-up: `helperExecutable --internal-wayland-selection-owner SELECTION SOCKET`.
-    func owner(for selection: Selection) -> DetachedOwner {
+    /// The owner's start-up: `helperExecutable --internal-wayland-selection-owner SELECTION SOCKET`,
+    /// and `bridged` for the Wayland side of a bridged copy (its offer carries `BridgeWatch.mark`).
+    func owner(for selection: Selection, isBridged: Bool) -> DetachedOwner {
         DetachedOwner(
             executable: helperExecutable,
-            arguments: [helperExecutable, DataControlOwnerProcess.subcommand, selection.rawValue, socketPath],
+            arguments: [helperExecutable, DataControlOwnerProcess.subcommand, selection.rawValue, socketPath]
+                + (isBridged ? [DataControlOwnerProcess.bridgedArgument] : []),
             environment: environment, displayName: socketPath, timeout: ownershipTimeout,
             run: DataControlOwnerProcess.run)
     }

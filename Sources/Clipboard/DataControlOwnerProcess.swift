@@ -14,6 +14,8 @@ import WaylandInterop
 public enum DataControlOwnerProcess {
     /// The hidden first argument: `paste --internal-wayland-selection-owner clipboard SOCKET`.
     public static let subcommand = "--internal-wayland-selection-owner"
+    /// The last argument of the Wayland owner of a bridged copy.
+    static let bridgedArgument = "bridged"
 
     /// How long the owner waits for the compositor while it sets up.
     static let setUpTimeout = Duration.seconds(5)
@@ -23,11 +25,15 @@ public enum DataControlOwnerProcess {
     /// Runs the owner and returns the process's exit status.
     ///
     /// - Parameters:
-    ///   - arguments: the whole argv: `[executable, subcommand, "clipboard" | "primary", socket]`.
+    ///   - arguments: the whole argv: `[executable, subcommand, "clipboard" | "primary", socket]`,
+    ///     and `bridgedArgument` for the Wayland side of a bridged copy (`BridgedWrite`): the
+    ///     offer then carries `BridgeWatch.mark`.
     ///   - environment: unused beyond what the arguments say (kept for the subcommand's shape).
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
-        guard arguments.count == 4, arguments[1] == subcommand, let selection = Selection(rawValue: arguments[2])
+        guard arguments.count == 4 || (arguments.count == 5 && arguments[4] == bridgedArgument),
+            arguments[1] == subcommand, let selection = Selection(rawValue: arguments[2])
         else { return report(.usage, exitStatus: 64) }
+        let isBridged = arguments.count == 5
         CurrentProcess.closeInheritedDescriptors()
         CurrentProcess.leaveWorkingDirectory()
         // A reader that closes its pipe early must not end the owner.
@@ -51,6 +57,7 @@ public enum DataControlOwnerProcess {
         // A URL that carries its own key goes with the password manager's mark (`PasswordManagerHint`).
         let offered =
             DataControlClipboard.offeredTypes(latin1: latin1 != nil) + (isSecret ? [PasswordManagerHint.name] : [])
+            + (isBridged ? [BridgeWatch.mark] : [])
         do {
             try session.setSelection(
                 selection.seatSelection, offering: offered, writeTimeout: readerTimeout, before: .now + setUpTimeout

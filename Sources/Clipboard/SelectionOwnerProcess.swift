@@ -34,10 +34,13 @@ public enum SelectionOwnerProcess {
     /// Runs the owner and returns the process's exit status.
     ///
     /// - Parameters:
-    ///   - arguments: the whole argv: `[executable, subcommand, "clipboard" | "primary"]`.
+    ///   - arguments: the whole argv: `[executable, subcommand, "clipboard" | "primary"]`, and
+    ///     for the X owner of a bridged copy (`BridgedWrite`) the Wayland socket to watch
+    ///     (`BridgeWatch`).
     ///   - environment: the process environment (for `DISPLAY`).
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
-        guard arguments.count == 3, arguments[1] == subcommand, let selection = Selection(rawValue: arguments[2])
+        guard arguments.count == 3 || arguments.count == 4, arguments[1] == subcommand,
+            let selection = Selection(rawValue: arguments[2])
         else { return report(.usage, exitStatus: 64) }
         CurrentProcess.closeInheritedDescriptors()
         CurrentProcess.leaveWorkingDirectory()
@@ -60,13 +63,22 @@ public enum SelectionOwnerProcess {
         guard let (text, isSecret) = OwnerPayload.decode(payload) else { return 0 }
         StandardStream.input.redirectToNull()
         server.setText(text, isSecret: isSecret)
+        let bridgeSocket = arguments.count == 4 ? arguments[3] : nil
+        server.isBridged = bridgeSocket != nil
         switch server.takeOwnership() {
         case .owning: break
         case let failure: return report(failure, exitStatus: 69)
         }
         _ = report(.owning, exitStatus: 0)
-        server.askClipboardManagerToSave()
-        server.serve()
+        // The X side of a bridged copy asks no clipboard manager: in a Wayland session the manager
+        // is the compositor's bridge (sway's xwm), which keeps nothing, and which takes the
+        // selection only for a later Wayland copy: the selection is then rightly its, and a
+        // hand-off check would take it back from that copy whenever the bridge refuses X
+        // readers (no X window focused).
+        if bridgeSocket == nil { server.askClipboardManagerToSave() }
+        let watch = bridgeSocket.flatMap { BridgeWatch(socketPath: $0, selection: selection) }
+        server.serve(givesUp: watch.map { watch in { watch.isGivingUp } })
+        watch?.stop()
         return 0
     }
 

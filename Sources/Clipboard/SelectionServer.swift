@@ -53,6 +53,9 @@ final class SelectionServer {
     /// URL that carries its own key), so clipboard managers leave it out of their history; a
     /// manager is then never asked to save it either.
     private(set) var isSecret = false
+    /// Whether the text is a bridged copy's X side (`BridgedWrite`): `BridgeWatch.mark` is then
+    /// one of the targets, so a bridge's Wayland copy of it is known as ours.
+    var isBridged = false
     /// A server timestamp fetched before the text came, used to take ownership (§2.1).
     private var earlyTimestamp: Timestamp?
     /// Our unmapped window, the owner.
@@ -195,6 +198,14 @@ final class SelectionServer {
             handOff = .none
             return
         }
+        // Other text, and not a part of ours: no save of ours, but a later copy it carries
+        // (sway's xwm is the CLIPBOARD_MANAGER and the bridge: it takes the selection for a
+        // Wayland copy made after ours). The selection is rightly its; taking it back would
+        // end that copy for every reader.
+        if let header, header.type == atoms.utf8String, !served.isEmpty, !text.starts(with: served) {
+            handOff = .none
+            return
+        }
         reclaim(from: manager)
     }
 
@@ -226,10 +237,15 @@ final class SelectionServer {
 
     /// Serves requests until the selection is taken (a hand-off to a clipboard manager that
     /// serves the text included), running transfers end, and no hand-off step is under way.
-    func serve() {
+    ///
+    /// - Parameter givesUp: asked whenever a caught signal wakes the wait (`BridgeWatch` sends
+    ///   one): true gives the selection up (with our ownership time, so a later owner's claim
+    ///   stays), then running transfers finish as after any loss.
+    func serve(givesUp: (() -> Bool)? = nil) {
         while !(hasLostOwnership && transfers.isEmpty && handOff.deadline == nil) {
+            if let givesUp, !hasLostOwnership, givesUp() { giveUp() }
             let deadline = (transfers.values.map(\.deadline) + [handOff.deadline].compactMap { $0 }).min()
-            guard let event = display.nextEvent(before: deadline) else {
+            guard let event = display.nextEvent(before: deadline, returnsOnSignal: givesUp != nil) else {
                 dropStalledTransfers()
                 expireHandOff()
                 continue
@@ -239,6 +255,15 @@ final class SelectionServer {
             expireHandOff()
             display.flush()
         }
+    }
+
+    /// Leaves the selection to nobody as of our ownership time: the server ignores it when
+    /// another client took the selection since (ICCCM §2.1's times). Wraps nothing of Xlib's
+    /// beyond `setSelectionOwner`.
+    private func giveUp() {
+        display.setSelectionOwner(atoms.selection, to: nil, at: ownershipTime)
+        display.flush()
+        hasLostOwnership = true
     }
 
     func handle(_ event: Event) {
@@ -309,7 +334,9 @@ final class SelectionServer {
     private func convert(_ target: Atom, for requestor: Window, into property: Atom) -> Bool {
         switch target {
         case atoms.targets:
-            let list = [atoms.targets, atoms.timestamp, atoms.multiple] + textTargets + (isSecret ? [atoms.hint] : [])
+            let list =
+                [atoms.targets, atoms.timestamp, atoms.multiple] + textTargets + (isSecret ? [atoms.hint] : [])
+                + (isBridged ? [atoms.bridgeMark] : [])
             display.changeProperty(property, of: requestor, type: atoms.atom, atoms: list)
         case atoms.hint where isSecret:
             send(PasswordManagerHint.secret, type: atoms.hint, to: requestor, property: property)
@@ -317,6 +344,9 @@ final class SelectionServer {
             display.changeProperty(property, of: requestor, type: atoms.integer, values: [ownershipTime.rawValue])
         case atoms.utf8String, atoms.textPlainUTF8, atoms.textPlain:
             send(text, type: target, to: requestor, property: property)
+        case atoms.bridgeMark where isBridged:
+            // The mark's value is the text too: a bridge or client that asks for it gets that.
+            send(text, type: atoms.utf8String, to: requestor, property: property)
         case atoms.text:
             // TEXT lets the owner choose the encoding (§2.6.2); we choose UTF8_STRING.
             send(text, type: atoms.utf8String, to: requestor, property: property)
@@ -421,18 +451,19 @@ private struct Atoms {
     let selection, targets, timestamp, multiple, integer, atom, incr: Atom
     let utf8String, textPlainUTF8, textPlain, text, string: Atom
     let clipboardManager, saveTargets, saveTargetsProperty, handOffProperty: Atom
-    let hint: Atom
+    let hint, bridgeMark: Atom
 
     init(display: Display, selection: Selection) {
         let names = [
             selection.atomName, "TARGETS", "TIMESTAMP", "MULTIPLE", "INTEGER", "ATOM", "INCR",
             "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "TEXT", "STRING",
             "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS", "PASTE_HAND_OFF", PasswordManagerHint.name,
+            BridgeWatch.mark,
         ]
         let a = display.atoms(names)
         (self.selection, targets, timestamp, multiple, integer, atom, incr) = (a[0], a[1], a[2], a[3], a[4], a[5], a[6])
         (utf8String, textPlainUTF8, textPlain, text, string) = (a[7], a[8], a[9], a[10], a[11])
         (clipboardManager, saveTargets, saveTargetsProperty, handOffProperty) = (a[12], a[13], a[14], a[15])
-        hint = a[16]
+        (hint, bridgeMark) = (a[16], a[17])
     }
 }

@@ -35,13 +35,24 @@ public struct WaylandClipboard: Clipboard, Sendable {
         self.environment = environment
     }
 
-    /// Reads the selection with `wl-paste --no-newline --type text`, up to
-    /// `ContentPreferences.defaultReadLimit` bytes.
-    public func read(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> [UInt8] {
+    /// Reads the request's selection: text as `readText` does, or with `acceptsImage` text or
+    /// an image as `readContent` does. The text comes in one piece, so the observer is never
+    /// called (the caller looks at the whole text); with a `copyTarget` the write is prepared
+    /// after the read.
+    public func read<State: Sendable>(_ request: ReadRequest<State>) throws(ClipboardError) -> ReadResult<State> {
+        let content =
+            request.acceptsImage
+            ? try readContent(request.selection, request.timeout, request.preferences)
+            : .text(try readText(request.selection, request.timeout, limit: request.preferences.readLimit))
+        let write = try request.copyTarget.map { target throws(ClipboardError) in try prepareWrite(to: target) }
+        return ReadResult(content: content, observation: nil, write: write)
+    }
+
+    /// Reads the selection with `wl-paste --no-newline --type text`, up to `limit` bytes.
+    private func readText(_ selection: Selection, _ timeout: Duration, limit: Int) throws(ClipboardError) -> [UInt8] {
         let primary = selection == .primary ? ["--primary"] : []
         let (status, text) = try capture(
-            [pasteTool, "--no-newline", "--type", "text"] + primary, selection, timeout,
-            limit: ContentPreferences.defaultReadLimit)
+            [pasteTool, "--no-newline", "--type", "text"] + primary, selection, timeout, limit: limit)
         if status == 0 {
             guard !text.isEmpty else { throw .empty(selection) }
             return text
@@ -53,14 +64,14 @@ public struct WaylandClipboard: Clipboard, Sendable {
         throw .noTextTarget(selection, available: types)
     }
 
-    /// Reads the text as `read` does, or an image: `wl-paste --list-types` tells what the owner
+    /// Reads the text as `readText` does, or an image: `wl-paste --list-types` tells what the owner
     /// offers, and `wl-paste --type TYPE` reads the image (`ImageTarget`: PNG first).
     ///
-    /// Text costs what `read` costs: the list is asked only when there is no text, or first
+    /// Text costs what `readText` costs: the list is asked only when there is no text, or first
     /// when an image is preferred. An image is read up to `preferences.imageLimit` bytes;
     /// past it `wl-paste` is killed.
-    public func readContent(
-        _ selection: Selection, timeout: Duration, preferences: ContentPreferences
+    private func readContent(
+        _ selection: Selection, _ timeout: Duration, _ preferences: ContentPreferences
     ) throws(ClipboardError) -> ClipboardContent {
         let primary = selection == .primary ? ["--primary"] : []
         var types: [String]?
@@ -111,8 +122,13 @@ public struct WaylandClipboard: Clipboard, Sendable {
         return .image(bytes, type: image.rawValue)
     }
 
+    /// A write that runs `wl-copy` when the text comes: nothing of it can start early.
+    public func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite {
+        DeferredWrite(write: { text throws(ClipboardError) in try self.copy(text, to: selection) })
+    }
+
     /// Writes with `wl-copy`, which forks a server and exits once it owns the selection.
-    public func write(_ text: [UInt8], to selection: Selection) throws(ClipboardError) {
+    private func copy(_ text: [UInt8], to selection: Selection) throws(ClipboardError) {
         let arguments = [copyTool] + (selection == .primary ? ["--primary"] : [])
         guard let pair = try? FileDescriptor.makeSocketPair() else {
             throw .waylandToolFailed(tool: "wl-copy", status: -1)

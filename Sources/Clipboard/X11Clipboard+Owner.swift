@@ -47,7 +47,7 @@ extension X11Clipboard {
 
     /// The helper's argv: `[helperExecutable, subcommand, "clipboard" | "primary"]`.
     private func ownerArguments(for selection: Selection) -> [String] {
-        [helperExecutable, SelectionOwnerProcess.subcommand, selection.rawValue]
+        [helperExecutable, SelectionOwnerProcess.subcommand, selection.rawValue] + (bridgeSocketPath.map { [$0] } ?? [])
     }
 
     /// The helper's environment: ours, with `DISPLAY` set to the display in effect.

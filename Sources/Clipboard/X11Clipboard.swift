@@ -4,9 +4,9 @@ import X11Interop
 /// The X11 selections: read as an ICCCM requestor, written through a detached owner process.
 ///
 /// The owner is started in one of three ways, chosen here and never by callers:
-/// - after `readKeepingConnection`, forked from the reader's own connection, window and server
-///   time (`InheritedOwner`): no second connection, no start-up at all;
-/// - for `prepareWrite` and `write`, forked before any connection (`forkOwner`): the child
+/// - after a read with a `copyTarget` (`ReadRequest`), forked from the reader's own connection,
+///   window and server time (`InheritedOwner`): no second connection, no start-up at all;
+/// - for `prepareWrite` (and so `write`), forked before any connection (`forkOwner`): the child
 ///   opens its own and runs `SelectionOwnerProcess`, ready long before a spawned one would be;
 /// - whenever the process runs more than one thread, spawned as `helperExecutable` with the
 ///   hidden subcommand (`spawnOwner`): a forked copy of a threaded process may deadlock (STYLE rule 21).
@@ -20,6 +20,9 @@ public struct X11Clipboard: Clipboard, Sendable {
     public let environment: [String: String]
     /// How long `write` waits for the helper to report that it owns the selection.
     public let ownershipTimeout: Duration
+    /// The compositor's socket when this is the X side of a bridged copy (`BridgedWrite`): the
+    /// owner then marks its targets and watches the Wayland selection (`BridgeWatch`).
+    var bridgeSocketPath: String?
 
     /// Describes the X11 clipboard of a display.
     ///
@@ -46,41 +49,42 @@ public struct X11Clipboard: Clipboard, Sendable {
         return name
     }
 
-    /// Reads `selection` as UTF-8 text (see `SelectionReader` for the ICCCM steps).
-    public func read(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> [UInt8] {
+    /// Reads the request's selection (see `SelectionReader` for the ICCCM steps): text, or with
+    /// `acceptsImage` an image too; a large text transfer goes to the observer as it arrives, on
+    /// a second thread joined before this returns.
+    ///
+    /// With a `copyTarget` the connection is kept for the copy: owning a selection needs a
+    /// connection, a window and a server timestamp, and the reader has all three.
+    /// `complete(with:)` of the result's write takes the target on that connection and forks
+    /// the process that serves it, so no second connection is opened, no helper starts up, and
+    /// nothing runs beside the read and the upload (see `InheritedOwner`). The observer's thread
+    /// is joined by then, so the owner is still forked when the process was single-threaded
+    /// before the read.
+    public func read<State: Sendable>(_ request: ReadRequest<State>) throws(ClipboardError) -> ReadResult<State> {
         let display = try openDisplay()
-        defer { display.close() }
-        return try SelectionReader(display: display, selection: selection, timeout: timeout).read()
-    }
-
-    /// Reads `selection`'s text, or its image (see `SelectionReader` for the steps).
-    public func readContent(
-        _ selection: Selection, timeout: Duration, preferences: ContentPreferences
-    ) throws(ClipboardError) -> ClipboardContent {
-        let display = try openDisplay()
-        defer { display.close() }
-        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
-        reader.readLimit = preferences.readLimit
-        return try reader.readContent(preferences: preferences).content
-    }
-
-    /// `readContent`, showing a large text transfer to `observer` as it arrives, on a second
-    /// thread that is joined before this returns (see `TextObserver`).
-    public func readContent<State: Sendable>(
-        _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?
-    ) throws(ClipboardError) -> ObservedContent<State> {
-        let display = try openDisplay()
-        defer { display.close() }
-        var reader = SelectionReader(display: display, selection: selection, timeout: timeout)
-        reader.readLimit = preferences.readLimit
-        reader.observer = observer
-        let read = try reader.readContent(preferences: preferences)
-        return ObservedContent(content: read.content, observation: (read.observed as? TextObserver<State>)?.state)
-    }
-
-    /// Makes `text` the content of `selection`, returning once the owner holds it.
-    public func write(_ text: [UInt8], to selection: Selection) throws(ClipboardError) {
-        try prepareWrite(to: selection).complete(with: text)
+        var reader = SelectionReader(display: display, selection: request.selection, timeout: request.timeout)
+        reader.readLimit = request.preferences.readLimit
+        reader.observer = request.observer
+        let read: (content: ClipboardContent, observed: (any ChunkObserving)?, time: Timestamp)
+        do {
+            if request.acceptsImage {
+                read = try reader.readContent(preferences: request.preferences)
+            } else {
+                let (text, time) = try reader.readWithTime()
+                read = (.text(text), nil, time)
+            }
+        } catch {
+            display.close()
+            throw error
+        }
+        let observation = (read.observed as? TextObserver<State>)?.state
+        guard let target = request.copyTarget else {
+            display.close()
+            return ReadResult(content: read.content, observation: observation, write: nil)
+        }
+        let owner = InheritedOwner(
+            display: display, window: reader.window, time: read.time, target: target, fallback: self)
+        return ReadResult(content: read.content, observation: observation, write: owner)
     }
 
     /// Starts the owner ahead of the text: forked now while the process has one thread, else

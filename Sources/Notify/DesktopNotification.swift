@@ -14,8 +14,10 @@ public struct DesktopNotification: Equatable, Sendable {
     public var icon = ""
     /// The one-line summary (`summary`): "Copied", "Paste failed".
     public var summary: String
-    /// The body (`body`); servers with the `body-markup` capability read it as markup, so it is
-    /// escaped (`DesktopNotification.escapedBody`).
+    /// The body (`body`), sent as it is. Servers with the `body-markup` capability read it as
+    /// markup (spec: "Markup", a subset of XML), so for them the caller escapes it first
+    /// (PasteCLI does with PasteCore's `Escaping.xml`: one escaper in the project, and Notify
+    /// knows nothing of PasteCore).
     public var body: String
     /// The buttons, when the server has the `actions` capability; their keys come back in
     /// `ActionInvoked`.
@@ -63,25 +65,6 @@ public struct DesktopNotification: Equatable, Sendable {
             }
         }
     }
-
-    /// The body with the five characters markup gives a meaning escaped (spec: "Markup":
-    /// `body-markup` servers read a subset of XML; the others show the text as it is, so the
-    /// escaping is done only for a server that reads markup).
-    public static func escapedBody(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
 }
 
 /// One button of a notification: the key that comes back when it is invoked, and its label.
@@ -102,7 +85,10 @@ public struct NotificationAction: Equatable, Sendable {
 
 /// Raw pixels for the `image-data` hint: the spec's `(iiibiiay)` (width, height, row stride,
 /// has alpha, bits per sample, channels, data), 8 bits per sample, RGB or RGBA.
-public struct NotificationImage: Equatable, Sendable {
+///
+/// Codable: PasteCLI hands it, inside its notice, to the notifier that outlives the run. Decoding
+/// checks what `init` requires, so a bad value never reaches the bus.
+public struct NotificationImage: Codable, Equatable, Sendable {
     /// Width in pixels.
     public var width: Int
     /// Height in pixels.
@@ -122,6 +108,24 @@ public struct NotificationImage: Equatable, Sendable {
         self.height = height
         self.hasAlpha = hasAlpha
         self.pixels = pixels
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case width, height, hasAlpha, pixels
+    }
+
+    /// Decodes an image, refused when its pixels do not fill it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let width = try container.decode(Int.self, forKey: .width)
+        let height = try container.decode(Int.self, forKey: .height)
+        let hasAlpha = try container.decode(Bool.self, forKey: .hasAlpha)
+        let pixels = try container.decode([UInt8].self, forKey: .pixels)
+        guard width >= 0, height >= 0, pixels.count == width * height * (hasAlpha ? 4 : 3) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: container.codingPath, debugDescription: "the pixels do not fill the image"))
+        }
+        self.init(width: width, height: height, hasAlpha: hasAlpha, pixels: pixels)
     }
 }
 

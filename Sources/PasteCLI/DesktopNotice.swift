@@ -1,5 +1,6 @@
 import Notify
 import PasteCore
+import Formats
 
 /// The keys of paste's notification actions: a contract (DESIGN.md, "Behaviour that matters"),
 /// since tests outside the project invoke them over the bus.
@@ -31,8 +32,8 @@ struct DesktopNotice: Codable, Equatable, Sendable {
     var isFailure: Bool
     /// How long it stays, in milliseconds (`notify-timeout`).
     var expiryMilliseconds: Int
-    /// The thumbnail of an uploaded image: its size and RGBA pixels.
-    var image: Image?
+    /// The thumbnail of an uploaded image (or the URL's QR code), as `image-data` sends it.
+    var image: NotificationImage?
     /// The paste's URL, for `default` and `copy` (and `delete`).
     var url: String?
     /// Whether `url` carries its own key: `copy` puts it back with the password manager's mark.
@@ -43,13 +44,6 @@ struct DesktopNotice: Codable, Equatable, Sendable {
     var outboxID: String?
     /// The config file of the run, for the `paste` an action runs (`--config`).
     var configPath: String?
-
-    /// A thumbnail's pixels.
-    struct Image: Codable, Equatable, Sendable {
-        var width: Int
-        var height: Int
-        var pixels: [UInt8]
-    }
 
     /// The actions this outcome offers, when the server shows actions: on success `default`,
     /// `copy`, and `delete` where it can be deleted; on failure `retry` where an outbox entry
@@ -70,14 +64,11 @@ struct DesktopNotice: Codable, Equatable, Sendable {
     func notification(capabilities: Set<String>) -> DesktopNotification {
         var note = DesktopNotification(
             summary: summary,
-            body: capabilities.contains("body-markup") ? DesktopNotification.escapedBody(body) : body)
+            body: capabilities.contains("body-markup") ? Escaping.xml.apply(body) : body)
         note.urgency = .normal
         note.expiry = .after(.milliseconds(max(1, expiryMilliseconds)))
         if capabilities.contains("actions") { note.actions = actions }
-        if let image {
-            note.image = NotificationImage(
-                width: image.width, height: image.height, hasAlpha: true, pixels: image.pixels)
-        }
+        note.image = image
         return note
     }
 }

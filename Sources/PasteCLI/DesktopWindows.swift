@@ -4,6 +4,7 @@ import PasteCore
 import QRInterop
 import SecretGuard
 import SystemInterop
+import Formats
 
 /// The windows of a run started at a hotkey, where no terminal shows stderr: the secret guard's
 /// question, `--prompt`'s title, `--pick`'s list, and the notification of how the paste went.
@@ -132,10 +133,15 @@ struct DesktopWindows {
     /// (dunst's default `max_icon_size` is 128), with little to send.
     static let thumbnailSide = 128
 
-    /// An uploaded image shrunk for `image-data`, when it decodes (PNG).
-    static func thumbnail(_ image: Alerts.Notification.Image) -> DesktopNotice.Image? {
+    /// An uploaded image shrunk for `image-data`, when it decodes (PNG, JPEG, GIF, WebP, BMP:
+    /// `ImageDecoder`); nil for the others (TIFF, ICO, AVIF, HEIC, SVG), which go without a
+    /// picture. Not `image-path` to a copy: the server would read it with its own loaders
+    /// (gdk-pixbuf's, where it has them), which seldom read these either, and a copy of what may
+    /// be a private screenshot would be left in `$XDG_RUNTIME_DIR` whenever the process that
+    /// outlives the run is killed before the notification closes.
+    static func thumbnail(_ image: Alerts.Notification.Image) -> NotificationImage? {
         Alerts.thumbnail(of: image, side: thumbnailSide).map {
-            DesktopNotice.Image(width: $0.width, height: $0.height, pixels: $0.pixels)
+            NotificationImage(width: $0.width, height: $0.height, hasAlpha: true, pixels: $0.pixels)
         }
     }
 
@@ -200,7 +206,7 @@ struct DesktopWindows {
             try server.watchSignals(before: .now + DesktopNotifier.callTime)
             var note = DesktopNotification(
                 summary: "Upload this text?",
-                body: capabilities.contains("body-markup") ? DesktopNotification.escapedBody(message) : message)
+                body: capabilities.contains("body-markup") ? Escaping.xml.apply(message) : message)
             note.actions = [
                 .init(key: NotificationActionKey.upload, label: "Upload anyway"),
                 .init(key: NotificationActionKey.cancel, label: "Cancel"),

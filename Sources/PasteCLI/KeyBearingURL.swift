@@ -21,4 +21,30 @@ enum KeyBearingURL {
         let host = rest.prefix { $0 != "/" && $0 != "?" }
         return String(url[..<scheme.upperBound]) + host + "/…"
     }
+
+    /// `line` with every http(s) URL in it shortened (`shortened`): a `-v` trace line of a run
+    /// whose service gives key-bearing URLs (`< Location: …`, libcurl's "Issue another request
+    /// to this URL"), since stderr never shows such a URL whole. A URL ends at white space or
+    /// at a quote or angle bracket.
+    /// A `GET` or `HEAD` request line (`> GET /s/KEY/id HTTP/1.1`, the redirect followed to
+    /// the paste itself) keeps only "/…" of its target; the `POST` to the service stays whole.
+    static func shortenedURLs(in line: String) -> String {
+        for method in ["> GET ", "> HEAD "] where line.hasPrefix(method) {
+            let target = line.dropFirst(method.count).prefix { $0 != " " }
+            return method + (target.hasPrefix("/") ? "/…" : shortened(String(target)))
+                + line.dropFirst(method.count + target.count)
+        }
+        guard line.contains("http://") || line.contains("https://") else { return line }
+        var shown = ""
+        var rest = Substring(line)
+        while let start = [rest.firstRange(of: "http://"), rest.firstRange(of: "https://")].compactMap({ $0 })
+            .min(by: { $0.lowerBound < $1.lowerBound })
+        {
+            shown += rest[..<start.lowerBound]
+            let url = rest[start.lowerBound...].prefix { !$0.isWhitespace && !"'\"<>".contains($0) }
+            shown += shortened(String(url))
+            rest = rest[url.endIndex...]
+        }
+        return shown + rest
+    }
 }

@@ -1,4 +1,5 @@
 import Alerts
+import Notify
 import QRInterop
 
 /// `--qr`'s code drawn: as text for a terminal, and as pixels for a notification's image.
@@ -42,7 +43,7 @@ enum QRPicture {
     static let pixelsPerModule = 4
 
     /// The code as an RGBA image, black on white, for the notification's `image-data`.
-    static func image(_ code: QRCode) -> DesktopNotice.Image {
+    static func image(_ code: QRCode) -> NotificationImage {
         let side = (code.size + 2 * quietZone) * pixelsPerModule
         var pixels = [UInt8](repeating: 255, count: side * side * 4)
         for y in 0..<side {
@@ -54,7 +55,7 @@ enum QRPicture {
                 pixels[base + 2] = 0
             }
         }
-        return DesktopNotice.Image(width: side, height: side, pixels: pixels)
+        return NotificationImage(width: side, height: side, hasAlpha: true, pixels: pixels)
     }
 
     /// The code's modules for the notification window, which shows it on a click (its own

@@ -12,7 +12,7 @@ extension Runner {
         // Begins the copy of the URL as early as can be (nothing has run yet but argv parsing
         // and the look at stdin), so the clipboard's owner is ready when the URL is; unused, it
         // leaves without touching the clipboard. A run that reads the clipboard copies through
-        // what the read used instead (`Clipboard.readKeepingConnection`): no second process.
+        // what the read used instead (`ReadRequest.copyTarget`): no second process.
         let earlyOwner =
             resolver.mayCopy && !resolver.readsSelection
             ? try? clipboard.get().prepareWrite(to: .clipboard) : nil

@@ -6,7 +6,7 @@ extension SecretGuard {
     /// An observer of a clipboard read that feeds this guard's incremental scanner: a large
     /// selection's text is scanned while it arrives, on the read's second thread, and
     /// `findings(of:)` of the observation gives what `scan` of the whole text would
-    /// (`Clipboard.readContent(_:timeout:preferences:observer:)`). A small one is not observed
+    /// (`ReadRequest.observer`). A small one is not observed
     /// and is scanned whole after the read, as before: nothing is started for it.
     var clipboardObserver: TextObserver<SecretScanner> {
         TextObserver(makeScanner()) { scanner, chunk in scanner.feed(chunk) }

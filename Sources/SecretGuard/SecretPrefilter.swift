@@ -1,15 +1,17 @@
 import PasteCore
+import SecretScanInterop
 
 /// The scanner's first look: which two-byte pairs can be part of a trigger literal.
 ///
 /// Derived from `SecretRule.table` (and the decoders' literals, `SecretDecoder.table`), never
-/// written by hand. For every trigger literal one pair
-/// of adjacent bytes is chosen, the one least likely in ordinary text (estimated from the byte
-/// and pair frequencies below), and entered into a
-/// table of all 65,536 pairs. The scan then costs one table load per byte, eight to a 64-bit
-/// word: on the guard's own corpus of code and prose about one position in 200 hits a pair and
-/// is looked at closer. Every trigger literal contains its pair, so nothing a trigger would
-/// find is skipped.
+/// written by hand. For every trigger literal one pair of adjacent bytes is chosen, the one
+/// least likely in ordinary text (estimated from the byte and pair frequencies below), and
+/// entered into a table of all 65,536 pairs, with the set of bytes that may follow it. The
+/// search for the positions where a pair and its follower fit runs in CSecretScan's C kernel
+/// (`search`, through SecretScanInterop): the table eight positions a step (`kernel` says why
+/// not Teddy, whose kernels are there too: 16 positions a vector step, skipping the positions
+/// whose three bytes fit no trigger's fingerprint, `teddyMasks`). Every trigger literal
+/// contains its pair, so nothing a trigger would find is skipped.
 final class SecretPrefilter: Sendable {
     /// One trigger literal: where its pair sits in it, and which row it belongs to. Plain
     /// integers only, so looking at one costs no reference counting.
@@ -48,7 +50,7 @@ final class SecretPrefilter: Sendable {
     }
 
     /// The pair `(first, second)` at index `first | second << 8` names its group (0: none).
-    let groups: InlineArray<65536, UInt8>
+    let groups: [UInt8]
     /// The entries of group `g` are `members[memberStarts[g]..<memberStarts[g + 1]]`.
     let memberStarts: [Int]
     let members: [Int]
@@ -64,12 +66,30 @@ final class SecretPrefilter: Sendable {
     /// not in the set cannot start any member: one test instead of one per member (text that
     /// is full of a pair, `gh` in `abcdefghij`, no longer pays for five `gh…_` prefixes).
     let followers: [UInt64]
+    /// The search for the positions where a pair and a follower fit (a copy of `groups` and
+    /// `followers`, with the Teddy masks of the entries for a Teddy kernel).
+    let search: CandidateSearch
+
+    /// The kernel the scanner runs: the pair table, eight positions a step, in C.
+    ///
+    /// PERF(guard-text): chosen by measurement over the bench's 256 MiB texts (one process,
+    /// kernels back to back, CPU time): the scalar kernel took 110-126 ms on each of log lines,
+    /// source code and prose; fat Teddy (AVX2) 159-231 ms. The guard's ~170 trigger fingerprints
+    /// (two-byte ones among them: `:0`…`:9`, `MT`, `SK`) do not fit 16 buckets tightly: the best
+    /// clustering found (`teddyBuckets`) still let 40-75 thousand positions per MiB through
+    /// to the exact test, against 4-16 thousand true candidates. Teddy wins once the triggers are
+    /// fewer or longer; SecretCandidateSearchTests keep all three kernels exact.
+    static let kernel = CandidateSearch.Kernel.scalar
 
     /// The prefilter of the built-in table.
     static let shared = SecretPrefilter(rules: SecretRule.table)
 
-    /// The prefilter of `rules` and `decoders`: the rows' trigger literals, then the decoders'.
-    init(rules: [SecretRule], decoders: [SecretDecoder] = SecretDecoder.table) {
+    /// The prefilter of `rules` and `decoders`: the rows' trigger literals, then the decoders'
+    /// (`kernel`: the search's kernel, a lesser one for the tests that compare them).
+    init(
+        rules: [SecretRule], decoders: [SecretDecoder] = SecretDecoder.table,
+        kernel: CandidateSearch.Kernel = SecretPrefilter.kernel
+    ) {
         self.rules = rules
         self.decoders = decoders
         var triggers: [(literal: [UInt8], ignoresCase: Bool, quickTest: QuickTest, rule: Int)] = []
@@ -115,7 +135,7 @@ final class SecretPrefilter: Sendable {
             for spelling in 0..<spelled.count { pairs.append((spelled[spelling], index)) }
         }
         pairs.sort { $0.pair != $1.pair ? $0.pair < $1.pair : $0.entry < $1.entry }
-        var groups = InlineArray<65536, UInt8>(repeating: 0)
+        var groups = [UInt8](repeating: 0, count: CandidateSearch.pairCount)
         var starts = [0, 0]  // group 0 (no trigger) has no members
         var members: [Int] = []
         members.reserveCapacity(pairs.count)
@@ -151,6 +171,12 @@ final class SecretPrefilter: Sendable {
         self.members = members
         self.entries = entries
         self.literals = literals
+        // The masks only for a Teddy kernel: their clustering costs about a millisecond at start-up.
+        let masks =
+            kernel == .scalar
+            ? [UInt8](repeating: 0, count: CandidateSearch.maskBytes)
+            : Self.teddyMasks(entries: entries, literals: literals)
+        search = CandidateSearch(masks: masks, groups: groups, followers: followers, kernel: kernel)
     }
 
     /// The bytes of an entry's literal.
@@ -160,11 +186,14 @@ final class SecretPrefilter: Sendable {
 
     // MARK: - Choosing the pair
 
-    /// The offset of the pair in `literal` least likely to occur in ordinary text.
+    /// The offset of the pair in `literal` least likely to occur in ordinary text, among those
+    /// with a byte after them when the literal has three or more: that byte is the third of
+    /// the pair's Teddy fingerprint (`teddyMasks`), and a fingerprint that lets any third byte
+    /// through makes its whole bucket as loose as a pair.
     static func rarestPair(in literal: [UInt8], ignoringCase: Bool) -> Int {
         var best = 0
         var bestCost = Double.infinity
-        for offset in 0..<(literal.count - 1) {
+        for offset in 0..<(literal.count - (literal.count >= 3 ? 2 : 1)) {
             var cost = 0.0
             let spelled = spellings(of: literal[offset], literal[offset + 1], ignoringCase: ignoringCase)
             for index in 0..<spelled.count {

@@ -1,4 +1,5 @@
 import PasteCore
+import SecretScanInterop
 
 /// Looks for secrets in a stream of text fed to it chunk by chunk.
 ///
@@ -225,60 +226,20 @@ public struct SecretScanner: Sendable {
         _ text: Span<UInt8>, base: Int, from: Int, to: Int, into found: inout [SecretMatch],
         prefilter: SecretPrefilter = .shared, decoding: Bool = true
     ) {
-        let count = text.count
+        // The pairs start at most one byte before the end.
+        let end = min(to, text.count - 1)
+        guard from < end else { return }
+        // The candidates come a batch at a time from the vector search (CSecretScan): each
+        // with its pair's group, and its follower already tested.
+        var batch = CandidateBatch()
         var position = from
-        // Eight pairs at a time: the pairs starting at position..<position+8 need one byte more.
-        // (Wrapping arithmetic: the bounds are checked once, in the loop condition.)
-        let wordsEnd = min(to, count - 1) - 8
-        while position <= wordsEnd {
-            // The nine bytes holding the eight pairs that start at position..<position+8 (the
-            // optimizer reads them as two overlapping 8-byte loads, interleaved).
-            let bytes = text.extracting(position..<(position &+ 9))
-            var any = prefilter.groups[pair(bytes, 0)]
-            any |= prefilter.groups[pair(bytes, 1)]
-            any |= prefilter.groups[pair(bytes, 2)]
-            any |= prefilter.groups[pair(bytes, 3)]
-            any |= prefilter.groups[pair(bytes, 4)]
-            any |= prefilter.groups[pair(bytes, 5)]
-            any |= prefilter.groups[pair(bytes, 6)]
-            any |= prefilter.groups[pair(bytes, 7)]
-            if any != 0 {
-                lookAtWord(at: position, in: text, base: base, prefilter: prefilter, decoding: decoding, into: &found)
-            }
-            position &+= 8
-        }
-        while position < min(to, count - 1) {
-            let group = Int(prefilter.groups[pair(text.extracting(position..<(position + 2)), 0)])
-            if group != 0 {
+        while position < end {
+            position = prefilter.search.find(in: text, from: position, to: end, into: &batch)
+            for index in 0..<batch.count {
                 look(
-                    group: group, at: position, in: text, base: base, prefilter: prefilter, decoding: decoding,
-                    into: &found)
+                    group: batch.group(index), at: batch.position(index), in: text, base: base, prefilter: prefilter,
+                    decoding: decoding, into: &found)
             }
-            position += 1
-        }
-    }
-
-    /// Runs the checks of the triggers whose pairs start at `position..<position+8` (out of the
-    /// hot loop, so that loop keeps its registers).
-    @inline(never)
-    static func lookAtWord(
-        at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter, decoding: Bool,
-        into found: inout [SecretMatch]
-    ) {
-        // The eight groups packed into one word, then visited lowest first: one branch per hit
-        // rather than one per position.
-        let bytes = text.extracting(position..<(position + 9))
-        var hits: UInt64 = 0
-        for offset in 0..<8 {
-            hits |= UInt64(prefilter.groups[pair(bytes, offset)]) &<< UInt64(offset &* 8)
-        }
-        while hits != 0 {
-            let shift = hits.trailingZeroBitCount & ~7
-            let group = Int(truncatingIfNeeded: (hits &>> UInt64(shift)) & 0xff)
-            hits &= ~(0xff &<< UInt64(shift))
-            look(
-                group: group, at: position &+ shift &>> 3, in: text, base: base, prefilter: prefilter,
-                decoding: decoding, into: &found)
         }
     }
 
@@ -287,11 +248,8 @@ public struct SecretScanner: Sendable {
         group: Int, at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter, decoding: Bool,
         into found: inout [SecretMatch]
     ) {
-        // The byte after the pair, when there is one, rules the whole group out at once.
-        if position &+ 2 < text.count {
-            let next = Int(text[position &+ 2])
-            guard prefilter.followers[group &* 4 &+ next &>> 6] & (1 &<< UInt64(next & 63)) != 0 else { return }
-        }
+        // (The byte after the pair, when there is one, was tested against the group's
+        // followers by the search.)
         for member in prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1] {
             let entry = prefilter.entries[prefilter.members[member]]
             let start = position - entry.pairOffset
@@ -381,11 +339,6 @@ public struct SecretScanner: Sendable {
         guard lineStart > 0 else { return true }
         let before = text[lineStart - 1]
         return before == 0x0a || before == 0x0d || SecretText.isQuote(before)
-    }
-
-    /// The pair at `offset` in `bytes` as a table index: the first byte low, the second high.
-    @inline(__always) static func pair(_ bytes: Span<UInt8>, _ offset: Int) -> Int {
-        Int(UInt16(bytes[offset]) | UInt16(bytes[offset &+ 1]) &<< 8)
     }
 
     /// The eight bytes of `word` as a little-endian integer (one load once optimized).

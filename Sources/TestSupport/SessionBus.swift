@@ -147,7 +147,8 @@ public final class RecordingNotificationServer: @unchecked Sendable {
     }
 
     /// The Notify calls received so far, each a JSON object (`id`, `app_name`, `replaces_id`,
-    /// `app_icon`, `summary`, `body`, `actions`, `hints`, `expire_timeout`).
+    /// `app_icon`, `summary`, `body`, `actions`, `hints`, `expire_timeout`; `image-data` as its
+    /// six numbers and its pixels' length, and then `image-centre`, the centre pixel's channels).
     public var notifications: [[String: Any]] {
         let text = String(decoding: (try? Data(contentsOf: record)) ?? Data(), as: UTF8.self)
         return text.split(separator: "\n").compactMap {

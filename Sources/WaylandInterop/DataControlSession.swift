@@ -1,5 +1,6 @@
 internal import CWaylandProtocols
 internal import Glibc
+internal import Synchronization
 public import SystemInterop
 
 /// A connection to a Wayland compositor with a data-control device on its seat: reads the
@@ -190,6 +191,34 @@ public final class DataControlSession {
             if isFinished { throw .deviceFinished }
             try Self.dispatch(display, before: nil)
         }
+    }
+
+    // MARK: - Watching
+
+    /// Dispatches until `selection` changes, then returns the MIME types of its new offer (nil:
+    /// nothing selected now). A bridged copy's owner watches this way for a later copy by
+    /// another client (`BridgeWatch` in Clipboard).
+    ///
+    /// - Parameter deadline: when to give up (nil: no limit; `interrupter` ends the wait).
+    /// - Throws: `WaylandError.timedOut` at the deadline, `.deviceFinished`, `.connectionLost`
+    ///   (also after `DataControlInterrupter.interrupt`).
+    public func awaitSelectionChange(_ selection: SeatSelection, before deadline: ContinuousClock.Instant?)
+        throws(WaylandError) -> [String]?
+    {
+        let current = offer(of: selection)
+        while offer(of: selection) == current {
+            if isFinished { throw .deviceFinished }
+            try Self.dispatch(display, before: deadline)
+        }
+        return offeredTypes(selection)
+    }
+
+    /// Lets `interrupter` end this session's waits from another thread: it gets a descriptor
+    /// of the connection's socket of its own (`dup`), which it shuts down on `interrupt`.
+    ///
+    /// - Returns: false when `interrupter` was interrupted already (the caller then stops).
+    public func attach(_ interrupter: DataControlInterrupter) -> Bool {
+        interrupter.attach(socket: wl_display_get_fd(display))
     }
 
     // MARK: - Events (called by the trampolines)
@@ -388,4 +417,51 @@ private final class Listeners {
 /// The session a trampoline's user data points at (unretained: it outlives its proxies).
 private func session(_ data: UnsafeMutableRawPointer?) -> DataControlSession {
     Unmanaged<DataControlSession>.fromOpaque(data!).takeUnretainedValue()
+}
+
+/// Ends the blocking waits of a `DataControlSession` that runs on another thread: the thread
+/// that owns the session attaches it (`DataControlSession.attach`), any thread may `interrupt`.
+///
+/// Interrupting shuts the connection's socket down (`shutdown(2)` on a duplicate descriptor,
+/// which acts on the socket both descriptors name): the session's `poll` wakes, its read fails
+/// and the wait throws `WaylandError.connectionLost`. The duplicate is closed in `deinit`.
+public final class DataControlInterrupter: Sendable {
+    private let state = Mutex<State>(.idle)
+
+    private enum State {
+        case idle
+        case attached(Int32)
+        case interrupted
+    }
+
+    /// Makes an interrupter with no session attached.
+    public init() {}
+
+    deinit {
+        state.withLock { state in
+            if case .attached(let socket) = state { close(socket) }
+        }
+    }
+
+    /// Keeps a duplicate of `socket`; false (nothing kept) when already interrupted.
+    fileprivate func attach(socket: Int32) -> Bool {
+        state.withLock { state in
+            guard case .idle = state else { return false }
+            let copy = dup(socket)
+            if copy >= 0 { state = .attached(copy) }
+            return true
+        }
+    }
+
+    /// Wakes the attached session's wait for good, or keeps a session attached later from
+    /// waiting at all. Wraps `shutdown(2)`.
+    public func interrupt() {
+        state.withLock { state in
+            if case .attached(let socket) = state {
+                _ = shutdown(socket, Int32(SHUT_RDWR))
+                close(socket)
+            }
+            state = .interrupted
+        }
+    }
 }

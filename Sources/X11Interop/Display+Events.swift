@@ -8,8 +8,11 @@ extension Display {
     /// Never blocks in `XNextEvent` without data: it `poll`s the connection's socket with the
     /// time left, then lets `XPending` read what arrived. Events set aside by `waitForEvent`
     /// come first. Wraps `XPending`, `XNextEvent` and `poll(2)` (EINTR retried here).
-    /// - Returns: nil when the deadline passed first.
-    public func nextEvent(before deadline: ContinuousClock.Instant?) -> Event? {
+    /// - Parameter returnsOnSignal: return nil as well when a caught signal interrupts the wait
+    ///   (`Signal.catchArrivals`), so the caller can look at why (a selection owner told to give
+    ///   its selection up by a thread of its own); by default the wait goes on.
+    /// - Returns: nil when the deadline passed first (or, with `returnsOnSignal`, a signal came).
+    public func nextEvent(before deadline: ContinuousClock.Instant?, returnsOnSignal: Bool = false) -> Event? {
         if !queuedEvents.isEmpty { return queuedEvents.removeFirst() }
         while true {
             if XPending(pointer) > 0 {
@@ -20,7 +23,10 @@ extension Display {
             let ready: PollEvents?
             do {
                 ready = try FileDescriptor.poll(
-                    rawDescriptor: connectionFileDescriptor, for: .readable, before: deadline)
+                    rawDescriptor: connectionFileDescriptor, for: .readable, before: deadline,
+                    stopsOnInterrupt: { returnsOnSignal })
+            } catch  where error == .interrupted {
+                return nil
             } catch {
                 // The socket itself failed; XPending will find out and the I/O handler ends us.
                 _ = XPending(pointer)

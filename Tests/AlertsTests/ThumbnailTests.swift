@@ -82,6 +82,20 @@ struct ThumbnailTests {
         #expect(image.pixels == solid(80, 40, [10, 20, 30, 255]))
     }
 
+    @Test(
+        "a JPEG, GIF, WebP and BMP are decoded into a picture too, whatever MIME type they came with",
+        arguments: ["JPEG:", "GIF:", "WEBP:", "BMP3:"])
+    func otherKinds(format: String) throws {
+        let png = TinyPNG.encode(width: 200, height: 100, rgba: solid(200, 100, [10, 20, 30, 255]))
+        let file = try ImageFiles.convert(png, [], to: format)
+        let thumbnail = Thumbnail(.init(bytes: file, mimeType: "application/octet-stream"), metrics: metrics)
+        guard case .picture(let image) = thumbnail else {
+            Issue.record("expected a picture, got \(thumbnail)")
+            return
+        }
+        #expect(image.size == Size(width: metrics.thumbnailSide, height: metrics.thumbnailSide / 2))
+    }
+
     @Test("the thumbnail sits between the accent bar and the text; the window grows to hold it")
     func layout() {
         let measurer = FixedWidthMeasurer()

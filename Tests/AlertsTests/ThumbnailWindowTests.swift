@@ -113,15 +113,15 @@ struct ThumbnailWindowTests: ScopedSuite {
         #expect(shot.share(of: lower, near: half, tolerance: 2) == 1, "lower: \(shot.colours(in: lower))")
     }
 
-    @Test("a JPEG gets the drawn placeholder labelled JPEG")
+    @Test("a TIFF (no decoder) gets the drawn placeholder labelled TIFF")
     func placeholder() throws {
-        let jpeg = try ImageFiles.convert(
-            TinyPNG.encode(width: 16, height: 16, rgba: [UInt8](repeating: 200, count: 16 * 16 * 4)), [], to: "JPEG:")
+        let tiff = try ImageFiles.convert(
+            TinyPNG.encode(width: 16, height: 16, rgba: [UInt8](repeating: 200, count: 16 * 16 * 4)), [], to: "TIFF:")
         let note = Alerts.Notification(
             title: "Copied", body: url, style: .success, timeout: .seconds(60),
-            image: .init(bytes: jpeg, mimeType: "image/jpeg"))
+            image: .init(bytes: tiff, mimeType: "image/tiff"))
         let (shot, _) = try capture(note, name: "notification-placeholder")
-        let tile = NotificationLayout.box(of: .placeholder(label: "JPEG"), metrics: metrics)
+        let tile = NotificationLayout.box(of: .placeholder(label: "TIFF"), metrics: metrics)
         #expect(tile.width == metrics.placeholderSide)
         // The tile's grey, the glyph's dark and light greys, and the white inside the frame.
         #expect(shot.share(of: tile, near: [0xE6, 0xE7, 0xEB], tolerance: 2) > 0.3)

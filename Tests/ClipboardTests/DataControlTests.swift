@@ -147,14 +147,14 @@ struct DataControlSwayTests: ScopedSuite {
         while text.count < 3 << 20 { text += line }
         try sway.waylandCopy(Data(text))
         let observer = TextObserver([UInt8]()) { seen, piece in seen += piece }
-        let read = try clipboard.readContent(
-            .clipboard, timeout: Self.timeout, preferences: ContentPreferences(), observer: observer)
+        let read = try clipboard.read(ReadRequest(.clipboard, timeout: Self.timeout, observer: observer))
         #expect(read.content == .text(text))
         #expect(read.observation == text)
         #expect(throws: ClipboardError.exceedsLimit(.clipboard, limit: 1 << 20)) {
-            try clipboard.readContent(
-                .clipboard, timeout: Self.timeout, preferences: ContentPreferences(readLimit: 1 << 20),
-                observer: observer)
+            try clipboard.read(
+                ReadRequest(
+                    .clipboard, timeout: Self.timeout, preferences: ContentPreferences(readLimit: 1 << 20),
+                    observer: observer))
         }
     }
 

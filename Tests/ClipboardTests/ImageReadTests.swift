@@ -159,10 +159,10 @@ struct ImageReadTests: ScopedSuite {
         let server = xvfb
         let png = try TestImages.noisePNG(side: 400)
         try Self.putWithXclip(png, type: "image/png", on: server)
-        let (content, write) = try Selections.clipboard(server).readContentKeepingConnection(
-            .clipboard, timeout: Self.timeout, preferences: ContentPreferences(), ownerOf: .clipboard)
-        #expect(content == .image(png, type: "image/png"))
-        try write.complete(with: Array("http://example.test/0x0/1.png".utf8))
+        let read = try Selections.clipboard(server).read(
+            ReadRequest(.clipboard, timeout: Self.timeout, copyTarget: .clipboard))
+        #expect(read.content == .image(png, type: "image/png"))
+        try #require(read.write).complete(with: Array("http://example.test/0x0/1.png".utf8))
         #expect(try server.clipboardText() == "http://example.test/0x0/1.png")
     }
 }

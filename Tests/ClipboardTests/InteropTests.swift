@@ -55,11 +55,11 @@ struct InteropTests: ScopedSuite {
         let text = Selections.text(size: 2048)
         try Selections.startOwnerTool(
             ["/usr/bin/xclip", "-i"] + xclipSelection(selection), input: text, on: xvfb, selection: selection)
-        let (read, write) = try Selections.clipboard(xvfb).readKeepingConnection(
-            selection, timeout: .seconds(10), ownerOf: .clipboard)
-        #expect(read == text)
+        let read = try Selections.clipboard(xvfb).read(
+            ReadRequest(selection, timeout: .seconds(10), acceptsImage: false, copyTarget: .clipboard))
+        #expect(read.content == .text(text))
         // The test process has many threads: the write must not fork, and still land.
-        try write.complete(with: Array("the URL".utf8))
+        try #require(read.write).complete(with: Array("the URL".utf8))
         #expect(
             try Selections.readWithTool(["/usr/bin/xclip", "-o", "-selection", "clipboard"], on: xvfb)
                 == Array("the URL".utf8))

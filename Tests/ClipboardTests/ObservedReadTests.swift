@@ -63,8 +63,9 @@ struct ObservedReadTests: ScopedSuite {
         on server: Xvfb, limit: Int = noLimit, observer: TextObserver<State>?,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (text: [UInt8], observation: State?) {
-        let read = try Selections.clipboard(server).readContent(
-            .clipboard, timeout: timeout, preferences: ContentPreferences(readLimit: limit), observer: observer)
+        let read = try Selections.clipboard(server).read(
+            ReadRequest(
+                .clipboard, timeout: timeout, preferences: ContentPreferences(readLimit: limit), observer: observer))
         guard case .text(let text) = read.content else {
             Issue.record("an image, not text", sourceLocation: sourceLocation)
             return ([], nil)
@@ -156,11 +157,11 @@ struct ObservedReadTests: ScopedSuite {
         #expect(read.observation == nil)
         #expect(calls.withLock { $0 } == 0)
         // Keeping the connection for the copy: the same.
-        let kept = try Selections.clipboard(server).readContentKeepingConnection(
-            .clipboard, timeout: Self.timeout, preferences: ContentPreferences(), observer: observer,
-            ownerOf: .clipboard)
-        #expect(kept.content.content == .text(text))
-        #expect(kept.content.observation == nil)
+        let kept = try Selections.clipboard(server).read(
+            ReadRequest(.clipboard, timeout: Self.timeout, observer: observer, copyTarget: .clipboard))
+        #expect(kept.content == .text(text))
+        #expect(kept.observation == nil)
+        #expect(kept.write != nil)
         #expect(calls.withLock { $0 } == 0)
     }
 

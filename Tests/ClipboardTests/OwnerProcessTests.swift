@@ -83,6 +83,30 @@ struct OwnerProcessTests: ScopedSuite {
         try waitUntil("the helper to exit") { Selections.hasExited(pid) }
     }
 
+    @Test("a manager that takes the selection serving other text (a bridge's later copy): the helper lets it go")
+    func managerCarryingLaterCopy() throws {
+        let manager = try TestClipboardManager(displayName: xvfb.display, behaviour: .takesSelectionServesOther)
+        defer { manager.stop() }
+        let pid = try Selections.clipboard(xvfb).startOwner(of: Array("https://paste.example/1".utf8), for: .clipboard)
+        try waitUntil("the manager to say it saved the text") { manager.answers > 0 }
+        try waitUntil("the helper to exit") { Selections.hasExited(pid) }
+        #expect(manager.ownsClipboardNow)
+        #expect(
+            try readWithDeadline(["/usr/bin/xclip", "-o", "-selection", "clipboard"]) == TestClipboardManager.otherText)
+    }
+
+    @Test("a manager that serves a part of the text: the helper takes it back and serves the whole")
+    func managerSavingPart() throws {
+        let manager = try TestClipboardManager(displayName: xvfb.display, behaviour: .savesPart)
+        defer { manager.stop() }
+        let text = Array("https://paste.example/whole-url".utf8)
+        let pid = try Selections.clipboard(xvfb).startOwner(of: text, for: .clipboard)
+        try waitUntil("the manager to say it saved the text") { manager.answers > 0 }
+        try waitUntil("the helper to own the clipboard again") { !manager.ownsClipboardNow }
+        #expect(try readWithDeadline(["/usr/bin/xclip", "-o", "-selection", "clipboard"]) == text)
+        #expect(!Selections.hasExited(pid))
+    }
+
     /// Runs a reading tool with a deadline well under the tests' own: a helper that left would
     /// leave xclip waiting for an answer that never comes.
     func readWithDeadline(_ arguments: [String]) throws -> [UInt8] {
@@ -106,7 +130,15 @@ final class TestClipboardManager: Sendable {
         case saysYesKeepsNothing
         /// It takes CLIPBOARD and answers yes, but refuses every request for it.
         case takesSelectionServesNothing
+        /// It takes CLIPBOARD and answers yes, and serves `otherText`: a bridge that is the
+        /// manager too (sway's xwm) taking the selection for a later Wayland copy.
+        case takesSelectionServesOther
+        /// It saves the text, takes CLIPBOARD, answers yes, and serves only its first half.
+        case savesPart
     }
+
+    /// What `takesSelectionServesOther` serves.
+    static let otherText = Array("a later copy, not the URL".utf8)
 
     private struct State {
         var isStopping = false
@@ -176,11 +208,12 @@ final class TestClipboardManager: Sendable {
             var answered: Atom?
             var isYes = false
             if request.selection == atoms["CLIPBOARD_MANAGER"], request.target == atoms["SAVE_TARGETS"] {
-                if behaviour == .saves {
+                if behaviour == .saves || behaviour == .savesPart {
                     // Save: read CLIPBOARD (on another connection) as any requestor would.
                     let saved = try? X11Clipboard(displayName: displayName, helperExecutable: "/nonexistent")
                         .read(.clipboard, timeout: .seconds(5))
-                    state.withLock { $0.savedText = saved }
+                    let kept = behaviour == .savesPart ? saved.map { Array($0.prefix($0.count / 2)) } : saved
+                    state.withLock { $0.savedText = kept }
                     isYes = saved != nil
                 } else {
                     isYes = true
@@ -197,7 +230,8 @@ final class TestClipboardManager: Sendable {
             } else if request.selection == atoms["CLIPBOARD"] {
                 let name = display.name(of: request.target) ?? "?"
                 state.withLock { $0.clipboardRequests.append(name) }
-                if behaviour == .saves, let saved = savedText {
+                let served = behaviour == .takesSelectionServesOther ? Self.otherText : savedText
+                if behaviour != .takesSelectionServesNothing, let saved = served {
                     let property = request.property.isNone ? request.target : request.property
                     if request.target == atoms["TARGETS"] {
                         display.changeProperty(

@@ -254,6 +254,30 @@ struct WaylandClipboardTests: ScopedSuite {
         #expect(kill(pid, 0) == -1 && errno == ESRCH, "wl-paste \(pid) is gone")
     }
 
+    @Test(
+        "the missing-clipboard line says 'no data-control' only when the compositor answered so",
+        arguments: [(Bool?.some(false), true), (nil, false), (true, false)])
+    func missingDataControl(answer: Bool?, namesDataControl: Bool) throws {
+        let environment = ["WAYLAND_DISPLAY": "wayland-1", "XDG_RUNTIME_DIR": "/run/user/1000", "PATH": "/nonexistent"]
+        var asked: [String] = []
+        let missing = try #require(
+            MissingClipboard.detect(environment: environment) { socket in
+                asked.append(socket)
+                return answer
+            })
+        #expect(asked == ["/run/user/1000/wayland-1"])
+        #expect(missing.hasDataControl == answer)
+        #expect(missing.message.contains("the compositor offers no data-control") == namesDataControl)
+        // With DISPLAY set, X11 (XWayland) is the way: nothing is missing, nobody is asked.
+        var withX = environment
+        withX["DISPLAY"] = ":1"
+        #expect(
+            MissingClipboard.detect(environment: withX) { _ in
+                Issue.record("asked")
+                return nil
+            } == nil)
+    }
+
     @Test("paste under Wayland with no wl-clipboard on PATH names what is missing, exit 69")
     func pasteWithoutTools() throws {
         let empty = folder.appendingPathComponent("empty-bin")

@@ -100,8 +100,12 @@ struct NotificationServerTests {
         }
     }
 
-    @Test("the markup characters of a body are escaped")
-    func escaping() {
-        #expect(DesktopNotification.escapedBody("a<b> & \"c\" 'd'") == "a&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;")
+    @Test("an image decodes as it was encoded; one whose pixels do not fill it is refused")
+    func imageCoding() throws {
+        let image = NotificationImage(width: 2, height: 1, hasAlpha: true, pixels: [1, 2, 3, 4, 5, 6, 7, 8])
+        let data = try JSONEncoder().encode(image)
+        #expect(try JSONDecoder().decode(NotificationImage.self, from: data) == image)
+        let short = Data(#"{"width":2,"height":1,"hasAlpha":true,"pixels":[1,2,3]}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(NotificationImage.self, from: short) }
     }
 }

@@ -215,15 +215,15 @@ struct GNOMEEndToEndTests: DesktopSuite {
         try expectReaders(url)
     }
 
-    @Test("pure Wayland on GNOME, no wl-clipboard: one line naming what is missing, status 69")
+    @Test("pure Wayland on GNOME, no wl-clipboard: one line naming what is missing (no data-control), status 69")
     func pureWaylandFails() throws {
         let result = try paste(["-c", "--url", mock.url("/pastes/create")], withX: false)
         #expect(result.status == 69)
         #expect(result.out == "")
         #expect(
             result.err
-                == "paste: no clipboard: WAYLAND_DISPLAY is set, DISPLAY is not, and wl-clipboard is not installed "
-                + "(no wl-copy and wl-paste on PATH)\n")
+                == "paste: no clipboard: WAYLAND_DISPLAY is set, DISPLAY is not, and the compositor offers no "
+                + "data-control and wl-clipboard is not installed (no wl-copy and wl-paste on PATH)\n")
         #expect(try mock.pastes().isEmpty)
     }
 }

@@ -94,7 +94,7 @@ struct WaylandEndToEndTests: ScopedSuite {
         #expect(rounds > 0)
     }
 
-    @Test("no X window focused: a later wl-copy takes the Wayland reader from paste's URL")
+    @Test("no X window focused: a later wl-copy ends paste's X owner too; wl-paste keeps the later copy")
     func laterWaylandCopyEndsBoth() throws {
         try sway.waylandCopy(Data("first".utf8))
         let url = try expectURL(try paste(["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
@@ -103,11 +103,64 @@ struct WaylandEndToEndTests: ScopedSuite {
         try waitUntil("wl-paste to give the later copy", timeout: 10) {
             try sway.waylandClipboard().out == "a later Wayland copy"
         }
-        // Not asserted: what X readers get now. sway's bridge does not take the X selection for
-        // a Wayland copy while no X window has the focus, and paste's X owner does not watch the
-        // Wayland selection, so X readers keep the old URL until an X client copies (paste(1)
-        // says so; issue 23 keeps it open). When the X owner stops on a Wayland copy of other
-        // content, add `#expect(try sway.xClipboard().out != url)` here.
+        // sway's bridge takes no selection while no X window has had the focus: paste's X owner
+        // sees the later copy through data-control and ends, so X readers no longer get the URL.
+        try waitUntil("xclip to stop getting paste's URL", timeout: 10) {
+            try sway.xClipboard(timeout: 5).out != url
+        }
+        let x = try sway.xClipboard(timeout: 5)
+        #expect(x.out == "")
+        #expect(x.status != 0)
+        // And ending it left the later copy alone.
+        let wayland = try sway.waylandClipboard()
+        #expect(wayland.out == "a later Wayland copy")
+        #expect(wayland.status == 0)
+    }
+
+    @Test("an X window focused once, then closed: a later wl-copy ends paste's X owner, and stays for wl-paste")
+    func laterWaylandCopyAfterFocus() throws {
+        // Once an X window had the focus, sway's bridge handles selections: it takes the X
+        // selection for the later copy but refuses X readers while no X window has the focus.
+        let window = try sway.focusedXWindow()
+        window.send(SIGKILL)
+        _ = window.wait(seconds: 10)
+        try sway.waylandCopy(Data("first".utf8))
+        let url = try expectURL(try paste(["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+        #expect(try readersGet(url, andX: true))
+        try sway.waylandCopy(Data("a later Wayland copy".utf8))
+        try waitUntil("xclip to stop getting paste's URL", timeout: 10) {
+            try sway.xClipboard(timeout: 5).out != url
+        }
+        // paste's X owner neither takes the selection back from the bridge nor ends the later copy.
+        let end = Date().addingTimeInterval(2)
+        while Date() < end {
+            let x = try sway.xClipboard(timeout: 5)
+            let wayland = try sway.waylandClipboard()
+            #expect(x.out != url)
+            #expect(wayland.out == "a later Wayland copy")
+            guard x.out != url, wayland.out == "a later Wayland copy" else { break }
+        }
+    }
+
+    @Test("an X window focused: a later wl-copy reaches both readers through the bridge, paste's URL none")
+    func laterWaylandCopyFocused() throws {
+        let window = try sway.focusedXWindow()
+        defer { window.send(SIGKILL) }
+        try sway.waylandCopy(Data("first".utf8))
+        let url = try expectURL(try paste(["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+        #expect(try readersGet(url, andX: true))
+        try sway.waylandCopy(Data("a later Wayland copy".utf8))
+        // The bridge takes the X selection for it: paste's X owner loses it and does not end
+        // the later copy on its way out (its watch lets the bridge do it).
+        try waitUntil("both readers to give the later copy", timeout: 10) {
+            try readersGet("a later Wayland copy", andX: true)
+        }
+        let end = Date().addingTimeInterval(2)
+        while Date() < end {
+            let holds = try readersGet("a later Wayland copy", andX: true)
+            #expect(holds)
+            guard holds else { break }
+        }
     }
 
     @Test("the hotkey path: the clipboard up to the mock, the URL back on the clipboard")

@@ -4,29 +4,13 @@ import Testing
 import PasteCore
 @testable import SecretGuard
 
-/// The scanning engine around the rows: the vector byte search, the quick tests that keep log
+/// The scanning engine around the rows: terminal escapes, the quick tests that keep log
 /// lines cheap, the decoder hook, and the literals the bench gives ripgrep.
-@Suite("Secret engine: vector search, quick tests, decoders, literals")
+@Suite("Secret engine: terminal escapes, quick tests, decoders, literals")
 struct SecretEngineTests {
     static let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"
 
-    // MARK: - The vector byte search
-
-    @Test(
-        "the vector search finds a byte's first place at any offset around its 64-byte steps, or nil",
-        arguments: [0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 191, 200])
-    func byteSearch(_ place: Int) {
-        var text = [UInt8](repeating: UInt8(ascii: "a"), count: 256)
-        #expect(SecretByteSearch.firstIndex(of: 0x1b, in: text.span) == nil)
-        text[place] = 0x1b
-        text[min(255, place + 3)] = 0x1b
-        #expect(SecretByteSearch.firstIndex(of: 0x1b, in: text.span) == place)
-        #expect(SecretByteSearch.firstIndex(of: 0x1b, in: text.span, from: place + 1) == min(255, place + 3))
-        for count in [place + 1, place + 2, min(256, place + 70)] {
-            #expect(SecretByteSearch.firstIndex(of: 0x1b, in: text.span.extracting(0..<count)) == place)
-        }
-        #expect(SecretByteSearch.firstIndex(of: 0x1b, in: text.span.extracting(0..<place)) == nil)
-    }
+    // MARK: - Terminal escapes
 
     @Test("terminal escapes are still taken out of a whole text, and text without one is left alone")
     func controlSequences() {

@@ -17,6 +17,8 @@ struct DeliverStage {
     var preparedCopy: (any PreparedClipboardWrite)?
     /// Whether a copy that finds no display is said (`RunPlan.isCopyExpected`).
     var isCopyExpected = true
+    /// `-v`: a key-bearing URL that the backend could not mark is said on stderr.
+    var isVerbose = false
     var windows: DesktopWindows
     var output: Output
     /// The first failure's status, or success.
@@ -119,6 +121,9 @@ struct DeliverStage {
                 try clipboard.get().prepareWrite(to: selection).complete(
                     with: Array(url.utf8), isSecret: isLastKeyBearing)
             }
+            if isLastKeyBearing, isVerbose, (try? clipboard.get()) is WaylandClipboard {
+                output.trace(Self.unmarkedLine)
+            }
             return .copied
         } catch .noDisplay {
             if isCopyExpected { output.note("no display: the URL was printed but not copied") }
@@ -129,4 +134,11 @@ struct DeliverStage {
             return .failed("the URL was not copied: \(reason)")
         }
     }
+
+    /// What `-v` says when a key-bearing URL was copied by wl-copy: Debian 12's wl-copy (2.1)
+    /// offers one MIME type (`--type`) and has no `--sensitive` (wl-clipboard 2.2 added it), so
+    /// the URL is on the clipboard without the password manager's mark.
+    static let unmarkedLine =
+        "clipboard: the URL carries its key, but wl-copy cannot offer x-kde-passwordManagerHint: "
+        + "it went unmarked, and a clipboard manager may keep it"
 }

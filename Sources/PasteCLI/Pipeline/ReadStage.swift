@@ -14,7 +14,7 @@ import SystemInterop
 /// overlaps reading the input and the upload. Released unused, either leaves without touching
 /// the clipboard.
 ///
-/// A selection is read as text or an image (`Clipboard.readContentKeepingConnection`): for an
+/// A selection is read as text or an image (`Clipboard.read(_:)` of a `ReadRequest`): for an
 /// owner with text it asks exactly what a text read asks (UTF8_STRING, one conversion), so the
 /// hotkey's text path costs no more than before images existed. Each input's type
 /// (`PasteInput.type`) then chooses its service (`ServiceChoice`): a service that does not take
@@ -71,11 +71,9 @@ enum ReadStage {
         {
             var write: (any PreparedClipboardWrite)?
             let input = try readSelection(selection, plan: plan, context: context) { () throws(ClipboardError) in
-                let read = try clipboard.readContentKeepingConnection(
-                    selection, timeout: plan.clipboardTimeout, preferences: preferences(plan),
-                    observer: secretObserver(plan), ownerOf: target)
+                let read = try clipboard.read(request(selection, plan, copyTarget: target))
                 write = read.write
-                return read.content
+                return read
             }
             reading = Reading(inputs: [input], copy: write, route: plan.route)
         } else {
@@ -101,6 +99,16 @@ enum ReadStage {
             }
         }
         return reading
+    }
+
+    /// The read of `selection`: with the plan's preferences and the secret guard's observer,
+    /// keeping what the read used for a copy to `copyTarget` (the hotkey path).
+    private static func request(
+        _ selection: Selection, _ plan: RunPlan, copyTarget: Selection?
+    ) -> ReadRequest<SecretScanner> {
+        ReadRequest(
+            selection, timeout: plan.clipboardTimeout, preferences: preferences(plan), observer: secretObserver(plan),
+            copyTarget: copyTarget)
     }
 
     /// How a selection is read: its image first with `--image` (or for a service that takes no
@@ -132,9 +140,7 @@ enum ReadStage {
         case .selection(let selection, _):
             return [
                 try readSelection(selection, plan: plan, context: context) { () throws(ClipboardError) in
-                    try clipboard.get().readContent(
-                        selection, timeout: plan.clipboardTimeout, preferences: preferences(plan),
-                        observer: secretObserver(plan))
+                    try clipboard.get().read(request(selection, plan, copyTarget: nil))
                 }
             ]
         case .standardInput:
@@ -187,9 +193,9 @@ enum ReadStage {
     /// (no display at all, when the run only fell back to the clipboard: nothing to read).
     private static func readSelection(
         _ selection: Selection, plan: RunPlan, context: Context,
-        read: () throws(ClipboardError) -> ObservedContent<SecretScanner>
+        read: () throws(ClipboardError) -> ReadResult<SecretScanner>
     ) throws -> PasteInput {
-        let observed: ObservedContent<SecretScanner>
+        let observed: ReadResult<SecretScanner>
         do {
             observed = try read()
         } catch .noDisplay where plan.input == .selection(selection, isFallback: true) {

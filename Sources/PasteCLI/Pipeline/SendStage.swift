@@ -35,7 +35,13 @@ struct SendStage {
     private let interruption: Interruption?
 
     /// Makes the uploader for the run (warning on stderr when `--insecure` turned TLS checks off).
-    init(transfer: RunPlan.Transfer, output: Output, interruption: Interruption? = nil) {
+    ///
+    /// - Parameter masksKeyBearingURLs: whether a service of the run gives key-bearing URLs
+    ///   (`KeyBearingURL`): the `-v` trace then shows every URL shortened.
+    init(
+        transfer: RunPlan.Transfer, output: Output, interruption: Interruption? = nil,
+        masksKeyBearingURLs: Bool = false
+    ) {
         self.transfer = transfer
         self.output = output
         self.interruption = interruption
@@ -55,7 +61,9 @@ struct SendStage {
             options.progress = { sent, total in progressBar.update(sent: sent, total: total) }
         }
         if transfer.isVerbose {
-            options.verbose = { line in output.trace(line) }
+            options.verbose = { line in
+                output.trace(masksKeyBearingURLs ? KeyBearingURL.shortenedURLs(in: line) : line)
+            }
         }
         if let interruption {
             options.shouldStop = { interruption.hasArrived }

@@ -128,6 +128,7 @@ struct UploadPipeline {
         let copy = signal == nil ? plan.copy : nil
         var deliver = DeliverStage(
             copy: copy, preparedCopy: reading.copy, isCopyExpected: plan.isCopyExpected,
+            isVerbose: plan.transfer.isVerbose,
             windows: signal == nil ? windows : DesktopWindows(plan: .none, output: output), output: output)
         for (result, input) in zip(results, inputs) { deliver.deliver(result, fileName: input.fileName, input: input) }
         let status = deliver.finish(clipboard: clipboard)
@@ -170,7 +171,9 @@ struct UploadPipeline {
                 positions.append(index)
             }
         }
-        let send = SendStage(transfer: plan.transfer, output: output, interruption: interruption)
+        let send = SendStage(
+            transfer: plan.transfer, output: output, interruption: interruption,
+            masksKeyBearingURLs: jobs.contains { KeyBearingURL.isKeyBearing(service: $0.service) })
         defer { send.finish() }
         // (A fresh text's entry that cannot be marked is dropped, never thrown: see markInFlight.)
         for index in jobs.indices { try? jobs[index].markInFlight() }

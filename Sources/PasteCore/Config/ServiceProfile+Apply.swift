@@ -63,6 +63,9 @@ extension ServiceProfile {
         .init("always-private", .service, "whether every paste is private") { profile, value throws(ConfigError) in
             profile.isAlwaysPrivate = try value.bool()
         },
+        .init("key-bearing", .service, "whether its result URLs carry a key") { profile, value throws(ConfigError) in
+            profile.isDeclaredKeyBearing = try value.bool()
+        },
         .init("expiry-field", .service, "the field of -e") { profile, value throws(ConfigError) in
             profile.expiryField = value.text
         },

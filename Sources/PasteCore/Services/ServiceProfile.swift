@@ -116,10 +116,14 @@ public struct ServiceProfile: Sendable, Equatable {
     /// The body's shape.
     public var format: RequestFormat = .multipart
 
-    /// Whether this service's results carry their own key (a PrivateBin link holds its
-    /// decryption key in the fragment): such a URL is marked for clipboard managers and shown
-    /// shortened (issue 26, item 2).
-    public var resultsCarryKey: Bool { format == .privatebin }
+    /// Whether this service's results carry their own key: a PrivateBin link holds its
+    /// decryption key in the fragment, and any service may say so of its own links
+    /// (`key-bearing = yes`). Such a URL is marked for clipboard managers and shown shortened
+    /// (issue 26, item 2). A PrivateBin service's links carry their key whatever the key says.
+    public var resultsCarryKey: Bool { format == .privatebin || isDeclaredKeyBearing }
+    /// `key-bearing = yes`: the service's result URLs carry a key (a capability link, a secret
+    /// id, a key in the query), so they are handled as PrivateBin's are.
+    public var isDeclaredKeyBearing = false
     /// The form field that carries the content (multipart and form).
     public var contentField: String = "content"
     /// The file name sent with the content part, for services that want a file upload (0x0.st).
@@ -239,7 +243,8 @@ public struct ServiceProfile: Sendable, Equatable {
             && lhs.fields.map(\.name) == rhs.fields.map(\.name) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
             && lhs.langField == rhs.langField && lhs.titleField == rhs.titleField
             && lhs.privateField?.name == rhs.privateField?.name && lhs.privateField?.value == rhs.privateField?.value
-            && lhs.isAlwaysPrivate == rhs.isAlwaysPrivate && lhs.expiryField == rhs.expiryField
+            && lhs.isAlwaysPrivate == rhs.isAlwaysPrivate && lhs.isDeclaredKeyBearing == rhs.isDeclaredKeyBearing
+            && lhs.expiryField == rhs.expiryField
             && lhs.expiryUnit == rhs.expiryUnit && lhs.jsonTemplate == rhs.jsonTemplate
             && lhs.headers == rhs.headers && lhs.result == rhs.result && lhs.maximumBytes == rhs.maximumBytes
             && lhs.deletionSource == rhs.deletionSource && lhs.query.map(\.name) == rhs.query.map(\.name)

@@ -3,7 +3,7 @@
 
 Owns the name on the bus at --address (jeepney, from .build/venv), answers GetCapabilities with
 --capabilities, and writes each Notify call as one JSON line to --record (image-data as its
-numbers and the length of its pixels). Prints "ready" once it owns the name.
+numbers and the length of its pixels; its centre pixel's channels as "image-centre"). Prints "ready" once it owns the name.
 
 Tests drive it through its own interface, org.paste.TestServer, with dbus-send:
   Invoke(u id, s key)      emits ActionInvoked(id, key), then NotificationClosed(id, 2)
@@ -80,6 +80,10 @@ while True:
             "body": body, "actions": list(actions), "hints": {k: plain(v) for k, v in sorted(hints.items())},
             "expire_timeout": timeout,
         }
+        if "image-data" in hints:
+            width, height, stride, _, _, channels, pixels = hints["image-data"][1]
+            at = (height // 2) * stride + (width // 2) * channels
+            record["image-centre"] = list(pixels[at:at + channels])
         if options.stamp:
             record["received"] = received
         with open(options.record, "a") as file:

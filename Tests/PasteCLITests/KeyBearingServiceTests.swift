@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import PasteCLI
+
+/// A service that declares its results key-bearing (`key-bearing = yes`) gets what PrivateBin's
+/// links get: the password manager's mark on the clipboard, the URL shortened on stderr (the
+/// `-v` trace) and in the notification, whole on stdout; an undeclared one is unmarked (issue
+/// 26, item 2). xclip reads what the owner offers.
+@Suite(
+    "Key-bearing services: key-bearing = yes marks and shortens their URLs", .tags(.x11), .needsXServer, .xvfb,
+    .temporaryHome, .mock, .serialized)
+struct KeyBearingServiceTests: ScopedSuite {
+    /// `xclip -o -selection clipboard -t TARGET`.
+    func xclip(_ target: String) throws -> ProcessResult {
+        try runProcess(
+            "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", target], environment: xvfb.environment,
+            timeout: 20)
+    }
+
+    /// The clipboard's targets, one a line.
+    func targets() throws -> [String] {
+        let result = try xclip("TARGETS")
+        #expect(result.status == 0, "xclip: \(result.err)")
+        return result.out.split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    func runner(bus: SessionBus) throws -> PasteRunner {
+        let paste = try desktopRunner(home: home, bus: bus, display: xvfb.display)
+        try paste.writeConfig(
+            pastieConfig(mock, name: "keyed", extra: "key-bearing = yes\n") + "[paste]\nnotify-style = desktop\n"
+                + pastieConfig(mock, name: "plain").replacing("[paste]\nretries = 0\n", with: ""))
+        return paste
+    }
+
+    @Test("declared key-bearing: marked secret on the clipboard, shortened on stderr and in the notification")
+    func declaredMarked() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try runner(bus: bus)
+        let result = try paste.run(["-S", "keyed", "--notify", "-v"], stdin: "a capability link\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        let id = try #require(pasteID(url), "\(url)")
+        let shown = KeyBearingURL.shortened(url)
+        #expect(shown == mock.url("/") + "…")
+        #expect(try xvfb.clipboardText() == url)
+        let listed = try targets()
+        #expect(listed.contains("x-kde-passwordManagerHint"), "\(listed)")
+        #expect(listed.contains("UTF8_STRING"), "\(listed)")
+        #expect(try xclip("x-kde-passwordManagerHint").out == "secret")
+        // The trace names the redirect (Location, curl's note, the GET that follows it) shortened.
+        #expect(!result.err.contains(url), "\(result.err)")
+        #expect(!result.err.contains("/pastes/\(id)"), "\(result.err)")
+        #expect(result.err.contains("paste: < Location: \(shown)\n"), "\(result.err)")
+        #expect(result.err.contains("paste: > GET /… HTTP/1.1\n"), "\(result.err)")
+        #expect(result.err.contains("paste: > POST /pastes/create HTTP/1.1\n"), "\(result.err)")
+        let note = try #require(server.notifications.first)
+        #expect(note["summary"] as? String == "Copied")
+        #expect(note["body"] as? String == shown)
+    }
+
+    @Test("an undeclared service of the same kind is unmarked and shown whole")
+    func undeclaredUnmarked() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try runner(bus: bus)
+        let result = try paste.run(["-S", "plain", "--notify", "-v"], stdin: "an ordinary note\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(try xvfb.clipboardText() == url)
+        let listed = try targets()
+        #expect(listed.contains("UTF8_STRING"), "\(listed)")
+        #expect(!listed.contains("x-kde-passwordManagerHint"), "\(listed)")
+        #expect(result.err.contains("paste: < Location: \(url)\n"), "\(result.err)")
+        #expect(server.notifications.first?["body"] as? String == url)
+    }
+
+    @Test(
+        "a trace line keeps everything but the URLs and a GET's target",
+        arguments: [
+            ("< Location: https://h.example/s/KEY/12", "< Location: https://h.example/…"),
+            (
+                "* Issue another request to this URL: 'http://h.example:81/s/KEY/12'",
+                "* Issue another request to this URL: 'http://h.example:81/…'"
+            ),
+            ("> GET /s/KEY/12 HTTP/1.1", "> GET /… HTTP/1.1"),
+            ("> POST /pastes/create HTTP/1.1", "> POST /pastes/create HTTP/1.1"),
+            ("< Content-Type: text/html", "< Content-Type: text/html"),
+            ("< Link: <https://a.example/x#k>; rel=x", "< Link: <https://a.example/x…>; rel=x"),
+        ])
+    func traceLine(line: String, shown: String) {
+        #expect(KeyBearingURL.shortenedURLs(in: line) == shown)
+    }
+}
