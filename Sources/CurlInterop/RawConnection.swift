@@ -101,7 +101,7 @@ public final class RawConnection {
                 var count = 0
                 let code = curl_easy_send(easy.raw, buffer.baseAddress! + sent, got - sent, &count)
                 if code == CURLE_AGAIN {
-                    try wait(for: Int16(POLLOUT), until: min(deadline, .now + idleTimeout), doing: "sending")
+                    try wait(for: .writable, until: min(deadline, .now + idleTimeout), doing: "sending")
                     continue
                 }
                 guard code == CURLE_OK else { throw easy.makeError(code) }
@@ -138,7 +138,7 @@ public final class RawConnection {
             var count = 0
             let code = chunk.withUnsafeMutableBytes { curl_easy_recv(easy.raw, $0.baseAddress, $0.count, &count) }
             if code == CURLE_AGAIN {
-                try wait(for: Int16(POLLIN), until: min(deadline, .now + idleTimeout), doing: "waiting for the answer")
+                try wait(for: .readable, until: min(deadline, .now + idleTimeout), doing: "waiting for the answer")
                 continue
             }
             guard code == CURLE_OK else { throw easy.makeError(code) }
@@ -148,25 +148,21 @@ public final class RawConnection {
         return answer
     }
 
-    /// Waits until the socket is ready for `events`, or throws a timeout at the deadline.
-    private func wait(for events: Int16, until deadline: ContinuousClock.Instant, doing what: String) throws(CurlError)
-    {
-        while true {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            let milliseconds = remaining.wholeMilliseconds
-            guard milliseconds > 0 else {
-                throw CurlError(code: .operationTimedOut, detail: "timed out \(what)")
-            }
-            var entry = pollfd(fd: socket, events: events, revents: 0)
-            let ready = poll(&entry, 1, Int32(min(milliseconds, Int64(Int32.max))))
-            if ready > 0 { return }
-            if ready < 0 && errno != EINTR {
-                throw CurlError(code: .receiveError, detail: "poll: " + Errno(rawValue: errno).message)
-            }
-            if ready < 0, isStopped?() == true {
-                throw CurlError(code: .abortedByCallback, detail: "interrupted \(what)")
-            }
+    /// Waits until the socket is ready, or throws a timeout at the deadline (SystemInterop's
+    /// poll loop; a signal ends the wait when `isStopped` says so).
+    private func wait(
+        for readiness: FileDescriptor.Readiness, until deadline: ContinuousClock.Instant, doing what: String
+    ) throws(CurlError) {
+        let ready: PollEvents?
+        do {
+            ready = try FileDescriptor.poll(
+                rawDescriptor: socket, for: readiness, before: deadline, stopsOnInterrupt: { isStopped?() == true })
+        } catch  where error == .interrupted {
+            throw CurlError(code: .abortedByCallback, detail: "interrupted \(what)")
+        } catch {
+            throw CurlError(code: .receiveError, detail: "poll: " + error.message)
         }
+        if ready == nil { throw CurlError(code: .operationTimedOut, detail: "timed out \(what)") }
     }
 }
 

@@ -1,4 +1,5 @@
 import PasteCore
+import Formats
 
 /// What the person asked for, after parsing: the neutral model between argv and running.
 public struct Invocation: Sendable, Equatable {

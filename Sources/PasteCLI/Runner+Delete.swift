@@ -1,5 +1,6 @@
 import PasteCore
 import Upload
+import Formats
 
 /// Why a paste cannot be deleted.
 enum DeleteError: PasteError {

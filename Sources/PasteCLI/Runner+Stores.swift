@@ -2,6 +2,7 @@ import Clipboard
 import PasteCore
 import SystemInterop
 import Upload
+import Formats
 
 extension Runner {
     /// `--version`: ours and the libraries in use.

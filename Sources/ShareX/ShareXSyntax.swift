@@ -1,4 +1,5 @@
 import PasteCore
+import Formats
 
 /// The two template syntaxes of ShareX custom uploaders, parsed into `Template` parts.
 ///

@@ -269,20 +269,7 @@ extension FileDescriptor {
     /// - Parameter deadline: When to give up; nil waits as long as it takes.
     /// - Returns: true when ready, false at the deadline.
     public func wait(for readiness: Readiness, before deadline: ContinuousClock.Instant?) throws(Errno) -> Bool {
-        while true {
-            var timeout: Int32 = -1
-            if let deadline {
-                let left = deadline - .now
-                if left <= .zero { return false }
-                timeout = Self.pollMilliseconds(left)
-            }
-            var entry = pollfd(fd: rawValue, events: readiness.events, revents: 0)
-            do {
-                if try valueOrErrno(retryOnInterrupt: false, { poll(&entry, 1, timeout) }) > 0 { return true }
-            } catch  where error == .interrupted {
-                continue
-            }
-        }
+        try Self.poll(rawDescriptor: rawValue, for: readiness, before: deadline) != nil
     }
 
     /// `poll`'s timeout for a duration: whole milliseconds, rounded up (so a wait never ends

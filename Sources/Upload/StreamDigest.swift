@@ -1,4 +1,5 @@
 import CryptoInterop
+import Formats
 
 /// The SHA-256 of a streamed body, fed as each chunk is sent (`Uploader.send(_:streamObserver:)`),
 /// so a gigabyte is not read twice, with libcrypto's hardware-assisted hash so hashing keeps up
@@ -28,13 +29,7 @@ public final class StreamDigest {
     /// stream's end, or after the transfer), later ones return the same digest.
     public func finalizeHex() -> String {
         if let finalHex { return finalHex }
-        let digits: [Character] = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(64)
-        for byte in hasher.finalize() {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
+        let text = SHA256.hex(hasher.finalize())
         finalHex = text
         return text
     }

@@ -1,6 +1,7 @@
 internal import CX11
 internal import CX11Shims
 internal import Glibc
+internal import SystemInterop
 
 /// A key as the alert windows and their dialogs see it, already translated from its keysym and
 /// the input method's text.
@@ -86,22 +87,15 @@ extension AlertWindow {
         let pointer = xDisplay
         if XPending(pointer) > 0 { return true }
         while true {
-            var timeoutMilliseconds: Int32 = -1
-            if let deadline {
-                let left = deadline - .now
-                if left <= .zero { return false }
-                let (seconds, attoseconds) = left.components
-                let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
-                timeoutMilliseconds = Int32(clamping: milliseconds)
-            }
-            var poller = pollfd(fd: display.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, timeoutMilliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
+            let ready: PollEvents?
+            do {
+                ready = try FileDescriptor.poll(
+                    rawDescriptor: display.connectionFileDescriptor, for: .readable, before: deadline)
+            } catch {
                 throw .connectionLost
             }
-            if ready == 0 { continue }  // re-check the deadline
-            if poller.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { throw .connectionLost }
+            guard let ready else { return false }
+            if ready.isBroken { throw .connectionLost }
             // Readable: XPending reads the bytes; they may hold no complete event yet.
             if XPending(pointer) > 0 { return true }
         }

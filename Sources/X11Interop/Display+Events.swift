@@ -1,5 +1,6 @@
 internal import CX11
 internal import Glibc
+internal import SystemInterop
 
 extension Display {
     /// The next event, waiting at most until `deadline` (nil: no limit).
@@ -19,21 +20,20 @@ extension Display {
                 XNextEvent(pointer, &event)
                 return Event(&event)
             }
-            var timeout: Int32 = -1
-            if let deadline {
-                let left = deadline - .now
-                if left <= .zero { return nil }
-                let (seconds, attoseconds) = left.components
-                // Round up so we never wake just before the deadline and spin.
-                timeout = Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-            }
-            var descriptor = pollfd(fd: connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, timeout)
-            if ready < 0 && errno == EINTR && returnsOnSignal { return nil }
-            if ready < 0 && errno != EINTR {
+            let ready: PollEvents?
+            do {
+                ready = try FileDescriptor.poll(
+                    rawDescriptor: connectionFileDescriptor, for: .readable, before: deadline,
+                    stopsOnInterrupt: { returnsOnSignal })
+            } catch  where error == .interrupted {
+                return nil
+            } catch {
                 // The socket itself failed; XPending will find out and the I/O handler ends us.
                 _ = XPending(pointer)
+                continue
             }
+            // At the deadline, what arrived meanwhile still counts.
+            if ready == nil, XPending(pointer) == 0 { return nil }
         }
     }
 

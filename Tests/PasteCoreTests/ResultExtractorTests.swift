@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PasteCore
+@testable import Formats
 
 @Suite("Result extraction and sanitizing")
 struct ResultExtractorTests {

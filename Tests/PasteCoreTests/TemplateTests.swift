@@ -2,6 +2,7 @@ import FoundationEssentials
 import Testing
 
 @testable import PasteCore
+@testable import Formats
 
 @Suite("Templates: the config spelling, checks at load time, filling")
 struct TemplateTests {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import PasteCore
 @testable import Upload
+import Formats
 
 @Suite("Stream digests through libcrypto")
 struct StreamDigestTests {

@@ -44,9 +44,7 @@ struct FallbackStage {
         var seen: Set<String> = [service.name]
         var next = service.fallback
         while let name = next, !seen.contains(name) {
-            guard let profile = services.first(named: name) else {
-                throw .unknownService(name: name, known: services.map(\.name))
-            }
+            let profile = try services.named(name)
             chain.append(profile)
             seen.insert(name)
             next = profile.fallback

@@ -1,4 +1,5 @@
 import PasteCore
+import Formats
 
 extension PasteFailure {
     // MARK: - Fallback services (issue 25, item 4)

@@ -1,5 +1,6 @@
 import PasteCore
 import SecretGuard
+import Formats
 
 /// `--retry`'s way into the pipeline (and `--outbox send`'s): each claimed outbox entry becomes
 /// a job that enters at send and leaves through extract, record and deliver like a fresh
@@ -32,12 +33,12 @@ struct RetryStage {
         if let url = metadata.serviceURL {
             service = ServiceProfile.adHoc(url: url)
         } else {
-            do { service = try named(metadata.service) } catch { throw PasteFailure(error) }
+            do { service = try plan.services.named(metadata.service) } catch { throw PasteFailure(error) }
         }
         do { size = try claim.contentSize() } catch { throw PasteFailure(error) }
         let options = Self.options(of: metadata)
         // An image or a binary file was kept byte-exact with its type: it goes again as a file.
-        let type = metadata.contentType.map { MediaType(recordedName: $0) } ?? .plainText
+        let type = Self.mediaType(metadata.contentType)
         var build = BuildStage(service: service, context: context)
         var request = try build.build(
             outboxContent: claim.contentDescriptorPath, size: size, options: options, fileName: metadata.fileName,
@@ -110,14 +111,6 @@ struct RetryStage {
         return PasteFailure(cause: failure.cause, text: .outbox(id: entry.id, state: entry.metadata.effectiveState))
     }
 
-    /// The service by name, or `ConfigError.unknownService`.
-    private func named(_ name: String) throws(ConfigError) -> ServiceProfile {
-        guard let profile = plan.services.first(named: name) else {
-            throw .unknownService(name: name, known: plan.services.map(\.name))
-        }
-        return profile
-    }
-
     /// Checks that an entry's content is the one it recorded (its SHA-256), before it is sent:
     /// a content edited in place, even to the same length, is never sent as the original.
     ///
@@ -127,9 +120,13 @@ struct RetryStage {
         if RecordStage.digest(ofFile: claim.contentDescriptorPath) != recorded { throw ContentChanged(id: claim.id) }
     }
 
-    /// Whether content of this MIME type is text the guard reads (no type: text).
+    /// The type an entry recorded (no type: plain text, as entries were before types).
+    static func mediaType(_ recorded: String?) -> MediaType {
+        recorded.map { MediaType(recordedName: $0) } ?? .plainText
+    }
+
+    /// Whether content of this recorded MIME type is text the guard reads (no type: text).
     static func isText(_ type: String?) -> Bool {
-        guard let type = type?.lowercased() else { return true }
-        return type.hasPrefix("text/")
+        mediaType(type).category == .text
     }
 }

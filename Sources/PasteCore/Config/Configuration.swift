@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SystemInterop
+import Formats
 
 /// The whole configuration in force: settings and every known service.
 public struct Configuration: Sendable {
@@ -128,9 +129,7 @@ public struct Configuration: Sendable {
     func checkImageService(path: String) throws(ConfigError) {
         guard let name = settings.imageService else { return }
         let line = settings.imageServiceLine ?? 0
-        guard let profile = services.first(named: name) else {
-            throw .unknownService(name: name, known: services.map(\.name), path: path, line: line)
-        }
+        let profile = try services.named(name, path: path, line: line)
         guard profile.accepts.takes(.image) else {
             throw .badValue(
                 path: path, line: line, key: "image-service", value: name,
@@ -287,10 +286,7 @@ public struct Configuration: Sendable {
     public func resolveService(flag: String?, context: Context) throws(ConfigError) -> ServiceProfile {
         if let name = flag ?? context.nonEmpty("PASTE_SERVICE") { return try service(named: name) }
         guard let name = settings.service else { return try service(named: BuiltInServices.defaultName) }
-        guard let profile = services.first(named: name) else {
-            throw .unknownService(name: name, known: services.map(\.name), path: path, line: settings.serviceLine)
-        }
-        return profile
+        return try services.named(name, path: path, line: settings.serviceLine)
     }
 
     /// Refuses a file that holds a literal secret while others can read it.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SystemInterop
+import Formats
 
 extension ServiceProfile {
     /// The keys of `[service "NAME"]`, in the order paste-config(5) lists them.

@@ -1,4 +1,5 @@
 import SystemInterop
+import Formats
 
 /// Turns a service profile, the content and the person's options into an `UploadRequest`.
 ///

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Formats
 
 /// Reads the paste's URL out of a server's answer, by the service's result rule.
 ///

@@ -1,3 +1,5 @@
+import Formats
+
 /// A profile written back as a `[service "NAME"]` section (`paste --import-sxcu`).
 ///
 /// Every key the profile needs is written, starting from nothing (no `base`), so the section
@@ -95,16 +97,9 @@ extension ServiceProfile {
 
     /// `"…"` with the escapes the config grammar knows.
     static func quoted(_ text: String, always: Bool) -> String {
-        var out = "\""
-        for character in text {
-            switch character {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default: out.append(character)
-            }
-        }
-        return out + "\""
+        "\"" + Escaping.substituting(quotedEscapes, in: text) + "\""
     }
+
+    /// The escapes of a quoted config value (paste-config(5); `ConfigFile` reads them back).
+    static let quotedEscapes: [Character: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\t": "\\t"]
 }

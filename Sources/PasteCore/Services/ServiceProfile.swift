@@ -1,3 +1,5 @@
+import Formats
+
 /// How the request body is shaped for a service.
 public enum RequestFormat: String, Sendable, CaseIterable {
     /// `multipart/form-data` (the classic pastie API, 0x0.st).
@@ -290,5 +292,17 @@ extension Array where Element == ServiceProfile {
     /// the error for an unknown name.
     public func first(named name: String) -> ServiceProfile? {
         first { $0.name == name }
+    }
+
+    /// The service of this name, or `ConfigError.unknownService` listing the known names.
+    ///
+    /// - Parameters:
+    ///   - path: the config file that wrote the name, when it did (the error points there).
+    ///   - line: its line in that file.
+    public func named(_ name: String, path: String? = nil, line: Int? = nil) throws(ConfigError) -> ServiceProfile {
+        guard let profile = first(named: name) else {
+            throw .unknownService(name: name, known: map(\.name), path: path, line: line)
+        }
+        return profile
     }
 }

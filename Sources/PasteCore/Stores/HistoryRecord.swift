@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Formats
 
 /// One paste that went out: where it went, what it was, and how to take it back.
 ///

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Formats
 
 /// A paste in the outbox: its content file and its metadata file.
 ///

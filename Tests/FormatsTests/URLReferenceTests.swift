@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PasteCore
+@testable import Formats
 
 @Suite("Relative URL resolution (RFC 3986 section 5)")
 struct URLReferenceTests {

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import SystemInterop
 
 extension Duration {
     /// Parses `30`, `2.5s`, `10m`, `1h`, `7d`, `2w` into seconds: finite and not negative (a

@@ -1,4 +1,4 @@
-import PasteCore
+import Formats
 import Testing
 
 @Suite("SHA-256")

@@ -104,39 +104,10 @@ public struct MediaType: Sendable, Hashable {
     /// Whether `bytes` are UTF-8 with no NUL: what paste calls text. When `isWhole` is false,
     /// a character cut by the end of `bytes` (at most three bytes) is allowed.
     public static func isUTF8Text(_ bytes: [UInt8], isWhole: Bool) -> Bool {
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let lead = bytes[index]
-            if lead == 0 { return false }
-            if lead < 0x80 {
-                index += 1
-                continue
-            }
-            // RFC 3629 §4: the lead byte gives the length; overlongs, surrogates and values
-            // past U+10FFFF are refused by the second byte's range.
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: (length, low) = (3, 0xA0)
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: (length, high) = (3, 0x9F)
-            case 0xF0: (length, low) = (4, 0x90)
-            case 0xF1...0xF3: length = 4
-            case 0xF4: (length, high) = (4, 0x8F)
-            default: return false
-            }
-            for offset in 1..<length {
-                guard index + offset < count else { return !isWhole }
-                let byte = bytes[index + offset]
-                let (min, max) = offset == 1 ? (low, high) : (0x80, 0xBF)
-                guard byte >= min && byte <= max else { return false }
-            }
-            index += length
-        }
-        return true
+        if bytes.contains(0) { return false }
+        var validator = UTF8Validator()
+        guard validator.validate(bytes.span, at: 0) == nil else { return false }
+        return !isWhole || validator.finish() == nil
     }
 
     // MARK: - File names

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import SystemInterop
 
 /// Parses byte counts such as `512`, `64K`, `10M`, `1G` (binary multiples).
 public enum ByteCount {

@@ -14,21 +14,30 @@ public enum Escaping: Sendable, Equatable {
         switch self {
         case .none: return text
         case .json: return JSONText.escape(text)
-        case .xml:
-            var out = ""
-            for character in text {
-                switch character {
-                case "&": out += "&amp;"
-                case "<": out += "&lt;"
-                case ">": out += "&gt;"
-                case "\"": out += "&quot;"
-                case "'": out += "&apos;"
-                default: out.append(character)
-                }
-            }
-            return out
+        case .xml: return Self.substituting(Self.xmlEntities, in: text)
         case .percent: return Self.percentEncode(text)
         }
+    }
+
+    /// XML's five predefined entities (XML 1.0 §4.6), for text and attributes alike.
+    static let xmlEntities: [Character: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;",
+    ]
+
+    /// `text` with each character found in `replacements` written as its replacement: the one
+    /// loop behind the escapers that replace single characters (XML's entities, the config
+    /// file's quoted values).
+    package static func substituting(_ replacements: [Character: String], in text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            if let replacement = replacements[character] {
+                out += replacement
+            } else {
+                out.append(character)
+            }
+        }
+        return out
     }
 
     /// Every byte of the UTF-8 but `A-Z a-z 0-9 - . _ ~` as `%XX`.
