@@ -1,4 +1,5 @@
 import Alerts
+import Formats
 import Notify
 import PasteCore
 
