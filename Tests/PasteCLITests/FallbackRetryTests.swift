@@ -42,6 +42,28 @@ struct FallbackRetryTests: ScopedSuite {
         #expect(history.first?.contains("\"service\":\"backup\"") == true, "history: \(history)")
     }
 
+    @Test("two entries of a dead service: --retry asks it once (one connect in the -v trace), both go to the fallback")
+    func deadServiceAskedOnce() throws {
+        let dead = try FaultRetryTests.freePort()
+        _ = try leaveInOutbox("first of two\n", dead: dead)
+        _ = try leaveInOutbox("second of two\n", dead: dead)
+        #expect(try paste.outboxIDs().count == 2)
+        try paste.writeConfig(
+            "[paste]\nretries = 0\n"
+                + FallbackTests.section("m", url: "http://127.0.0.1:\(dead)/pastes/create", "fallback = backup\n")
+                + FallbackTests.section("backup", url: mock.url("/pastes/create")))
+        let retry = try paste.run(["--retry", "-v"])
+        #expect(retry.status == 0, "stderr: \(retry.err)")
+        let went =
+            "paste: m failed (cannot connect to 127.0.0.1:\(dead): connection refused): the text went to 'backup' instead"
+        #expect(retry.err.components(separatedBy: "\n").filter { $0 == went }.count == 2, "stderr: \(retry.err)")
+        let connects = retry.err.components(separatedBy: "\n").filter { $0.contains("Trying 127.0.0.1:\(dead)") }
+        #expect(connects.count == 1, "stderr: \(retry.err)")
+        let bodies = try mock.pastes().map { try mock.rawPaste(id: $0.id) }
+        #expect(Set(bodies) == [Data("first of two\n".utf8), Data("second of two\n".utf8)])
+        #expect(try paste.outboxIDs().isEmpty)
+    }
+
     @Test(
         "an entry of a private service does not fall back to a public one; with fallback-public, --outbox send ID does")
     func privateStaysPrivate() throws {

@@ -300,8 +300,16 @@ struct UploadPipeline {
                 // it; another run's listing may hold it for a moment.
                 guard let claim = try? outbox.claimDue(item.entry, ignoringBackoff: isAttended) else { continue }
                 tried.insert(item.entry.name)
-                let result = sender.send(claim)
-                if case .failure(let failure) = result, (failure.cause as? UploadError)?.isUnreachable == true {
+                guard let result = sender.send(claim) else {
+                    // Its service was found down earlier in this run and it has no fallback to
+                    // go to: it waits for the next run, untried.
+                    if unreachable[key] == nil { unreachableOrder.append(key) }
+                    unreachable[key, default: 0] += 1
+                    continue
+                }
+                if case .failure(let failure) = result, (failure.cause as? UploadError)?.isUnreachable == true,
+                    unreachable[key] == nil
+                {
                     unreachable[key] = 0
                     unreachableOrder.append(key)
                 }
@@ -368,6 +376,10 @@ private struct EntrySender {
     /// The status of the first entry that was sent and failed in a way that holds it (the
     /// server may have made it, or its attempts ran out).
     private(set) var firstHeldFailure: ExitStatus?
+    /// The services (`UploadPipeline.serviceKey`) found unreachable in this run, with the failure
+    /// that said so: a later entry of theirs goes straight to its fallback chain, or waits for the
+    /// next run untried (one connect timeout per dead service and run, issue 25).
+    private var unreachable: [String: UploadError] = [:]
 
     init(plan: RetryPlan, outbox: Outbox, context: Context, output: Output) {
         self.plan = plan
@@ -380,16 +392,25 @@ private struct EntrySender {
 
     /// Checks, sends, records and delivers one claimed entry; the claim ends with it.
     ///
-    /// - Returns: how it went (the failure already delivered).
+    /// - Returns: how it went (the failure already delivered); nil when the entry was left as it
+    ///   was, untried: its service was found unreachable earlier in this run and it has no
+    ///   fallback to go to.
     @discardableResult
-    mutating func send(_ claim: OutboxClaim) -> Result<PasteResult, PasteFailure> {
+    mutating func send(_ claim: OutboxClaim) -> Result<PasteResult, PasteFailure>? {
         let result: Result<PasteResult, PasteFailure>
         var wasSent = false
+        let key = UploadPipeline.serviceKey(of: claim.entry)
         do throws(PasteFailure) {
             var job = try stage.job(for: claim)
+            let knownDown = unreachable[key]
+            if knownDown != nil, stage.fallbacks(of: job).isEmpty || !job.request.isReplayable { return nil }
             do { try job.markInFlight() } catch { throw PasteFailure(error) }
             wasSent = true
-            var response = Result { () throws(UploadError) in try send.perform(job) }
+            // A service already found down in this run is not asked again: its failure stands
+            // for this entry too, and the fallback chain takes it from there.
+            var response: Result<UploadResponse, UploadError> =
+                knownDown.map { .failure($0) } ?? Result { () throws(UploadError) in try send.perform(job) }
+            if knownDown == nil, case .failure(let error) = response, error.isUnreachable { unreachable[key] = error }
             // Its service down: on to that service's fallback, as a fresh text would go.
             if let (detoured, answer, detour) = fallBack(job, response: response, claim: claim) {
                 job = detoured
