@@ -187,14 +187,7 @@ public final class AlertWindow {
     private func setProperties(kind: AlertWindowKind, title: String) {
         let pointer = xDisplay
         let atoms = WindowManagerAtoms(display: display, kind: kind)
-        var sizeHints = XSizeHints()
-        sizeHints.flags = USPosition | PPosition | PMinSize | PMaxSize
-        sizeHints.x = Int32(clamping: frame.x)
-        sizeHints.y = Int32(clamping: frame.y)
-        sizeHints.min_width = Int32(clamping: frame.width)
-        sizeHints.max_width = Int32(clamping: frame.width)
-        sizeHints.min_height = Int32(clamping: frame.height)
-        sizeHints.max_height = Int32(clamping: frame.height)
+        var sizeHints = fixedSizeHints()
         var wmHints = XWMHints()
         wmHints.flags = InputHint | StateHint
         wmHints.input = kind == .dialog ? 1 : 0
@@ -216,6 +209,20 @@ public final class AlertWindow {
         deleteWindowAtom = atoms.deleteWindow.rawValue
         var protocols = [deleteWindowAtom]
         XSetWMProtocols(pointer, window, &protocols, 1)
+    }
+
+    /// Size hints that pin the window at `frame` (its position, and a fixed size: minimum and
+    /// maximum the same), for `show` and `reshape`.
+    private func fixedSizeHints() -> XSizeHints {
+        var sizeHints = XSizeHints()
+        sizeHints.flags = USPosition | PPosition | PMinSize | PMaxSize
+        sizeHints.x = Int32(clamping: frame.x)
+        sizeHints.y = Int32(clamping: frame.y)
+        sizeHints.min_width = Int32(clamping: frame.width)
+        sizeHints.max_width = Int32(clamping: frame.width)
+        sizeHints.min_height = Int32(clamping: frame.height)
+        sizeHints.max_height = Int32(clamping: frame.height)
+        return sizeHints
     }
 
     private func waitForMap(deadline: ContinuousClock.Instant) throws(AlertWindowError) {
@@ -240,14 +247,7 @@ public final class AlertWindow {
         let pointer = xDisplay
         if newFrame != frame {
             frame = newFrame
-            var sizeHints = XSizeHints()
-            sizeHints.flags = USPosition | PPosition | PMinSize | PMaxSize
-            sizeHints.x = Int32(clamping: frame.x)
-            sizeHints.y = Int32(clamping: frame.y)
-            sizeHints.min_width = Int32(clamping: frame.width)
-            sizeHints.max_width = Int32(clamping: frame.width)
-            sizeHints.min_height = Int32(clamping: frame.height)
-            sizeHints.max_height = Int32(clamping: frame.height)
+            var sizeHints = fixedSizeHints()
             XSetWMNormalHints(pointer, window, &sizeHints)
             XMoveResizeWindow(
                 pointer, window, Int32(clamping: frame.x), Int32(clamping: frame.y),
