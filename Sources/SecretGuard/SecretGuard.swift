@@ -48,7 +48,7 @@ public struct SecretGuard: Sendable {
     }
 
     /// The findings of a scanner that was fed a whole text as it arrived (a large clipboard,
-    /// scanned while it was read: Clipboard's `readContent(_:timeout:preferences:observer:)`):
+    /// scanned while it was read: a Clipboard `read(_:)` whose `ReadRequest` carries an observer):
     /// what `scan` of that text gives, in order of position.
     public func findings(of scanner: SecretScanner) -> [SecretFinding] {
         var finished = scanner
