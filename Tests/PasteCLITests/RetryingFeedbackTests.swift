@@ -3,16 +3,15 @@ import Testing
 import TestSupport
 
 /// "Retrying…", then the final word in the same place (issue 25, item 5): at a hotkey, a first
-/// attempt that fails and is retried puts "Retrying…" on screen within 1.5 s of the launch, and
-/// the run's outcome then shows in that same window (its X id kept, its title changed), or
-/// replaces that same desktop notification (`replaces_id`), never in a second one.
+/// attempt that fails and is retried puts "Retrying…" on screen at once (before the retry: the
+/// first window paste shows says so), and the run's outcome then shows in that same window (its
+/// X id kept, its title changed), or replaces that same desktop notification (`replaces_id`),
+/// never in a second one. How soon after the press is measured by `scripts/bench`'s first-window
+/// case (within 1.5 s), never timed here.
 @Suite(
     "At the hotkey: Retrying…, then the final word in the same window", .tags(.x11), .needsXServer, .xvfb,
     .temporaryHome, .mock, .serialized)
 struct RetryingWindowTests: ScopedSuite {
-    /// The promise: something on screen within this long of the press.
-    static let promise = 1.5
-
     /// The visible windows of paste, each with its title.
     func pasteWindows() -> [(id: String, title: String)] {
         let ids =
@@ -30,20 +29,16 @@ struct RetryingWindowTests: ScopedSuite {
         }
     }
 
-    /// Launches paste at "the hotkey" for `url`; the seconds until its first window, that
-    /// window's id and title, every (id, title) seen until it ended, and how it ended.
-    func watch(url: String) throws -> (
-        seconds: Double, first: (id: String, title: String), seen: [String], result: ProcessResult
-    ) {
+    /// Launches paste at "the hotkey" for `url`; its first window's id and title, every (id,
+    /// title) seen until it ended, and how it ended.
+    func watch(url: String) throws -> (first: (id: String, title: String), seen: [String], result: ProcessResult) {
         try xvfb.putOnClipboard("pressed at the hotkey")
-        let started = Date()
         let run = try Launched(BuiltProducts.path(of: "paste"), ["--url", url], environment: paste.environment)
         var first: (id: String, title: String)?
         try waitUntil("the first window", timeout: 30) {
             first = pasteWindows().first
             return first != nil
         }
-        let seconds = Date().timeIntervalSince(started)
         var seen: [String] = []
         try waitUntil("paste to end", timeout: 60) {
             for window in pasteWindows() where seen.last != "\(window.id) \(window.title)" {
@@ -51,10 +46,10 @@ struct RetryingWindowTests: ScopedSuite {
             }
             return !run.process.isRunning
         }
-        return (seconds, try #require(first), seen, try run.wait(timeout: 30))
+        return (try #require(first), seen, try run.wait(timeout: 30))
     }
 
-    @Test("a 503 once: Retrying… within 1.5 s, then Copied in the same window")
+    @Test("a 503 once: Retrying… at the first failure, then Copied in the same window")
     func retriedThenCopied() throws {
         try paste.writeConfig("[paste]\nnotify-timeout = 1\n")
         try mock.addFault(.status(503, retryAfter: 1), path: "/pastes/create")
@@ -62,14 +57,13 @@ struct RetryingWindowTests: ScopedSuite {
         #expect(watched.result.status == 0, "stderr: \(watched.result.err)")
         #expect(watched.result.out == mock.url("/pastes/1") + "\n")
         #expect(watched.result.err == "paste: retrying in 1.0s (attempt 2 of 4)\n")
-        #expect(watched.seconds < Self.promise, "the first window came after \(watched.seconds) s")
         #expect(watched.first.title == "Retrying…")
         let id = watched.first.id
         #expect(watched.seen.filter { !$0.hasPrefix(id + " ") }.isEmpty, "windows: \(watched.seen)")
         #expect(watched.seen.contains("\(id) Copied"), "windows: \(watched.seen)")
     }
 
-    @Test("a refused connection, retries = 1: Retrying… within 1.5 s, then Paste failed in the same window")
+    @Test("a refused connection, retries = 1: Retrying… at the first failure, then Paste failed in the same window")
     func retriedThenFailed() throws {
         try paste.writeConfig("[paste]\nnotify-timeout = 1\nretries = 1\n")
         let port = try FaultRetryTests.freePort()
@@ -83,7 +77,6 @@ struct RetryingWindowTests: ScopedSuite {
                 == "paste: retrying in \(String(format: "%.1f", delays.first ?? 0))s (attempt 2 of 2)\n"
                 + "paste: cannot connect to 127.0.0.1:\(port): connection refused\n" + keptLine(id: id, isHeld: false)
                 + "\n")
-        #expect(watched.seconds < Self.promise, "the first window came after \(watched.seconds) s")
         #expect(watched.first.title == "Retrying…")
         let window = watched.first.id
         #expect(watched.seen.filter { !$0.hasPrefix(window + " ") }.isEmpty, "windows: \(watched.seen)")
