@@ -2,16 +2,15 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Feedback at once at a hotkey (issue 25, item 5): whatever happens, a window is on screen
-/// within 1.5 s of the press; a failure that is retried shows "Retrying…" first (then the final
-/// word in the same window: `RetryingWindowTests`), never retries silently.
+/// Feedback at once at a hotkey (issue 25, item 5): whatever happens, a window is on screen; a
+/// failure that is retried shows "Retrying…" while paste is still at work, before the outcome
+/// (then the final word in the same window: `RetryingWindowTests`), never retries silently. How
+/// soon after the press (within 1.5 s) is measured by `scripts/bench`'s first-window case, never
+/// timed here.
 @Suite(
-    "At the hotkey: a window within 1.5 s, whatever happens", .tags(.x11), .needsXServer, .xvfb, .temporaryHome,
+    "At the hotkey: a window at once, whatever happens", .tags(.x11), .needsXServer, .xvfb, .temporaryHome,
     .mock, .serialized)
 struct HotkeyFeedbackTests: ScopedSuite {
-    /// The promise: something on screen within this long of the press.
-    static let promise = 1.5
-
     init() throws {
         // The default retries (3), as a new user has them; a short toast keeps the tests quick.
         try paste.writeConfig("[paste]\nnotify-timeout = 0.5\n")
@@ -31,30 +30,36 @@ struct HotkeyFeedbackTests: ScopedSuite {
         return (result?.out ?? "").split(whereSeparator: \.isNewline).map(String.init)
     }
 
-    /// Launches paste at "the hotkey" for `url` and returns the seconds until its first window,
-    /// and how it ended.
-    func firstWindow(url: String) throws -> (seconds: Double, result: ProcessResult) {
+    /// Launches paste at "the hotkey" for `url`; its first window's title, whether that window
+    /// was on screen while paste was still at work (before the outcome), and how it ended.
+    func firstWindow(url: String) throws -> (title: String, beforeEnd: Bool, result: ProcessResult) {
         try xvfb.putOnClipboard("pressed at the hotkey")
-        let started = Date()
         let run = try Launched(BuiltProducts.path(of: "paste"), ["--url", url], environment: paste.environment)
-        try waitUntil("the first window", timeout: 30) { !pasteWindows().isEmpty }
-        let seconds = Date().timeIntervalSince(started)
-        return (seconds, try run.wait(timeout: 30))
+        var first: String?
+        try waitUntil("the first window", timeout: 30) {
+            first = pasteWindows().first
+            return first != nil
+        }
+        let beforeEnd = run.process.isRunning
+        let name = try runProcess(
+            "/usr/bin/env", ["xdotool", "getwindowname", try #require(first)], environment: xvfb.environment,
+            timeout: 20)
+        return (name.out.trimmingCharacters(in: .newlines), beforeEnd, try run.wait(timeout: 30))
     }
 
-    @Test("success: the Copied window within 1.5 s")
+    @Test("success: the Copied window")
     func success() throws {
-        let (seconds, result) = try firstWindow(url: mock.url("/pastes/create"))
+        let (_, _, result) = try firstWindow(url: mock.url("/pastes/create"))
         #expect(result.status == 0, "stderr: \(result.err)")
-        #expect(seconds < Self.promise, "the first window came after \(seconds) s")
     }
 
-    @Test("a refused connection: Retrying… within 1.5 s, three retries, then the text waits")
+    @Test("a refused connection: Retrying… before the outcome, three retries, then the text waits")
     func refused() throws {
         let port = try FaultRetryTests.freePort()
-        let (seconds, result) = try firstWindow(url: "http://127.0.0.1:\(port)/pastes/create")
+        let (title, beforeEnd, result) = try firstWindow(url: "http://127.0.0.1:\(port)/pastes/create")
         #expect(result.status == 75)
-        #expect(seconds < Self.promise, "the first window came after \(seconds) s")
+        #expect(title == "Retrying…", "the first window: \(title)")
+        #expect(beforeEnd, "the first window came only after paste had ended")
         let id = try #require(try paste.outboxIDs().first)
         let err = withoutRetryNotes(result.err)
         #expect(err.retries == 3, "stderr: \(result.err)")
@@ -65,18 +70,19 @@ struct HotkeyFeedbackTests: ScopedSuite {
         #expect(try paste.outboxStates() == ["retryable"])
     }
 
-    @Test("an unknown host (a .invalid name, never looked up outside): the window within 1.5 s")
+    @Test("an unknown host (a .invalid name, never looked up outside): the window before the outcome")
     func unknownHost() throws {
-        let (seconds, result) = try firstWindow(url: "http://paste.invalid/pastes/create")
+        let (title, beforeEnd, result) = try firstWindow(url: "http://paste.invalid/pastes/create")
         #expect(result.status == 75)
-        #expect(seconds < Self.promise, "the first window came after \(seconds) s")
+        #expect(title == "Retrying…", "the first window: \(title)")
+        #expect(beforeEnd, "the first window came only after paste had ended")
         #expect(
             withoutRetryNotes(result.err).text.hasPrefix("paste: cannot resolve host 'paste.invalid'"),
             "stderr: \(result.err)")
         #expect(try paste.outboxStates() == ["retryable"])
     }
 
-    @Test("a dead host (the connection times out after 1.2 s): Retrying… within 1.5 s, then the text waits")
+    @Test("a dead host (the connection times out after 1.2 s): Retrying… before the outcome, then the text waits")
     func connectTimeout() throws {
         // A listener whose accept queue is full: the kernel drops further SYNs, so connecting
         // to it times out (nothing outside is reached).
@@ -104,9 +110,10 @@ struct HotkeyFeedbackTests: ScopedSuite {
         try? fromChild.fileHandleForWriting.close()
         let line = String(decoding: fromChild.fileHandleForReading.availableData, as: UTF8.self)
         let port = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)), "listener: \(line)")
-        let (seconds, result) = try firstWindow(url: "http://127.0.0.1:\(port)/pastes/create")
+        let (title, beforeEnd, result) = try firstWindow(url: "http://127.0.0.1:\(port)/pastes/create")
         #expect(result.status == 75)
-        #expect(seconds < Self.promise, "the first window came after \(seconds) s")
+        #expect(title == "Retrying…", "the first window: \(title)")
+        #expect(beforeEnd, "the first window came only after paste had ended")
         let id = try #require(try paste.outboxIDs().first)
         let err = withoutRetryNotes(result.err)
         #expect(err.retries == 3, "stderr: \(result.err)")
