@@ -28,6 +28,18 @@ public final class NotificationServer {
         }
     }
 
+    /// Connects to the session bus at `address` and asks what the server can do, both before
+    /// `deadline`: the first two steps of every notification (the first call is what tells that
+    /// a server is there).
+    ///
+    /// - Throws: `NotifyError`, as `init(busAddress:before:)` and `capabilities(before:)`.
+    public static func connect(
+        busAddress address: String, before deadline: ContinuousClock.Instant
+    ) throws(NotifyError) -> (server: NotificationServer, capabilities: Set<String>) {
+        let server = try NotificationServer(busAddress: address, before: deadline)
+        return (server, try server.capabilities(before: deadline))
+    }
+
     /// What the server can do (`GetCapabilities`): `actions`, `body`, `body-markup`,
     /// `body-images`, `persistence`, `icon-static`…
     ///

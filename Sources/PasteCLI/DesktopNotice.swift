@@ -65,9 +65,7 @@ struct DesktopNotice: Codable, Equatable, Sendable {
     /// The notification sent: with the actions only when the server shows them (no promises in
     /// a notification without buttons), the body escaped for a server that reads markup.
     func notification(capabilities: Set<String>) -> DesktopNotification {
-        var note = DesktopNotification(
-            summary: summary,
-            body: capabilities.contains("body-markup") ? Escaping.xml.apply(body) : body)
+        var note = DesktopNotification(summary: summary, plainBody: body, capabilities: capabilities)
         note.urgency = .normal
         note.expiry = .after(.milliseconds(max(1, expiryMilliseconds)))
         if let replacesID { note.replacesID = replacesID }

@@ -103,8 +103,8 @@ enum DesktopNotifier {
         let id: UInt32
         do {
             let deadline = ContinuousClock.now + callTime
-            server = try NotificationServer(busAddress: address, before: deadline)
-            let capabilities = try server.capabilities(before: deadline)
+            let capabilities: Set<String>
+            (server, capabilities) = try NotificationServer.connect(busAddress: address, before: deadline)
             try server.watchSignals(before: deadline)
             id = try server.show(notice.notification(capabilities: capabilities), before: deadline)
         } catch {

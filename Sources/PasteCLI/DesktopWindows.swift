@@ -121,8 +121,7 @@ struct DesktopWindows {
         guard let address = plan.busAddress else { return .bus(.noAddress) }
         do {
             let deadline = ContinuousClock.now + Self.serverTime
-            let server = try NotificationServer(busAddress: address, before: deadline)
-            let capabilities = try server.capabilities(before: deadline)
+            let (server, capabilities) = try NotificationServer.connect(busAddress: address, before: deadline)
             if capabilities.contains("actions") && !notice.actions.isEmpty {
                 try DesktopNotifier.launch(notice, environment: plan.environment)
             } else {
@@ -206,13 +205,11 @@ struct DesktopWindows {
         guard let address = plan.busAddress else { return .failure(.bus(.noAddress)) }
         do {
             let deadline = ContinuousClock.now + Self.serverTime
-            let server = try NotificationServer(busAddress: address, before: deadline)
-            let capabilities = try server.capabilities(before: deadline)
+            let (server, capabilities) = try NotificationServer.connect(busAddress: address, before: deadline)
             guard capabilities.contains("actions") else { return .failure(.noActions) }
             try server.watchSignals(before: .now + DesktopNotifier.callTime)
             var note = DesktopNotification(
-                summary: "Upload this text?",
-                body: capabilities.contains("body-markup") ? Escaping.xml.apply(message) : message)
+                summary: "Upload this text?", plainBody: message, capabilities: capabilities)
             note.actions = [
                 .init(key: NotificationActionKey.upload, label: "Upload anyway"),
                 .init(key: NotificationActionKey.cancel, label: "Cancel"),

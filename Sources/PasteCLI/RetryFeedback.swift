@@ -1,5 +1,4 @@
 import Alerts
-import Formats
 import Notify
 import PasteCore
 
@@ -66,11 +65,8 @@ final class RetryFeedback {
         guard let address = plan.busAddress else { return .failure(.bus(.noAddress)) }
         do {
             let deadline = ContinuousClock.now + DesktopWindows.serverTime
-            let server = try NotificationServer(busAddress: address, before: deadline)
-            let capabilities = try server.capabilities(before: deadline)
-            var note = DesktopNotification(
-                summary: Self.title,
-                body: capabilities.contains("body-markup") ? Escaping.xml.apply(body) : body)
+            let (server, capabilities) = try NotificationServer.connect(busAddress: address, before: deadline)
+            var note = DesktopNotification(summary: Self.title, plainBody: body, capabilities: capabilities)
             note.urgency = .normal
             // Up until the final word replaces it, and a little past the longest run of retries.
             note.expiry = .after(Self.notificationExpiry)

@@ -98,19 +98,7 @@ struct FallbackRetryTests: ScopedSuite {
 
     @Test("a real server as the fallback of a retried entry: pinnwand takes it")
     func pinnwandFallback() throws {
-        let folder = paste.home.root.appendingPathComponent("pinnwand")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let configuration = try paste.home.write(
-            "database_uri = \"sqlite:///\(folder.path)/pinnwand.db\"\npaste_size = 4194304\n"
-                + ["read", "create", "delete"].map {
-                    "[ratelimit.\($0)]\ncapacity = 1000\nconsume = 1\nrefill = 1000\n"
-                }.joined(),
-            to: "pinnwand/pinnwand.toml")
-        let port = try ServerProcess.freePort()
-        let server = try ServerProcess(
-            try RealPastebinTests.venv("python"),
-            ["-m", "pinnwand", "--configuration-path", configuration, "http", "--port", "\(port)"],
-            port: port, currentDirectory: folder.path)
+        let server = try RealPastebinTests.startPinnwand(in: paste.home).server
         defer { server.stop() }
         let dead = try FaultRetryTests.freePort()
         _ = try leaveInOutbox("retried to the real server\n", dead: dead)

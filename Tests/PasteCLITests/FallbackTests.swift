@@ -104,33 +104,7 @@ struct FallbackTests: ScopedSuite {
 
     @Test("a real server as the fallback: pinnwand takes the text of a dead service")
     func pinnwandFallback() throws {
-        let folder = paste.home.root.appendingPathComponent("pinnwand")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let configuration = try paste.home.write(
-            """
-            database_uri = "sqlite:///\(folder.path)/pinnwand.db"
-            paste_size = 4194304
-
-            [ratelimit.read]
-            capacity = 1000
-            consume = 1
-            refill = 1000
-
-            [ratelimit.create]
-            capacity = 1000
-            consume = 1
-            refill = 1000
-
-            [ratelimit.delete]
-            capacity = 1000
-            consume = 1
-            refill = 1000
-            """, to: "pinnwand/pinnwand.toml")
-        let port = try ServerProcess.freePort()
-        let server = try ServerProcess(
-            try RealPastebinTests.venv("python"),
-            ["-m", "pinnwand", "--configuration-path", configuration, "http", "--port", "\(port)"],
-            port: port, currentDirectory: folder.path)
+        let server = try RealPastebinTests.startPinnwand(in: paste.home).server
         defer { server.stop() }
         let dead = try FaultRetryTests.freePort()
         try paste.writeConfig(

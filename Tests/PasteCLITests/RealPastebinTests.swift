@@ -23,38 +23,7 @@ struct RealPastebinTests: ScopedSuite {
 
     @Test("pinnwand: the v1 JSON API through a profile based on the bpa.st built-in")
     func pinnwand() throws {
-        let folder = paste.home.root.appendingPathComponent("pinnwand")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // pinnwand reads TOML and sets each top-level key on pinnwand.configuration; the default
-        // rate limit (2 pastes, then one per second) would slow the test, the default database
-        // is in memory, and the default size limit (256 KiB) counts the highlighted HTML, which
-        // 60 KiB of text outgrows.
-        let configuration = try paste.home.write(
-            """
-            database_uri = "sqlite:///\(folder.path)/pinnwand.db"
-            paste_size = 4194304
-
-            [ratelimit.read]
-            capacity = 1000
-            consume = 1
-            refill = 1000
-
-            [ratelimit.create]
-            capacity = 1000
-            consume = 1
-            refill = 1000
-
-            [ratelimit.delete]
-            capacity = 1000
-            consume = 1
-            refill = 1000
-            """, to: "pinnwand/pinnwand.toml")
-        let port = try ServerProcess.freePort()
-        // pinnwand 1.5 installs no console script: run the package (`python -m pinnwand`).
-        let server = try ServerProcess(
-            try Self.venv("python"),
-            ["-m", "pinnwand", "--configuration-path", configuration, "http", "--port", "\(port)"],
-            port: port, currentDirectory: folder.path)
+        let server = try Self.startPinnwand(in: paste.home).server
         defer { server.stop() }
         try paste.writeConfig(
             """
@@ -124,5 +93,35 @@ struct RealPastebinTests: ScopedSuite {
         // librarypaste has no titles: -t is refused before anything is sent.
         let titled = try paste.run(["-S", "library", "-t", "nope"], stdin: "x\n")
         #expect(titled.status == 64)
+    }
+}
+
+extension RealPastebinTests {
+    /// Starts pinnwand (from .build/venv) on a free loopback port, its database in `home`'s
+    /// `pinnwand/` folder; stop it with `stop()`.
+    ///
+    /// pinnwand reads TOML and sets each top-level key on pinnwand.configuration: the default
+    /// rate limit (2 pastes, then one per second) would slow the tests, the default database is
+    /// in memory, and the default size limit (256 KiB, `pasteSize` here) counts the highlighted
+    /// HTML, which 60 KiB of text outgrows. pinnwand 1.5 installs no console script: the package
+    /// runs as `python -m pinnwand`.
+    static func startPinnwand(
+        in home: TemporaryHome, pasteSize: Int = 4_194_304
+    ) throws -> (server: ServerProcess, database: String) {
+        let folder = home.root.appendingPathComponent("pinnwand")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let database = folder.appendingPathComponent("pinnwand.db").path
+        let configuration = try home.write(
+            "database_uri = \"sqlite:///\(database)\"\npaste_size = \(pasteSize)\n"
+                + ["read", "create", "delete"].map {
+                    "[ratelimit.\($0)]\ncapacity = 1000\nconsume = 1\nrefill = 1000\n"
+                }.joined(),
+            to: "pinnwand/pinnwand.toml")
+        let port = try ServerProcess.freePort()
+        let server = try ServerProcess(
+            try venv("python"),
+            ["-m", "pinnwand", "--configuration-path", configuration, "http", "--port", "\(port)"],
+            port: port, currentDirectory: folder.path)
+        return (server, database)
     }
 }

@@ -208,28 +208,10 @@ struct StreamGuardTests: ScopedSuite {
     }
     @Test("pinnwand (a real server, its JSON API streamed): a key 9 MiB in leaves no paste in its database")
     func pinnwand() throws {
-        let python = ServerProcess.packageRoot.appendingPathComponent(".build/venv/bin/python").path
-        try #require(
-            FileManager.default.isExecutableFile(atPath: python), "\(python) is missing: run scripts/bootstrap")
-        let folder = paste.home.root.appendingPathComponent("pinnwand")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let database = folder.appendingPathComponent("pinnwand.db").path
+        let python = try RealPastebinTests.venv("python")
         // A size limit far above the stream's (pinnwand counts the highlighted HTML), so only
-        // the guard can stop it; no rate limit to speak of.
-        let configuration = try paste.home.write(
-            """
-            database_uri = "sqlite:///\(database)"
-            paste_size = 268435456
-
-            [ratelimit.create]
-            capacity = 1000
-            consume = 1
-            refill = 1000
-            """, to: "pinnwand/pinnwand.toml")
-        let port = try ServerProcess.freePort()
-        let server = try ServerProcess(
-            python, ["-m", "pinnwand", "--configuration-path", configuration, "http", "--port", "\(port)"],
-            port: port, currentDirectory: folder.path)
+        // the guard can stop it.
+        let (server, database) = try RealPastebinTests.startPinnwand(in: paste.home, pasteSize: 268_435_456)
         defer { server.stop() }
         try paste.writeConfig("[service \"pinnwand\"]\n    base = bpa.st\n    url = \(server.baseURL)/api/v1/paste\n")
         /// How many pastes pinnwand's database holds.
