@@ -11,7 +11,7 @@
 //   Upload -> {PasteCore, Formats, SecretGuard (the stream's secret inspector), CurlInterop,
 //   CryptoInterop, SystemInterop};  Alerts -> X11Interop (internal import: no X11 type in its API)
 //   SecretGuard -> {PasteCore (its error protocol), SystemInterop (a file read in chunks),
-//   SecretScanInterop (the vectorised candidate search)};  SecretScanInterop -> CSecretScan
+//   SecretScanInterop (the candidate search)};  SecretScanInterop -> CSecretScan
 //   ShareX -> {PasteCore, Formats, SystemInterop};  PasteCore takes ShareX's loader as a closure
 //   (`ShareXLoader`) from PasteCLI, and the secret inspector from its callers
 //   Clipboard -> {X11Interop, WaylandInterop, SystemInterop}
@@ -178,8 +178,8 @@ let package = Package(
             linkerSettings: dbusLinking),
         // glibc's GNU extensions (O_DIRECT, POSIX_SPAWN_SETSID), mallopt and a counting signal handler.
         .target(name: "CSystemShims"),
-        // The secret guard's candidate search (Teddy with SSSE3 or AVX2, chosen at run time, and a
-        // scalar loop): a kernel, not a shim, since Swift has no runtime byte shuffle
+        // The secret guard's candidate search (the pair table, the triggers' first bytes and
+        // shapes): a kernel, not a shim, the guard's inner loop without bounds checks
         // (csecret_scan.h says why).
         .target(name: "CSecretScan"),
 
@@ -196,7 +196,7 @@ let package = Package(
             name: "WaylandInterop", dependencies: ["CWaylandProtocols", "SystemInterop"],
             swiftSettings: [directMetadata]),
         .target(name: "QRInterop", dependencies: ["CQRencode"], swiftSettings: [directMetadata]),
-        // The secret guard's vectorised candidate search, CSecretScan behind a Swift-typed API.
+        // The secret guard's candidate search, CSecretScan behind a Swift-typed API.
         .target(name: "SecretScanInterop", dependencies: ["CSecretScan"], swiftSettings: [directMetadata]),
         .target(
             name: "DBusInterop", dependencies: ["CDBus", "CDBusShims", "SystemInterop"],
@@ -208,7 +208,7 @@ let package = Package(
         .target(name: "Formats", swiftSettings: safeSwift),
         .target(name: "PasteCore", dependencies: ["Formats", "SystemInterop"], swiftSettings: safeSwift),
         // The secret guard: scanner, rule table, prefilter, decoders (SystemInterop to read a file in
-        // chunks, SecretScanInterop for the vectorised candidate search).
+        // chunks, SecretScanInterop for the candidate search).
         .target(
             name: "SecretGuard", dependencies: ["PasteCore", "SystemInterop", "SecretScanInterop"],
             swiftSettings: safeSwift),

@@ -1,64 +1,94 @@
 // The candidate search (see csecret_scan.h). A position is a candidate when its pair has a
-// group in the pair table and the byte after it may follow that pair: exactly the test the
-// scalar kernel makes at every position. The vector kernels first run Teddy over 16 positions
-// at once: each position's three bytes (the pair and its follower) are split into nibbles,
-// each nibble looks up the set of buckets that may have it at that place (`pshufb` on a
-// 16-byte table), and the three sets are intersected; a position whose intersection is empty
-// cannot be a candidate, and only the others get the exact pair-table test. Every trigger's
-// fingerprint is entered in its bucket's masks (SecretPrefilter+Teddy.swift), so Teddy never
-// drops a candidate: it only saves the table lookups at positions where no fingerprint fits.
-//
-// Fat Teddy (aho-corasick's name): with AVX2 the 16 positions are broadcast into both halves
-// of a 256-bit register, the low half looked up in buckets 0-7 and the high half in 8-15, so
-// 16 buckets cost what 8 do. The SSSE3 kernel does the two halves one after the other.
+// group in the pair table, the byte after it may follow that pair, and some member of the group
+// fits there: its first eight bytes and its shape. The table is looked up eight positions a
+// step with one branch for all eight; the rest runs only at the rare positions whose pair is a
+// trigger's, so the text the rules turn away most often (the colons of log lines' timestamps,
+// `auth` in `author`) never leaves this file.
 #include "csecret_scan.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define CSECRET_SCAN_X86 1
-#endif
-
-struct csecret_scan {
-    uint8_t masks[CSECRET_SCAN_MASK_BYTES];
-    uint8_t groups[CSECRET_SCAN_PAIRS];
-    int kernel;
-    size_t group_count;
-    uint64_t followers[];  // 4 words per group
-};
-
-int csecret_scan_best_kernel(void) {
-#ifdef CSECRET_SCAN_X86
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) return CSECRET_SCAN_AVX2;
-    if (__builtin_cpu_supports("ssse3")) return CSECRET_SCAN_SSSE3;
-#endif
-    return CSECRET_SCAN_SCALAR;
+static inline int in_set(const uint64_t set[2], uint8_t byte) {
+    return byte < 128 && ((set[byte >> 6] >> (byte & 63)) & 1);
 }
 
-csecret_scan *csecret_scan_create(const uint8_t *masks, const uint8_t *groups, const uint64_t *followers,
-                                  size_t group_count, int kernel) {
-    csecret_scan *scan = malloc(sizeof(csecret_scan) + 4 * group_count * sizeof(uint64_t));
+struct csecret_scan {
+    uint8_t groups[CSECRET_SCAN_PAIRS];
+    size_t group_count;
+    uint64_t *followers;  // 4 words per group
+    uint32_t *member_starts;
+    csecret_scan_member *members;
+    csecret_scan_run *runs;
+};
+
+csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followers, size_t group_count,
+                                  const uint32_t *member_starts, const csecret_scan_member *members,
+                                  size_t member_count, const csecret_scan_run *runs, size_t run_count) {
+    size_t follower_bytes = 4 * group_count * sizeof(uint64_t);
+    size_t start_bytes = (group_count + 1) * sizeof(uint32_t);
+    size_t member_bytes = member_count * sizeof(csecret_scan_member);
+    size_t run_bytes = run_count * sizeof(csecret_scan_run);
+    // One allocation: the struct, then the members and runs (8-byte aligned), the followers
+    // and the member starts.
+    csecret_scan *scan = malloc(sizeof(csecret_scan) + member_bytes + run_bytes + follower_bytes + start_bytes);
     if (scan == NULL) return NULL;
-    memcpy(scan->masks, masks, CSECRET_SCAN_MASK_BYTES);
+    uint8_t *next = (uint8_t *)(scan + 1);
+    scan->members = (csecret_scan_member *)next;
+    next += member_bytes;
+    scan->runs = (csecret_scan_run *)next;
+    next += run_bytes;
+    scan->followers = (uint64_t *)next;
+    next += follower_bytes;
+    scan->member_starts = (uint32_t *)next;
     memcpy(scan->groups, groups, CSECRET_SCAN_PAIRS);
-    memcpy(scan->followers, followers, 4 * group_count * sizeof(uint64_t));
     scan->group_count = group_count;
-    int best = csecret_scan_best_kernel();
-    scan->kernel = kernel < best ? kernel : best;
+    if (member_bytes > 0) memcpy(scan->members, members, member_bytes);
+    if (run_bytes > 0) memcpy(scan->runs, runs, run_bytes);
+    memcpy(scan->followers, followers, follower_bytes);
+    memcpy(scan->member_starts, member_starts, start_bytes);
     return scan;
 }
 
 void csecret_scan_destroy(csecret_scan *scan) { free(scan); }
 
-/// The exact test at `p` (`p + 1 < count`): the group, or 0.
-static inline unsigned pair_group(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p) {
-    unsigned group = scan->groups[text[p] | (unsigned)text[p + 1] << 8];
-    if (group == 0 || p + 2 >= count) return group;
-    uint8_t next = text[p + 2];
-    return (scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1 ? group : 0;
+/// Whether `member` fits the text with its pair at `p`: the literal lies in the text, its first
+/// eight bytes (or all, when fewer) are there, and the text from its start has its shape (or
+/// ends before the shape is decided: then the rule decides).
+__attribute__((always_inline)) static inline int member_fits(const csecret_scan *scan, const csecret_scan_member *member, const uint8_t *text,
+                              size_t count, size_t p) {
+    if (p < member->offset) return 0;
+    size_t start = p - member->offset;
+    if (member->length > count - start) return 0;
+    uint64_t word = 0;  // little-endian
+    if (count - start >= 8) {
+        memcpy(&word, text + start, 8);  // one load
+    } else {
+        for (size_t i = 0; i < count - start; i++) word |= (uint64_t)text[start + i] << (8 * i);
+    }
+    if (((word | member->fold) & member->mask) != member->prefix) return 0;
+    size_t index = start;
+    const csecret_scan_run *run = scan->runs + member->shape_start;
+    for (uint32_t r = 0; r < member->shape_count; r++, run++) {
+        size_t limit = count - index < run->max ? count : index + run->max;
+        size_t from = index;
+        while (index < limit && in_set(run->set, text[index])) index++;
+        if (index == count) return 1;
+        if (index - from < run->min) return 0;
+    }
+    return 1;
+}
+
+/// Whether the pair at `p` (`p + 1 < count`) of group `group` (not 0) is a candidate.
+__attribute__((always_inline)) static inline int fits(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p, unsigned group) {
+    if (p + 2 < count) {
+        uint8_t next = text[p + 2];
+        if (((scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1) == 0) return 0;
+    }
+    for (uint32_t m = scan->member_starts[group]; m < scan->member_starts[group + 1]; m++) {
+        if (member_fits(scan, scan->members + m, text, count, p)) return 1;
+    }
+    return 0;
 }
 
 static inline unsigned pair_at(const uint8_t *text, size_t p) {
@@ -67,158 +97,50 @@ static inline unsigned pair_at(const uint8_t *text, size_t p) {
     return pair;
 }
 
-static size_t find_scalar(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
-                          size_t *positions, uint8_t *groups, size_t capacity, size_t *found) {
-    size_t n = *found;
-    size_t end = to < count - 1 ? to : count - 1;
-    size_t p = from;
-    // Eight positions a step, one branch for all eight: the table lookups are independent, and
-    // a hit (one position in 60 of log lines, fewer in code and prose) is rare enough.
-    while (p + 8 <= end && capacity - n >= 8) {
-        const uint8_t *table = scan->groups;
-        uint64_t hits = 0;
-        for (unsigned k = 0; k < 8; k++) hits |= (uint64_t)table[pair_at(text, p + k)] << (8 * k);
-        // The groups packed in one word, visited lowest first: one branch per hit, not one
-        // per position of a block that has one.
-        while (hits != 0) {
-            unsigned shift = (unsigned)__builtin_ctzll(hits) & ~7u;
-            unsigned group = (unsigned)(hits >> shift) & 0xff;
-            hits &= ~(0xffull << shift);
-            size_t q = p + shift / 8;
-            if (q + 2 < count) {
-                uint8_t next = text[q + 2];
-                if (((scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1) == 0) continue;
-            }
-            positions[n] = q;
-            groups[n] = (uint8_t)group;
-            n++;
-        }
-        p += 8;
-    }
-    for (; p < end; p++) {
-        if (n == capacity) break;
-        unsigned group = pair_group(scan, text, count, p);
-        if (group != 0) {
-            positions[n] = p;
-            groups[n] = (uint8_t)group;
-            n++;
-        }
-    }
-    *found = n;
-    return p >= end ? to : p;
-}
-
-/// Emits the exact candidates among the lanes set in `lanes` (bit j: position p + j).
-static inline size_t emit(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p, uint32_t lanes,
-                          size_t *positions, uint8_t *groups, size_t n) {
-    while (lanes != 0) {
-        size_t q = p + (size_t)__builtin_ctz(lanes);
-        lanes &= lanes - 1;
-        unsigned group = pair_group(scan, text, count, q);
-        if (group != 0) {
-            positions[n] = q;
-            groups[n] = (uint8_t)group;
-            n++;
-        }
+/// Emits the candidates among the eight positions from `p` whose groups `hits` holds (byte `k`:
+/// the group of the pair at `p + k`, 0 for none), in order; the caller has room for eight. Out
+/// of line: a block with a trigger's pair is the rare one, and the loop keeps its registers.
+__attribute__((noinline)) static size_t block_candidates(const csecret_scan *scan, const uint8_t *text, size_t count,
+                                                         size_t p, uint64_t hits, size_t *positions, uint8_t *groups,
+                                                         size_t n) {
+    // Visited lowest first: one branch per hit, not one per position.
+    while (hits != 0) {
+        unsigned shift = (unsigned)__builtin_ctzll(hits) & ~7u;
+        unsigned group = (unsigned)(hits >> shift) & 0xff;
+        hits &= ~(0xffull << shift);
+        size_t q = p + shift / 8;
+        if (!fits(scan, text, count, q, group)) continue;
+        positions[n] = q;
+        groups[n] = (uint8_t)group;
+        n++;
     }
     return n;
 }
-
-#ifdef CSECRET_SCAN_X86
-
-__attribute__((target("avx2"))) static size_t find_avx2(const csecret_scan *scan, const uint8_t *text,
-                                                         size_t count, size_t from, size_t to, size_t *positions,
-                                                         uint8_t *groups, size_t capacity, size_t *found) {
-    const __m256i low_nibbles = _mm256_set1_epi8(0x0f);
-    const __m256i lo0 = _mm256_loadu_si256((const __m256i *)(scan->masks + 0));
-    const __m256i hi0 = _mm256_loadu_si256((const __m256i *)(scan->masks + 32));
-    const __m256i lo1 = _mm256_loadu_si256((const __m256i *)(scan->masks + 64));
-    const __m256i hi1 = _mm256_loadu_si256((const __m256i *)(scan->masks + 96));
-    const __m256i lo2 = _mm256_loadu_si256((const __m256i *)(scan->masks + 128));
-    const __m256i hi2 = _mm256_loadu_si256((const __m256i *)(scan->masks + 160));
-    const __m256i zero = _mm256_setzero_si256();
-    size_t n = *found;
-    size_t p = from;
-    // 16 positions a step; their three bytes reach p + 17.
-    while (p + CSECRET_SCAN_STEP <= to && p + CSECRET_SCAN_STEP + 2 <= count) {
-        if (capacity - n < CSECRET_SCAN_STEP) {
-            *found = n;
-            return p;
-        }
-        __m256i b0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(text + p)));
-        __m256i b1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(text + p + 1)));
-        __m256i b2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(text + p + 2)));
-        __m256i r = _mm256_and_si256(
-            _mm256_shuffle_epi8(lo0, _mm256_and_si256(b0, low_nibbles)),
-            _mm256_shuffle_epi8(hi0, _mm256_and_si256(_mm256_srli_epi16(b0, 4), low_nibbles)));
-        r = _mm256_and_si256(r, _mm256_shuffle_epi8(lo1, _mm256_and_si256(b1, low_nibbles)));
-        r = _mm256_and_si256(
-            r, _mm256_shuffle_epi8(hi1, _mm256_and_si256(_mm256_srli_epi16(b1, 4), low_nibbles)));
-        r = _mm256_and_si256(r, _mm256_shuffle_epi8(lo2, _mm256_and_si256(b2, low_nibbles)));
-        r = _mm256_and_si256(
-            r, _mm256_shuffle_epi8(hi2, _mm256_and_si256(_mm256_srli_epi16(b2, 4), low_nibbles)));
-        uint32_t empty = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(r, zero));
-        if (empty != 0xffffffffu) {
-            uint32_t lanes = ~empty;
-            n = emit(scan, text, count, p, (lanes | lanes >> 16) & 0xffff, positions, groups, n);
-        }
-        p += CSECRET_SCAN_STEP;
-    }
-    *found = n;
-    return p >= to ? to : find_scalar(scan, text, count, p, to, positions, groups, capacity, found);
-}
-
-/// One half (8 buckets) of the fat masks at `offset` (0 or 16) over 16 positions.
-__attribute__((target("ssse3"))) static inline __m128i teddy_half(const uint8_t *masks, size_t offset, __m128i b0,
-                                                                   __m128i b1, __m128i b2) {
-    const __m128i low_nibbles = _mm_set1_epi8(0x0f);
-    __m128i r = _mm_and_si128(
-        _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(masks + 0 + offset)), _mm_and_si128(b0, low_nibbles)),
-        _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(masks + 32 + offset)),
-                         _mm_and_si128(_mm_srli_epi16(b0, 4), low_nibbles)));
-    r = _mm_and_si128(r, _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(masks + 64 + offset)),
-                                          _mm_and_si128(b1, low_nibbles)));
-    r = _mm_and_si128(r, _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(masks + 96 + offset)),
-                                          _mm_and_si128(_mm_srli_epi16(b1, 4), low_nibbles)));
-    r = _mm_and_si128(r, _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(masks + 128 + offset)),
-                                          _mm_and_si128(b2, low_nibbles)));
-    r = _mm_and_si128(r, _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(masks + 160 + offset)),
-                                          _mm_and_si128(_mm_srli_epi16(b2, 4), low_nibbles)));
-    return r;
-}
-
-__attribute__((target("ssse3"))) static size_t find_ssse3(const csecret_scan *scan, const uint8_t *text,
-                                                           size_t count, size_t from, size_t to, size_t *positions,
-                                                           uint8_t *groups, size_t capacity, size_t *found) {
-    const __m128i zero = _mm_setzero_si128();
-    size_t n = *found;
-    size_t p = from;
-    while (p + CSECRET_SCAN_STEP <= to && p + CSECRET_SCAN_STEP + 2 <= count) {
-        if (capacity - n < CSECRET_SCAN_STEP) {
-            *found = n;
-            return p;
-        }
-        __m128i b0 = _mm_loadu_si128((const __m128i *)(text + p));
-        __m128i b1 = _mm_loadu_si128((const __m128i *)(text + p + 1));
-        __m128i b2 = _mm_loadu_si128((const __m128i *)(text + p + 2));
-        __m128i r = _mm_or_si128(teddy_half(scan->masks, 0, b0, b1, b2), teddy_half(scan->masks, 16, b0, b1, b2));
-        uint32_t empty = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(r, zero));
-        if (empty != 0xffffu) n = emit(scan, text, count, p, ~empty & 0xffff, positions, groups, n);
-        p += CSECRET_SCAN_STEP;
-    }
-    *found = n;
-    return p >= to ? to : find_scalar(scan, text, count, p, to, positions, groups, capacity, found);
-}
-
-#endif
 
 size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
                          size_t *positions, uint8_t *groups, size_t capacity, size_t *found) {
     *found = 0;
     if (count < 2 || from >= to || from >= count - 1) return to;
-#ifdef CSECRET_SCAN_X86
-    if (scan->kernel == CSECRET_SCAN_AVX2) return find_avx2(scan, text, count, from, to, positions, groups, capacity, found);
-    if (scan->kernel == CSECRET_SCAN_SSSE3) return find_ssse3(scan, text, count, from, to, positions, groups, capacity, found);
-#endif
-    return find_scalar(scan, text, count, from, to, positions, groups, capacity, found);
+    const uint8_t *table = scan->groups;
+    size_t n = 0;
+    size_t end = to < count - 1 ? to : count - 1;
+    size_t p = from;
+    // Eight positions a step, one branch for all eight: the table lookups are independent, and
+    // a trigger's pair (one position in 60 of log lines, fewer in code and prose) is rare enough.
+    while (p + 8 <= end && capacity - n >= CSECRET_SCAN_STEP) {
+        uint64_t hits = 0;
+        for (unsigned k = 0; k < 8; k++) hits |= (uint64_t)table[pair_at(text, p + k)] << (8 * k);
+        if (hits != 0) n = block_candidates(scan, text, count, p, hits, positions, groups, n);
+        p += 8;
+    }
+    // The last positions (or until the output is full) one at a time.
+    for (; p < end && n < capacity; p++) {
+        unsigned group = table[pair_at(text, p)];
+        if (group == 0 || !fits(scan, text, count, p, group)) continue;
+        positions[n] = p;
+        groups[n] = (uint8_t)group;
+        n++;
+    }
+    *found = n;
+    return p >= end ? to : p;
 }

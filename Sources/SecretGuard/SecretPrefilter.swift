@@ -7,10 +7,10 @@ import SecretScanInterop
 /// written by hand. For every trigger literal one pair of adjacent bytes is chosen, the one
 /// least likely in ordinary text (estimated from the byte and pair frequencies below), and
 /// entered into a table of all 65,536 pairs, with the set of bytes that may follow it. The
-/// search for the positions where a pair and its follower fit runs in CSecretScan's C kernel
-/// (`search`, through SecretScanInterop): the table eight positions a step (`kernel` says why
-/// not Teddy, whose kernels are there too: 16 positions a vector step, skipping the positions
-/// whose three bytes fit no trigger's fingerprint, `teddyMasks`). Every trigger literal
+/// search for candidates runs in CSecretScan's C kernel (`search`, through SecretScanInterop):
+/// the table eight positions a step, and where a pair is a trigger's, its follower, the first
+/// eight bytes of the literals that chose it and their rows' shapes (`SecretRule.shape`), so
+/// that the scanner is handed only the positions where a literal is. Every trigger literal
 /// contains its pair, so nothing a trigger would find is skipped.
 final class SecretPrefilter: Sendable {
     /// One trigger literal: where its pair sits in it, and which row it belongs to. Plain
@@ -42,11 +42,6 @@ final class SecretPrefilter: Sendable {
         case startsWord
         /// The literal ends a key name that a separator follows (`SecretRule.mayAssign`).
         case endsKey
-        /// The literal is the first `:` of a `.pgpass` line: the host before it starts the line
-        /// or follows a quote, and a port (digits or `*`) and a `:` come after it
-        /// (`SecretScanner.mayOpenPgpassLine`). Log lines are full of `12:34:56` and
-        /// `10.0.0.1:5432`; this turns most of them away before the row's check is called.
-        case opensPgpassLine
     }
 
     /// The pair `(first, second)` at index `first | second << 8` names its group (0: none).
@@ -66,41 +61,42 @@ final class SecretPrefilter: Sendable {
     /// not in the set cannot start any member: one test instead of one per member (text that
     /// is full of a pair, `gh` in `abcdefghij`, no longer pays for five `gh…_` prefixes).
     let followers: [UInt64]
-    /// The search for the positions where a pair and a follower fit (a copy of `groups` and
-    /// `followers`, with the Teddy masks of the entries for a Teddy kernel).
-    let search: CandidateSearch
-
-    /// The kernel the scanner runs: the pair table, eight positions a step, in C.
+    /// The search for the candidates (a copy of `groups` and `followers`, with each group's
+    /// members: their literals' first eight bytes and their rows' shapes).
     ///
-    /// PERF(guard-text): chosen by measurement over the bench's 256 MiB texts (one process,
-    /// kernels back to back, CPU time): the scalar kernel took 110-126 ms on each of log lines,
-    /// source code and prose; fat Teddy (AVX2) 159-231 ms. The guard's ~170 trigger fingerprints
-    /// (two-byte ones among them: `:0`…`:9`, `MT`, `SK`) do not fit 16 buckets tightly: the best
-    /// clustering found (`teddyBuckets`) still let 40-75 thousand positions per MiB through
-    /// to the exact test, against 4-16 thousand true candidates. Teddy wins once the triggers are
-    /// fewer or longer; SecretCandidateSearchTests keep all three kernels exact.
-    static let kernel = CandidateSearch.Kernel.scalar
+    /// PERF(guard-text): a table lookup per position, eight a step, in C. Teddy (SIMD nibble
+    /// masks, 16 or 32 positions a step, as in Hyperscan and ripgrep) was built and measured
+    /// against it: the guard's ~150 distinct three-byte fingerprints (two-byte triggers among
+    /// them: `:0`…`:9`, `MT`, `SK`) in 16 buckets let 35-75 thousand positions per MiB through
+    /// its masks against 3-16 thousand true candidates, even with the buckets clustered on the
+    /// bench's own text and four-byte fingerprints, and its exact test at each of them cost
+    /// more than the table saves (fat AVX2 Teddy 159-231 ms, the table 93-126 ms, on each
+    /// 256 MiB text). The kernels went; the table stays.
+    let search: CandidateSearch
 
     /// The prefilter of the built-in table.
     static let shared = SecretPrefilter(rules: SecretRule.table)
 
-    /// The prefilter of `rules` and `decoders`: the rows' trigger literals, then the decoders'
-    /// (`kernel`: the search's kernel, a lesser one for the tests that compare them).
-    init(
-        rules: [SecretRule], decoders: [SecretDecoder] = SecretDecoder.table,
-        kernel: CandidateSearch.Kernel = SecretPrefilter.kernel
-    ) {
+    /// The prefilter of `rules` and `decoders`: the rows' trigger literals, then the decoders'.
+    init(rules: [SecretRule], decoders: [SecretDecoder] = SecretDecoder.table) {
         self.rules = rules
         self.decoders = decoders
         var triggers: [(literal: [UInt8], ignoresCase: Bool, quickTest: QuickTest, rule: Int)] = []
+        var shapes: [[CandidateSearch.Run]] = []
         for (index, rule) in rules.enumerated() {
+            let shape = rule.shape.map {
+                CandidateSearch.Run(
+                    low: $0.set.low, high: $0.set.high, minimum: $0.length.lowerBound, maximum: $0.length.upperBound)
+            }
             for trigger in rule.triggers {
                 triggers.append((Array(trigger.utf8), rule.ignoresCase, rule.quickTest, index))
+                shapes.append(shape)
             }
         }
         for (index, decoder) in decoders.enumerated() {
             for trigger in decoder.triggers {
                 triggers.append((Array(trigger.utf8), decoder.ignoresCase, .none, rules.count + index))
+                shapes.append([])
             }
         }
         var entries: [Entry] = []
@@ -171,12 +167,17 @@ final class SecretPrefilter: Sendable {
         self.members = members
         self.entries = entries
         self.literals = literals
-        // The masks only for a Teddy kernel: their clustering costs about a millisecond at start-up.
-        let masks =
-            kernel == .scalar
-            ? [UInt8](repeating: 0, count: CandidateSearch.maskBytes)
-            : Self.teddyMasks(entries: entries, literals: literals)
-        search = CandidateSearch(masks: masks, groups: groups, followers: followers, kernel: kernel)
+        var groupMembers: [[CandidateSearch.Member]] = [[]]
+        for group in 1..<(starts.count - 1) {
+            groupMembers.append(
+                members[starts[group]..<starts[group + 1]].map { index in
+                    let entry = entries[index]
+                    return CandidateSearch.Member(
+                        pairOffset: entry.pairOffset, length: entry.literalCount, prefix: entry.prefix,
+                        mask: entry.mask, fold: entry.fold, shape: shapes[index])
+                })
+        }
+        search = CandidateSearch(groups: groups, followers: followers, members: groupMembers)
     }
 
     /// The bytes of an entry's literal.
@@ -187,9 +188,8 @@ final class SecretPrefilter: Sendable {
     // MARK: - Choosing the pair
 
     /// The offset of the pair in `literal` least likely to occur in ordinary text, among those
-    /// with a byte after them when the literal has three or more: that byte is the third of
-    /// the pair's Teddy fingerprint (`teddyMasks`), and a fingerprint that lets any third byte
-    /// through makes its whole bucket as loose as a pair.
+    /// with a byte after them when the literal has three or more: that byte is the pair's
+    /// follower, tested in the search's inner loop before anything else.
     static func rarestPair(in literal: [UInt8], ignoringCase: Bool) -> Int {
         var best = 0
         var bestCost = Double.infinity

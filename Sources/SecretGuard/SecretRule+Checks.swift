@@ -7,8 +7,27 @@ extension SecretRule {
         case .token(let format): format.leading == nil && format.startsWord ? .startsWord : .none
         case .jsonWebToken: .startsWord
         case .assignment, .connectionString: .endsKey
-        case .pgpass: .opensPgpassLine
         default: .none
+        }
+    }
+
+    /// What the text must hold from a trigger literal's start for the row's check to have a
+    /// chance: runs of bytes (each at least and at most so many of a set, as many as there
+    /// are) that the candidate search tests before the row is called (empty: none).
+    ///
+    /// A `.pgpass` line's first `:` is followed by its port (digits or `*`), `:`, the database,
+    /// `:`, the user and `:` (what `pgpass` checks, in full). Log lines are full of
+    /// `12:34:56.789` and `10.0.0.1:5432`, true triggers (`:1`, `:5`) at three places a line;
+    /// this shape turns them away inside the search, before any Swift runs.
+    var shape: [(set: SecretAlphabet, length: ClosedRange<Int>)] {
+        switch check {
+        case .pgpass:
+            let colon = SecretAlphabet(":")
+            return [
+                (colon, 1...1), (SecretAlphabet("0-9*"), 1...6), (colon, 1...1), (Self.pgpassNameCharacters, 1...64),
+                (colon, 1...1), (Self.pgpassNameCharacters, 1...64), (colon, 1...1),
+            ]
+        default: return []
         }
     }
 

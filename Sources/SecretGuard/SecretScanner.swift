@@ -229,8 +229,8 @@ public struct SecretScanner: Sendable {
         // The pairs start at most one byte before the end.
         let end = min(to, text.count - 1)
         guard from < end else { return }
-        // The candidates come a batch at a time from the vector search (CSecretScan): each
-        // with its pair's group, and its follower already tested.
+        // The candidates come a batch at a time from the search (CSecretScan): each with its
+        // pair's group, where a member of the group fits.
         var batch = CandidateBatch()
         var position = from
         while position < end {
@@ -248,8 +248,8 @@ public struct SecretScanner: Sendable {
         group: Int, at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter, decoding: Bool,
         into found: inout [SecretMatch]
     ) {
-        // (The byte after the pair, when there is one, was tested against the group's
-        // followers by the search.)
+        // (The search tested the byte after the pair and found some member's first eight bytes
+        // and shape here; which member, and the rest of its literal, is told here.)
         for member in prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1] {
             let entry = prefilter.entries[prefilter.members[member]]
             let start = position - entry.pairOffset
@@ -271,7 +271,6 @@ public struct SecretScanner: Sendable {
             case .none: break
             case .startsWord: guard SecretText.startsWord(text, at: start) else { continue }
             case .endsKey: guard SecretRule.mayAssign(text, keyStart: start, keyEnd: end) else { continue }
-            case .opensPgpassLine: guard mayOpenPgpassLine(text, colon: start) else { continue }
             }
             let windowStart = max(0, position - lookbehind)
             let window = text.extracting(windowStart..<min(text.count, position + lookahead))
@@ -311,34 +310,6 @@ public struct SecretScanner: Sendable {
             match.end = base + decoded.origins[last] + 1
             if !found.contains(match) { found.append(match) }
         }
-    }
-
-    /// Whether the `:` at `colon` can be the first of a `.pgpass` line (`host:port:db:user:…`):
-    /// the skeleton `SecretRule.pgpass` then checks in full, without its copies. The port is
-    /// digits or `*`, the database and user runs of name characters, each ended by a `:`; the
-    /// host a run of name characters that starts the line (or follows a quote). The forward
-    /// part first: most colons in log lines (`12:34:56.789`, `10.0.0.1:5432 `) fail it at once.
-    static func mayOpenPgpassLine(_ text: Span<UInt8>, colon: Int) -> Bool {
-        var index = colon + 1
-        if index < text.count && text[index] == SecretText.ascii("*") {
-            index += 1
-        } else {
-            index += SecretText.run(text, from: index, max: 6, .digits)
-        }
-        guard index > colon + 1 else { return false }
-        for _ in 0..<2 {
-            guard index < text.count, text[index] == SecretText.ascii(":") else { return false }
-            let length = SecretText.run(text, from: index + 1, max: 64, SecretRule.pgpassNameCharacters)
-            guard length > 0 else { return false }
-            index += 1 + length
-        }
-        guard index < text.count, text[index] == SecretText.ascii(":") else { return false }
-        let hostLength = SecretText.runBackwards(text, before: colon, max: 256, SecretRule.pgpassNameCharacters)
-        guard hostLength > 0 else { return false }
-        let lineStart = colon - hostLength
-        guard lineStart > 0 else { return true }
-        let before = text[lineStart - 1]
-        return before == 0x0a || before == 0x0d || SecretText.isQuote(before)
     }
 
     /// The eight bytes of `word` as a little-endian integer (one load once optimized).

@@ -8,12 +8,12 @@ public struct CandidateBatch: Sendable {
     @usableFromInline var groups: [UInt8]
 
     /// How many candidates one batch holds: enough that the call costs little beside them, and at
-    /// least one vector step's worth (`CSECRET_SCAN_STEP`, 16).
+    /// least one step's worth (`CSECRET_SCAN_STEP`, 8).
     public static let defaultCapacity = 256
 
     /// Makes an empty batch.
     public init(capacity: Int = CandidateBatch.defaultCapacity) {
-        precondition(capacity >= 16, "a batch holds at least one vector step")
+        precondition(capacity >= 8, "a batch holds at least one step")
         positions = [Int](repeating: 0, count: capacity)
         groups = [UInt8](repeating: 0, count: capacity)
     }

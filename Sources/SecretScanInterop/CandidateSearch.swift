@@ -1,71 +1,111 @@
 internal import CSecretScan
 
-/// The secret guard's vectorised candidate search (Teddy), run by the C kernel in CSecretScan.
+/// The secret guard's candidate search, run by the C kernel in CSecretScan.
 ///
-/// Finds the positions of a text whose two bytes form a pair of the pair table and whose next
-/// byte may follow that pair, as SecretGuard's prefilter defines them: the masks, the table and
-/// the follower sets come from there, and this module only runs the search. The kernel is
-/// chosen once, at creation: AVX2 (fat Teddy, 16 buckets in one 256-bit register), else SSSE3,
-/// else a scalar table loop; all three give the same positions (SecretEngineTests compares them).
+/// Finds the positions of a text whose two bytes form a pair of the pair table, whose next byte
+/// may follow that pair, and where some member of the pair's group fits (`Member`), as
+/// SecretGuard's prefilter defines them: the tables come from there, and this module only runs
+/// the search.
 ///
 /// Owns the C search (`csecret_scan_create`), freed in `deinit` (`csecret_scan_destroy`).
 public final class CandidateSearch: @unchecked Sendable {
     // @unchecked Sendable: the C search is written once, in `init`, and only read after that
     // (`csecret_scan_find` takes it as `const`), so threads may share it.
 
-    /// A kernel of the search.
-    public enum Kernel: Int, Sendable, CaseIterable {
-        /// The pair table at every position (`CSECRET_SCAN_SCALAR`).
-        case scalar = 0
-        /// Teddy over 16 positions, both halves of the 16 buckets in turn (`CSECRET_SCAN_SSSE3`).
-        case ssse3 = 1
-        /// Fat Teddy over 16 positions, 16 buckets at once (`CSECRET_SCAN_AVX2`).
-        case avx2 = 2
-
-        /// The best kernel this processor runs (wraps `csecret_scan_best_kernel`).
-        public static let best = Kernel(rawValue: Int(csecret_scan_best_kernel())) ?? .scalar
-    }
-
-    /// The bytes of the Teddy masks (`CSECRET_SCAN_MASK_BYTES`): for each of the three bytes of
-    /// a fingerprint, a 32-byte table for its low nibble and one for its high nibble, buckets
-    /// 0-7 in the first 16 bytes and 8-15 in the second, indexed by the nibble.
-    public static let maskBytes = Int(CSECRET_SCAN_MASK_BYTES)
     /// The entries of the pair table (`CSECRET_SCAN_PAIRS`).
     public static let pairCount = Int(CSECRET_SCAN_PAIRS)
 
-    /// The kernel this search runs (the one asked for, or the best this processor has if less).
-    public let kernel: Kernel
+    /// One run of a shape: at least `minimum` and at most `maximum` bytes of `set` (ASCII: bit
+    /// `b` of `set.low` for `b < 64`, bit `b - 64` of `set.high` above), as many as there are.
+    public struct Run: Sendable {
+        public var low: UInt64
+        public var high: UInt64
+        public var minimum: Int
+        public var maximum: Int
+
+        public init(low: UInt64, high: UInt64, minimum: Int, maximum: Int) {
+            precondition(minimum >= 0 && minimum <= maximum, "a run's length is a range")
+            self.low = low
+            self.high = high
+            self.minimum = minimum
+            self.maximum = maximum
+        }
+    }
+
+    /// A trigger literal of a group, as the search tests it: where the pair sits in it, its
+    /// length, its first eight bytes as a little-endian word (text fits when
+    /// `(word | fold) & mask == prefix`) and its shape, the runs the text must have from the
+    /// literal's start (empty: none).
+    public struct Member: Sendable {
+        public var pairOffset: Int
+        public var length: Int
+        public var prefix: UInt64
+        public var mask: UInt64
+        public var fold: UInt64
+        public var shape: [Run]
+
+        public init(pairOffset: Int, length: Int, prefix: UInt64, mask: UInt64, fold: UInt64, shape: [Run]) {
+            precondition(pairOffset >= 0 && pairOffset + 2 <= length, "the pair lies in the literal")
+            self.pairOffset = pairOffset
+            self.length = length
+            self.prefix = prefix
+            self.mask = mask
+            self.fold = fold
+            self.shape = shape
+        }
+    }
+
     let search: OpaquePointer
 
     /// Makes a search.
     ///
-    /// Wraps `csecret_scan_create`, which copies all three tables.
+    /// Wraps `csecret_scan_create`, which copies every table.
     /// - Parameters:
-    ///   - masks: the Teddy masks (`maskBytes`); every candidate's three bytes must fit some
-    ///     bucket's masks, or the vector kernels miss it.
     ///   - groups: the pair table (`pairCount` entries: the group of pair `first | second << 8`,
     ///     0 for none).
     ///   - followers: four words per group (group 0 included): the 256-bit set of the bytes that
     ///     may follow the group's pair.
-    ///   - kernel: the kernel to run (at most the best this processor runs).
-    public init(masks: [UInt8], groups: [UInt8], followers: [UInt64], kernel: Kernel = .best) {
-        precondition(masks.count == Self.maskBytes, "Teddy masks are \(Self.maskBytes) bytes")
+    ///   - members: each group's members (group 0 has none): a position whose pair is the
+    ///     group's is a candidate only where one of them fits.
+    public init(groups: [UInt8], followers: [UInt64], members: [[Member]]) {
         precondition(groups.count == Self.pairCount, "the pair table has an entry for every pair")
-        precondition(followers.count % 4 == 0, "four words per group")
-        precondition(groups.allSatisfy { Int($0) < followers.count / 4 }, "every group has its followers")
+        precondition(followers.count % 4 == 0 && members.count == followers.count / 4, "four words per group")
+        precondition(groups.allSatisfy { Int($0) < members.count }, "every group has its followers and members")
+        var starts: [UInt32] = [0]
+        var flat: [csecret_scan_member] = []
+        var runs: [csecret_scan_run] = []
+        for group in members {
+            for member in group {
+                flat.append(
+                    csecret_scan_member(
+                        prefix: member.prefix, mask: member.mask, fold: member.fold,
+                        offset: UInt32(member.pairOffset), length: UInt32(member.length),
+                        shape_start: UInt32(runs.count), shape_count: UInt32(member.shape.count)))
+                for run in member.shape {
+                    runs.append(
+                        csecret_scan_run(
+                            set: (run.low, run.high), min: UInt32(run.minimum),
+                            max: UInt32(min(run.maximum, Int(UInt32.max)))))
+                }
+            }
+            starts.append(UInt32(flat.count))
+        }
         guard
-            let search = masks.withUnsafeBufferPointer({ masks in
-                groups.withUnsafeBufferPointer { groups in
-                    followers.withUnsafeBufferPointer { followers in
-                        csecret_scan_create(
-                            masks.baseAddress, groups.baseAddress, followers.baseAddress, followers.count / 4,
-                            Int32(kernel.rawValue))
+            let search = groups.withUnsafeBufferPointer({ groups in
+                followers.withUnsafeBufferPointer { followers in
+                    starts.withUnsafeBufferPointer { starts in
+                        flat.withUnsafeBufferPointer { flat in
+                            runs.withUnsafeBufferPointer { runs in
+                                csecret_scan_create(
+                                    groups.baseAddress, followers.baseAddress, followers.count / 4,
+                                    starts.baseAddress, flat.baseAddress, flat.count, runs.baseAddress, runs.count)
+                            }
+                        }
                     }
                 }
             })
         else { preconditionFailure("out of memory for the candidate search") }
         self.search = search
-        self.kernel = kernel.rawValue <= Kernel.best.rawValue ? kernel : Kernel.best
     }
 
     deinit { csecret_scan_destroy(search) }

@@ -4,19 +4,42 @@ import PasteCore
 @testable import SecretGuard
 import SecretScanInterop
 
-/// The vectorised candidate search (CSecretScan's Teddy kernels behind SecretScanInterop): every
-/// kernel finds exactly the positions the pair table and its follower sets define, wherever the
-/// range starts and ends around the 16-byte vector steps, and however small the batch.
-@Suite("Secret candidate search: Teddy kernels against the pair table")
+/// The candidate search (CSecretScan's table kernel behind SecretScanInterop): it finds exactly
+/// the positions the pair table, its follower sets and the members' literals and shapes define,
+/// wherever the range starts and ends around the eight-position steps, and however small the
+/// batch.
+@Suite("Secret candidate search: the C kernel against its definition")
 struct SecretCandidateSearchTests {
-    /// The prefilter of the built-in table, once per kernel this processor runs (the vector
-    /// kernels are not the one the scanner runs, `SecretPrefilter.kernel`, but stay exact).
-    static let prefilters: [SecretPrefilter] = CandidateSearch.Kernel.allCases.filter {
-        $0.rawValue <= CandidateSearch.Kernel.best.rawValue
-    }.map { SecretPrefilter(rules: SecretRule.table, kernel: $0) }
+    static let prefilter = SecretPrefilter.shared
+
+    /// Whether `entry`'s literal, with its pair at `position`, fits `text` as the search tests
+    /// it: the whole literal in the text, its first eight bytes there, and its row's shape from
+    /// its start (or the text ending before the shape is decided).
+    static func fits(_ entry: SecretPrefilter.Entry, _ text: [UInt8], at position: Int) -> Bool {
+        let start = position - entry.pairOffset
+        guard start >= 0, start + entry.literalCount <= text.count else { return false }
+        let literal = prefilter.literal(of: entry)
+        for offset in 0..<min(8, literal.count) {
+            let here = text[start + offset]
+            let wanted = literal[offset]
+            let folds = entry.ignoresCase && SecretPrefilter.otherCase(wanted) != nil
+            guard here == wanted || (folds && here == SecretPrefilter.otherCase(wanted)) else { return false }
+        }
+        let shape = entry.rule < prefilter.rules.count ? prefilter.rules[entry.rule].shape : []
+        var index = start
+        for run in shape {
+            let from = index
+            while index < text.count && index - from < run.length.upperBound && run.set.contains(text[index]) {
+                index += 1
+            }
+            if index == text.count { return true }
+            guard index - from >= run.length.lowerBound else { return false }
+        }
+        return true
+    }
 
     /// The candidates as the prefilter defines them, position by position.
-    static func expected(_ prefilter: SecretPrefilter, _ text: [UInt8], from: Int, to: Int) -> [[Int]] {
+    static func expected(_ text: [UInt8], from: Int, to: Int) -> [[Int]] {
         var result: [[Int]] = []
         var position = from
         while position < min(to, text.count - 1) {
@@ -26,7 +49,10 @@ struct SecretCandidateSearchTests {
                     position + 2 >= text.count
                     || prefilter.followers[4 * group + Int(text[position + 2] >> 6)]
                         & (1 << UInt64(text[position + 2] & 63)) != 0
-                if follows { result.append([position, group]) }
+                let fitting = (prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1]).contains {
+                    fits(prefilter.entries[prefilter.members[$0]], text, at: position)
+                }
+                if follows && fitting { result.append([position, group]) }
             }
             position += 1
         }
@@ -34,10 +60,7 @@ struct SecretCandidateSearchTests {
     }
 
     /// The candidates the prefilter's search gives, batch after batch.
-    static func found(
-        _ prefilter: SecretPrefilter, _ text: [UInt8], from: Int, to: Int,
-        capacity: Int = CandidateBatch.defaultCapacity
-    ) -> [[Int]] {
+    static func found(_ text: [UInt8], from: Int, to: Int, capacity: Int = CandidateBatch.defaultCapacity) -> [[Int]] {
         var result: [[Int]] = []
         var batch = CandidateBatch(capacity: capacity)
         var position = from
@@ -70,69 +93,62 @@ struct SecretCandidateSearchTests {
         return text
     }()
 
-    @Test("every kernel finds exactly the pair table's candidates in text dense with triggers")
+    @Test("the search finds exactly the defined candidates in text dense with triggers")
     func denseTextCandidates() {
         let text = Self.denseText
-        for prefilter in Self.prefilters {
-            let expected = Self.expected(prefilter, text, from: 0, to: text.count)
-            #expect(expected.count > 1000)
-            #expect(Self.found(prefilter, text, from: 0, to: text.count) == expected, "\(prefilter.search.kernel)")
-            // A batch of one vector step: the search stops and goes on where it stopped.
-            #expect(Self.found(prefilter, text, from: 0, to: text.count, capacity: 16) == expected)
-        }
+        let expected = Self.expected(text, from: 0, to: text.count)
+        #expect(expected.count > 1000)
+        #expect(Self.found(text, from: 0, to: text.count) == expected)
+        // A batch of one step: the search stops and goes on where it stopped.
+        #expect(Self.found(text, from: 0, to: text.count, capacity: 8) == expected)
     }
 
     @Test(
-        "the range may start and end anywhere around the 16-byte steps and the text's end",
-        arguments: [0, 1, 2, 15, 16, 17, 18, 31, 33])
+        "the range may start and end anywhere around the eight-position steps and the text's end",
+        arguments: [0, 1, 2, 7, 8, 9, 15, 16, 17])
     func rangesAroundSteps(_ shift: Int) {
         let text = Array(Self.denseText.prefix(600))
-        for prefilter in Self.prefilters {
-            for (from, to) in [
-                (shift, text.count), (shift, text.count - shift), (0, 64 + shift), (100 + shift, 101 + shift),
-            ]
-            where from <= to {
-                #expect(
-                    Self.found(prefilter, text, from: from, to: to)
-                        == Self.expected(prefilter, text, from: from, to: to),
-                    "\(prefilter.search.kernel) \(from)..<\(to)")
-            }
-            // The text's end inside a step: the last pairs have no follower, or only part of one.
-            for count in (text.count - 20)..<text.count {
-                let cut = Array(text.prefix(count))
-                #expect(
-                    Self.found(prefilter, cut, from: 0, to: count) == Self.expected(prefilter, cut, from: 0, to: count))
-            }
+        for (from, to) in [
+            (shift, text.count), (shift, text.count - shift), (0, 64 + shift), (100 + shift, 101 + shift),
+        ]
+        where from <= to {
+            #expect(Self.found(text, from: from, to: to) == Self.expected(text, from: from, to: to), "\(from)..<\(to)")
+        }
+        // The text's end inside a step: the last pairs have no follower, or only part of one,
+        // and a literal or a shape may run past the end.
+        for count in (text.count - 20)..<text.count {
+            let cut = Array(text.prefix(count))
+            #expect(Self.found(cut, from: 0, to: count) == Self.expected(cut, from: 0, to: count))
         }
     }
 
-    @Test("each trigger literal, at every offset around a step, is a candidate at its pair in every kernel")
+    @Test("each trigger literal, at every offset around a step, is a candidate at its pair")
     func everyLiteralAtEveryOffset() {
-        for prefilter in Self.prefilters {
-            for entry in prefilter.entries {
-                let literal = prefilter.literal(of: entry)
-                for offset in [0, 1, 13, 14, 15, 16, 17, 30] {
-                    let text =
-                        [UInt8](repeating: UInt8(ascii: " "), count: offset) + literal
-                        + [UInt8](repeating: UInt8(ascii: " "), count: 40)
-                    let position = offset + entry.pairOffset
-                    let found = Self.found(prefilter, text, from: 0, to: text.count).map { $0[0] }
-                    #expect(
-                        found.contains(position),
-                        "\(prefilter.search.kernel) \(String(decoding: literal, as: UTF8.self))")
-                }
+        let prefilter = Self.prefilter
+        for entry in prefilter.entries {
+            let literal = prefilter.literal(of: entry)
+            // A row with a shape gets the rest of a line that has it (a `.pgpass` line's).
+            let shaped = entry.rule < prefilter.rules.count && !prefilter.rules[entry.rule].shape.isEmpty
+            let rest = shaped ? Array("1:app:alice:pw".utf8) : []
+            for offset in [0, 1, 6, 7, 8, 9, 15, 16, 17, 30] {
+                let text =
+                    [UInt8](repeating: UInt8(ascii: " "), count: offset) + literal + rest
+                    + [UInt8](repeating: UInt8(ascii: " "), count: 40)
+                let position = offset + entry.pairOffset
+                let found = Self.found(text, from: 0, to: text.count).map { $0[0] }
+                #expect(found.contains(position), "\(String(decoding: literal, as: UTF8.self))")
             }
         }
     }
 
-    @Test("the search lets little of ordinary log text through: the timestamps' colons and hardly more")
-    func fewCandidatesInLogs() {
+    @Test("the search lets nothing of ordinary log lines through: the timestamps' colons fail the .pgpass shape")
+    func noCandidatesInLogs() {
         let line = Array(
-            "2026-12-03T04:05:06.789Z INFO  [api] request finished request_id=0123456789abcdef user=u42\n".utf8)
+            ("2026-12-03T04:05:06.789Z INFO  [api] request finished request_id=0123456789abcdef user=u42 "
+                + "host=10.0.0.1:5432\n").utf8)
         let text = Array((0..<100).map { _ in line }.joined())
-        let prefilter = SecretPrefilter.shared
-        // The timestamps' colons are true candidates (the `.pgpass` row's `:0`…`:9`); little else is.
-        #expect(Self.found(prefilter, text, from: 0, to: text.count).count <= 3 * 100)
+        // Every `:0`…`:9` here is a `.pgpass` trigger; none has a port, a database and a user after it.
+        #expect(Self.found(text, from: 0, to: text.count).isEmpty)
     }
 }
 

@@ -3,6 +3,7 @@ import Testing
 
 import PasteCore
 @testable import SecretGuard
+import SecretScanInterop
 
 /// The scanning engine around the rows: terminal escapes, the quick tests that keep log
 /// lines cheap, the decoder hook, and the literals the bench gives ripgrep.
@@ -25,24 +26,33 @@ struct SecretEngineTests {
     // MARK: - Quick tests
 
     @Test(
-        "the colons of log lines are turned away before the .pgpass check; a .pgpass line's first colon is not",
+        "the colons of log lines are no candidates (the .pgpass shape turns them away in the search); a .pgpass line's first colon is",
         arguments: [
             ("2026-12-04T23:08:34.611Z INFO [api] done", 13, false),
             ("2026-12-04T23:08:34.611Z INFO [api] done", 16, false),
             ("status=200 host=10.122.35.25:5432 user=u1", 28, false),
-            ("see http://example.com/x", 8, false),
+            ("see http://example.com:8080/x", 22, false),
             ("db.example.com:5432:app:alice:s3cr3t-pw", 14, true),
             ("*:*:*:postgres:s3cr3t-pw", 1, true),
             ("echo 'localhost:5432:app:bob:pw12345' >> ~/.pgpass", 15, true),
-            ("x localhost:5432:app:bob:pw12345", 11, false),
+            // The shape looks forward only: the host not starting the line is the row's to see.
+            ("x localhost:5432:app:bob:pw12345", 11, true),
         ])
-    func pgpassQuickTest(_ line: String, _ colon: Int, _ passes: Bool) {
+    func pgpassShape(_ line: String, _ colon: Int, _ isCandidate: Bool) {
         let text = Array(line.utf8)
         #expect(text[colon] == UInt8(ascii: ":"))
-        #expect(SecretScanner.mayOpenPgpassLine(text.span, colon: colon) == passes)
+        var batch = CandidateBatch()
+        var positions: [Int] = []
+        var position = 0
+        while position < text.count - 1 {
+            position = SecretPrefilter.shared.search.find(
+                in: text.span, from: position, to: text.count - 1, into: &batch)
+            positions += (0..<batch.count).map { batch.position($0) }
+        }
+        #expect(positions.contains(colon) == isCandidate)
     }
 
-    @Test("every .pgpass line the row finds passes the quick test first")
+    @Test("every .pgpass line the row finds has the shape the search tests first")
     func pgpassStillFound() {
         let lines = [
             "db.example.com:5432:app:alice:Tr0ub4dor&3", "*:*:*:postgres:correct-horse-battery",
