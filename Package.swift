@@ -4,20 +4,20 @@
 // back on the clipboard. See README.md and ../shared/DESIGN.md for the parts and their arrows:
 //
 //   paste (main.swift) -> {PasteCLI, SystemInterop}
-//   PasteCLI -> {PasteCore, Formats, SecretGuard, ShareX, Upload, Clipboard, Alerts, Notify,
+//   PasteCLI -> {PasteCore, SecretGuard, ShareX, Upload, Clipboard, Alerts, Notify,
 //   QRInterop, SystemInterop}; inside it a run is argv -> Invocation (the OptionID table) -> PlanResolver ->
 //   RunPlan -> the stages of Sources/PasteCLI/Pipeline (read, guard, build, send, extract, record,
 //   deliver; --retry enters at send)
-//   Upload -> {PasteCore, Formats, SecretGuard (the stream's secret inspector), CurlInterop,
+//   Upload -> {PasteCore, SecretGuard (the stream's secret inspector), CurlInterop,
 //   CryptoInterop, SystemInterop};  Alerts -> X11Interop (internal import: no X11 type in its API)
 //   SecretGuard -> {PasteCore (its error protocol), SystemInterop (a file read in chunks),
 //   SecretScanInterop (the vectorised candidate search)};  SecretScanInterop -> CSecretScan
-//   ShareX -> {PasteCore, Formats, SystemInterop};  PasteCore takes ShareX's loader as a closure
+//   ShareX -> {PasteCore, SystemInterop};  PasteCore takes ShareX's loader as a closure
 //   (`ShareXLoader`) from PasteCLI, and the secret inspector from its callers
 //   Clipboard -> {X11Interop, WaylandInterop, SystemInterop}
-//   PasteCore -> {Formats, SystemInterop (files, locks)} only
-//   Formats -> nothing of ours (JSON, XML paths, media types, URLs, patterns, the sanitizer,
-//   Base58, SHA-256)
+//   PasteCore -> SystemInterop (files, locks) only; its folders: Config, Services, Requests,
+//   Stores, Templates (the template language) and Formats (JSON, XML paths, media types, URLs,
+//   patterns, the sanitizer, Base58, SHA-256)
 //   Notify -> DBusInterop -> {CDBusShims -> CDBus, SystemInterop};  QRInterop -> CQRencode (dlopen)
 //   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,
 //   PBKDF2 and raw deflate)
@@ -203,20 +203,17 @@ let package = Package(
             swiftSettings: [.unsafeFlags(dbusHeaders.flatMap { ["-Xcc", "-I", "-Xcc", $0] }), directMetadata]),
 
         // MARK: - Plain Swift
-        // The text formats paste reads and writes: JSON, XML paths, media types, URLs, patterns,
-        // the sanitizer of shown text, Base58 and SHA-256. Imports nothing of ours.
-        .target(name: "Formats", swiftSettings: safeSwift),
-        .target(name: "PasteCore", dependencies: ["Formats", "SystemInterop"], swiftSettings: safeSwift),
+        .target(name: "PasteCore", dependencies: ["SystemInterop"], swiftSettings: safeSwift),
         // The secret guard: scanner, rule table, prefilter, decoders (SystemInterop to read a file in
         // chunks, SecretScanInterop for the vectorised candidate search).
         .target(
             name: "SecretGuard", dependencies: ["PasteCore", "SystemInterop", "SecretScanInterop"],
             swiftSettings: safeSwift),
         // ShareX custom uploaders (.sxcu): syntax, uploader -> service profile (SystemInterop to read one).
-        .target(name: "ShareX", dependencies: ["PasteCore", "Formats", "SystemInterop"], swiftSettings: safeSwift),
+        .target(name: "ShareX", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
         .target(
             name: "Upload",
-            dependencies: ["PasteCore", "Formats", "SecretGuard", "CurlInterop", "CryptoInterop", "SystemInterop"],
+            dependencies: ["PasteCore", "SecretGuard", "CurlInterop", "CryptoInterop", "SystemInterop"],
             swiftSettings: safeSwift),
         .target(
             name: "Clipboard", dependencies: ["X11Interop", "WaylandInterop", "SystemInterop"],
@@ -226,7 +223,7 @@ let package = Package(
         .target(
             name: "PasteCLI",
             dependencies: [
-                "PasteCore", "Formats", "SecretGuard", "ShareX", "Upload", "Clipboard", "Alerts", "Notify",
+                "PasteCore", "SecretGuard", "ShareX", "Upload", "Clipboard", "Alerts", "Notify",
                 "QRInterop", "SystemInterop",
             ],
             swiftSettings: safeSwift),
@@ -246,16 +243,15 @@ let package = Package(
         // SystemInterop for `ChildProcess.spawn`: Foundation's `Process.run` can crash (see
         // ProcessRunner.swift).
         .target(name: "TestSupport", dependencies: ["SystemInterop"], path: "Sources/TestSupport"),
-        .testTarget(name: "FormatsTests", dependencies: ["Formats", "TestSupport"]),
         .testTarget(
-            name: "PasteCoreTests", dependencies: ["PasteCore", "Formats", "SecretGuard", "TestSupport"]),
+            name: "PasteCoreTests", dependencies: ["PasteCore", "SecretGuard", "TestSupport"]),
         .testTarget(
             name: "SecretGuardTests", dependencies: ["SecretGuard", "SecretScanInterop", "PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ShareXTests", dependencies: ["ShareX", "PasteCore", "Formats"]),
+        .testTarget(name: "ShareXTests", dependencies: ["ShareX", "PasteCore"]),
         .testTarget(
             name: "UploadTests",
-            dependencies: ["Upload", "PasteCore", "Formats", "CryptoInterop", "SystemInterop", "TestSupport"],
+            dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"],
             resources: [.copy("Fixtures")]),
         // SecretGuard (and PasteCore) only for the secret scanner fed by an observed clipboard read.
         .testTarget(
@@ -272,7 +268,7 @@ let package = Package(
         .testTarget(
             name: "PasteCLITests",
             dependencies: [
-                "PasteCLI", "PasteCore", "Formats", "QRInterop", "SecretGuard", "SystemInterop", "TestSupport",
+                "PasteCLI", "PasteCore", "QRInterop", "SecretGuard", "SystemInterop", "TestSupport",
             ],
             exclude: ["Fixtures"]),
     ],

@@ -1,5 +1,4 @@
 import PasteCore
-import Formats
 
 /// `--json` output: one object per paste (schema in paste(1), JSON OUTPUT).
 enum JSONOutput {

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import PasteCore
 import SystemInterop
-import Formats
 
 /// How `paste --outbox` and `paste --retry` show the outbox: one line per entry, a JSON array,
 /// and one stderr line for each thing a recovery pass did or could not read.

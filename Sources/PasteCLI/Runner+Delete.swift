@@ -1,6 +1,5 @@
 import PasteCore
 import Upload
-import Formats
 
 /// Why a paste cannot be deleted.
 enum DeleteError: PasteError {

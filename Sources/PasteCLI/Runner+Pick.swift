@@ -3,7 +3,6 @@ import FoundationEssentials
 import Clipboard
 import PasteCore
 import SystemInterop
-import Formats
 
 extension Runner {
     /// `--pick`: choose an earlier paste in a window; its URL goes on the clipboard.

@@ -2,7 +2,6 @@ import Clipboard
 import PasteCore
 import SystemInterop
 import Upload
-import Formats
 
 extension Runner {
     /// `--version`: ours and the libraries in use.

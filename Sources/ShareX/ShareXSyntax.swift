@@ -1,5 +1,4 @@
 import PasteCore
-import Formats
 
 /// The two template syntaxes of ShareX custom uploaders, parsed into `Template` parts.
 ///

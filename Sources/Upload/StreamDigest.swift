@@ -1,5 +1,5 @@
 import CryptoInterop
-import Formats
+import PasteCore
 
 /// The SHA-256 of a streamed body, fed as each chunk is sent (`Uploader.send(_:streamObserver:)`),
 /// so a gigabyte is not read twice, with libcrypto's hardware-assisted hash so hashing keeps up

@@ -2,7 +2,6 @@ import FoundationEssentials
 import Testing
 
 @testable import PasteCore
-@testable import Formats
 
 @Suite("Reading answers: templates, relative URLs, lookbehind, JSON, XML")
 struct AnswerReadingTests {

@@ -3,7 +3,6 @@ import Testing
 import TestSupport
 
 @testable import PasteCore
-@testable import Formats
 
 @Suite("Content inspection: binary and non-UTF-8 input refused at its offset, JSON escaped by the chunk")
 struct ContentInspectionTests: ScopedSuite {

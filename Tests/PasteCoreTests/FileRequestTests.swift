@@ -1,7 +1,6 @@
 import Testing
 
 @testable import PasteCore
-@testable import Formats
 
 /// Requests for files and images (`RequestBuilder.build(file:named:type:options:)`).
 @Suite("Request building for files and images")

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import PasteCore
-@testable import Formats
 
 @Suite("Values shown on a terminal, URLs from servers, numeric ranges")
 struct HostileValueTests {

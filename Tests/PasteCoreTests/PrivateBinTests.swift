@@ -3,7 +3,6 @@ import Testing
 import TestSupport
 
 @testable import PasteCore
-@testable import Formats
 
 /// Deterministic primitives that leave a trace of their inputs in their outputs, so the layout
 /// PrivateBin's format builds around them can be checked byte for byte.

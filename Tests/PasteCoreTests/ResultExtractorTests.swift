@@ -1,7 +1,6 @@
 import Testing
 
 @testable import PasteCore
-@testable import Formats
 
 @Suite("Result extraction and sanitizing")
 struct ResultExtractorTests {

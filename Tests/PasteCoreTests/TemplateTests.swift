@@ -2,7 +2,6 @@ import FoundationEssentials
 import Testing
 
 @testable import PasteCore
-@testable import Formats
 
 @Suite("Templates: the config spelling, checks at load time, filling")
 struct TemplateTests {

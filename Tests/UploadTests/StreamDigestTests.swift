@@ -3,7 +3,6 @@ import Testing
 
 @testable import PasteCore
 @testable import Upload
-import Formats
 
 @Suite("Stream digests through libcrypto")
 struct StreamDigestTests {

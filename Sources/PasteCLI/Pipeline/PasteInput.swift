@@ -2,7 +2,6 @@ import Clipboard
 import PasteCore
 import SecretGuard
 import SystemInterop
-import Formats
 
 /// One thing to paste: its bytes (or where to stream them from), what they are, and what to
 /// call it in messages.

@@ -3,7 +3,6 @@ import PasteCore
 import SecretGuard
 import SystemInterop
 import Upload
-import Formats
 
 /// Record, after extract: a paste that was made goes into the history (size and digest taken
 /// once, here) and leaves the outbox; a paste that was not keeps its text in the outbox, as an

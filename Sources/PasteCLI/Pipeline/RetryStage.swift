@@ -1,6 +1,5 @@
 import PasteCore
 import SecretGuard
-import Formats
 
 /// `--retry`'s way into the pipeline (and `--outbox send`'s): each claimed outbox entry becomes
 /// a job that enters at send and leaves through extract, record and deliver like a fresh

@@ -1,7 +1,6 @@
 import PasteCore
 import SystemInterop
 import Upload
-import Formats
 
 /// Send, after build: each request through libcurl (or a TCP socket), retried only where a
 /// retry cannot make a second paste; several at once on one multi handle.

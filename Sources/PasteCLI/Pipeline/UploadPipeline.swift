@@ -3,7 +3,6 @@ import FoundationEssentials
 import PasteCore
 import SystemInterop
 import Upload
-import Formats
 
 /// One run of the pipeline: read -> guard -> build -> send -> extract -> record -> deliver.
 ///

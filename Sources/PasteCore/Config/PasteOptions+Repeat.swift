@@ -1,5 +1,3 @@
-import Formats
-
 extension PasteOptions {
     /// A short digest of every option that changes the paste made of a text: `-p`, `-e`
     /// (`never` included), `-t`, `-l` and `--burn`. Kept in each history record, so the repeat

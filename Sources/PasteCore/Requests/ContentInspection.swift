@@ -1,5 +1,4 @@
 import SystemInterop
-import Formats
 
 /// What a request's content must be, checked byte by byte: in memory before the request is
 /// built, and for content read as it is sent (a large file, piped stdin) by a

@@ -1,5 +1,3 @@
-import Formats
-
 /// Why a paste cannot go to the service chosen for it (`ServiceChoice`).
 public enum ContentRefusal: PasteError, Equatable {
     /// An image, no `-S`, and no `image-service` set.

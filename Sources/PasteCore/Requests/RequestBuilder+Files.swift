@@ -1,5 +1,3 @@
-import Formats
-
 extension RequestBuilder {
     /// Builds the request for a file or an image: the content goes byte-exact, with its own
     /// name and type, as the multipart file part (`content-field`) or as a raw body.

@@ -1,5 +1,4 @@
 import SystemInterop
-import Formats
 
 /// Turns a service profile, the content and the person's options into an `UploadRequest`.
 ///

@@ -1,5 +1,3 @@
-import Formats
-
 /// Reading PrivateBin's answer (see `PrivateBin`).
 extension ResultExtractor {
     /// The link to a new PrivateBin paste: the answer's `url` (relative to the endpoint, as

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Formats
 
 /// Reads the paste's URL out of a server's answer, by the service's result rule.
 ///

@@ -1,5 +1,3 @@
-import Formats
-
 /// Where the bytes of a paste come from.
 ///
 /// Clipboard text is already in memory; files and piped stdin are streamed so memory stays flat.

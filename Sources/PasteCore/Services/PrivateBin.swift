@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Formats
 
 /// PrivateBin's JSON API, version 2, spoken the way PrivateBin's own web client speaks it.
 ///

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Formats
 
 /// One paste that went out: where it went, what it was, and how to take it back.
 ///

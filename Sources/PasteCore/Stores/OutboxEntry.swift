@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Formats
 
 /// A paste in the outbox: its content file and its metadata file.
 ///

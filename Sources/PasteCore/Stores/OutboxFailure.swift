@@ -1,5 +1,3 @@
-import Formats
-
 /// What a failed upload means for its text in the outbox: safe to send again by itself
 /// (`retryable`), or kept until the person says (`held`), and the message to keep with it.
 ///

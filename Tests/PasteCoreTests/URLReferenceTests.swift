@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Formats
+@testable import PasteCore
 
 @Suite("Relative URL resolution (RFC 3986 section 5)")
 struct URLReferenceTests {

@@ -1,4 +1,4 @@
-import Formats
+import PasteCore
 import Testing
 
 @Suite("SHA-256")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@testable import Formats
+@testable import PasteCore
 
 /// A file's type from its bytes and name: signatures, then the extension, then text or not.
 @Suite("Media types")
