@@ -4,7 +4,7 @@
 // back on the clipboard. See README.md and ../shared/DESIGN.md for the parts and their arrows:
 //
 //   paste (main.swift) -> {PasteCLI, SystemInterop}
-//   PasteCLI -> {PasteCore, SecretGuard, ShareX, Upload, Clipboard, Alerts, Notify,
+//   PasteCLI -> {PasteCore, Stores, Requests, SecretGuard, ShareX, Upload, Clipboard, Alerts, Notify,
 //   QRInterop, SystemInterop}; inside it a run is argv -> Invocation (the OptionID table) -> PlanResolver ->
 //   RunPlan -> the stages of Sources/PasteCLI/Pipeline (read, guard, build, send, extract, record,
 //   deliver; --retry enters at send)
@@ -14,10 +14,15 @@
 //   SecretScanInterop (the vectorised candidate search)};  SecretScanInterop -> CSecretScan
 //   ShareX -> {PasteCore, SystemInterop};  PasteCore takes ShareX's loader as a closure
 //   (`ShareXLoader`) from PasteCLI, and the secret inspector from its callers
+//   Stores -> {PasteCore, SystemInterop}: the outbox (entries, claims, recovery, listing),
+//   history, atomic files and file locks
+//   Requests -> {PasteCore, SystemInterop}: a profile, the content and the options -> an
+//   UploadRequest (RequestBuilder, PrivateBin's sealing); an answer -> a URL (ResultExtractor)
 //   Clipboard -> {X11Interop, WaylandInterop, SystemInterop}
-//   PasteCore -> SystemInterop (files, locks) only; its folders: Config, Services, Requests,
-//   Stores, Templates (the template language) and Formats (JSON, XML paths, media types, URLs,
-//   patterns, the sanitizer, Base58, SHA-256)
+//   PasteCore -> SystemInterop (files, locks) only; its folders: Config, Services,
+//   RequestDescription (UploadRequest, content checks), Outbox (the failure table, the pacing),
+//   Templates (the template language) and Formats (JSON, XML paths, media types, URLs, patterns,
+//   the sanitizer, Base58, SHA-256)
 //   Notify -> DBusInterop -> {CDBusShims -> CDBus, SystemInterop};  QRInterop -> CQRencode (dlopen)
 //   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,
 //   PBKDF2 and raw deflate)
@@ -204,6 +209,10 @@ let package = Package(
 
         // MARK: - Plain Swift
         .target(name: "PasteCore", dependencies: ["SystemInterop"], swiftSettings: safeSwift),
+        // Above PasteCore: the stores (outbox, history, atomic files, file locks) and the request
+        // side (a profile, the content and the options -> an UploadRequest; an answer -> a URL).
+        .target(name: "Stores", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
+        .target(name: "Requests", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
         // The secret guard: scanner, rule table, prefilter, decoders (SystemInterop to read a file in
         // chunks, SecretScanInterop for the vectorised candidate search).
         .target(
@@ -223,8 +232,8 @@ let package = Package(
         .target(
             name: "PasteCLI",
             dependencies: [
-                "PasteCore", "SecretGuard", "ShareX", "Upload", "Clipboard", "Alerts", "Notify",
-                "QRInterop", "SystemInterop",
+                "PasteCore", "Stores", "Requests", "SecretGuard", "ShareX", "Upload", "Clipboard", "Alerts",
+                "Notify", "QRInterop", "SystemInterop",
             ],
             swiftSettings: safeSwift),
 
@@ -236,7 +245,7 @@ let package = Package(
         .executableTarget(name: "paste-mock"),
         // Tests only (never installed): drives the stores from a process the tests kill at random.
         .executableTarget(
-            name: "store-exerciser", dependencies: ["PasteCore", "SystemInterop", "TestSupport"],
+            name: "store-exerciser", dependencies: ["PasteCore", "Stores", "SystemInterop", "TestSupport"],
             swiftSettings: safeSwift),
 
         // MARK: - Tests
@@ -246,12 +255,15 @@ let package = Package(
         .testTarget(
             name: "PasteCoreTests", dependencies: ["PasteCore", "SecretGuard", "TestSupport"]),
         .testTarget(
+            name: "StoresTests", dependencies: ["Stores", "PasteCore", "SecretGuard", "SystemInterop", "TestSupport"]),
+        .testTarget(name: "RequestsTests", dependencies: ["Requests", "PasteCore", "TestSupport"]),
+        .testTarget(
             name: "SecretGuardTests", dependencies: ["SecretGuard", "SecretScanInterop", "PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShareXTests", dependencies: ["ShareX", "PasteCore"]),
         .testTarget(
             name: "UploadTests",
-            dependencies: ["Upload", "PasteCore", "CryptoInterop", "SystemInterop", "TestSupport"],
+            dependencies: ["Upload", "PasteCore", "Requests", "CryptoInterop", "SystemInterop", "TestSupport"],
             resources: [.copy("Fixtures")]),
         // SecretGuard (and PasteCore) only for the secret scanner fed by an observed clipboard read.
         .testTarget(
@@ -268,7 +280,8 @@ let package = Package(
         .testTarget(
             name: "PasteCLITests",
             dependencies: [
-                "PasteCLI", "PasteCore", "QRInterop", "SecretGuard", "SystemInterop", "TestSupport",
+                "PasteCLI", "PasteCore", "Stores", "Requests", "QRInterop", "SecretGuard", "SystemInterop",
+                "TestSupport",
             ],
             exclude: ["Fixtures"]),
     ],

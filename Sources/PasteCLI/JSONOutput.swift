@@ -1,4 +1,5 @@
 import PasteCore
+import Stores
 
 /// `--json` output: one object per paste (schema in paste(1), JSON OUTPUT).
 enum JSONOutput {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PasteCore
+import Stores
 import SystemInterop
 
 /// How `paste --outbox` and `paste --retry` show the outbox: one line per entry, a JSON array,

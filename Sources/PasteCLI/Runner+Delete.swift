@@ -1,4 +1,5 @@
 import PasteCore
+import Stores
 import Upload
 
 /// Why a paste cannot be deleted.

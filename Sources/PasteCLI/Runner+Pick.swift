@@ -2,6 +2,7 @@ import Alerts
 import FoundationEssentials
 import Clipboard
 import PasteCore
+import Stores
 import SystemInterop
 
 extension Runner {

@@ -1,5 +1,6 @@
 import Clipboard
 import PasteCore
+import Stores
 import SystemInterop
 import Upload
 

@@ -109,20 +109,6 @@ struct TemplateTests {
     }
 }
 
-@Suite("Headers from templates")
-struct HeaderTemplateTests {
-    @Test("a value with a line break cannot start a header of its own; an empty value is not sent")
-    func headers() throws {
-        var profile = ServiceProfile(name: "x", url: ConfigValue("http://h/"))
-        profile.format = .raw
-        profile.result = .body
-        profile.headers = [ConfigValue("X-Name: {filename}"), ConfigValue("X-Title: {title}")]
-        var builder = RequestBuilder(profile: profile, context: Context(environment: [:]))
-        let request = try builder.build(content: .bytes([0x61]), options: PasteOptions(), fileName: "a\r\nEvil: 1.txt")
-        #expect(request.headers == ["X-Name: a  Evil: 1.txt"])
-    }
-}
-
 @Suite("${cmd:…}: a secret printed by a command")
 struct CommandReferenceTests {
     /// A runner that records what it was asked to run and answers from a table.

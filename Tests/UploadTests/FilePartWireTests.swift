@@ -1,5 +1,6 @@
 import Foundation
 import PasteCore
+import Requests
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
 import PasteCore
+import Requests
 import SystemInterop
 import Upload
 

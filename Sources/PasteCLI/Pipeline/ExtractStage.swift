@@ -1,4 +1,5 @@
 import PasteCore
+import Requests
 import Upload
 
 /// Extract, after send: the paste's URL (and deletion token or URL) from the server's answer,

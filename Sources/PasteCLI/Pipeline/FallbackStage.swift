@@ -1,4 +1,5 @@
 import PasteCore
+import Requests
 import Upload
 
 /// Where a fresh text goes when its service is down: the service's `fallback`, then that one's,

@@ -1,6 +1,7 @@
 import Clipboard
 import PasteCore
 import SecretGuard
+import Stores
 import SystemInterop
 
 /// One thing to paste: its bytes (or where to stream them from), what they are, and what to

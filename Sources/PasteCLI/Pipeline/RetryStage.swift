@@ -1,5 +1,6 @@
 import PasteCore
 import SecretGuard
+import Stores
 
 /// `--retry`'s way into the pipeline (and `--outbox send`'s): each claimed outbox entry becomes
 /// a job that enters at send and leaves through extract, record and deliver like a fresh

@@ -1,6 +1,7 @@
 import Clipboard
 import FoundationEssentials
 import PasteCore
+import Stores
 import SystemInterop
 import Upload
 
