@@ -14,18 +14,18 @@
 //   SecretScanInterop (the vectorised candidate search)};  SecretScanInterop -> CSecretScan
 //   ShareX -> {PasteCore, SystemInterop};  PasteCore takes ShareX's loader as a closure
 //   (`ShareXLoader`) from PasteCLI, and the secret inspector from its callers
-//   Stores -> {PasteCore, SystemInterop}: the outbox (entries, claims, recovery, listing),
-//   history, atomic files and file locks
+//   Stores -> {PasteCore, CryptoInterop (the SHA-256 of texts, ids and repeat keys), SystemInterop}:
+//   the outbox (entries, claims, recovery, listing), history, atomic files and file locks
 //   Requests -> {PasteCore, SystemInterop}: a profile, the content and the options -> an
 //   UploadRequest (RequestBuilder, PrivateBin's sealing); an answer -> a URL (ResultExtractor)
 //   Clipboard -> {X11Interop, WaylandInterop, SystemInterop}
 //   PasteCore -> SystemInterop (files, locks) only; its folders: Config, Services,
 //   RequestDescription (UploadRequest, content checks), Outbox (the failure table, the pacing),
 //   Templates (the template language) and Formats (JSON, XML paths, media types, URLs, patterns,
-//   the sanitizer, Base58, SHA-256)
+//   the sanitizer, Base58, hexadecimal); it computes no digest
 //   Notify -> DBusInterop -> {CDBusShims -> CDBus, SystemInterop};  QRInterop -> CQRencode (dlopen)
-//   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,
-//   PBKDF2 and raw deflate)
+//   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256, paste's only one: streams, and the
+//   stores' digests; PrivateBin's AES-GCM, PBKDF2 and raw deflate)
 //   CurlInterop -> {CCurlShims -> CCurl, SystemInterop (TeeWriter, descriptors)}
 //   WaylandInterop -> {CWaylandProtocols -> CWayland (dlopen), SystemInterop}
 //   X11Interop -> {CX11Shims -> {CX11, CXft}, CPng, CJpeg, CGif, CWebP, SystemInterop (its poll
@@ -74,6 +74,11 @@ let curlLinking: [LinkerSetting] =
             "brotlicommon", "z",
         ])
     ]
+/// How CryptoInterop's libraries are linked: libcrypto and zlib, static like libcurl (whose group
+/// names them too, for the binaries that send); declared here as well for the ones that link no
+/// libcurl but keep the stores, whose ids are libcrypto's SHA-256 (store-exerciser).
+let cryptoLinking: [LinkerSetting] =
+    linkDynamically ? [.linkedLibrary("crypto"), .linkedLibrary("z")] : [staticArchives(["crypto", "z"])]
 /// In static builds the C++ runtime that the Swift runtime needs is linked statically too:
 /// `link/static-libstdc++` holds a linker script named `libstdc++.so` that stands for the
 /// archive, and comes first on the library path. Loading the shared one cost 0.5 ms at every
@@ -196,7 +201,9 @@ let package = Package(
             name: "X11Interop", dependencies: ["CX11Shims", "CPng", "CJpeg", "CGif", "CWebP", "SystemInterop"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata],
             linkerSettings: imageLinking),
-        .target(name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata]),
+        .target(
+            name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata],
+            linkerSettings: cryptoLinking),
         .target(
             name: "WaylandInterop", dependencies: ["CWaylandProtocols", "SystemInterop"],
             swiftSettings: [directMetadata]),
@@ -211,7 +218,8 @@ let package = Package(
         .target(name: "PasteCore", dependencies: ["SystemInterop"], swiftSettings: safeSwift),
         // Above PasteCore: the stores (outbox, history, atomic files, file locks) and the request
         // side (a profile, the content and the options -> an UploadRequest; an answer -> a URL).
-        .target(name: "Stores", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
+        .target(
+            name: "Stores", dependencies: ["PasteCore", "CryptoInterop", "SystemInterop"], swiftSettings: safeSwift),
         .target(name: "Requests", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
         // The secret guard: scanner, rule table, prefilter, decoders (SystemInterop to read a file in
         // chunks, SecretScanInterop for the vectorised candidate search).

@@ -149,7 +149,7 @@ public struct OutboxEntry: Sendable, Equatable {
 
     /// The id of the entry named `name`.
     static func id(ofName name: String) -> String {
-        String(SHA256.hex(SHA256.hash(Array(name.utf8))).prefix(idLength))
+        String(ContentDigest.sha256(Array(name.utf8)).prefix(idLength))
     }
 
     /// How many hexadecimal digits an id has (as many as git shows of a commit).

@@ -29,7 +29,7 @@ public final class StreamDigest {
     /// stream's end, or after the transfer), later ones return the same digest.
     public func finalizeHex() -> String {
         if let finalHex { return finalHex }
-        let text = SHA256.hex(hasher.finalize())
+        let text = Hexadecimal.lowercase(hasher.finalize())
         finalHex = text
         return text
     }

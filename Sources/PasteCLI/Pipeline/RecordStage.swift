@@ -257,9 +257,7 @@ struct RecordStage {
 
     /// The SHA-256 of a file, read in chunks; "" when it cannot be read.
     static func digest(ofFile path: String) -> String {
-        var hasher = SHA256()
-        do { try FileSystem.forEachChunk(ofFile: path) { hasher.update($0) } } catch { return "" }
-        return SHA256.hex(hasher.finalize())
+        ContentDigest.sha256(ofFile: path) ?? ""
     }
 }
 

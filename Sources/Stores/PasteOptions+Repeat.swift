@@ -1,3 +1,5 @@
+import PasteCore
+
 extension PasteOptions {
     /// A short digest of every option that changes the paste made of a text: `-p`, `-e`
     /// (`never` included), `-t`, `-l` and `--burn`. Kept in each history record, so the repeat
@@ -12,7 +14,7 @@ extension PasteOptions {
             "private=\(isPrivate) expiry=\(expirySeconds.map(String.init) ?? "-") never=\(neverExpires)"
             + " burn=\(burnsAfterReading) title=\(title.map(JSONText.quote) ?? "-")"
             + " lang=\(language.map(JSONText.quote) ?? "-")"
-        return String(SHA256.hex(SHA256.hash(Array(canonical.utf8))).prefix(Self.repeatKeyLength))
+        return String(ContentDigest.sha256(Array(canonical.utf8)).prefix(Self.repeatKeyLength))
     }
 
     /// How many hexadecimal digits `repeatKey` keeps: 64 bits, so two option sets of one text
