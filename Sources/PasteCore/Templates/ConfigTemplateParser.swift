@@ -27,44 +27,35 @@ struct ConfigTemplateParser {
 
     /// Parses up to `end`.
     mutating func parse(until end: End) throws(TemplateProblem) -> Template {
-        var parts: [Template.Part] = []
-        var literal = ""
-        func flush() {
-            if !literal.isEmpty { parts.append(.literal(literal)) }
-            literal = ""
-        }
+        var template = Template.Builder()
         while position < characters.count {
             let character = characters[position]
             if end == .argument && character == "\\" && position + 1 < characters.count {
-                literal.append(characters[position + 1])
+                template.appendLiteral(characters[position + 1])
                 position += 2
                 continue
             }
             if (character == "}" && end != .text) || (character == "|" && end == .argument) {
-                flush()
-                return Template(parts)
+                return template.finish()
             }
             if character == "$", position + 1 < characters.count, characters[position + 1] == "{" {
-                flush()
-                parts.append(try parseReference())
+                template.append(try parseReference())
                 continue
             }
             if character == "{", position + 1 < characters.count, characters[position + 1] == "{" {
-                literal += "{"
+                template.appendLiteral("{")
                 position += 2
                 continue
             }
             if character == "{", let name = holeName(at: position) {
-                flush()
-                parts.append(try parseHole(name))
+                template.append(try parseHole(name))
                 continue
             }
-            literal.append(character)
+            template.appendLiteral(character)
             position += 1
         }
         if end != .text { throw .unclosed("{…:") }
-        flush()
-        return Template(parts)
+        return template.finish()
     }
 
     /// The name of the hole that starts at `start` (a `{`): a letter, then letters, digits, `-`
