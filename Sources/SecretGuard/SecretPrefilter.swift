@@ -67,11 +67,12 @@ final class SecretPrefilter: Sendable {
     /// PERF(guard-text): a table lookup per position, eight a step, in C. Teddy (SIMD nibble
     /// masks, 16 or 32 positions a step, as in Hyperscan and ripgrep) was built and measured
     /// against it: the guard's ~150 distinct three-byte fingerprints (two-byte triggers among
-    /// them: `:0`…`:9`, `MT`, `SK`) in 16 buckets let 35-75 thousand positions per MiB through
-    /// its masks against 3-16 thousand true candidates, even with the buckets clustered on the
-    /// bench's own text and four-byte fingerprints, and its exact test at each of them cost
-    /// more than the table saves (fat AVX2 Teddy 159-231 ms, the table 93-126 ms, on each
-    /// 256 MiB text). The kernels went; the table stays.
+    /// them: `:0`…`:9`, `MT`, `SK`) in 16 buckets let 40-75 thousand positions per MiB through
+    /// its masks against 3-16 thousand true candidates (in a simulation of the masks, still
+    /// 24-58 thousand with four-byte fingerprints, 34-54 thousand with the buckets clustered on
+    /// a sample of the bench's texts), and its exact test at each of them cost more than the
+    /// table saves (fat AVX2 Teddy 159-231 ms, the table 93-126 ms, on each 256 MiB text). The
+    /// kernels went; the table stays (docs/performance.md, issue 28).
     let search: CandidateSearch
 
     /// The prefilter of the built-in table.
