@@ -50,6 +50,9 @@ public final class TeeWriter {
     private var staged = 0
     /// Blocks observed and not yet taken by `writing`, in order.
     private let observed = ObservedBlocks()
+    /// Taken for each block handed over, given back once it was observed: at most
+    /// `observationLag` blocks wait to be observed, however many wait to be written.
+    private let observationSlots = DispatchSemaphore(value: TeeWriter.observationLag)
     /// Signalled by `writing` each time it is done with a block.
     private let blockDone = DispatchSemaphore(value: 0)
     /// Blocks handed to the queues and not yet signalled back.
@@ -63,6 +66,10 @@ public final class TeeWriter {
     static let blockSize = 1 << 20
     /// How many blocks there are: one being filled, the others being observed or written.
     static let blockCount = 8
+    /// How many blocks at most are handed over and not yet observed: how far a refusing observer
+    /// (the secret guard) may be behind the caller, who sends each chunk as soon as it is teed
+    /// (4 MiB, as when the tee held 4 blocks in all).
+    static let observationLag = 4
 
     /// Opens (creating, mode 0600) `path` for appending.
     ///
@@ -124,8 +131,11 @@ public final class TeeWriter {
         let observer = observer
         let writing = writing
         let observed = observed
+        let slots = observationSlots
+        slots.wait()
         observing.async {
             observer?.see(block)
+            slots.signal()
             observed.withLock { $0.append(block) }
             writing.async {
                 // Every block observed by now goes in one request (the ones behind it find
