@@ -151,6 +151,27 @@ struct TeeWriterTests {
         }
     }
 
+    @Test("blocks appended faster than they are written land whole and in order (written together when they wait)")
+    func blocksThatWait() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("tee")
+        // One append of more blocks than the tee holds: the reader waits for free blocks, and the
+        // blocks observed while a write is under way go out in one request.
+        let bytes = pattern(count: 3 * TeeWriter.blockCount * TeeWriter.blockSize + 999)
+        let tee = try TeeWriter(path: path)
+        let seen = ObservedBlocks()
+        tee.observe { block in
+            seen.calls += 1
+            seen.bytes += block
+            return true
+        }
+        try bytes.withUnsafeBytes { try tee.append($0) }
+        try tee.flush()
+        #expect(try FileSystem.readFile(path).bytes == bytes)
+        #expect(seen.bytes == bytes)
+        #expect(seen.calls == 3 * TeeWriter.blockCount + 1)
+    }
+
     @Test("a tee that cannot be opened says why")
     func cannotOpen() {
         #expect(throws: Errno.noSuchFileOrDirectory) { _ = try TeeWriter(path: "/nonexistent/folder/tee") }
