@@ -12,6 +12,12 @@ enum KeyBearingURL {
         service.resultsCarryKey
     }
 
+    /// Whether the URL a job gives carries its key: its service's results do, or its request
+    /// keeps a key for the link (PrivateBin's `linkFragment`).
+    static func isKeyBearing(_ job: PasteJob) -> Bool {
+        job.request.linkFragment != nil || isKeyBearing(service: job.service)
+    }
+
     /// The URL as a window shows it: scheme, host and the paste's id, then "…", with the key
     /// (the fragment) left out. A URL with no fragment keeps its scheme and host only.
     static func shortened(_ url: String) -> String {
