@@ -129,7 +129,7 @@ struct SendStage {
                         url: earlier.url, service: service.name, byteCount: earlier.byteCount, sha256: digest,
                         title: earlier.title, deletion: earlier.deletion,
                         type: input.type.essence, isRepeat: true,
-                        isKeyBearing: KeyBearingURL.isKeyBearing(service: service)))
+                        isKeyBearing: KeyBearingURL.isKeyBearing(service: service, isPrivate: options.isPrivate)))
             }
         }
         var metadata = Self.metadata(of: input, service: service, plan: plan, options: options, context: context)
