@@ -10,26 +10,17 @@ import TestSupport
 /// the URL whole on stdout only (issue 26, item 2).
 @Suite("Key-bearing URLs sent again from the outbox: the -v trace shortened", .temporaryHome, .mock, .serialized)
 struct KeyBearingRetryTests: ScopedSuite {
-    /// The config with one service, `keyed` (`key-bearing = yes`), on `port`.
+    /// `--retry`'s config (service `m` on `port`), the service declared key-bearing.
     static func config(port: Int) -> String {
-        """
-        [paste]
-        retries = 0
-        [service "keyed"]
-        url = http://127.0.0.1:\(port)/pastes/create
-        content-field = paste[body]
-        field = paste[authorization]=burger
-        key-bearing = yes
-
-        """
+        RetryNowTests.config(port: port) + "key-bearing = yes\n"
     }
 
     /// Leaves `text` in the outbox (its upload to a port where nothing listens failed), then
-    /// points `keyed` at the mock again; returns the entry's id.
+    /// points `m` at the mock again; returns the entry's id.
     func leaveInOutbox(_ text: String) throws -> String {
         try paste.writeConfig(Self.config(port: try FaultRetryTests.freePort()))
         let before = try paste.outboxIDs()
-        let failed = try paste.run(["-S", "keyed", "--no-copy"], stdin: text)
+        let failed = try paste.run(["-S", "m", "--no-copy"], stdin: text)
         #expect(failed.status == 75, "stderr: \(failed.err)")
         try paste.writeConfig(Self.config(port: mock.port))
         return try #require(try paste.outboxIDs().first { !before.contains($0) })

@@ -13,20 +13,6 @@ import TestSupport
     "Key-bearing services: key-bearing = yes marks and shortens their URLs", .tags(.x11), .needsXServer, .xvfb,
     .temporaryHome, .mock, .serialized)
 struct KeyBearingServiceTests: ScopedSuite {
-    /// `xclip -o -selection clipboard -t TARGET`.
-    func xclip(_ target: String) throws -> ProcessResult {
-        try runProcess(
-            "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", target], environment: xvfb.environment,
-            timeout: 20)
-    }
-
-    /// The clipboard's targets, one a line.
-    func targets() throws -> [String] {
-        let result = try xclip("TARGETS")
-        #expect(result.status == 0, "xclip: \(result.err)")
-        return result.out.split(whereSeparator: \.isNewline).map(String.init)
-    }
-
     func runner(bus: SessionBus) throws -> PasteRunner {
         let paste = try desktopRunner(home: home, bus: bus, display: xvfb.display)
         try paste.writeConfig(
@@ -47,10 +33,10 @@ struct KeyBearingServiceTests: ScopedSuite {
         let shown = KeyBearingURL.shortened(url)
         #expect(shown == mock.url("/") + "…")
         #expect(try xvfb.clipboardText() == url)
-        let listed = try targets()
+        let listed = try xvfb.clipboardTargets()
         #expect(listed.contains("x-kde-passwordManagerHint"), "\(listed)")
         #expect(listed.contains("UTF8_STRING"), "\(listed)")
-        #expect(try xclip("x-kde-passwordManagerHint").out == "secret")
+        #expect(try xvfb.readClipboard(target: "x-kde-passwordManagerHint").out == "secret")
         // The trace names the redirect (Location, curl's note, the GET that follows it) shortened.
         #expect(!result.err.contains(url), "\(result.err)")
         #expect(!result.err.contains("/pastes/\(id)"), "\(result.err)")
@@ -71,7 +57,7 @@ struct KeyBearingServiceTests: ScopedSuite {
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(try xvfb.clipboardText() == url)
-        let listed = try targets()
+        let listed = try xvfb.clipboardTargets()
         #expect(listed.contains("UTF8_STRING"), "\(listed)")
         #expect(!listed.contains("x-kde-passwordManagerHint"), "\(listed)")
         #expect(result.err.contains("paste: < Location: \(url)\n"), "\(result.err)")
@@ -90,8 +76,8 @@ struct KeyBearingServiceTests: ScopedSuite {
         let url = secret.out.trimmingCharacters(in: .newlines)
         #expect(url.hasPrefix(mock.url("/0x0/s/")), "\(url)")
         #expect(try xvfb.clipboardText() == url)
-        #expect(try targets().contains("x-kde-passwordManagerHint"))
-        #expect(try xclip("x-kde-passwordManagerHint").out == "secret")
+        #expect(try xvfb.clipboardTargets().contains("x-kde-passwordManagerHint"))
+        #expect(try xvfb.readClipboard(target: "x-kde-passwordManagerHint").out == "secret")
         // The random part and the id are on stdout and the clipboard only.
         let capability = String(url.dropFirst(mock.url("/0x0/s/").count))
         #expect(!secret.err.contains(capability), "\(secret.err)")
@@ -102,7 +88,7 @@ struct KeyBearingServiceTests: ScopedSuite {
         let publicURL = open.out.trimmingCharacters(in: .newlines)
         #expect(!publicURL.contains("/s/"), "\(publicURL)")
         #expect(try xvfb.clipboardText() == publicURL)
-        #expect(try !targets().contains("x-kde-passwordManagerHint"))
+        #expect(try !xvfb.clipboardTargets().contains("x-kde-passwordManagerHint"))
         #expect(server.notifications.last?["body"] as? String == publicURL)
     }
 
