@@ -17,7 +17,7 @@ struct DeliverStage {
     var preparedCopy: (any PreparedClipboardWrite)?
     /// Whether a copy that finds no display is said (`RunPlan.isCopyExpected`).
     var isCopyExpected = true
-    /// `-v`: a key-bearing URL that the backend could not mark is said on stderr.
+    /// `-v`: a key-bearing URL that its write could not mark (`SecretMark.unavailable`) is said on stderr.
     var isVerbose = false
     var windows: DesktopWindows
     var output: Output
