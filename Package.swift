@@ -4,23 +4,28 @@
 // back on the clipboard. See README.md and ../shared/DESIGN.md for the parts and their arrows:
 //
 //   paste (main.swift) -> {PasteCLI, SystemInterop}
-//   PasteCLI -> {PasteCore, Formats, SecretGuard, ShareX, Upload, Clipboard, Alerts, Notify,
+//   PasteCLI -> {PasteCore, Stores, Requests, SecretGuard, ShareX, Upload, Clipboard, Alerts, Notify,
 //   QRInterop, SystemInterop}; inside it a run is argv -> Invocation (the OptionID table) -> PlanResolver ->
 //   RunPlan -> the stages of Sources/PasteCLI/Pipeline (read, guard, build, send, extract, record,
 //   deliver; --retry enters at send)
-//   Upload -> {PasteCore, Formats, SecretGuard (the stream's secret inspector), CurlInterop,
+//   Upload -> {PasteCore, SecretGuard (the stream's secret inspector), CurlInterop,
 //   CryptoInterop, SystemInterop};  Alerts -> X11Interop (internal import: no X11 type in its API)
 //   SecretGuard -> {PasteCore (its error protocol), SystemInterop (a file read in chunks),
 //   SecretScanInterop (the vectorised candidate search)};  SecretScanInterop -> CSecretScan
-//   ShareX -> {PasteCore, Formats, SystemInterop};  PasteCore takes ShareX's loader as a closure
+//   ShareX -> {PasteCore, SystemInterop};  PasteCore takes ShareX's loader as a closure
 //   (`ShareXLoader`) from PasteCLI, and the secret inspector from its callers
+//   Stores -> {PasteCore, CryptoInterop (the SHA-256 of texts, ids and repeat keys), SystemInterop}:
+//   the outbox (entries, claims, recovery, listing), history, atomic files and file locks
+//   Requests -> {PasteCore, SystemInterop}: a profile, the content and the options -> an
+//   UploadRequest (RequestBuilder, PrivateBin's sealing); an answer -> a URL (ResultExtractor)
 //   Clipboard -> {X11Interop, WaylandInterop, SystemInterop}
-//   PasteCore -> {Formats, SystemInterop (files, locks)} only
-//   Formats -> nothing of ours (JSON, XML paths, media types, URLs, patterns, the sanitizer,
-//   Base58, SHA-256)
+//   PasteCore -> SystemInterop (files, locks) only; its folders: Config, Services,
+//   RequestDescription (UploadRequest, content checks), Outbox (the failure table, the pacing),
+//   Templates (the template language) and Formats (JSON, XML paths, media types, URLs, patterns,
+//   the sanitizer, Base58, hexadecimal); it computes no digest
 //   Notify -> DBusInterop -> {CDBusShims -> CDBus, SystemInterop};  QRInterop -> CQRencode (dlopen)
-//   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256 for streams; PrivateBin's AES-GCM,
-//   PBKDF2 and raw deflate)
+//   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256, paste's only one: streams, and the
+//   stores' digests; PrivateBin's AES-GCM, PBKDF2 and raw deflate)
 //   CurlInterop -> {CCurlShims -> CCurl, SystemInterop (TeeWriter, descriptors)}
 //   WaylandInterop -> {CWaylandProtocols -> CWayland (dlopen), SystemInterop}
 //   X11Interop -> {CX11Shims -> {CX11, CXft}, CPng, CJpeg, CGif, CWebP, SystemInterop (its poll
@@ -69,6 +74,11 @@ let curlLinking: [LinkerSetting] =
             "brotlicommon", "z",
         ])
     ]
+/// How CryptoInterop's libraries are linked: libcrypto and zlib, static like libcurl (whose group
+/// names them too, for the binaries that send); declared here as well for the ones that link no
+/// libcurl but keep the stores, whose ids are libcrypto's SHA-256 (store-exerciser).
+let cryptoLinking: [LinkerSetting] =
+    linkDynamically ? [.linkedLibrary("crypto"), .linkedLibrary("z")] : [staticArchives(["crypto", "z"])]
 /// In static builds the C++ runtime that the Swift runtime needs is linked statically too:
 /// `link/static-libstdc++` holds a linker script named `libstdc++.so` that stands for the
 /// archive, and comes first on the library path. Loading the shared one cost 0.5 ms at every
@@ -191,7 +201,9 @@ let package = Package(
             name: "X11Interop", dependencies: ["CX11Shims", "CPng", "CJpeg", "CGif", "CWebP", "SystemInterop"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata],
             linkerSettings: imageLinking),
-        .target(name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata]),
+        .target(
+            name: "CryptoInterop", dependencies: ["CCrypto", "CZlib"], swiftSettings: [directMetadata],
+            linkerSettings: cryptoLinking),
         .target(
             name: "WaylandInterop", dependencies: ["CWaylandProtocols", "SystemInterop"],
             swiftSettings: [directMetadata]),
@@ -203,20 +215,22 @@ let package = Package(
             swiftSettings: [.unsafeFlags(dbusHeaders.flatMap { ["-Xcc", "-I", "-Xcc", $0] }), directMetadata]),
 
         // MARK: - Plain Swift
-        // The text formats paste reads and writes: JSON, XML paths, media types, URLs, patterns,
-        // the sanitizer of shown text, Base58 and SHA-256. Imports nothing of ours.
-        .target(name: "Formats", swiftSettings: safeSwift),
-        .target(name: "PasteCore", dependencies: ["Formats", "SystemInterop"], swiftSettings: safeSwift),
+        .target(name: "PasteCore", dependencies: ["SystemInterop"], swiftSettings: safeSwift),
+        // Above PasteCore: the stores (outbox, history, atomic files, file locks) and the request
+        // side (a profile, the content and the options -> an UploadRequest; an answer -> a URL).
+        .target(
+            name: "Stores", dependencies: ["PasteCore", "CryptoInterop", "SystemInterop"], swiftSettings: safeSwift),
+        .target(name: "Requests", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
         // The secret guard: scanner, rule table, prefilter, decoders (SystemInterop to read a file in
         // chunks, SecretScanInterop for the vectorised candidate search).
         .target(
             name: "SecretGuard", dependencies: ["PasteCore", "SystemInterop", "SecretScanInterop"],
             swiftSettings: safeSwift),
         // ShareX custom uploaders (.sxcu): syntax, uploader -> service profile (SystemInterop to read one).
-        .target(name: "ShareX", dependencies: ["PasteCore", "Formats", "SystemInterop"], swiftSettings: safeSwift),
+        .target(name: "ShareX", dependencies: ["PasteCore", "SystemInterop"], swiftSettings: safeSwift),
         .target(
             name: "Upload",
-            dependencies: ["PasteCore", "Formats", "SecretGuard", "CurlInterop", "CryptoInterop", "SystemInterop"],
+            dependencies: ["PasteCore", "SecretGuard", "CurlInterop", "CryptoInterop", "SystemInterop"],
             swiftSettings: safeSwift),
         .target(
             name: "Clipboard", dependencies: ["X11Interop", "WaylandInterop", "SystemInterop"],
@@ -226,8 +240,8 @@ let package = Package(
         .target(
             name: "PasteCLI",
             dependencies: [
-                "PasteCore", "Formats", "SecretGuard", "ShareX", "Upload", "Clipboard", "Alerts", "Notify",
-                "QRInterop", "SystemInterop",
+                "PasteCore", "Stores", "Requests", "SecretGuard", "ShareX", "Upload", "Clipboard", "Alerts",
+                "Notify", "QRInterop", "SystemInterop",
             ],
             swiftSettings: safeSwift),
 
@@ -239,23 +253,25 @@ let package = Package(
         .executableTarget(name: "paste-mock"),
         // Tests only (never installed): drives the stores from a process the tests kill at random.
         .executableTarget(
-            name: "store-exerciser", dependencies: ["PasteCore", "SystemInterop", "TestSupport"],
+            name: "store-exerciser", dependencies: ["PasteCore", "Stores", "SystemInterop", "TestSupport"],
             swiftSettings: safeSwift),
 
         // MARK: - Tests
         // SystemInterop for `ChildProcess.spawn`: Foundation's `Process.run` can crash (see
         // ProcessRunner.swift).
         .target(name: "TestSupport", dependencies: ["SystemInterop"], path: "Sources/TestSupport"),
-        .testTarget(name: "FormatsTests", dependencies: ["Formats", "TestSupport"]),
         .testTarget(
-            name: "PasteCoreTests", dependencies: ["PasteCore", "Formats", "SecretGuard", "TestSupport"]),
+            name: "PasteCoreTests", dependencies: ["PasteCore", "SecretGuard", "TestSupport"]),
+        .testTarget(
+            name: "StoresTests", dependencies: ["Stores", "PasteCore", "SecretGuard", "SystemInterop", "TestSupport"]),
+        .testTarget(name: "RequestsTests", dependencies: ["Requests", "PasteCore", "TestSupport"]),
         .testTarget(
             name: "SecretGuardTests", dependencies: ["SecretGuard", "SecretScanInterop", "PasteCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ShareXTests", dependencies: ["ShareX", "PasteCore", "Formats"]),
+        .testTarget(name: "ShareXTests", dependencies: ["ShareX", "PasteCore"]),
         .testTarget(
             name: "UploadTests",
-            dependencies: ["Upload", "PasteCore", "Formats", "CryptoInterop", "SystemInterop", "TestSupport"],
+            dependencies: ["Upload", "PasteCore", "Requests", "CryptoInterop", "SystemInterop", "TestSupport"],
             resources: [.copy("Fixtures")]),
         // SecretGuard (and PasteCore) only for the secret scanner fed by an observed clipboard read.
         .testTarget(
@@ -272,7 +288,8 @@ let package = Package(
         .testTarget(
             name: "PasteCLITests",
             dependencies: [
-                "PasteCLI", "PasteCore", "Formats", "QRInterop", "SecretGuard", "SystemInterop", "TestSupport",
+                "PasteCLI", "PasteCore", "Stores", "Requests", "QRInterop", "SecretGuard", "SystemInterop",
+                "TestSupport",
             ],
             exclude: ["Fixtures"]),
     ],

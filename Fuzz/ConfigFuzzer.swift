@@ -1,7 +1,8 @@
 // libFuzzer target: the config grammar (ConfigFile) and its resolution (Configuration).
 //
 // Built by scripts/fuzz with `swiftc -sanitize=fuzzer,address -parse-as-library` together with
-// Sources/PasteCore and Sources/ShareX, as one module, so internal API is reachable. Not part of Package.swift.
+// Sources/PasteCore, Sources/Requests and Sources/ShareX, as one module, so internal API is
+// reachable. Not part of Package.swift.
 // Any input must give a configuration or a ConfigError: never a crash, a trap or a hang.
 
 /// The libFuzzer entry point: one input, parsed and resolved.

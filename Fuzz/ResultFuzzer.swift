@@ -2,7 +2,7 @@
 // JSON, XML, regexes with lookbehind, relative URLs).
 //
 // Built by scripts/fuzz with `swiftc -sanitize=fuzzer,address -parse-as-library` together with
-// Sources/PasteCore and Sources/ShareX, as one module. Not part of Package.swift.
+// Sources/PasteCore, Sources/Requests and Sources/ShareX, as one module. Not part of Package.swift.
 //
 // Input layout: byte 0 picks the result rule, byte 1 the HTTP status; the rest is split at the
 // first blank line into a Location header value (and redirect target) and the body.

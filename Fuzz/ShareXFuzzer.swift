@@ -2,7 +2,7 @@
 // ShareXSyntax, Template and its config spelling).
 //
 // Built by scripts/fuzz with `swiftc -sanitize=fuzzer,address -parse-as-library` together with
-// Sources/PasteCore and Sources/ShareX, as one module. Not part of Package.swift.
+// Sources/PasteCore, Sources/Requests and Sources/ShareX, as one module. Not part of Package.swift.
 //
 // The input is read as a .sxcu file and, as text, as a template in every syntax. Beyond "no
 // crash, no hang" it checks the promises `--import-sxcu` makes: a section printed from a

@@ -1,10 +1,10 @@
 internal import CCrypto
 
-/// SHA-256 through libcrypto's EVP interface, for the gigabytes a stream can carry.
+/// SHA-256 through libcrypto's EVP interface: paste's one SHA-256.
 ///
-/// Owns one `EVP_MD_CTX` (`EVP_MD_CTX_new` / `EVP_MD_CTX_free`). PasteCore has its own portable
-/// SHA-256 for in-memory text; this one exists because hashing a stream as it is sent must keep
-/// up with the upload itself.
+/// Owns one `EVP_MD_CTX` (`EVP_MD_CTX_new` / `EVP_MD_CTX_free`). It hashes the gigabytes a stream
+/// can carry as they are sent (libcrypto uses the CPU's SHA extensions, so hashing keeps up with
+/// the upload), and the short texts the stores name things by (Stores' `ContentDigest`).
 public final class SHA256Hasher {
     private let context: OpaquePointer
     private var isFinished = false
@@ -28,6 +28,13 @@ public final class SHA256Hasher {
             guard let base = buffer.baseAddress, buffer.count > 0 else { return }
             _ = EVP_DigestUpdate(context, base, buffer.count)
         }
+    }
+
+    /// The digest of `bytes` in one call.
+    public static func digest(_ bytes: Span<UInt8>) -> [UInt8] {
+        let hasher = SHA256Hasher()
+        hasher.update(bytes)
+        return hasher.finalize()
     }
 
     /// The 32-byte digest; call once. Wraps `EVP_DigestFinal_ex`.

@@ -1,6 +1,5 @@
 import Clipboard
 import PasteCore
-import Formats
 
 /// A clipboard error, as the person sees it: Clipboard knows nothing of PasteCore, so its
 /// broad `kind` is mapped to an exit status here.

@@ -1,5 +1,4 @@
 import PasteCore
-import Formats
 
 /// An outbox entry whose `--url` held credentials written literally (`http://alice:PW@…`, a
 /// `?api_key=…`): the outbox keeps the URL with them masked (it never stores a secret), so

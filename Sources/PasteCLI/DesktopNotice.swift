@@ -1,6 +1,5 @@
 import Notify
 import PasteCore
-import Formats
 
 /// The keys of paste's notification actions: a contract (DESIGN.md, "Behaviour that matters"),
 /// since tests outside the project invoke them over the bus.

@@ -1,4 +1,4 @@
-import Formats
+import PasteCore
 import Notify
 
 extension DesktopNotification {

@@ -4,7 +4,6 @@ import PasteCore
 import QRInterop
 import SecretGuard
 import SystemInterop
-import Formats
 
 /// The windows of a run started at a hotkey, where no terminal shows stderr: the secret guard's
 /// question, `--prompt`'s title, `--pick`'s list, and the notification of how the paste went.

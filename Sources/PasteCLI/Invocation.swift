@@ -1,5 +1,4 @@
 import PasteCore
-import Formats
 
 /// What the person asked for, after parsing: the neutral model between argv and running.
 public struct Invocation: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import PasteCore
-import Formats
+import Stores
 
 /// `--json` output: one object per paste (schema in paste(1), JSON OUTPUT).
 enum JSONOutput {

@@ -1,4 +1,5 @@
 import PasteCore
+import Stores
 import SystemInterop
 
 /// The outbox heals by itself (issue 25, item 3): once a paste to a service worked, the entries

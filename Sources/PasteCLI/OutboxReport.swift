@@ -1,7 +1,7 @@
 import FoundationEssentials
 import PasteCore
+import Stores
 import SystemInterop
-import Formats
 
 /// How `paste --outbox` and `paste --retry` show the outbox: one line per entry, a JSON array,
 /// and one stderr line for each thing a recovery pass did or could not read.

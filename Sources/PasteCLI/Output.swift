@@ -1,6 +1,5 @@
 import PasteCore
 import SystemInterop
-import Formats
 
 /// The one funnel for everything paste shows or keeps about a run: stdout results, stderr lines,
 /// the `-v` trace, `--dry-run` and `--json`, the text of windows, and the words stored in the

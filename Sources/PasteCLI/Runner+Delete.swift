@@ -1,6 +1,6 @@
 import PasteCore
+import Stores
 import Upload
-import Formats
 
 /// Why a paste cannot be deleted.
 enum DeleteError: PasteError {

@@ -1,4 +1,5 @@
 import PasteCore
+import Stores
 import SystemInterop
 
 extension Runner {

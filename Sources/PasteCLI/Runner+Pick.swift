@@ -2,8 +2,8 @@ import Alerts
 import FoundationEssentials
 import Clipboard
 import PasteCore
+import Stores
 import SystemInterop
-import Formats
 
 extension Runner {
     /// `--pick`: choose an earlier paste in a window; its URL goes on the clipboard.

@@ -1,8 +1,8 @@
 import Clipboard
 import PasteCore
+import Stores
 import SystemInterop
 import Upload
-import Formats
 
 extension Runner {
     /// `--version`: ours and the libraries in use.

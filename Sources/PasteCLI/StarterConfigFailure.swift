@@ -1,4 +1,5 @@
 import PasteCore
+import Stores
 
 /// Why `paste --init-config` wrote no starter config.
 enum StarterConfigFailure: PasteError {

@@ -1,5 +1,4 @@
 import PasteCore
-import Formats
 
 /// The two template syntaxes of ShareX custom uploaders, parsed into `Template` parts.
 ///
@@ -70,32 +69,25 @@ enum ShareXSyntax {
         /// Reads text and functions up to the end, or (in a parameter) up to the `}` or `|`
         /// that ends it, which is left unread.
         mutating func parseSequence(isParameter: Bool) throws(ShareXError) -> Template {
-            var parts: [Template.Part] = []
-            var literal = ""
-            func flush() {
-                if !literal.isEmpty { parts.append(.literal(literal)) }
-                literal = ""
-            }
+            var template = Template.Builder()
             while position < characters.count {
                 let character = characters[position]
                 if character == "\\" {
                     position += 1
-                    if position < characters.count { literal.append(characters[position]) }
+                    if position < characters.count { template.appendLiteral(characters[position]) }
                     position += 1
                     continue
                 }
                 if isParameter && (character == "}" || character == "|") { break }
                 if character == "{" {
-                    flush()
                     position += 1
-                    parts.append(try parseFunction())
+                    template.append(try parseFunction())
                     continue
                 }
-                literal.append(character)
+                template.appendLiteral(character)
                 position += 1
             }
-            flush()
-            return Template(parts)
+            return template.finish()
         }
 
         /// Reads a function after its `{`, through its closing `}`.
@@ -162,37 +154,31 @@ enum ShareXSyntax {
 
     /// Parses a value in the legacy `$…$` syntax (ShareX 12.4 to 13.7.1).
     static func parseLegacy(_ text: String, _ setting: Setting) throws(ShareXError) -> Template {
-        var parts: [Template.Part] = []
-        var literal = ""
+        var template = Template.Builder()
         var syntax = ""
         var isInSyntax = false
         var iterator = text.makeIterator()
         while let character = iterator.next() {
             if character == "\\" {
                 if let next = iterator.next() {
-                    if isInSyntax { syntax.append(next) } else { literal.append(next) }
+                    if isInSyntax { syntax.append(next) } else { template.appendLiteral(next) }
                 }
                 continue
             }
             if character == "$" {
                 if isInSyntax {
-                    if !syntax.isEmpty {
-                        if !literal.isEmpty { parts.append(.literal(literal)) }
-                        literal = ""
-                        parts.append(try legacyFunction(syntax, setting))
-                    }
+                    if !syntax.isEmpty { template.append(try legacyFunction(syntax, setting)) }
                     syntax = ""
                 }
                 isInSyntax.toggle()
                 continue
             }
-            if isInSyntax { syntax.append(character) } else { literal.append(character) }
+            if isInSyntax { syntax.append(character) } else { template.appendLiteral(character) }
         }
         if isInSyntax {
             throw .badSyntax(file: setting.file, key: setting.key, reason: "'$\(syntax)' is never closed with '$'")
         }
-        if !literal.isEmpty { parts.append(.literal(literal)) }
-        return Template(parts)
+        return template.finish()
     }
 
     /// One `$name:value$`: the value is split at `|` where the function takes several
@@ -412,30 +398,24 @@ enum ShareXSyntax {
     /// parses every `$function$`. Either way every value is escaped for the body (`Rendering`).
     static func parseData(_ text: String, _ setting: Setting) throws(ShareXError) -> Template {
         if setting.isLegacy { return try parseLegacy(text, setting) }
-        var parts: [Template.Part] = []
-        var literal = ""
+        var template = Template.Builder()
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
-            literal += rest[..<open]
+            template.appendLiteral(rest[..<open])
             let after = rest[open...]
             let lower = after.prefix(10).lowercased()
             if lower.hasPrefix("{input}") {
-                parts.append(.literal(literal))
-                parts.append(.placeholder(.content, fallback: nil))
-                literal = ""
+                template.append(.placeholder(.content, fallback: nil))
                 rest = after.dropFirst(7)
             } else if lower.hasPrefix("{filename}") {
-                parts.append(.literal(literal))
-                parts.append(.placeholder(.filename, fallback: nil))
-                literal = ""
+                template.append(.placeholder(.filename, fallback: nil))
                 rest = after.dropFirst(10)
             } else {
-                literal += "{"
+                template.appendLiteral("{")
                 rest = after.dropFirst()
             }
         }
-        literal += rest
-        parts.append(.literal(literal))
-        return Template(parts.filter { $0 != .literal("") })
+        template.appendLiteral(rest)
+        return template.finish()
     }
 }

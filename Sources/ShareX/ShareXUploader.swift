@@ -1,6 +1,5 @@
 import PasteCore
 import SystemInterop
-import Formats
 
 /// A ShareX custom uploader (`.sxcu`), read into a `ServiceProfile` that paste runs like any
 /// configured service.

@@ -107,11 +107,9 @@ extension FileDescriptor {
         var total = 0
         while total < limit {
             let wanted = min(chunk.count, limit - total)
-            let outcome = chunk.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-                Result { () throws(Errno) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
-                }
+            let count = try chunk.withMutableBytes { buffer throws(Errno) in
+                try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
             }
-            let count = try outcome.get()
             if count == 0 { return true }
             total += count
             body(chunk[0..<count])

@@ -1,7 +1,6 @@
 import CurlInterop
 import PasteCore
 import SecretGuard
-import Formats
 
 /// Runs a request's `ContentInspection` inside libcurl's read callback (CurlInterop's
 /// `BodyInspector`): every chunk of content read as it is sent is inspected before libcurl has

@@ -1,5 +1,5 @@
 import CryptoInterop
-import Formats
+import PasteCore
 
 /// The SHA-256 of a streamed body, fed as each chunk is sent (`Uploader.send(_:streamObserver:)`),
 /// so a gigabyte is not read twice, with libcrypto's hardware-assisted hash so hashing keeps up
@@ -29,7 +29,7 @@ public final class StreamDigest {
     /// stream's end, or after the transfer), later ones return the same digest.
     public func finalizeHex() -> String {
         if let finalHex { return finalHex }
-        let text = SHA256.hex(hasher.finalize())
+        let text = Hexadecimal.lowercase(hasher.finalize())
         finalHex = text
         return text
     }

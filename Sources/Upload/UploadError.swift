@@ -1,7 +1,6 @@
 import CurlInterop
 import PasteCore
 import SystemInterop
-import Formats
 
 /// Why an upload failed, with what a message, an exit status and a retry decision need.
 ///

@@ -22,6 +22,7 @@
 //       "paste: the text could not be saved: …" on stderr and exits 74
 import FoundationEssentials
 import PasteCore
+import Stores
 import SystemInterop
 import TestSupport
 

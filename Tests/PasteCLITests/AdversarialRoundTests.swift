@@ -1,8 +1,8 @@
 import Foundation
 import PasteCore
+import Stores
 import Testing
 import TestSupport
-import Formats
 
 /// The second adversarial round's findings (issue 29), each as the person sees it: exact
 /// stdout, stderr, status and files.

@@ -1,6 +1,7 @@
 import Foundation
 import PasteCLI
 import PasteCore
+import Stores
 import TestSupport
 import Testing
 

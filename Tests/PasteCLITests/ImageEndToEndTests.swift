@@ -1,5 +1,6 @@
 import Foundation
 import PasteCore
+import Stores
 import Testing
 import TestSupport
 

@@ -3,7 +3,6 @@ import PasteCLI
 import PasteCore
 import TestSupport
 import Testing
-import Formats
 
 /// Files of the source tree, found from this file's path (`Tests/PasteCLITests/…`).
 enum SourceTree {

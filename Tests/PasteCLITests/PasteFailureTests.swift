@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PasteCore
 import SecretGuard
+import Stores
 import SystemInterop
 import Testing
 

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import PasteCore
-@testable import Formats
 
 /// Where a paste goes by what it holds: `accepts`, `image-service`, `-S`.
 @Suite("Choosing a service by content", .tags(.config))

@@ -1,6 +1,5 @@
 import PasteCore
 import Testing
-import Formats
 
 @Suite("Spelling: the one edit-distance helper behind every \"did you mean\"")
 struct SpellingTests {

@@ -1,6 +1,5 @@
 import Testing
 
-@testable import Formats
 @testable import PasteCore
 
 /// The functions the config spelling shares with ShareX (`{random:…}`, `{select:…}`,

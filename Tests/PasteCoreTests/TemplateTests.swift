@@ -2,7 +2,6 @@ import FoundationEssentials
 import Testing
 
 @testable import PasteCore
-@testable import Formats
 
 @Suite("Templates: the config spelling, checks at load time, filling")
 struct TemplateTests {
@@ -107,20 +106,6 @@ struct TemplateTests {
             try expansion.render(xml, values: values, rendering: .xml)
                 == "<p t=\"a &amp; b/c &quot;q&quot;\">x.txt</p>")
         #expect(expansion.secrets == ["a/b+c\"d"])
-    }
-}
-
-@Suite("Headers from templates")
-struct HeaderTemplateTests {
-    @Test("a value with a line break cannot start a header of its own; an empty value is not sent")
-    func headers() throws {
-        var profile = ServiceProfile(name: "x", url: ConfigValue("http://h/"))
-        profile.format = .raw
-        profile.result = .body
-        profile.headers = [ConfigValue("X-Name: {filename}"), ConfigValue("X-Title: {title}")]
-        var builder = RequestBuilder(profile: profile, context: Context(environment: [:]))
-        let request = try builder.build(content: .bytes([0x61]), options: PasteOptions(), fileName: "a\r\nEvil: 1.txt")
-        #expect(request.headers == ["X-Name: a  Evil: 1.txt"])
     }
 }
 

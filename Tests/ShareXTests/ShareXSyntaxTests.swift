@@ -2,7 +2,6 @@ import Testing
 
 @testable import PasteCore
 @testable import ShareX
-import Formats
 
 @Suite("ShareX definitions: both syntaxes, JSONPath, and what a definition becomes")
 struct ShareXSyntaxTests {

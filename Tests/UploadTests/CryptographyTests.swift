@@ -4,7 +4,6 @@ import PasteCore
 import TestSupport
 import Testing
 import Upload
-import Formats
 
 /// The primitives of PrivateBin's encryption against published vectors, and raw deflate
 /// against Python's zlib (an independent inflater).

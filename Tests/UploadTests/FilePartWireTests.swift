@@ -1,10 +1,10 @@
 import Foundation
 import PasteCore
+import Requests
 import Testing
 import TestSupport
 
 @testable import Upload
-import Formats
 
 /// Files and images on the wire: built by `RequestBuilder.build(file:…)`, sent by the real
 /// libcurl, and taken apart by the server byte for byte.

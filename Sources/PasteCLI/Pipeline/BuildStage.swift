@@ -1,7 +1,7 @@
 import PasteCore
+import Requests
 import SystemInterop
 import Upload
-import Formats
 
 /// Build, after guard: the request for each paste, as its service wants it (PasteCore's
 /// `RequestBuilder`, with PrivateBin's cryptography from Upload). A stream reaches it only for a

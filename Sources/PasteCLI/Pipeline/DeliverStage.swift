@@ -2,7 +2,6 @@ import Alerts
 import Clipboard
 import PasteCore
 import QRInterop
-import Formats
 
 /// Deliver, the pipeline's last stage: each result on stdout (its URL, or a JSON object), each
 /// failure on stderr (and, at a hotkey, in a window); then the last URL on the clipboard and,

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PasteCore
+import Requests
 
 /// `--dry-run`: the exact request that would go out, secrets masked, nothing sent.
 ///

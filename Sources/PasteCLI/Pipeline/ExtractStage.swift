@@ -1,6 +1,6 @@
 import PasteCore
+import Requests
 import Upload
-import Formats
 
 /// Extract, after send: the paste's URL (and deletion token or URL) from the server's answer,
 /// by the service's `result` rule; every URL validated by `Sanitizer` on the way.

@@ -1,4 +1,6 @@
 import PasteCore
+import Requests
+import Stores
 import Upload
 
 /// Where a fresh text goes when its service is down: the service's `fallback`, then that one's,

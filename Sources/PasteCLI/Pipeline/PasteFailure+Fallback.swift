@@ -1,5 +1,4 @@
 import PasteCore
-import Formats
 
 extension PasteFailure {
     // MARK: - Fallback services (issue 25, item 4)

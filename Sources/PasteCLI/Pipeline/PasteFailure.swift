@@ -1,5 +1,6 @@
 import PasteCore
 import SecretGuard
+import Stores
 import SystemInterop
 import Upload
 

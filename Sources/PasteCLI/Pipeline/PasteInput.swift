@@ -1,8 +1,8 @@
 import Clipboard
 import PasteCore
 import SecretGuard
+import Stores
 import SystemInterop
-import Formats
 
 /// One thing to paste: its bytes (or where to stream them from), what they are, and what to
 /// call it in messages.

@@ -1,7 +1,7 @@
 import PasteCore
+import Stores
 import SystemInterop
 import Upload
-import Formats
 
 /// One paste on its way through send -> extract -> record -> deliver: its request, where its
 /// text is kept while it is sent (and should the upload fail), and what sending adds.

@@ -1,4 +1,5 @@
 import PasteCore
+import Stores
 
 /// A paste that was made, as recorded and delivered: made by this run, or found in history
 /// for a repeat.

@@ -1,5 +1,6 @@
 import Clipboard
 import PasteCore
+import Requests
 import SystemInterop
 import Upload
 

@@ -1,6 +1,7 @@
 import Clipboard
 import PasteCore
 import SecretGuard
+import Stores
 import SystemInterop
 
 /// Read, the pipeline's first stage: the inputs of an upload (a selection, stdin or `-f` files),

@@ -1,9 +1,9 @@
 import FoundationEssentials
 import PasteCore
 import SecretGuard
+import Stores
 import SystemInterop
 import Upload
-import Formats
 
 /// Record, after extract: a paste that was made goes into the history (size and digest taken
 /// once, here) and leaves the outbox; a paste that was not keeps its text in the outbox, as an
@@ -257,9 +257,7 @@ struct RecordStage {
 
     /// The SHA-256 of a file, read in chunks; "" when it cannot be read.
     static func digest(ofFile path: String) -> String {
-        var hasher = SHA256()
-        do { try FileSystem.forEachChunk(ofFile: path) { hasher.update($0) } } catch { return "" }
-        return SHA256.hex(hasher.finalize())
+        ContentDigest.sha256(ofFile: path) ?? ""
     }
 }
 

@@ -1,6 +1,6 @@
 import PasteCore
 import SecretGuard
-import Formats
+import Stores
 
 /// `--retry`'s way into the pipeline (and `--outbox send`'s): each claimed outbox entry becomes
 /// a job that enters at send and leaves through extract, record and deliver like a fresh
@@ -81,7 +81,7 @@ struct RetryStage {
         for claim: OutboxClaim, size: Int64, build: inout BuildStage, route: RunPlan.Route, options: PasteOptions
     ) throws -> UploadRequest {
         let metadata = claim.entry.metadata
-        let type = metadata.contentType.map { MediaType(recordedName: $0) } ?? .plainText
+        let type = mediaType(metadata.contentType)
         var request = try build.build(
             outboxContent: claim.contentDescriptorPath, size: size, options: options, fileName: metadata.fileName,
             type: type)

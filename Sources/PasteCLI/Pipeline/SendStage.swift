@@ -1,8 +1,8 @@
 import PasteCore
+import Stores
 import Synchronization
 import SystemInterop
 import Upload
-import Formats
 
 /// Send, after build: each request through libcurl (or a TCP socket), retried only where a
 /// retry cannot make a second paste; several at once on one multi handle.
@@ -106,7 +106,7 @@ struct SendStage {
     ) -> Preparation {
         // The repeat check and the outbox work on the bytes, whatever they are: the same image
         // twice within the window reuses the URL too.
-        let digest = input.bytes.map { SHA256.hex(SHA256.hash($0)) }
+        let digest = input.bytes.map(ContentDigest.sha256)
         let optionsKey = options.repeatKey
         var repeatLock: FileLock?
         if let window = plan.repeatWindow, let digest {

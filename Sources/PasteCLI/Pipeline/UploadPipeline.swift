@@ -1,9 +1,9 @@
 import Clipboard
 import FoundationEssentials
 import PasteCore
+import Stores
 import SystemInterop
 import Upload
-import Formats
 
 /// One run of the pipeline: read -> guard -> build -> send -> extract -> record -> deliver.
 ///

@@ -1,5 +1,3 @@
-import Formats
-
 /// Why a configuration could not be used. Each case names the file and line it came from.
 public enum ConfigError: PasteError, Equatable {
     /// The file could not be read (errno text in `reason`).

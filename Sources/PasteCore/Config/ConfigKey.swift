@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Formats
 
 /// One key of a config section, as curl's tool keys its options (`tool_getparam.c`'s table of
 /// name, kind and handler): its name, the section it belongs to, a line of doc, and how its

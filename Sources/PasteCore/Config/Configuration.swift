@@ -1,6 +1,5 @@
 import FoundationEssentials
 import SystemInterop
-import Formats
 
 /// The whole configuration in force: settings and every known service.
 public struct Configuration: Sendable {

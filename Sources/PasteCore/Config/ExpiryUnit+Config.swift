@@ -1,6 +1,5 @@
 import FoundationEssentials
 import SystemInterop
-import Formats
 
 extension ExpiryUnit {
     /// Parses `seconds`, `minutes`, `hours`, `days`, `weeks`, or `choices 1hour=1h,1day=1d`.

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import SystemInterop
-import Formats
 
 extension ServiceProfile {
     /// The keys of `[service "NAME"]`, in the order paste-config(5) lists them.

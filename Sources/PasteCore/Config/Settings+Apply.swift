@@ -1,6 +1,5 @@
 import FoundationEssentials
 import SystemInterop
-import Formats
 
 extension Settings {
     /// The keys of `[paste]`, in the order paste-config(5) lists them.

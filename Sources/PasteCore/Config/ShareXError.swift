@@ -1,5 +1,3 @@
-import Formats
-
 /// Why a ShareX custom uploader (`.sxcu`) cannot be used or printed as a config section.
 ///
 /// Every case names the file; the message is one line. A file that is not a usable definition

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import SystemInterop
-import Formats
 
 /// Fills the holes of request templates: `${env:NAME}`, `${file:PATH}` and `${cmd:COMMAND}`
 /// (where secrets come from), placeholders, and ShareX's `{random:…}`, `{select:…}`,

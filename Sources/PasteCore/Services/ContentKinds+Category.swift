@@ -1,5 +1,3 @@
-import Formats
-
 extension ContentKinds {
     /// Whether a paste of `category` can go to a service that takes these: text as text or a
     /// file, an image as an image or a file, other binary files only as files.

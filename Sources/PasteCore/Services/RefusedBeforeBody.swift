@@ -1,5 +1,3 @@
-import Formats
-
 /// A 5xx answer that came before the service took the whole text: the server refused before
 /// reading it (issue 25, item 2).
 ///

@@ -1,5 +1,3 @@
-import Formats
-
 /// Which service a paste goes to, by what it holds (`MediaType.Category`) and what services
 /// take (`ServiceProfile.accepts`).
 ///

@@ -1,5 +1,3 @@
-import Formats
-
 /// The service answered, but not with a paste.
 public enum ServiceError: PasteError, Equatable {
     /// An HTTP error status; `excerpt` is the sanitized start of the body.

@@ -1,5 +1,3 @@
-import Formats
-
 /// A profile written back as a `[service "NAME"]` section (`paste --import-sxcu`).
 ///
 /// Every key the profile needs is written, starting from nothing (no `base`), so the section

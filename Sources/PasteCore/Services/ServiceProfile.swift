@@ -1,5 +1,3 @@
-import Formats
-
 /// How the request body is shaped for a service.
 public enum RequestFormat: String, Sendable, CaseIterable {
     /// `multipart/form-data` (the classic pastie API, 0x0.st).

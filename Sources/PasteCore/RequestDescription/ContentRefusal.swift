@@ -1,0 +1,40 @@
+/// Why a paste cannot go to the service chosen for it (`ServiceChoice`).
+public enum ContentRefusal: PasteError, Equatable {
+    /// An image, no `-S`, and no `image-service` set.
+    case noImageService(source: String, type: String)
+    /// The service does not take this kind of content (`accepts`).
+    case notAccepted(service: String, accepts: ContentKinds, source: String, type: String, category: MediaType.Category)
+    /// The service takes files, but its format cannot carry one (a sxcu definition with a JSON
+    /// body, or a built-in given another format).
+    case cannotCarryFiles(service: String, format: String)
+
+    public var message: String {
+        switch self {
+        case .noImageService(let source, let type):
+            "\(source) holds an image (\(type)) and no image-service is set; "
+                + "set image-service = NAME in [paste] or use -S with a service that accepts files"
+        case .notAccepted(let service, let accepts, let source, let type, let category):
+            switch category {
+            case .text:
+                "service '\(service)' does not take text (accepts = \(accepts.configText)); "
+                    + "use -S with a service that accepts text"
+            case .image:
+                "\(source) holds an image (\(type)) but service '\(service)' accepts \(accepts.configText) only; "
+                    + "use -S with a service that accepts files, or set image-service = NAME in [paste]"
+            case .binary:
+                "\(source) holds binary data (\(type)) but service '\(service)' accepts \(accepts.configText) only; "
+                    + "use -S with a service that accepts files"
+            }
+        case .cannotCarryFiles(let service, let format):
+            "service '\(service)' accepts files but format = \(format) cannot carry one; "
+                + "use format = multipart or raw"
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .noImageService, .notAccepted: .badInput
+        case .cannotCarryFiles: .config
+        }
+    }
+}
