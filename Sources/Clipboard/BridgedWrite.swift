@@ -46,16 +46,19 @@ final class BridgedWrite: PreparedClipboardWrite {
         self.selection = selection
     }
 
-    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) {
-        try wayland.complete(with: text, isSecret: isSecret)
+    /// The mark is what the Wayland side's write says, unless the X side could not offer it.
+    @discardableResult
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) -> SecretMark {
+        var mark = try wayland.complete(with: text, isSecret: isSecret)
         var lastFailure: ClipboardError = .helperFailed(.notOwner)
         var owned = false
         for _ in 0..<Self.xAttempts {
             do {
-                try x11.prepareWrite(to: selection).complete(with: text, isSecret: isSecret)
+                let xMark = try x11.prepareWrite(to: selection).complete(with: text, isSecret: isSecret)
+                if case .unavailable = xMark { mark = xMark }
             } catch .noDisplay, .cannotOpenDisplay {
                 // DISPLAY is set but not reachable: the Wayland copy is the copy.
-                return
+                return mark
             } catch {
                 lastFailure = error
                 continue
@@ -78,6 +81,7 @@ final class BridgedWrite: PreparedClipboardWrite {
                     try waylandClipboard.read(selection, timeout: Self.verifyTimeout)
                 })
         else { throw .helperFailed(.notOwner) }
+        return mark
     }
 
     /// Whether `read` gives `text` before `within` has passed: reads again after a failed or a

@@ -60,7 +60,24 @@ public protocol PreparedClipboardWrite: AnyObject {
     /// - Parameter isSecret: offer the password manager's mark beside the text
     ///   (`PasswordManagerHint`: a URL that carries its own key), so clipboard managers leave it
     ///   out of their history. A backend that cannot offer it (wl-copy 2.1) copies the text alone.
-    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError)
+    /// - Returns: what became of the mark: the write itself says whether it offered it, so no
+    ///   caller has to know which backend wrote.
+    @discardableResult
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) -> SecretMark
+}
+
+/// What a completed write did about the password manager's mark (`PasswordManagerHint`).
+public enum SecretMark: Equatable, Sendable {
+    /// The text is no secret: no mark was asked for.
+    case notAsked
+    /// The mark is offered beside the text.
+    case offered
+    /// The mark was asked for, but `writer` (the program that owns the selection for us, e.g.
+    /// `wl-copy`) has no way to offer it: the text is in the selection unmarked.
+    case unavailable(writer: String)
+
+    /// The mark a writer that can offer it gives: `offered` for a secret.
+    static func offerable(_ isSecret: Bool) -> SecretMark { isSecret ? .offered : .notAsked }
 }
 
 extension PreparedClipboardWrite {
@@ -70,12 +87,20 @@ extension PreparedClipboardWrite {
     }
 }
 
-/// A write that simply happens on `complete`.
+/// A write that simply happens on `complete`, by a program (`writer`) that cannot offer the mark.
 final class DeferredWrite: PreparedClipboardWrite {
+    private let writer: String
     private let write: (([UInt8]) throws(ClipboardError) -> Void)
-    init(write: @escaping ([UInt8]) throws(ClipboardError) -> Void) { self.write = write }
+    init(writer: String, write: @escaping ([UInt8]) throws(ClipboardError) -> Void) {
+        self.writer = writer
+        self.write = write
+    }
     /// The mark is not offered: the backends that write this way (wl-copy) have no way to.
-    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) { try write(text) }
+    @discardableResult
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) -> SecretMark {
+        try write(text)
+        return isSecret ? .unavailable(writer: writer) : .notAsked
+    }
 }
 
 extension Clipboard {

@@ -44,15 +44,12 @@ public enum DataControlOwnerProcess {
         } catch {
             return report(.cannotOpenDisplay, exitStatus: 69)
         }
-        let payload: [UInt8]
-        do {
-            payload = try StandardStream.input.withDescriptor { (input) throws(Errno) in try input.readAll() }
-        } catch {
-            return report(.readFailed, exitStatus: 74)
+        let (text, isSecret): ([UInt8], Bool)
+        switch OwnerPayload.receive() {
+        case .text(let received, let isMarked): (text, isSecret) = (received, isMarked)
+        case .nothing: return 0
+        case .readFailed: return report(.readFailed, exitStatus: 74)
         }
-        // No text: the caller started us ahead of time and had nothing to copy in the end.
-        guard let (text, isSecret) = OwnerPayload.decode(payload) else { return 0 }
-        StandardStream.input.redirectToNull()
         let latin1 = TextEncoding.latin1(fromUTF8: text)
         // A URL that carries its own key goes with the password manager's mark (`PasswordManagerHint`).
         let offered =

@@ -30,11 +30,12 @@ final class InheritedOwner: PreparedClipboardWrite {
         self.fallback = fallback
     }
 
-    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) {
+    /// The mark is offered when asked for: the server (or the helper it falls back on) offers it.
+    @discardableResult
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) -> SecretMark {
         guard CurrentProcess.isSingleThreaded else {
             display.close()
-            try fallback.spawnOwner(for: target).complete(with: text, isSecret: isSecret)
-            return
+            return try fallback.spawnOwner(for: target).complete(with: text, isSecret: isSecret)
         }
         let server = SelectionServer(display: display, selection: target, text: text, window: window, timestamp: time)
         server.setText(text, isSecret: isSecret)
@@ -65,8 +66,9 @@ final class InheritedOwner: PreparedClipboardWrite {
             // No child to serve: closing the connection gives the selection up; the helper
             // takes it again with a later timestamp.
             display.close()
-            try fallback.spawnOwner(for: target).complete(with: text, isSecret: isSecret)
+            return try fallback.spawnOwner(for: target).complete(with: text, isSecret: isSecret)
         }
+        return .offerable(isSecret)
     }
 }
 

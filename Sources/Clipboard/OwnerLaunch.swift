@@ -28,8 +28,12 @@ final class OwnerLaunch: PreparedClipboardWrite {
         self.timeout = timeout
     }
 
-    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) {
+    /// The mark is offered when asked for: both owners that start this way (X11's and
+    /// data-control's) offer it beside the text (`OwnerPayload`'s flag).
+    @discardableResult
+    func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) -> SecretMark {
         _ = try hand(text, isSecret: isSecret)
+        return .offerable(isSecret)
     }
 
     /// Sends the text (`OwnerPayload`), then waits for the status byte that says the helper

@@ -52,17 +52,11 @@ public enum SelectionOwnerProcess {
         do { display = try Display(name: name) } catch { return report(.cannotOpenDisplay, exitStatus: 69) }
         let server = SelectionServer(display: display, selection: selection, text: [])
         server.fetchTimestamp()
-        let payload: [UInt8]
-        do {
-            payload = try StandardStream.input.withDescriptor { (input) throws(Errno) in try input.readAll() }
-        } catch {
-            return report(.readFailed, exitStatus: 74)
+        switch OwnerPayload.receive() {
+        case .text(let text, let isSecret): server.setText(text, isSecret: isSecret)
+        case .nothing: return 0
+        case .readFailed: return report(.readFailed, exitStatus: 74)
         }
-        // No text: the caller started us ahead of time and then had nothing to copy (its upload
-        // failed). Leave without touching the selection: it keeps what it had.
-        guard let (text, isSecret) = OwnerPayload.decode(payload) else { return 0 }
-        StandardStream.input.redirectToNull()
-        server.setText(text, isSecret: isSecret)
         let bridgeSocket = arguments.count == 4 ? arguments[3] : nil
         server.isBridged = bridgeSocket != nil
         switch server.takeOwnership() {

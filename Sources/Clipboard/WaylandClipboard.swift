@@ -124,7 +124,7 @@ public struct WaylandClipboard: Clipboard, Sendable {
 
     /// A write that runs `wl-copy` when the text comes: nothing of it can start early.
     public func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite {
-        DeferredWrite(write: { text throws(ClipboardError) in try self.copy(text, to: selection) })
+        DeferredWrite(writer: "wl-copy", write: { text throws(ClipboardError) in try self.copy(text, to: selection) })
     }
 
     /// Writes with `wl-copy`, which forks a server and exits once it owns the selection.

@@ -160,7 +160,8 @@ enum DesktopNotifier {
             guard let url = notice.url else { return }
             let clipboard = try? ClipboardBackend.detect(environment: environment).makeClipboard(
                 helperExecutable: PlanResolver.helperExecutable, environment: environment)
-            try? clipboard?.prepareWrite(to: .clipboard).complete(with: Array(url.utf8), isSecret: notice.isKeyBearing)
+            _ = try? clipboard?.prepareWrite(to: .clipboard).complete(
+                with: Array(url.utf8), isSecret: notice.isKeyBearing)
         case NotificationActionKey.delete:
             guard let url = notice.url else { return }
             delete(url, configPath: notice.configPath, environment: environment)

@@ -6,10 +6,23 @@ import PasteCore
 /// and stderr show it shortened; stdout, `--json` and the clipboard get it whole (issue 26,
 /// item 2).
 enum KeyBearingURL {
-    /// Whether results of `service` carry their key: what the service's profile declares
-    /// (`ServiceProfile.resultsCarryKey`).
-    static func isKeyBearing(service: ServiceProfile) -> Bool {
-        service.resultsCarryKey
+    /// Whether the URL of a paste made on `service` (private or not) carries its key: what the
+    /// service's profile declares (`ServiceProfile.resultsCarryKey(isPrivate:)`: 0x0's `-p`
+    /// URLs do, its public ones do not).
+    static func isKeyBearing(service: ServiceProfile, isPrivate: Bool) -> Bool {
+        service.resultsCarryKey(isPrivate: isPrivate)
+    }
+
+    /// Whether the URL a job gives carries its key: its service's results do (made as private
+    /// as the job's text is: the run's `-p`, or the outbox entry's), or its request keeps a key
+    /// for the link (PrivateBin's `linkFragment`).
+    static func isKeyBearing(_ job: PasteJob) -> Bool {
+        let isPrivate =
+            switch job.source {
+            case .input(let fresh): fresh.metadata.isPrivate
+            case .outbox: job.claim?.entry.metadata.isPrivate ?? false
+            }
+        return job.request.linkFragment != nil || isKeyBearing(service: job.service, isPrivate: isPrivate)
     }
 
     /// The URL as a window shows it: scheme, host and the paste's id, then "…", with the key

@@ -6,8 +6,10 @@ import SystemInterop
 /// Wraps `flock(2)` (`FileDescriptor.lock`). The lock belongs to this object's own open file
 /// description, so two `FileLock`s on the same file exclude each other even inside one process
 /// (threads included), and the kernel drops the lock when the process dies: a crash never leaves
-/// a stale lock. Releasing is closing the descriptor, which `deinit` does; `flock` cannot fail
-/// to unlock.
+/// a stale lock. Releasing is unlocking, then closing the descriptor, which `deinit` does: a
+/// closed descriptor alone would leave the lock held through the copy a child spawned by
+/// another thread has until its `exec` (`FileDescriptor.unlock`), and the next claim of an
+/// entry just released would find it busy.
 public final class FileLock {
     /// How a lock is shared.
     public typealias Kind = FileDescriptor.LockKind
@@ -24,6 +26,9 @@ public final class FileLock {
         self.kind = kind
         self.file = file
     }
+
+    // `flock(LOCK_UN)` on a descriptor we hold fails only for a bad descriptor, which ours is not.
+    deinit { try? file.unlock() }
 
     /// Takes a lock on `path`, creating the file (0600) when missing, and waits for it.
     ///

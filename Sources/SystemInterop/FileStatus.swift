@@ -158,6 +158,17 @@ extension FileDescriptor {
         try nothingOrErrno { flock(rawValue, kind.operation) }
     }
 
+    /// Lets go of the lock this descriptor's open file description holds. Wraps
+    /// `flock(LOCK_UN)`, retrying `EINTR`.
+    ///
+    /// Closing the descriptor is not always enough: a child that another thread is spawning
+    /// holds a copy of every descriptor from its `clone` until its `exec` (or `closefrom`), and
+    /// the lock stays with the open file description while any copy of it is open. Unlocking
+    /// releases it at once, whatever copies there are.
+    public func unlock() throws(Errno) {
+        try nothingOrErrno { flock(rawValue, LOCK_UN) }
+    }
+
     /// Takes the lock if no other holder conflicts, without waiting. Wraps `flock(LOCK_NB)`.
     ///
     /// - Returns: false when another open file description holds a conflicting lock.

@@ -6,6 +6,23 @@ extension Xvfb {
         try runProcess("/usr/bin/xclip", ["-o", "-selection", "clipboard"], environment: environment, timeout: 20).out
     }
 
+    /// The CLIPBOARD converted to `target` as `xclip -o -t TARGET` reads it on this display (its
+    /// status too: a target the owner does not offer fails).
+    public func readClipboard(target: String) throws -> ProcessResult {
+        try runProcess(
+            "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", target], environment: environment, timeout: 20)
+    }
+
+    /// The CLIPBOARD's targets as its owner lists them (`xclip -o -t TARGETS`), one a line.
+    ///
+    /// - Throws: `ClipboardTargetsUnread` when xclip could not read them (nobody owns the
+    ///   CLIPBOARD, or its owner does not answer TARGETS).
+    public func clipboardTargets() throws -> [String] {
+        let result = try readClipboard(target: "TARGETS")
+        guard result.status == 0 else { throw ClipboardTargetsUnread(status: result.status, stderr: result.err) }
+        return result.out.split(whereSeparator: \.isNewline).map(String.init)
+    }
+
     /// Starts `xclip -i` owning the CLIPBOARD with `data` (as `type`, UTF8_STRING by default) and
     /// waits until it offers that target.
     ///
@@ -21,10 +38,7 @@ extension Xvfb {
             environment: environment, standardInput: .handle(input))
         try? input.close()
         try waitUntil("xclip to own the clipboard") {
-            let targets = try? runProcess(
-                "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", "TARGETS"], environment: environment,
-                timeout: 20)
-            return targets?.out.contains(type ?? "UTF8_STRING") == true
+            (try? clipboardTargets())?.contains(type ?? "UTF8_STRING") == true
         }
     }
 
@@ -33,4 +47,11 @@ extension Xvfb {
         try startXclip(Data(text.utf8))
         try waitUntil("the clipboard to hold the text") { try clipboardText() == text }
     }
+}
+
+/// Why `Xvfb.clipboardTargets()` has no list: xclip's status and what it said.
+public struct ClipboardTargetsUnread: Error, CustomStringConvertible {
+    public var status: Int32
+    public var stderr: String
+    public var description: String { "xclip -o -t TARGETS exited \(status): \(stderr)" }
 }

@@ -173,7 +173,7 @@ struct DataControlSwayTests: ScopedSuite {
     @Test("a key-bearing URL is offered with the password manager's mark; content so marked is refused")
     func passwordManagerMark() throws {
         let url = "https://privatebin.example/?f468483c313401e8#9qWEnKDF2ktaWzZMhXW7o4"
-        try clipboard.prepareWrite(to: .clipboard).complete(with: Array(url.utf8), isSecret: true)
+        #expect(try clipboard.prepareWrite(to: .clipboard).complete(with: Array(url.utf8), isSecret: true) == .offered)
         let types = try runProcess(
             "/usr/bin/wl-paste", ["--list-types"], environment: sway.toolEnvironment, timeout: 10)
         let listed = types.out.split(whereSeparator: \.isNewline).map(String.init)

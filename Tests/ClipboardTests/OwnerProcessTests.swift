@@ -25,6 +25,18 @@ struct OwnerProcessTests: ScopedSuite {
         #expect(!Selections.hasExited(pid))
     }
 
+    @Test("a secret's write says the mark is offered, and the owner lists it beside the text")
+    func secretMarked() throws {
+        let url = Array("https://privatebin.example/?f468483c313401e8#9qWEnKDF2ktaWzZMhXW7o4".utf8)
+        let write = try Selections.clipboard(xvfb).prepareWrite(to: .clipboard)
+        #expect(try write.complete(with: url, isSecret: true) == .offered)
+        let targets = try Selections.readWithTool(
+            ["/usr/bin/xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"], on: xvfb)
+        #expect(String(decoding: targets, as: UTF8.self).contains(PasswordManagerHint.name))
+        let plain = try Selections.clipboard(xvfb).prepareWrite(to: .clipboard)
+        #expect(try plain.complete(with: Array("plain".utf8), isSecret: false) == .notAsked)
+    }
+
     @Test("the helper exits when another client takes the selection", arguments: Selection.allCases)
     func helperExitsOnSelectionClear(selection: Selection) throws {
         let pid = try Selections.clipboard(xvfb).startOwner(of: Array("first".utf8), for: selection)

@@ -106,6 +106,18 @@ struct WaylandClipboardTests: ScopedSuite {
         #expect(try clipboard().read(selection, timeout: .seconds(5)) == text)
     }
 
+    @Test("wl-copy cannot mark a secret: the write says so, naming wl-copy, and copies the text")
+    func secretUnmarked() throws {
+        let url = Array("https://privatebin.example/?f468483c313401e8#9qWEnKDF2ktaWzZMhXW7o4".utf8)
+        #expect(
+            try clipboard().prepareWrite(to: .clipboard).complete(with: url, isSecret: true)
+                == .unavailable(writer: "wl-copy"))
+        #expect(try clipboard().read(.clipboard, timeout: .seconds(5)) == url)
+        #expect(
+            try clipboard().prepareWrite(to: .clipboard).complete(with: Array("plain".utf8), isSecret: false)
+                == .notAsked)
+    }
+
     @Test("nothing copied is empty; only an image is 'no text', naming the type")
     func failures() throws {
         #expect(throws: ClipboardError.empty(.clipboard)) { try clipboard().read(.clipboard, timeout: .seconds(5)) }

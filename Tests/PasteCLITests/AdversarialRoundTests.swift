@@ -270,20 +270,10 @@ struct AdversarialRoundTests: ScopedSuite {
         try history.write(to: path)
         let first = try paste.run(["-S", "m", "--no-copy"], stdin: "said twice\n")
         #expect(first.status == 0, "stderr: \(first.err)")
-        let peakFile = paste.home.root.appendingPathComponent("peak").path
-        let again = try runProcess(
-            "/bin/sh",
-            [
-                "-c",
-                "printf 'said twice\\n' | /usr/bin/time -f %M -o '\(peakFile)' '\(BuiltProducts.path(of: "paste"))' "
-                    + "-S m --no-copy",
-            ], environment: paste.environment, timeout: 120)
+        let (again, peakKiB) = try paste.runMeasuringPeak("printf 'said twice\\n'", "-S m --no-copy", timeout: 120)
         #expect(again.status == 0, "stderr: \(again.err)")
         #expect(again.out == first.out)
-        let peak = try #require(
-            Int(
-                String(decoding: try Data(contentsOf: URL(fileURLWithPath: peakFile)), as: UTF8.self)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let peak = try #require(peakKiB)
         #expect(peak <= StreamingTests.memoryCeilingKiB, "peak RSS \(peak) KiB")
     }
 
@@ -327,11 +317,8 @@ struct AdversarialRoundTests: ScopedSuite {
     func privateBinSizeLimit() throws {
         try paste.writeConfig("[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n")
         try mock.clearRequests()
-        let peakFile = paste.home.root.appendingPathComponent("peak").path
-        let pipeline =
-            "head -c 100000000 /dev/zero | tr '\\0' a | /usr/bin/time -f %M -o '\(peakFile)' "
-            + "'\(BuiltProducts.path(of: "paste"))' -S privatebin --no-copy"
-        let result = try runProcess("/bin/sh", ["-c", pipeline], environment: paste.environment, timeout: 300)
+        let (result, peakKiB) = try paste.runMeasuringPeak(
+            "head -c 100000000 /dev/zero | tr '\\0' a", "-S privatebin --no-copy")
         #expect(result.status == 65)
         #expect(result.out == "")
         #expect(result.err.hasPrefix("paste: the text is more than "))
@@ -340,9 +327,7 @@ struct AdversarialRoundTests: ScopedSuite {
         #expect(try mock.requests().allSatisfy { $0.path != "/privatebin/" })
         #expect(paste.outboxFiles().isEmpty)
         // (After "Command exited with non-zero status 65", the figure.)
-        let peak = try #require(
-            String(decoding: try Data(contentsOf: URL(fileURLWithPath: peakFile)), as: UTF8.self)
-                .split(separator: "\n").last.flatMap { Int($0) })
+        let peak = try #require(peakKiB)
         #expect(peak <= StreamingTests.memoryCeilingKiB, "peak RSS \(peak) KiB")
     }
 }

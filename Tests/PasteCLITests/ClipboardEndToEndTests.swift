@@ -74,19 +74,13 @@ struct ClipboardEndToEndTests: ScopedSuite {
     @Test("url=$(paste -c) returns at once; the owner forked from the reader leaves when the clipboard is taken")
     func clipboardCommandSubstitution() throws {
         try xvfb.putOnClipboard("from the clipboard, in a script")
-        let executable = BuiltProducts.path(of: "paste")
-        let endpoint = server.baseURL + "/pastes/create"
-        let result = try runProcess(
-            "/bin/sh", ["-c", "url=$(\"$0\" -c --no-notify -q --url \"$1\"); echo \"got $url\"", executable, endpoint],
-            input: .null, environment: paste.environment, timeout: 20)
+        let (result, url, ownerCommand) = try pasteClipboardInScript(timeout: 20)
         #expect(result.status == 0, "stderr: \(result.err)")
-        let url = String(result.out.dropFirst(4)).trimmingCharacters(in: .newlines)
         #expect(url.hasPrefix(server.baseURL + "/pastes/"))
         #expect(try fetch(url + ".txt") == Data("from the clipboard, in a script".utf8))
         #expect(try xvfb.clipboardText() == url)
         // The owner is a fork of that run (its command line, the arguments blanked): alive while
         // it holds the URL, gone once another client takes the clipboard.
-        let ownerCommand = Self.erasedCommandLine(executable, ["-c", "--no-notify", "-q", "--url", endpoint])
         #expect(!Self.processes(withCommandLine: ownerCommand).isEmpty)
         try xvfb.putOnClipboard("taken by xclip")
         try waitUntil("the owner to leave", timeout: 10) { Self.processes(withCommandLine: ownerCommand).isEmpty }
@@ -107,16 +101,10 @@ struct ClipboardEndToEndTests: ScopedSuite {
         // thread must be gone when the read returns, or the owner would be spawned, not forked.
         let text = Self.filler(3 << 20)
         try xvfb.startXclip(text)
-        let executable = BuiltProducts.path(of: "paste")
-        let endpoint = server.baseURL + "/pastes/create"
-        let result = try runProcess(
-            "/bin/sh", ["-c", "url=$(\"$0\" -c --no-notify -q --url \"$1\"); echo \"got $url\"", executable, endpoint],
-            input: .null, environment: paste.environment, timeout: 60)
+        let (result, url, ownerCommand) = try pasteClipboardInScript(timeout: 60)
         #expect(result.status == 0, "stderr: \(result.err)")
-        let url = String(result.out.dropFirst(4)).trimmingCharacters(in: .newlines)
         #expect(try fetch(url + ".txt") == text)
         #expect(try xvfb.clipboardText() == url)
-        let ownerCommand = Self.erasedCommandLine(executable, ["-c", "--no-notify", "-q", "--url", endpoint])
         #expect(!Self.processes(withCommandLine: ownerCommand).isEmpty, "the owner was spawned, not forked")
         try xvfb.putOnClipboard("taken by xclip")
         try waitUntil("the owner to leave", timeout: 10) { Self.processes(withCommandLine: ownerCommand).isEmpty }
@@ -157,6 +145,19 @@ struct ClipboardEndToEndTests: ScopedSuite {
         #expect(result.status == 65)
         #expect(result.err == "paste: the clipboard holds more than 2 MiB; paste reads at most max-clipboard = 2M\n")
         #expect(try paste.outboxContents().isEmpty)
+    }
+
+    /// Runs `url=$(paste -c --no-notify -q --url ENDPOINT); echo "got $url"` as a script would:
+    /// the shell's result, the URL it got, and the command line paste's forked owner shows (the
+    /// arguments blanked: `erasedCommandLine`).
+    func pasteClipboardInScript(timeout: Double) throws -> (result: ProcessResult, url: String, ownerCommand: Data) {
+        let executable = BuiltProducts.path(of: "paste")
+        let endpoint = server.baseURL + "/pastes/create"
+        let result = try runProcess(
+            "/bin/sh", ["-c", "url=$(\"$0\" -c --no-notify -q --url \"$1\"); echo \"got $url\"", executable, endpoint],
+            input: .null, environment: paste.environment, timeout: timeout)
+        let url = String(result.out.dropFirst(4)).trimmingCharacters(in: .newlines)
+        return (result, url, Self.erasedCommandLine(executable, ["-c", "--no-notify", "-q", "--url", endpoint]))
     }
 
     /// The command line a forked owner shows: `executable`, then each argument's bytes blanked

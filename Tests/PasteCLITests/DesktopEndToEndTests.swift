@@ -2,31 +2,13 @@ import Foundation
 import Testing
 import TestSupport
 
-/// What the desktop tests share: paste run in a compositor's session with nothing on `PATH`
-/// (so no wl-paste or wl-copy can run), its output checked exactly, and readers with deadlines.
-protocol DesktopSuite: ScopedSuite {}
+/// What the desktop tests share: a compositor's session (`CompositorSuite`), and readers with
+/// deadlines.
+protocol DesktopSuite: CompositorSuite {}
 
 extension DesktopSuite {
-    /// paste's environment in the compositor's session: `WAYLAND_DISPLAY`, and `DISPLAY` (with
-    /// `XAUTHORITY`) when `withX`; a `PATH` with nothing on it.
-    func environment(withX: Bool) -> [String: String] {
-        desktop.environment(home.environment(["PATH": "/nonexistent", "NO_COLOR": "1"]), withX: withX)
-    }
-
-    func paste(_ arguments: [String], withX: Bool) throws -> ProcessResult {
-        try runProcess(
-            BuiltProducts.path(of: "paste"), arguments, input: .null, environment: environment(withX: withX),
-            timeout: 60)
-    }
-
-    /// The URL the run printed, checked to be the only stdout and stderr empty, status 0.
-    func expectURL(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        #expect(result.status == 0, "stderr: \(result.err)", sourceLocation: sourceLocation)
-        #expect(result.err == "", sourceLocation: sourceLocation)
-        let url = result.out.trimmingCharacters(in: .newlines)
-        #expect(result.out == url + "\n", sourceLocation: sourceLocation)
-        #expect(url.hasPrefix(mock.url("/pastes/")), "\(url)", sourceLocation: sourceLocation)
-        return url
+    func sessionEnvironment(_ base: [String: String], withX: Bool) -> [String: String] {
+        desktop.environment(base, withX: withX)
     }
 
     /// What wl-paste and xclip (through XWayland) read off the clipboard, each with a deadline

@@ -346,17 +346,10 @@ struct HostileInputTests: ScopedSuite {
         .mock(arguments: ["--discard-bodies"]), .tags(.slow))
     func jsonStreamMemory() throws {
         try paste.writeConfig(Self.config(mock))
-        let peakFile = home.root.appendingPathComponent("peak").path
-        // /usr/bin/time -f %M: the peak resident set (KiB) of paste itself.
-        let pipeline =
-            "head -c 100000000 /dev/zero | tr '\\0' '\"' | /usr/bin/time -f %M -o '\(peakFile)' "
-            + "'\(BuiltProducts.path(of: "paste"))' -S json --no-copy --json"
-        let result = try runProcess("/bin/sh", ["-c", pipeline], environment: paste.environment, timeout: 300)
+        let (result, peakKiB) = try paste.runMeasuringPeak(
+            "head -c 100000000 /dev/zero | tr '\\0' '\"'", "-S json --no-copy --json")
         #expect(result.status == 0, "stderr: \(result.err)")
-        let peak = try #require(
-            Int(
-                String(decoding: try Data(contentsOf: URL(fileURLWithPath: peakFile)), as: UTF8.self)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let peak = try #require(peakKiB)
         #expect(peak <= StreamingTests.memoryCeilingKiB, "peak RSS \(peak) KiB")
         #expect(result.out.contains("\"bytes\":100000000"))
         // Every quote was escaped: the body is the template around 200 MB of `\"`.

@@ -56,17 +56,9 @@ struct HotkeyFeedbackTests: ScopedSuite {
     @Test("a refused connection: Retrying… before the outcome, three retries, then the text waits")
     func refused() throws {
         let port = try FaultRetryTests.freePort()
-        let (title, beforeEnd, result) = try firstWindow(url: "http://127.0.0.1:\(port)/pastes/create")
-        #expect(result.status == 75)
-        #expect(title == "Retrying…", "the first window: \(title)")
-        #expect(beforeEnd, "the first window came only after paste had ended")
-        let id = try #require(try paste.outboxIDs().first)
-        let err = withoutRetryNotes(result.err)
-        #expect(err.retries == 3, "stderr: \(result.err)")
-        #expect(
-            err.text
-                == "paste: cannot connect to 127.0.0.1:\(port): connection refused\n" + keptLine(id: id, isHeld: false)
-                + "\n")
+        try expectRetriedThenKept(
+            try firstWindow(url: "http://127.0.0.1:\(port)/pastes/create"),
+            failure: "cannot connect to 127.0.0.1:\(port): connection refused")
         #expect(try paste.outboxStates() == ["retryable"])
     }
 
@@ -110,16 +102,27 @@ struct HotkeyFeedbackTests: ScopedSuite {
         try? fromChild.fileHandleForWriting.close()
         let line = String(decoding: fromChild.fileHandleForReading.availableData, as: UTF8.self)
         let port = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)), "listener: \(line)")
-        let (title, beforeEnd, result) = try firstWindow(url: "http://127.0.0.1:\(port)/pastes/create")
-        #expect(result.status == 75)
-        #expect(title == "Retrying…", "the first window: \(title)")
-        #expect(beforeEnd, "the first window came only after paste had ended")
-        let id = try #require(try paste.outboxIDs().first)
+        try expectRetriedThenKept(
+            try firstWindow(url: "http://127.0.0.1:\(port)/pastes/create"),
+            failure: "cannot connect to 127.0.0.1:\(port): timed out")
+    }
+
+    /// Checks a press whose upload failed each time and whose text was kept: 75, "Retrying…"
+    /// as the first window, on screen while paste was still at work, three retry notes, then
+    /// `failure` and the line naming the one outbox entry on stderr.
+    func expectRetriedThenKept(
+        _ press: (title: String, beforeEnd: Bool, result: ProcessResult), failure: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let (title, beforeEnd, result) = press
+        #expect(result.status == 75, sourceLocation: sourceLocation)
+        #expect(title == "Retrying…", "the first window: \(title)", sourceLocation: sourceLocation)
+        #expect(beforeEnd, "the first window came only after paste had ended", sourceLocation: sourceLocation)
+        let id = try #require(try paste.outboxIDs().first, sourceLocation: sourceLocation)
         let err = withoutRetryNotes(result.err)
-        #expect(err.retries == 3, "stderr: \(result.err)")
+        #expect(err.retries == 3, "stderr: \(result.err)", sourceLocation: sourceLocation)
         #expect(
-            err.text
-                == "paste: cannot connect to 127.0.0.1:\(port): timed out\n" + keptLine(id: id, isHeld: false) + "\n",
-            "stderr: \(result.err)")
+            err.text == "paste: " + failure + "\n" + keptLine(id: id, isHeld: false) + "\n", "stderr: \(result.err)",
+            sourceLocation: sourceLocation)
     }
 }

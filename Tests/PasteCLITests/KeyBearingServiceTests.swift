@@ -1,4 +1,5 @@
 import Foundation
+import PasteCore
 import Testing
 import TestSupport
 
@@ -12,20 +13,6 @@ import TestSupport
     "Key-bearing services: key-bearing = yes marks and shortens their URLs", .tags(.x11), .needsXServer, .xvfb,
     .temporaryHome, .mock, .serialized)
 struct KeyBearingServiceTests: ScopedSuite {
-    /// `xclip -o -selection clipboard -t TARGET`.
-    func xclip(_ target: String) throws -> ProcessResult {
-        try runProcess(
-            "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", target], environment: xvfb.environment,
-            timeout: 20)
-    }
-
-    /// The clipboard's targets, one a line.
-    func targets() throws -> [String] {
-        let result = try xclip("TARGETS")
-        #expect(result.status == 0, "xclip: \(result.err)")
-        return result.out.split(whereSeparator: \.isNewline).map(String.init)
-    }
-
     func runner(bus: SessionBus) throws -> PasteRunner {
         let paste = try desktopRunner(home: home, bus: bus, display: xvfb.display)
         try paste.writeConfig(
@@ -46,10 +33,10 @@ struct KeyBearingServiceTests: ScopedSuite {
         let shown = KeyBearingURL.shortened(url)
         #expect(shown == mock.url("/") + "…")
         #expect(try xvfb.clipboardText() == url)
-        let listed = try targets()
+        let listed = try xvfb.clipboardTargets()
         #expect(listed.contains("x-kde-passwordManagerHint"), "\(listed)")
         #expect(listed.contains("UTF8_STRING"), "\(listed)")
-        #expect(try xclip("x-kde-passwordManagerHint").out == "secret")
+        #expect(try xvfb.readClipboard(target: "x-kde-passwordManagerHint").out == "secret")
         // The trace names the redirect (Location, curl's note, the GET that follows it) shortened.
         #expect(!result.err.contains(url), "\(result.err)")
         #expect(!result.err.contains("/pastes/\(id)"), "\(result.err)")
@@ -70,11 +57,55 @@ struct KeyBearingServiceTests: ScopedSuite {
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(try xvfb.clipboardText() == url)
-        let listed = try targets()
+        let listed = try xvfb.clipboardTargets()
         #expect(listed.contains("UTF8_STRING"), "\(listed)")
         #expect(!listed.contains("x-kde-passwordManagerHint"), "\(listed)")
         #expect(result.err.contains("paste: < Location: \(url)\n"), "\(result.err)")
         #expect(server.notifications.first?["body"] as? String == url)
+    }
+
+    @Test("0x0's -p URL (its secret mode) is key-bearing: marked and shortened; its public URL is not")
+    func nullPointerPrivate() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try desktopRunner(home: home, bus: bus, display: xvfb.display)
+        try paste.writeConfig(
+            "[paste]\nretries = 0\nnotify-style = desktop\n[service \"0x0\"]\nurl = \(mock.url("/0x0/"))\n")
+        let secret = try paste.run(["-S", "0x0", "-p", "--notify", "-v"], stdin: "a private file\n")
+        #expect(secret.status == 0, "stderr: \(secret.err)")
+        let url = secret.out.trimmingCharacters(in: .newlines)
+        #expect(url.hasPrefix(mock.url("/0x0/s/")), "\(url)")
+        #expect(try xvfb.clipboardText() == url)
+        #expect(try xvfb.clipboardTargets().contains("x-kde-passwordManagerHint"))
+        #expect(try xvfb.readClipboard(target: "x-kde-passwordManagerHint").out == "secret")
+        // The random part and the id are on stdout and the clipboard only.
+        let capability = String(url.dropFirst(mock.url("/0x0/s/").count))
+        #expect(!secret.err.contains(capability), "\(secret.err)")
+        #expect(server.notifications.last?["body"] as? String == mock.url("/") + "…")
+
+        let open = try paste.run(["-S", "0x0", "--notify"], stdin: "a public file\n")
+        #expect(open.status == 0, "stderr: \(open.err)")
+        let publicURL = open.out.trimmingCharacters(in: .newlines)
+        #expect(!publicURL.contains("/s/"), "\(publicURL)")
+        #expect(try xvfb.clipboardText() == publicURL)
+        #expect(try !xvfb.clipboardTargets().contains("x-kde-passwordManagerHint"))
+        #expect(server.notifications.last?["body"] as? String == publicURL)
+    }
+
+    @Test("key-bearing = private: only a private paste's URL carries its key; a bad value names the choices")
+    func declaredPrivateOnly() throws {
+        let text =
+            "[service \"mine\"]\nbase = 0x0\nkey-bearing = private\n[service \"open\"]\nbase = 0x0\nkey-bearing = no\n"
+        let configuration = try Configuration(file: ConfigFile(parsing: text, path: "/c"))
+        let mine = try configuration.service(named: "mine")
+        #expect(mine.resultsCarryKey(isPrivate: true) && !mine.resultsCarryKey(isPrivate: false))
+        #expect(!(try configuration.service(named: "open")).resultsCarryKey(isPrivate: true))
+        #expect(BuiltInServices.nullPointer.resultsCarryKey(isPrivate: true))
+        #expect(!BuiltInServices.nullPointer.resultsCarryKey(isPrivate: false))
+        #expect(throws: ConfigError.self) {
+            try Configuration(
+                file: ConfigFile(parsing: "[service \"x\"]\nbase = 0x0\nkey-bearing = sometimes\n", path: "/c"))
+        }
     }
 
     @Test(

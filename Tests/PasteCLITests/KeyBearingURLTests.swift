@@ -12,13 +12,6 @@ import TestSupport
     "Key-bearing URLs: marked on the clipboard, shortened in notifications", .tags(.x11), .needsXServer, .xvfb,
     .temporaryHome, .mock, .serialized)
 struct KeyBearingURLTests: ScopedSuite {
-    /// `xclip -o -selection clipboard -t TARGET`.
-    func xclip(_ target: String) throws -> ProcessResult {
-        try runProcess(
-            "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", target], environment: xvfb.environment,
-            timeout: 20)
-    }
-
     func runner(bus: SessionBus) throws -> PasteRunner {
         let paste = try desktopRunner(home: home, bus: bus, display: xvfb.display)
         try paste.writeConfig(
@@ -45,12 +38,10 @@ struct KeyBearingURLTests: ScopedSuite {
         let key = String(url[url.index(after: hash)...])
         #expect(key.count >= 43)
         #expect(try xvfb.clipboardText() == url)
-        let targets = try xclip("TARGETS")
-        #expect(targets.status == 0)
-        let listed = targets.out.split(whereSeparator: \.isNewline).map(String.init)
+        let listed = try xvfb.clipboardTargets()
         #expect(listed.contains("x-kde-passwordManagerHint"), "\(listed)")
         #expect(listed.contains("UTF8_STRING"), "\(listed)")
-        #expect(try xclip("x-kde-passwordManagerHint").out == "secret")
+        #expect(try xvfb.readClipboard(target: "x-kde-passwordManagerHint").out == "secret")
         let note = try #require(server.notifications.first)
         #expect(note["summary"] as? String == "Copied")
         #expect(note["body"] as? String == String(url[..<hash]) + "…")
@@ -66,7 +57,7 @@ struct KeyBearingURLTests: ScopedSuite {
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(try xvfb.clipboardText() == url)
-        let listed = try xclip("TARGETS").out.split(whereSeparator: \.isNewline).map(String.init)
+        let listed = try xvfb.clipboardTargets()
         #expect(listed.contains("UTF8_STRING"), "\(listed)")
         #expect(!listed.contains("x-kde-passwordManagerHint"), "\(listed)")
         #expect(server.notifications.first?["body"] as? String == url)

@@ -35,6 +35,25 @@ struct PasteRunner {
         try run(arguments, input: .bytes(Data(text.utf8)))
     }
 
+    /// Runs `producer | paste ARGUMENTS` in a shell, paste under `/usr/bin/time -f %M`: the run,
+    /// and the peak resident set (KiB) of paste itself, not of the pipeline; nil when `time`
+    /// wrote no figure. (After a failed paste the figure follows `time`'s "Command exited with
+    /// non-zero status N": it is the last line.)
+    ///
+    /// - Parameter arguments: paste's arguments as the shell reads them (quote what needs it).
+    func runMeasuringPeak(
+        _ producer: String, _ arguments: String, timeout: Double = 300
+    ) throws -> (result: ProcessResult, peakKiB: Int?) {
+        let peakFile = home.root.appendingPathComponent("peak").path
+        let pipeline =
+            producer + " | /usr/bin/time -f %M -o '\(peakFile)' '\(BuiltProducts.path(of: "paste"))' " + arguments
+        let result = try runProcess("/bin/sh", ["-c", pipeline], environment: environment, timeout: timeout)
+        let figures = (try? Data(contentsOf: URL(fileURLWithPath: peakFile))).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        return (result, figures?.split(whereSeparator: \.isNewline).last.flatMap { Int($0) })
+    }
+
     /// Writes the default config file (`$XDG_CONFIG_HOME/paste/config`) and returns its path.
     @discardableResult
     func writeConfig(_ text: String, mode: Int = 0o600) throws -> String {

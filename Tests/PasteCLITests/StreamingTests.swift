@@ -11,17 +11,10 @@ struct StreamingTests: ScopedSuite {
         "256 MiB piped in is sent whole, with its SHA-256, in at most 64 MiB of memory",
         .mock(arguments: ["--discard-bodies"]), .tags(.slow))
     func flatMemory() throws {
-        let peakFile = paste.home.root.appendingPathComponent("peak").path
-        let paste_ = BuiltProducts.path(of: "paste")
-        // /usr/bin/time -f %M: the peak resident set (KiB) of paste itself, not of the pipeline.
-        let pipeline =
-            "head -c 256M /dev/zero | tr '\\0' a | /usr/bin/time -f %M -o '\(peakFile)' '\(paste_)' --url '\(mock.url("/pastes/create"))' --no-copy --json"
-        let result = try runProcess("/bin/sh", ["-c", pipeline], environment: paste.environment, timeout: 300)
+        let (result, peakKiB) = try paste.runMeasuringPeak(
+            "head -c 256M /dev/zero | tr '\\0' a", "--url '\(mock.url("/pastes/create"))' --no-copy --json")
         #expect(result.status == 0, "stderr: \(result.err)")
-        let peak = try #require(
-            Int(
-                String(decoding: try Data(contentsOf: URL(fileURLWithPath: peakFile)), as: UTF8.self)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let peak = try #require(peakKiB)
         #expect(peak <= Self.memoryCeilingKiB, "peak RSS \(peak) KiB")
         // sha256 of 256 MiB of 'a' (sha256sum), computed while streaming.
         #expect(result.out.contains("\"sha256\":\"b4a0226ee3f9b159ac06a86332dca0d90a04adef7f88934aa2a75be2a011d504\""))

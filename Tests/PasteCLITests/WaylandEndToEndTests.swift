@@ -6,28 +6,9 @@ import TestSupport
 /// backend, read and written with no wl-clipboard on `PATH`, against wl-paste, wl-copy and
 /// xclip as independent peers.
 @Suite("paste on Wayland (sway)", .tags(.wayland), .needsCompositor, .sway, .temporaryHome, .mock, .serialized)
-struct WaylandEndToEndTests: ScopedSuite {
-    /// paste's environment in the compositor's session: `WAYLAND_DISPLAY`, and `DISPLAY` when
-    /// `withX`; a `PATH` with nothing on it, so no wl-paste or wl-copy can run.
-    func environment(withX: Bool) -> [String: String] {
-        sway.environment(home.environment(["PATH": "/nonexistent", "NO_COLOR": "1"]), withX: withX)
-    }
-
-    func paste(_ arguments: [String], withX: Bool) throws -> ProcessResult {
-        try runProcess(
-            BuiltProducts.path(of: "paste"), arguments, input: .null, environment: environment(withX: withX),
-            timeout: 60)
-    }
-
-    /// The URL the run printed, checked to be the only stdout and stderr empty, status 0.
-    func expectURL(_ result: ProcessResult) throws -> String {
-        // The mock's pastie route answers /pastes/N.
-        #expect(result.status == 0, "stderr: \(result.err)")
-        #expect(result.err == "")
-        let url = result.out.trimmingCharacters(in: .newlines)
-        #expect(result.out == url + "\n")
-        #expect(url.hasPrefix(mock.url("/pastes/")))
-        return url
+struct WaylandEndToEndTests: CompositorSuite {
+    func sessionEnvironment(_ base: [String: String], withX: Bool) -> [String: String] {
+        sway.environment(base, withX: withX)
     }
 
     /// Whether wl-paste (and xclip through XWayland, when `andX`) read `url` off the clipboard.

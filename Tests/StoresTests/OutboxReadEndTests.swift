@@ -7,22 +7,8 @@ import Testing
 /// The end of stdin said before its last bytes move (`OutboxClaim.markReadEnded(byteCount:)`):
 /// a run killed after they landed leaves a whole entry, one killed before leaves none, and
 /// never a whole text that no pass can tell from a part.
-@Suite("Outbox: the end of a read said before it")
-struct OutboxReadEndTests {
-    let home: TemporaryHome
-    let folder: String
-    let outbox: Outbox
-
-    init() throws {
-        home = try TemporaryHome()
-        folder = home.stateHome.appendingPathComponent("paste/outbox").path
-        outbox = Outbox(folder: folder, policy: OutboxPolicy(random: { 0.5 }))
-    }
-
-    func files() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-    }
-
+@Suite("Outbox: the end of a read said before it", .temporaryHome)
+struct OutboxReadEndTests: OutboxInAHome {
     /// An entry being read whose run said the end at `said` bytes, then died with `landed` in.
     func killedReading(said: String, landed: String) throws -> OutboxEntry {
         let claim = try outbox.createReading(OutboxEntry.Metadata(service: "pastie", created: Date()))

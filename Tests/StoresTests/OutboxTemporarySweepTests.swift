@@ -7,22 +7,8 @@ import Testing
 /// The temporaries a killed writer leaves beside an entry's metadata (`.N.json.tmp-…`) go with
 /// the entry: a claim that sends an entry another run made removes them when it removes the
 /// entry, so none is stranded when a recovery pass found the entry busy meanwhile.
-@Suite("Outbox temporaries of killed writers")
-struct OutboxTemporarySweepTests {
-    let home: TemporaryHome
-    let folder: String
-    let outbox: Outbox
-
-    init() throws {
-        home = try TemporaryHome()
-        folder = home.stateHome.appendingPathComponent("paste/outbox").path
-        outbox = Outbox(folder: folder, policy: OutboxPolicy(random: { 0.5 }))
-    }
-
-    func files() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-    }
-
+@Suite("Outbox temporaries of killed writers", .temporaryHome)
+struct OutboxTemporarySweepTests: OutboxInAHome {
     /// A waiting entry, its run gone, with the temporaries a writer killed mid-write left.
     func entryWithDeadWritersFiles(_ text: String) throws -> OutboxEntry {
         let entry = try outbox.create(

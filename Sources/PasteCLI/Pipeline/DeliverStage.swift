@@ -16,7 +16,7 @@ struct DeliverStage {
     var preparedCopy: (any PreparedClipboardWrite)?
     /// Whether a copy that finds no display is said (`RunPlan.isCopyExpected`).
     var isCopyExpected = true
-    /// `-v`: a key-bearing URL that the backend could not mark is said on stderr.
+    /// `-v`: a key-bearing URL that its write could not mark (`SecretMark.unavailable`) is said on stderr.
     var isVerbose = false
     var windows: DesktopWindows
     var output: Output
@@ -114,15 +114,15 @@ struct DeliverStage {
     @discardableResult
     func copyToClipboard(_ url: String, to selection: Selection, clipboard: SessionClipboard) -> CopyOutcome {
         do {
+            let write: any PreparedClipboardWrite
             if let preparedCopy {
-                try preparedCopy.complete(with: Array(url.utf8), isSecret: isLastKeyBearing)
+                write = preparedCopy
             } else {
-                try clipboard.get().prepareWrite(to: selection).complete(
-                    with: Array(url.utf8), isSecret: isLastKeyBearing)
+                write = try clipboard.get().prepareWrite(to: selection)
             }
-            if isLastKeyBearing, isVerbose, (try? clipboard.get()) is WaylandClipboard {
-                output.trace(Self.unmarkedLine)
-            }
+            // The write says whether it could mark the URL; which backend wrote is its business.
+            let mark = try write.complete(with: Array(url.utf8), isSecret: isLastKeyBearing)
+            if isVerbose, case .unavailable(let writer) = mark { output.trace(Self.unmarkedLine(writer: writer)) }
             return .copied
         } catch .noDisplay {
             if isCopyExpected { output.note("no display: the URL was printed but not copied") }
@@ -134,10 +134,15 @@ struct DeliverStage {
         }
     }
 
-    /// What `-v` says when a key-bearing URL was copied by wl-copy: Debian 12's wl-copy (2.1)
-    /// offers one MIME type (`--type`) and has no `--sensitive` (wl-clipboard 2.2 added it), so
-    /// the URL is on the clipboard without the password manager's mark.
-    static let unmarkedLine =
-        "clipboard: the URL carries its key, but wl-copy cannot offer x-kde-passwordManagerHint: "
-        + "it went unmarked, and a clipboard manager may keep it"
+    /// What `-v` says when a key-bearing URL was copied by a writer that cannot mark it
+    /// (`SecretMark.unavailable`): Debian 12's wl-copy (2.1) offers one MIME type (`--type`) and
+    /// has no `--sensitive` (wl-clipboard 2.2 added it), so the URL is on the clipboard without
+    /// the password manager's mark.
+    static func unmarkedLine(writer: String) -> String {
+        "clipboard: the URL carries its key, but \(writer) cannot offer x-kde-passwordManagerHint: "
+            + "it went unmarked, and a clipboard manager may keep it"
+    }
+
+    /// The line for wl-copy, the one writer today that cannot mark.
+    static let unmarkedLine = unmarkedLine(writer: "wl-copy")
 }

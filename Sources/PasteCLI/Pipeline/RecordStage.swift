@@ -111,7 +111,7 @@ struct RecordStage {
         return PasteResult(
             url: outcome.url, service: job.service.name, byteCount: size, sha256: digest, title: job.title,
             deletion: deletion, type: type,
-            isKeyBearing: job.request.linkFragment != nil || KeyBearingURL.isKeyBearing(service: job.service))
+            isKeyBearing: KeyBearingURL.isKeyBearing(job))
     }
 
     // MARK: - Failures

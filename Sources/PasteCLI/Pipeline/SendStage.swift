@@ -1,5 +1,6 @@
 import PasteCore
 import Stores
+import Synchronization
 import SystemInterop
 import Upload
 
@@ -35,18 +36,17 @@ struct SendStage {
     private let interruption: Interruption?
     /// What shows "Retrying…" at a hotkey before a retry's backoff (nil: nothing does).
     var retrying: RetryFeedback?
+    /// Whether the `-v` trace shows its URLs shortened: on from the first job that gives a
+    /// key-bearing URL (`KeyBearingURL.isKeyBearing(_:)`), whichever way it is sent (a fresh
+    /// paste, a batch, a fallback, `--retry`, `--outbox send`, the background flush).
+    private let traceMask = KeyBearingTraceMask()
 
     /// Makes the uploader for the run (warning on stderr when `--insecure` turned TLS checks off).
-    ///
-    /// - Parameter masksKeyBearingURLs: whether a service of the run gives key-bearing URLs
-    ///   (`KeyBearingURL`): the `-v` trace then shows every URL shortened.
-    init(
-        transfer: RunPlan.Transfer, output: Output, interruption: Interruption? = nil,
-        masksKeyBearingURLs: Bool = false
-    ) {
+    init(transfer: RunPlan.Transfer, output: Output, interruption: Interruption? = nil) {
         self.transfer = transfer
         self.output = output
         self.interruption = interruption
+        let traceMask = traceMask
         let progressBar = transfer.showsProgress ? ProgressBar.Driver(colored: output.usesColor) : nil
         self.progressBar = progressBar
         var options = TransportOptions()
@@ -64,7 +64,7 @@ struct SendStage {
         }
         if transfer.isVerbose {
             options.verbose = { line in
-                output.trace(masksKeyBearingURLs ? KeyBearingURL.shortenedURLs(in: line) : line)
+                output.trace(traceMask.isOn ? KeyBearingURL.shortenedURLs(in: line) : line)
             }
         }
         if let interruption {
@@ -129,7 +129,7 @@ struct SendStage {
                         url: earlier.url, service: service.name, byteCount: earlier.byteCount, sha256: digest,
                         title: earlier.title, deletion: earlier.deletion,
                         type: input.type.essence, isRepeat: true,
-                        isKeyBearing: KeyBearingURL.isKeyBearing(service: service)))
+                        isKeyBearing: KeyBearingURL.isKeyBearing(service: service, isPrivate: options.isPrivate)))
             }
         }
         var metadata = Self.metadata(of: input, service: service, plan: plan, options: options, context: context)
@@ -201,6 +201,7 @@ struct SendStage {
     ///
     /// Mark each job in flight first (`PasteJob.markInFlight`).
     func send(_ jobs: [PasteJob]) -> [Result<UploadResponse, UploadError>] {
+        if jobs.contains(where: KeyBearingURL.isKeyBearing) { traceMask.turnOn() }
         if jobs.count == 1 {
             return [Result { () throws(UploadError) in try perform(jobs[0]) }]
         }
@@ -237,7 +238,8 @@ struct SendStage {
     /// Runs a job's request, retrying only what cannot create a duplicate paste, and nothing
     /// once the run was told to stop.
     func perform(_ job: PasteJob) throws(UploadError) -> UploadResponse {
-        try perform(job.request, streamObserver: streamObserver(for: job), streamEnd: job.streamEnd)
+        if KeyBearingURL.isKeyBearing(job) { traceMask.turnOn() }
+        return try perform(job.request, streamObserver: streamObserver(for: job), streamEnd: job.streamEnd)
     }
 
     /// Runs a request, retrying only what cannot create a duplicate paste.
@@ -273,4 +275,14 @@ struct SendStage {
             attempt += 1
         }
     }
+}
+
+/// Whether a run's `-v` trace is shortened (`SendStage`): turned on once, before the first
+/// transfer of a key-bearing job, and read by libcurl's debug callback on the transfer's thread.
+private final class KeyBearingTraceMask: Sendable {
+    private let flag = Atomic(false)
+
+    var isOn: Bool { flag.load(ordering: .acquiring) }
+
+    func turnOn() { flag.store(true, ordering: .releasing) }
 }

@@ -173,9 +173,7 @@ struct UploadPipeline {
                 positions.append(index)
             }
         }
-        var send = SendStage(
-            transfer: plan.transfer, output: output, interruption: interruption,
-            masksKeyBearingURLs: jobs.contains { KeyBearingURL.isKeyBearing(service: $0.service) })
+        var send = SendStage(transfer: plan.transfer, output: output, interruption: interruption)
         send.retrying = retrying
         defer { send.finish() }
         // (A fresh text's entry that cannot be marked is dropped, never thrown: see markInFlight.)

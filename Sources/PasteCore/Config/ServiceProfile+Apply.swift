@@ -62,8 +62,14 @@ extension ServiceProfile {
         .init("always-private", .service, "whether every paste is private") { profile, value throws(ConfigError) in
             profile.isAlwaysPrivate = try value.bool()
         },
-        .init("key-bearing", .service, "whether its result URLs carry a key") { profile, value throws(ConfigError) in
-            profile.isDeclaredKeyBearing = try value.bool()
+        .init("key-bearing", .service, "whether its result URLs carry a key (or only -p's: private)") {
+            profile, value throws(ConfigError) in
+            let isPrivateOnly = value.text.lowercased() == "private"
+            guard let flag = isPrivateOnly ? false : Bool(configText: value.text) else {
+                throw value.bad("true, false or private")
+            }
+            profile.isDeclaredKeyBearing = flag
+            profile.privateResultsCarryKey = isPrivateOnly
         },
         .init("expiry-field", .service, "the field of -e") { profile, value throws(ConfigError) in
             profile.expiryField = value.text

@@ -54,7 +54,8 @@ public enum BuiltInServices {
     }
 
     /// 0x0.st: multipart `file` (named after the `-f` file, which sets the paste's extension),
-    /// optional `expires` (hours) and `secret`; deletion token in X-Token.
+    /// optional `expires` (hours) and `secret` (`-p`: a hard-to-guess URL, key-bearing); deletion
+    /// token in X-Token.
     /// A file host: it takes images and other files as well as text.
     public static var nullPointer: ServiceProfile {
         var profile = ServiceProfile(name: "0x0", url: ConfigValue("https://0x0.st"))
@@ -62,6 +63,8 @@ public enum BuiltInServices {
         profile.contentField = "file"
         profile.fileName = "{filename}"
         profile.privateField = ("secret", "")
+        // A secret URL is the paste's only lock: whoever has it reads the file.
+        profile.privateResultsCarryKey = true
         profile.expiryField = "expires"
         profile.expiryUnit = .count(secondsPerUnit: 3_600)
         profile.result = .body

@@ -122,6 +122,16 @@ public struct ServiceProfile: Sendable, Equatable {
     /// `key-bearing = yes`: the service's result URLs carry a key (a capability link, a secret
     /// id, a key in the query), so they are handled as PrivateBin's are.
     public var isDeclaredKeyBearing = false
+    /// `key-bearing = private`: the URL of a private paste (`-p`) is the secret, while a public
+    /// one is not: 0x0.st's `secret` field makes a long random path (`/s/RANDOM/ID.txt`), which
+    /// whoever holds it can read, in place of a short id anyone can count through.
+    public var privateResultsCarryKey = false
+
+    /// Whether the URL of a paste made with `isPrivate` carries its key: `resultsCarryKey`, or
+    /// a private paste's on a service whose private URLs are the secret.
+    public func resultsCarryKey(isPrivate: Bool) -> Bool {
+        resultsCarryKey || (isPrivate && privateResultsCarryKey)
+    }
     /// The form field that carries the content (multipart and form).
     public var contentField: String = "content"
     /// The file name sent with the content part, for services that want a file upload (0x0.st).
@@ -242,6 +252,7 @@ public struct ServiceProfile: Sendable, Equatable {
             && lhs.langField == rhs.langField && lhs.titleField == rhs.titleField
             && lhs.privateField?.name == rhs.privateField?.name && lhs.privateField?.value == rhs.privateField?.value
             && lhs.isAlwaysPrivate == rhs.isAlwaysPrivate && lhs.isDeclaredKeyBearing == rhs.isDeclaredKeyBearing
+            && lhs.privateResultsCarryKey == rhs.privateResultsCarryKey
             && lhs.expiryField == rhs.expiryField
             && lhs.expiryUnit == rhs.expiryUnit && lhs.jsonTemplate == rhs.jsonTemplate
             && lhs.headers == rhs.headers && lhs.result == rhs.result && lhs.maximumBytes == rhs.maximumBytes
