@@ -40,9 +40,11 @@ enum KeyBearingURL {
     /// to this URL"), since stderr never shows such a URL whole. A URL ends at white space or
     /// at a quote or angle bracket.
     /// A `GET` or `HEAD` request line (`> GET /s/KEY/id HTTP/1.1`, the redirect followed to
-    /// the paste itself) keeps only "/…" of its target; the `POST` to the service stays whole.
-    static func shortenedURLs(in line: String) -> String {
-        for method in ["> GET ", "> HEAD "] where line.hasPrefix(method) {
+    /// the paste itself) keeps only "/…" of its target; the `POST` to the service stays whole,
+    /// unless `everyTarget` (a deletion, which posts to the paste's own URL).
+    static func shortenedURLs(in line: String, everyTarget: Bool = false) -> String {
+        let methods = everyTarget ? ["> GET ", "> HEAD ", "> POST ", "> PUT ", "> DELETE "] : ["> GET ", "> HEAD "]
+        for method in methods where line.hasPrefix(method) {
             let target = line.dropFirst(method.count).prefix { $0 != " " }
             return method + (target.hasPrefix("/") ? "/…" : shortened(String(target)))
                 + line.dropFirst(method.count + target.count)

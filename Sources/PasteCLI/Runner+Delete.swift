@@ -53,19 +53,34 @@ extension Runner {
                     FormField(name: "token", value: .text(token)), FormField(name: "delete", value: .text("")),
                 ]), result: .body)
         } else {
-            throw DeleteError.notDeletable(url: url, service: record.service)
+            throw DeleteError.notDeletable(url: shownURL(record, configuration), service: record.service)
         }
         let profile =
             configuration.services.first(named: record.service) ?? ServiceProfile.adHoc(url: record.url)
         request.connection = try connectionPolicy(for: profile, configuration)
-        let response = try SendStage(transfer: transfer(configuration.settings), output: output).sendOnce(request)
+        let response = try SendStage(transfer: transfer(configuration.settings), output: output)
+            .sendOnce(request, masked: isKeyBearing(record, configuration))
         guard (200...399).contains(response.status) else {
             throw ServiceError.httpStatus(
                 service: record.service, status: response.status, excerpt: Sanitizer.excerpt(response.body))
         }
         _ = try history.remove(url: record.url)
-        output.note("deleted \(record.url)")
+        output.note("deleted \(shownURL(record, configuration))")
         return .success
+    }
+
+    /// Whether a paste's URL may carry its key: a PrivateBin's always, a service's whose profile
+    /// says its results do (`key-bearing`; history does not say whether a paste was private, so
+    /// `key-bearing = private` counts as yes: the safe direction).
+    func isKeyBearing(_ record: HistoryRecord, _ configuration: Configuration) -> Bool {
+        if isPrivateBin(record, configuration) { return true }
+        return configuration.services.first(named: record.service)?.resultsCarryKey(isPrivate: true) ?? false
+    }
+
+    /// A paste's URL as delete's messages on stderr show it: shortened when it may carry its key
+    /// (`KeyBearingURL.shortened`), since stderr never shows such a URL whole.
+    func shownURL(_ record: HistoryRecord, _ configuration: Configuration) -> String {
+        isKeyBearing(record, configuration) ? KeyBearingURL.shortened(record.url) : record.url
     }
 
     /// Whether a paste in history was made on a PrivateBin: its service (as configured now) says
@@ -82,14 +97,15 @@ extension Runner {
     /// (`status` 0, or 1 and a message; HTTP 200 either way).
     func deletePrivateBin(_ record: HistoryRecord, token: String, configuration: Configuration) throws -> ExitStatus {
         guard var request = PrivateBin.deletionRequest(pasteURL: record.url, token: token) else {
-            throw DeleteError.notDeletable(url: record.url, service: record.service)
+            throw DeleteError.notDeletable(url: shownURL(record, configuration), service: record.service)
         }
         if let profile = configuration.services.first(named: record.service) {
             var expansion = ValueExpansion(context: context)
             for header in profile.headers { request.headers.append(try expansion.expand(header)) }
             request.connection = try connectionPolicy(for: profile, configuration)
         }
-        let response = try SendStage(transfer: transfer(configuration.settings), output: output).sendOnce(request)
+        let response = try SendStage(transfer: transfer(configuration.settings), output: output)
+            .sendOnce(request, masked: isKeyBearing(record, configuration))
         guard (200...299).contains(response.status) else {
             throw ServiceError.httpStatus(
                 service: record.service, status: response.status, excerpt: Sanitizer.excerpt(response.body))
@@ -98,15 +114,15 @@ extension Runner {
         case .accepted?: break
         case .refused(let message)?:
             throw DeleteError.refused(
-                url: record.url, service: record.service,
+                url: shownURL(record, configuration), service: record.service,
                 message: Sanitizer.printable(message, limit: Sanitizer.excerptLength))
         case nil:
             throw DeleteError.refused(
-                url: record.url, service: record.service,
+                url: shownURL(record, configuration), service: record.service,
                 message: "no PrivateBin answer: " + Sanitizer.excerpt(response.body))
         }
         _ = try History(context: context).remove(url: record.url)
-        output.note("deleted \(record.url)")
+        output.note("deleted \(shownURL(record, configuration))")
         return .success
     }
 

@@ -68,9 +68,11 @@ extension PasteMock {
                 return nullPointerFile(id)
             }
         }
-        // Managed at the paste's own URL, extension and all, as 0x0.st does (`POST /0x0/ID.txt`).
-        if method == "POST", path.hasPrefix("/0x0/"), path.count > 5, !path.dropFirst(5).contains("/"),
-            let id = Int(path.dropFirst(5).split(separator: ".").first ?? "")
+        // Managed at the paste's own URL, extension and all, as 0x0.st does (`POST /0x0/ID.txt`,
+        // or a secret one's `POST /0x0/s/SECRET/ID.txt`).
+        let managed = path.dropFirst(5).split(separator: "/", omittingEmptySubsequences: false)
+        if method == "POST", path.hasPrefix("/0x0/"), managed.count == 1 || (managed.count == 3 && managed[0] == "s"),
+            let id = Int(managed.last?.split(separator: ".").first ?? "")
         {
             return nullPointerManage(id, request)
         }

@@ -82,6 +82,14 @@ struct KeyBearingServiceTests: ScopedSuite {
         let capability = String(url.dropFirst(mock.url("/0x0/s/").count))
         #expect(!secret.err.contains(capability), "\(secret.err)")
         #expect(server.notifications.last?["body"] as? String == mock.url("/") + "…")
+        // Deleting it: the note and the -v trace (its POST goes to the secret URL) keep the
+        // random part off stderr too.
+        let deleted = try paste.run(["--delete", url, "-v"])
+        #expect(deleted.status == 0, "stderr: \(deleted.err)")
+        #expect(deleted.err.hasSuffix("paste: deleted \(mock.url("/"))…\n"), "\(deleted.err)")
+        #expect(deleted.err.contains("> POST /…"), "\(deleted.err)")
+        #expect(!deleted.err.contains(capability), "\(deleted.err)")
+        #expect(try mock.pastes().count == 0)
 
         let open = try paste.run(["-S", "0x0", "--notify"], stdin: "a public file\n")
         #expect(open.status == 0, "stderr: \(open.err)")

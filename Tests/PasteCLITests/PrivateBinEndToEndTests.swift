@@ -179,9 +179,12 @@ struct PrivateBinEndToEndTests: ScopedSuite {
         #expect(history[0].contains("\"delete_token\":\"\(try mock.pastes()[0].token ?? "-")\""))
 
         try mock.clearRequests()
-        let deleted = try paste.run(["--delete", link])
+        let deleted = try paste.run(["--delete", link, "-v"])
         #expect(deleted.status == 0, "stderr: \(deleted.err)")
-        #expect(deleted.err == "paste: deleted \(link)\n")
+        // stderr shows the link without its key, in the note and the whole -v trace.
+        let shortened = String(link.prefix { $0 != "#" }) + "…"
+        #expect(deleted.err.hasSuffix("paste: deleted \(shortened)\n"), "\(deleted.err)")
+        #expect(!deleted.err.contains(String(link.split(separator: "#").last ?? "#")), "\(deleted.err)")
         let request = try #require(try mock.requests().first)
         #expect(request.method == "POST")
         #expect(request.path == "/privatebin/")
@@ -208,7 +211,8 @@ struct PrivateBinEndToEndTests: ScopedSuite {
         #expect(refused.status == 69)
         #expect(
             refused.err
-                == "paste: privatebin did not delete '\(link)': Wrong deletion token. Document was not deleted.\n")
+                == "paste: privatebin did not delete '\(link.prefix { $0 != "#" })…': "
+                + "Wrong deletion token. Document was not deleted.\n")
         #expect(try paste.historyLines().count == 1)
         #expect(try mock.pastes().count == 1)
     }

@@ -64,7 +64,7 @@ struct SendStage {
         }
         if transfer.isVerbose {
             options.verbose = { line in
-                output.trace(traceMask.isOn ? KeyBearingURL.shortenedURLs(in: line) : line)
+                output.trace(traceMask.apply(line))
             }
         }
         if let interruption {
@@ -226,8 +226,11 @@ struct SendStage {
     }
 
     /// Sends one request as it is, no retries (`--delete`: the answer is read by the caller).
-    func sendOnce(_ request: UploadRequest) throws(UploadError) -> UploadResponse {
-        try uploader.send(request)
+    /// Sends one request once (`--delete`); `masked`: its `-v` trace shows URLs shortened, as
+    /// a key-bearing paste's are (`KeyBearingURL.shortenedURLs(in:)`).
+    func sendOnce(_ request: UploadRequest, masked: Bool = false) throws(UploadError) -> UploadResponse {
+        if masked { traceMask.turnOn(everyTarget: true) }
+        return try uploader.send(request)
     }
 
     /// What sees every byte of a job's stream as it is sent: its digest.
@@ -279,10 +282,25 @@ struct SendStage {
 
 /// Whether a run's `-v` trace is shortened (`SendStage`): turned on once, before the first
 /// transfer of a key-bearing job, and read by libcurl's debug callback on the transfer's thread.
+///
+/// `everyTarget`: every request line's target is shortened too, not only a GET's (a deletion
+/// posts to the paste's own URL, which is the key-bearing one).
 private final class KeyBearingTraceMask: Sendable {
-    private let flag = Atomic(false)
+    /// 0: off; 1: URLs and GET/HEAD targets; 2: every request target too.
+    private let level = Atomic<UInt8>(0)
 
-    var isOn: Bool { flag.load(ordering: .acquiring) }
+    var isOn: Bool { level.load(ordering: .acquiring) > 0 }
 
-    func turnOn() { flag.store(true, ordering: .releasing) }
+    func turnOn(everyTarget: Bool = false) {
+        level.store(everyTarget ? 2 : max(1, level.load(ordering: .acquiring)), ordering: .releasing)
+    }
+
+    /// `line` as the trace shows it.
+    func apply(_ line: String) -> String {
+        switch level.load(ordering: .acquiring) {
+        case 0: line
+        case 1: KeyBearingURL.shortenedURLs(in: line)
+        default: KeyBearingURL.shortenedURLs(in: line, everyTarget: true)
+        }
+    }
 }
