@@ -1,9 +1,10 @@
 // The candidate search (see csecret_scan.h). A position is a candidate when its pair has a
 // group in the pair table, the byte after it may follow that pair, and some member of the group
-// fits there: its first eight bytes and its shape. The table is looked up eight positions a
-// step with one branch for all eight; the rest runs only at the rare positions whose pair is a
-// trigger's, so the text the rules turn away most often (the colons of log lines' timestamps,
-// `auth` in `author`) never leaves this file.
+// fits there: its first eight bytes and its shape. The vector kernel lets through, 64 positions
+// a step, only those whose three bytes are in one bucket's classes; the portable one looks the
+// table up eight positions a step with one branch for all eight. The rest runs only at the rare
+// positions whose pair is a trigger's, so the text the rules turn away most often (the colons
+// of log lines' timestamps, `auth` in `author`) never leaves this file.
 #include "csecret_scan.h"
 
 #include <stdlib.h>
@@ -13,8 +14,34 @@ static inline int in_set(const uint64_t set[2], uint8_t byte) {
     return byte < 128 && ((set[byte >> 6] >> (byte & 63)) & 1);
 }
 
+/// A necessary condition of a member's shape that 64 bytes of text are tested against at once:
+/// every byte the shape takes is in its alphabet (the union of its runs' sets: `classes` bit 0),
+/// and its runs of the counted set alone (bit 1: the smallest set that a run must take at
+/// least once) take at least `need` of those bytes. So the run of alphabet bytes from the
+/// literal's start holds at least `need` counted bytes, or the shape cannot be there: a log
+/// line's `12:34:56.789 INFO` has two colons before its space, a `.pgpass` line four.
+struct shape_test {
+    uint8_t classes[128];
+    uint32_t need;
+};
+
+/// The filter's buckets: every group is in one, and a bucket holds the union of its groups'
+/// first bytes, second bytes and followers.
+#define BUCKETS 16
+
 struct csecret_scan {
     uint8_t groups[CSECRET_SCAN_PAIRS];
+    /// The filter (see `assign_buckets`): for the first byte of a pair, its second and the byte
+    /// after it (`classes[stage]`), the buckets of the ASCII bytes in two halves of eight bits
+    /// (`[half][byte]`), and the buckets that take every byte from 128 up (`high[stage][half]`).
+    uint8_t classes[3][2][128];
+    uint8_t high[3][2];
+    /// Whether `csecret_scan_find` runs the vector kernel (the processor has AVX-512 VBMI).
+    int vector;
+    /// The vector kernel's quick test of the members' shapes (see `plan_shape_tests`): for
+    /// member `m`, `shape_tests[shape_test_of[m]]`, or none when `shape_test_of[m]` is -1.
+    int32_t *shape_test_of;
+    struct shape_test *shape_tests;
     size_t group_count;
     uint64_t *followers;  // 4 words per group
     uint32_t *member_starts;
@@ -22,9 +49,187 @@ struct csecret_scan {
     csecret_scan_run *runs;
 };
 
+
+// MARK: - The filter's buckets
+
+/// The share of ordinary text's bytes that are in `set` (256 bits), by `frequencies`.
+static double set_frequency(const uint64_t set[4], const float *frequencies) {
+    double sum = 0;
+    for (int word = 0; word < 4; word++) {
+        for (uint64_t bits = set[word]; bits != 0; bits &= bits - 1) {
+            sum += frequencies[64 * word + __builtin_ctzll(bits)];
+        }
+    }
+    return sum;
+}
+
+/// Puts every group in one of the filter's sixteen buckets. A position passes the filter when,
+/// for some bucket, its byte is one of the bucket's first bytes, the next one of its second
+/// bytes and the one after that one of its followers; a bucket of several groups also passes
+/// their cross products (`ke` of one group and `y_` of another pass `ky`), so the groups are
+/// put where they add the least: each in turn (the most frequent in ordinary text first) into
+/// the bucket whose estimated pass rate, the product of its three sets' frequencies, grows
+/// least. No frequencies: every byte counts the same.
+static void assign_buckets(csecret_scan *scan, const float *given) {
+    float uniform[256];
+    const float *frequencies = given;
+    if (frequencies == NULL) {
+        for (int byte = 0; byte < 256; byte++) uniform[byte] = 1.0f / 256;
+        frequencies = uniform;
+    }
+    size_t group_count = scan->group_count;
+    // Each group's three sets: its pairs' first and second bytes, its followers.
+    uint64_t (*sets)[3][4] = calloc(group_count, sizeof *sets);
+    size_t *order = calloc(group_count, sizeof *order);
+    double *weights = calloc(group_count, sizeof *weights);
+    memset(scan->classes, 0, sizeof scan->classes);
+    memset(scan->high, 0, sizeof scan->high);
+    if (sets == NULL || order == NULL || weights == NULL) {
+        // No room to plan: one bucket that every pair passes, so every position goes on to the
+        // pair table (slower, never wrong).
+        memset(scan->classes, 1, sizeof scan->classes);
+        for (int stage = 0; stage < 3; stage++) scan->high[stage][0] = 1;
+        free(sets), free(order), free(weights);
+        return;
+    }
+    for (size_t pair = 0; pair < CSECRET_SCAN_PAIRS; pair++) {
+        unsigned group = scan->groups[pair];
+        if (group == 0) continue;
+        sets[group][0][(pair & 0xff) >> 6] |= 1ull << (pair & 63);
+        sets[group][1][pair >> 14] |= 1ull << ((pair >> 8) & 63);
+    }
+    for (size_t group = 1; group < group_count; group++) {
+        memcpy(sets[group][2], scan->followers + 4 * group, sizeof sets[group][2]);
+        weights[group] = set_frequency(sets[group][0], frequencies) * set_frequency(sets[group][1], frequencies)
+                         * set_frequency(sets[group][2], frequencies);
+        // Insertion sort, heaviest first: at most 255 groups.
+        size_t at = group - 1;
+        while (at > 0 && weights[order[at - 1]] < weights[group]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = group;
+    }
+    uint64_t buckets[BUCKETS][3][4];
+    double shares[BUCKETS][3];
+    memset(buckets, 0, sizeof buckets);
+    memset(shares, 0, sizeof shares);
+    for (size_t index = 0; index + 1 < group_count; index++) {
+        size_t group = order[index];
+        int best = 0;
+        double best_growth = 0;
+        double best_shares[3] = {0, 0, 0};
+        for (int bucket = 0; bucket < BUCKETS; bucket++) {
+            double grown[3];
+            for (int stage = 0; stage < 3; stage++) {
+                uint64_t added[4];
+                for (int word = 0; word < 4; word++) added[word] = sets[group][stage][word] & ~buckets[bucket][stage][word];
+                grown[stage] = shares[bucket][stage] + set_frequency(added, frequencies);
+            }
+            double growth = grown[0] * grown[1] * grown[2] - shares[bucket][0] * shares[bucket][1] * shares[bucket][2];
+            if (bucket == 0 || growth < best_growth) {
+                best = bucket;
+                best_growth = growth;
+                memcpy(best_shares, grown, sizeof grown);
+            }
+        }
+        for (int stage = 0; stage < 3; stage++) {
+            for (int word = 0; word < 4; word++) buckets[best][stage][word] |= sets[group][stage][word];
+            shares[best][stage] = best_shares[stage];
+        }
+    }
+    for (int bucket = 0; bucket < BUCKETS; bucket++) {
+        uint8_t bit = (uint8_t)(1u << (bucket & 7));
+        int half = bucket >> 3;
+        for (int stage = 0; stage < 3; stage++) {
+            for (int byte = 0; byte < 128; byte++) {
+                if ((buckets[bucket][stage][byte >> 6] >> (byte & 63)) & 1) scan->classes[stage][half][byte] |= bit;
+            }
+            if (buckets[bucket][stage][2] != 0 || buckets[bucket][stage][3] != 0) scan->high[stage][half] |= bit;
+        }
+    }
+    free(sets), free(order), free(weights);
+}
+
+// MARK: - The processor
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define CSECRET_SCAN_X86 1
+#include <cpuid.h>
+#include <immintrin.h>
+
+/// Whether the processor and the kernel let the vector kernel run: AVX-512 F, BW and VBMI, and
+/// the system saving the ZMM and mask registers (XCR0).
+static int has_vector_kernel(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0;  // OSXSAVE
+    unsigned low, high;
+    __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    (void)high;
+    if ((low & 0xe6) != 0xe6) return 0;  // SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM state
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    return (b & (1u << 16)) && (b & (1u << 30)) && (c & (1u << 1));  // AVX512F, AVX512BW, AVX512VBMI
+}
+#else
+static int has_vector_kernel(void) { return 0; }
+#endif
+
+
+/// Plans the members' quick shape tests (`struct shape_test`): for each member whose shape has
+/// a counted set that gives a need of two or more. Leaves `shape_test_of` NULL when there is no
+/// room (the full test then runs at every member, as in the portable kernel).
+static void plan_shape_tests(csecret_scan *scan, size_t member_count) {
+    scan->shape_test_of = NULL;
+    scan->shape_tests = NULL;
+    if (member_count == 0) return;
+    int32_t *test_of = malloc(member_count * sizeof *test_of);
+    struct shape_test *tests = calloc(member_count, sizeof *tests);
+    if (test_of == NULL || tests == NULL) {
+        free(test_of), free(tests);
+        return;
+    }
+    int32_t planned = 0;
+    for (size_t m = 0; m < member_count; m++) {
+        test_of[m] = -1;
+        const csecret_scan_member *member = scan->members + m;
+        const csecret_scan_run *runs = scan->runs + member->shape_start;
+        // The counted set: the smallest that some run must take at least once.
+        int counted = -1;
+        int smallest = 129;
+        for (uint32_t r = 0; r < member->shape_count; r++) {
+            int size = __builtin_popcountll(runs[r].set[0]) + __builtin_popcountll(runs[r].set[1]);
+            if (runs[r].min > 0 && size < smallest) {
+                smallest = size;
+                counted = (int)r;
+            }
+        }
+        if (counted < 0) continue;
+        uint64_t alphabet[2] = {0, 0};
+        uint32_t need = 0;
+        for (uint32_t r = 0; r < member->shape_count; r++) {
+            alphabet[0] |= runs[r].set[0];
+            alphabet[1] |= runs[r].set[1];
+            // A run whose set lies in the counted set takes only counted bytes.
+            if ((runs[r].set[0] & ~runs[counted].set[0]) == 0 && (runs[r].set[1] & ~runs[counted].set[1]) == 0) {
+                need += runs[r].min;
+            }
+        }
+        if (need < 2) continue;
+        struct shape_test *test = tests + planned;
+        for (int byte = 0; byte < 128; byte++) {
+            test->classes[byte] = (uint8_t)(in_set(alphabet, (uint8_t)byte) | in_set(runs[counted].set, (uint8_t)byte) << 1);
+        }
+        test->need = need;
+        test_of[m] = planned++;
+    }
+    scan->shape_test_of = test_of;
+    scan->shape_tests = tests;
+}
+
 csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followers, size_t group_count,
                                   const uint32_t *member_starts, const csecret_scan_member *members,
-                                  size_t member_count, const csecret_scan_run *runs, size_t run_count) {
+                                  size_t member_count, const csecret_scan_run *runs, size_t run_count,
+                                  const float *byte_frequencies) {
     size_t follower_bytes = 4 * group_count * sizeof(uint64_t);
     size_t start_bytes = (group_count + 1) * sizeof(uint32_t);
     size_t member_bytes = member_count * sizeof(csecret_scan_member);
@@ -47,16 +252,23 @@ csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followe
     if (run_bytes > 0) memcpy(scan->runs, runs, run_bytes);
     memcpy(scan->followers, followers, follower_bytes);
     memcpy(scan->member_starts, member_starts, start_bytes);
+    assign_buckets(scan, byte_frequencies);
+    plan_shape_tests(scan, member_count);
+    scan->vector = has_vector_kernel();
     return scan;
 }
 
-void csecret_scan_destroy(csecret_scan *scan) { free(scan); }
+void csecret_scan_destroy(csecret_scan *scan) {
+    if (scan == NULL) return;
+    free(scan->shape_test_of);
+    free(scan->shape_tests);
+    free(scan);
+}
 
-/// Whether `member` fits the text with its pair at `p`: the literal lies in the text, its first
-/// eight bytes (or all, when fewer) are there, and the text from its start has its shape (or
-/// ends before the shape is decided: then the rule decides).
-__attribute__((always_inline)) static inline int member_fits(const csecret_scan *scan, const csecret_scan_member *member, const uint8_t *text,
-                              size_t count, size_t p) {
+/// Whether `member`'s literal, with its pair at `p`, lies in the text with its first eight
+/// bytes (or all, when fewer) there.
+__attribute__((always_inline)) static inline int literal_fits(const csecret_scan_member *member, const uint8_t *text,
+                                                              size_t count, size_t p) {
     if (p < member->offset) return 0;
     size_t start = p - member->offset;
     if (member->length > count - start) return 0;
@@ -66,7 +278,12 @@ __attribute__((always_inline)) static inline int member_fits(const csecret_scan 
     } else {
         for (size_t i = 0; i < count - start; i++) word |= (uint64_t)text[start + i] << (8 * i);
     }
-    if (((word | member->fold) & member->mask) != member->prefix) return 0;
+    return ((word | member->fold) & member->mask) == member->prefix;
+}
+
+/// Whether the text from `start` has `member`'s shape, or ends before it is decided.
+__attribute__((always_inline)) static inline int shape_fits(const csecret_scan *scan, const csecret_scan_member *member,
+                                                            const uint8_t *text, size_t count, size_t start) {
     size_t index = start;
     const csecret_scan_run *run = scan->runs + member->shape_start;
     for (uint32_t r = 0; r < member->shape_count; r++, run++) {
@@ -77,6 +294,14 @@ __attribute__((always_inline)) static inline int member_fits(const csecret_scan 
         if (index - from < run->min) return 0;
     }
     return 1;
+}
+
+/// Whether `member` fits the text with its pair at `p`: the literal lies in the text, its first
+/// eight bytes (or all, when fewer) are there, and the text from its start has its shape (or
+/// ends before the shape is decided: then the rule decides).
+__attribute__((always_inline)) static inline int member_fits(const csecret_scan *scan, const csecret_scan_member *member,
+                                                             const uint8_t *text, size_t count, size_t p) {
+    return literal_fits(member, text, count, p) && shape_fits(scan, member, text, count, p - member->offset);
 }
 
 /// Whether the pair at `p` (`p + 1 < count`) of group `group` (not 0) is a candidate.
@@ -117,14 +342,11 @@ __attribute__((noinline)) static size_t block_candidates(const csecret_scan *sca
     return n;
 }
 
-size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
-                         size_t *positions, uint8_t *groups, size_t capacity, size_t *found) {
-    *found = 0;
-    if (count < 2 || from >= to || from >= count - 1) return to;
+/// The table kernel from `p`, with `n` candidates already in the output (see
+/// `csecret_scan_find`).
+static size_t find_portable(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p, size_t end,
+                            size_t to, size_t *positions, uint8_t *groups, size_t capacity, size_t n, size_t *found) {
     const uint8_t *table = scan->groups;
-    size_t n = 0;
-    size_t end = to < count - 1 ? to : count - 1;
-    size_t p = from;
     // Eight positions a step, one branch for all eight: the table lookups are independent, and
     // a trigger's pair (one position in 60 of log lines, fewer in code and prose) is rare enough.
     while (p + 8 <= end && capacity - n >= CSECRET_SCAN_STEP) {
@@ -144,3 +366,131 @@ size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t c
     *found = n;
     return p >= end ? to : p;
 }
+
+#ifdef CSECRET_SCAN_X86
+#define VECTOR_KERNEL __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+
+/// Whether the text from `start` may have the shape `test` stands for (see `struct shape_test`):
+/// 0 only when it cannot; 1 also when the 64 bytes from `start` do not decide it (the text ends
+/// sooner, or they are all of the alphabet).
+VECTOR_KERNEL static inline int shape_may_fit(const struct shape_test *test, const uint8_t *text, size_t count,
+                                              size_t start) {
+    if (count - start < 64) return 1;
+    __m512i bytes = _mm512_loadu_si512(text + start);
+    __m512i classes = _mm512_maskz_permutex2var_epi8(
+        ~_mm512_movepi8_mask(bytes), _mm512_loadu_si512(test->classes), bytes,
+        _mm512_loadu_si512(test->classes + 64));
+    uint64_t alphabet = _mm512_test_epi8_mask(classes, _mm512_set1_epi8(1));
+    if (alphabet == ~0ull) return 1;
+    uint64_t counted = _mm512_test_epi8_mask(classes, _mm512_set1_epi8(2));
+    uint64_t run = (1ull << __builtin_ctzll(~alphabet)) - 1;  // the alphabet's run from `start`
+    return (uint32_t)__builtin_popcountll(counted & run) >= test->need;
+}
+
+/// `fits`, with each member's quick shape test before its full one.
+VECTOR_KERNEL static inline int fits_tested(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p,
+                                            unsigned group) {
+    if (p + 2 < count) {
+        uint8_t next = text[p + 2];
+        if (((scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1) == 0) return 0;
+    }
+    for (uint32_t m = scan->member_starts[group]; m < scan->member_starts[group + 1]; m++) {
+        const csecret_scan_member *member = scan->members + m;
+        if (!literal_fits(member, text, count, p)) continue;
+        size_t start = p - member->offset;
+        int32_t test = scan->shape_test_of == NULL ? -1 : scan->shape_test_of[m];
+        if (test >= 0 && !shape_may_fit(scan->shape_tests + test, text, count, start)) continue;
+        if (shape_fits(scan, member, text, count, start)) return 1;
+    }
+    return 0;
+}
+
+/// The vector kernel: 64 positions a step through the buckets' classes (three byte lookups of
+/// 128 entries, `vpermt2b`, for each half of the buckets), then the pair table and the rest of
+/// the test at the positions that pass. Stops where fewer than 66 bytes are left (the step
+/// reads the two after its last position), or where the output fills (`*full`): returns where
+/// it stopped, with the output's count in `*n`.
+VECTOR_KERNEL static size_t find_vector(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p,
+                                        size_t end, size_t *positions, uint8_t *groups, size_t capacity, size_t *n,
+                                        int *full) {
+    const uint8_t *table = scan->groups;
+    __m512i low[3][2], high[3][2], beyond[3][2];
+    for (int stage = 0; stage < 3; stage++) {
+        for (int half = 0; half < 2; half++) {
+            low[stage][half] = _mm512_loadu_si512(scan->classes[stage][half]);
+            high[stage][half] = _mm512_loadu_si512(scan->classes[stage][half] + 64);
+            beyond[stage][half] = _mm512_set1_epi8((char)scan->high[stage][half]);
+        }
+    }
+    size_t written = *n;
+    while (p + 64 <= end && p + 66 <= count) {
+        __m512i bytes[3];
+        __mmask64 non_ascii[3];
+        for (int stage = 0; stage < 3; stage++) {
+            bytes[stage] = _mm512_loadu_si512(text + p + stage);
+            non_ascii[stage] = _mm512_movepi8_mask(bytes[stage]);
+        }
+        __mmask64 pass = 0;
+        for (int half = 0; half < 2; half++) {
+            __m512i classes[3];
+            for (int stage = 0; stage < 3; stage++) {
+                __m512i ascii = _mm512_permutex2var_epi8(low[stage][half], bytes[stage], high[stage][half]);
+                classes[stage] = _mm512_mask_blend_epi8(non_ascii[stage], ascii, beyond[stage][half]);
+            }
+            pass |= _mm512_test_epi8_mask(_mm512_and_si512(classes[0], classes[1]), classes[2]);
+        }
+        for (; pass != 0; pass &= pass - 1) {
+            size_t q = p + (size_t)__builtin_ctzll(pass);
+            unsigned group = table[pair_at(text, q)];
+            if (group == 0 || !fits_tested(scan, text, count, q, group)) continue;
+            if (written == capacity) {
+                *n = written;
+                *full = 1;
+                return q;
+            }
+            positions[written] = q;
+            groups[written] = (uint8_t)group;
+            written++;
+        }
+        p += 64;
+    }
+    *n = written;
+    return p;
+}
+#endif
+
+/// The range's end and the common checks of both entry points: 0 when there is nothing to do.
+static int prepare(size_t count, size_t from, size_t to, size_t *end, size_t *found) {
+    *found = 0;
+    if (count < 2 || from >= to || from >= count - 1) return 0;
+    *end = to < count - 1 ? to : count - 1;
+    return 1;
+}
+
+size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
+                         size_t *positions, uint8_t *groups, size_t capacity, size_t *found) {
+    size_t end;
+    if (!prepare(count, from, to, &end, found)) return to;
+    size_t p = from;
+    size_t n = 0;
+#ifdef CSECRET_SCAN_X86
+    if (scan->vector) {
+        int full = 0;
+        p = find_vector(scan, text, count, p, end, positions, groups, capacity, &n, &full);
+        if (full) {
+            *found = n;
+            return p;
+        }
+    }
+#endif
+    return find_portable(scan, text, count, p, end, to, positions, groups, capacity, n, found);
+}
+
+size_t csecret_scan_find_portable(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from,
+                                  size_t to, size_t *positions, uint8_t *groups, size_t capacity, size_t *found) {
+    size_t end;
+    if (!prepare(count, from, to, &end, found)) return to;
+    return find_portable(scan, text, count, from, end, to, positions, groups, capacity, 0, found);
+}
+
+int csecret_scan_is_vectorized(const csecret_scan *scan) { return scan->vector; }

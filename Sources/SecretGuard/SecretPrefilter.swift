@@ -64,15 +64,17 @@ final class SecretPrefilter: Sendable {
     /// The search for the candidates (a copy of `groups` and `followers`, with each group's
     /// members: their literals' first eight bytes and their rows' shapes).
     ///
-    /// PERF(guard-text): a table lookup per position, eight a step, in C. Teddy (SIMD nibble
-    /// masks, 16 or 32 positions a step, as in Hyperscan and ripgrep) was built and measured
-    /// against it: the guard's ~150 distinct three-byte fingerprints (two-byte triggers among
-    /// them: `:0`…`:9`, `MT`, `SK`) in 16 buckets let 40-75 thousand positions per MiB through
-    /// its masks against 3-16 thousand true candidates (in a simulation of the masks, still
-    /// 24-58 thousand with four-byte fingerprints, 34-54 thousand with the buckets clustered on
-    /// a sample of the bench's texts), and its exact test at each of them cost more than the
-    /// table saves (fat AVX2 Teddy 159-231 ms, the table 93-126 ms, on each 256 MiB text). The
-    /// kernels went; the table stays (docs/performance.md, issue 28).
+    /// PERF(guard-text): where the processor has AVX-512 VBMI, a vector kernel tests 64
+    /// positions a step against the groups in sixteen buckets (exact classes of a position's
+    /// three bytes, one 128-entry byte lookup per stage and eight buckets), and only the
+    /// positions that pass (16-19 thousand per MiB of log lines, 6-10 thousand of code and
+    /// prose, against 16, 4 and 4 thousand that pass the pair and its follower) go on to the
+    /// pair table; a quick test of 64 bytes at once turns away most `.pgpass` triggers (a
+    /// timestamp's two colons where a row has four). Elsewhere the portable kernel looks the
+    /// table up at every position, eight a step. Teddy (nibble masks, as in Hyperscan and
+    /// ripgrep) was built and measured first: with the guard's ~150 pairs it let 40-75 thousand
+    /// positions per MiB through, and lost to the table (docs/performance.md, issue 28). The
+    /// byte frequencies below place the groups in the buckets.
     let search: CandidateSearch
 
     /// The prefilter of the built-in table.
@@ -178,7 +180,9 @@ final class SecretPrefilter: Sendable {
                         mask: entry.mask, fold: entry.fold, shape: shapes[index])
                 })
         }
-        search = CandidateSearch(groups: groups, followers: followers, members: groupMembers)
+        search = CandidateSearch(
+            groups: groups, followers: followers, members: groupMembers,
+            byteFrequencies: (0..<256).map { Float(Self.byteFrequency(UInt8($0))) })
     }
 
     /// The bytes of an entry's literal.

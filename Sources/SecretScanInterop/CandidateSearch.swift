@@ -67,10 +67,14 @@ public final class CandidateSearch: @unchecked Sendable {
     ///     may follow the group's pair.
     ///   - members: each group's members (group 0 has none): a position whose pair is the
     ///     group's is a candidate only where one of them fits.
-    public init(groups: [UInt8], followers: [UInt64], members: [[Member]]) {
+    ///   - byteFrequencies: how often each byte (256 entries) is expected in ordinary text, or
+    ///     nil (all alike): the vector kernel groups the pairs by it, so that it lets the fewest
+    ///     positions through to the pair table. The candidates found never depend on it.
+    public init(groups: [UInt8], followers: [UInt64], members: [[Member]], byteFrequencies: [Float]? = nil) {
         precondition(groups.count == Self.pairCount, "the pair table has an entry for every pair")
         precondition(followers.count % 4 == 0 && members.count == followers.count / 4, "four words per group")
         precondition(groups.allSatisfy { Int($0) < members.count }, "every group has its followers and members")
+        precondition(byteFrequencies.map { $0.count == 256 } ?? true, "a frequency for every byte")
         var starts: [UInt32] = [0]
         var flat: [csecret_scan_member] = []
         var runs: [csecret_scan_run] = []
@@ -96,9 +100,12 @@ public final class CandidateSearch: @unchecked Sendable {
                     starts.withUnsafeBufferPointer { starts in
                         flat.withUnsafeBufferPointer { flat in
                             runs.withUnsafeBufferPointer { runs in
-                                csecret_scan_create(
-                                    groups.baseAddress, followers.baseAddress, followers.count / 4,
-                                    starts.baseAddress, flat.baseAddress, flat.count, runs.baseAddress, runs.count)
+                                (byteFrequencies ?? []).withUnsafeBufferPointer { frequencies in
+                                    csecret_scan_create(
+                                        groups.baseAddress, followers.baseAddress, followers.count / 4,
+                                        starts.baseAddress, flat.baseAddress, flat.count, runs.baseAddress,
+                                        runs.count, byteFrequencies == nil ? nil : frequencies.baseAddress)
+                                }
                             }
                         }
                     }
@@ -110,21 +117,41 @@ public final class CandidateSearch: @unchecked Sendable {
 
     deinit { csecret_scan_destroy(search) }
 
+    /// Which of the C kernels a search runs: they find the same candidates.
+    public enum Kernel: Sendable {
+        /// The vector kernel where the processor has AVX-512 VBMI, else the portable one.
+        case fastest
+        /// The pair table at every position, eight a step, on any processor.
+        case portable
+    }
+
+    /// Whether `find` runs the vector kernel here (`csecret_scan_is_vectorized`).
+    public var isVectorized: Bool { csecret_scan_is_vectorized(search) != 0 }
+
     /// Finds the next candidates in `from..<to` of `text` (a candidate's pair must lie in
     /// `text`; its follower is tested when `text` has it) and puts them in `batch`, replacing
     /// what it held.
     ///
-    /// Wraps `csecret_scan_find`.
+    /// Wraps `csecret_scan_find` (`csecret_scan_find_portable` for `.portable`).
     /// - Returns: where to go on: `to` when the range is done, less when the batch filled.
-    public func find(in text: Span<UInt8>, from: Int, to: Int, into batch: inout CandidateBatch) -> Int {
+    public func find(
+        in text: Span<UInt8>, from: Int, to: Int, into batch: inout CandidateBatch, kernel: Kernel = .fastest
+    ) -> Int {
         precondition(from >= 0 && from <= to && to <= text.count, "a range of the text")
         var found = 0
         let next = text.withUnsafeBufferPointer { text in
             batch.positions.withUnsafeMutableBufferPointer { positions in
                 batch.groups.withUnsafeMutableBufferPointer { groups in
-                    csecret_scan_find(
-                        search, text.baseAddress, text.count, from, to, positions.baseAddress,
-                        groups.baseAddress, positions.count, &found)
+                    switch kernel {
+                    case .fastest:
+                        csecret_scan_find(
+                            search, text.baseAddress, text.count, from, to, positions.baseAddress,
+                            groups.baseAddress, positions.count, &found)
+                    case .portable:
+                        csecret_scan_find_portable(
+                            search, text.baseAddress, text.count, from, to, positions.baseAddress,
+                            groups.baseAddress, positions.count, &found)
+                    }
                 }
             }
         }

@@ -4,10 +4,11 @@ import PasteCore
 @testable import SecretGuard
 import SecretScanInterop
 
-/// The candidate search (CSecretScan's table kernel behind SecretScanInterop): it finds exactly
+/// The candidate search (CSecretScan's kernels behind SecretScanInterop): each finds exactly
 /// the positions the pair table, its follower sets and the members' literals and shapes define,
-/// wherever the range starts and ends around the eight-position steps, and however small the
-/// batch.
+/// wherever the range starts and ends around the eight- and 64-position steps, and however small
+/// the batch. On a processor with AVX-512 VBMI (this project's machines) `.fastest` is the
+/// vector kernel, so both kernels are held to the definition here.
 @Suite("Secret candidate search: the C kernel against its definition")
 struct SecretCandidateSearchTests {
     static let prefilter = SecretPrefilter.shared
@@ -60,13 +61,16 @@ struct SecretCandidateSearchTests {
     }
 
     /// The candidates the prefilter's search gives, batch after batch.
-    static func found(_ text: [UInt8], from: Int, to: Int, capacity: Int = CandidateBatch.defaultCapacity) -> [[Int]] {
+    static func found(
+        _ text: [UInt8], from: Int, to: Int, capacity: Int = CandidateBatch.defaultCapacity,
+        kernel: CandidateSearch.Kernel = .fastest
+    ) -> [[Int]] {
         var result: [[Int]] = []
         var batch = CandidateBatch(capacity: capacity)
         var position = from
         let end = min(to, text.count - 1)
         while position < end {
-            position = prefilter.search.find(in: text.span, from: position, to: end, into: &batch)
+            position = prefilter.search.find(in: text.span, from: position, to: end, into: &batch, kernel: kernel)
             for index in 0..<batch.count { result.append([batch.position(index), batch.group(index)]) }
         }
         return result
@@ -93,33 +97,108 @@ struct SecretCandidateSearchTests {
         return text
     }()
 
-    @Test("the search finds exactly the defined candidates in text dense with triggers")
-    func denseTextCandidates() {
+    @Test(
+        "the search finds exactly the defined candidates in text dense with triggers",
+        arguments: [CandidateSearch.Kernel.fastest, .portable])
+    func denseTextCandidates(_ kernel: CandidateSearch.Kernel) {
         let text = Self.denseText
         let expected = Self.expected(text, from: 0, to: text.count)
         #expect(expected.count > 1000)
-        #expect(Self.found(text, from: 0, to: text.count) == expected)
-        // A batch of one step: the search stops and goes on where it stopped.
-        #expect(Self.found(text, from: 0, to: text.count, capacity: 8) == expected)
+        #expect(Self.found(text, from: 0, to: text.count, kernel: kernel) == expected)
+        // A batch of one step: the search stops and goes on where it stopped (inside a 64-position
+        // step, for the vector kernel: a step here holds more candidates than the batch).
+        #expect(Self.found(text, from: 0, to: text.count, capacity: 8, kernel: kernel) == expected)
     }
 
     @Test(
-        "the range may start and end anywhere around the eight-position steps and the text's end",
-        arguments: [0, 1, 2, 7, 8, 9, 15, 16, 17])
-    func rangesAroundSteps(_ shift: Int) {
+        "the range may start and end anywhere around the steps and the text's end",
+        arguments: [CandidateSearch.Kernel.fastest, .portable], [0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65])
+    func rangesAroundSteps(_ kernel: CandidateSearch.Kernel, _ shift: Int) {
         let text = Array(Self.denseText.prefix(600))
         for (from, to) in [
             (shift, text.count), (shift, text.count - shift), (0, 64 + shift), (100 + shift, 101 + shift),
+            (shift, 130 + shift), (0, 66 + shift),
         ]
         where from <= to {
-            #expect(Self.found(text, from: from, to: to) == Self.expected(text, from: from, to: to), "\(from)..<\(to)")
+            #expect(
+                Self.found(text, from: from, to: to, kernel: kernel) == Self.expected(text, from: from, to: to),
+                "\(from)..<\(to)")
         }
         // The text's end inside a step: the last pairs have no follower, or only part of one,
-        // and a literal or a shape may run past the end.
-        for count in (text.count - 20)..<text.count {
+        // and a literal or a shape may run past the end (the vector kernel's step reads two bytes
+        // past its last position, and its shape test 64 from the literal's start).
+        for count in (text.count - 70)..<text.count {
             let cut = Array(text.prefix(count))
-            #expect(Self.found(cut, from: 0, to: count) == Self.expected(cut, from: 0, to: count))
+            #expect(Self.found(cut, from: 0, to: count, kernel: kernel) == Self.expected(cut, from: 0, to: count))
         }
+    }
+
+    /// Lines around the `.pgpass` shape, whose quick test (in the vector kernel) looks at the
+    /// 64 bytes from each colon: rows that fit, rows one colon short, runs of the alphabet longer
+    /// than 64 bytes, bytes from 128 up, timestamps; cut at every length near the end.
+    static let shapedText: [UInt8] = {
+        var generator = SplitMix(seed: 6)
+        let name = Array("db-main_01.prod$".utf8)
+        let pieces: [[UInt8]] = [
+            Array("db.example.com:5432:app:alice:s3cret\n".utf8),
+            Array("*:*:*:postgres:hunter2\n".utf8),
+            Array("host:5432:app:alice\n".utf8),
+            Array("2026-12-01T12:34:56.789Z INFO ".utf8),
+            Array("host=10.0.0.1:5432 ".utf8),
+            Array(":1:".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 63) + Array(":b:".utf8),
+            Array("h:1:".utf8) + (0..<5).flatMap { _ in name } + Array(":u:".utf8),
+            Array("x:1:a:b".utf8) + [0xc3, 0xa9] + Array(":\n".utf8),
+            Array("\u{00e9}t\u{00e9}:12:base:user:pw ".utf8),
+        ]
+        var text: [UInt8] = []
+        while text.count < 32 << 10 {
+            text += pieces[Int(generator.next() % UInt64(pieces.count))]
+        }
+        return text
+    }()
+
+    @Test(
+        "both kernels find the defined candidates around the .pgpass shape",
+        arguments: [CandidateSearch.Kernel.fastest, .portable])
+    func shapedTextCandidates(_ kernel: CandidateSearch.Kernel) {
+        let text = Self.shapedText
+        let expected = Self.expected(text, from: 0, to: text.count)
+        #expect(expected.count > 400)
+        #expect(Self.found(text, from: 0, to: text.count, kernel: kernel) == expected)
+        for count in stride(from: 200, to: 400, by: 1) {
+            let cut = Array(text.prefix(count))
+            #expect(Self.found(cut, from: 0, to: count, kernel: kernel) == Self.expected(cut, from: 0, to: count))
+        }
+    }
+
+    @Test("the vector kernel runs where the processor has AVX-512 BW and VBMI (as /proc/cpuinfo says)")
+    func vectorKernelWhereAvailable() throws {
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flags = cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }.map {
+            Set($0.split(separator: " ").map(String.init))
+        }
+        let expected = flags.map { $0.contains("avx512bw") && $0.contains("avx512vbmi") } ?? false
+        #expect(Self.prefilter.search.isVectorized == expected)
+    }
+
+    @Test("the kernels agree on random bytes of every value, with triggers planted in them")
+    func randomBytes() {
+        var generator = SplitMix(seed: 2812)
+        let literals = SecretGuard.triggerLiterals.map { Array($0.utf8) }
+        var text: [UInt8] = []
+        while text.count < 256 << 10 {
+            if generator.next() % 8 == 0 {
+                text += literals[Int(generator.next() % UInt64(literals.count))]
+            } else {
+                // Mostly ASCII, with bytes from 128 up now and then.
+                let byte = UInt8(truncatingIfNeeded: generator.next())
+                text.append(generator.next() % 4 == 0 ? byte : byte & 0x7f)
+            }
+        }
+        let portable = Self.found(text, from: 0, to: text.count, kernel: .portable)
+        #expect(portable.count > 1000)
+        #expect(Self.found(text, from: 0, to: text.count) == portable)
+        #expect(portable == Self.expected(text, from: 0, to: text.count))
     }
 
     @Test("each trigger literal, at every offset around a step, is a candidate at its pair")

@@ -1,17 +1,20 @@
 // CSecretScan: the secret guard's candidate search, in C.
 //
 // Why this target exists: the search is the guard's inner loop (every byte of every paste goes
-// through it), and in C it is a plain loop over raw bytes, with 64 KiB tables and an unaligned
-// two-byte load per lookup, that the optimizer unrolls without bounds checks; in SecretGuard
-// it would be unsafe code. The kernel only finds positions; what they mean (the trigger
-// literals, the rules) stays in Swift: SecretGuard builds the pair table, the follower sets, the
-// members' literal prefixes and shapes, and SecretScanInterop, the only Swift that imports this
-// module, wraps these calls.
+// through it), and in C it is a plain loop over raw bytes that the optimizer unrolls without
+// bounds checks, with the processor's vector instructions where it has them; in SecretGuard it
+// would be unsafe code. The kernel only finds positions; what they mean (the trigger literals,
+// the rules) stays in Swift: SecretGuard builds the pair table, the follower sets, the members'
+// literal prefixes and shapes and the byte frequencies, and SecretScanInterop, the only Swift
+// that imports this module, wraps these calls.
 //
-// (Teddy, the SIMD search of Hyperscan and ripgrep, was built here and measured: with the
-// guard's ~150 distinct three-byte fingerprints in 16 buckets, 35-75 thousand positions per MiB
-// passed its nibble masks against 3-16 thousand true candidates, and it lost to this table on
-// every text. SecretPrefilter's `search` says more.)
+// Two kernels find the same positions. The vector one (AVX-512 VBMI, chosen at creation when
+// the processor has it) tests 64 positions a step against sixteen buckets of the groups: for
+// each of a position's three bytes one 128-entry lookup per eight buckets, exact byte classes
+// (Teddy, the SIMD search of Hyperscan and ripgrep, looks up nibbles, and with the guard's ~150
+// pairs let ten times more positions through: SecretPrefilter's `search` says more). Only the
+// positions that pass go on to the pair table. The portable one looks the pair table up at
+// every position, eight a step.
 #ifndef CSECRET_SCAN_H
 #define CSECRET_SCAN_H
 
@@ -56,10 +59,14 @@ typedef struct csecret_scan csecret_scan;
 ///   group, group 0 included: the 256-bit set of the bytes that may follow the group's pair);
 /// - `member_starts` (`group_count + 1` entries: group `g`'s members are
 ///   `members[member_starts[g]..<member_starts[g + 1]]`) and `members`;
-/// - `runs`, the members' shapes.
+/// - `runs`, the members' shapes;
+/// - `byte_frequencies` (256 entries, or NULL: all alike), how often each byte is expected in
+///   ordinary text, to put the groups into the vector kernel's buckets where they let the
+///   fewest positions through.
 csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followers, size_t group_count,
                                   const uint32_t *member_starts, const csecret_scan_member *members,
-                                  size_t member_count, const csecret_scan_run *runs, size_t run_count);
+                                  size_t member_count, const csecret_scan_run *runs, size_t run_count,
+                                  const float *byte_frequencies);
 
 /// Frees a search.
 void csecret_scan_destroy(csecret_scan *scan);
@@ -73,5 +80,13 @@ void csecret_scan_destroy(csecret_scan *scan);
 /// when the output filled.
 size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
                          size_t *positions, uint8_t *groups, size_t capacity, size_t *found);
+
+/// `csecret_scan_find` with the portable kernel, whatever the processor: the same positions
+/// (the tests hold the two kernels to each other).
+size_t csecret_scan_find_portable(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from,
+                                  size_t to, size_t *positions, uint8_t *groups, size_t capacity, size_t *found);
+
+/// Whether `csecret_scan_find` runs the vector kernel on this processor.
+int csecret_scan_is_vectorized(const csecret_scan *scan);
 
 #endif
