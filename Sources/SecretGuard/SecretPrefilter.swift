@@ -67,7 +67,7 @@ final class SecretPrefilter: Sendable {
     /// PERF(guard-text): where the processor has AVX-512 VBMI, a vector kernel tests 64
     /// positions a step against the groups in sixteen buckets (exact classes of a position's
     /// three bytes, one 128-entry byte lookup per stage and eight buckets), and only the
-    /// positions that pass (16-19 thousand per MiB of log lines, 6-10 thousand of code and
+    /// positions that pass (19 thousand per MiB of log lines, 8 and 10 thousand of code and
     /// prose, against 16, 4 and 4 thousand that pass the pair and its follower) go on to the
     /// pair table; a quick test of 64 bytes at once turns away most `.pgpass` triggers (a
     /// timestamp's two colons where a row has four). Elsewhere the portable kernel looks the

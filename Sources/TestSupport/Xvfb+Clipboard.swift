@@ -1,24 +1,32 @@
 import Foundation
 
 extension Xvfb {
-    /// The CLIPBOARD as `xclip -o` reads it on this display.
-    public func clipboardText() throws -> String {
-        try runProcess("/usr/bin/xclip", ["-o", "-selection", "clipboard"], environment: environment, timeout: 20).out
+    /// The CLIPBOARD as `xclip -o` reads it on this display, within `timeout` seconds.
+    public func clipboardText(timeout: Double = 20) throws -> String {
+        try runProcess("/usr/bin/xclip", ["-o", "-selection", "clipboard"], environment: environment, timeout: timeout)
+            .out
     }
+
+    /// How long one look at the CLIPBOARD may take while an owner is awaited. xclip -o has no
+    /// timeout of its own, and a request that reached an owner as it gave the selection up (the
+    /// last test's xclip, leaving as the next one takes over) is never answered: such a look
+    /// is given up and the next one asks the new owner.
+    static let probeTimeout = 2.0
 
     /// The CLIPBOARD converted to `target` as `xclip -o -t TARGET` reads it on this display (its
     /// status too: a target the owner does not offer fails).
-    public func readClipboard(target: String) throws -> ProcessResult {
+    public func readClipboard(target: String, timeout: Double = 20) throws -> ProcessResult {
         try runProcess(
-            "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", target], environment: environment, timeout: 20)
+            "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", target], environment: environment,
+            timeout: timeout)
     }
 
     /// The CLIPBOARD's targets as its owner lists them (`xclip -o -t TARGETS`), one a line.
     ///
     /// - Throws: `ClipboardTargetsUnread` when xclip could not read them (nobody owns the
     ///   CLIPBOARD, or its owner does not answer TARGETS).
-    public func clipboardTargets() throws -> [String] {
-        let result = try readClipboard(target: "TARGETS")
+    public func clipboardTargets(timeout: Double = 20) throws -> [String] {
+        let result = try readClipboard(target: "TARGETS", timeout: timeout)
         guard result.status == 0 else { throw ClipboardTargetsUnread(status: result.status, stderr: result.err) }
         return result.out.split(whereSeparator: \.isNewline).map(String.init)
     }
@@ -38,14 +46,14 @@ extension Xvfb {
             environment: environment, standardInput: .handle(input))
         try? input.close()
         try waitUntil("xclip to own the clipboard") {
-            (try? clipboardTargets())?.contains(type ?? "UTF8_STRING") == true
+            (try? clipboardTargets(timeout: Self.probeTimeout))?.contains(type ?? "UTF8_STRING") == true
         }
     }
 
     /// Puts `text` on the CLIPBOARD with xclip and waits until it is readable.
     public func putOnClipboard(_ text: String) throws {
         try startXclip(Data(text.utf8))
-        try waitUntil("the clipboard to hold the text") { try clipboardText() == text }
+        try waitUntil("the clipboard to hold the text") { (try? clipboardText(timeout: Self.probeTimeout)) == text }
     }
 }
 
