@@ -7,19 +7,19 @@ struct WindowAsker: Asking {
     /// `$DISPLAY`; without one nothing can be asked, and the upload stops before it starts.
     var displayName: String?
 
-    func askText(title: String, initial: String) throws -> String? {
-        guard let displayName, !displayName.isEmpty else { throw RequestError.cannotAsk(question: title) }
+    func askText(title: String, initial: String) throws(PartError) -> String? {
+        guard let displayName, !displayName.isEmpty else { throw PartError(RequestError.cannotAsk(question: title)) }
         do {
             return try Alerts.prompt(
                 title: "paste", message: title, initialText: initial, displayName: displayName, app: .paste)
         } catch {
-            throw AlertFailure(error: error)
+            throw PartError(AlertFailure(error: error))
         }
     }
 
-    func choose(among choices: [String], title: String) throws -> Int? {
+    func choose(among choices: [String], title: String) throws(PartError) -> Int? {
         guard let displayName, !displayName.isEmpty else {
-            throw RequestError.cannotAsk(question: choices.joined(separator: " | "))
+            throw PartError(RequestError.cannotAsk(question: choices.joined(separator: " | ")))
         }
         // One button per choice answering its index; Cancel, the safe one, last.
         let buttons =
@@ -28,7 +28,7 @@ struct WindowAsker: Asking {
         do {
             return try Alerts.confirm(message: title, buttons: buttons, displayName: displayName, app: .paste) ?? nil
         } catch {
-            throw AlertFailure(error: error)
+            throw PartError(AlertFailure(error: error))
         }
     }
 }

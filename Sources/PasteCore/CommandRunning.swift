@@ -51,12 +51,12 @@ public enum CommandFailure: Error, Sendable, Equatable, CustomStringConvertible 
 /// PasteCLI implements it with the Alerts windows.
 public protocol Asking: Sendable {
     /// Asks for one line of text. Returns nil when the person cancels.
-    /// - Throws: when no window can be shown (a `PasteError` saying why).
-    func askText(title: String, initial: String) throws -> String?
+    /// - Throws: when no window can be shown (why, as its part says it).
+    func askText(title: String, initial: String) throws(PartError) -> String?
 
     /// Asks the person to choose one of `choices`. Returns the index, or nil when cancelled.
     /// - Throws: when no window can be shown.
-    func choose(among choices: [String], title: String) throws -> Int?
+    func choose(among choices: [String], title: String) throws(PartError) -> Int?
 }
 
 /// Values a run resolves once however often they are used: a command's output (by its text),

@@ -14,3 +14,26 @@ public protocol PasteError: Error {
 extension PasteError {
     public var hint: String? { nil }
 }
+
+/// Any part's `PasteError` as one concrete type, for code whose failures come from several
+/// parts: building a request fails with a `RequestError` (its options), a `ConfigError` (a
+/// value's reference), an `InspectionRefusal` (its content) or what a question's window says.
+/// Swift's typed throws names one concrete type, never `any PasteError`; this one keeps each of
+/// those errors a `PasteError` by construction, all the way up, with no cast that could miss.
+public struct PartError: PasteError {
+    /// The error as its part threw it.
+    public let underlying: any PasteError
+
+    public init(_ underlying: some PasteError) { self.underlying = underlying }
+
+    public var message: String { underlying.message }
+    public var hint: String? { underlying.hint }
+    public var exitStatus: ExitStatus { underlying.exitStatus }
+
+    /// What `body` returns, or the error it throws as a `PartError`.
+    public static func lift<Value, Failure: PasteError>(_ body: () throws(Failure) -> Value) throws(PartError)
+        -> Value
+    {
+        do { return try body() } catch { throw PartError(error) }
+    }
+}

@@ -16,12 +16,13 @@ extension RequestBuilder {
     ///     body's) Content-Type.
     ///   - options: title, language, private, expiry.
     /// - Throws: `ContentRefusal.cannotCarryFiles` when the service's format has no place for
-    ///   a file (form, json, tcp, privatebin), and what `build(content:options:)` throws.
+    ///   a file (form, json, tcp, privatebin), and what `build(content:options:)` throws (each
+    ///   as a `PartError`).
     public mutating func build(
         file content: ContentSource, named fileName: String, type: MediaType, options: PasteOptions
-    ) throws -> UploadRequest {
+    ) throws(PartError) -> UploadRequest {
         guard profile.format.canCarryFiles else {
-            throw ContentRefusal.cannotCarryFiles(service: profile.name, format: profile.format.rawValue)
+            throw PartError(ContentRefusal.cannotCarryFiles(service: profile.name, format: profile.format.rawValue))
         }
         // The real name fills `{filename}` too (a ShareX `Arguments` value, a URL, a header).
         var request = try build(content: content, options: options, fileName: fileName)

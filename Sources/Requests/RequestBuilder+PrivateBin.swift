@@ -25,17 +25,19 @@ extension RequestBuilder {
     /// preview is the body with the ciphertext left out, for `--dry-run`.
     func buildPrivateBin(
         url: String, headers: [String], content: ContentSource, options: PasteOptions
-    ) throws -> (request: UploadRequest, preview: BodyPreview) {
+    ) throws(PartError) -> (request: UploadRequest, preview: BodyPreview) {
         guard let cryptography else {
             preconditionFailure("RequestBuilder.cryptography must be set for format = privatebin")
         }
         // The paste is a JSON string once decrypted: only UTF-8 text survives byte for byte.
         let bytes = try Self.bytes(of: content, checks: .text(in: .privatebin))
         let text = String(decoding: bytes, as: UTF8.self)
-        let sealed = try PrivateBin.seal(
-            text, formatter: PrivateBin.Formatter(language: options.language),
-            burnsAfterReading: options.burnsAfterReading, expire: PrivateBin.expire(for: options)!,
-            using: cryptography)
+        let sealed = try PartError.lift { () throws(CryptographyError) in
+            try PrivateBin.seal(
+                text, formatter: PrivateBin.Formatter(language: options.language),
+                burnsAfterReading: options.burnsAfterReading, expire: PrivateBin.expire(for: options)!,
+                using: cryptography)
+        }
         var request = UploadRequest(
             url: url, method: profile.method, headers: [PrivateBin.requestedWithHeader] + headers,
             body: .rendered(sealed.body, contentType: "application/json"), result: profile.result)

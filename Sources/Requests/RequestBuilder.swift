@@ -108,18 +108,21 @@ public struct RequestBuilder: Sendable {
     ///   - options: title, language, private, expiry.
     ///   - fileName: the `-f` file's name (for `{filename}`, and a language from its extension
     ///     when `-l` is not given and the service has somewhere to put one).
-    /// - Throws: `RequestError` for an option the service cannot honour, `ConfigError` for a
-    ///   secret that cannot be resolved.
-    public mutating func build(content: ContentSource, options: PasteOptions, fileName: String? = nil) throws
-        -> UploadRequest
+    /// - Throws: a `RequestError` for an option the service cannot honour, a `ConfigError` for
+    ///   a secret that cannot be resolved, an `InspectionRefusal` for content its format cannot
+    ///   carry (each as a `PartError`).
+    public mutating func build(content: ContentSource, options: PasteOptions, fileName: String? = nil)
+        throws(PartError) -> UploadRequest
     {
-        try validate(options, size: content.knownSize)
+        try PartError.lift { () throws(RequestError) in try validate(options, size: content.knownSize) }
         var options = options
         if options.language == nil, acceptsLanguage, let fileName {
             options.language = Lexers.language(forFileName: fileName)
         }
         var expiry: String?
-        if let seconds = options.expirySeconds { expiry = try expiryValue(seconds) }
+        if let seconds = options.expirySeconds {
+            expiry = try PartError.lift { () throws(RequestError) in try expiryValue(seconds) }
+        }
         var values: [Placeholder: String] = [.filename: fileName ?? Placeholder.defaultFileName]
         values[.title] = options.title
         values[.lang] = options.language
@@ -192,8 +195,8 @@ public struct RequestBuilder: Sendable {
         let body: RequestBody
         switch profile.format {
         case .multipart:
-            let partFileName = try profile.fileName.map {
-                try expansion.render(ConfigValue($0), values: values)
+            let partFileName = try profile.fileName.map { (name) throws(PartError) in
+                try expansion.render(ConfigValue(name), values: values)
             }
             let contentPart = FormField(
                 name: contentFieldIndex.map { fields[$0].name } ?? profile.contentField,
@@ -241,10 +244,11 @@ public struct RequestBuilder: Sendable {
                 preview = BodyPreview(text: marked, contentBytes: Int(content.knownSize ?? 0))
             } else {
                 if case .stream = content {
-                    throw RequestError.unsupportedOption(
-                        service: profile.name,
-                        option: "streamed text in a \(profile.format.rawValue) template holding {content} "
-                            + "\(holes.count) times")
+                    throw PartError(
+                        RequestError.unsupportedOption(
+                            service: profile.name,
+                            option: "streamed text in a \(profile.format.rawValue) template holding {content} "
+                                + "\(holes.count) times"))
                 }
                 let text = try Self.text(of: content, checks: .text(in: profile.format))
                 values[.content] = text
@@ -267,11 +271,11 @@ public struct RequestBuilder: Sendable {
         }
         var request = UploadRequest(
             url: url, method: profile.method, headers: headers, body: body, result: result,
-            deletion: try profile.deletionRule.map {
-                try expansion.resolveBeforeAnswer($0, origin: nil, values: values)
+            deletion: try profile.deletionRule.map { (rule) throws(PartError) in
+                try expansion.resolveBeforeAnswer(rule, origin: nil, values: values)
             },
-            errorMessage: try profile.errorMessage.map {
-                try expansion.resolveBeforeAnswer($0, origin: nil, values: values)
+            errorMessage: try profile.errorMessage.map { (message) throws(PartError) in
+                try expansion.resolveBeforeAnswer(message, origin: nil, values: values)
             })
         request.contentChecks = .text(in: profile.format)
         request.responseTimeout = profile.responseTimeout.map { .seconds($0) }
@@ -284,7 +288,7 @@ public struct RequestBuilder: Sendable {
     /// `?name=value&…` for the profile's query parameters (each value filled, then
     /// percent-encoded whole), or "" when there are none. Joined with `&` when the URL already
     /// has a query.
-    private mutating func query(values: [Placeholder: String]) throws -> String {
+    private mutating func query(values: [Placeholder: String]) throws(PartError) -> String {
         guard !profile.query.isEmpty else { return "" }
         var pairs: [String] = []
         for item in profile.query {
@@ -301,12 +305,12 @@ public struct RequestBuilder: Sendable {
     ///
     /// - Throws: `InspectionRefusal` (binary, not UTF-8, at its byte offset), or
     ///   `RequestError.unreadable`.
-    static func text(of content: ContentSource, checks: ContentChecks) throws -> String {
+    static func text(of content: ContentSource, checks: ContentChecks) throws(PartError) -> String {
         try String(decoding: bytes(of: content, checks: checks), as: UTF8.self)
     }
 
     /// The content's bytes in memory (read whole when it is a file), after `checks`.
-    static func bytes(of content: ContentSource, checks: ContentChecks) throws -> [UInt8] {
+    static func bytes(of content: ContentSource, checks: ContentChecks) throws(PartError) -> [UInt8] {
         let bytes: [UInt8]
         switch content {
         case .bytes(let inMemory): bytes = inMemory
@@ -314,12 +318,14 @@ public struct RequestBuilder: Sendable {
             do {
                 bytes = try FileSystem.readFile(path).bytes
             } catch {
-                throw RequestError.unreadable(path: path, reason: error.message)
+                throw PartError(RequestError.unreadable(path: path, reason: error.message))
             }
         case .stream:
             preconditionFailure("streams are spooled before a body that cannot stream is built")
         }
-        try ContentInspection.check(bytes, checks, source: content.name)
+        try PartError.lift { () throws(InspectionRefusal) in
+            try ContentInspection.check(bytes, checks, source: content.name)
+        }
         return bytes
     }
 }

@@ -79,13 +79,17 @@ struct FileRequestTests {
     func refusals() {
         var form = RequestBuilder(profile: BuiltInServices.dpaste, context: context)
         #expect(throws: ContentRefusal.cannotCarryFiles(service: "dpaste", format: "form")) {
-            try form.build(file: .bytes(bytes), named: "x.png", type: png, options: PasteOptions())
+            try unwrapped { () throws(PartError) in
+                try form.build(file: .bytes(bytes), named: "x.png", type: png, options: PasteOptions())
+            }
         }
         var limited = BuiltInServices.nullPointer
         limited.maximumBytes = 10
         var builder = RequestBuilder(profile: limited, context: context)
         #expect(throws: RequestError.tooLarge(service: "0x0", bytes: Int64(bytes.count), limit: 10)) {
-            try builder.build(file: .bytes(bytes), named: "x.png", type: png, options: PasteOptions())
+            try unwrapped { () throws(PartError) in
+                try builder.build(file: .bytes(bytes), named: "x.png", type: png, options: PasteOptions())
+            }
         }
     }
 }

@@ -220,7 +220,9 @@ struct PrivateBinRequestTests {
         #expect(error.exitStatus == .usage)
         var utf8Builder = builder
         #expect(throws: InspectionRefusal.notUTF8(source: "the text", offset: 1, format: .privatebin)) {
-            try utf8Builder.build(content: .bytes([0x61, 0xFF, 0x62]), options: PasteOptions())
+            try unwrapped { () throws(PartError) in
+                try utf8Builder.build(content: .bytes([0x61, 0xFF, 0x62]), options: PasteOptions())
+            }
         }
         // -p is honoured (no PrivateBin paste is listed), and so are --burn and -e never.
         var options = PasteOptions(isPrivate: true)

@@ -21,10 +21,14 @@ struct RequestContentCheckTests: ScopedSuite {
             var builder = RequestBuilder(
                 profile: profile(format, template: #"{"c": "{content}"}"#), context: Context(environment: [:]))
             #expect(throws: InspectionRefusal.notUTF8(source: "the text", offset: 3, format: format)) {
-                try builder.build(content: .bytes([0x63, 0x61, 0x66, 0xE9]), options: PasteOptions())
+                try unwrapped { () throws(PartError) in
+                    try builder.build(content: .bytes([0x63, 0x61, 0x66, 0xE9]), options: PasteOptions())
+                }
             }
             #expect(throws: InspectionRefusal.binary(source: "the text", offset: 1)) {
-                try builder.build(content: .bytes([0x63, 0x00]), options: PasteOptions())
+                try unwrapped { () throws(PartError) in
+                    try builder.build(content: .bytes([0x63, 0x00]), options: PasteOptions())
+                }
             }
         }
     }
@@ -52,7 +56,9 @@ struct RequestContentCheckTests: ScopedSuite {
         let file = try home.write("x\"y", to: "f")
         let fromFile = try twiceBuilder.build(content: .file(path: file, size: 3), options: PasteOptions())
         #expect(fromFile.body == .rendered(Array(#"{"a": "x\"y", "b": "x\"y"}"#.utf8), contentType: "application/json"))
-        #expect(throws: RequestError.self) { try twiceBuilder.build(content: stream, options: PasteOptions()) }
+        #expect(throws: RequestError.self) {
+            try unwrapped { () throws(PartError) in try twiceBuilder.build(content: stream, options: PasteOptions()) }
+        }
     }
 
     @Test("a file or image sent as a file carries no checks: its NUL bytes are its own")

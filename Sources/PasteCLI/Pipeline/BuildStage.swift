@@ -59,13 +59,13 @@ struct BuildStage {
         do {
             return try buildRequest(outboxContent: path, size: size, options: options, fileName: fileName, type: type)
         } catch {
-            throw PasteFailure(untyped: error)
+            throw PasteFailure(error)
         }
     }
 
     private mutating func buildRequest(
         outboxContent path: String, size: Int64, options: PasteOptions, fileName: String?, type: MediaType
-    ) throws -> UploadRequest {
+    ) throws(PartError) -> UploadRequest {
         if type.category != .text {
             let request = try builder.build(
                 file: .file(path: path, size: size), named: fileName ?? PasteInput.standardInputFileName(type),
@@ -74,7 +74,8 @@ struct BuildStage {
             return request
         }
         let content: ContentSource =
-            builder.profile.streamsContent ? .file(path: path, size: size) : try Self.spool(file: path)
+            builder.profile.streamsContent
+            ? .file(path: path, size: size) : try PartError.lift { () throws(InputError) in try Self.spool(file: path) }
         let request = try builder.build(content: content, options: options, fileName: fileName)
         builder.expansion.context.redactor.register(request)
         return request
@@ -117,7 +118,7 @@ struct BuildStage {
     }
 
     /// Reads a file whole into memory, for formats that cannot stream.
-    static func spool(file path: String) throws -> ContentSource {
+    static func spool(file path: String) throws(InputError) -> ContentSource {
         do {
             return .bytes(try FileSystem.readFile(path).bytes)
         } catch {

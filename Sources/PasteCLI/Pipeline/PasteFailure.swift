@@ -39,12 +39,11 @@ struct PasteFailure: Error {
         signal = nil
     }
 
-    /// A failure of what `RequestBuilder` throws untyped (a value's question is answered
-    /// through `Context.asker`, whose window throws what it throws): every error it throws is a
-    /// `PasteError`; anything else is a bug, reported as one (70). The pipeline's one way from
-    /// an untyped error to a failure.
-    init(untyped error: any Error) {
-        self.init(cause: (error as? any PasteError) ?? InternalFailure(detail: "\(error)"), text: .unchanged)
+    /// A failure of what building a request threw (`RequestBuilder`'s errors come from several
+    /// parts, each as a `PartError`): its text is where it was, and the cause is the part's own
+    /// error, so that what the failure says of it (`serviceName`, `isUnsupportedURL`) sees it.
+    init(_ error: PartError) {
+        self.init(cause: error.underlying, text: .unchanged)
     }
 
     init(cause: any PasteError, text: TextPlace, signal: Signal? = nil) {

@@ -41,11 +41,12 @@ public struct ValueExpansion: Sendable {
     ///   - value: the template and where it was written (for messages).
     ///   - values: the paste's values; a placeholder without one takes its fallback, else "".
     ///   - rendering: which values are escaped, and how.
-    /// - Throws: `ConfigError` for a reference that cannot be resolved, `RequestError` when the
-    ///   person cancels a question, or what `Context.asker` throws when no window can be shown.
+    /// - Throws: a `ConfigError` for a reference that cannot be resolved, a `RequestError` when
+    ///   the person cancels a question, or what `Context.asker` throws when no window can be
+    ///   shown.
     public mutating func render(
         _ value: ConfigValue, values: [Placeholder: String], rendering: Rendering = .verbatim
-    ) throws -> String {
+    ) throws(PartError) -> String {
         try render(value.template, origin: value.origin, values: values, rendering: rendering, key: value.key)
     }
 
@@ -54,7 +55,7 @@ public struct ValueExpansion: Sendable {
     public mutating func render(
         _ template: Template, origin: (path: String, line: Int)?, values: [Placeholder: String],
         rendering: Rendering, key: String? = nil
-    ) throws -> String {
+    ) throws(PartError) -> String {
         var result = ""
         for part in template.parts {
             switch part {
@@ -62,13 +63,16 @@ public struct ValueExpansion: Sendable {
                 result += text
             case .placeholder(let placeholder, let fallback):
                 // A fallback stands for a value: it is escaped as one, once.
-                let value =
-                    try values[placeholder]
-                    ?? fallback.map { try render($0, origin: origin, values: values, rendering: .verbatim, key: key) }
-                    ?? ""
+                // (No `??` here: its autoclosure rethrows untyped.)
+                var value = values[placeholder] ?? ""
+                if values[placeholder] == nil, let fallback {
+                    value = try render(fallback, origin: origin, values: values, rendering: .verbatim, key: key)
+                }
                 result += rendering.escaping.apply(value)
             case .reference(let reference):
-                let secret = try resolve(reference, origin: origin, key: key)
+                let secret = try PartError.lift { () throws(ConfigError) in
+                    try resolve(reference, origin: origin, key: key)
+                }
                 result += rendering.escapesReferences ? rendering.escaping.apply(secret) : secret
             case .answer:
                 preconditionFailure("answer values are refused in request templates when the config is read")
@@ -85,7 +89,7 @@ public struct ValueExpansion: Sendable {
     /// reads only the answer, so reading it needs no window.
     public mutating func resolveBeforeAnswer(
         _ template: Template, origin: (path: String, line: Int)?, values: [Placeholder: String]
-    ) throws -> Template {
+    ) throws(PartError) -> Template {
         var parts: [Template.Part] = []
         for part in template.parts {
             switch part {
@@ -95,7 +99,10 @@ public struct ValueExpansion: Sendable {
                 parts.append(.literal(try compute(part, origin: origin, values: values)))
             case .random(let choices):
                 parts.append(
-                    .random(try choices.map { try resolveBeforeAnswer($0, origin: origin, values: values) }))
+                    .random(
+                        try choices.map { (choice) throws(PartError) in
+                            try resolveBeforeAnswer(choice, origin: origin, values: values)
+                        }))
             case .base64(let inner):
                 parts.append(.base64(try resolveBeforeAnswer(inner, origin: origin, values: values)))
             case .answer(let value):
@@ -109,7 +116,7 @@ public struct ValueExpansion: Sendable {
 
     private mutating func resolveBeforeAnswer(
         _ value: AnswerValue, origin: (path: String, line: Int)?, values: [Placeholder: String]
-    ) throws -> AnswerValue {
+    ) throws(PartError) -> AnswerValue {
         switch value {
         case .json(let pointer, let input?):
             .json(pointer: pointer, input: try resolveBeforeAnswer(input, origin: origin, values: values))
@@ -125,8 +132,8 @@ public struct ValueExpansion: Sendable {
     /// The value of a ShareX function part.
     private mutating func compute(
         _ part: Template.Part, origin: (path: String, line: Int)?, values: [Placeholder: String], key: String? = nil
-    ) throws -> String {
-        func text(_ template: Template) throws -> String {
+    ) throws(PartError) -> String {
+        func text(_ template: Template) throws(PartError) -> String {
             try render(template, origin: origin, values: values, rendering: .verbatim, key: key)
         }
         switch part {
@@ -141,9 +148,9 @@ public struct ValueExpansion: Sendable {
             let initialText = try text(initial)
             let key = "prompt\u{0}\(titleText)\u{0}\(initialText)"
             if let answer = context.cache.value(for: key) { return answer }
-            guard let asker = context.asker else { throw RequestError.cannotAsk(question: titleText) }
+            guard let asker = context.asker else { throw PartError(RequestError.cannotAsk(question: titleText)) }
             guard let answer = try asker.askText(title: titleText, initial: initialText) else {
-                throw RequestError.cancelled
+                throw PartError(RequestError.cancelled)
             }
             context.cache.store(answer, for: key)
             return answer
@@ -154,10 +161,10 @@ public struct ValueExpansion: Sendable {
             let key = "select\u{0}" + texts.joined(separator: "\u{0}")
             if let answer = context.cache.value(for: key) { return answer }
             guard let asker = context.asker else {
-                throw RequestError.cannotAsk(question: texts.joined(separator: " | "))
+                throw PartError(RequestError.cannotAsk(question: texts.joined(separator: " | ")))
             }
             guard let index = try asker.choose(among: texts, title: "Choose"), texts.indices.contains(index) else {
-                throw RequestError.cancelled
+                throw PartError(RequestError.cancelled)
             }
             context.cache.store(texts[index], for: key)
             return texts[index]
