@@ -38,8 +38,9 @@ struct csecret_scan {
     uint8_t high[3][2];
     /// Whether `csecret_scan_find` runs the vector kernel (the processor has AVX-512 VBMI).
     int vector;
-    /// The vector kernel's quick test of the members' shapes (see `plan_shape_tests`): for
-    /// member `m`, `shape_tests[shape_test_of[m]]`, or none when `shape_test_of[m]` is -1.
+    /// The vector kernel's quick test of the members' shapes (see `plan_shape_tests`; only when
+    /// `vector`): for member `m`, `shape_tests[shape_test_of[m]]`, or none when
+    /// `shape_test_of[m]` is -1.
     int32_t *shape_test_of;
     struct shape_test *shape_tests;
     size_t group_count;
@@ -69,29 +70,16 @@ static double set_frequency(const uint64_t set[4], const float *frequencies) {
 /// their cross products (`ke` of one group and `y_` of another pass `ky`), so the groups are
 /// put where they add the least: each in turn (the most frequent in ordinary text first) into
 /// the bucket whose estimated pass rate, the product of its three sets' frequencies, grows
-/// least. No frequencies: every byte counts the same.
-static void assign_buckets(csecret_scan *scan, const float *given) {
-    float uniform[256];
-    const float *frequencies = given;
-    if (frequencies == NULL) {
-        for (int byte = 0; byte < 256; byte++) uniform[byte] = 1.0f / 256;
-        frequencies = uniform;
-    }
-    size_t group_count = scan->group_count;
+/// least.
+static void assign_buckets(csecret_scan *scan, const float *frequencies) {
+    size_t group_count = scan->group_count;  // at most 256: groups are bytes
     // Each group's three sets: its pairs' first and second bytes, its followers.
-    uint64_t (*sets)[3][4] = calloc(group_count, sizeof *sets);
-    size_t *order = calloc(group_count, sizeof *order);
-    double *weights = calloc(group_count, sizeof *weights);
+    uint64_t sets[256][3][4];
+    size_t order[256];
+    double weights[256];
+    memset(sets, 0, group_count * sizeof sets[0]);
     memset(scan->classes, 0, sizeof scan->classes);
     memset(scan->high, 0, sizeof scan->high);
-    if (sets == NULL || order == NULL || weights == NULL) {
-        // No room to plan: one bucket that every pair passes, so every position goes on to the
-        // pair table (slower, never wrong).
-        memset(scan->classes, 1, sizeof scan->classes);
-        for (int stage = 0; stage < 3; stage++) scan->high[stage][0] = 1;
-        free(sets), free(order), free(weights);
-        return;
-    }
     for (size_t pair = 0; pair < CSECRET_SCAN_PAIRS; pair++) {
         unsigned group = scan->groups[pair];
         if (group == 0) continue;
@@ -148,7 +136,6 @@ static void assign_buckets(csecret_scan *scan, const float *given) {
             if (buckets[bucket][stage][2] != 0 || buckets[bucket][stage][3] != 0) scan->high[stage][half] |= bit;
         }
     }
-    free(sets), free(order), free(weights);
 }
 
 // MARK: - The processor
@@ -175,22 +162,12 @@ static int has_vector_kernel(void) { return 0; }
 #endif
 
 
-/// Plans the members' quick shape tests (`struct shape_test`): for each member whose shape has
-/// a counted set that gives a need of two or more. Leaves `shape_test_of` NULL when there is no
-/// room (the full test then runs at every member, as in the portable kernel).
+/// Plans the members' quick shape tests (`struct shape_test`, into the search's own arrays):
+/// for each member whose shape has a counted set that gives a need of two or more.
 static void plan_shape_tests(csecret_scan *scan, size_t member_count) {
-    scan->shape_test_of = NULL;
-    scan->shape_tests = NULL;
-    if (member_count == 0) return;
-    int32_t *test_of = malloc(member_count * sizeof *test_of);
-    struct shape_test *tests = calloc(member_count, sizeof *tests);
-    if (test_of == NULL || tests == NULL) {
-        free(test_of), free(tests);
-        return;
-    }
     int32_t planned = 0;
     for (size_t m = 0; m < member_count; m++) {
-        test_of[m] = -1;
+        scan->shape_test_of[m] = -1;
         const csecret_scan_member *member = scan->members + m;
         const csecret_scan_run *runs = scan->runs + member->shape_start;
         // The counted set: the smallest that some run must take at least once.
@@ -215,15 +192,13 @@ static void plan_shape_tests(csecret_scan *scan, size_t member_count) {
             }
         }
         if (need < 2) continue;
-        struct shape_test *test = tests + planned;
+        struct shape_test *test = scan->shape_tests + planned;
         for (int byte = 0; byte < 128; byte++) {
             test->classes[byte] = (uint8_t)(in_set(alphabet, (uint8_t)byte) | in_set(runs[counted].set, (uint8_t)byte) << 1);
         }
         test->need = need;
-        test_of[m] = planned++;
+        scan->shape_test_of[m] = planned++;
     }
-    scan->shape_test_of = test_of;
-    scan->shape_tests = tests;
 }
 
 csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followers, size_t group_count,
@@ -234,9 +209,14 @@ csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followe
     size_t start_bytes = (group_count + 1) * sizeof(uint32_t);
     size_t member_bytes = member_count * sizeof(csecret_scan_member);
     size_t run_bytes = run_count * sizeof(csecret_scan_run);
-    // One allocation: the struct, then the members and runs (8-byte aligned), the followers
-    // and the member starts.
-    csecret_scan *scan = malloc(sizeof(csecret_scan) + member_bytes + run_bytes + follower_bytes + start_bytes);
+    // The vector kernel's plans only where it runs: the portable kernel needs none of them.
+    int vector = has_vector_kernel();
+    size_t test_bytes = vector ? member_count * sizeof(struct shape_test) : 0;
+    size_t test_of_bytes = vector ? member_count * sizeof(int32_t) : 0;
+    // One allocation: the struct, then the members, runs and followers (8-byte aligned), the
+    // member starts, which shape test is each member's and the tests (4-byte aligned).
+    csecret_scan *scan = malloc(sizeof(csecret_scan) + member_bytes + run_bytes + follower_bytes + start_bytes
+                                + test_of_bytes + test_bytes);
     if (scan == NULL) return NULL;
     uint8_t *next = (uint8_t *)(scan + 1);
     scan->members = (csecret_scan_member *)next;
@@ -246,24 +226,25 @@ csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followe
     scan->followers = (uint64_t *)next;
     next += follower_bytes;
     scan->member_starts = (uint32_t *)next;
+    next += start_bytes;
+    scan->shape_test_of = (int32_t *)next;
+    next += test_of_bytes;
+    scan->shape_tests = (struct shape_test *)next;
     memcpy(scan->groups, groups, CSECRET_SCAN_PAIRS);
     scan->group_count = group_count;
     if (member_bytes > 0) memcpy(scan->members, members, member_bytes);
     if (run_bytes > 0) memcpy(scan->runs, runs, run_bytes);
     memcpy(scan->followers, followers, follower_bytes);
     memcpy(scan->member_starts, member_starts, start_bytes);
-    assign_buckets(scan, byte_frequencies);
-    plan_shape_tests(scan, member_count);
-    scan->vector = has_vector_kernel();
+    scan->vector = vector;
+    if (vector) {
+        assign_buckets(scan, byte_frequencies);
+        plan_shape_tests(scan, member_count);
+    }
     return scan;
 }
 
-void csecret_scan_destroy(csecret_scan *scan) {
-    if (scan == NULL) return;
-    free(scan->shape_test_of);
-    free(scan->shape_tests);
-    free(scan);
-}
+void csecret_scan_destroy(csecret_scan *scan) { free(scan); }
 
 /// Whether `member`'s literal, with its pair at `p`, lies in the text with its first eight
 /// bytes (or all, when fewer) there.
@@ -304,12 +285,18 @@ __attribute__((always_inline)) static inline int member_fits(const csecret_scan 
     return literal_fits(member, text, count, p) && shape_fits(scan, member, text, count, p - member->offset);
 }
 
+/// Whether the byte after the pair at `p` may follow group `group`'s pair (or the text ends
+/// before it).
+__attribute__((always_inline)) static inline int follows(const csecret_scan *scan, const uint8_t *text, size_t count,
+                                                         size_t p, unsigned group) {
+    if (p + 2 >= count) return 1;
+    uint8_t next = text[p + 2];
+    return (scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1;
+}
+
 /// Whether the pair at `p` (`p + 1 < count`) of group `group` (not 0) is a candidate.
 __attribute__((always_inline)) static inline int fits(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p, unsigned group) {
-    if (p + 2 < count) {
-        uint8_t next = text[p + 2];
-        if (((scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1) == 0) return 0;
-    }
+    if (!follows(scan, text, count, p, group)) return 0;
     for (uint32_t m = scan->member_starts[group]; m < scan->member_starts[group + 1]; m++) {
         if (member_fits(scan, scan->members + m, text, count, p)) return 1;
     }
@@ -390,15 +377,12 @@ VECTOR_KERNEL static inline int shape_may_fit(const struct shape_test *test, con
 /// `fits`, with each member's quick shape test before its full one.
 VECTOR_KERNEL static inline int fits_tested(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p,
                                             unsigned group) {
-    if (p + 2 < count) {
-        uint8_t next = text[p + 2];
-        if (((scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1) == 0) return 0;
-    }
+    if (!follows(scan, text, count, p, group)) return 0;
     for (uint32_t m = scan->member_starts[group]; m < scan->member_starts[group + 1]; m++) {
         const csecret_scan_member *member = scan->members + m;
         if (!literal_fits(member, text, count, p)) continue;
         size_t start = p - member->offset;
-        int32_t test = scan->shape_test_of == NULL ? -1 : scan->shape_test_of[m];
+        int32_t test = scan->shape_test_of[m];
         if (test >= 0 && !shape_may_fit(scan->shape_tests + test, text, count, start)) continue;
         if (shape_fits(scan, member, text, count, start)) return 1;
     }
@@ -408,11 +392,10 @@ VECTOR_KERNEL static inline int fits_tested(const csecret_scan *scan, const uint
 /// The vector kernel: 64 positions a step through the buckets' classes (three byte lookups of
 /// 128 entries, `vpermt2b`, for each half of the buckets), then the pair table and the rest of
 /// the test at the positions that pass. Stops where fewer than 66 bytes are left (the step
-/// reads the two after its last position), or where the output fills (`*full`): returns where
-/// it stopped, with the output's count in `*n`.
+/// reads the two after its last position), or at the candidate the full output has no room
+/// for: returns where it stopped, with the output's count in `*n`.
 VECTOR_KERNEL static size_t find_vector(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p,
-                                        size_t end, size_t *positions, uint8_t *groups, size_t capacity, size_t *n,
-                                        int *full) {
+                                        size_t end, size_t *positions, uint8_t *groups, size_t capacity, size_t *n) {
     const uint8_t *table = scan->groups;
     __m512i low[3][2], high[3][2], beyond[3][2];
     for (int stage = 0; stage < 3; stage++) {
@@ -445,7 +428,6 @@ VECTOR_KERNEL static size_t find_vector(const csecret_scan *scan, const uint8_t 
             if (group == 0 || !fits_tested(scan, text, count, q, group)) continue;
             if (written == capacity) {
                 *n = written;
-                *full = 1;
                 return q;
             }
             positions[written] = q;
@@ -474,14 +456,8 @@ size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t c
     size_t p = from;
     size_t n = 0;
 #ifdef CSECRET_SCAN_X86
-    if (scan->vector) {
-        int full = 0;
-        p = find_vector(scan, text, count, p, end, positions, groups, capacity, &n, &full);
-        if (full) {
-            *found = n;
-            return p;
-        }
-    }
+    // Where the output filled, the table kernel takes no step and returns that place.
+    if (scan->vector) p = find_vector(scan, text, count, p, end, positions, groups, capacity, &n);
 #endif
     return find_portable(scan, text, count, p, end, to, positions, groups, capacity, n, found);
 }

@@ -67,14 +67,14 @@ public final class CandidateSearch: @unchecked Sendable {
     ///     may follow the group's pair.
     ///   - members: each group's members (group 0 has none): a position whose pair is the
     ///     group's is a candidate only where one of them fits.
-    ///   - byteFrequencies: how often each byte (256 entries) is expected in ordinary text, or
-    ///     nil (all alike): the vector kernel groups the pairs by it, so that it lets the fewest
-    ///     positions through to the pair table. The candidates found never depend on it.
-    public init(groups: [UInt8], followers: [UInt64], members: [[Member]], byteFrequencies: [Float]? = nil) {
+    ///   - byteFrequencies: how often each byte (256 entries) is expected in ordinary text: the
+    ///     vector kernel groups the pairs by it, so that it lets the fewest positions through to
+    ///     the pair table. The candidates found never depend on it.
+    public init(groups: [UInt8], followers: [UInt64], members: [[Member]], byteFrequencies: [Float]) {
         precondition(groups.count == Self.pairCount, "the pair table has an entry for every pair")
         precondition(followers.count % 4 == 0 && members.count == followers.count / 4, "four words per group")
         precondition(groups.allSatisfy { Int($0) < members.count }, "every group has its followers and members")
-        precondition(byteFrequencies.map { $0.count == 256 } ?? true, "a frequency for every byte")
+        precondition(byteFrequencies.count == 256, "a frequency for every byte")
         var starts: [UInt32] = [0]
         var flat: [csecret_scan_member] = []
         var runs: [csecret_scan_run] = []
@@ -100,11 +100,11 @@ public final class CandidateSearch: @unchecked Sendable {
                     starts.withUnsafeBufferPointer { starts in
                         flat.withUnsafeBufferPointer { flat in
                             runs.withUnsafeBufferPointer { runs in
-                                (byteFrequencies ?? []).withUnsafeBufferPointer { frequencies in
+                                byteFrequencies.withUnsafeBufferPointer { frequencies in
                                     csecret_scan_create(
                                         groups.baseAddress, followers.baseAddress, followers.count / 4,
                                         starts.baseAddress, flat.baseAddress, flat.count, runs.baseAddress,
-                                        runs.count, byteFrequencies == nil ? nil : frequencies.baseAddress)
+                                        runs.count, frequencies.baseAddress)
                                 }
                             }
                         }

@@ -60,9 +60,9 @@ typedef struct csecret_scan csecret_scan;
 /// - `member_starts` (`group_count + 1` entries: group `g`'s members are
 ///   `members[member_starts[g]..<member_starts[g + 1]]`) and `members`;
 /// - `runs`, the members' shapes;
-/// - `byte_frequencies` (256 entries, or NULL: all alike), how often each byte is expected in
-///   ordinary text, to put the groups into the vector kernel's buckets where they let the
-///   fewest positions through.
+/// - `byte_frequencies` (256 entries), how often each byte is expected in ordinary text, to put
+///   the groups into the vector kernel's buckets where they let the fewest positions through
+///   (read only when the vector kernel runs).
 csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followers, size_t group_count,
                                   const uint32_t *member_starts, const csecret_scan_member *members,
                                   size_t member_count, const csecret_scan_run *runs, size_t run_count,

@@ -63,10 +63,14 @@ public struct ValueExpansion: Sendable {
                 result += text
             case .placeholder(let placeholder, let fallback):
                 // A fallback stands for a value: it is escaped as one, once.
-                // (No `??` here: its autoclosure rethrows untyped.)
-                var value = values[placeholder] ?? ""
-                if values[placeholder] == nil, let fallback {
+                // (Not `??`: its autoclosure rethrows untyped.)
+                let value: String
+                if let given = values[placeholder] {
+                    value = given
+                } else if let fallback {
                     value = try render(fallback, origin: origin, values: values, rendering: .verbatim, key: key)
+                } else {
+                    value = ""
                 }
                 result += rendering.escaping.apply(value)
             case .reference(let reference):
