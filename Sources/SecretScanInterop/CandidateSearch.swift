@@ -118,37 +118,77 @@ public final class CandidateSearch: @unchecked Sendable {
     deinit { csecret_scan_destroy(search) }
 
     /// Which of the C kernels a search runs: they find the same candidates.
-    public enum Kernel: Sendable {
-        /// The vector kernel where the processor has AVX-512 VBMI, else the portable one.
+    public enum Kernel: Sendable, CaseIterable, CustomStringConvertible {
+        /// The fastest of those that run here (`csecret_scan_fastest`).
         case fastest
         /// The pair table at every position, eight a step, on any processor.
         case portable
+        /// 64 positions a step through nibble tables, where the processor has AVX2.
+        case avx2
+        /// 64 positions a step through exact byte classes, where it has AVX-512 BW and VBMI.
+        case avx512VBMI
+
+        public var description: String {
+            switch self {
+            case .fastest: "fastest"
+            case .portable: "portable"
+            case .avx2: "AVX2"
+            case .avx512VBMI: "AVX-512 VBMI"
+            }
+        }
+
+        init(_ kernel: csecret_scan_kernel) {
+            switch kernel {
+            case CSECRET_SCAN_AVX2: self = .avx2
+            case CSECRET_SCAN_AVX512_VBMI: self = .avx512VBMI
+            default: self = .portable
+            }
+        }
+
+        /// The C kernel: `nil` for `.fastest`.
+        var c: csecret_scan_kernel? {
+            switch self {
+            case .fastest: nil
+            case .portable: CSECRET_SCAN_PORTABLE
+            case .avx2: CSECRET_SCAN_AVX2
+            case .avx512VBMI: CSECRET_SCAN_AVX512_VBMI
+            }
+        }
     }
 
-    /// Whether `find` runs the vector kernel here (`csecret_scan_is_vectorized`).
-    public var isVectorized: Bool { csecret_scan_is_vectorized(search) != 0 }
+    /// The kernels that run on this processor, slowest first (`csecret_scan_kernels`): always
+    /// `.portable`.
+    public var kernels: [Kernel] {
+        let bits = csecret_scan_kernels(search)
+        return [Kernel.portable, .avx2, .avx512VBMI].filter { bits & (1 << $0.c!.rawValue) != 0 }
+    }
+
+    /// The kernel `.fastest` runs here (`csecret_scan_fastest`).
+    public var fastestKernel: Kernel { Kernel(csecret_scan_fastest(search)) }
 
     /// Finds the next candidates in `from..<to` of `text` (a candidate's pair must lie in
     /// `text`; its follower is tested when `text` has it) and puts them in `batch`, replacing
     /// what it held.
     ///
-    /// Wraps `csecret_scan_find` (`csecret_scan_find_portable` for `.portable`).
+    /// Wraps `csecret_scan_find` (`csecret_scan_find_with` for a named kernel, which must be one
+    /// of `kernels`).
     /// - Returns: where to go on: `to` when the range is done, less when the batch filled.
     public func find(
         in text: Span<UInt8>, from: Int, to: Int, into batch: inout CandidateBatch, kernel: Kernel = .fastest
     ) -> Int {
         precondition(from >= 0 && from <= to && to <= text.count, "a range of the text")
+        precondition(
+            kernel.c.map { csecret_scan_kernels(search) & (1 << $0.rawValue) != 0 } ?? true, "a kernel that runs here")
         var found = 0
         let next = text.withUnsafeBufferPointer { text in
             batch.positions.withUnsafeMutableBufferPointer { positions in
                 batch.groups.withUnsafeMutableBufferPointer { groups in
-                    switch kernel {
-                    case .fastest:
-                        csecret_scan_find(
-                            search, text.baseAddress, text.count, from, to, positions.baseAddress,
+                    if let named = kernel.c {
+                        csecret_scan_find_with(
+                            search, named, text.baseAddress, text.count, from, to, positions.baseAddress,
                             groups.baseAddress, positions.count, &found)
-                    case .portable:
-                        csecret_scan_find_portable(
+                    } else {
+                        csecret_scan_find(
                             search, text.baseAddress, text.count, from, to, positions.baseAddress,
                             groups.baseAddress, positions.count, &found)
                     }

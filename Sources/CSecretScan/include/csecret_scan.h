@@ -8,13 +8,14 @@
 // literal prefixes and shapes and the byte frequencies, and SecretScanInterop, the only Swift
 // that imports this module, wraps these calls.
 //
-// Two kernels find the same positions. The vector one (AVX-512 VBMI, chosen at creation when
-// the processor has it) tests 64 positions a step against sixteen buckets of the groups: for
-// each of a position's three bytes one 128-entry lookup per eight buckets, exact byte classes
-// (Teddy, the SIMD search of Hyperscan and ripgrep, looks up nibbles, and with the guard's ~150
-// pairs let ten times more positions through: SecretPrefilter's `search` says more). Only the
-// positions that pass go on to the pair table. The portable one looks the pair table up at
-// every position, eight a step.
+// Three kernels find the same positions; the fastest the processor runs is chosen at creation.
+// The AVX-512 VBMI one tests 64 positions a step against sixteen buckets of the groups: for
+// each of a position's three bytes one 128-entry lookup per eight buckets, exact byte classes.
+// The AVX2 one tests 64 a step against sixteen buckets of its own, by the bytes' two nibbles
+// (as Teddy, the SIMD search of Hyperscan and ripgrep, does): a looser filter, so its buckets
+// are planned by what the nibbles let through, and the positions that pass are listed a block
+// at a time and taken to the pair table without a branch each. Only the positions that pass go
+// on to the pair table. The portable one looks the pair table up at every position, eight a step.
 #ifndef CSECRET_SCAN_H
 #define CSECRET_SCAN_H
 
@@ -51,6 +52,15 @@ typedef struct csecret_scan_member {
     uint32_t shape_count;
 } csecret_scan_member;
 
+/// The kernels, slowest first: the portable one (the pair table at every position, eight a
+/// step), AVX2 (64 positions a step through nibble tables) and AVX-512 VBMI (64 a step through
+/// exact byte classes).
+typedef enum csecret_scan_kernel {
+    CSECRET_SCAN_PORTABLE = 0,
+    CSECRET_SCAN_AVX2 = 1,
+    CSECRET_SCAN_AVX512_VBMI = 2,
+} csecret_scan_kernel;
+
 /// A search: the tables, copied in at creation and never changed.
 typedef struct csecret_scan csecret_scan;
 
@@ -81,12 +91,16 @@ void csecret_scan_destroy(csecret_scan *scan);
 size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
                          size_t *positions, uint8_t *groups, size_t capacity, size_t *found);
 
-/// `csecret_scan_find` with the portable kernel, whatever the processor: the same positions
-/// (the tests hold the two kernels to each other).
-size_t csecret_scan_find_portable(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from,
-                                  size_t to, size_t *positions, uint8_t *groups, size_t capacity, size_t *found);
+/// `csecret_scan_find` with one kernel (`CSECRET_SCAN_PORTABLE` when `kernel` does not run
+/// here): the same positions whichever runs (the tests hold the kernels to each other).
+size_t csecret_scan_find_with(const csecret_scan *scan, csecret_scan_kernel kernel, const uint8_t *text,
+                              size_t count, size_t from, size_t to, size_t *positions, uint8_t *groups,
+                              size_t capacity, size_t *found);
 
-/// Whether `csecret_scan_find` runs the vector kernel on this processor.
-int csecret_scan_is_vectorized(const csecret_scan *scan);
+/// The kernels that run on this processor: bit `k` for kernel `k` (the portable one always).
+unsigned csecret_scan_kernels(const csecret_scan *scan);
+
+/// The kernel `csecret_scan_find` runs: the fastest of those that run here.
+csecret_scan_kernel csecret_scan_fastest(const csecret_scan *scan);
 
 #endif
