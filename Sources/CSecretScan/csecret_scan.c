@@ -1,8 +1,8 @@
 // The candidate search (see csecret_scan.h). A position is a candidate when its pair has a
 // group in the pair table, the byte after it may follow that pair, and some member of the group
 // fits there: its first eight bytes and its shape. The vector kernels let through, 64 positions
-// a step, only those whose three bytes are in one bucket's classes; the portable one
-// looks the table up eight positions a step with one branch for all eight. The rest runs only at the rare
+// a step, only those whose three bytes are in one bucket's classes; the portable one looks the
+// table up eight positions a step with one branch for all eight. The rest runs only at the rare
 // positions whose pair is a trigger's, so the text the rules turn away most often (the colons
 // of log lines' timestamps, `auth` in `author`) never leaves this file.
 #include "csecret_scan.h"
@@ -74,22 +74,15 @@ static double set_frequency(const uint64_t set[4], const float *frequencies) {
     return sum;
 }
 
-/// Puts every group in one of the AVX-512 kernel's sixteen buckets. A position passes the filter when,
-/// for some bucket, its byte is one of the bucket's first bytes, the next one of its second
-/// bytes and the one after that one of its followers; a bucket of several groups also passes
-/// their cross products (`ke` of one group and `y_` of another pass `ky`), so the groups are
-/// put where they add the least: each in turn (the most frequent in ordinary text first) into
-/// the bucket whose estimated pass rate, the product of its three sets' frequencies, grows
-/// least.
-static void assign_buckets(csecret_scan *scan, const float *frequencies) {
+/// Each group's three sets (`sets[group]`: its pairs' first and second bytes, its followers;
+/// 256 bits each) and the groups in the order the bucket planners place them (`order`, the
+/// `group_count - 1` groups from 1): the most frequent in ordinary text first, by the product of
+/// their sets' frequencies.
+static void order_groups(const csecret_scan *scan, const float *frequencies, uint64_t sets[256][3][4],
+                         size_t order[256]) {
     size_t group_count = scan->group_count;  // at most 256: groups are bytes
-    // Each group's three sets: its pairs' first and second bytes, its followers.
-    uint64_t sets[256][3][4];
-    size_t order[256];
     double weights[256];
     memset(sets, 0, group_count * sizeof sets[0]);
-    memset(scan->classes, 0, sizeof scan->classes);
-    memset(scan->high, 0, sizeof scan->high);
     for (size_t pair = 0; pair < CSECRET_SCAN_PAIRS; pair++) {
         unsigned group = scan->groups[pair];
         if (group == 0) continue;
@@ -108,6 +101,22 @@ static void assign_buckets(csecret_scan *scan, const float *frequencies) {
         }
         order[at] = group;
     }
+}
+
+/// Puts every group in one of the AVX-512 kernel's sixteen buckets. A position passes the
+/// filter when, for some bucket, its byte is one of the bucket's first bytes, the next one of its second
+/// bytes and the one after that one of its followers; a bucket of several groups also passes
+/// their cross products (`ke` of one group and `y_` of another pass `ky`), so the groups are
+/// put where they add the least: each in turn (the most frequent in ordinary text first) into
+/// the bucket whose estimated pass rate, the product of its three sets' frequencies, grows
+/// least.
+static void assign_buckets(csecret_scan *scan, const float *frequencies) {
+    size_t group_count = scan->group_count;
+    uint64_t sets[256][3][4];
+    size_t order[256];
+    order_groups(scan, frequencies, sets, order);
+    memset(scan->classes, 0, sizeof scan->classes);
+    memset(scan->high, 0, sizeof scan->high);
     uint64_t buckets[BUCKETS][3][4];
     double shares[BUCKETS][3];
     memset(buckets, 0, sizeof buckets);
@@ -172,67 +181,65 @@ static double nibble_rate(const struct nibble_set sets[3], const float sums[16][
     return nibble_frequency(sets[0], sums) * nibble_frequency(sets[1], sums) * nibble_frequency(sets[2], sums);
 }
 
-/// The union of the nibble sets of the groups in bucket `bucket` (`bucket_of[group]`),
-/// `except` left out.
-static void bucket_union(const uint8_t *bucket_of, struct nibble_set (*sets)[3], size_t group_count,
-                         int bucket, size_t except, struct nibble_set out[3]) {
-    memset(out, 0, 3 * sizeof out[0]);
-    for (size_t group = 1; group < group_count; group++) {
-        if (bucket_of[group] != bucket || group == except) continue;
-        for (int stage = 0; stage < 3; stage++) {
-            out[stage].low |= sets[group][stage].low;
-            out[stage].high |= sets[group][stage].high;
+/// `into` with `add`'s nibbles added, stage by stage.
+static void nibble_union(struct nibble_set into[3], const struct nibble_set add[3]) {
+    for (int stage = 0; stage < 3; stage++) {
+        into[stage].low |= add[stage].low;
+        into[stage].high |= add[stage].high;
+    }
+}
+
+/// The nibble sets of a 256-bit set.
+static struct nibble_set nibbles_of(const uint64_t set[4]) {
+    struct nibble_set nibbles = {0, 0};
+    for (int word = 0; word < 4; word++) {
+        for (uint64_t bits = set[word]; bits != 0; bits &= bits - 1) {
+            unsigned byte = 64 * (unsigned)word + (unsigned)__builtin_ctzll(bits);
+            nibbles.low |= (uint16_t)(1u << (byte & 15));
+            nibbles.high |= (uint16_t)(1u << (byte >> 4));
         }
     }
+    return nibbles;
+}
+
+/// The bucket, `skip` aside, whose estimated rate grows least with `add` in it: that growth in
+/// `*growth` and the bucket's rate then in `*grown_rate` (the first of equals).
+static int cheapest_bucket(struct nibble_set buckets[BUCKETS][3], const double rates[BUCKETS],
+                           const struct nibble_set add[3], int skip, const float sums[16][2][256], double *growth,
+                           double *grown_rate) {
+    int best = -1;
+    for (int bucket = 0; bucket < BUCKETS; bucket++) {
+        if (bucket == skip) continue;
+        struct nibble_set grown[3];
+        memcpy(grown, buckets[bucket], sizeof grown);
+        nibble_union(grown, add);
+        double rate = nibble_rate(grown, sums);
+        if (best < 0 || rate - rates[bucket] < *growth) {
+            best = bucket;
+            *growth = rate - rates[bucket];
+            *grown_rate = rate;
+        }
+    }
+    return best;
 }
 
 /// Puts every group in one of the AVX2 kernel's sixteen buckets and writes its nibble tables.
 /// That kernel looks each of a position's three bytes up by its two nibbles (as Teddy does), so
 /// a bucket passes the cross product of its groups' nibbles as well as their pairs: `ke` and
 /// `y_` in one bucket pass `ky`, but also every byte of `k`'s low nibble and `e`'s high one.
-/// The groups go in (the most frequent in ordinary text first) where the bucket's estimated
-/// pass rate grows least; then each moves to another bucket while that lowers the sum of the
-/// rates (the first placement is greedy, and a later group can make an earlier one's choice a
-/// poor one). Two rounds, of 150 groups and 16 buckets on 16-bit sets: 0.35 ms on this
-/// project's slowest machine, for a tenth less time on log lines (more rounds gain nothing).
+/// The groups go in (in `order_groups`' order) where the bucket's estimated pass rate grows
+/// least; then each moves to another bucket while that lowers the sum of the rates (the first
+/// placement is greedy, and a later group can make an earlier one's choice a poor one). Two
+/// rounds, of 150 groups and 16 buckets on 16-bit sets: 0.35 ms on this project's slowest
+/// machine, for a tenth less time on log lines (more rounds gain nothing).
 static void assign_nibble_buckets(csecret_scan *scan, const float *frequencies) {
-    size_t group_count = scan->group_count;  // at most 256: groups are bytes
-    struct nibble_set sets[256][3];
-    uint64_t first[256][4], second[256][4];
-    memset(sets, 0, group_count * sizeof sets[0]);
-    memset(first, 0, group_count * sizeof first[0]);
-    memset(second, 0, group_count * sizeof second[0]);
-    for (size_t pair = 0; pair < CSECRET_SCAN_PAIRS; pair++) {
-        unsigned group = scan->groups[pair];
-        if (group == 0) continue;
-        unsigned a = pair & 0xff, b = pair >> 8;
-        sets[group][0].low |= (uint16_t)(1u << (a & 15));
-        sets[group][0].high |= (uint16_t)(1u << (a >> 4));
-        sets[group][1].low |= (uint16_t)(1u << (b & 15));
-        sets[group][1].high |= (uint16_t)(1u << (b >> 4));
-        first[group][a >> 6] |= 1ull << (a & 63);
-        second[group][b >> 6] |= 1ull << (b & 63);
-    }
+    size_t group_count = scan->group_count;
+    uint64_t byte_sets[256][3][4];
     size_t order[256];
-    double weights[256];
+    order_groups(scan, frequencies, byte_sets, order);
+    struct nibble_set sets[256][3];
     for (size_t group = 1; group < group_count; group++) {
-        const uint64_t *follow = scan->followers + 4 * group;
-        for (int word = 0; word < 4; word++) {
-            for (uint64_t bits = follow[word]; bits != 0; bits &= bits - 1) {
-                unsigned byte = 64 * (unsigned)word + (unsigned)__builtin_ctzll(bits);
-                sets[group][2].low |= (uint16_t)(1u << (byte & 15));
-                sets[group][2].high |= (uint16_t)(1u << (byte >> 4));
-            }
-        }
-        weights[group] = set_frequency(first[group], frequencies) * set_frequency(second[group], frequencies)
-                         * set_frequency(follow, frequencies);
-        // Insertion sort, heaviest first: at most 255 groups.
-        size_t at = group - 1;
-        while (at > 0 && weights[order[at - 1]] < weights[group]) {
-            order[at] = order[at - 1];
-            at--;
-        }
-        order[at] = group;
+        for (int stage = 0; stage < 3; stage++) sets[group][stage] = nibbles_of(byte_sets[group][stage]);
     }
     float sums[16][2][256];
     for (unsigned h = 0; h < 16; h++) {
@@ -252,27 +259,11 @@ static void assign_nibble_buckets(csecret_scan *scan, const float *frequencies) 
     // Greedy: each group where the rate grows least.
     for (size_t index = 0; index + 1 < group_count; index++) {
         size_t group = order[index];
-        int best = 0;
-        double best_growth = 0, best_rate = 0;
-        for (int bucket = 0; bucket < BUCKETS; bucket++) {
-            struct nibble_set grown[3];
-            for (int stage = 0; stage < 3; stage++) {
-                grown[stage].low = buckets[bucket][stage].low | sets[group][stage].low;
-                grown[stage].high = buckets[bucket][stage].high | sets[group][stage].high;
-            }
-            double rate = nibble_rate(grown, sums);
-            if (bucket == 0 || rate - rates[bucket] < best_growth) {
-                best = bucket;
-                best_growth = rate - rates[bucket];
-                best_rate = rate;
-            }
-        }
+        double growth = 0, rate = 0;
+        int best = cheapest_bucket(buckets, rates, sets[group], -1, sums, &growth, &rate);
         bucket_of[group] = (uint8_t)best;
-        for (int stage = 0; stage < 3; stage++) {
-            buckets[best][stage].low |= sets[group][stage].low;
-            buckets[best][stage].high |= sets[group][stage].high;
-        }
-        rates[best] = best_rate;
+        nibble_union(buckets[best], sets[group]);
+        rates[best] = rate;
     }
     // Moves: a group to the bucket where it costs least, while one lowers the sum.
     for (int round = 0; round < 2; round++) {
@@ -280,36 +271,20 @@ static void assign_nibble_buckets(csecret_scan *scan, const float *frequencies) 
         for (size_t index = 0; index + 1 < group_count; index++) {
             size_t group = order[index];
             int from = bucket_of[group];
-            struct nibble_set without[3];
-            bucket_union(bucket_of, sets, group_count, from, group, without);
-            double rate_without = nibble_rate(without, sums);
-            double best_cost = rates[from] - rate_without;
-            int best = from;
-            double best_rate = 0;
-            for (int bucket = 0; bucket < BUCKETS; bucket++) {
-                if (bucket == from) continue;
-                struct nibble_set grown[3];
-                for (int stage = 0; stage < 3; stage++) {
-                    grown[stage].low = buckets[bucket][stage].low | sets[group][stage].low;
-                    grown[stage].high = buckets[bucket][stage].high | sets[group][stage].high;
-                }
-                double rate = nibble_rate(grown, sums);
-                // A clear gain only (rounding never makes a move).
-                if (rate - rates[bucket] < best_cost * (1 - 1e-9)) {
-                    best = bucket;
-                    best_cost = rate - rates[bucket];
-                    best_rate = rate;
-                }
+            struct nibble_set without[3] = {{0, 0}, {0, 0}, {0, 0}};
+            for (size_t other = 1; other < group_count; other++) {
+                if (bucket_of[other] == from && other != group) nibble_union(without, sets[other]);
             }
-            if (best == from) continue;
+            double rate_without = nibble_rate(without, sums);
+            double growth = 0, rate = 0;
+            int best = cheapest_bucket(buckets, rates, sets[group], from, sums, &growth, &rate);
+            // A clear gain only (rounding never makes a move).
+            if (!(growth < (rates[from] - rate_without) * (1 - 1e-9))) continue;
             bucket_of[group] = (uint8_t)best;
             memcpy(buckets[from], without, sizeof without);
             rates[from] = rate_without;
-            for (int stage = 0; stage < 3; stage++) {
-                buckets[best][stage].low |= sets[group][stage].low;
-                buckets[best][stage].high |= sets[group][stage].high;
-            }
-            rates[best] = best_rate;
+            nibble_union(buckets[best], sets[group]);
+            rates[best] = rate;
             moved++;
         }
         if (moved == 0) break;
@@ -707,8 +682,8 @@ AVX2_KERNEL static int shape_may_fit_avx2(const struct shape_test *test, const u
 /// pass), so that no branch depends on how many there are. Then the pair table and the
 /// follower for each listed position, again without a branch: a position is kept by advancing
 /// the list's end past it or not. Then the rest of the test, at the few kept. (On log lines one
-/// position in twenty passes the filter and half of those are no trigger's pair: a branch for
-/// each, mispredicted as often as not, cost more than the filter.) Stops where fewer than 66
+/// position in seventeen passes the filter and more than half of those are no trigger's pair:
+/// a branch for each, mispredicted as often as not, cost more than the filter.) Stops where fewer than 66
 /// bytes are left, or at the candidate the full output has no room for: returns where it
 /// stopped, with the output's count in `*n`.
 AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p,
