@@ -1,12 +1,12 @@
 import SystemInterop
 
-/// The second thread of an observed INCR transfer (see `TextObserver`): the reader hands over
+/// The second thread of an observed Wayland transfer (see `TextObserver`): the reader hands over
 /// each piece of text as it arrives and goes back to waiting for the owner; this thread decodes
 /// the piece (`STRING` is Latin-1) and shows it to the observer, so the observer's work overlaps
-/// the X transfer on a second core.
+/// the owner's writes into the pipe (which holds far less than the reader takes at a time).
 ///
-/// The reader keeps everything else: the `Display` belongs to its thread (STYLE rule 19), and
-/// so does the text, joined in the buffer reserved for it exactly as without an observer. The
+/// The reader keeps everything else: the session belongs to its thread, and so does the text,
+/// joined in its buffer exactly as without an observer. The
 /// pieces handed over are copies of the text just received (still in the cache), in memory the
 /// allocator reuses piece after piece: this thread writes no fresh pages, so it costs little
 /// beyond the observer's own work.
@@ -18,8 +18,8 @@ final class ObservedTransfer {
     private let queue: BlockingQueue<[UInt8]>
     private let worker: JoinableThread<any ChunkObserving>
 
-    /// Pieces handed over and not yet taken: with xclip's 1 MiB increments, at most a few MiB
-    /// wait when the observer falls behind, and then the reader (and the owner) wait for it.
+    /// Pieces handed over and not yet taken: of 256 KiB or more each, at most a few MiB wait
+    /// when the observer falls behind, and then the reader (and the owner) wait for it.
     static let queueCapacity = 8
 
     /// Starts the thread.
@@ -34,7 +34,7 @@ final class ObservedTransfer {
         worker = try JoinableThread {
             var observer = observer
             while let piece = queue.take() {
-                observer.take(decodesLatin1 ? TextEncoding.utf8(fromLatin1: piece) : piece)
+                observer.take((decodesLatin1 ? TextEncoding.utf8(fromLatin1: piece) : piece).span)
             }
             return observer
         }

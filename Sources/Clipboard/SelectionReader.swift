@@ -50,8 +50,8 @@ import X11Interop
 /// owner that never stops cannot fill memory.
 ///
 /// With an `observer`, an INCR transfer of text (`UTF8_STRING`, `STRING`) is shown to it as it
-/// arrives, on a second thread (`ObservedTransfer`, joined before the conversion returns); a
-/// reply in one piece is not (see `TextObserver`).
+/// arrives, on this thread, between one increment and the next (see `TextObserver`); a reply in
+/// one piece is not.
 struct SelectionReader {
     let display: Display
     let selection: Selection
@@ -322,14 +322,21 @@ struct SelectionReader {
             var chunk = try nextIncrement(appendingTo: &data, pace: pace)
             type = chunk.type
             if imageLimit != nil { judgement = judge(type, target: target, targetName: targetName) }
-            // Text in increments, with an observer: a second thread shows each piece to it
-            // while the next is on its way (no thread when one cannot be started: the caller
-            // then looks at the whole text, as for a reply in one piece).
-            var transfer: ObservedTransfer?
-            if chunk.byteCount > 0, let observer, type == utf8String || type == string {
-                transfer = try? ObservedTransfer(observer: observer, decodesLatin1: type == string)
-            }
+            // Text in increments, with an observer: each piece is shown to it once read, in
+            // place, while the owner and the server make the next (the read deleted the
+            // property, which asks for it).
+            var observing = chunk.byteCount > 0 && (type == utf8String || type == string) ? observer : nil
             var handedOver = 0
+            /// Shows the text from `handedOver` to the observer, as UTF-8.
+            func observeArrived() {
+                guard observing != nil, handedOver < data.count else { return }
+                if type == string {
+                    observing!.take(TextEncoding.utf8(fromLatin1: Array(data[handedOver...])).span)
+                } else {
+                    observing!.take(data.span.extracting(handedOver...))
+                }
+                handedOver = data.count
+            }
             while chunk.byteCount > 0 {
                 if let imageLimit, let judgement, !judgement.isText, data.count > imageLimit {
                     // Stop here: the owner waits for a deletion that never comes, and our
@@ -337,16 +344,11 @@ struct SelectionReader {
                     throw .tooLarge(selection, type: judgement.name ?? "data", limit: imageLimit)
                 }
                 try checkReadLimit(data.count)
-                if let transfer, data.count - handedOver >= Self.handOverBytes {
-                    transfer.hand(Array(data[handedOver...]))
-                    handedOver = data.count
-                }
+                if data.count - handedOver >= Self.handOverBytes { observeArrived() }
                 chunk = try nextIncrement(appendingTo: &data, pace: pace)
             }
-            if let transfer {
-                if handedOver < data.count { transfer.hand(Array(data[handedOver...])) }
-                observed = transfer.finish()
-            }
+            observeArrived()
+            observed = observing
             discardPropertyNotifications()
         }
         try checkReadLimit(data.count)
@@ -388,9 +390,9 @@ struct SelectionReader {
         }
     }
 
-    /// How many bytes are gathered before a hand-over to an observer's thread: small
-    /// increments (xsel sends 4 KiB) go over together, one wake-up of the thread each, while
-    /// xclip's (about 1 MiB under Xvfb) go over one by one.
+    /// How many bytes are gathered before they are shown to an observer: small increments
+    /// (xsel sends 4 KiB) go together, one call of the observer (and one seam of the secret
+    /// guard's scan) each, while xclip's (about 1 MiB under Xvfb) go one by one.
     static let handOverBytes = 256 << 10
 
     /// Stops a reply that has grown past `readLimit`: the owner waits for a deletion that never

@@ -51,15 +51,14 @@ public struct X11Clipboard: Clipboard, Sendable {
 
     /// Reads the request's selection (see `SelectionReader` for the ICCCM steps): text, or with
     /// `acceptsImage` an image too; a large text transfer goes to the observer as it arrives, on
-    /// a second thread joined before this returns.
+    /// this thread (see `TextObserver`).
     ///
     /// With a `copyTarget` the connection is kept for the copy: owning a selection needs a
     /// connection, a window and a server timestamp, and the reader has all three.
     /// `complete(with:)` of the result's write takes the target on that connection and forks
     /// the process that serves it, so no second connection is opened, no helper starts up, and
-    /// nothing runs beside the read and the upload (see `InheritedOwner`). The observer's thread
-    /// is joined by then, so the owner is still forked when the process was single-threaded
-    /// before the read.
+    /// nothing runs beside the read and the upload (see `InheritedOwner`). The read starts no
+    /// thread, so the owner is still forked when the process was single-threaded before it.
     public func read<State: Sendable>(_ request: ReadRequest<State>) throws(ClipboardError) -> ReadResult<State> {
         let display = try openDisplay()
         var reader = SelectionReader(display: display, selection: request.selection, timeout: request.timeout)

@@ -4,7 +4,7 @@ import SecretGuard
 
 extension SecretGuard {
     /// An observer of a clipboard read that feeds this guard's incremental scanner: a large
-    /// selection's text is scanned while it arrives, on the read's second thread, and
+    /// selection's text is scanned while it arrives (see `TextObserver`), and
     /// `findings(of:)` of the observation gives what `scan` of the whole text would
     /// (`ReadRequest.observer`). A small one is not observed
     /// and is scanned whole after the read, as before: nothing is started for it.

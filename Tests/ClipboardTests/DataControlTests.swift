@@ -146,7 +146,7 @@ struct DataControlSwayTests: ScopedSuite {
         var text: [UInt8] = []
         while text.count < 3 << 20 { text += line }
         try sway.waylandCopy(Data(text))
-        let observer = TextObserver([UInt8]()) { seen, piece in seen += piece }
+        let observer = TextObserver([UInt8]()) { seen, piece in piece.withUnsafeBufferPointer { seen += $0 } }
         let read = try clipboard.read(ReadRequest(.clipboard, timeout: Self.timeout, observer: observer))
         #expect(read.content == .text(text))
         #expect(read.observation == text)

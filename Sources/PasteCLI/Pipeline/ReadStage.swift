@@ -22,8 +22,8 @@ import SystemInterop
 /// it refuses here, before anything is built or sent.
 ///
 /// A selection is read up to `max-clipboard`, and unless `--force` the text of a large one (INCR)
-/// is fed to the secret guard's scanner while it arrives, on the read's second thread
-/// (`SecretGuard.clipboardObserver`); `GuardStage` takes that scan's findings.
+/// is fed to the secret guard's scanner while it arrives (`SecretGuard.clipboardObserver`, see
+/// `TextObserver`); `GuardStage` takes that scan's findings.
 enum ReadStage {
     /// What was read, where each input goes, and where the URL will be copied through.
     struct Reading {
