@@ -124,6 +124,32 @@ def peak_kib(command, env, pipe_from=None):
     return usage.ru_maxrss, seconds
 
 
+def process_cpu_seconds(pid):
+    """User and system time a running process has used so far (/proc/PID/stat), in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_budget(command, env, pipe_from, server_pid):
+    """Runs `pipe_from | command` once and returns the CPU seconds (user + system) of the
+    command, of the feeder and of the server it sends to, and the wall seconds."""
+    feeder = subprocess.Popen(pipe_from, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    server_before = process_cpu_seconds(server_pid)
+    start = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdin=feeder.stdout, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    feeder.stdout.close()
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    _, _, feeder_usage = os.wait4(feeder.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"bench: {command!r} failed with status {os.waitstatus_to_exitcode(status)}")
+    # The server answers before the client exits; what it still does after that is its own.
+    server = process_cpu_seconds(server_pid) - server_before
+    return (usage.ru_utime + usage.ru_stime, feeder_usage.ru_utime + feeder_usage.ru_stime, server, wall)
+
+
 def side_by_side(name, ours, anchor, rounds, env, target, ours_options=None, anchor_options=None):
     """Alternates ours and the anchor `rounds` times, after WARMUP rounds that are not timed
     (the first runs after the display and the mocks start are slower for both sides, and
@@ -161,6 +187,7 @@ def main():
     parser.add_argument("--url", required=True, help="the mock's pastie endpoint")
     parser.add_argument("--discard-url", required=True, help="a --discard-bodies mock's endpoint")
     parser.add_argument("--pastebinit-site", help="pastebinit -b value for the mock, when configured")
+    parser.add_argument("--discard-pid", type=int, help="the --discard-bodies mock's process, for its CPU time")
     parser.add_argument("--work", required=True, help="a scratch folder")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--stream-mib", type=int, default=1024)
@@ -286,6 +313,22 @@ def main():
                                  stream_rounds, env, "<= 1.0x", ours_options=settled, anchor_options=fed))
         kib, _ = peak_kib(ours, env, pipe_from=producer)
         wait_for_detached(outbox)
+        if arguments.discard_pid:
+            # What the cores are asked for, one run each: paste-mock takes most of a core for
+            # either client (it hashes every byte), so a client that needs more CPU than curl has
+            # less of the rest to use. All the CPU time spent divided by the cores is the
+            # shortest the wall time can be, however the runs are scheduled.
+            ours_cpu, ours_cat, ours_mock, _ = cpu_budget(ours, env, producer, arguments.discard_pid)
+            wait_for_detached(outbox)
+            anchor_cpu, anchor_cat, anchor_mock, anchor_wall = cpu_budget(anchor, env, producer,
+                                                                          arguments.discard_pid)
+            cores = os.cpu_count()
+            floor = (ours_cpu + ours_cat + ours_mock) / cores
+            notes.append(
+                f"stdin {size} MiB, CPU time of one run each: paste {ours_cpu:.2f} s (cat {ours_cat:.2f} s, "
+                f"paste-mock {ours_mock:.2f} s), curl {anchor_cpu:.2f} s (cat {anchor_cat:.2f} s, paste-mock "
+                f"{anchor_mock:.2f} s, wall {anchor_wall:.2f} s): on {cores} cores paste's wall time cannot be "
+                f"under {floor:.2f} s, {floor / anchor_wall:.2f}x of that curl run's")
         anchor_kib, _ = peak_kib(anchor, env, pipe_from=producer)
         rows.append([f"stdin {size} MiB piped, peak RSS", f"{kib / 1024:.1f} MiB", f"{anchor_kib / 1024:.1f} MiB",
                      f"{kib / anchor_kib:.2f}x", "<= 64 MiB", verdict(kib / 1024, "<= 64")])
