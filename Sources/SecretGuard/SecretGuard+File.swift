@@ -17,9 +17,13 @@ extension SecretGuard {
     /// size, a token cut by a chunk edge is found, and offsets and lines count from the start of
     /// the file.
     ///
+    /// Lines are counted only when there is a finding: the file is then read again up to the
+    /// last one (`SecretLinePlacer`). PERF(guard-text): counting every chunk's lines was 3.6 %
+    /// of `paste -n -f` over the bench's log lines.
+    ///
     /// - Returns: the findings, or nil when the file cannot be read (the upload then reports it).
     public func scan(filePath path: String) -> [SecretFinding]? {
-        var scanner = makeScanner()
+        var scanner = makeScanner(countingLines: false)
         do {
             try FileSystem.forEachChunk(ofFile: path, chunkSize: Self.fileChunkBytes) { chunk in
                 scanner.feed(chunk.span)
@@ -27,6 +31,18 @@ extension SecretGuard {
         } catch {
             return nil
         }
-        return scanner.finish()
+        let found = scanner.finish()
+        guard !found.isEmpty else { return found }
+        var placer = SecretLinePlacer(found)
+        // Read again up to the last finding; a file that cannot be read now keeps the findings
+        // at the start of what was read (they were found all the same).
+        try? FileSystem.forEachChunk(ofFile: path, chunkSize: Self.fileChunkBytes) { chunk in
+            guard !placer.isDone else { throw PlacingDone() }
+            placer.feed(chunk.span)
+        }
+        return placer.finish()
     }
+
+    /// Ends the second read of a file once every finding is placed.
+    private struct PlacingDone: Error {}
 }

@@ -36,9 +36,11 @@ public struct SecretGuard: Sendable {
     }
 
     /// A scanner for text that arrives in chunks (a stream, a clipboard read in increments),
-    /// with this guard's cap on findings.
-    public func makeScanner() -> SecretScanner {
-        SecretScanner(maximumFindings: maximumFindings)
+    /// with this guard's cap on findings; with `countingLines: false`, for text still at hand
+    /// at the end, its findings are placed on their lines afterwards (`findings(of:in:)`,
+    /// `SecretLinePlacer`).
+    public func makeScanner(countingLines: Bool = true) -> SecretScanner {
+        SecretScanner(maximumFindings: maximumFindings, countingLines: countingLines)
     }
 
     /// A scanner for a stream whose first `scannedBytes` this guard already scanned whole and
@@ -53,6 +55,13 @@ public struct SecretGuard: Sendable {
     public func findings(of scanner: SecretScanner) -> [SecretFinding] {
         var finished = scanner
         return finished.finish()
+    }
+
+    /// `findings(of:)` of a scanner that was fed `text`, placed on their lines and columns
+    /// when the scanner did not count them.
+    public func findings(of scanner: SecretScanner, in text: Span<UInt8>) -> [SecretFinding] {
+        let found = findings(of: scanner)
+        return scanner.countsLines ? found : SecretLinePlacer.place(found, in: text)
     }
 
     /// Throws when `text` holds a secret.

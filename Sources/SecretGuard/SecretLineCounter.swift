@@ -73,3 +73,57 @@ struct SecretLineCounter: Sendable {
             block[offset &+ 15])
     }
 }
+
+/// Puts the findings of a scanner that did not count lines (`SecretScanner.countsLines`) on
+/// their lines and columns, over the text they were found in, fed again from its start: lines
+/// are counted up to the last finding only, so a text with no finding (nearly every paste) is
+/// never counted at all.
+public struct SecretLinePlacer: Sendable {
+    /// The findings, in order of offset; those before `next` are placed.
+    private var findings: [SecretFinding]
+    private var next = 0
+    private var lines = SecretLineCounter()
+    /// Where the next chunk starts in the text.
+    private var chunkStart = 0
+
+    /// A placer of `findings` (in order of offset, as a scanner gives them).
+    public init(_ findings: [SecretFinding]) {
+        self.findings = findings
+    }
+
+    /// Whether every finding is placed: the rest of the text is not needed.
+    public var isDone: Bool { next == findings.count }
+
+    /// Counts over the next chunk of the text, placing the findings that start in it.
+    public mutating func feed(_ chunk: Span<UInt8>) {
+        let end = chunkStart + chunk.count
+        while next < findings.count, findings[next].offset < end {
+            let target = max(findings[next].offset, lines.position)
+            lines.advance(over: chunk, from: lines.position - chunkStart, to: target - chunkStart)
+            findings[next].line = lines.line
+            findings[next].column = lines.column
+            next += 1
+        }
+        if !isDone { lines.advance(over: chunk, from: lines.position - chunkStart, to: chunk.count) }
+        chunkStart = end
+    }
+
+    /// The findings placed; any past the end of what was fed (a file that shrank since it was
+    /// scanned) go at that end.
+    public func finish() -> [SecretFinding] {
+        var placed = findings
+        for index in next..<placed.count {
+            placed[index].line = lines.line
+            placed[index].column = lines.column
+        }
+        return placed
+    }
+
+    /// `findings` placed over `text`, the whole text they were found in.
+    public static func place(_ findings: [SecretFinding], in text: Span<UInt8>) -> [SecretFinding] {
+        guard !findings.isEmpty else { return findings }
+        var placer = SecretLinePlacer(findings)
+        placer.feed(text)
+        return placer.finish()
+    }
+}

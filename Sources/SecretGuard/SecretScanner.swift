@@ -51,6 +51,11 @@ public struct SecretScanner: Sendable {
     var evaluated = 0
     /// Lines and columns, counted up to `lines.position`.
     var lines = SecretLineCounter()
+    /// Whether lines and columns are counted as the text goes by. A scanner of text that is
+    /// still at hand at the end (a file, a clipboard read) leaves them at 0, and its caller
+    /// places the findings (`SecretLinePlacer`) over the text: only up to the last finding,
+    /// and not at all when there is none, the common case.
+    public let countsLines: Bool
     /// Findings that a trigger not yet looked at could still replace (one it overlaps).
     var pending: [PendingFinding] = []
     var isFinished = false
@@ -62,9 +67,11 @@ public struct SecretScanner: Sendable {
         var column: Int
     }
 
-    /// Makes a scanner.
-    public init(maximumFindings: Int = SecretGuard.defaultMaximumFindings) {
+    /// Makes a scanner; with `countingLines: false` its findings' lines and columns are 0, for
+    /// the caller to place (see `countsLines`).
+    public init(maximumFindings: Int = SecretGuard.defaultMaximumFindings, countingLines: Bool = true) {
         self.maximumFindings = maximumFindings
+        countsLines = countingLines
     }
 
     /// A scanner for a stream whose first `scannedBytes` were already scanned whole, as one
@@ -141,12 +148,14 @@ public struct SecretScanner: Sendable {
         // Lines: up to each new finding, then as far as no future finding can start.
         found.sort { $0.start < $1.start }
         for match in found {
-            countLines(to: match.start, chunk: chunk, chunkStart: chunkStart)
-            add(PendingFinding(match: match, line: lines.line, column: lines.column))
+            if countsLines { countLines(to: match.start, chunk: chunk, chunkStart: chunkStart) }
+            add(placed(match))
         }
-        countLines(
-            to: min(bytesScanned, max(lines.position, evaluated - Self.lookbehind)), chunk: chunk,
-            chunkStart: chunkStart)
+        if countsLines {
+            countLines(
+                to: min(bytesScanned, max(lines.position, evaluated - Self.lookbehind)), chunk: chunk,
+                chunkStart: chunkStart)
+        }
         keepTail(of: chunk, chunkStart: chunkStart)
         confirm(before: evaluated - Self.lookbehind)
     }
@@ -165,12 +174,16 @@ public struct SecretScanner: Sendable {
         }
         found.sort { $0.start < $1.start }
         for match in found {
-            lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
-            add(PendingFinding(match: match, line: lines.line, column: lines.column))
+            if countsLines {
+                lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+            }
+            add(placed(match))
         }
-        // (Capped at what was fed: `evaluated` may start ahead, `init(alreadyScanned:)`.)
-        let counted = min(bytesScanned, max(lines.position, evaluated - Self.lookbehind))
-        lines.advance(over: text.span, from: lines.position - tailStart, to: counted - tailStart)
+        if countsLines {
+            // (Capped at what was fed: `evaluated` may start ahead, `init(alreadyScanned:)`.)
+            let counted = min(bytesScanned, max(lines.position, evaluated - Self.lookbehind))
+            lines.advance(over: text.span, from: lines.position - tailStart, to: counted - tailStart)
+        }
         if tail.count >= 2 * Self.kept {
             tail.removeFirst(tail.count - Self.kept)
             tailStart = bytesScanned - tail.count
@@ -190,12 +203,22 @@ public struct SecretScanner: Sendable {
             found.sort { $0.start < $1.start }
             let text = tail
             for match in found {
-                lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
-                add(PendingFinding(match: match, line: lines.line, column: lines.column))
+                if countsLines {
+                    lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+                }
+                add(placed(match))
             }
         }
         confirm(before: Int.max)
         return findings
+    }
+
+    /// `match` where the lines counted so far put it (line and column 0 when they are not
+    /// counted).
+    func placed(_ match: SecretMatch) -> PendingFinding {
+        countsLines
+            ? PendingFinding(match: match, line: lines.line, column: lines.column)
+            : PendingFinding(match: match, line: 0, column: 0)
     }
 
     // MARK: - Whole texts

@@ -31,7 +31,9 @@ enum GuardStage {
         var consented: Set<Int> = []
         for (index, input) in reading.inputs.enumerated() where input.type.category == .text {
             let findings =
-                if let scanned = input.secretScan {
+                if let scanned = input.secretScan, let text = input.bytes {
+                    SecretGuard().findings(of: scanned, in: text.span)
+                } else if let scanned = input.secretScan {
                     SecretGuard().findings(of: scanned)
                 } else if input.bytes == nil, case .file(let path, _) = input.content {
                     SecretGuard().scan(filePath: path) ?? []
