@@ -282,6 +282,8 @@ struct UploadPipeline {
         var unreachableOrder: [String] = []
         var candidates = due
         var tried: Set<String> = []
+        // Passes in a row that sent nothing: every entry tried was held by another run.
+        var idlePasses = 0
         while !candidates.isEmpty, !sender.interruption.hasArrived {
             var hasSent = false
             for item in candidates {
@@ -314,8 +316,11 @@ struct UploadPipeline {
                 hasSent = true
             }
             // Once more over what is still due and free (an entry skipped while another run's
-            // listing held it), as long as each pass sends something.
-            guard hasSent else { break }
+            // listing held it), as long as each pass sends something, and twice more after one
+            // that sent nothing: two runs that each found an entry held by the other's listing
+            // would otherwise both leave it, and say that it waits (75) though nobody sends it.
+            idlePasses = hasSent ? 0 : idlePasses + 1
+            guard idlePasses <= 2 else { break }
             let now = context.now()
             candidates = ((try? outbox.listing(recovering: false).items) ?? []).filter {
                 isWanted($0, at: now) && !tried.contains($0.entry.name)
