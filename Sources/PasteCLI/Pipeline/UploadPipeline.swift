@@ -237,6 +237,10 @@ struct UploadPipeline {
     ///   and is now held; else 0. An entry whose service is no longer configured is held with
     ///   one line and does not change the status.
     /// - Throws: `StoreError` when the outbox folder cannot be read (74).
+    /// How many passes in a row that sent nothing `--retry` makes before it leaves what is still
+    /// due and free for the next run.
+    static let idlePassLimit = 8
+
     func retry(_ plan: RetryPlan) throws -> ExitStatus {
         var plan = plan
         // One attempt per entry and run: an unattended run comes back on its timer, a person
@@ -316,11 +320,14 @@ struct UploadPipeline {
                 hasSent = true
             }
             // Once more over what is still due and free (an entry skipped while another run's
-            // listing held it), as long as each pass sends something, and twice more after one
-            // that sent nothing: two runs that each found an entry held by the other's listing
-            // would otherwise both leave it, and say that it waits (75) though nobody sends it.
+            // listing held it), as long as each pass sends something, and a few times more
+            // after passes that sent nothing: runs that each found an entry held by another's
+            // listing would otherwise all leave it, and say that it waits (75) though it was
+            // free a moment later (50 runs at once over 100 entries, under the test suite's
+            // load). Each pass lists the outbox once; an entry another run is sending is busy
+            // and not tried again.
             idlePasses = hasSent ? 0 : idlePasses + 1
-            guard idlePasses <= 2 else { break }
+            guard idlePasses <= Self.idlePassLimit else { break }
             let now = context.now()
             candidates = ((try? outbox.listing(recovering: false).items) ?? []).filter {
                 isWanted($0, at: now) && !tried.contains($0.entry.name)
