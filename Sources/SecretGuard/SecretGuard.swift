@@ -37,8 +37,8 @@ public struct SecretGuard: Sendable {
 
     /// A scanner for text that arrives in chunks (a stream, a clipboard read in increments),
     /// with this guard's cap on findings; with `countingLines: false`, for text still at hand
-    /// at the end, its findings are placed on their lines afterwards (`findings(of:in:)`,
-    /// `SecretLinePlacer`).
+    /// at the end, lines are counted only from its first finding on, and the findings placed
+    /// afterwards (`findings(of:in:)`, `SecretLinePlacer`).
     public func makeScanner(countingLines: Bool = true) -> SecretScanner {
         SecretScanner(maximumFindings: maximumFindings, countingLines: countingLines)
     }
@@ -57,11 +57,12 @@ public struct SecretGuard: Sendable {
         return finished.finish()
     }
 
-    /// `findings(of:)` of a scanner that was fed `text`, placed on their lines and columns
-    /// when the scanner did not count them.
+    /// `findings(of:)` of a scanner that was fed `text`, on their lines and columns in it
+    /// (counted over what the scanner did not count: see `SecretScanner.lineBase`).
     public func findings(of scanner: SecretScanner, in text: Span<UInt8>) -> [SecretFinding] {
-        let found = findings(of: scanner)
-        return scanner.countsLines ? found : SecretLinePlacer.place(found, in: text)
+        var finished = scanner
+        let found = finished.finish()
+        return SecretLinePlacer.place(found, countedFrom: finished.lineBase ?? 0, in: text)
     }
 
     /// Throws when `text` holds a secret.

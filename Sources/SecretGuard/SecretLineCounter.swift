@@ -74,55 +74,56 @@ struct SecretLineCounter: Sendable {
     }
 }
 
-/// Puts the findings of a scanner that did not count lines (`SecretScanner.countsLines`) on
-/// their lines and columns, over the text they were found in, fed again from its start: lines
-/// are counted up to the last finding only, so a text with no finding (nearly every paste) is
-/// never counted at all.
+/// Puts the findings of a scanner that counted lines only from its first finding on
+/// (`SecretScanner.lineBase`) on their lines and columns in the whole text: the text before
+/// that offset is fed again from its start, and counted, and nothing after it. A scanner that
+/// counted from 0 needs none of it.
 public struct SecretLinePlacer: Sendable {
-    /// The findings, in order of offset; those before `next` are placed.
-    private var findings: [SecretFinding]
-    private var next = 0
+    /// The findings, their lines and columns counted from `base`.
+    private let findings: [SecretFinding]
+    private let base: Int
+    /// The text before `base`, counted so far.
     private var lines = SecretLineCounter()
-    /// Where the next chunk starts in the text.
-    private var chunkStart = 0
 
-    /// A placer of `findings` (in order of offset, as a scanner gives them).
-    public init(_ findings: [SecretFinding]) {
+    /// A placer of `findings`, whose lines and columns count from offset `base` (line 1 and
+    /// column 1 are that offset's).
+    public init(_ findings: [SecretFinding], countedFrom base: Int) {
         self.findings = findings
+        self.base = base
     }
 
-    /// Whether every finding is placed: the rest of the text is not needed.
-    public var isDone: Bool { next == findings.count }
+    /// Whether the text before `base` is all counted: the rest is not needed.
+    public var isDone: Bool { lines.position >= base }
 
-    /// Counts over the next chunk of the text, placing the findings that start in it.
+    /// Counts the next chunk of the text (fed from its start), as far as `base`.
     public mutating func feed(_ chunk: Span<UInt8>) {
-        let end = chunkStart + chunk.count
-        while next < findings.count, findings[next].offset < end {
-            let target = max(findings[next].offset, lines.position)
-            lines.advance(over: chunk, from: lines.position - chunkStart, to: target - chunkStart)
-            findings[next].line = lines.line
-            findings[next].column = lines.column
-            next += 1
-        }
-        if !isDone { lines.advance(over: chunk, from: lines.position - chunkStart, to: chunk.count) }
-        chunkStart = end
+        guard !isDone else { return }
+        lines.advance(over: chunk, from: 0, to: min(chunk.count, base - lines.position))
     }
 
-    /// The findings placed; any past the end of what was fed (a file that shrank since it was
-    /// scanned) go at that end.
+    /// The findings in the whole text's lines and columns: a finding on the first line counted
+    /// continues the line `base` is on. (Had the text ended before `base`, a file that shrank
+    /// since it was scanned, its end stands for it.)
     public func finish() -> [SecretFinding] {
-        var placed = findings
-        for index in next..<placed.count {
-            placed[index].line = lines.line
-            placed[index].column = lines.column
+        findings.map { finding in
+            var placed = finding
+            if finding.line == 1 {
+                placed.line = lines.line
+                placed.column = lines.column + finding.column - 1
+            } else {
+                placed.line = lines.line + finding.line - 1
+            }
+            return placed
         }
-        return placed
     }
 
-    /// `findings` placed over `text`, the whole text they were found in.
-    public static func place(_ findings: [SecretFinding], in text: Span<UInt8>) -> [SecretFinding] {
-        guard !findings.isEmpty else { return findings }
-        var placer = SecretLinePlacer(findings)
+    /// `findings` of a scanner that counted from `base`, placed in `text`, the whole text they
+    /// were found in.
+    public static func place(_ findings: [SecretFinding], countedFrom base: Int, in text: Span<UInt8>)
+        -> [SecretFinding]
+    {
+        guard base > 0, !findings.isEmpty else { return findings }
+        var placer = SecretLinePlacer(findings, countedFrom: base)
         placer.feed(text)
         return placer.finish()
     }

@@ -51,11 +51,16 @@ public struct SecretScanner: Sendable {
     var evaluated = 0
     /// Lines and columns, counted up to `lines.position`.
     var lines = SecretLineCounter()
-    /// Whether lines and columns are counted as the text goes by. A scanner of text that is
-    /// still at hand at the end (a file, a clipboard read) leaves them at 0, and its caller
-    /// places the findings (`SecretLinePlacer`) over the text: only up to the last finding,
-    /// and not at all when there is none, the common case.
-    public let countsLines: Bool
+    /// Where lines and columns are counted from, as the text goes by: 0 for a stream's scanner,
+    /// which counts them all the way. A scanner of text that is still at hand at the end (a
+    /// file, a clipboard read) counts nothing until its first finding, and from then on counts
+    /// from the start of what it still holds (the kept tail): its findings' lines and columns
+    /// are from this offset, and the caller places them over the text before it
+    /// (`SecretLinePlacer`). A text with no finding, nearly every paste, is never counted; nil
+    /// while nothing was found.
+    public private(set) var lineBase: Int?
+    /// Whether lines are being counted (from `lineBase`).
+    var countsLines: Bool { lineBase != nil }
     /// Findings that a trigger not yet looked at could still replace (one it overlaps).
     var pending: [PendingFinding] = []
     var isFinished = false
@@ -67,11 +72,11 @@ public struct SecretScanner: Sendable {
         var column: Int
     }
 
-    /// Makes a scanner; with `countingLines: false` its findings' lines and columns are 0, for
-    /// the caller to place (see `countsLines`).
+    /// Makes a scanner; with `countingLines: false` it counts lines only from its first
+    /// finding on, for the caller to place (see `lineBase`).
     public init(maximumFindings: Int = SecretGuard.defaultMaximumFindings, countingLines: Bool = true) {
         self.maximumFindings = maximumFindings
-        countsLines = countingLines
+        lineBase = countingLines ? 0 : nil
     }
 
     /// A scanner for a stream whose first `scannedBytes` were already scanned whole, as one
@@ -147,9 +152,10 @@ public struct SecretScanner: Sendable {
         }
         // Lines: up to each new finding, then as far as no future finding can start.
         found.sort { $0.start < $1.start }
+        if !found.isEmpty { startCountingLines() }
         for match in found {
-            if countsLines { countLines(to: match.start, chunk: chunk, chunkStart: chunkStart) }
-            add(placed(match))
+            countLines(to: match.start, chunk: chunk, chunkStart: chunkStart)
+            add(PendingFinding(match: match, line: lines.line, column: lines.column))
         }
         if countsLines {
             countLines(
@@ -173,11 +179,10 @@ public struct SecretScanner: Sendable {
             evaluated = end
         }
         found.sort { $0.start < $1.start }
+        if !found.isEmpty { startCountingLines() }
         for match in found {
-            if countsLines {
-                lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
-            }
-            add(placed(match))
+            lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+            add(PendingFinding(match: match, line: lines.line, column: lines.column))
         }
         if countsLines {
             // (Capped at what was fed: `evaluated` may start ahead, `init(alreadyScanned:)`.)
@@ -202,23 +207,23 @@ public struct SecretScanner: Sendable {
             evaluated = bytesScanned
             found.sort { $0.start < $1.start }
             let text = tail
+            if !found.isEmpty { startCountingLines() }
             for match in found {
-                if countsLines {
-                    lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
-                }
-                add(placed(match))
+                lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+                add(PendingFinding(match: match, line: lines.line, column: lines.column))
             }
         }
         confirm(before: Int.max)
         return findings
     }
 
-    /// `match` where the lines counted so far put it (line and column 0 when they are not
-    /// counted).
-    func placed(_ match: SecretMatch) -> PendingFinding {
-        countsLines
-            ? PendingFinding(match: match, line: lines.line, column: lines.column)
-            : PendingFinding(match: match, line: 0, column: 0)
+    /// At the first finding of a scanner that was not counting lines: counts from the start of
+    /// the kept tail, the earliest byte still held (a match starts no earlier: checks look at
+    /// most `lookbehind` bytes back, and the tail keeps more).
+    mutating func startCountingLines() {
+        guard lineBase == nil else { return }
+        lineBase = tailStart
+        lines = SecretLineCounter(position: tailStart)
     }
 
     // MARK: - Whole texts

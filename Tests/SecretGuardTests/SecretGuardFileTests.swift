@@ -51,28 +51,70 @@ struct SecretGuardFileTests: ScopedSuite {
         #expect(fromFile.first?.column == 5, "after two characters of two and three bytes")
     }
 
-    @Test(
-        "the line placer gives the same lines and columns however the text is cut, and puts findings past its end at the end"
-    )
+    /// The line and column of `offset` in `text` counted from `base` (line 1, column 1 there),
+    /// byte by byte: what the placer must agree with.
+    static func naivePlace(_ text: [UInt8], _ offset: Int, from base: Int = 0) -> (line: Int, column: Int) {
+        var (line, column) = (1, 1)
+        for byte in text[base..<offset] {
+            if byte == 0x0a {
+                (line, column) = (line + 1, 1)
+            } else if byte & 0xc0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
+    @Test("the line placer puts findings counted from any offset where the whole text has them, however it is fed")
     func linePlacerChunks() throws {
         let text = Array("ab\ncdé\n\nfg ✓ hi\nlast".utf8)
-        let offsets = [0, 4, 9, 15, text.count - 1]
-        let unplaced = offsets.map {
-            SecretFinding(pattern: .gitHubToken, offset: $0, line: 0, column: 0, excerpt: "ghp_…")
+        let offsets = [4, 9, 15, text.count - 1]
+        for base in 0...4 {
+            let relative = offsets.map { offset in
+                let place = Self.naivePlace(text, offset, from: base)
+                return SecretFinding(
+                    pattern: .gitHubToken, offset: offset, line: place.line, column: place.column, excerpt: "ghp_…")
+            }
+            let expected = offsets.map { Self.naivePlace(text, $0) }
+            let whole = SecretLinePlacer.place(relative, countedFrom: base, in: text.span)
+            #expect(whole.map(\.line) == expected.map(\.line), "base \(base)")
+            #expect(whole.map(\.column) == expected.map(\.column), "base \(base)")
+            for cut in 1..<text.count {
+                let (head, rest) = (Array(text[..<cut]), Array(text[cut...]))
+                var placer = SecretLinePlacer(relative, countedFrom: base)
+                placer.feed(head.span)
+                if !placer.isDone { placer.feed(rest.span) }
+                #expect(placer.finish() == whole, "base \(base), cut at \(cut)")
+            }
         }
-        let whole = SecretLinePlacer.place(unplaced, in: text.span)
-        #expect(whole.map(\.line) == [1, 2, 4, 4, 5])
-        #expect(whole.map(\.column) == [1, 2, 1, 5, 4])
-        for cut in 1..<text.count {
-            let (head, rest) = (Array(text[..<cut]), Array(text[cut...]))
-            var placer = SecretLinePlacer(unplaced)
-            placer.feed(head.span)
-            placer.feed(rest.span)
-            #expect(placer.finish() == whole, "cut at \(cut)")
+    }
+
+    @Test(
+        "a scanner that counts lines from its first finding gives the whole text's lines, columns and offsets once placed"
+    )
+    func deferredCountingScanner() throws {
+        let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"
+        // The first finding far into a line longer than what the scanner keeps, so counting
+        // begins mid-line; then findings on later lines.
+        var text = Array(String(repeating: "ordinary words, ", count: 2_000).utf8)  // 32 KB, no line feed
+        text += Array("é \(token) and\nmore\n".utf8)
+        text += Array(String(repeating: "line ✓\n", count: 3_000).utf8)
+        text += Array("last \(token)\n".utf8)
+        let whole = SecretGuard().scan(text)
+        #expect(whole.map(\.line) == [1, 3_003], "\(whole)")
+        for size in [4_096, 10_000, 20_000, 65_536] {
+            var scanner = SecretGuard().makeScanner(countingLines: false)
+            var start = 0
+            while start < text.count {
+                let chunk = Array(text[start..<min(start + size, text.count)])
+                scanner.feed(chunk.span)
+                start += size
+            }
+            #expect(SecretGuard().findings(of: scanner, in: text.span) == whole, "chunks of \(size)")
+            var finished = scanner
+            _ = finished.finish()
+            // In one chunk (the largest size) the first finding is in the first chunk: counted from 0.
+            #expect(((finished.lineBase ?? -1) > 0) == (size < text.count), "where counting began (chunks of \(size))")
         }
-        let start = Array(text[..<8])
-        var short = SecretLinePlacer(unplaced)
-        short.feed(start.span)
-        #expect(short.finish().suffix(3).map(\.line) == [3, 3, 3], "past the end: at the end of what was fed")
     }
 }
