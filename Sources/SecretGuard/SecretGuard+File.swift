@@ -45,6 +45,6 @@ extension SecretGuard {
         return placer.finish()
     }
 
-    /// Ends the second read of a file once every finding is placed.
+    /// Ends the second read of a file once it reached where the scanner began counting lines.
     private struct PlacingDone: Error {}
 }

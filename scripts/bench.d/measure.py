@@ -103,8 +103,9 @@ def wait_bounded(child):
         timer.cancel()
 
 
-def peak_kib(command, env, pipe_from=None):
-    """Runs a command once and returns its own peak resident size (ru_maxrss, KiB) and seconds."""
+def run_measured(command, env, pipe_from=None):
+    """Runs `command` once (fed by `pipe_from` when given); returns its resource usage, the
+    feeder's (None without one) and the wall seconds."""
     feeder = None
     stdin = subprocess.DEVNULL
     if pipe_from:
@@ -116,11 +117,15 @@ def peak_kib(command, env, pipe_from=None):
         feeder.stdout.close()
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if feeder:
-        feeder.wait(timeout=DEADLINE)
-    if child.returncode != 0:
-        sys.exit(f"bench: {command!r} failed with status {child.returncode}")
+    feeder_usage = os.wait4(feeder.pid, 0)[2] if feeder else None
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"bench: {command!r} failed with status {os.waitstatus_to_exitcode(status)}")
+    return usage, feeder_usage, seconds
+
+
+def peak_kib(command, env, pipe_from=None):
+    """Runs a command once and returns its own peak resident size (ru_maxrss, KiB) and seconds."""
+    usage, _, seconds = run_measured(command, env, pipe_from)
     return usage.ru_maxrss, seconds
 
 
@@ -134,17 +139,8 @@ def process_cpu_seconds(pid):
 def cpu_budget(command, env, pipe_from, server_pid):
     """Runs `pipe_from | command` once and returns the CPU seconds (user + system) of the
     command, of the feeder and of the server it sends to, and the wall seconds."""
-    feeder = subprocess.Popen(pipe_from, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     server_before = process_cpu_seconds(server_pid)
-    start = time.perf_counter()
-    child = subprocess.Popen(command, env=env, stdin=feeder.stdout, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
-    feeder.stdout.close()
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    _, _, feeder_usage = os.wait4(feeder.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"bench: {command!r} failed with status {os.waitstatus_to_exitcode(status)}")
+    usage, feeder_usage, wall = run_measured(command, env, pipe_from)
     # The server answers before the client exits; what it still does after that is its own.
     server = process_cpu_seconds(server_pid) - server_before
     return (usage.ru_utime + usage.ru_stime, feeder_usage.ru_utime + feeder_usage.ru_stime, server, wall)

@@ -33,8 +33,6 @@ enum GuardStage {
             let findings =
                 if let scanned = input.secretScan, let text = input.bytes {
                     SecretGuard().findings(of: scanned, in: text.span)
-                } else if let scanned = input.secretScan {
-                    SecretGuard().findings(of: scanned)  // (a scan comes with its text: not reached)
                 } else if input.bytes == nil, case .file(let path, _) = input.content {
                     SecretGuard().scan(filePath: path) ?? []
                 } else {

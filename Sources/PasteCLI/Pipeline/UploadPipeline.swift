@@ -218,6 +218,10 @@ struct UploadPipeline {
 
     // MARK: - --retry and --outbox send
 
+    /// How many passes in a row that sent nothing `--retry` makes before it leaves what is still
+    /// due and free for the next run.
+    static let idlePassLimit = 8
+
     /// Sends the retryable entries of the outbox, oldest first: each claimed (another `--retry`
     /// holding one skips it, never sending it twice), checked by the secret guard again (text),
     /// marked in flight, sent, recorded and delivered before the next. Held entries wait for
@@ -237,10 +241,6 @@ struct UploadPipeline {
     ///   and is now held; else 0. An entry whose service is no longer configured is held with
     ///   one line and does not change the status.
     /// - Throws: `StoreError` when the outbox folder cannot be read (74).
-    /// How many passes in a row that sent nothing `--retry` makes before it leaves what is still
-    /// due and free for the next run.
-    static let idlePassLimit = 8
-
     func retry(_ plan: RetryPlan) throws -> ExitStatus {
         var plan = plan
         // One attempt per entry and run: an unattended run comes back on its timer, a person
