@@ -89,9 +89,11 @@ public struct DataControlClipboard: Clipboard, Sendable {
             let value = try? receive(
                 PasswordManagerHint.name, from: session, selection, timeout: timeout, limits: preferences,
                 imageType: nil, observer: TextObserver<State>?.none)
-            // An owner that cannot say what its mark means is taken at its word: a secret.
-            if value.map({ PasswordManagerHint.isSecret($0.bytes) }) ?? true { throw .markedSecret(selection) }
+            // An owner that cannot say what its mark means (no answer, or it closed the pipe
+            // without writing) is taken at its word: a secret.
+            if PasswordManagerHint.marksSecret(value?.bytes) { throw .markedSecret(selection) }
         }
+        try refuseIfMarkedOnX(selection, timeout: timeout)
         let image = acceptsImage ? ImageTarget.preferred(among: offered) : nil
         let text = Self.preferredText(among: offered)
         if let image, preferences.prefersImage || text == nil {
@@ -112,6 +114,18 @@ public struct DataControlClipboard: Clipboard, Sendable {
         guard !bytes.isEmpty else { throw .empty(selection) }
         let utf8 = text == "STRING" ? TextEncoding.utf8(fromLatin1: bytes) : bytes
         return (.text(utf8), (observed as? TextObserver<State>)?.state)
+    }
+
+    /// The mark on the X side, where XWayland is there too (`DISPLAY` in `environment`): a
+    /// password manager running under XWayland marks its copy on the X selection, and the
+    /// compositor's bridge may carry the text to Wayland without the mark (sway's carries
+    /// `text/plain;charset=utf-8` alone), so the Wayland offer says nothing of it. Asked before
+    /// any text is read: the X owner's `TARGETS` (a round trip after the atoms'), and the mark's
+    /// value only when it is offered; no X text is ever read here.
+    private func refuseIfMarkedOnX(_ selection: Selection, timeout: Duration) throws(ClipboardError) {
+        guard let display = environment["DISPLAY"], !display.isEmpty else { return }
+        try X11Clipboard(displayName: display, helperExecutable: helperExecutable, environment: environment)
+            .refuseIfMarkedSecret(selection, timeout: timeout)
     }
 
     /// Connects and makes the device, failures as clipboard errors.

@@ -251,9 +251,26 @@ struct SelectionReader {
         return display.names(of: reply.atoms.filter { !$0.isNone })
     }
 
+    /// Asks the owner's `TARGETS` only, and throws `.markedSecret` when they offer the password
+    /// manager's mark meaning a secret (`refuseIfMarkedSecret(offered:time:)`); no text is read.
+    /// The X side of a clipboard read on Wayland (`DataControlClipboard`): two round trips, the
+    /// atoms' (with the server time) and `TARGETS`', and a third only when the mark is offered.
+    /// An owner that refuses `TARGETS` (nobody owns the selection; wlroots' bridge while no X
+    /// window has the focus) offers no mark.
+    ///
+    /// - Throws: `.markedSecret`; `.timedOut` when the server or the owner does not answer.
+    func refuseIfMarkedSecret() throws(ClipboardError) {
+        let time = try awaitTime()
+        guard let offered = try offeredTargets(time: time) else { return }
+        try refuseIfMarkedSecret(offered: offered, time: time)
+    }
+
     /// Throws `.markedSecret` when the owner offers the password manager's mark with the value
     /// `secret` (`PasswordManagerHint`). The value costs a round trip only when the mark is
-    /// offered; an owner that then refuses it, or never answers, is taken at its word: a secret.
+    /// offered; an owner that then cannot say what it means is taken at its word, a secret
+    /// (`PasswordManagerHint.marksSecret`): one that refuses it or never answers, answers
+    /// with zero bytes, or by `INCR` (a value of six letters needs no increments, and reading
+    /// one would hand the owner the pace of the hotkey).
     private func refuseIfMarkedSecret(offered: [String], time: Timestamp) throws(ClipboardError) {
         guard offered.contains(PasswordManagerHint.name) else { return }
         sendConversion(to: hint, into: targetsProperty, time: time)
@@ -264,9 +281,9 @@ struct SelectionReader {
         }
         guard isAnswered else { throw .markedSecret(selection) }
         var value: [UInt8] = []
-        guard display.readProperty(targetsProperty, of: window, delete: false, appendingTo: &value) != nil,
-            !PasswordManagerHint.isSecret(value)
-        else { throw .markedSecret(selection) }
+        let header = display.readProperty(targetsProperty, of: window, delete: false, appendingTo: &value)
+        let answer = header.flatMap { $0.type == incr ? nil : value }
+        if PasswordManagerHint.marksSecret(answer) { throw .markedSecret(selection) }
     }
 
     /// What an owner answered to one conversion.

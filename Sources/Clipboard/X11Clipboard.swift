@@ -86,6 +86,19 @@ public struct X11Clipboard: Clipboard, Sendable {
         return ReadResult(content: read.content, observation: observation, write: owner)
     }
 
+    /// Throws `ClipboardError.markedSecret` when the owner of `selection` offers the password
+    /// manager's mark meaning a secret, reading no text (`SelectionReader.refuseIfMarkedSecret()`):
+    /// the X side of a read on Wayland, where a compositor's bridge may carry the text without
+    /// the mark. A display that cannot be opened is a side paste cannot see: no mark.
+    ///
+    /// - Throws: `.markedSecret`; `.timedOut` when the server or the owner does not answer in
+    ///   `timeout`.
+    func refuseIfMarkedSecret(_ selection: Selection, timeout: Duration) throws(ClipboardError) {
+        guard let display = try? openDisplay() else { return }
+        defer { display.close() }
+        try SelectionReader(display: display, selection: selection, timeout: timeout).refuseIfMarkedSecret()
+    }
+
     /// Starts the owner ahead of the text: forked now while the process has one thread, else
     /// spawned. It connects, makes its window and gets a server timestamp while the caller
     /// still works (the upload); `complete(with:)` then only hands over the text. Released

@@ -60,6 +60,20 @@ struct PasswordHintTests: ScopedSuite {
         #expect(owner.requestedTargets == ["TARGETS", "UTF8_STRING", PasswordManagerHint.name])
     }
 
+    @Test(
+        "an owner that cannot say what its mark means is taken at its word: zero bytes, or INCR (issue 45, item 7)",
+        arguments: [[], Array("secret".utf8) + [UInt8](repeating: 0x0A, count: 100_000)])
+    func unsaidMarkIsSecret(value: [UInt8]) throws {
+        let owner = try ScriptedOwner(
+            on: xvfb,
+            answers: [
+                "UTF8_STRING": .bytes(Self.password, type: "UTF8_STRING"),
+                PasswordManagerHint.name: .bytes(value, type: PasswordManagerHint.name),
+            ])
+        defer { owner.stop() }
+        #expect(throws: ClipboardError.markedSecret(.clipboard)) { try Selections.clipboard(xvfb).read(.clipboard) }
+    }
+
     @Test("a mark whose value is not secret is no refusal")
     func otherValue() throws {
         let owner = try startOwner(value: "public")

@@ -43,10 +43,19 @@ final class ScriptedOwner: @unchecked Sendable {
     ///     `xclip -t TYPE` gives), instead of a refusal.
     ///   - refusesTargets: refuse `TARGETS` too (as wlroots' XWayland refuses everything while
     ///     no X window has focus).
-    init(
+    convenience init(
         on server: Xvfb, answers: [String: Answer], answeringEveryTarget: Answer? = nil, refusesTargets: Bool = false
     ) throws {
-        let displayName = server.display
+        try self.init(
+            displayName: server.display, answers: answers, answeringEveryTarget: answeringEveryTarget,
+            refusesTargets: refusesTargets)
+    }
+
+    /// The same on the X server at `displayName` (sway's XWayland: `Sway.xDisplay`).
+    init(
+        displayName: String, answers: [String: Answer], answeringEveryTarget: Answer? = nil,
+        refusesTargets: Bool = false
+    ) throws {
         Thread.detachNewThread { [self] in
             serve(
                 displayName: displayName, answers: answers, fallback: answeringEveryTarget,
