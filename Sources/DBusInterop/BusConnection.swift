@@ -83,6 +83,16 @@ public final class BusConnection {
     ///   deadline, `.disconnected` when the bus went away.
     @discardableResult
     public func call(_ call: BusMethodCall, before deadline: ContinuousClock.Instant) throws(BusError) -> [BusValue] {
+        try reply(to: call, before: deadline).arguments
+    }
+
+    /// Calls a method and waits for its reply, with the reply's sender: the unique name of the
+    /// connection that owned the called name and answered (`dbus_message_get_sender`), which
+    /// the peer's later signals carry too, where a well-known name can change hands.
+    ///
+    /// - Returns: the reply's sender and arguments.
+    /// - Throws: as `call(_:before:)`.
+    public func reply(to call: BusMethodCall, before deadline: ContinuousClock.Instant) throws(BusError) -> BusReply {
         guard
             let message = dbus_message_new_method_call(call.destination, call.path, call.interface, call.member)
         else { throw .outOfMemory }
@@ -99,7 +109,7 @@ public final class BusConnection {
             let name = dbus_message_get_error_name(reply).map { String(cString: $0) } ?? ""
             throw .failed(member: call.member, name: name, message: arguments.first?.stringValue ?? "")
         }
-        return arguments
+        return BusReply(sender: dbus_message_get_sender(reply).map { String(cString: $0) }, arguments: arguments)
     }
 
     /// Asks the bus to route the signals a match rule describes to this connection.

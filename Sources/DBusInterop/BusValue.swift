@@ -102,6 +102,21 @@ public struct BusMethodCall: Sendable {
     }
 }
 
+/// A method's reply: who sent it and what it carries.
+public struct BusReply: Equatable, Sendable {
+    /// The unique name of the connection that answered (`:1.42`), when the bus said: the peer
+    /// that owned the called name at that moment.
+    public var sender: String?
+    /// The reply's arguments, in order.
+    public var arguments: [BusValue]
+
+    /// Describes a reply (for a test, or one read off the wire).
+    public init(sender: String?, arguments: [BusValue]) {
+        self.sender = sender
+        self.arguments = arguments
+    }
+}
+
 /// A signal received on a connection.
 public struct BusSignal: Equatable, Sendable {
     /// The unique name of the connection that sent it (`:1.42`), when the bus said.

@@ -11,6 +11,12 @@ public final class NotificationServer {
     private let connection: BusConnection
     /// Whether the signals are routed to this connection yet (`watchSignals`).
     private var isWatching = false
+    /// For each notification shown on this connection, the unique name of the server's
+    /// connection that answered its `Notify` (nil where the bus named none): the only sender
+    /// whose signals about it count (`nextEvent`).
+    private var answerers: [UInt32: String?] = [:]
+    /// For each notification, the action keys already reported (`nextEvent`): each once.
+    private var reportedActions: [UInt32: Set<String>] = [:]
 
     /// The server's bus name, object path and interface.
     static let name = "org.freedesktop.Notifications"
@@ -54,13 +60,16 @@ public final class NotificationServer {
     /// Shows a notification (`Notify`).
     ///
     /// Call `watchSignals` first when its actions or its closing matter: a signal sent before
-    /// the match rule is in place is not routed here.
+    /// the match rule is in place is not routed here. The server's unique name, the sender of
+    /// the reply, is kept: only its signals about this notification count (`nextEvent`).
     /// - Returns: its id, which `ActionInvoked`, `NotificationClosed` and `close` name.
     public func show(_ notification: DesktopNotification, before deadline: ContinuousClock.Instant)
         throws(NotifyError) -> UInt32
     {
-        let reply = try call("Notify", Self.arguments(of: notification), before: deadline)
-        guard let id = reply.first?.uint32Value else { throw .unexpectedReply(member: "Notify") }
+        let reply = try reply("Notify", Self.arguments(of: notification), before: deadline)
+        guard let id = reply.arguments.first?.uint32Value else { throw .unexpectedReply(member: "Notify") }
+        answerers[id] = .some(reply.sender)
+        reportedActions[id] = []
         return id
     }
 
@@ -86,15 +95,25 @@ public final class NotificationServer {
         isWatching = true
     }
 
-    /// The next thing that happens to notification `id`: an action invoked, or its closing.
+    /// The next thing that happens to notification `id` (shown on this connection): an action
+    /// invoked, or its closing.
     ///
-    /// Signals about other notifications are passed over. An `ActionInvoked` is usually followed
-    /// by a `NotificationClosed` (unless the notification is resident).
+    /// Only the server that showed it speaks for the person: a signal counts only when its
+    /// sender is the unique name that answered the notification's `Notify`. Any client on the
+    /// bus may send a signal to this connection's unique name, and such a unicast signal passes
+    /// every match rule; and a server started again later (unique names are never reused on a
+    /// bus) never showed this notification. Each action key is reported once: the same key
+    /// again is passed over, so a flood of `ActionInvoked` acts once. Signals about other
+    /// notifications are passed over too. An `ActionInvoked` is usually followed by a
+    /// `NotificationClosed` (unless the notification is resident).
     /// - Parameter deadline: when to stop waiting; nil waits as long as the bus is there.
     /// - Returns: the event, or nil at the deadline.
     public func nextEvent(of id: UInt32, before deadline: ContinuousClock.Instant?) throws(NotifyError)
         -> NotificationEvent?
     {
+        guard let answerer = answerers[id] else {
+            preconditionFailure("notification \(id) was not shown on this connection")
+        }
         while true {
             let signal: BusSignal?
             do {
@@ -103,9 +122,13 @@ public final class NotificationServer {
                 throw .bus(error)
             }
             guard let signal else { return nil }
-            guard signal.interface == Self.name, signal.arguments.first?.uint32Value == id else { continue }
+            guard signal.sender == answerer, signal.path == Self.path, signal.interface == Self.name,
+                signal.arguments.first?.uint32Value == id
+            else { continue }
             switch (signal.member, signal.arguments.count > 1 ? signal.arguments[1] : nil) {
-            case ("ActionInvoked", .string(let key)?): return .actionInvoked(key)
+            case ("ActionInvoked", .string(let key)?):
+                guard reportedActions[id, default: []].insert(key).inserted else { continue }
+                return .actionInvoked(key)
             case ("NotificationClosed", .uint32(let reason)?): return .closed(.init(code: reason))
             default: continue
             }
@@ -117,9 +140,16 @@ public final class NotificationServer {
     private func call(_ member: String, _ arguments: [BusValue], before deadline: ContinuousClock.Instant)
         throws(NotifyError) -> [BusValue]
     {
+        try reply(member, arguments, before: deadline).arguments
+    }
+
+    /// Calls `member` on the server and returns its reply, with the sender.
+    private func reply(_ member: String, _ arguments: [BusValue], before deadline: ContinuousClock.Instant)
+        throws(NotifyError) -> BusReply
+    {
         do {
-            return try connection.call(
-                BusMethodCall(
+            return try connection.reply(
+                to: BusMethodCall(
                     destination: Self.name, path: Self.path, interface: Self.name, member: member,
                     arguments: arguments),
                 before: deadline)

@@ -81,6 +81,36 @@ public final class SessionBus: @unchecked Sendable {
             throw ServerProcess.Failure(description: "dbus-send \(method) failed: \(result.err)")
         }
     }
+
+    /// Sends a signal with `dbus-send` from a connection of its own (not the name's owner):
+    /// `member` is `interface.name`; with a `destination`, to that connection alone (unicast);
+    /// `arguments` as `send` takes them.
+    public func emit(
+        _ member: String, path: String, destination: String? = nil, _ arguments: [String]
+    ) throws {
+        let result = try runProcess(
+            "/usr/bin/dbus-send",
+            ["--bus=\(address)", "--type=signal"] + (destination.map { ["--dest=\($0)"] } ?? []) + [path, member]
+                + arguments, timeout: 20)
+        guard result.status == 0 else {
+            throw ServerProcess.Failure(description: "dbus-send \(member) failed: \(result.err)")
+        }
+    }
+
+    /// Whether `name` (a unique name such as `:1.7`) has an owner on the bus: false once the
+    /// connection that had it closed (`org.freedesktop.DBus.NameHasOwner`).
+    public func hasOwner(_ name: String) throws -> Bool {
+        let result = try runProcess(
+            "/usr/bin/dbus-send",
+            [
+                "--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.NameHasOwner", "string:\(name)",
+            ], timeout: 20)
+        guard result.status == 0 else {
+            throw ServerProcess.Failure(description: "dbus-send NameHasOwner failed: \(result.err)")
+        }
+        return result.out.contains("boolean true")
+    }
 }
 
 /// The recording notification server of `Tests/PasteCLITests/Fixtures/notification_server.py`
@@ -138,12 +168,18 @@ public final class RecordingNotificationServer: @unchecked Sendable {
     }
 
     deinit {
+        stop()
+        try? FileManager.default.removeItem(at: record)
+        try? FileManager.default.removeItem(at: log)
+    }
+
+    /// Kills the server (its name goes with its connection) and waits for it; its record stays
+    /// readable.
+    public func stop() {
         if process.isRunning {
             process.send(SIGKILL)
             _ = process.wait(seconds: 10)
         }
-        try? FileManager.default.removeItem(at: record)
-        try? FileManager.default.removeItem(at: log)
     }
 
     /// The Notify calls received so far, each a JSON object (`id`, `app_name`, `replaces_id`,
@@ -165,6 +201,14 @@ public final class RecordingNotificationServer: @unchecked Sendable {
         try bus.send(
             destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
             method: "org.paste.TestServer.Invoke", ["uint32:\(id)", "string:\(key)"])
+    }
+
+    /// Invokes action `key` of notification `id` `count` times over, with no closing: a
+    /// server (or a person) repeating it.
+    public func repeatAction(_ key: String, on id: Int, count: Int) throws {
+        try bus.send(
+            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+            method: "org.paste.TestServer.Repeat", ["uint32:\(id)", "string:\(key)", "uint32:\(count)"])
     }
 
     /// Closes notification `id` with `reason` (1 expired, 2 dismissed).

@@ -58,6 +58,64 @@ struct NotificationServerTests {
         #expect(try server.nextEvent(of: second, before: deadline) == .closed(.closedByCall))
     }
 
+    // MARK: - Who answers for the person (issue 45, item 2)
+
+    static let path = "/org/freedesktop/Notifications"
+
+    @Test("a forged ActionInvoked or NotificationClosed from another client, sent to paste alone, is passed over")
+    func forgedSignalsIgnored() throws {
+        let bus = try SessionBus()
+        let recorder = try RecordingNotificationServer(on: bus)
+        let server = try NotificationServer(busAddress: bus.address, before: deadline)
+        try server.watchSignals(before: deadline)
+        let id = try server.show(.init(summary: "question", body: ""), before: deadline)
+        let ours = try #require(recorder.notifications.first?["sender"] as? String)
+        // Unicast to paste's unique name: it passes every match rule.
+        try bus.emit(
+            "org.freedesktop.Notifications.ActionInvoked", path: Self.path, destination: ours,
+            ["uint32:\(id)", "string:upload"])
+        try bus.emit(
+            "org.freedesktop.Notifications.NotificationClosed", path: Self.path, destination: ours,
+            ["uint32:\(id)", "uint32:2"])
+        // And broadcast, as a server would send them.
+        try bus.emit("org.freedesktop.Notifications.ActionInvoked", path: Self.path, ["uint32:\(id)", "string:upload"])
+        try recorder.invoke("cancel", on: Int(id))
+        #expect(try server.nextEvent(of: id, before: deadline) == .actionInvoked("cancel"))
+        #expect(try server.nextEvent(of: id, before: deadline) == .closed(.dismissed))
+    }
+
+    @Test("a server started again answers for nothing the first one showed")
+    func restartedServerIgnored() throws {
+        let bus = try SessionBus()
+        let first = try RecordingNotificationServer(on: bus)
+        let server = try NotificationServer(busAddress: bus.address, before: deadline)
+        try server.watchSignals(before: deadline)
+        let id = try server.show(.init(summary: "one", body: ""), before: deadline)
+        first.stop()
+        // It owns the name now, and numbers its notifications from 1 again.
+        let second = try RecordingNotificationServer(on: bus)
+        try second.invoke("default", on: Int(id))
+        #expect(try server.nextEvent(of: id, before: .now + .milliseconds(500)) == nil)
+        // What it shows itself is its own to answer.
+        let next = try server.show(.init(summary: "two", body: ""), before: deadline)
+        try second.invoke("copy", on: Int(next))
+        #expect(try server.nextEvent(of: next, before: deadline) == .actionInvoked("copy"))
+    }
+
+    @Test("an action invoked 50 times over is reported once; another key still is")
+    func repeatedActionOnce() throws {
+        let bus = try SessionBus()
+        let recorder = try RecordingNotificationServer(on: bus)
+        let server = try NotificationServer(busAddress: bus.address, before: deadline)
+        try server.watchSignals(before: deadline)
+        let id = try server.show(.init(summary: "once", body: ""), before: deadline)
+        try recorder.repeatAction("default", on: Int(id), count: 50)
+        try recorder.invoke("copy", on: Int(id))
+        #expect(try server.nextEvent(of: id, before: deadline) == .actionInvoked("default"))
+        #expect(try server.nextEvent(of: id, before: deadline) == .actionInvoked("copy"))
+        #expect(try server.nextEvent(of: id, before: deadline) == .closed(.dismissed))
+    }
+
     @Test("no event before the deadline is nil, and waits no longer than it")
     func eventDeadline() throws {
         let bus = try SessionBus()

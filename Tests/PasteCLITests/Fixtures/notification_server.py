@@ -8,6 +8,8 @@ numbers and the length of its pixels; its centre pixel's channels as "image-cent
 Tests drive it through its own interface, org.paste.TestServer, with dbus-send:
   Invoke(u id, s key)      emits ActionInvoked(id, key), then NotificationClosed(id, 2)
   Close(u id, u reason)    emits NotificationClosed(id, reason)
+  Repeat(u id, s key, u n) emits ActionInvoked(id, key) n times, and no closing
+Each record names the Notify call's sender (its caller's unique name) as "sender".
 --answer KEY invokes KEY on each notification that offers it, right after Notify's reply;
 --expire closes each notification at once with reason 1 (expired). --unicast sends the signals
 to the notification's sender only, as GNOME Shell does. --stamp adds "received", the
@@ -78,7 +80,7 @@ while True:
         record = {
             "id": id, "app_name": app_name, "replaces_id": replaces_id, "app_icon": icon, "summary": summary,
             "body": body, "actions": list(actions), "hints": {k: plain(v) for k, v in sorted(hints.items())},
-            "expire_timeout": timeout,
+            "expire_timeout": timeout, "sender": senders[id],
         }
         if "image-data" in hints:
             width, height, stride, _, _, channels, pixels = hints["image-data"][1]
@@ -102,6 +104,11 @@ while True:
         connection.send(new_method_return(message))
         emit("ActionInvoked", "us", (id, key), id)
         emit("NotificationClosed", "uu", (id, 2), id)
+    elif member == "Repeat":
+        id, key, count = message.body
+        connection.send(new_method_return(message))
+        for _ in range(count):
+            emit("ActionInvoked", "us", (id, key), id)
     elif member == "Close":
         id, reason = message.body
         connection.send(new_method_return(message))

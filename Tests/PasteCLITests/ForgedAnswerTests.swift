@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import PasteCLI
+
+/// Only the notification server answers for the person (issue 45, item 2): another client on the
+/// session bus sends `ActionInvoked` to paste's unique name (a unicast signal passes every match
+/// rule) for the guard's question, for `delete` and for `default`, and nothing happens; the
+/// server's own answers still count, each action once however often it is sent.
+@Suite("Forged and repeated answers on the session bus", .temporaryHome, .mock)
+struct ForgedAnswerTests: ScopedSuite {
+    static let path = "/org/freedesktop/Notifications"
+
+    /// A forged `ActionInvoked` of `key` for notification `note`, sent by `dbus-send` (a client
+    /// that is not the server) to the connection that asked for it.
+    func forge(_ key: String, for note: [String: Any], on bus: SessionBus) throws {
+        let sender = try #require(note["sender"] as? String)
+        let id = try #require(note["id"] as? Int)
+        try bus.emit(
+            "org.freedesktop.Notifications.ActionInvoked", path: Self.path, destination: sender,
+            ["uint32:\(id)", "string:\(key)"])
+    }
+
+    /// Waits until the notifier that showed `note` has left the bus (its connection closed).
+    func waitForNotifierToLeave(_ note: [String: Any], on bus: SessionBus) throws {
+        let sender = try #require(note["sender"] as? String)
+        try waitUntil("the notifier to leave the bus", timeout: 30) { try !bus.hasOwner(sender) }
+    }
+
+    /// Waits until no stand-in opener of this test runs: once the notifier has left, every one it
+    /// started has been started (a spawn returns after the exec), so then each has written.
+    func waitForOpeners() throws {
+        let opener = home.root.appendingPathComponent("bin/xdg-open").path
+        try waitUntil("the openers to finish", timeout: 30) {
+            !NotifierSecretTests.commandLines().contains { $0.contains(opener) }
+        }
+    }
+
+    @Test("a forged 'upload' to the guard's question sends nothing; the server's 'cancel' then cancels (130)")
+    func forgedUpload() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try desktopRunner(home: home, bus: bus)
+        try paste.writeConfig(pastieConfig(mock, isDefault: true))
+        let run = try RunningPaste(paste, ["--notify", "--no-copy"], stdin: DesktopNotificationTests.privateKey)
+        try waitUntil("the guard's question", timeout: 30) { server.notifications.count == 1 }
+        let question = server.notifications[0]
+        #expect(question["actions"] as? [String] == ["upload", "Upload anyway", "cancel", "Cancel"])
+        try forge("upload", for: question, on: bus)
+        try server.invoke("cancel", on: question["id"] as? Int ?? 0)
+        let result = try run.finish()
+        #expect(result.out == "")
+        #expect(result.err == "paste: cancelled; nothing was uploaded\n")
+        #expect(result.status == 130)
+        #expect(try mock.requests().isEmpty)
+        #expect(server.notifications.count == 1)
+    }
+
+    @Test("a forged 'delete' deletes nothing: the paste and its record stay")
+    func forgedDelete() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try desktopRunner(home: home, bus: bus)
+        try paste.writeConfig(HistoryEndToEndTests.config(mock))
+        let result = try paste.run(["--notify", "--no-copy", "-S", "pinn"], stdin: "keep me\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let note = try #require(server.notifications.first)
+        #expect((note["actions"] as? [String])?.contains("delete") == true)
+        try forge("delete", for: note, on: bus)
+        // The server closes it: the notifier has read the forged signal by then, and leaves.
+        try server.close(note["id"] as? Int ?? 0, reason: 2)
+        try waitForNotifierToLeave(note, on: bus)
+        #expect(try mock.requests().map(\.method) == ["POST"])
+        #expect(try mock.pastes().count == 1)
+        #expect(try paste.historyLines().count == 1)
+    }
+
+    @Test("a forged 'default' starts no opener")
+    func forgedOpen() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try desktopRunner(home: home, bus: bus)
+        try paste.writeConfig(pastieConfig(mock, isDefault: true))
+        let result = try paste.run(["--notify", "--no-copy"], stdin: "open me\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let note = try #require(server.notifications.first)
+        #expect((note["actions"] as? [String])?.first == "default")
+        try forge("default", for: note, on: bus)
+        try server.close(note["id"] as? Int ?? 0, reason: 2)
+        try waitForNotifierToLeave(note, on: bus)
+        try waitForOpeners()
+        #expect(!FileManager.default.fileExists(atPath: openedFile(in: home).path))
+    }
+
+    @Test("the server's 'default' 50 times over runs the opener once")
+    func repeatedOpenOnce() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try desktopRunner(home: home, bus: bus)
+        // An opener that appends a line per run (the fixture's overwrites).
+        try home.write(
+            "#!/bin/sh\nprintf '%s\\n' \"$*\" >> \"\(openedFile(in: home).path)\"\n", to: "bin/xdg-open", mode: 0o755)
+        try paste.writeConfig(pastieConfig(mock, isDefault: true))
+        let result = try paste.run(["--notify", "--no-copy"], stdin: "open me once\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let url = result.out.trimmingCharacters(in: .newlines)
+        let note = try #require(server.notifications.first)
+        try server.repeatAction("default", on: note["id"] as? Int ?? 0, count: 50)
+        try server.close(note["id"] as? Int ?? 0, reason: 2)
+        try waitForNotifierToLeave(note, on: bus)
+        try waitForOpeners()
+        #expect(try String(contentsOf: openedFile(in: home), encoding: .utf8) == url + "\n")
+    }
+}
