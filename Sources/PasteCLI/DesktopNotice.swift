@@ -47,13 +47,14 @@ struct DesktopNotice: Codable, Equatable, Sendable {
     /// (`RetryFeedback`), so that the final word shows in its place.
     var replacesID: UInt32?
 
-    /// The actions this outcome offers, when the server shows actions: on success `default`,
-    /// `copy`, and `delete` where it can be deleted; on failure `retry` where an outbox entry
-    /// holds the text.
+    /// The actions this outcome offers, when the server shows actions: on success `default`
+    /// (not for a key-bearing URL: `noOpenLine`), `copy`, and `delete` where it can be deleted;
+    /// on failure `retry` where an outbox entry holds the text. The notifier acts on these keys
+    /// only (`DesktopNotifier.act`).
     var actions: [NotificationAction] {
         var actions: [NotificationAction] = []
         if url != nil {
-            actions.append(.init(key: NotificationActionKey.open, label: "Open"))
+            if !isKeyBearing { actions.append(.init(key: NotificationActionKey.open, label: "Open")) }
             actions.append(.init(key: NotificationActionKey.copy, label: "Copy link"))
             if isDeletable { actions.append(.init(key: NotificationActionKey.delete, label: "Delete paste")) }
         }
@@ -61,14 +62,28 @@ struct DesktopNotice: Codable, Equatable, Sendable {
         return actions
     }
 
+    /// Why a URL that carries its own key has no Open, the last line of its notification where
+    /// the server shows buttons. Opening a URL means giving it to `xdg-open` (or a portal),
+    /// which starts the browser with it: both command lines would hold the key, and every user
+    /// may read them (`/proc/PID/cmdline`); the OpenURI portal takes it over the bus but starts
+    /// the browser the same way. A file that forwards the browser to the link keeps it out of
+    /// every argv, but a Snap browser (Ubuntu's Firefox) cannot read a file where it would be
+    /// private (`$XDG_RUNTIME_DIR`; its `/tmp` is its own), and would show an error instead.
+    static let noOpenLine =
+        "No Open button: the browser's command line, which every user can read, would hold the link's key. "
+        + "Paste the link into the browser instead."
+
     /// The notification sent: with the actions only when the server shows them (no promises in
-    /// a notification without buttons), the body escaped for a server that reads markup.
+    /// a notification without buttons; `noOpenLine` where a key-bearing URL goes without Open),
+    /// the body escaped for a server that reads markup.
     func notification(capabilities: Set<String>) -> DesktopNotification {
+        let showsActions = capabilities.contains("actions")
+        let body = showsActions && url != nil && isKeyBearing ? body + "\n" + Self.noOpenLine : body
         var note = DesktopNotification(summary: summary, plainBody: body, capabilities: capabilities)
         note.urgency = .normal
         note.expiry = .after(.milliseconds(max(1, expiryMilliseconds)))
         if let replacesID { note.replacesID = replacesID }
-        if capabilities.contains("actions") { note.actions = actions }
+        if showsActions { note.actions = actions }
         note.image = image
         return note
     }

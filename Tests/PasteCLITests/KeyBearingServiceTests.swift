@@ -45,7 +45,8 @@ struct KeyBearingServiceTests: ScopedSuite {
         #expect(result.err.contains("paste: > POST /pastes/create HTTP/1.1\n"), "\(result.err)")
         let note = try #require(server.notifications.first)
         #expect(note["summary"] as? String == "Copied")
-        #expect(note["body"] as? String == shown)
+        #expect(note["body"] as? String == shown + "\n" + DesktopNotice.noOpenLine)
+        #expect(note["actions"] as? [String] == ["copy", "Copy link"])
     }
 
     @Test("an undeclared service of the same kind is unmarked and shown whole")
@@ -81,7 +82,7 @@ struct KeyBearingServiceTests: ScopedSuite {
         // The random part and the id are on stdout and the clipboard only.
         let capability = String(url.dropFirst(mock.url("/0x0/s/").count))
         #expect(!secret.err.contains(capability), "\(secret.err)")
-        #expect(server.notifications.last?["body"] as? String == mock.url("/") + "…")
+        #expect(server.notifications.last?["body"] as? String == mock.url("/") + "…\n" + DesktopNotice.noOpenLine)
         // Deleting it: the note and the -v trace (its POST goes to the secret URL) keep the
         // random part off stderr too.
         let deleted = try paste.run(["--delete", url, "-v"])

@@ -44,7 +44,7 @@ struct KeyBearingURLTests: ScopedSuite {
         #expect(try xvfb.readClipboard(target: "x-kde-passwordManagerHint").out == "secret")
         let note = try #require(server.notifications.first)
         #expect(note["summary"] as? String == "Copied")
-        #expect(note["body"] as? String == String(url[..<hash]) + "…")
+        #expect(note["body"] as? String == String(url[..<hash]) + "…\n" + DesktopNotice.noOpenLine)
         #expect((note["body"] as? String)?.contains(key) == false)
     }
 

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The detached notifier keeps a paste's URL out of every process's argv: a PrivateBin link's
 /// fragment is the paste's key, and `/proc/PID/cmdline` is readable by every user.
-@Suite("The notifier's delete action keeps the URL out of argv", .temporaryHome, .mock)
+@Suite("The notifier keeps the URL out of argv: delete, and no Open for a key-bearing link", .temporaryHome, .mock)
 struct NotifierSecretTests: ScopedSuite {
     /// Every process's command line as this user reads it (`/proc/*/cmdline`, NULs as spaces).
     static func commandLines() -> [String] {
@@ -42,5 +42,37 @@ struct NotifierSecretTests: ScopedSuite {
         }
         #expect(scans > 1)
         try waitUntil("its record to go", timeout: 30) { (try? paste.historyLines().isEmpty) == true }
+    }
+
+    @Test("a PrivateBin link has no Open, the notification says why, and 'default' runs no opener (issue 45, item 3)")
+    func noOpenForKeyBearingLink() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try desktopRunner(home: home, bus: bus)
+        try paste.writeConfig("[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n")
+        let result = try paste.run(["--notify", "--no-copy", "-S", "privatebin"], stdin: "secret text\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.err == "")
+        let link = result.out.trimmingCharacters(in: .newlines)
+        let hash = try #require(link.firstIndex(of: "#"), "\(link)")
+        let key = String(link[link.index(after: hash)...])
+        #expect(key.count >= 20, "\(link)")
+        let note = try #require(server.notifications.first)
+        #expect(note["actions"] as? [String] == ["copy", "Copy link", "delete", "Delete paste"])
+        #expect(
+            note["body"] as? String
+                == String(link[..<hash]) + "…\nNo Open button: the browser's command line, which every user can "
+                + "read, would hold the link's key. Paste the link into the browser instead.")
+        // The server invokes it anyway (a click on the notification itself): nothing opens.
+        try server.invoke("default", on: note["id"] as? Int ?? 0)
+        let sender = try #require(note["sender"] as? String)
+        let opener = home.root.appendingPathComponent("bin/xdg-open").path
+        try waitUntil("the notifier to leave and no opener to run", timeout: 30) {
+            let lines = Self.commandLines()
+            let holders = lines.filter { $0.contains(key) }
+            #expect(holders.isEmpty, "argv holds the key: \(holders)")
+            return try !bus.hasOwner(sender) && !lines.contains { $0.contains(opener) }
+        }
+        #expect(!FileManager.default.fileExists(atPath: openedFile(in: home).path))
     }
 }
