@@ -6,9 +6,10 @@ import WaylandInterop
 /// with no wl-clipboard process anywhere.
 ///
 /// Reading connects, learns the selection's offer and MIME types (two round trips), asks for
-/// the best type (`textTypes`, or an image as `ImageTarget` orders them) and reads the owner's
-/// answer from a socket, with the same deadline per wait, pace, limits and observer as the X11
-/// reader: a read that goes past `ContentPreferences.readLimit` stops with `.exceedsLimit`, an
+/// the best type (`textTypes`, or an image as `ImageTarget` orders them), after the password
+/// manager's mark on each side it can see (the offer's, and with `DISPLAY` the X selection's:
+/// `refuseIfMarkedOnX`), and reads the owner's answer from a socket, with the same deadline per
+/// wait, pace, limits and observer as the X11 reader: a read that goes past `ContentPreferences.readLimit` stops with `.exceedsLimit`, an
 /// image past `imageLimit` with `.tooLarge`, and text larger than `handOverBytes` is shown to a
 /// `TextObserver` while it arrives, on a thread joined before the read returns.
 ///

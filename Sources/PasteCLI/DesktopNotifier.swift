@@ -14,8 +14,10 @@ import SystemInterop
 ///
 /// The run hands it a `DesktopNotice` (JSON) on its stdin, then end of file; it answers with
 /// one status byte on its stdout (`Status`) once the notification is shown, and closes it. It
-/// then waits for the notification's `ActionInvoked` and `NotificationClosed` and acts:
-/// `default` runs `xdg-open URL`, `copy` puts the URL on the clipboard again, `delete` deletes
+/// then waits for the notification's `ActionInvoked` and `NotificationClosed` (from the server
+/// that showed it, each key once: `NotificationServer.nextEvent`) and acts on the keys it
+/// offered: `default` runs `xdg-open URL` (never offered for a URL that carries its key:
+/// `DesktopNotice.noOpenLine`), `copy` puts the URL on the clipboard again, `delete` deletes
 /// the paste here, as `paste --delete URL` would, `retry` runs `paste --outbox send ID`. It leaves when the notification
 /// closes, or after `longestWait` in any case (closing it then). It holds no terminal (stdio is
 /// the two sockets and /dev/null, then /dev/null), no lock, and no outbox entry while it waits:
