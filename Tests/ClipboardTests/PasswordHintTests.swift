@@ -62,8 +62,10 @@ struct PasswordHintTests: ScopedSuite {
 
     @Test(
         "an owner that cannot say what its mark means is taken at its word: zero bytes, or INCR (issue 45, item 7)",
-        arguments: [[], Array("secret".utf8) + [UInt8](repeating: 0x0A, count: 100_000)])
-    func unsaidMarkIsSecret(value: [UInt8]) throws {
+        arguments: ["zero bytes", "INCR"])
+    func unsaidMarkIsSecret(answer: String) throws {
+        // Past ScriptedOwner.chunkSize the owner answers by INCR: "secret" and new lines.
+        let value = answer == "INCR" ? Array("secret".utf8) + [UInt8](repeating: 0x0A, count: 100_000) : []
         let owner = try ScriptedOwner(
             on: xvfb,
             answers: [

@@ -57,6 +57,7 @@ struct XWaylandMarkTests: ScopedSuite {
             [service "pastie"]
                 url = \(mock.url("/pastes/create"))
                 content-field = paste[body]
+                field = paste[authorization]=burger
 
             """, to: "config/paste/config")
         let (window, owner) = try copyInPasswordManager()
