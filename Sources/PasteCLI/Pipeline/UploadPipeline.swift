@@ -104,16 +104,6 @@ struct UploadPipeline {
             return .success
         }
 
-        if let notice = plan.defaultServiceNotice,
-            reading.routesUsed.contains(where: { $0.service.name == plan.route.service.name })
-        {
-            // Said before the request, once: the mark is best effort (a state folder that cannot
-            // be written only means it is said again).
-            output.notice(notice.line)
-            try? AtomicFile.write([], to: notice.markPath, durable: false)
-            windows.footnote = notice.windowText
-        }
-
         let (results, signal, detours) = sendAndRecord(
             requests, inputs, reading, journaled: journaled, plan: plan, options: options, retrying: windows.retrying,
             // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
