@@ -16,7 +16,7 @@ extension Runner {
         let earlyOwner =
             resolver.mayCopy && !resolver.readsSelection
             ? try? clipboard.get().prepareWrite(to: .clipboard) : nil
-        var configuration: Configuration
+        let configuration: Configuration
         do {
             configuration = try loadConfiguration()
         } catch {
@@ -26,15 +26,7 @@ extension Runner {
         }
         let windows = DesktopWindows(plan: resolver.windows(for: configuration.settings), output: output)
         do {
-            var plan = try resolver.resolve(configuration, windows: windows.plan)
-            // Nothing is read or sent to a public service nobody chose before the person says so.
-            if let question = plan.consent {
-                if case .another = try askConsent(question, windows: windows) {
-                    // The config now names the service chosen: the plan is made again from it.
-                    configuration = try loadConfiguration()
-                    plan = try resolver.resolve(configuration, windows: windows.plan)
-                }
-            }
+            let plan = try resolver.resolve(configuration, windows: windows.plan)
             if plan.transfer.isVerbose, let choice = plan.clipboardChoice {
                 output.trace("clipboard: \(choice.backend.summary) (\(choice.reason))")
             }

@@ -169,7 +169,7 @@ struct PlanResolver {
         return RunPlan.ConsentQuestion(
             service: service.name, host: ConnectionPolicy.host(of: service.url.raw),
             configPath: configuration.path ?? invocation.configPath ?? context.defaultConfigPath,
-            choices: configuration.services.map(\.name))
+            services: configuration.services)
     }
 
     /// The service: `--url`'s ad-hoc endpoint, else `-S` > `PASTE_SERVICE` > `[paste] service` >

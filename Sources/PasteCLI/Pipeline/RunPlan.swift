@@ -95,15 +95,19 @@ struct RunPlan: Sendable {
     /// The question asked before the first upload to a public service that nobody chose
     /// (no `service =`, `-S`, `--url` or `PASTE_SERVICE`): nothing is read or sent before it is
     /// answered (`Runner.askConsent`).
-    struct ConsentQuestion: Sendable, Equatable {
+    struct ConsentQuestion: Sendable {
         /// The built-in default the text would go to.
         var service: String
         /// Its host, as the question names it.
         var host: String
         /// The config file an answer of "always" (or another service) is written to.
         var configPath: String
-        /// The services "choose another" offers: every one the config knows, built-ins first.
-        var choices: [String]
+        /// Every service the config knows, built-ins first: "choose another" offers those that
+        /// take text, and the one chosen falls back along its own chain among them.
+        var services: [ServiceProfile]
+
+        /// The names "choose another" offers: the services that take text, but the default.
+        var choices: [String] { services.filter { $0.accepts.takesText && $0.name != service }.map(\.name) }
     }
 
     /// Where the text comes from, stdin's kind looked at once.

@@ -62,6 +62,10 @@ struct UploadPipeline {
         clipboard: SessionClipboard, windows: DesktopWindows, stopsEarly: () -> Void
     ) throws -> ExitStatus {
         var windows = windows
+        var plan = plan
+        var reading = reading
+        // Nothing goes to a public service nobody chose before the person says so.
+        try ConsentStage(output: output, context: context).ask(plan: &plan, reading: &reading, windows: windows)
         var inputs = reading.inputs
         // Said once per service used, now that what was read chose them.
         for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }

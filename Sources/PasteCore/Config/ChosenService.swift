@@ -3,7 +3,8 @@
 /// it came from, so the answer can be read and changed like any other setting.
 public enum ChosenService {
     /// The comment above the line, saying where it came from and what else may go there.
-    static let comment = "# chosen when paste asked before its first upload; any name from 'paste --list-services' works"
+    static let comment =
+        "# chosen when paste asked before its first upload; any name from 'paste --list-services' works"
 
     /// `text` (a config file's content, empty for none) with `service = name` chosen: the line
     /// goes first under the first `[paste]` header, or a `[paste]` section is put at the top.

@@ -15,7 +15,7 @@ enum ConsentAnswer: Equatable {
 }
 
 /// Nothing chose a service and nobody could be asked (cron, a script with no terminal): exit 78,
-/// nothing read, nothing sent, nothing left in the outbox.
+/// nothing sent, nothing left in the outbox.
 struct NoServiceChosen: PasteError {
     /// The public host the text would have gone to.
     var host: String
@@ -37,21 +37,31 @@ struct ChoiceNotKept: PasteError {
     var exitStatus: ExitStatus { .ioError }
 }
 
-extension Runner {
+/// Consent, the stage between read and guard when nothing chose a service: before the first
+/// upload to the built-in public default, the person is asked (`RunPlan.consent`), and an answer
+/// of "always" or another service is kept in the config. Asked only when a text read is going
+/// there (an image for the configured `image-service` asks nothing); nothing has been sent, and
+/// what stops here leaves nothing in the outbox (`UploadPipeline` drops stdin's entry).
+struct ConsentStage {
+    var output: Output
+    var context: Context
+
     /// How long a person at a terminal has to answer before it counts as no.
     static let terminalQuestionTime = Duration.seconds(600)
 
-    /// Asks before the first upload to the built-in public default, when nothing chose a
-    /// service (`RunPlan.consent`), and remembers an answer of "always" or another service in
-    /// the config.
+    /// Asks, where a text read goes to the unchosen default, and moves the plan and the reading
+    /// to the service chosen instead, if one was.
     ///
     /// A hotkey asks in a notification or a window; a run with a terminal (stdin or stderr is
     /// one) asks on `/dev/tty`, so `dmesg | paste` asks too; with neither, nobody is asked and
     /// nothing is sent (`NoServiceChosen`, 78).
-    /// - Returns: the answer; the caller sends nothing before it has one.
     /// - Throws: `Cancelled` (130) for no, `NoServiceChosen` when nobody could be asked,
-    ///   `ChoiceNotKept` when the config could not be written.
-    func askConsent(_ question: RunPlan.ConsentQuestion, windows: DesktopWindows) throws -> ConsentAnswer {
+    ///   `ChoiceNotKept` when the config could not be written, `ConfigError` for a chosen
+    ///   service whose connection keys cannot be resolved.
+    func ask(plan: inout RunPlan, reading: inout ReadStage.Reading, windows: DesktopWindows) throws {
+        guard let question = plan.consent,
+            reading.inputs.contains(where: { reading.route(of: $0).service.name == question.service })
+        else { return }
         let answer: ConsentAnswer?
         if windows.isShown, let asked = try windows.askConsent(question) {
             answer = asked
@@ -60,13 +70,20 @@ extension Runner {
         } else {
             throw NoServiceChosen(host: question.host, configPath: question.configPath)
         }
-        guard let answer else { throw Cancelled() }
         switch answer {
-        case .once: break
-        case .always: try remember(question.service, in: question.configPath)
-        case .another(let name): try remember(name, in: question.configPath)
+        case nil: throw Cancelled()
+        case .once?: break
+        case .always?: try remember(question.service, in: question.configPath)
+        case .another(let name)?:
+            try remember(name, in: question.configPath)
+            guard let profile = question.services.first(where: { $0.name == name }) else { return }
+            let (connection, warning) = try PlanResolver.connection(
+                for: profile, paste: plan.pasteConnection, context: context, isInsecure: plan.transfer.isInsecure)
+            plan.route = RunPlan.Route(service: profile, connection: connection, warning: warning)
+            plan.fallbacks = try FallbackStage.chain(from: profile, among: question.services)
+            reading.route = plan.route
         }
-        return answer
+        plan.consent = nil
     }
 
     /// Writes `service = name` under `[paste]` in the config at `path` (made when missing), and
@@ -97,7 +114,7 @@ extension DesktopWindows {
     ///   outer optional when nobody can be asked this way.
     func askConsent(_ question: RunPlan.ConsentQuestion) throws -> ConsentAnswer?? {
         let message = output.shown(Self.consentMessage(question))
-        let others = question.choices.filter { $0 != question.service }
+        let others = question.choices
         if plan.usesDesktopNotifications {
             var actions = [
                 NotificationAction(key: NotificationActionKey.upload, label: "Upload once"),
@@ -141,12 +158,14 @@ extension DesktopWindows {
 
     /// Another service, chosen in a window of one button each (Cancel last); nil when cancelled.
     private func chooseService(among names: [String]) throws -> ConsentAnswer? {
-        let buttons = names.enumerated().map { Alerts.Button($0.element, answer: Int?.some($0.offset)) }
+        let buttons =
+            names.enumerated().map { Alerts.Button($0.element, answer: Int?.some($0.offset)) }
             + [Alerts.Button("Cancel", answer: Int?.none)]
         do {
-            let index = try Alerts.confirm(
-                message: "Where should pastes go? The choice is kept in the config.", buttons: buttons,
-                displayName: plan.displayName, app: .paste) ?? nil
+            let index =
+                try Alerts.confirm(
+                    message: "Where should pastes go? The choice is kept in the config.", buttons: buttons,
+                    displayName: plan.displayName, app: .paste) ?? nil
             return index.map { .another(names[$0]) }
         } catch {
             throw AlertFailure(error: error)
@@ -166,18 +185,18 @@ struct ConsentTerminal: ~Copyable {
     }
 
     /// Asks, and reads the answer; nil for no (an empty line, end of input, no answer in
-    /// `Runner.terminalQuestionTime`).
+    /// `ConsentStage.terminalQuestionTime`).
     func ask(_ question: RunPlan.ConsentQuestion) -> ConsentAnswer? {
-        let others = question.choices.filter { $0 != question.service }
+        let others = question.choices
         say(
-            "paste: no service is chosen yet, so this would go to \(question.host), a public pastebin: "
+            "paste: no service is chosen yet, so this would go to \(Self.shown(question.host)), a public pastebin: "
                 + "anyone with the link can read it.\n"
                 + "Upload it there? [o]nce, [a]lways (kept in the config), [c]hoose another, [N]o: ")
         switch readLine()?.lowercased().first {
         case "o", "y": return .once
         case "a": return .always
         case "c":
-            say("Services: \(others.joined(separator: ", "))\nService: ")
+            say("Services: \(others.map(Self.shown).joined(separator: ", "))\nService: ")
             guard let name = readLine(), others.contains(name) else {
                 say("paste: not a service paste knows\n")
                 return nil
@@ -187,25 +206,28 @@ struct ConsentTerminal: ~Copyable {
         }
     }
 
+    /// Writes `text` as it is: the words are ours, and what came from the config in them (a
+    /// host, service names) was made printable first (`shown`).
     private func say(_ text: String) {
-        // Each line as a terminal may show it: a host or a name from the config is no escape.
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            Sanitizer.printable(String($0), limit: 4096)
-        }
-        try? terminal.writeAll(Array(lines.joined(separator: "\n").utf8))
+        try? terminal.writeAll(Array(text.utf8))
     }
 
+    /// A host or a name from the config as a terminal may show it: no escape, one line.
+    private static func shown(_ value: String) -> String { Sanitizer.printable(value, limit: 300) }
+
     /// One line from the terminal, without its end and surrounding blanks; nil at end of input
-    /// or after `Runner.terminalQuestionTime`.
+    /// or after `ConsentStage.terminalQuestionTime`.
     private func readLine() -> String? {
-        let deadline = ContinuousClock.now + Runner.terminalQuestionTime
+        let deadline = ContinuousClock.now + ConsentStage.terminalQuestionTime
         var bytes: [UInt8] = []
         while let byte = try? terminal.readByte(before: deadline) {
             if byte == UInt8(ascii: "\n") { break }
             bytes.append(byte)
             if bytes.count > 256 { break }
         }
-        let line = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        let line = String(decoding: bytes, as: UTF8.self).split(whereSeparator: {
+            $0 == " " || $0 == "\t" || $0 == "\r"
+        })
         return line.isEmpty ? nil : line.joined(separator: " ")
     }
 }
