@@ -12,10 +12,14 @@ enum NotificationActionKey {
     static let delete = "delete"
     /// Sends the outbox entry that holds the text now.
     static let retry = "retry"
-    /// Answers the secret guard's question: send it.
+    /// Answers the secret guard's question (or the one before the first public upload): send it.
     static let upload = "upload"
-    /// Answers the secret guard's question: do not.
+    /// Answers the secret guard's question (or the one before the first public upload): do not.
     static let cancel = "cancel"
+    /// Answers the question before the first public upload: send there, now and from then on.
+    static let always = "always"
+    /// Answers the question before the first public upload: choose another service first.
+    static let choose = "choose"
 }
 
 /// What one outcome says on the desktop, and what its actions act on: the value the run hands

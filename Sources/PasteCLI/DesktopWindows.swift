@@ -201,31 +201,44 @@ struct DesktopWindows {
     /// - Returns: true for `upload`, false for `cancel`, a closing or no answer in time; the
     ///   failure when no server with buttons answered.
     private func askOnDesktop(_ message: String) -> Result<Bool, NotifyError> {
+        askOnDesktop(
+            summary: "Upload this text?", message: message,
+            actions: [
+                .init(key: NotificationActionKey.upload, label: "Upload anyway"),
+                .init(key: NotificationActionKey.cancel, label: "Cancel"),
+            ]
+        ).map { $0 == NotificationActionKey.upload }
+    }
+
+    /// Asks a question as a critical notification whose actions are the answers, on this thread.
+    ///
+    /// - Returns: the key of the action chosen; nil for `cancel`, a closing or no answer within
+    ///   `questionTime`; the failure when no server with buttons answered.
+    func askOnDesktop(summary: String, message: String, actions: [NotificationAction])
+        -> Result<String?, NotifyError>
+    {
         guard let address = plan.busAddress else { return .failure(.bus(.noAddress)) }
         do {
             let deadline = ContinuousClock.now + Self.serverTime
             let (server, capabilities) = try NotificationServer.connect(busAddress: address, before: deadline)
             guard capabilities.contains("actions") else { return .failure(.noActions) }
             try server.watchSignals(before: .now + DesktopNotifier.callTime)
-            var note = DesktopNotification(
-                summary: "Upload this text?", plainBody: message, capabilities: capabilities)
-            note.actions = [
-                .init(key: NotificationActionKey.upload, label: "Upload anyway"),
-                .init(key: NotificationActionKey.cancel, label: "Cancel"),
-            ]
+            var note = DesktopNotification(summary: summary, plainBody: message, capabilities: capabilities)
+            note.actions = actions
             note.urgency = .critical
             note.expiry = .after(Self.questionTime)
             let id = try server.show(note, before: .now + DesktopNotifier.callTime)
             // A little past the expiry, for a server that closes it late.
             let end = ContinuousClock.now + Self.questionTime + .seconds(1)
+            let keys = Set(actions.map(\.key))
             while true {
                 switch try server.nextEvent(of: id, before: end) {
-                case .actionInvoked(NotificationActionKey.upload)?: return .success(true)
-                case .actionInvoked(NotificationActionKey.cancel)?, .closed?: return .success(false)
+                case .actionInvoked(NotificationActionKey.cancel)?, .closed?: return .success(nil)
+                case .actionInvoked(let key)? where keys.contains(key): return .success(key)
                 case .actionInvoked?: continue
                 case nil:
                     try? server.close(id, before: .now + DesktopNotifier.callTime)
-                    return .success(false)
+                    return .success(nil)
                 }
             }
         } catch {

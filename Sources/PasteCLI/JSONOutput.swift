@@ -18,6 +18,39 @@ enum JSONOutput {
         return "{" + members.joined(separator: ",") + "}"
     }
 
+    /// A paste that was not made, or a run that stopped before any was: the same keys every
+    /// time (`error`, `message`, `status`, `outbox`, `file`), so a script reads one shape.
+    ///
+    /// - Parameters:
+    ///   - status: the exit status the failure ends the run with; `error` is its name.
+    ///   - message: the first line stderr says of it.
+    ///   - outbox: the entry that holds the text and its state (`retryable`, `held`), if one does.
+    static func failure(status: ExitStatus, message: String, outbox: (id: String, state: String)?, fileName: String?)
+        -> String
+    {
+        let place = outbox.map { "{\"id\":\(JSONText.quote($0.id)),\"state\":\(JSONText.quote($0.state))}" }
+        let members = [
+            "\"error\":\(JSONText.quote(status.kind))",
+            "\"message\":\(JSONText.quote(message))",
+            "\"status\":\(status.rawValue)",
+            "\"outbox\":\(place ?? "null")",
+            "\"file\":\(fileName.map(JSONText.quote) ?? "null")",
+        ]
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// A pipeline's failure as a `failure` object.
+    static func object(for failure: PasteFailure, fileName: String?) -> String {
+        let message =
+            failure.terminalLines().lazy.compactMap { line -> String? in
+                if case .error(let text) = line { return text }
+                return nil
+            }.first ?? failure.cause.message
+        var outbox: (id: String, state: String)?
+        if case .outbox(let id, let state) = failure.text { outbox = (id, state.rawValue) }
+        return Self.failure(status: failure.exitStatus, message: message, outbox: outbox, fileName: fileName)
+    }
+
     static func object(for record: HistoryRecord) -> String {
         let members = [
             "\"time\":\(JSONText.quote(JSONText.timestamp(record.time)))",

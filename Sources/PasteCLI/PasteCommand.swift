@@ -56,7 +56,15 @@ public enum PasteCommand {
                 output.error("cannot run \(coreutils): \(failure)")
                 return 126
             case .paste(let invocation):
-                return try Runner(invocation: invocation, context: context, output: output).run().rawValue
+                do {
+                    return try Runner(invocation: invocation, context: context, output: output).run().rawValue
+                } catch let error as any PasteError where invocation.isJSON && invocation.action == .upload {
+                    // A run that stopped before any paste was made still gives a script its object.
+                    output.result(
+                        JSONOutput.failure(status: error.exitStatus, message: error.message, outbox: nil, fileName: nil)
+                    )
+                    throw error
+                }
             }
         } catch let error as any PasteError {
             output.report(error)

@@ -54,10 +54,6 @@ public struct Context: Sendable {
     /// The outbox folder, where failed uploads wait for `paste --retry`.
     public var outboxDirectory: String { pasteStateDirectory + "/outbox" }
 
-    /// The mark left once the first upload with no config was announced (its public
-    /// destination named), so that it is said once and not on every run.
-    public var defaultServiceToldPath: String { pasteStateDirectory + "/default-service-told" }
-
     /// The history file.
     public var historyPath: String { pasteStateDirectory + "/history" }
 

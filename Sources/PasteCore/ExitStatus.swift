@@ -31,3 +31,25 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// SIGTERM stopped the upload (128 + SIGTERM); the text waits in the outbox.
     case terminated = 143
 }
+
+extension ExitStatus {
+    /// The status's name in `--json` failure objects (`"error"`): stable, documented in paste(1),
+    /// JSON OUTPUT, so scripts can branch on it.
+    public var kind: String {
+        switch self {
+        case .success: "none"
+        case .usage: "usage"
+        case .badInput: "bad-input"
+        case .noInput: "no-input"
+        case .unavailable: "unavailable"
+        case .internalError: "internal"
+        case .ioError: "io"
+        case .temporaryFailure: "temporary"
+        case .refused: "refused"
+        case .config: "config"
+        case .hungUp: "hung-up"
+        case .cancelled: "cancelled"
+        case .terminated: "terminated"
+        }
+    }
+}

@@ -3,66 +3,11 @@ import PasteCore
 import Testing
 import TestSupport
 
-/// A newcomer's first run (issue 27): with no config, the first upload names its public
-/// destination once, before the request; `--help` names the default; `--init-config` writes a
-/// commented starter config and never replaces one.
-@Suite("A newcomer's first run: the default service said once, a starter config", .temporaryHome)
+/// A newcomer's first run (issue 27): `--help` names the default; `--init-config` writes a
+/// commented starter config and never replaces one. (The question before the first public
+/// upload: `ConsentTests`.)
+@Suite("A newcomer's first run: the default service named, a starter config", .temporaryHome)
 struct FirstRunTests: ScopedSuite {
-    /// The line the first upload with no config says before its request.
-    static let noticeLine =
-        "paste: no config: this goes to dpaste.com, a public pastebin (said once); -S NAME sends it elsewhere, "
-        + "'paste --init-config' writes a config to choose\n"
-
-    /// A runner whose uploads to any outside host stop at a SOCKS5 proxy on 127.0.0.1 that
-    /// resolves no name: nothing leaves the machine and no name is looked up.
-    func offline(_ socks: FixtureServer) -> PasteRunner {
-        var paste = paste
-        for name in ["http_proxy", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY", "PASTE_SERVICE"] {
-            paste.extraEnvironment[name] = .some(nil)
-        }
-        paste.extraEnvironment["all_proxy"] = "socks5h://127.0.0.1:\(socks.port)"
-        return paste
-    }
-
-    @Test("the first upload with no config names dpaste.com before the request, once per machine")
-    func defaultServiceSaidOnce() throws {
-        let socks = try FixtureServer.socks5Proxy()
-        let paste = offline(socks)
-        let first = try paste.run(["--no-copy"], stdin: "first\n")
-        #expect(first.status == 75)
-        let refused =
-            "paste: proxy 127.0.0.1:\(socks.port) failed: Can't complete SOCKS5 connection to dpaste.com. (4)\n"
-        let ids = try paste.outboxIDs()
-        #expect(ids.count == 1)
-        #expect(first.err == Self.noticeLine + refused + keptLine(id: ids[0], isHeld: false) + "\n")
-        // Said before the request: the proxy saw the connection after it.
-        try socks.waitForLog("the request") { $0.contains("dpaste.com:443") }
-        let mark = home.stateHome.appendingPathComponent("paste/default-service-told").path
-        #expect(FileManager.default.fileExists(atPath: mark))
-
-        let second = try paste.run(["--no-copy"], stdin: "second\n")
-        #expect(second.status == 75)
-        let id = try #require(try paste.outboxIDs().last)
-        #expect(second.err == refused + keptLine(id: id, isHeld: false) + "\n")
-    }
-
-    @Test("nothing is said when -S, PASTE_SERVICE, a config or a dry run is there", arguments: [0, 1, 2, 3])
-    func notSaidWhenChosen(_ variant: Int) throws {
-        let socks = try FixtureServer.socks5Proxy()
-        var paste = offline(socks)
-        var arguments = ["--no-copy"]
-        switch variant {
-        case 0: arguments += ["-S", "dpaste"]
-        case 1: paste.extraEnvironment["PASTE_SERVICE"] = "dpaste"
-        case 2: try paste.writeConfig("[paste]\nretries = 0\n")
-        default: arguments += ["-n"]
-        }
-        let result = try paste.run(arguments, stdin: "chosen\n")
-        #expect(!result.err.contains("no config:"), "stderr: \(result.err)")
-        let mark = home.stateHome.appendingPathComponent("paste/default-service-told").path
-        #expect(!FileManager.default.fileExists(atPath: mark))
-    }
-
     @Test("--help names the default service and --init-config")
     func helpNamesDefault() throws {
         let help = try paste.run(["--help"])

@@ -206,6 +206,31 @@ struct HotkeyTests: ScopedSuite {
         #expect(pasteWindows().isEmpty)
     }
 
+    @Test("no service chosen: a window asks before the first public upload; nothing is sent before 'Upload once'")
+    func consentWindow() throws {
+        try paste.writeConfig("[paste]\nnotify-timeout = 1\n[service \"dpaste\"]\nurl = \(mock.url("/api/v2/"))\n")
+        try xvfb.putOnClipboard("hotkey consent")
+        let asked = try launch(["-c", "--notify"])
+        try waitForFocusedWindow()
+        #expect(try mock.requests().isEmpty)
+        // Buttons top to bottom: Upload once, Always use dpaste, Choose another…, Cancel (focused).
+        try xdotool("key", "Up", "Up", "Up", "Return")
+        let result = try asked.wait(timeout: 30)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(try mock.pastes().map(\.data) == [Data("hotkey consent".utf8)])
+
+        // "Once" chose nothing: the next press asks again, and Escape sends nothing.
+        try xvfb.putOnClipboard("not this one")
+        let again = try launch(["-c", "--notify"])
+        try waitForFocusedWindow()
+        try xdotool("key", "Escape")
+        let cancelled = try again.wait(timeout: 30)
+        #expect(cancelled.status == 130)
+        #expect(cancelled.err == "paste: cancelled; nothing was uploaded\n")
+        #expect(try mock.pastes().count == 1)
+        #expect(try xvfb.clipboardText() == "not this one")
+    }
+
     @Test("the secret guard's dialog blocks the upload until answered; Cancel is the default")
     func secretGuardDialog() throws {
         let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"

@@ -245,7 +245,7 @@ struct BinaryFileTests: ScopedSuite {
         // The usual service (dpaste, pointed at the mock) takes text only: one line, nothing sent.
         try mock.clearRequests()
         try paste.writeConfig("[service \"dpaste\"]\n    url = \(mock.url("/api/v2/"))\n")
-        let refused = try paste.run(["-f", path, "--no-copy"])
+        let refused = try paste.run(["-f", path, "--no-copy", "-S", "dpaste"])
         #expect(refused.status == 65)
         #expect(
             refused.err
@@ -302,7 +302,7 @@ struct BinaryFileTests: ScopedSuite {
         #expect(sent.status == 0, "stderr: \(sent.err)")
         #expect(try mock.posts().last?.field("paste[body]")?.data == Data(latin1))
         // Form carries only UTF-8: refused as text that is not UTF-8 (issue 16), never as binary.
-        let refused = try paste.run(["-f", path, "--no-copy"])
+        let refused = try paste.run(["-f", path, "--no-copy", "-S", "dpaste"])
         #expect(refused.status == 65)
         #expect(
             refused.err.hasPrefix("paste: the text is not UTF-8 (byte offset 3), and format = form"),

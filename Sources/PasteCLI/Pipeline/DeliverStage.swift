@@ -55,6 +55,7 @@ struct DeliverStage {
             }
         case .failure(let failure):
             output.report(failure)
+            if output.isJSON { output.result(JSONOutput.object(for: failure, fileName: fileName)) }
             if status == .success { status = failure.exitStatus }
             if windows.isShown { windows.notifyFailure(failure) }
         }

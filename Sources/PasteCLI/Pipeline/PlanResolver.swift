@@ -158,23 +158,18 @@ struct PlanResolver {
             || settings.isCopyExplicit
     }
 
-    /// The announcement of the first upload that nothing chose a service for: no config file,
-    /// no `-S`, `--url` or `PASTE_SERVICE`, the built-in default, not a dry run, and not said on
-    /// this machine before (no mark in the state folder). Nil otherwise.
-    func defaultServiceNotice(_ configuration: Configuration, service: ServiceProfile) -> RunPlan.DefaultServiceNotice?
-    {
-        guard configuration.path == nil, invocation.service == nil, invocation.url == nil,
-            context.nonEmpty("PASTE_SERVICE") == nil, !invocation.isDryRun,
-            service.isBuiltIn, service.name == BuiltInServices.defaultName
+    /// The question to ask before the text goes to the built-in public default because nothing
+    /// chose a service: no `service =` in the config, no `-S`, `--url` or `PASTE_SERVICE`, and
+    /// not a dry run (which sends nothing). A section that only moves a built-in to another host
+    /// is not a choice. Nil when a service was chosen.
+    func consentQuestion(_ configuration: Configuration, service: ServiceProfile) -> RunPlan.ConsentQuestion? {
+        guard configuration.settings.service == nil, invocation.service == nil, invocation.url == nil,
+            context.nonEmpty("PASTE_SERVICE") == nil, !invocation.isDryRun, service.name == BuiltInServices.defaultName
         else { return nil }
-        let markPath = context.defaultServiceToldPath
-        if (try? FileSystem.status(ofPath: markPath, followingSymbolicLinks: false)) != nil { return nil }
-        let host = ConnectionPolicy.host(of: service.url.raw)
-        return RunPlan.DefaultServiceNotice(
-            line: "no config: this goes to \(host), a public pastebin (said once); -S NAME sends it elsewhere, "
-                + "'paste --init-config' writes a config to choose",
-            windowText: "Sent to \(host), a public pastebin. 'paste --init-config' writes a config to choose another.",
-            markPath: markPath)
+        return RunPlan.ConsentQuestion(
+            service: service.name, host: ConnectionPolicy.host(of: service.url.raw),
+            configPath: configuration.path ?? invocation.configPath ?? context.defaultConfigPath,
+            services: configuration.services)
     }
 
     /// The service: `--url`'s ad-hoc endpoint, else `-S` > `PASTE_SERVICE` > `[paste] service` >
@@ -265,7 +260,7 @@ struct PlanResolver {
             options: options,
             copy: copyTarget(for: settings),
             isCopyExpected: isCopyExpected(settings),
-            defaultServiceNotice: defaultServiceNotice(configuration, service: service),
+            consent: consentQuestion(configuration, service: service),
             clipboardChoice: clipboardChoice(for: settings),
             clipboardTimeout: settings.clipboardTimeout,
             maximumClipboardBytes: settings.maximumClipboardBytes,

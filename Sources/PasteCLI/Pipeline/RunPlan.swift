@@ -92,14 +92,22 @@ struct RunPlan: Sendable {
         var warning: String?
     }
 
-    /// What the first upload with no config says of its public destination, once per machine.
-    struct DefaultServiceNotice: Sendable {
-        /// The stderr line, said before the request.
-        var line: String
-        /// What the result window adds, at a hotkey.
-        var windowText: String
-        /// The mark left once it is said (`Context.defaultServiceToldPath`).
-        var markPath: String
+    /// The question asked before the first upload to a public service that nobody chose
+    /// (no `service =`, `-S`, `--url` or `PASTE_SERVICE`): nothing is read or sent before it is
+    /// answered (`Runner.askConsent`).
+    struct ConsentQuestion: Sendable {
+        /// The built-in default the text would go to.
+        var service: String
+        /// Its host, as the question names it.
+        var host: String
+        /// The config file an answer of "always" (or another service) is written to.
+        var configPath: String
+        /// Every service the config knows, built-ins first: "choose another" offers those that
+        /// take text, and the one chosen falls back along its own chain among them.
+        var services: [ServiceProfile]
+
+        /// The names "choose another" offers: the services that take text, but the default.
+        var choices: [String] { services.filter { $0.accepts.takesText && $0.name != service }.map(\.name) }
     }
 
     /// Where the text comes from, stdin's kind looked at once.
@@ -132,9 +140,9 @@ struct RunPlan: Sendable {
     /// asked for the copy (`-c`, `-P`, `--image`, or `copy = true` in the config); a pipeline or
     /// cron job with no display is not told each time that there was nothing to copy to.
     var isCopyExpected: Bool
-    /// Said before the first paste to the built-in default is sent, when no config, `-S`,
-    /// `--url` or `PASTE_SERVICE` chose a service and it was never said on this machine.
-    var defaultServiceNotice: DefaultServiceNotice?
+    /// Asked before anything is read when no service was chosen and the text would go to the
+    /// built-in public default; nil otherwise.
+    var consent: ConsentQuestion?
     /// The clipboard of this session and why it was chosen, decided once; nil when the run
     /// neither reads nor copies.
     var clipboardChoice: ClipboardBackend.Choice?

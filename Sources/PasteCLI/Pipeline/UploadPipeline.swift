@@ -62,6 +62,10 @@ struct UploadPipeline {
         clipboard: SessionClipboard, windows: DesktopWindows, stopsEarly: () -> Void
     ) throws -> ExitStatus {
         var windows = windows
+        var plan = plan
+        var reading = reading
+        // Nothing goes to a public service nobody chose before the person says so.
+        try ConsentStage(output: output, context: context).ask(plan: &plan, reading: &reading, windows: windows)
         var inputs = reading.inputs
         // Said once per service used, now that what was read chose them.
         for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
@@ -102,16 +106,6 @@ struct UploadPipeline {
         if plan.isDryRun {
             output.text(build.describe(requests, inputs: inputs))
             return .success
-        }
-
-        if let notice = plan.defaultServiceNotice,
-            reading.routesUsed.contains(where: { $0.service.name == plan.route.service.name })
-        {
-            // Said before the request, once: the mark is best effort (a state folder that cannot
-            // be written only means it is said again).
-            output.notice(notice.line)
-            try? AtomicFile.write([], to: notice.markPath, durable: false)
-            windows.footnote = notice.windowText
         }
 
         let (results, signal, detours) = sendAndRecord(
