@@ -41,7 +41,8 @@ struct ConfigPrecedenceTests: ScopedSuite {
     @Test("the built-in default, then [paste] service, then PASTE_SERVICE, then -S")
     func precedence() throws {
         var paste = paste
-        try paste.writeConfig(Self.services(mock))
+        // The built-in default, once chosen (with nothing chosen paste asks first: ConsentTests).
+        try paste.writeConfig(Self.services(mock, defaultService: "dpaste"))
         #expect(try Self.route(paste, mock, text: "default\n") == "/api/v2/")
 
         try paste.writeConfig(Self.services(mock, defaultService: "by-config"))

@@ -27,7 +27,8 @@ struct FileNameLanguageTests: ScopedSuite {
 
     @Test("dpaste gets the syntax of the extension; an unknown extension sends none")
     func dpaste() throws {
-        try paste.writeConfig("[service \"dpaste\"]\n    url = \(mock.url("/api/v2/"))\n")
+        try paste.writeConfig(
+            "[paste]\n    service = dpaste\n[service \"dpaste\"]\n    url = \(mock.url("/api/v2/"))\n")
         let rust = try paste.home.write("fn main() {}\n", to: "main.rs")
         let odd = try paste.home.write("data\n", to: "notes.unknownext")
         #expect(try paste.run(["-f", rust, "-f", odd, "--no-copy"]).status == 0)

@@ -16,8 +16,10 @@ func sha256sum(_ data: Data) throws -> String {
 struct ServiceBuiltInTests: ScopedSuite {
     @Test("dpaste: the default service; form fields content, title, syntax, expiry_days; URL from the body")
     func dpaste() throws {
-        // A section named like a built-in inherits it: only the URL changes.
-        try paste.writeConfig("[service \"dpaste\"]\n    url = \(mock.url("/api/v2/"))\n")
+        // A section named like a built-in inherits it: only the URL changes. (Chosen: with
+        // nothing chosen paste asks first, ConsentTests.)
+        try paste.writeConfig(
+            "[paste]\n    service = dpaste\n[service \"dpaste\"]\n    url = \(mock.url("/api/v2/"))\n")
         let result = try paste.run(["-t", "My title", "-l", "python", "-e", "2d", "--no-copy"], stdin: awkwardText)
         #expect(result.status == 0)
         #expect(result.err == "")
@@ -171,6 +173,8 @@ struct ServiceBuiltInTests: ScopedSuite {
     func inheritance() throws {
         try paste.writeConfig(
             """
+            [paste]
+                service = dpaste
             [service "dpaste"]
                 url = \(mock.url("/api/v2/"))
                 field = poster=paste-tests
