@@ -61,9 +61,9 @@ struct StartupLinkTests {
             let parts = entry.version.split(separator: ".").compactMap { Int($0) }
             return parts.lexicographicallyPrecedes(Self.glibcFloor) == false && parts != Self.glibcFloor
         }
+        let named = tooNew.map { "\($0.symbol)@GLIBC_\($0.version)" }.joined(separator: ", ")
         #expect(
             tooNew.isEmpty,
-            "\(product) needs a glibc newer than 2.34 for \(tooNew.map { "\($0.symbol)@GLIBC_\($0.version)" }); "
-                + "give it an older route (Sources/CGlibcFloor)")
+            "\(product) needs a glibc newer than 2.34 for \(named): give it an older route (Sources/CGlibcFloor)")
     }
 }

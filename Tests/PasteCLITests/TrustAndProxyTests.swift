@@ -113,7 +113,8 @@ struct TrustAndProxyTests: ScopedSuite {
         var paste = try runner()
         // The system's bundle (Debian's place in a private root) holds another CA only.
         let bundle = "/etc/ssl/certs/ca-certificates.crt"
-        let root = try systemRoot("debian-other", [bundle: try TestCertificates().caFile])
+        let systemCA = try TestCertificates()
+        let root = try systemRoot("debian-other", [bundle: systemCA.caFile])
         paste.extraEnvironment["PASTE_TEST_SYSTEM_ROOT"] = root
         try configure(paste, service.section())
         let result = try paste.run(["-S", "s", "--no-copy"], stdin: "untrusted\n")
@@ -124,13 +125,12 @@ struct TrustAndProxyTests: ScopedSuite {
             lines.first
                 == "paste: TLS failure with 127.0.0.1:\(service.tls.port): SSL certificate problem: unable to get local issuer certificate"
         )
-        #expect(
-            lines.dropFirst().first
-                == "paste: trusted: the system bundle '\(root)\(bundle)' (Debian/Ubuntu/Arch/Gentoo layout; "
-                + "no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set); "
-                + "if the server's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
-                + "in the service's section (paste-config(5)) or with SSL_CERT_FILE"
-        )
+        let hint: String =
+            "paste: trusted: the system bundle '\(root)\(bundle)' (Debian/Ubuntu/Arch/Gentoo layout; "
+            + "no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set); "
+            + "if the server's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
+            + "in the service's section (paste-config(5)) or with SSL_CERT_FILE"
+        #expect(lines.dropFirst().first == hint)
         #expect(lines.last == keptLine(id: try #require(try paste.outboxIDs().first), isHeld: false))
         #expect(try service.mock.pastes().isEmpty)
         // The service's own (wrong) CA wins over a right one in the environment.

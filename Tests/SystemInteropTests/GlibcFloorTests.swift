@@ -14,7 +14,7 @@ struct GlibcFloorTests {
     @Test("arc4random_buf fills every byte of a request larger than one getrandom call gives")
     func fillsLargeRequest() {
         var bytes = [UInt8](repeating: 0, count: Self.largerThanOneCall)
-        bytes.withUnsafeMutableBytes { CGlibcFloor.arc4random_buf($0.baseAddress, $0.count) }
+        bytes.withUnsafeMutableBytes { CGlibcFloor.arc4random_buf($0.baseAddress!, $0.count) }
         // 4 KiB of zeros from the generator has a chance of 2^-32768: such a run is a byte
         // range left unfilled, at the start, after the first call's share, or at the end.
         for start in [0, (32 << 20) - 1, Self.largerThanOneCall - 4096] {
@@ -25,12 +25,12 @@ struct GlibcFloorTests {
     @Test("arc4random_buf of nothing touches nothing; two draws differ; arc4random varies")
     func draws() {
         var sentinel: UInt8 = 0x5a
-        withUnsafeMutableBytes(of: &sentinel) { CGlibcFloor.arc4random_buf($0.baseAddress, 0) }
+        withUnsafeMutableBytes(of: &sentinel) { CGlibcFloor.arc4random_buf($0.baseAddress!, 0) }
         #expect(sentinel == 0x5a)
         var first = [UInt8](repeating: 0, count: 32)
         var second = [UInt8](repeating: 0, count: 32)
-        first.withUnsafeMutableBytes { CGlibcFloor.arc4random_buf($0.baseAddress, $0.count) }
-        second.withUnsafeMutableBytes { CGlibcFloor.arc4random_buf($0.baseAddress, $0.count) }
+        first.withUnsafeMutableBytes { CGlibcFloor.arc4random_buf($0.baseAddress!, $0.count) }
+        second.withUnsafeMutableBytes { CGlibcFloor.arc4random_buf($0.baseAddress!, $0.count) }
         #expect(first != second)
         let words = Set((0..<8).map { _ in CGlibcFloor.arc4random() })
         #expect(words.count > 1)
