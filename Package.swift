@@ -31,6 +31,8 @@
 //   X11Interop -> {CX11Shims -> {CX11, CXft}, CPng, CJpeg, CGif, CWebP, SystemInterop (its poll
 //   loop)};  SystemInterop -> CSystemShims (+ Glibc)
 //   paste-mock imports none of our modules.
+//   paste and paste-mock link CGlibcFloor without importing it (glibc's newest symbols of our
+//   own, so the binaries load on glibc 2.34).
 
 import PackageDescription
 
@@ -192,6 +194,9 @@ let package = Package(
         // shapes): a kernel, not a shim, the guard's inner loop without bounds checks
         // (csecret_scan.h says why).
         .target(name: "CSecretScan"),
+        // glibc 2.34 as the oldest that loads the binaries: arc4random, arc4random_buf, hypotf and
+        // hypot defined here for the static archives built on a newer glibc (cglibc_floor.h says why).
+        .target(name: "CGlibcFloor", cSettings: linkDynamically ? [.define("PASTE_LINK_DYNAMIC")] : []),
 
         // MARK: - Interop: the only Swift that touches C pointers
         // POSIX the way apple/swift-system does it: descriptors, errno, processes, signals.
@@ -247,10 +252,10 @@ let package = Package(
 
         // MARK: - Executables
         .executableTarget(
-            name: "paste", dependencies: ["PasteCLI", "SystemInterop"], swiftSettings: safeSwift,
+            name: "paste", dependencies: ["PasteCLI", "SystemInterop", "CGlibcFloor"], swiftSettings: safeSwift,
             linkerSettings: staticCxxRuntime),
         // The mock pastebin shares no code with the client: a shared encoder would hide its bugs.
-        .executableTarget(name: "paste-mock"),
+        .executableTarget(name: "paste-mock", dependencies: ["CGlibcFloor"]),
         // Tests only (never installed): drives the stores from a process the tests kill at random.
         .executableTarget(
             name: "store-exerciser", dependencies: ["PasteCore", "Stores", "SystemInterop", "TestSupport"],
@@ -281,7 +286,7 @@ let package = Package(
             ]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "X11Interop", "TestSupport"]),
         .testTarget(name: "PasteMockTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "SystemInteropTests", dependencies: ["SystemInterop"]),
+        .testTarget(name: "SystemInteropTests", dependencies: ["SystemInterop", "CGlibcFloor"]),
         .testTarget(name: "CurlInteropTests", dependencies: ["CurlInterop", "SystemInterop", "TestSupport"]),
         .testTarget(name: "X11InteropTests", dependencies: ["X11Interop", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "DBusInterop", "TestSupport"]),

@@ -30,6 +30,7 @@ extension Runner {
             if plan.transfer.isVerbose, let choice = plan.clipboardChoice {
                 output.trace("clipboard: \(choice.backend.summary) (\(choice.reason))")
             }
+            if plan.transfer.isVerbose { output.trace("trust: \(plan.route.connection.trustSummary)") }
             // `[paste] clipboard` named another backend than the environment suggested: the
             // early owner (if any) leaves unused, and the run uses that backend's clipboard.
             if plan.clipboardBackend != resolver.clipboardBackend {

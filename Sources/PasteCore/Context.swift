@@ -48,6 +48,12 @@ public struct Context: Sendable {
     /// `$XDG_RUNTIME_DIR` when set (per-user, 0700), for locks that must not outlive a login.
     public var runtimeDirectory: String? { nonEmpty("XDG_RUNTIME_DIR") }
 
+    /// The folder under which the system's certificate authorities are looked up
+    /// (`SystemTrustStore`): `/`, unless `PASTE_TEST_SYSTEM_ROOT` names another. That variable
+    /// is for tests only, which lay out one distribution's store in a temporary folder; it
+    /// trusts nothing that `SSL_CERT_FILE` could not.
+    public var systemRoot: String { nonEmpty("PASTE_TEST_SYSTEM_ROOT") ?? "/" }
+
     /// The folder of paste's own state: history and outbox.
     public var pasteStateDirectory: String { stateHome + "/paste" }
 

@@ -49,7 +49,7 @@ public enum UploadError: PasteError, Equatable {
     /// The server's certificate could not be verified (an unknown CA, a wrong name, expired);
     /// `trust` and `source` are the CAs that were trusted and where they came from.
     case certificateNotTrusted(
-        url: String, detail: String, trust: ConnectionPolicy.Trust = .system,
+        url: String, detail: String, trust: ConnectionPolicy.Trust = .system(nil),
         source: ConnectionPolicy.TrustSource = .system)
     /// The server refused the TLS connection for want of a client certificate.
     case clientCertificateRequired(url: String, detail: String)
@@ -70,7 +70,7 @@ public enum UploadError: PasteError, Equatable {
     case proxyFailed(proxy: String, detail: String, requestSent: Bool)
     /// The TLS connection to an https:// proxy itself failed (its certificate, most often).
     case proxyTLS(
-        proxy: String, detail: String, trust: ConnectionPolicy.Trust = .system,
+        proxy: String, detail: String, trust: ConnectionPolicy.Trust = .system(nil),
         source: ConnectionPolicy.TrustSource = .system)
     /// The transfer was stopped because the run was told to end (`TransportOptions.shouldStop`:
     /// SIGINT, SIGTERM, SIGHUP). `bodySent`: whether the whole body had gone out (or an earlier

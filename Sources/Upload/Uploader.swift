@@ -356,14 +356,16 @@ public final class Uploader {
         let insecure = options.insecure || request.connection.isInsecure
         try transfer.set(.verifyPeer, !insecure)
         try transfer.set(.verifyHost, insecure ? 0 : 2)
-        if case .custom(let file, let folder) = request.connection.trust {
-            // Only the CAs named: libcurl's own bundle and folder are replaced, for the servers
-            // and for an https:// proxy alike.
-            for (option, value) in [
-                (StringOption.caFile, file), (.caFolder, folder), (.proxyCAFile, file), (.proxyCAFolder, folder),
-            ] {
-                if let value { try transfer.set(option, value) } else { try transfer.clear(option) }
-            }
+        // Only the CAs resolved (named, or the system's store as found where the distribution
+        // keeps it): libcurl's own built-in bundle and folder (Debian's paths, where it was
+        // built) are replaced, for the servers and for an https:// proxy alike. None found
+        // means none trusted: verification stays on.
+        let trust = request.connection.trust
+        for (option, value) in [
+            (StringOption.caFile, trust.file), (.caFolder, trust.folder), (.proxyCAFile, trust.file),
+            (.proxyCAFolder, trust.folder),
+        ] {
+            if let value { try transfer.set(option, value) } else { try transfer.clear(option) }
         }
         try transfer.set(.userAgent, options.userAgent)
         transfer.maximumBodyBytes = UploadResponse.maximumBodyBytes

@@ -37,16 +37,33 @@ struct TrustAndProxyTests: ScopedSuite {
         }
     }
 
-    /// A runner whose environment names no CA and no proxy, whatever the machine's does.
+    /// A runner whose environment names no CA and no proxy, whatever the machine's does, and
+    /// whose system store is looked up in an empty private root (`PASTE_TEST_SYSTEM_ROOT`):
+    /// the machine's own CAs are never read.
     func runner() throws -> PasteRunner {
         var paste = paste
         for name in [
-            "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR", "http_proxy", "https_proxy", "HTTPS_PROXY", "HTTP_PROXY",
-            "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+            "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR", "NIX_SSL_CERT_FILE", "http_proxy", "https_proxy",
+            "HTTPS_PROXY", "HTTP_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
         ] {
             paste.extraEnvironment[name] = .some(nil)
         }
+        paste.extraEnvironment["PASTE_TEST_SYSTEM_ROOT"] = try systemRoot("empty")
         return paste
+    }
+
+    /// A fresh private system root in the temporary home, holding `files` (path under the root:
+    /// the file whose bytes go there).
+    func systemRoot(_ name: String, _ files: [String: String] = [:]) throws -> String {
+        let root = home.root.appendingPathComponent("system-\(name)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for (path, source) in files {
+            let target = root.appendingPathComponent(String(path.dropFirst()))
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: source, toPath: target.path)
+        }
+        return root.path
     }
 
     /// Writes the config: `[paste]` with no retries (failures are reported at once), then `rest`.
@@ -90,10 +107,15 @@ struct TrustAndProxyTests: ScopedSuite {
         #expect(result.err == "")
     }
 
-    @Test("an untrusted server: exit 69, the TLS line, then how to trust a private CA")
+    @Test("an untrusted server: exit 69, the TLS line, then the system bundle used and how to trust a private CA")
     func untrusted() throws {
         let service = try TLSService()
         var paste = try runner()
+        // The system's bundle (Debian's place in a private root) holds another CA only.
+        let bundle = "/etc/ssl/certs/ca-certificates.crt"
+        let systemCA = try TestCertificates()
+        let root = try systemRoot("debian-other", [bundle: systemCA.caFile])
+        paste.extraEnvironment["PASTE_TEST_SYSTEM_ROOT"] = root
         try configure(paste, service.section())
         let result = try paste.run(["-S", "s", "--no-copy"], stdin: "untrusted\n")
         #expect(result.status == 69)
@@ -103,12 +125,12 @@ struct TrustAndProxyTests: ScopedSuite {
             lines.first
                 == "paste: TLS failure with 127.0.0.1:\(service.tls.port): SSL certificate problem: unable to get local issuer certificate"
         )
-        #expect(
-            lines.dropFirst().first
-                == "paste: trusted: the system store (no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set); "
-                + "if the server's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
-                + "in the service's section (paste-config(5)) or with SSL_CERT_FILE"
-        )
+        let hint: String =
+            "paste: trusted: the system bundle '\(root)\(bundle)' (Debian/Ubuntu/Arch/Gentoo layout; "
+            + "no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set); "
+            + "if the server's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
+            + "in the service's section (paste-config(5)) or with SSL_CERT_FILE"
+        #expect(lines.dropFirst().first == hint)
         #expect(lines.last == keptLine(id: try #require(try paste.outboxIDs().first), isHeld: false))
         #expect(try service.mock.pastes().isEmpty)
         // The service's own (wrong) CA wins over a right one in the environment.
@@ -118,6 +140,96 @@ struct TrustAndProxyTests: ScopedSuite {
         let shadowed = try paste.run(["-S", "s", "--no-copy", "--new"], stdin: "shadowed\n")
         #expect(shadowed.status == 69, "\(shadowed.err)")
         #expect(shadowed.err.hasPrefix("paste: TLS failure with 127.0.0.1:\(service.tls.port): "))
+    }
+
+    /// Where each family keeps its system bundle (or, last, a hashed folder), as laid out in a
+    /// private root for the test.
+    enum SystemLayout: String, CaseIterable, CustomTestStringConvertible {
+        case debian, fedora, fedoraExtracted, openSUSE, alpine, nixVariable, hashedFolder
+        var testDescription: String { rawValue }
+
+        /// The bundle's place under the root (the folder's, for `hashedFolder`).
+        var path: String {
+            switch self {
+            case .debian: "/etc/ssl/certs/ca-certificates.crt"
+            case .fedora: "/etc/pki/tls/certs/ca-bundle.crt"
+            case .fedoraExtracted: "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem"
+            case .openSUSE: "/etc/ssl/ca-bundle.pem"
+            case .alpine: "/etc/ssl/cert.pem"
+            case .nixVariable: "/nix/store/0abc-nss-cacert-3.101/etc/ssl/certs/ca-bundle.crt"
+            case .hashedFolder: "/etc/ssl/certs"
+            }
+        }
+
+        /// What `-v` says after the path.
+        var why: String {
+            switch self {
+            case .debian: "the system bundle, Debian/Ubuntu/Arch/Gentoo layout"
+            case .fedora, .fedoraExtracted: "the system bundle, Fedora/RHEL/CentOS layout"
+            case .openSUSE: "the system bundle, openSUSE/SLES layout"
+            case .alpine: "the system bundle, Alpine layout"
+            case .nixVariable: "the system bundle, from NIX_SSL_CERT_FILE"
+            case .hashedFolder: "the system's hashed certificate folder, no bundle found"
+            }
+        }
+    }
+
+    @Test(
+        "with no CA named, the system's own store is found where each family keeps it, and -v names it",
+        arguments: SystemLayout.allCases)
+    func systemStoreOfEachFamily(_ layout: SystemLayout) throws {
+        let service = try TLSService()
+        var paste = try runner()
+        let certificates = service.certificates
+        let root: String
+        switch layout {
+        case .hashedFolder:
+            // The CA under its hash name only, as `openssl rehash` names it.
+            let hashName = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: certificates.caFolder).first { $0.hasSuffix(".0") })
+            root = try systemRoot(layout.rawValue, [layout.path + "/" + hashName: certificates.caFile])
+        case .nixVariable:
+            // Only the variable says where: the root holds nothing else.
+            root = try systemRoot(layout.rawValue, [layout.path: certificates.caFile])
+            paste.extraEnvironment["NIX_SSL_CERT_FILE"] = root + layout.path
+        default:
+            root = try systemRoot(layout.rawValue, [layout.path: certificates.caFile])
+        }
+        paste.extraEnvironment["PASTE_TEST_SYSTEM_ROOT"] = root
+        try configure(paste, service.section())
+        let result = try paste.run(["-S", "s", "--no-copy", "-v"], stdin: "trusted by \(layout)\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let id = try #require(pasteID(result.out))
+        #expect(result.out == "https://127.0.0.1:\(service.tls.port)/pastes/\(id)\n")
+        #expect(try service.mock.rawPaste(id: id) == Data("trusted by \(layout)\n".utf8))
+        let line = "paste: trust: \(root)\(layout.path) (\(layout.why))"
+        #expect(result.err.split(separator: "\n").contains(Substring(line)), "\(result.err)")
+    }
+
+    @Test("no store in any of the places: exit 69, the TLS line, then that nothing was trusted; -v says so first")
+    func noSystemStore() throws {
+        let service = try TLSService()
+        let paste = try runner()
+        try configure(paste, service.section())
+        let result = try paste.run(["-S", "s", "--no-copy"], stdin: "nothing trusted\n")
+        #expect(result.status == 69, "\(result.err)")
+        let id = try #require(try paste.outboxIDs().first)
+        #expect(
+            result.err
+                == "paste: TLS failure with 127.0.0.1:\(service.tls.port): SSL certificate problem: unable to get local issuer certificate\n"
+                + "paste: trusted: nothing: no system CA bundle or hashed certificate folder was found in the "
+                + "places paste(1) lists (no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set); "
+                + "install the system's CA certificates (ca-certificates), or trust the server's CA with "
+                + "'ca-file = /path/to/ca.pem' in the service's section (paste-config(5)) or with SSL_CERT_FILE\n"
+                + keptLine(id: id, isHeld: false) + "\n")
+        #expect(try service.mock.pastes().isEmpty)
+        let verbose = try paste.run(["-S", "s", "--no-copy", "--new", "-v"], stdin: "nothing trusted\n")
+        #expect(verbose.status == 69)
+        #expect(
+            verbose.err.split(separator: "\n").contains(
+                "paste: trust: nothing (no system CA bundle or hashed certificate folder found; "
+                    + "no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set)"),
+            "\(verbose.err)")
     }
 
     enum WrongTrust: String, CaseIterable, CustomTestStringConvertible {
@@ -337,9 +449,10 @@ struct TrustAndProxyTests: ScopedSuite {
         #expect(
             untrusted.err
                 == "paste: TLS failure with proxy 127.0.0.1:\(proxy.port): SSL certificate problem: unable to get local issuer certificate\n"
-                + "paste: trusted: the system store (no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set); "
-                + "if the proxy's certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
-                + "in [paste] (paste-config(5)) or with SSL_CERT_FILE\n"
+                + "paste: trusted: nothing: no system CA bundle or hashed certificate folder was found in the "
+                + "places paste(1) lists (no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set); "
+                + "install the system's CA certificates (ca-certificates), or trust the proxy's CA with "
+                + "'ca-file = /path/to/ca.pem' in [paste] (paste-config(5)) or with SSL_CERT_FILE\n"
                 + keptLine(id: try #require(try paste.outboxIDs().last), isHeld: false) + "\n", "\(untrusted.err)")
         #expect(try mock.pastes().count == 1)
     }

@@ -46,9 +46,21 @@ struct ConnectionPolicyTests: ScopedSuite {
 
     // MARK: - Trust
 
-    @Test("nothing configured and no variables: the system store")
+    @Test("nothing configured and no variables: the system store, looked up under the system root")
     func systemByDefault() throws {
-        #expect(try policy(Self.service).trust == .system)
+        let root = home.root.path + "/system"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let environment = ["PASTE_TEST_SYSTEM_ROOT": root]
+        #expect(try policy(Self.service, environment: environment).trust == .system(nil))
+        #expect(try policy(Self.service, environment: environment).trustSource == .system)
+        _ = try home.write("-----BEGIN CERTIFICATE-----\n", to: "system/etc/ssl/cert.pem")
+        #expect(
+            try policy(Self.service, environment: environment).trust
+                == .system(SystemTrustStore(path: root + "/etc/ssl/cert.pem", kind: .bundle, origin: "Alpine layout")))
+        // A variable or a key that names CAs: no lookup.
+        #expect(
+            try policy(Self.service, environment: environment.merging(["SSL_CERT_FILE": caFile]) { a, _ in a }).trust
+                == .custom(file: caFile, folder: nil))
     }
 
     @Test("precedence: the service's ca-file, then [paste]'s, then CURL_CA_BUNDLE, then SSL_CERT_FILE")

@@ -20,7 +20,15 @@ extension ConnectionPolicy {
         }
         switch source {
         case .system:
-            return "trusted: the system store (no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set); "
+            let unset = "no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set"
+            guard case .system(let store?) = trust else {
+                return "trusted: nothing: no system CA bundle or hashed certificate folder was found "
+                    + "in the places paste(1) lists (\(unset)); install the system's CA certificates "
+                    + "(ca-certificates), or trust \(whose) CA with 'ca-file = /path/to/ca.pem' in \(place) "
+                    + "(paste-config(5)) or with SSL_CERT_FILE"
+            }
+            let (what, why) = systemStore(store)
+            return "trusted: \(what) (\(why); \(unset)); "
                 + "if \(whose) certificate comes from a private CA, trust it with 'ca-file = /path/to/ca.pem' "
                 + "in \(place) (paste-config(5)) or with SSL_CERT_FILE"
         case .config(let key, let path, let line):
@@ -34,6 +42,41 @@ extension ConnectionPolicy {
             let override = overridden.map { ", which overrides \($0)" } ?? ""
             return "trusted: only \(named)\(override), not the system store; add \(whose) CA there, "
                 + "or set 'ca-file = /path/to/ca.pem' in \(place) (paste-config(5)), which replaces it"
+        }
+    }
+
+    /// The system's store in words, and why it was the one: (`the system bundle
+    /// '/etc/ssl/cert.pem'`, `Alpine layout`).
+    static func systemStore(_ store: SystemTrustStore) -> (what: String, why: String) {
+        switch store.kind {
+        case .bundle:
+            let why = store.origin == SystemTrustStore.nixVariable ? "from \(store.origin)" : store.origin
+            return ("the system bundle '\(shownPath: store.path)'", why)
+        case .folder:
+            return ("the system's hashed certificate folder '\(shownPath: store.path)'", "no bundle found")
+        }
+    }
+
+    /// Which CAs verify servers and why, for `-v`'s `trust:` line: the bundle or folder used
+    /// and the key, variable or layout that chose it.
+    public var trustSummary: String {
+        let named = [trust.file, trust.folder].compactMap { $0.map { "\(shownPath: $0)" } }
+        let paths = named.joined(separator: " and ")
+        switch trustSource {
+        case .system:
+            guard case .system(let store?) = trust else {
+                return "nothing (no system CA bundle or hashed certificate folder found; "
+                    + "no ca-file, CURL_CA_BUNDLE, SSL_CERT_FILE or SSL_CERT_DIR is set)"
+            }
+            let why = Self.systemStore(store).why
+            return
+                "\(paths) (\(store.kind == .bundle ? "the system bundle" : "the system's hashed certificate folder"), \(why))"
+        case .config(_, let path, let line):
+            let keys = [trust.file.map { _ in "ca-file" }, trust.folder.map { _ in "ca-path" }].compactMap { $0 }
+            return "\(paths) (\(keys.joined(separator: " and ")), \(shownPath: path):\(line))"
+        case .environment(let used, let overridden):
+            let override = overridden.map { ", which overrides \($0)" } ?? ""
+            return "\(paths) (\(used.joined(separator: " and "))\(override))"
         }
     }
 }

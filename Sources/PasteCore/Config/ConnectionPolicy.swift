@@ -9,15 +9,33 @@ import SystemInterop
 public struct ConnectionPolicy: Sendable, Equatable {
     /// Which certificate authorities verify servers.
     public enum Trust: Sendable, Equatable {
-        /// libcurl's own store (Debian's /etc/ssl/certs/ca-certificates.crt and /etc/ssl/certs).
-        case system
+        /// The system's store where the distribution keeps it (`SystemTrustStore.find`); nil
+        /// when none of its places holds one: then no server certificate verifies. libcurl's
+        /// own built-in store (Debian's path, where it was built) is never used.
+        case system(SystemTrustStore?)
         /// Only these: a PEM file of CAs, a folder of hashed CAs, or both.
         case custom(file: String?, folder: String?)
+
+        /// The PEM file of CAs libcurl is given (`CURLOPT_CAINFO`), nil for none.
+        public var file: String? {
+            switch self {
+            case .system(let store): store?.kind == .bundle ? store?.path : nil
+            case .custom(let file, _): file
+            }
+        }
+
+        /// The folder of hashed CAs libcurl is given (`CURLOPT_CAPATH`), nil for none.
+        public var folder: String? {
+            switch self {
+            case .system(let store): store?.kind == .folder ? store?.path : nil
+            case .custom(_, let folder): folder
+            }
+        }
     }
 
     /// Where `trust` came from, for the hint of a certificate that is not trusted.
     public enum TrustSource: Sendable, Equatable {
-        /// No key or variable named CAs: libcurl's own store.
+        /// No key or variable named CAs: the system's store, looked up (`SystemTrustStore`).
         case system
         /// `ca-file`/`ca-path` in the config (the first of them set, its file and line).
         case config(key: String, path: String, line: Int)
@@ -27,7 +45,7 @@ public struct ConnectionPolicy: Sendable, Equatable {
     }
 
     /// Which certificate authorities verify servers (and an https:// proxy).
-    public var trust: Trust = .system
+    public var trust: Trust = .system(nil)
     /// Where `trust` came from.
     public var trustSource: TrustSource = .system
     /// Where the proxies came from: `proxy` in the config (file and line), or the variable
@@ -52,7 +70,7 @@ public struct ConnectionPolicy: Sendable, Equatable {
     /// Hosts reached directly whatever the proxies say.
     public var noProxy = NoProxyList("")
 
-    /// Direct connections verified by the system's store.
+    /// Direct connections, trusting no CA until `resolve` looks up the system's store.
     public init() {}
 
     /// The proxy a request to `url` goes through, or nil for a direct connection.
@@ -101,7 +119,8 @@ extension ConnectionPolicy {
     /// Each group of keys is taken from the first level that sets any of it: the service's
     /// section, then `[paste]`, then the environment, then the built-in default.
     /// - Trust: `ca-file` and `ca-path` together replace the system store; else
-    ///   `CURL_CA_BUNDLE` or `SSL_CERT_FILE`, and `SSL_CERT_DIR`.
+    ///   `CURL_CA_BUNDLE` or `SSL_CERT_FILE`, and `SSL_CERT_DIR`; else the system's store where
+    ///   the distribution keeps it (`SystemTrustStore.find`, looked up here, once).
     /// - Proxy: `proxy` (for http, https and tcp alike), else `http_proxy`, `https_proxy`,
     ///   `all_proxy` as curl reads them (tcp: `all_proxy` only); `no-proxy`, else
     ///   `no_proxy`/`NO_PROXY`.
@@ -139,6 +158,8 @@ extension ConnectionPolicy {
                     $0 != fileVariable && fileVariable == caFileVariables[0] && context.nonEmpty($0) != nil
                 }
                 policy.trustSource = .environment(used: used, overridden: overridden)
+            } else {
+                policy.trust = .system(SystemTrustStore.find(context: context))
             }
         }
 
