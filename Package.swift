@@ -298,6 +298,9 @@ let package = Package(
         // `swift build -c release --product secret-guard-fp` and feeds it its corpus.
         .executableTarget(
             name: "secret-guard-fp", dependencies: ["SecretGuard", "SystemInterop"], swiftSettings: safeSwift),
+        // Writes the files generated from the option table: completions/ and docs/help.txt
+        // (`swift run paste-gen`; GeneratedFilesTests holds the repository's copies to it).
+        .executableTarget(name: "paste-gen", dependencies: ["PasteCLI", "SystemInterop"], swiftSettings: safeSwift),
         // libFuzzer targets, one per executable (libFuzzer's `main` drives `LLVMFuzzerTestOneInput`):
         // scripts/fuzz builds them with `swift build --sanitize fuzzer --sanitize address` in a
         // scratch folder of their own; a plain build makes programs that say so and exit.
