@@ -297,6 +297,24 @@ let package = Package(
                 "TestSupport",
             ],
             exclude: ["Fixtures"]),
+
+        // MARK: - Side programs (never installed; each built by its script)
+        // The secret guard's false-positive bench: scripts/secret-guard-fp builds it with
+        // `swift build -c release --product secret-guard-fp` and feeds it its corpus.
+        .executableTarget(
+            name: "secret-guard-fp", dependencies: ["SecretGuard", "SystemInterop"], swiftSettings: safeSwift),
+        // Writes the files generated from the option table: completions/ and docs/help.txt
+        // (`swift run paste-gen`; GeneratedFilesTests holds the repository's copies to it).
+        .executableTarget(name: "paste-gen", dependencies: ["PasteCLI", "SystemInterop"], swiftSettings: safeSwift),
+        // libFuzzer targets, one per executable (libFuzzer's `main` drives `LLVMFuzzerTestOneInput`):
+        // scripts/fuzz builds them with `swift build --sanitize fuzzer --sanitize address` in a
+        // scratch folder of their own; a plain build makes programs that say so and exit.
+        .executableTarget(
+            name: "fuzz-config", dependencies: ["PasteCore", "ShareX"], path: "Fuzz/config", swiftSettings: safeSwift),
+        .executableTarget(
+            name: "fuzz-result", dependencies: ["PasteCore", "Requests"], path: "Fuzz/result", swiftSettings: safeSwift),
+        .executableTarget(
+            name: "fuzz-sharex", dependencies: ["PasteCore", "ShareX"], path: "Fuzz/sharex", swiftSettings: safeSwift),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,15 +17,17 @@ import PasteCore
 /// there); `{response}` is trimmed of surrounding white space; an unknown function is an error
 /// when the file is loaded (ShareX yields nothing or fails at upload time); `{outputbox:…}` is
 /// not supported.
-enum ShareXSyntax {
+///
+/// `package`: the ShareX fuzzer (Fuzz/sharex) parses with it directly.
+package enum ShareXSyntax {
     /// Where a template is used: a request part, or a result read from the answer.
-    enum Side {
+    package enum Side {
         case request
         case answer
     }
 
     /// What a parse needs to know besides the text.
-    struct Setting {
+    package struct Setting {
         var file: String
         /// The definition's key, for messages (`URL`, `Arguments.text`).
         var key: String
@@ -33,12 +35,20 @@ enum ShareXSyntax {
         var isLegacy: Bool
         /// The legacy `RegexList`.
         var regexList: [String] = []
+
+        package init(file: String, key: String, side: Side, isLegacy: Bool, regexList: [String] = []) {
+            self.file = file
+            self.key = key
+            self.side = side
+            self.isLegacy = isLegacy
+            self.regexList = regexList
+        }
     }
 
     // MARK: - Current syntax
 
     /// Parses a value in the current `{…}` syntax.
-    static func parse(_ text: String, _ setting: Setting) throws(ShareXError) -> Template {
+    package static func parse(_ text: String, _ setting: Setting) throws(ShareXError) -> Template {
         if setting.isLegacy { return try parseLegacy(text, setting) }
         // ShareX reads `$response$` in a definition newer than 13.7.1 as those ten characters,
         // which makes a link that leads nowhere: refused, naming the construct.
@@ -396,7 +406,7 @@ enum ShareXSyntax {
     /// A JSON or XML `Data` template. In the current syntax ShareX replaces only `{input}` and
     /// `{filename}` there (any case) and leaves everything else as written; the legacy syntax
     /// parses every `$function$`. Either way every value is escaped for the body (`Rendering`).
-    static func parseData(_ text: String, _ setting: Setting) throws(ShareXError) -> Template {
+    package static func parseData(_ text: String, _ setting: Setting) throws(ShareXError) -> Template {
         if setting.isLegacy { return try parseLegacy(text, setting) }
         var template = Template.Builder()
         var rest = Substring(text)

@@ -74,8 +74,8 @@ public enum ShareXUploader {
         return profile
     }
 
-    /// The profile a parsed definition amounts to.
-    static func makeProfile(_ json: OrderedJSON, file: String) throws(ShareXError) -> ServiceProfile {
+    /// The profile a parsed definition amounts to (`package`: the ShareX fuzzer calls it).
+    package static func makeProfile(_ json: OrderedJSON, file: String) throws(ShareXError) -> ServiceProfile {
         guard case .object = json else { throw .notAnObject(file: file) }
         func string(_ key: String) throws(ShareXError) -> String? {
             guard let value = json.member(caseInsensitive: key) else { return nil }

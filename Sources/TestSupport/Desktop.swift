@@ -94,12 +94,17 @@ public final class Desktop: @unchecked Sendable {
         let busFolder = folder + "/bus"
         guard mkdir(busFolder, 0o700) == 0 else { throw DesktopError(reason: "cannot create \(busFolder)") }
         own(busFolder)
-        // The system's Python with the venv's packages (jeepney) on its path: the venv's own
-        // interpreter may live where the compositor's user cannot reach (a pyenv under /root).
-        let venv = ServerProcess.packageRoot.appendingPathComponent(".build/venv/lib")
-        let packages = ((try? FileManager.default.contentsOfDirectory(atPath: venv.path)) ?? [])
-            .filter { $0.hasPrefix("python3") }.map { venv.path + "/" + $0 + "/site-packages" }
-        let session = ["/usr/bin/python3", script, record, kind.rawValue] + packages
+        // The system's Python with the session program's packages (jeepney) copied into the
+        // folder: neither the venv's interpreter nor the checkout's .build/venv need be within
+        // the compositor's reach (a checkout under a 0700 home, as /root, is not).
+        let packages = folder + "/python"
+        do {
+            try Self.copyPythonPackages(Self.sessionPackages, to: packages)
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+        let session = ["/usr/bin/python3", script, record, kind.rawValue, packages]
         var compositor: [String]
         switch kind {
         case .kde:
@@ -299,6 +304,46 @@ public final class Desktop: @unchecked Sendable {
             _ = process.wait(seconds: 10)
         }
         try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    /// The Python packages the session program imports (GNOME's RemoteDesktop session).
+    static let sessionPackages = ["jeepney"]
+
+    /// Copies `names` from the checkout's venv (`scripts/bootstrap` installs them in
+    /// `.build/venv`) into `destination`, readable by anyone: the session program runs as the
+    /// compositor's user, who may not enter the checkout. Files are made 0644 and folders 0755
+    /// whatever the umask they were installed under.
+    ///
+    /// - Throws: `DesktopError` when a package is not in the venv or cannot be copied.
+    static func copyPythonPackages(_ names: [String], to destination: String) throws {
+        let files = FileManager.default
+        let lib = ServerProcess.packageRoot.appendingPathComponent(".build/venv/lib").path
+        let sitePackages = ((try? files.contentsOfDirectory(atPath: lib)) ?? []).sorted()
+            .filter { $0.hasPrefix("python3") }.map { lib + "/" + $0 + "/site-packages" }
+        do {
+            try files.createDirectory(
+                atPath: destination, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+            for name in names {
+                guard let source = sitePackages.map({ $0 + "/" + name }).first(where: { files.fileExists(atPath: $0) })
+                else {
+                    throw DesktopError(
+                        reason: "\(name) is not in \(lib)/python3*/site-packages (run scripts/bootstrap)")
+                }
+                let copy = destination + "/" + name
+                try files.copyItem(atPath: source, toPath: copy)
+                try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
+                for inner in try files.subpathsOfDirectory(atPath: copy) {
+                    var isFolder: ObjCBool = false
+                    _ = files.fileExists(atPath: copy + "/" + inner, isDirectory: &isFolder)
+                    try files.setAttributes(
+                        [.posixPermissions: isFolder.boolValue ? 0o755 : 0o644], ofItemAtPath: copy + "/" + inner)
+                }
+            }
+        } catch let error as DesktopError {
+            throw error
+        } catch {
+            throw DesktopError(reason: "cannot copy the session program's packages to \(destination): \(error)")
+        }
     }
 
     /// A session bus config with no service folders (as `SessionBus`'s), listening in `folder`.

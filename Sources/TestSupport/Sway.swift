@@ -62,9 +62,10 @@ public final class Sway: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         let command = Self.asCompositorUser + [executable, "-c", config]
+        // In its own folder: the test's (the checkout) may be closed to sway's user.
         process = try SpawnedProcess(
-            command[0], Array(command.dropFirst()), environment: environment, standardOutput: .handle(log),
-            standardError: .handle(log))
+            command[0], Array(command.dropFirst()), environment: environment, currentDirectory: folder,
+            standardOutput: .handle(log), standardError: .handle(log))
         try? log.close()
 
         // The socket first (`wayland-N`, whatever N sway took), then XWayland's display.

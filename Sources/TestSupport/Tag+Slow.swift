@@ -7,9 +7,9 @@
         /// kill harness, streams of hundreds of megabytes): `scripts/test` runs them in a second
         /// phase, after every other test has given its verdict.
         ///
-        /// `swift test` (6.3) cannot select by tag, so `scripts/test` finds them by name: the
-        /// first `struct` or `func` after the attribute that carries `.tags(.slow)`. Keep that
-        /// attribute on the test's or suite's own declaration.
+        /// `swift test` (6.3) cannot select by tag, so `scripts/test` asks the test binary: its
+        /// `--list-tests` event stream names each test and suite with its tags (`tests_tagged`
+        /// there), and the slow phase selects those ids. Tag a test or a whole suite.
         @Tag public static var slow: Self
     }
 #endif

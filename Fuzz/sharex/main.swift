@@ -1,13 +1,16 @@
 // libFuzzer target: ShareX custom uploaders and templates (OrderedJSON, ShareXUploader,
 // ShareXSyntax, Template and its config spelling).
 //
-// Built by scripts/fuzz with `swiftc -sanitize=fuzzer,address -parse-as-library` together with
-// Sources/PasteCore, Sources/Requests and Sources/ShareX, as one module. Not part of Package.swift.
+// The executable target fuzz-sharex, built by scripts/fuzz with `swift build --sanitize fuzzer
+// --sanitize address`.
 //
 // The input is read as a .sxcu file and, as text, as a template in every syntax. Beyond "no
 // crash, no hang" it checks the promises `--import-sxcu` makes: a section printed from a
 // definition reads back as a configuration, and a template's config spelling reads back as the
 // same template.
+
+import PasteCore
+import ShareX
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzShareX(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -41,3 +44,10 @@ public func fuzzShareX(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
+
+/// What a build without libFuzzer says when run. `swift build` builds every target, this one too,
+/// as an ordinary program; `swift build --sanitize fuzzer` (scripts/fuzz) compiles executables as
+/// libraries (libFuzzer's `main` drives `LLVMFuzzerTestOneInput`), where top-level code is not
+/// allowed: a global's initializer is a declaration there, never run, and the program's first
+/// statement here.
+private let withoutLibFuzzer: Void = print("fuzz-sharex: built without libFuzzer; run scripts/fuzz")

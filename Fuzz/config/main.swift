@@ -1,9 +1,11 @@
 // libFuzzer target: the config grammar (ConfigFile) and its resolution (Configuration).
 //
-// Built by scripts/fuzz with `swiftc -sanitize=fuzzer,address -parse-as-library` together with
-// Sources/PasteCore, Sources/Requests and Sources/ShareX, as one module, so internal API is
-// reachable. Not part of Package.swift.
+// The executable target fuzz-config, built by scripts/fuzz with `swift build --sanitize fuzzer
+// --sanitize address`.
 // Any input must give a configuration or a ConfigError: never a crash, a trap or a hang.
+
+import PasteCore
+import ShareX
 
 /// The libFuzzer entry point: one input, parsed and resolved.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -24,3 +26,10 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 let loadShareX: ShareXLoader = { path, name, home throws(ShareXError) in
     try ShareXUploader.load(path: path, name: name, home: home)
 }
+
+/// What a build without libFuzzer says when run. `swift build` builds every target, this one too,
+/// as an ordinary program; `swift build --sanitize fuzzer` (scripts/fuzz) compiles executables as
+/// libraries (libFuzzer's `main` drives `LLVMFuzzerTestOneInput`), where top-level code is not
+/// allowed: a global's initializer is a declaration there, never run, and the program's first
+/// statement here.
+private let withoutLibFuzzer: Void = print("fuzz-config: built without libFuzzer; run scripts/fuzz")

@@ -1,14 +1,17 @@
 // libFuzzer target: result extraction (ResultExtractor, Sanitizer, OrderedJSON, templates over
 // JSON, XML, regexes with lookbehind, relative URLs).
 //
-// Built by scripts/fuzz with `swiftc -sanitize=fuzzer,address -parse-as-library` together with
-// Sources/PasteCore, Sources/Requests and Sources/ShareX, as one module. Not part of Package.swift.
+// The executable target fuzz-result, built by scripts/fuzz with `swift build --sanitize fuzzer
+// --sanitize address`.
 //
 // Input layout: byte 0 picks the result rule, byte 1 the HTTP status; the rest is split at the
 // first blank line into a Location header value (and redirect target) and the body.
 // Beyond "no crash, no hang" it checks the promise that matters: whatever the server sent,
 // an extracted URL is http(s), bounded and free of control characters and white space, and a
 // printable excerpt holds no escape or control character.
+
+import PasteCore
+import Requests
 
 /// The rules tried, by the first input byte.
 let rules: [ResultRule] = [
@@ -60,3 +63,10 @@ public func fuzzResult(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = PrivateBin.answer(parsing: body)
     return 0
 }
+
+/// What a build without libFuzzer says when run. `swift build` builds every target, this one too,
+/// as an ordinary program; `swift build --sanitize fuzzer` (scripts/fuzz) compiles executables as
+/// libraries (libFuzzer's `main` drives `LLVMFuzzerTestOneInput`), where top-level code is not
+/// allowed: a global's initializer is a declaration there, never run, and the program's first
+/// statement here.
+private let withoutLibFuzzer: Void = print("fuzz-result: built without libFuzzer; run scripts/fuzz")
