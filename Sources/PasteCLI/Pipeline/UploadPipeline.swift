@@ -230,7 +230,7 @@ struct UploadPipeline {
     /// Run by a person (`RetryPlan.isAttended`), it sends every retryable entry now; unattended
     /// (cron, a timer), only those whose backoff is over. Each entry is tried once (the outbox's
     /// backoff is the retry), and once a service turned out unreachable, its other entries wait
-    /// for the next run (`UploadError.isUnreachable`).
+    /// for the next run (`Disposition.Reason.unreachable`).
     ///
     /// The recovery pass runs first; what it did, and what it could not read, is one stderr
     /// line each.
@@ -311,7 +311,7 @@ struct UploadPipeline {
                     unreachable[key, default: 0] += 1
                     continue
                 }
-                if case .failure(let failure) = result, (failure.cause as? UploadError)?.isUnreachable == true,
+                if case .failure(let failure) = result, failure.disposition.reason == .unreachable,
                     unreachable[key] == nil
                 {
                     unreachable[key] = 0
@@ -420,7 +420,9 @@ private struct EntrySender {
             // for this entry too, and the fallback chain takes it from there.
             var response: Result<UploadResponse, UploadError> =
                 knownDown.map { .failure($0) } ?? Result { () throws(UploadError) in try send.perform(job) }
-            if knownDown == nil, case .failure(let error) = response, error.isUnreachable { unreachable[key] = error }
+            if knownDown == nil, case .failure(let error) = response, error.disposition.reason == .unreachable {
+                unreachable[key] = error
+            }
             // Its service down: on to that service's fallback, as a fresh text would go.
             if let (detoured, answer, detour) = fallBack(job, response: response, claim: claim) {
                 job = detoured
