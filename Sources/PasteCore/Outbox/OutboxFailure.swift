@@ -86,6 +86,17 @@ public struct OutboxFailure: Sendable, Equatable {
 
 // MARK: - Dispositions of PasteCore's errors (the table above)
 
+extension Disposition {
+    /// Whether `paste --retry` may send the text again by itself: retryable from `retryLater`
+    /// up, held from `hold` down.
+    public var outboxVerdict: OutboxFailure.Verdict { course <= .retryLater ? .retryable : .held }
+}
+
+extension PasteError {
+    /// Retryable or held in the outbox (`OutboxFailure`'s table).
+    public var outboxVerdict: OutboxFailure.Verdict { disposition.outboxVerdict }
+}
+
 extension ServiceError {
     /// Retryable for the statuses that say "come back later" (408, 425, 429, 503) and for a
     /// refusal that made nothing; held for a permanent refusal (another 4xx: cron must not resend

@@ -70,14 +70,9 @@ public struct Disposition: Sendable, Equatable {
     /// Whether a fresh text (stdin, the clipboard, a file) is kept in the outbox: not when it
     /// can never be sent.
     public var isKeptWhenFresh: Bool { course != .drop }
-    /// Whether `paste --retry` may send the text again by itself.
-    public var outboxVerdict: OutboxFailure.Verdict { course <= .retryLater ? .retryable : .held }
 }
 
 extension PasteError {
     /// Held, with the error's status, unless the error says otherwise: never risk a second paste.
     public var disposition: Disposition { Disposition(.hold, exitStatus: exitStatus) }
-
-    /// Retryable or held in the outbox (`OutboxFailure`'s table).
-    public var outboxVerdict: OutboxFailure.Verdict { disposition.outboxVerdict }
 }
