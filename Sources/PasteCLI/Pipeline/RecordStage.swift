@@ -45,6 +45,26 @@ struct RecordStage {
         return output.shown(title)
     }
 
+    /// The one tail of a sent job, whether an upload or `--retry` sent it: the server's answer
+    /// (or why there is none) read by extract, then recorded by how it went; a 429 or 503 that
+    /// asked to be tried again later (`Retry-After`) sets when the outbox tries it next.
+    func record(
+        _ job: PasteJob, response: Result<UploadResponse, UploadError>, transfer: RunPlan.Transfer
+    ) -> Result<PasteResult, PasteFailure> {
+        record(
+            job, nextAttempt: Self.requestedTime(response, transfer: transfer, context: context),
+            answer: ExtractStage.extract(response, for: job, output: output))
+    }
+
+    /// When a 429 or 503 answer asked to be tried again (`Retry-After`), as a time.
+    static func requestedTime(
+        _ response: Result<UploadResponse, UploadError>, transfer: RunPlan.Transfer, context: Context
+    ) -> Date? {
+        guard case .success(let answer) = response, let seconds = transfer.retryPolicy.requestedDelay(of: answer)
+        else { return nil }
+        return context.now().addingTimeInterval(seconds)
+    }
+
     /// Records `job` by how it went: `answer` is what extract read from the server's answer,
     /// or why there is none.
     ///
