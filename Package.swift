@@ -9,7 +9,8 @@
 //   RunPlan -> the stages of Sources/PasteCLI/Pipeline (read, guard, build, send, extract, record,
 //   deliver; --retry enters at send)
 //   Upload -> {PasteCore, SecretGuard (the stream's secret inspector), CurlInterop,
-//   CryptoInterop, SystemInterop};  Alerts -> X11Interop (internal import: no X11 type in its API)
+//   CryptoInterop, SystemInterop};  Alerts -> {PasteErrors (its AlertError is a PasteError), X11Interop
+//   (internal import: no X11 type in its API)}
 //   SecretGuard -> {PasteCore (its error protocol), SystemInterop (a file read in chunks),
 //   SecretScanInterop (the candidate search)};  SecretScanInterop -> CSecretScan
 //   ShareX -> {PasteCore, SystemInterop};  PasteCore takes ShareX's loader as a closure
@@ -19,10 +20,13 @@
 //   Requests -> {PasteCore, SystemInterop}: a profile, the content and the options -> an
 //   UploadRequest (RequestBuilder, PrivateBin's sealing); an answer -> a URL (ResultExtractor)
 //   Clipboard -> {X11Interop, WaylandInterop, SystemInterop}
-//   PasteCore -> SystemInterop (files, locks) only; its folders: Config, Services,
+//   PasteCore -> {PasteErrors (re-exported), SystemInterop (files, locks)} only; its folders: Config, Services,
 //   RequestDescription (UploadRequest, content checks), Outbox (the failure table, the pacing),
 //   Templates (the template language) and Formats (JSON, XML paths, media types, URLs, patterns,
-//   the sanitizer, Base58, hexadecimal); it computes no digest
+//   Base58, hexadecimal); it computes no digest
+//   PasteErrors -> nothing: at the bottom, what every module's errors conform to where they are born
+//   (PasteError, ExitStatus, Disposition, PartError) and the Sanitizer their messages show values
+//   through (issue 46, item 5: a new arrow from Alerts, and from Clipboard)
 //   Notify -> DBusInterop -> {CDBusShims -> CDBus, SystemInterop};  QRInterop -> CQRencode (dlopen)
 //   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256, paste's only one: streams, and the
 //   stores' digests; PrivateBin's AES-GCM, PBKDF2 and raw deflate)
@@ -220,7 +224,10 @@ let package = Package(
             swiftSettings: [.unsafeFlags(dbusHeaders.flatMap { ["-Xcc", "-I", "-Xcc", $0] }), directMetadata]),
 
         // MARK: - Plain Swift
-        .target(name: "PasteCore", dependencies: ["SystemInterop"], swiftSettings: safeSwift),
+        // At the bottom: the error protocol, exit statuses, dispositions and the sanitizer every
+        // shown value passes, so that a module's errors conform where they are born.
+        .target(name: "PasteErrors", swiftSettings: safeSwift),
+        .target(name: "PasteCore", dependencies: ["PasteErrors", "SystemInterop"], swiftSettings: safeSwift),
         // Above PasteCore: the stores (outbox, history, atomic files, file locks) and the request
         // side (a profile, the content and the options -> an UploadRequest; an answer -> a URL).
         .target(
@@ -240,7 +247,7 @@ let package = Package(
         .target(
             name: "Clipboard", dependencies: ["X11Interop", "WaylandInterop", "SystemInterop"],
             swiftSettings: safeSwift),
-        .target(name: "Alerts", dependencies: ["X11Interop"], swiftSettings: safeSwift),
+        .target(name: "Alerts", dependencies: ["PasteErrors", "X11Interop"], swiftSettings: safeSwift),
         .target(name: "Notify", dependencies: ["DBusInterop", "SystemInterop"], swiftSettings: safeSwift),
         .target(
             name: "PasteCLI",

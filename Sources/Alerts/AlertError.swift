@@ -1,12 +1,15 @@
+import PasteErrors
 internal import X11Interop
 
-/// Why an alert window could not be shown.
+/// Why an alert window could not be shown, as the person reads it (a `PasteError`, where it is
+/// born: no display → exit 69, "unavailable"; a window manager or a keyboard grab in the way →
+/// 75).
 ///
 /// The cases of X11Interop's `AlertWindowError`, translated where Alerts calls into X11Interop
 /// (`translating(_:)`), so that Alerts' public API names no X11Interop type (it imports
-/// X11Interop `internal`). PasteCLI maps it to its user-facing errors (no display → exit 69,
-/// "unavailable").
-public enum AlertError: Error, Hashable, Sendable {
+/// X11Interop `internal`): the interop layer's own error, converted at the layer's edge (STYLE
+/// rule 7), as `CurlError` becomes an `UploadError`.
+public enum AlertError: PasteError, Hashable, Sendable {
     /// No display name was given and `$DISPLAY` is unset or empty.
     case noDisplay
     /// The display of this name could not be opened.
@@ -20,6 +23,24 @@ public enum AlertError: Error, Hashable, Sendable {
     case keyboardGrabFailed(status: Int32)
     /// The connection to the X server broke while waiting for events.
     case connectionLost
+
+    public var message: String {
+        switch self {
+        case .noDisplay: "cannot show a window: no display"
+        case .cannotOpenDisplay(let name): "cannot show a window: cannot open display '\(shown: name)'"
+        case .fontUnavailable(let pattern): "cannot show a window: no font matches '\(shown: pattern)'"
+        case .windowNotMapped: "cannot show a window: the window manager never mapped it"
+        case .keyboardGrabFailed: "cannot show a window: another program holds the keyboard"
+        case .connectionLost: "cannot show a window: the connection to the display was lost"
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .keyboardGrabFailed, .windowNotMapped: .temporaryFailure
+        default: .unavailable
+        }
+    }
 
     /// The same failure as X11Interop's `error`.
     init(_ error: AlertWindowError) {

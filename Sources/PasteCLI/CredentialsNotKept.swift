@@ -3,7 +3,7 @@ import PasteCore
 /// An outbox entry whose `--url` held credentials written literally (`http://alice:PW@…`, a
 /// `?api_key=…`): the outbox keeps the URL with them masked (it never stores a secret), so
 /// the entry cannot go again by itself. Held until the person sends it another way.
-struct CredentialsNotKept: PasteError, OutboxClassifiable {
+struct CredentialsNotKept: PasteError {
     /// The entry's URL as stored, credentials masked.
     var url: String
 
@@ -16,6 +16,4 @@ struct CredentialsNotKept: PasteError, OutboxClassifiable {
     }
 
     var exitStatus: ExitStatus { .config }
-
-    var outboxVerdict: OutboxFailure.Verdict { .held }
 }

@@ -81,7 +81,7 @@ struct DesktopWindows {
                 try Alerts.notify(note, displayName: plan.displayName, app: .paste)
             }
         } catch {
-            output.note(AlertFailure(error: error).message)
+            output.note(error.message)
         }
     }
 
@@ -178,13 +178,8 @@ struct DesktopWindows {
         var buttons = [Alerts.Button("Upload anyway", answer: SecretChoice.uploadAnyway)]
         if question.offersPrivate { buttons.append(.init("Upload as private", answer: .uploadPrivately)) }
         buttons.append(.init("Cancel", answer: .cancel))
-        let answer: SecretChoice?
-        do {
-            answer = try Alerts.confirm(
-                message: message, buttons: buttons, displayName: plan.displayName, app: .paste)
-        } catch {
-            throw AlertFailure(error: error)
-        }
+        let answer = try Alerts.confirm(
+            message: message, buttons: buttons, displayName: plan.displayName, app: .paste)
         switch answer {
         case .uploadAnyway, .uploadPrivately: return answer
         case .cancel, nil: throw Cancelled()
@@ -254,13 +249,9 @@ struct DesktopWindows {
         guard plan.displayName != nil else {
             return try picker().choose(initialText.isEmpty ? [] : [initialText], environment: plan.environment)
         }
-        do {
-            return try Alerts.prompt(
-                title: "Paste", message: "Title of the paste", initialText: initialText,
-                displayName: plan.displayName, app: .paste)
-        } catch {
-            throw AlertFailure(error: error)
-        }
+        return try Alerts.prompt(
+            title: "Paste", message: "Title of the paste", initialText: initialText,
+            displayName: plan.displayName, app: .paste)
     }
 
     /// `--pick`: the index of the row chosen, nil when cancelled.
@@ -273,11 +264,7 @@ struct DesktopWindows {
             guard let chosen = try picker().choose(lines, environment: plan.environment) else { return nil }
             return lines.firstIndex(of: chosen)
         }
-        do {
-            return try Alerts.pick(title: title, rows: rows, displayName: plan.displayName, app: .paste)
-        } catch {
-            throw AlertFailure(error: error)
-        }
+        return try Alerts.pick(title: title, rows: rows, displayName: plan.displayName, app: .paste)
     }
 
     /// The picker of `[paste] picker`, else one found on PATH.

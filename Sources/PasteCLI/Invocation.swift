@@ -34,7 +34,7 @@ public struct Invocation: Sendable, Equatable {
     public var isVerbose = false
     public var isDryRun = false
     public var isForced = false
-    public var timeout: Double?
+    public var timeout: Duration?
     public var isInsecure = false
     /// `--notify` (true), `--no-notify` (false), or neither (nil: the config's `notify`).
     public var notify: Bool?
@@ -235,7 +235,7 @@ private func apply(
             throw UsageError(
                 detail: "bad timeout '\(shown: value!)': expected \(SettingRange.timeout), such as 30 or 2.5")
         }
-        invocation.timeout = seconds
+        invocation.timeout = .seconds(seconds)
     case .insecure: invocation.isInsecure = true
     case .notify: invocation.notify = true
     case .noNotify: invocation.notify = false

@@ -56,7 +56,7 @@ final class RetryFeedback {
                 Alerts.Notification(title: Self.title, body: body, style: .failure, timeout: plan.notifyTimeout),
                 displayName: plan.displayName, app: .paste)
         } catch {
-            output.note(AlertFailure(error: error).message)
+            output.note(error.message)
         }
     }
 

@@ -13,7 +13,7 @@ struct WindowAsker: Asking {
             return try Alerts.prompt(
                 title: "paste", message: title, initialText: initial, displayName: displayName, app: .paste)
         } catch {
-            throw PartError(AlertFailure(error: error))
+            throw PartError(error)
         }
     }
 
@@ -28,7 +28,7 @@ struct WindowAsker: Asking {
         do {
             return try Alerts.confirm(message: title, buttons: buttons, displayName: displayName, app: .paste) ?? nil
         } catch {
-            throw PartError(AlertFailure(error: error))
+            throw PartError(error)
         }
     }
 }

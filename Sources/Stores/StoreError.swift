@@ -188,7 +188,7 @@ public struct TextNotSaved: PasteError, Equatable {
     public var exitStatus: ExitStatus { .ioError }
 }
 
-extension StoreError: OutboxClassifiable {
+extension StoreError {
     /// Retryable: a local failure, nothing was sent (`OutboxFailure`'s table).
-    public var outboxVerdict: OutboxFailure.Verdict { .retryable }
+    public var disposition: Disposition { Disposition(.retryLater, exitStatus: exitStatus) }
 }

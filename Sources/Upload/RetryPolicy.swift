@@ -7,8 +7,8 @@ import PasteCore
 ///
 /// Pure: the random source and the clock are injected, so every decision is testable.
 /// It retries only when a retry cannot create a second paste:
-/// - a failure before any request byte left (resolve, connect, connect timeout), with jittered
-///   exponential backoff;
+/// - a failure whose disposition says so (`Disposition.isRetriedNow`: before any request byte
+///   left, resolve, connect, connect timeout), with jittered exponential backoff;
 /// - 429 and 503 answers, waiting as `Retry-After` asks (seconds or an HTTP date) when it asks
 ///   for no more than `maximumDelay`, else by backoff;
 /// - any other 5xx answered before the whole body went out (`RefusedBeforeBody`), by backoff.
@@ -52,7 +52,7 @@ public struct RetryPolicy: Sendable {
         guard attempt < maximumAttempts else { return .stop }
         switch outcome {
         case .failure(let error):
-            return Self.isSafeToRetry(error) ? .retry(afterSeconds: backoff(attempt: attempt)) : .stop
+            return error.disposition.isRetriedNow ? .retry(afterSeconds: backoff(attempt: attempt)) : .stop
         case .success(let response):
             if RefusedBeforeBody.applies(status: response.status, isBodyTaken: response.isBodyTaken),
                 !Self.retryableStatuses.contains(response.status)
@@ -81,16 +81,6 @@ public struct RetryPolicy: Sendable {
             return nil
         }
         return retryAfterSeconds(header)
-    }
-
-    /// Whether a failure happened before any request byte could reach the server, in a way
-    /// that may pass (network, DNS, connect timeout, the proxy down).
-    static func isSafeToRetry(_ error: UploadError) -> Bool {
-        guard !error.mayHaveReachedServer else { return false }
-        switch error {
-        case .couldNotResolve, .couldNotConnect, .timedOut, .proxyUnreachable: return true
-        default: return false
-        }
     }
 
     /// Exponential backoff with "equal jitter": half the step, plus up to the other half at

@@ -1,3 +1,4 @@
+import PasteCore
 import SystemInterop
 
 /// How transfers behave: timeouts, redirects, TLS, identification, and what is reported.
@@ -10,18 +11,10 @@ public struct TransportOptions: Sendable {
     // TODO(lead): take the version from PasteCore once it has one.
     public static let clientVersion = "0.1.0"
 
-    /// The longest wait for a connection (libcurl's CURLOPT_CONNECTTIMEOUT_MS).
-    public var connectTimeout: Duration
-    /// The longest a whole transfer may take, if bounded (CURLOPT_TIMEOUT_MS).
-    public var totalTimeout: Duration?
-    /// Abort when fewer than `Uploader.stallBytesPerSecond` (10) bytes per second moved for this
-    /// long (CURLOPT_LOW_SPEED_LIMIT and CURLOPT_LOW_SPEED_TIME, whole seconds, at least 1). It
-    /// also bounds a raw TCP exchange's waits.
-    public var stallTimeout: Duration
-    /// The longest the answer may take once the request (its body included) is sent, unless
-    /// the request carries its service's own (`UploadRequest.responseTimeout`): a server that
-    /// trickles its answer above the stall limit cannot hold a run for ever. 60 s by default.
-    public var responseTimeout: Duration
+    /// How long a connection, the whole transfer, a stall and the answer may take
+    /// (CURLOPT_CONNECTTIMEOUT_MS, CURLOPT_TIMEOUT_MS, CURLOPT_LOW_SPEED_LIMIT with
+    /// CURLOPT_LOW_SPEED_TIME, and the answer's own bound).
+    public var timeouts: TransferTimeouts
     /// The most redirects followed (by `RedirectChain`, one request at a time).
     public var maxRedirects: Int
     /// Skip TLS certificate and host name verification (`--insecure`; a service's
@@ -42,17 +35,12 @@ public struct TransportOptions: Sendable {
 
     /// Makes options; every default is the documented one.
     public init(
-        connectTimeout: Duration = .seconds(10), totalTimeout: Duration? = nil,
-        stallTimeout: Duration = .seconds(30), responseTimeout: Duration = .seconds(60), maxRedirects: Int = 10,
-        insecure: Bool = false,
+        timeouts: TransferTimeouts = TransferTimeouts(), maxRedirects: Int = 10, insecure: Bool = false,
         userAgent: String = "paste/\(TransportOptions.clientVersion)",
         verbose: (@Sendable (String) -> Void)? = nil,
         progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)? = nil
     ) {
-        self.connectTimeout = connectTimeout
-        self.totalTimeout = totalTimeout
-        self.stallTimeout = stallTimeout
-        self.responseTimeout = responseTimeout
+        self.timeouts = timeouts
         self.maxRedirects = maxRedirects
         self.insecure = insecure
         self.userAgent = userAgent

@@ -28,13 +28,13 @@ extension Uploader {
         case .multipart, .form, .embedded: throw .bodyNotSendableOverTCP(url: request.url)
         }
         let inspection = InspectionHook.make(for: request)
-        let deadline = ContinuousClock.now + (options.totalTimeout ?? .seconds(Self.tcpDefaultLimitSeconds))
+        let deadline = ContinuousClock.now + (options.timeouts.total ?? .seconds(Self.tcpDefaultLimitSeconds))
         let connection: RawConnection
         let proxy = request.connection.proxy(for: request.url)
         do {
             connection = try RawConnection(
                 host: endpoint.bareHost, port: port,
-                connectTimeoutMilliseconds: options.connectTimeout.roundedUpMilliseconds, proxy: proxy?.url,
+                connectTimeoutMilliseconds: options.timeouts.connect.roundedUpMilliseconds, proxy: proxy?.url,
                 tunnels: proxy.map { $0.kind == .http || $0.kind == .https } ?? false)
         } catch {
             throw classify(error, nil, request, proxy: proxy)
@@ -46,7 +46,7 @@ extension Uploader {
         var answerDeadline: ContinuousClock.Instant?
         do {
             let sent = try connection.send(
-                source, idleTimeout: options.stallTimeout, deadline: deadline, inspector: inspection,
+                source, idleTimeout: options.timeouts.stall, deadline: deadline, inspector: inspection,
                 onProgress: { sent in
                     sentSoFar = sent
                     progress?(sent, total)
@@ -54,7 +54,7 @@ extension Uploader {
             sentSoFar = sent
             answerDeadline = min(deadline, .now + responseTimeout(for: request))
             let answer = try connection.receive(
-                maximumBytes: UploadResponse.maximumBodyBytes, idleTimeout: options.stallTimeout,
+                maximumBytes: UploadResponse.maximumBodyBytes, idleTimeout: options.timeouts.stall,
                 deadline: answerDeadline!)
             return UploadResponse(status: 0, effectiveURL: request.url, body: answer, bytesSent: sent)
         } catch {

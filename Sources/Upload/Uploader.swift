@@ -285,7 +285,7 @@ public final class Uploader {
             // The answer's own deadline: from the end of the body (the start, for a GET).
             handle.answerTimeout = responseTimeout(for: transfer.request)
             handle.sendsBody = hop.sendsBody
-            if let total = options.totalTimeout {
+            if let total = options.timeouts.total {
                 // One bound for the whole chain: each request gets what the earlier ones left.
                 let left = max(total - (ContinuousClock.now - transfer.started), .milliseconds(1))
                 transfer.budget = left
@@ -337,7 +337,7 @@ public final class Uploader {
 
     /// How long `request`'s answer may take once it is sent: its service's own, else ours.
     func responseTimeout(for request: UploadRequest) -> Duration {
-        request.responseTimeout ?? options.responseTimeout
+        request.responseTimeout ?? options.timeouts.response
     }
 
     /// Whether a header line is a `Content-Type` (dropped when a redirect turns the request
@@ -349,7 +349,7 @@ public final class Uploader {
     private func configureTransport(_ transfer: EasyHandle, for request: UploadRequest) throws(CurlError) {
         try transfer.set(.noSignal, true)
         try transfer.set(.protocols, Self.allowedSchemes)
-        try transfer.set(.connectTimeoutMilliseconds, options.connectTimeout.roundedUpMilliseconds)
+        try transfer.set(.connectTimeoutMilliseconds, options.timeouts.connect.roundedUpMilliseconds)
         // "Too slow" = under `stallBytesPerSecond` for the stall time; libcurl counts whole seconds.
         try transfer.set(.lowSpeedLimit, Self.stallBytesPerSecond)
         try transfer.set(.lowSpeedTime, stallSeconds)
@@ -398,7 +398,7 @@ public final class Uploader {
 
     /// The stall limit in whole seconds, at least 1 (0 would switch it off), at most a day
     /// (bounded before the conversion, so no duration can trap it).
-    var stallSeconds: Int { Int(min(max(options.stallTimeout.timeInterval, 1), Self.longestStall).rounded(.up)) }
+    var stallSeconds: Int { Int(min(max(options.timeouts.stall.timeInterval, 1), Self.longestStall).rounded(.up)) }
 
     /// The longest stall limit passed to libcurl, in seconds (`stall-timeout`'s own bound).
     static let longestStall = 86_400.0
@@ -618,7 +618,7 @@ public final class Uploader {
     private func timeoutPhase(_ info: TransferInfo?, budget: Duration? = nil) -> UploadError.TimeoutPhase {
         // A reused connection has no connect time of its own: a request sent on it is past connecting.
         guard let info, info.connectSeconds > 0 || info.headerBytesSent > 0 else { return .connect }
-        if let total = options.totalTimeout, info.totalSeconds >= (budget ?? total).timeInterval * 0.99 {
+        if let total = options.timeouts.total, info.totalSeconds >= (budget ?? total).timeInterval * 0.99 {
             return .total(seconds: total.timeInterval)
         }
         return .stalled(seconds: stallSeconds)

@@ -298,12 +298,12 @@ struct PlanResolverTests {
             case .paste(let plain) = try parseCommandLine([])
         else { return }
         let transfer = PlanResolver.transfer(plain, configuration.settings, showsProgress: false)
-        #expect(transfer.connectTimeout == .seconds(3))
-        #expect(transfer.stallTimeout == .seconds(7))
-        #expect(transfer.responseTimeout == .seconds(9))
-        #expect(transfer.totalTimeout == .seconds(11))
+        #expect(transfer.transport.timeouts.connect == .seconds(3))
+        #expect(transfer.transport.timeouts.stall == .seconds(7))
+        #expect(transfer.transport.timeouts.response == .seconds(9))
+        #expect(transfer.transport.timeouts.total == .seconds(11))
         #expect(
-            PlanResolver.transfer(timed, configuration.settings, showsProgress: false).totalTimeout
+            PlanResolver.transfer(timed, configuration.settings, showsProgress: false).transport.timeouts.total
                 == .milliseconds(2500))
     }
 }

@@ -25,7 +25,7 @@ struct ConfigKeyTableTests {
         var settings = Settings()
         let entry = ConfigFile.Entry(section: "paste", subsection: nil, key: "timeout", value: "7", line: 3)
         try settings.apply(entry, path: "c")
-        #expect(settings.timeout == .seconds(7))
+        #expect(settings.timeouts.total == .seconds(7))
         #expect(throws: ConfigError.unknownKey(path: "c", line: 3, section: "paste", key: "timeuot")) {
             var copy = settings
             try copy.apply(

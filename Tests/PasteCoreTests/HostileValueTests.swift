@@ -146,14 +146,14 @@ struct HostileValueTests {
             response-timeout = 2.5
             """
         let configuration = try Configuration(file: ConfigFile(parsing: text, path: "/c"))
-        #expect(configuration.settings.timeout == .seconds(604_800))
-        #expect(configuration.settings.connectTimeout == .milliseconds(1))
-        #expect(configuration.settings.responseTimeout == .seconds(604_800))
+        #expect(configuration.settings.timeouts.total == .seconds(604_800))
+        #expect(configuration.settings.timeouts.connect == .milliseconds(1))
+        #expect(configuration.settings.timeouts.response == .seconds(604_800))
         #expect(configuration.settings.repeatWindow == .zero)
         let service = try configuration.service(named: "x")
         #expect(service.maximumBytes == 1 << 40)
         #expect(service.responseTimeout == 2.5)
-        #expect(Settings().responseTimeout == .seconds(60))
+        #expect(Settings().timeouts.response == .seconds(60))
         for (key, value) in [
             ("stall-timeout", "0.5"), ("connect-timeout", "2h"), ("retries", "11"), ("timeout", "-0"),
             ("timeout", "1e-9"),

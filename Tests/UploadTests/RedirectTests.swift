@@ -140,7 +140,7 @@ struct RedirectTests: ScopedSuite {
         #expect(notFound.status == 404)
         #expect(notFound.unreadPage == "answered HTTP 404")
         #expect(notFound.redirectCount == 1)
-        let stalled = try Uploader(options: TransportOptions(stallTimeout: .seconds(1)))
+        let stalled = try Uploader(options: TransportOptions(timeouts: TransferTimeouts(stall: .seconds(1))))
             .send(post("/redirect", to: "/delay?s=30"))
         #expect(stalled.effectiveURL == server.base + "/delay?s=30")
         #expect(
@@ -148,7 +148,7 @@ struct RedirectTests: ScopedSuite {
             "\(String(describing: stalled.unreadPage))")
         // The total timeout bounds the whole chain, not each request of it.
         let started = ContinuousClock.now
-        let late = try Uploader(options: TransportOptions(totalTimeout: .seconds(1)))
+        let late = try Uploader(options: TransportOptions(timeouts: TransferTimeouts(total: .seconds(1))))
             .send(post("/redirect", to: "/delay?s=30"))
         #expect(late.unreadPage == "did not load: transfer with 127.0.0.1:\(server.port) timed out after 1s")
         #expect(ContinuousClock.now - started < .seconds(5))

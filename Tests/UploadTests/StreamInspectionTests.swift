@@ -213,7 +213,8 @@ struct StreamInspectionTests: ScopedSuite {
         var request = UploadRequest(
             url: server.base + "/delay?s=30", body: .raw(.bytes(Array("text".utf8)), contentType: "text/plain"),
             result: .body)
-        let uploader = Uploader(options: TransportOptions(stallTimeout: .seconds(60), responseTimeout: .seconds(1)))
+        let uploader = Uploader(
+            options: TransportOptions(timeouts: TransferTimeouts(stall: .seconds(60), response: .seconds(1))))
         let error = try #require(throws: UploadError.self) { try uploader.send(request) }
         #expect(error == .timedOut(url: request.url, phase: .response(seconds: 1), requestSent: true))
         #expect(
@@ -236,7 +237,9 @@ struct StreamInspectionTests: ScopedSuite {
         #expect(Duration.seconds(Int64.max).roundedUpMilliseconds == Int(Int32.max))
         #expect(Duration.milliseconds(1).roundedUpMilliseconds == 1)
         #expect(Duration.nanoseconds(1).roundedUpMilliseconds == 1)
-        #expect(Uploader(options: TransportOptions(stallTimeout: .seconds(1e15))).stallSeconds == 86_400)
+        #expect(
+            Uploader(options: TransportOptions(timeouts: TransferTimeouts(stall: .seconds(1e15)))).stallSeconds
+                == 86_400)
         #expect(HTTPDate.parse("Sun, 06 Nov 99999999999999999 08:49:37 GMT") == nil)
     }
 }

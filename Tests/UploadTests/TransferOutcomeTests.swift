@@ -57,7 +57,8 @@ struct TransferOutcomeTests: ScopedSuite {
     func stallTimeout() throws {
         let started = ContinuousClock.now
         let error = try #require(throws: UploadError.self) {
-            try Uploader(options: TransportOptions(stallTimeout: .seconds(1))).send(post("/delay?s=30"))
+            try Uploader(options: TransportOptions(timeouts: TransferTimeouts(stall: .seconds(1)))).send(
+                post("/delay?s=30"))
         }
         #expect(error == .timedOut(url: server.base + "/delay?s=30", phase: .stalled(seconds: 1), requestSent: true))
         #expect(error.exitStatus == .temporaryFailure)
@@ -67,7 +68,8 @@ struct TransferOutcomeTests: ScopedSuite {
     @Test("the total timeout is reported as such")
     func totalTimeout() throws {
         let error = try #require(throws: UploadError.self) {
-            try Uploader(options: TransportOptions(totalTimeout: .milliseconds(700))).send(post("/delay?s=30"))
+            try Uploader(options: TransportOptions(timeouts: TransferTimeouts(total: .milliseconds(700)))).send(
+                post("/delay?s=30"))
         }
         guard case .timedOut(_, .total, true) = error else {
             Issue.record("expected a total timeout, got \(error)")

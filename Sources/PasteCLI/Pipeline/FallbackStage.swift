@@ -7,17 +7,18 @@ import Upload
 /// and so on (issue 25, item 4).
 ///
 /// The chain is resolved once, with the plan (`chain(from:among:)`): no loops, each service at
-/// most once. A text falls back when its service is unreachable (`UploadError.isUnreachable`),
-/// timed out before the body went out, or answered 5xx or 429; then it is built again for the
-/// next service with the same title and options where that service has them (a title, language
-/// or expiry it lacks is left out; `-p` and `--burn` never are), through the same guard (the
-/// content was checked already; the values are checked for the new service), sent once, and
-/// recorded as that service's paste (history and `--json` name it). A service that encrypts or
-/// keeps pastes private (`ServiceProfile.protectsContent`) never falls back to one that does
-/// not, unless `fallback-public` names that service. A text piped in as a stream cannot be read
-/// twice: it never falls back (it waits in the outbox). An outbox entry sent by `--retry` or the
-/// background flush falls back the same way, from its own service's chain (`resend(_:response:
-/// options:send:request:)`, its content read again from the entry).
+/// most once. A text falls back when its failure's disposition says so (`Disposition.fallsBack`:
+/// its service unreachable, or timed out before the body went out), or its service answered 5xx
+/// or 429; then it is built again for the next service with the same title and options where
+/// that service has them (a title, language or expiry it lacks is left out; `-p` and `--burn`
+/// never are), through the same guard (the content was checked already; the values are checked
+/// for the new service), sent once, and recorded as that service's paste (history and `--json`
+/// name it). A service that encrypts or keeps pastes private (`ServiceProfile.protectsContent`)
+/// never falls back to one that does not, unless `fallback-public` names that service. A text
+/// piped in as a stream cannot be read twice: it never falls back (it waits in the outbox). An
+/// outbox entry sent by `--retry` or the background flush falls back the same way, from its own
+/// service's chain (`resend(_:response:options:send:request:)`, its content read again from the
+/// entry).
 struct FallbackStage {
     /// The services after the run's own, in the order they are tried.
     var chain: [ServiceProfile]
@@ -60,9 +61,7 @@ struct FallbackStage {
     ) -> String? {
         switch response {
         case .failure(let error):
-            if error.isUnreachable { return error.message }
-            if case .timedOut(_, _, false) = error { return error.message }
-            return nil
+            return error.disposition.fallsBack ? error.message : nil
         case .success(let answer):
             guard (500...599).contains(answer.status) || answer.status == 429 else { return nil }
             return "\(shown: service.name) answered HTTP \(answer.status)"

@@ -1,16 +1,16 @@
 import PasteCore
-import SecretGuard
 import Stores
 import SystemInterop
-import Upload
 
-/// A paste that was not made: why (the cause, with its exit status), where its text is now, and
-/// the signal that stopped the run, if one did.
+/// A paste that was not made: why (the cause, with what it means: its `Disposition`), where its
+/// text is now, and the signal that stopped the run, if one did.
 ///
 /// The pipeline's results are `Result<PasteResult, PasteFailure>`: send, extract and record
 /// make them, deliver shows them. What the person reads about a failure comes from here alone
 /// (`lines`): stderr and `--json` (`terminalLines`), the failure window and desktop
-/// notifications (`windowLines`).
+/// notifications (`windowLines`). What the failure means (the exit status, whether its text was
+/// kept, the words for where it is) is read from `disposition`, which the cause decided where it
+/// was born; nothing here asks the cause what type it is.
 struct PasteFailure: Error {
     /// Where the text of a paste that was not made is.
     enum TextPlace: Sendable {
@@ -26,7 +26,9 @@ struct PasteFailure: Error {
     }
 
     /// Why the paste was not made.
-    var cause: any PasteError
+    let cause: any PasteError
+    /// What the cause means (`PasteError.disposition`), taken once from it.
+    let disposition: Disposition
     /// Where the text is.
     var text: TextPlace
     /// SIGINT, SIGTERM or SIGHUP, when one stopped the run while this paste was sent.
@@ -35,19 +37,21 @@ struct PasteFailure: Error {
     /// A failure whose text is where it was.
     init(_ cause: some PasteError) {
         self.cause = cause
+        disposition = cause.disposition
         text = .unchanged
         signal = nil
     }
 
     /// A failure of what building a request threw (`RequestBuilder`'s errors come from several
-    /// parts, each as a `PartError`): its text is where it was, and the cause is the part's own
-    /// error, so that what the failure says of it (`serviceName`, `isUnsupportedURL`) sees it.
+    /// parts, each as a `PartError`): its text is where it was, and its cause is the part's own
+    /// error.
     init(_ error: PartError) {
         self.init(cause: error.underlying, text: .unchanged)
     }
 
     init(cause: any PasteError, text: TextPlace, signal: Signal? = nil) {
         self.cause = cause
+        disposition = cause.disposition
         self.text = text
         self.signal = signal
     }
@@ -64,16 +68,14 @@ struct PasteFailure: Error {
     var exitStatus: ExitStatus {
         if isInterrupted, let signal { return Interruption.exitStatus(for: signal) }
         if case .notSaved(let notSaved) = text { return notSaved.exitStatus }
-        return cause.exitStatus
+        return disposition.exitStatus
     }
 
     /// Whether the entry is held because the secret guard holds it (up front on `--outbox
     /// send`, or as it streamed): no paste was made, and only `--force` sends it.
     var isHeldByGuard: Bool {
         guard case .outbox(_, .held) = text else { return false }
-        if cause is GuardError { return true }
-        if case .contentRefused(let refusal) = cause as? UploadError { return refusal.keepsText }
-        return false
+        return disposition.reason == .heldByGuard
     }
 
     // MARK: - What is said
@@ -113,7 +115,7 @@ struct PasteFailure: Error {
                     "outbox entry \(id) is held: its service '\(serviceName ?? "")' is not configured any more; "
                         + "'paste --outbox send \(id)' sends it once it is, 'paste --outbox drop \(id)' drops it")
             ]
-        case .outbox where cause is ContentChanged:
+        case .outbox where disposition.reason == .contentChanged:
             // Its message says it all: held, why, and how to see or drop it.
             return why
         case .outbox(let id, .held) where isUnsupportedURL:
@@ -148,7 +150,7 @@ struct PasteFailure: Error {
     func windowLines() -> [String] {
         let whereItIs: String?
         switch text {
-        case .outbox(let id, _) where cause is ContentChanged:
+        case .outbox(let id, _) where disposition.reason == .contentChanged:
             whereItIs = "The text is held in the outbox (\(id)): it changed since it was kept."
         case .outbox(let id, .held) where isUnsupportedURL:
             whereItIs = "The text is held in the outbox (\(id)): its URL can never be sent."
@@ -176,21 +178,16 @@ struct PasteFailure: Error {
 
     /// The service an outbox entry was for, when the config no longer has it.
     private var serviceName: String? {
-        guard case .unknownService(let name, _, _, _) = cause as? ConfigError else { return nil }
+        guard case .serviceGone(let name) = disposition.reason else { return nil }
         return name
     }
 
-    /// Whether the cause is a URL paste can never send (a scheme other than http or https).
-    private var isUnsupportedURL: Bool {
-        if case .unsupportedURL = cause as? UploadError { return true }
-        return false
-    }
+    /// Whether its URL can never be sent (a scheme other than http or https).
+    private var isUnsupportedURL: Bool { disposition.reason == .unsendableURL }
 
     /// Whether the service refused the text for good (a 4xx other than 408, 425 and 429): no
     /// paste was made, and sending it again unchanged cannot work.
-    private var isPermanentRefusal: Bool {
-        (cause as? ServiceError)?.isPermanentRefusal == true
-    }
+    private var isPermanentRefusal: Bool { disposition.reason == .permanentRefusal }
 
     /// Whether the entry is held because its service left the config: one line, and the
     /// others still go.

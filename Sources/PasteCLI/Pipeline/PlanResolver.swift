@@ -187,15 +187,15 @@ struct PlanResolver {
 
     /// How transfers run.
     static func transfer(_ invocation: Invocation, _ settings: Settings, showsProgress: Bool) -> RunPlan.Transfer {
-        RunPlan.Transfer(
-            connectTimeout: settings.connectTimeout,
-            totalTimeout: invocation.timeout.map { .seconds($0) } ?? settings.timeout,
-            stallTimeout: settings.stallTimeout,
-            responseTimeout: settings.responseTimeout,
-            isInsecure: invocation.isInsecure,
+        var timeouts = settings.timeouts
+        if let timeout = invocation.timeout { timeouts.total = timeout }
+        return RunPlan.Transfer(
+            transport: TransportOptions(
+                timeouts: timeouts, insecure: invocation.isInsecure, userAgent: "paste/\(pasteVersion)"),
             isVerbose: invocation.isVerbose,
             showsProgress: showsProgress,
-            retryPolicy: RetryPolicy(maximumAttempts: settings.retries + 1, maximumDelay: settings.maximumRetryAfter))
+            retryPolicy: RetryPolicy(
+                maximumAttempts: settings.retries + 1, maximumDelay: settings.maximumRetryAfter.timeInterval))
     }
 
     /// How uploads to `profile` connect (trust, client certificate, proxy), resolved from its

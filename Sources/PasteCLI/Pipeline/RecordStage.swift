@@ -45,6 +45,26 @@ struct RecordStage {
         return output.shown(title)
     }
 
+    /// The one tail of a sent job, whether an upload or `--retry` sent it: the server's answer
+    /// (or why there is none) read by extract, then recorded by how it went; a 429 or 503 that
+    /// asked to be tried again later (`Retry-After`) sets when the outbox tries it next.
+    func record(
+        _ job: PasteJob, response: Result<UploadResponse, UploadError>, transfer: RunPlan.Transfer
+    ) -> Result<PasteResult, PasteFailure> {
+        record(
+            job, nextAttempt: Self.requestedTime(response, transfer: transfer, context: context),
+            answer: ExtractStage.extract(response, for: job, output: output))
+    }
+
+    /// When a 429 or 503 answer asked to be tried again (`Retry-After`), as a time.
+    static func requestedTime(
+        _ response: Result<UploadResponse, UploadError>, transfer: RunPlan.Transfer, context: Context
+    ) -> Date? {
+        guard case .success(let answer) = response, let seconds = transfer.retryPolicy.requestedDelay(of: answer)
+        else { return nil }
+        return context.now().addingTimeInterval(seconds)
+    }
+
     /// Records `job` by how it went: `answer` is what extract read from the server's answer,
     /// or why there is none.
     ///
@@ -116,20 +136,16 @@ struct RecordStage {
 
     // MARK: - Failures
 
-    /// Keeps the text of a paste that was not made, and says where it is in the failure. Content
-    /// refused as it streamed for what it is (binary, not UTF-8) can never be sent: its partial
-    /// copy is removed instead. A secret the guard saw in a stream is kept whole and held: the
-    /// rest of stdin is read into the entry, and `paste --outbox send ID --force` sends it.
+    /// Keeps the text of a paste that was not made, and says where it is in the failure. A fresh
+    /// text that can never be sent (its cause's disposition `drop`: content refused as it streamed
+    /// for what it is, binary or not UTF-8; a URL that cannot be sent, a config error, never a
+    /// reason to wait) is not kept, its partial copy removed (the caller still has it). A secret
+    /// the guard saw in a stream is kept whole and held: the rest of stdin is read into the
+    /// entry, and `paste --outbox send ID --force` sends it.
     func keep(
         _ job: PasteJob, after cause: any PasteError, nextAttempt requestedAttempt: Date? = nil
     ) -> PasteFailure {
-        if case .contentRefused(let refusal)? = cause as? UploadError, !refusal.keepsText, case .input = job.source {
-            try? job.claim?.discard()
-            return PasteFailure(cause: cause, text: .unchanged)
-        }
-        // A URL that cannot be sent is a config error (78), never a reason to wait: fresh text
-        // is not kept (the caller still has it).
-        if case .unsupportedURL? = cause as? UploadError, case .input = job.source {
+        if !cause.disposition.isKeptWhenFresh, case .input = job.source {
             try? job.claim?.discard()
             return PasteFailure(cause: cause, text: .unchanged)
         }

@@ -21,7 +21,9 @@ extension RunPlan.Transfer {
     /// - Parameter hasProxy: whether the run's service goes through a proxy.
     func forHotkey(hasProxy: Bool) -> RunPlan.Transfer {
         var transfer = self
-        if !hasProxy { transfer.connectTimeout = min(connectTimeout, Self.hotkeyConnectTimeout) }
+        if !hasProxy {
+            transfer.transport.timeouts.connect = min(transport.timeouts.connect, Self.hotkeyConnectTimeout)
+        }
         return transfer
     }
 }

@@ -59,20 +59,15 @@ struct RunPlan: Sendable {
         }
     }
 
-    /// How transfers run: timeouts, retries and what is reported while they do.
+    /// How transfers run: the transport's options, retries and what is reported while they do.
     struct Transfer: Sendable {
-        /// The longest wait for a connection (`connect-timeout`).
-        var connectTimeout: Duration
-        /// The longest a whole upload may take (`--timeout`, else `timeout`), if bounded.
-        var totalTimeout: Duration?
-        /// How long a transfer may stall (`stall-timeout`).
-        var stallTimeout: Duration
-        /// How long an answer may take once the text is sent (`response-timeout`; a service's
-        /// own, carried by its requests, wins).
-        var responseTimeout: Duration
+        /// Timeouts (`connect-timeout`, `--timeout` else `timeout`, `stall-timeout`,
+        /// `response-timeout`: a service's own, carried by its requests, wins), `--insecure` and
+        /// the User-Agent; `SendStage` adds what reports and stops a transfer.
+        var transport: TransportOptions
         /// `--insecure`: TLS checks off for every service (warned on stderr when the uploader
         /// is made, each run).
-        var isInsecure: Bool
+        var isInsecure: Bool { transport.insecure }
         /// `-v`: the request and answer headers on stderr.
         var isVerbose: Bool
         /// Whether a progress bar may be drawn (stderr a terminal, no `-q`, no `--json`).

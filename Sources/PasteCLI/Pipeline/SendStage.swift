@@ -49,16 +49,10 @@ struct SendStage {
         let traceMask = traceMask
         let progressBar = transfer.showsProgress ? ProgressBar.Driver(colored: output.usesColor) : nil
         self.progressBar = progressBar
-        var options = TransportOptions()
-        options.connectTimeout = transfer.connectTimeout
-        options.totalTimeout = transfer.totalTimeout
-        options.stallTimeout = transfer.stallTimeout
-        options.responseTimeout = transfer.responseTimeout
-        options.insecure = transfer.isInsecure
+        var options = transfer.transport
         if transfer.isInsecure {
             output.warning("--insecure: TLS certificates and host names are not verified")
         }
-        options.userAgent = "paste/\(pasteVersion)"
         if let progressBar {
             options.progress = { sent, total in progressBar.update(sent: sent, total: total) }
         }

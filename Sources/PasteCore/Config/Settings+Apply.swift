@@ -20,18 +20,18 @@ extension Settings {
             settings.picker = value.text
         },
         .init("timeout", .paste, "the whole upload's limit") { settings, value throws(ConfigError) in
-            settings.timeout = try value.duration(SettingRange.timeout)
+            settings.timeouts.total = try value.duration(SettingRange.timeout)
         },
         .init("connect-timeout", .paste, "the connection's limit") { settings, value throws(ConfigError) in
-            settings.connectTimeout = try value.duration(SettingRange.connectTimeout)
+            settings.timeouts.connect = try value.duration(SettingRange.connectTimeout)
         },
         .init("stall-timeout", .paste, "how long a transfer may make no progress") {
             settings, value throws(ConfigError) in
-            settings.stallTimeout = try value.duration(SettingRange.stallTimeout)
+            settings.timeouts.stall = try value.duration(SettingRange.stallTimeout)
         },
         .init("response-timeout", .paste, "how long the answer may take once the text is sent") {
             settings, value throws(ConfigError) in
-            settings.responseTimeout = try value.duration(SettingRange.responseTimeout)
+            settings.timeouts.response = try value.duration(SettingRange.responseTimeout)
         },
         .init("clipboard-timeout", .paste, "how long reading the clipboard may take") {
             settings, value throws(ConfigError) in
@@ -50,7 +50,7 @@ extension Settings {
             settings.notifyTimeout = try value.duration(SettingRange.notifyTimeout)
         },
         .init("max-retry-after", .paste, "the longest Retry-After waited for") { settings, value throws(ConfigError) in
-            settings.maximumRetryAfter = try value.seconds(SettingRange.maximumRetryAfter)
+            settings.maximumRetryAfter = try value.duration(SettingRange.maximumRetryAfter)
         },
         .init("repeat-window", .paste, "how long the same text gets the same URL back") {
             settings, value throws(ConfigError) in

@@ -14,23 +14,15 @@ public struct Settings: Sendable, Equatable {
     /// The dmenu-style program `--pick` and `--prompt` use without an X display (`picker`):
     /// a command line, split on spaces; nil to look for one on PATH.
     public var picker: String?
-    /// How long to wait for a TCP connection.
-    public var connectTimeout: Duration = .seconds(10)
-    /// How long the whole upload may take (`nil`: no limit beyond the stall timeout).
-    public var timeout: Duration?
-    /// How long a transfer may stall before it is abandoned.
-    public var stallTimeout: Duration = .seconds(30)
-    /// How long the answer may take once the text is sent (`response-timeout`): a server that
-    /// trickles its answer just above the stall limit cannot keep a run alive for ever.
-    public var responseTimeout: Duration = .seconds(Settings.defaultResponseTimeout)
-    /// The default `response-timeout`, in seconds.
-    public static let defaultResponseTimeout = 60.0
+    /// How long a transfer may take: `connect-timeout`, `timeout`, `stall-timeout` and
+    /// `response-timeout`.
+    public var timeouts = TransferTimeouts()
     /// How many times a request that never reached the server is tried again.
     public var retries: Int = 3
     /// How many failed attempts an outbox entry may have before `paste --retry` holds it.
     public var retryMaximumAttempts: Int = OutboxPolicy.defaultMaximumAttempts
-    /// The longest Retry-After paste honours, in seconds.
-    public var maximumRetryAfter: Double = 30
+    /// The longest Retry-After paste honours (`max-retry-after`).
+    public var maximumRetryAfter: Duration = .seconds(30)
     /// How long the same content to the same service reuses the earlier URL (zero: never).
     public var repeatWindow: Duration = .seconds(300)
     /// How long to wait for a clipboard owner to answer.

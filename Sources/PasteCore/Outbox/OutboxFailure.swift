@@ -54,9 +54,10 @@ public struct OutboxFailure: Sendable, Equatable {
         self.message = OutboxFailure.describe(error, redaction: redaction)
     }
 
-    /// Retryable or held, for any error an upload can end with (the table above).
+    /// Retryable or held, for any error an upload can end with (the table above): its
+    /// disposition's (`PasteError.disposition`); held for an error that is no `PasteError`.
     public static func verdict(for error: any Error) -> Verdict {
-        (error as? any OutboxClassifiable)?.outboxVerdict ?? .held
+        (error as? any PasteError)?.disposition.outboxVerdict ?? .held
     }
 
     /// The text kept as an entry's `last_error`: the error's message on one line, without
@@ -83,51 +84,54 @@ public struct OutboxFailure: Sendable, Equatable {
         verdict: .held, message: "the run sending it ended before an answer came; the paste may have been made")
 }
 
-/// An error that knows what it means for a text in the outbox (see `OutboxFailure`).
-///
-/// PasteCore's errors conform here; `UploadError` conforms in Upload. An error that does not
-/// conform is taken as `held`.
-public protocol OutboxClassifiable: Error {
-    /// Retryable or held.
-    var outboxVerdict: OutboxFailure.Verdict { get }
+// MARK: - Dispositions of PasteCore's errors (the table above)
+
+extension Disposition {
+    /// Whether `paste --retry` may send the text again by itself: retryable from `retryLater`
+    /// up, held from `hold` down.
+    public var outboxVerdict: OutboxFailure.Verdict { course <= .retryLater ? .retryable : .held }
 }
 
-extension ServiceError: OutboxClassifiable {
-    public var outboxVerdict: OutboxFailure.Verdict {
+extension PasteError {
+    /// Retryable or held in the outbox (`OutboxFailure`'s table).
+    public var outboxVerdict: OutboxFailure.Verdict { disposition.outboxVerdict }
+}
+
+extension ServiceError {
+    /// Retryable for the statuses that say "come back later" (408, 425, 429, 503) and for a
+    /// refusal that made nothing; held for a permanent refusal (another 4xx: cron must not resend
+    /// a doomed paste) and for everything else (1xx, 2xx, 3xx taken without a URL; 500 and the
+    /// other 5xx may be made).
+    public var disposition: Disposition {
         switch self {
-        case .httpStatus(_, let status, _):
-            Self.outboxVerdict(status: status)
+        case .httpStatus(_, let status, _) where [408, 425, 429, 503].contains(status):
+            Disposition(.retryLater, exitStatus: exitStatus)
+        case .httpStatus:
+            Disposition(.hold, exitStatus: exitStatus, reason: isPermanentRefusal ? .permanentRefusal : nil)
         case .refused:
-            .retryable
+            Disposition(.retryLater, exitStatus: exitStatus)
         case .noURL, .unsafeURL, .notAPaste, .partial:
-            .held
-        }
-    }
-
-    /// The verdict for an HTTP status the service answered with (and no usable URL).
-    static func outboxVerdict(status: Int) -> OutboxFailure.Verdict {
-        switch status {
-        case 408, 425, 429, 503: .retryable
-        case 400...499: .held  // a permanent refusal: cron must not resend a doomed paste
-        default: .held  // 1xx, 2xx, 3xx (taken, no URL), 500 and the other 5xx (may be made)
+            Disposition(.hold, exitStatus: exitStatus)
         }
     }
 }
 
-extension ConfigError: OutboxClassifiable {
-    public var outboxVerdict: OutboxFailure.Verdict {
-        if case .unknownService = self { return .held }
-        return .retryable
+extension ConfigError {
+    /// Held when the service left the config (only the person can say where it goes); else
+    /// retryable: nothing was sent, and fixing the config lets it go.
+    public var disposition: Disposition {
+        if case .unknownService(let name, _, _, _) = self {
+            return Disposition(.hold, exitStatus: exitStatus, reason: .serviceGone(name))
+        }
+        return Disposition(.retryLater, exitStatus: exitStatus)
     }
 }
 
-extension RequestError: OutboxClassifiable {
-    public var outboxVerdict: OutboxFailure.Verdict {
-        if case .unreadable = self { return .retryable }
-        return .held
+extension RequestError {
+    /// Retryable when the content could not be read (local, nothing sent); else held: sending
+    /// it again cannot work.
+    public var disposition: Disposition {
+        if case .unreadable = self { return Disposition(.retryLater, exitStatus: exitStatus) }
+        return Disposition(.hold, exitStatus: exitStatus)
     }
-}
-
-extension InspectionRefusal: OutboxClassifiable {
-    public var outboxVerdict: OutboxFailure.Verdict { .held }
 }

@@ -6,7 +6,7 @@
 /// (`ServiceError.httpStatus`, held, since the paste may have been made), the text is
 /// retryable, and the run exits 75. Where the whole body had gone out before the answer came
 /// (`UploadResponse.isBodyTaken`), it stays an `httpStatus`.
-public struct RefusedBeforeBody: PasteError, OutboxClassifiable, Equatable {
+public struct RefusedBeforeBody: PasteError, Equatable {
     /// The service's answer, as it would read after the body.
     public var answer: ServiceError
 
@@ -28,7 +28,7 @@ public struct RefusedBeforeBody: PasteError, OutboxClassifiable, Equatable {
     public var exitStatus: ExitStatus { .temporaryFailure }
 
     /// Retryable: the server never got the whole request.
-    public var outboxVerdict: OutboxFailure.Verdict { .retryable }
+    public var disposition: Disposition { Disposition(.retryLater, exitStatus: exitStatus) }
 
     /// Whether an answer of `status` to a request whose whole body did not go out
     /// (`UploadResponse.isBodyTaken` false) is such a refusal: any 5xx.

@@ -9,6 +9,9 @@ public protocol PasteError: Error {
     var hint: String? { get }
     /// The exit status this error ends the run with.
     var exitStatus: ExitStatus { get }
+    /// What the failure means for its text and the run (retry now, fall back, retry later,
+    /// hold, drop), decided here, by the error: held unless it says otherwise.
+    var disposition: Disposition { get }
 }
 
 extension PasteError {
@@ -29,6 +32,7 @@ public struct PartError: PasteError {
     public var message: String { underlying.message }
     public var hint: String? { underlying.hint }
     public var exitStatus: ExitStatus { underlying.exitStatus }
+    public var disposition: Disposition { underlying.disposition }
 
     /// What `body` returns, or the error it throws as a `PartError`.
     public static func lift<Value, Failure: PasteError>(_ body: () throws(Failure) -> Value) throws(PartError)

@@ -1,5 +1,0 @@
-import PasteCore
-
-extension GuardError: OutboxClassifiable {
-    public var outboxVerdict: OutboxFailure.Verdict { .held }
-}
