@@ -342,8 +342,10 @@ public struct SecretScanner: Sendable {
 
     /// The eight bytes of `word` as a little-endian integer (one load once optimized).
     @inline(__always) static func loadWord(_ word: Span<UInt8>) -> UInt64 {
-        UInt64(word[0]) | UInt64(word[1]) << 8 | UInt64(word[2]) << 16 | UInt64(word[3]) << 24
-            | UInt64(word[4]) << 32 | UInt64(word[5]) << 40 | UInt64(word[6]) << 48 | UInt64(word[7]) << 56
+        // Two halves: Swift 6.2's type checker (Debian's swiftlang) gives up on one expression of eight.
+        let low: UInt64 = UInt64(word[0]) | UInt64(word[1]) << 8 | UInt64(word[2]) << 16 | UInt64(word[3]) << 24
+        let high: UInt64 = UInt64(word[4]) << 32 | UInt64(word[5]) << 40 | UInt64(word[6]) << 48 | UInt64(word[7]) << 56
+        return low | high
     }
 
     // MARK: - Bookkeeping

@@ -115,7 +115,7 @@ public struct Proxy: Sendable, Equatable {
         }
         let rest = text[separator.upperBound...]
         guard let at = rest.lastIndex(of: "@") else { return text }
-        return text[..<separator.upperBound] + Redaction.mask + rest[at...]
+        return String(text[..<separator.upperBound]) + Redaction.mask + rest[at...]
     }
 
     private static func percentDecoded(_ text: String) -> String {
