@@ -9,9 +9,11 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include "csystem_shims.h"
 
+int csystem_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
 int csystem_o_direct(void) { return O_DIRECT; }
 int csystem_f_getpipe_sz(void) { return F_GETPIPE_SZ; }
 int csystem_f_setpipe_sz(void) { return F_SETPIPE_SZ; }

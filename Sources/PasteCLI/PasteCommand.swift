@@ -31,9 +31,12 @@ public enum PasteCommand {
             return DataControlOwnerProcess.run(arguments: arguments, environment: environment)
         }
         if rest.first == DesktopNotifier.subcommand {
+            // Seen in `ps` for as long as the card's actions are served, so it names itself.
+            CurrentProcess.setName("paste-notifier")
             return DesktopNotifier.run(environment: environment)
         }
         if rest.first == OutboxFlush.subcommand {
+            CurrentProcess.setName("paste-flush")
             return OutboxFlush.run(arguments: arguments, environment: environment)
         }
         if rest == [guardLiteralsSubcommand] {

@@ -149,6 +149,13 @@ public enum CurrentProcess {
         }
     }
 
+    /// Names the process as `ps`, `top` and `pgrep` show it (its main thread's name, at most 15
+    /// bytes): a helper started as `/proc/self/exe` would otherwise show as `exe`. Wraps
+    /// `prctl(PR_SET_NAME)`; a failure leaves the old name, which is harmless.
+    public static func setName(_ name: String) {
+        _ = csystem_set_thread_name(String(decoding: name.utf8.prefix(15), as: UTF8.self))
+    }
+
     /// Makes the process the leader of a new session, without a controlling terminal.
     /// Wraps `setsid`; a process that already leads a group keeps its session.
     public static func startSession() {

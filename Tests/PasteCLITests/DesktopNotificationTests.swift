@@ -17,6 +17,21 @@ struct DesktopNotificationTests: ScopedSuite {
 
     var opened: URL { openedFile(in: home) }
 
+    /// The names (`/proc/PID/comm`, what `ps` shows) of the processes on `bus` started as
+    /// paste's notifier (its hidden subcommand on the command line).
+    func notifierNames(on bus: SessionBus) throws -> [String] {
+        let processes = try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { Int($0) != nil }
+        return processes.compactMap { pid -> String? in
+            guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
+                String(decoding: environ, as: UTF8.self).contains("DBUS_SESSION_BUS_ADDRESS=\(bus.address)\u{0}"),
+                let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                String(decoding: line, as: UTF8.self).contains("--internal-notifier"),
+                let name = FileManager.default.contents(atPath: "/proc/\(pid)/comm")
+            else { return nil }
+            return String(decoding: name, as: UTF8.self).trimmingCharacters(in: .newlines)
+        }
+    }
+
     @Test("success: Pasted (--no-copy) and the URL, with default and copy; default opens it after paste returned")
     func successOpens() throws {
         let bus = try SessionBus()
@@ -39,7 +54,8 @@ struct DesktopNotificationTests: ScopedSuite {
         let hints = try #require(note["hints"] as? [String: Any])
         #expect(hints["urgency"] as? Int == 1)
         #expect(hints["desktop-entry"] as? String == "paste")
-        // paste has returned; the notifier serves the action.
+        // paste has returned; the notifier serves the action, named as ps shows it (not "exe").
+        #expect(try notifierNames(on: bus) == ["paste-notifier"])
         try server.invoke("default", on: note["id"] as? Int ?? 0)
         try waitUntil("xdg-open to be run", timeout: 20) { FileManager.default.fileExists(atPath: opened.path) }
         try waitUntil("xdg-open to write", timeout: 20) {

@@ -15,6 +15,10 @@
 #include <spawn.h>
 #include <sys/random.h>
 
+/// `prctl(PR_SET_NAME, name)`: the thread's name, which `ps` and `top` show as the command
+/// (up to 15 bytes). A shim because `prctl` is variadic, which Swift cannot call.
+int csystem_set_thread_name(const char *name);
+
 /// `O_DIRECT` (fcntl.h under `_GNU_SOURCE`): writes that bypass the page cache.
 int csystem_o_direct(void);
 
