@@ -19,14 +19,14 @@
 //   the outbox (entries, claims, recovery, listing), history, atomic files and file locks
 //   Requests -> {PasteCore, SystemInterop}: a profile, the content and the options -> an
 //   UploadRequest (RequestBuilder, PrivateBin's sealing); an answer -> a URL (ResultExtractor)
-//   Clipboard -> {X11Interop, WaylandInterop, SystemInterop}
+//   Clipboard -> {PasteErrors (its ClipboardError is a PasteError), X11Interop, WaylandInterop, SystemInterop}
 //   PasteCore -> {PasteErrors (re-exported), SystemInterop (files, locks)} only; its folders: Config, Services,
 //   RequestDescription (UploadRequest, content checks), Outbox (the failure table, the pacing),
 //   Templates (the template language) and Formats (JSON, XML paths, media types, URLs, patterns,
 //   Base58, hexadecimal); it computes no digest
 //   PasteErrors -> nothing: at the bottom, what every module's errors conform to where they are born
-//   (PasteError, ExitStatus, Disposition, PartError) and the Sanitizer their messages show values
-//   through (issue 46, item 5: a new arrow from Alerts, and from Clipboard)
+//   (PasteError, ExitStatus, Disposition, PartError), the Sanitizer their messages show values
+//   through and ByteCount (issue 46, item 5: new arrows from Alerts and Clipboard)
 //   Notify -> DBusInterop -> {CDBusShims -> CDBus, SystemInterop};  QRInterop -> CQRencode (dlopen)
 //   CryptoInterop -> {CCrypto, CZlib} (libcrypto's SHA-256, paste's only one: streams, and the
 //   stores' digests; PrivateBin's AES-GCM, PBKDF2 and raw deflate)
@@ -245,7 +245,7 @@ let package = Package(
             dependencies: ["PasteCore", "SecretGuard", "CurlInterop", "CryptoInterop", "SystemInterop"],
             swiftSettings: safeSwift),
         .target(
-            name: "Clipboard", dependencies: ["X11Interop", "WaylandInterop", "SystemInterop"],
+            name: "Clipboard", dependencies: ["PasteErrors", "X11Interop", "WaylandInterop", "SystemInterop"],
             swiftSettings: safeSwift),
         .target(name: "Alerts", dependencies: ["PasteErrors", "X11Interop"], swiftSettings: safeSwift),
         .target(name: "Notify", dependencies: ["DBusInterop", "SystemInterop"], swiftSettings: safeSwift),

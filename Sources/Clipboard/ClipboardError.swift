@@ -85,8 +85,9 @@ public enum ClipboardError: Error, Equatable, Sendable {
         }
     }
 
-    /// One line for a person: what failed, on what, and why.
-    public var message: String {
+    /// One line for a person: what failed, on what, and why (as the Clipboard module says it;
+    /// `message` is it shown safely, with what paste adds).
+    public var detail: String {
         switch self {
         case .noDisplay: "no display: DISPLAY is not set and no Wayland clipboard was found"
         case .cannotOpenDisplay(let name): "cannot open display '\(name)'"

@@ -191,7 +191,7 @@ struct ObservedReadTests: ScopedSuite {
         }
         #expect(error == .exceedsLimit(.clipboard, limit: limit))
         #expect(error?.kind == .badInput)
-        #expect(error?.message == "the clipboard holds more than 4 MiB")
+        #expect(error?.detail == "the clipboard holds more than 4 MiB")
         // Stopped by the limit, not by a deadline.
         #expect(clock.now - start < Self.timeout)
         let seen = threads.withLock { $0 }
@@ -229,12 +229,12 @@ struct ObservedReadTests: ScopedSuite {
     @Test("the limit's message names sizes in binary units when they are whole")
     func limitMessage() {
         #expect(
-            ClipboardError.exceedsLimit(.clipboard, limit: 1 << 30).message == "the clipboard holds more than 1 GiB")
+            ClipboardError.exceedsLimit(.clipboard, limit: 1 << 30).detail == "the clipboard holds more than 1 GiB")
         #expect(
-            ClipboardError.exceedsLimit(.primary, limit: 64 << 10).message
+            ClipboardError.exceedsLimit(.primary, limit: 64 << 10).detail
                 == "the primary selection holds more than 64 KiB")
         #expect(
-            ClipboardError.exceedsLimit(.clipboard, limit: 1000).message == "the clipboard holds more than 1000 bytes")
+            ClipboardError.exceedsLimit(.clipboard, limit: 1000).detail == "the clipboard holds more than 1000 bytes")
     }
 
     @Test("paste with a small max-clipboard stops an endless owner: exit 65 and one line naming the setting")

@@ -129,7 +129,7 @@ struct DeliverStage {
             if isCopyExpected { output.note("no display: the URL was printed but not copied") }
             return .failed("no display: the URL was not copied")
         } catch {
-            let reason = ClipboardFailure(error: error).message
+            let reason = error.message
             output.note("the URL was not copied: \(reason)")
             return .failed("the URL was not copied: \(reason)")
         }

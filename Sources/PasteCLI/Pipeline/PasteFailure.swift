@@ -43,8 +43,8 @@ struct PasteFailure: Error {
     }
 
     /// A failure of what building a request threw (`RequestBuilder`'s errors come from several
-    /// parts, each as a `PartError`): its text is where it was, and its cause is the part's own
-    /// error.
+    /// parts, each as a `PartError`): its text is where it was, and why is the part's own error
+    /// (with its disposition).
     init(_ error: PartError) {
         self.init(cause: error.underlying, text: .unchanged)
     }

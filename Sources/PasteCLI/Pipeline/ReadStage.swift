@@ -60,7 +60,7 @@ enum ReadStage {
     ///     file runs).
     ///   - context: the clock (a clipboard image's name) and the environment (how the image
     ///     service connects).
-    /// - Throws: `InputError`, `ClipboardFailure`, `ContentRefusal` (a service that does not
+    /// - Throws: `InputError`, `ClipboardError`, `ContentRefusal` (a service that does not
     ///   take what was read: exit 65), `StreamTooLarge`, or a `ConfigError` of the image
     ///   service's connection keys.
     static func read(
@@ -202,7 +202,7 @@ enum ReadStage {
         } catch .noDisplay where plan.input == .selection(selection, isFallback: true) {
             throw InputError.nothingToRead
         } catch {
-            throw ClipboardFailure(error: error)
+            throw error
         }
         let label = selection == .primary ? "the primary selection" : "the clipboard"
         // `--image` with text only: that text was not what the person meant to send.

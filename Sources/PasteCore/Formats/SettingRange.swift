@@ -56,7 +56,7 @@ public enum SettingRange {
 
         /// `a size from 1 to 1024G`.
         public var description: String {
-            "a size from \(SettingRange.sizeText(range.lowerBound)) to \(SettingRange.sizeText(range.upperBound))"
+            "a size from \(ByteCount.text(range.lowerBound)) to \(ByteCount.text(range.upperBound))"
         }
     }
 
@@ -97,14 +97,5 @@ public enum SettingRange {
             return "\(Int(seconds / size))\(unit)"
         }
         return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
-    }
-
-    /// `512`, `64K`, `1024G`: a size as the config writes it.
-    public static func sizeText(_ bytes: Int64) -> String {
-        for (unit, size) in [("G", Int64(1) << 30), ("M", 1 << 20), ("K", 1 << 10)]
-        where bytes >= size && bytes % size == 0 {
-            return "\(bytes / size)\(unit)"
-        }
-        return "\(bytes)"
     }
 }

@@ -1,6 +1,5 @@
-import FoundationEssentials
-
-/// Parses byte counts such as `512`, `64K`, `10M`, `1G` (binary multiples).
+/// Byte counts as the config and its messages write them: `512`, `64K`, `10M`, `1G` (binary
+/// multiples).
 public enum ByteCount {
     public static func parse(_ text: String) -> Int64? {
         guard let last = text.last else { return nil }
@@ -12,5 +11,14 @@ public enum ByteCount {
         }
         guard let number = Int64(text), number >= 0 else { return nil }
         return number
+    }
+
+    /// `512`, `64K`, `1024G`: a size as the config writes it.
+    public static func text(_ bytes: Int64) -> String {
+        for (unit, size) in [("G", Int64(1) << 30), ("M", 1 << 20), ("K", 1 << 10)]
+        where bytes >= size && bytes % size == 0 {
+            return "\(bytes / size)\(unit)"
+        }
+        return "\(bytes)"
     }
 }
