@@ -142,12 +142,8 @@ extension DesktopWindows {
             .init("Upload once", answer: 0), .init("Always use \(question.service)", answer: 1),
             .init("Choose another…", answer: 2), .init("Cancel", answer: 3),
         ]
-        let chosen: Int?
-        do {
-            chosen = try Alerts.confirm(message: message, buttons: buttons, displayName: plan.displayName, app: .paste)
-        } catch {
-            throw AlertFailure(error: error)
-        }
+        let chosen = try Alerts.confirm(
+            message: message, buttons: buttons, displayName: plan.displayName, app: .paste)
         switch chosen {
         case 0: return .some(.once)
         case 1: return .some(.always)
@@ -161,15 +157,11 @@ extension DesktopWindows {
         let buttons =
             names.enumerated().map { Alerts.Button($0.element, answer: Int?.some($0.offset)) }
             + [Alerts.Button("Cancel", answer: Int?.none)]
-        do {
-            let index =
-                try Alerts.confirm(
-                    message: "Where should pastes go? The choice is kept in the config.", buttons: buttons,
-                    displayName: plan.displayName, app: .paste) ?? nil
-            return index.map { .another(names[$0]) }
-        } catch {
-            throw AlertFailure(error: error)
-        }
+        let index =
+            try Alerts.confirm(
+                message: "Where should pastes go? The choice is kept in the config.", buttons: buttons,
+                displayName: plan.displayName, app: .paste) ?? nil
+        return index.map { .another(names[$0]) }
     }
 }
 
