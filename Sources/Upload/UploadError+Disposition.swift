@@ -35,3 +35,16 @@ extension UploadError {
         }
     }
 }
+
+extension UploadError {
+    /// Whether the service's host refused the connection or does not resolve, before any byte
+    /// went out: a dead host, not a slow one. A service with a fallback hands its text over at
+    /// once on such a failure, without the in-run retries meant for one that has none (issue 40);
+    /// timeouts and 5xx answers keep those rules.
+    public var isRefusedConnection: Bool {
+        switch self {
+        case .couldNotConnect(_, _, false), .couldNotResolve(_, false): true
+        default: false
+        }
+    }
+}

@@ -37,6 +37,30 @@ struct FallbackTests: ScopedSuite {
         #expect(history.first?.contains("\"service\":\"backup\"") == true, "history: \(history)")
     }
 
+    @Test("a refused connection hands over to the fallback at once: no in-run retries of a dead host")
+    func refusedHandsOverAtOnce() throws {
+        let dead = try FaultRetryTests.freePort()
+        // Three retries allowed: a dead host with a fallback uses none of them.
+        try paste.writeConfig(
+            "[paste]\nretries = 3\n"
+                + Self.section("m", url: "http://127.0.0.1:\(dead)/pastes/create", "fallback = backup\n")
+                + Self.section("backup", url: mock.url("/pastes/create")))
+        let result = try paste.run(["-S", "m", "--no-copy"], stdin: "handed over\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(
+            result.err
+                == "paste: m failed (cannot connect to 127.0.0.1:\(dead): connection refused): the text went to "
+                + "'backup' instead\n")
+        #expect(try mock.pastes().map(\.data) == [Data("handed over\n".utf8)])
+
+        // Without a fallback the same dead host is asked again, as before.
+        try paste.writeConfig(
+            "[paste]\nretries = 1\n" + Self.section("m", url: "http://127.0.0.1:\(dead)/pastes/create"))
+        let alone = try paste.run(["-S", "m", "--no-copy"], stdin: "waits\n")
+        #expect(alone.status == 75)
+        #expect(alone.err.contains("paste: retrying in "), "stderr: \(alone.err)")
+    }
+
     @Test("a 503 falls back with the same title where the fallback has one; a 400 does not fall back")
     func statusFallsBack() throws {
         let backup = try MockServer()

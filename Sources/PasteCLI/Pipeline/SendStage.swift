@@ -36,6 +36,9 @@ struct SendStage {
     private let interruption: Interruption?
     /// What shows "Retrying…" at a hotkey before a retry's backoff (nil: nothing does).
     var retrying: RetryFeedback?
+    /// The services whose text goes on to a fallback: a refused connection to one of them is not
+    /// asked again in the run, so a dead host hands over at once (`UploadError.isRefusedConnection`).
+    var handsOver: Set<String> = []
     /// Whether the `-v` trace shows its URLs shortened: on from the first job that gives a
     /// key-bearing URL (`KeyBearingURL.isKeyBearing(_:)`), whichever way it is sent (a fresh
     /// paste, a batch, a fallback, `--retry`, `--outbox send`, the background flush).
@@ -202,7 +205,7 @@ struct SendStage {
         let batch = uploader.sendAll(jobs.map { $0.request }, maxConcurrent: Self.batchConcurrency)
         // A transfer that never reached the server may go again, alone, with the usual policy.
         return zip(jobs, batch).map { job, outcome in
-            guard interruption?.hasArrived != true,
+            guard interruption?.hasArrived != true, !handsOverAtOnce(job, after: outcome),
                 case .retry = transfer.retryPolicy.decide(after: outcome, attempt: 1)
             else {
                 return outcome
@@ -236,12 +239,23 @@ struct SendStage {
     /// once the run was told to stop.
     func perform(_ job: PasteJob) throws(UploadError) -> UploadResponse {
         if KeyBearingURL.isKeyBearing(job) { traceMask.turnOn() }
-        return try perform(job.request, streamObserver: streamObserver(for: job), streamEnd: job.streamEnd)
+        return try perform(
+            job.request, streamObserver: streamObserver(for: job), streamEnd: job.streamEnd,
+            handsOver: handsOver.contains(job.service.name))
+    }
+
+    /// Whether `job`'s failure goes to its fallback now, not asked again (`handsOver`).
+    private func handsOverAtOnce(_ job: PasteJob, after outcome: Result<UploadResponse, UploadError>) -> Bool {
+        guard handsOver.contains(job.service.name), case .failure(let error) = outcome else { return false }
+        return error.isRefusedConnection
     }
 
     /// Runs a request, retrying only what cannot create a duplicate paste.
+    ///
+    /// - Parameter handsOver: a refused connection is returned at once, for the fallback.
     func perform(
-        _ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil, streamEnd: (() -> Void)? = nil
+        _ request: UploadRequest, streamObserver: ((Span<UInt8>) -> Void)? = nil, streamEnd: (() -> Void)? = nil,
+        handsOver: Bool = false
     ) throws(UploadError) -> UploadResponse {
         let policy = transfer.retryPolicy
         var attempt = 1
@@ -253,6 +267,7 @@ struct SendStage {
             } catch {
                 outcome = .failure(error)
             }
+            if handsOver, case .failure(let error) = outcome, error.isRefusedConnection { throw error }
             // A stream cannot be read twice; only in-memory and file bodies are retried.
             guard interruption?.hasArrived != true, request.isReplayable,
                 case .retry(let seconds) = policy.decide(after: outcome, attempt: attempt)

@@ -170,6 +170,7 @@ struct UploadPipeline {
             }
         }
         var send = SendStage(transfer: plan.transfer, output: output, interruption: interruption)
+        if !plan.fallbacks.isEmpty { send.handsOver = [plan.route.service.name] }
         send.retrying = retrying
         defer { send.finish() }
         // (A fresh text's entry that cannot be marked is dropped, never thrown: see markInFlight.)
