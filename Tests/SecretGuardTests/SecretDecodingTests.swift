@@ -127,6 +127,11 @@ struct SecretDecodingTests {
         }
     }
 
+    @Test("bare ESC [ that make no control sequence: nothing to undo, and no endless decoding (was SIGSEGV)")
+    func bareEscapes() {
+        #expect(scan("\u{1b}[\u{1b}[\u{1b}[x\n").isEmpty)
+    }
+
     @Test("terminal colour codes on every line of a key")
     func controlSequences() {
         let coloured = Self.pem.split(separator: "\n").map { "\u{1b}[32m+\($0)\u{1b}[m" }.joined(separator: "\n")
