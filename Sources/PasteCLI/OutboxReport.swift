@@ -14,7 +14,8 @@ enum OutboxReport {
     }
 
     /// One entry on one line: id, state, age, service, size, attempts, when it is tried next (a
-    /// retryable entry), then the preview (or the content's type) and the last error.
+    /// retryable entry), then the preview (or the content's type), the URL of a paste it made
+    /// that the history could not record, and the last error.
     ///
     /// `3fa9c01  retryable  5 min ago  pastie  12 B  1 attempt  next try in 40 s (backoff after 1 failed attempt)  "first line"  last error: …`
     static func line(for item: OutboxListing.Item, now: Date) -> String {
@@ -32,6 +33,7 @@ enum OutboxReport {
         if !item.isWhole, item.state != .writing, item.state != .inFlight {
             columns.append("not whole: \(item.contentSize) of \(metadata.byteCount ?? 0) bytes")
         }
+        if let url = metadata.pastedURL { columns.append("pasted as \(Sanitizer.printable(url, limit: 2_048))") }
         if let lastError = metadata.lastError { columns.append("last error: \(lastError)") }
         return columns.joined(separator: "  ")
     }
@@ -106,6 +108,8 @@ enum OutboxReport {
             "\"file\":\(text(metadata.fileName))",
             "\"type\":\(text(metadata.contentType))",
             "\"preview\":\(text(item.preview))",
+            "\"pasted_url\":\(text(metadata.pastedURL))",
+            "\"pasted_delete\":\(text(metadata.pastedDeletion))",
         ]
         return "{" + members.joined(separator: ",") + "}"
     }

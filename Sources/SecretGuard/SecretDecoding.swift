@@ -20,6 +20,12 @@ import PasteCore
 ///   after it;
 /// - `yamlBlockScalar`: a `key: |` or `key: >` whose value is on the lines after it.
 ///
+/// Each trigger starts a region of its own unless an earlier region of the same decoding (its
+/// `slot`) already covers it (`SecretDecodingProgress`, kept by the scanner across chunks): a run
+/// of triggers (16 MiB of `%20`) is decoded a region at a time, in linear time, and a long run or
+/// a long `data:` block is decoded all the way, a region after another, not only its first
+/// `regionAfter` bytes (issue 45, items 8 and 12).
+///
 /// Hard wraps are undone by the token check itself (`SecretRule.wrappedToken`): there the
 /// candidate is a token cut at a line end.
 enum SecretDecoding: Sendable, CaseIterable {
@@ -52,11 +58,34 @@ enum SecretDecoding: Sendable, CaseIterable {
     /// The longest region decoded around one trigger, before and after it.
     static let regionBefore = 1024
     static let regionAfter = 6144
+    /// How far past its trigger a region cut at `regionAfter` covers the triggers after it: a
+    /// trigger beyond starts the next region, which reaches back to it (`regionBefore`), so a
+    /// secret that starts in the first half of a region is whole in it (a PEM key is under 4
+    /// KiB), and one that starts later is in the next.
+    static let restartDistance = regionAfter / 2
 
-    /// The decoded bytes of the region around the trigger at `start..<end` in `text`, with
-    /// where each came from; nil when there is nothing to decode there (or this trigger is not
-    /// the one that decodes its region: the first of a cluster does it for the rest).
-    func decode(_ text: Span<UInt8>, literalAt start: Int, end: Int) -> SecretDecoded? {
+    /// How many coverage slots the decodings use (`slot(of:at:)`).
+    static let slotCount = 6
+
+    /// The coverage slot of the trigger at `start`: one per decoding, and two for base64 (a
+    /// `data:` block, a base64 run), whose regions are of different kinds.
+    func slot(of text: Span<UInt8>, at start: Int) -> Int {
+        switch self {
+        case .jsonEscapes: 0
+        case .percentEncoding: 1
+        case .base64Values: text[start] == 0x0a || text[start] == SecretText.ascii("\"") ? 2 : 3
+        case .controlSequences: 4
+        case .yamlBlockScalar: 5
+        }
+    }
+
+    /// The slot of a `data:` block's regions (and their continuations).
+    static let dataBlockSlot = 2
+
+    /// The region around the trigger at `start..<end` in `text`: its decoded bytes with where
+    /// each came from (none when there is nothing to decode there), how far it covers the
+    /// triggers after it, and where a `data:` block goes on past it.
+    func region(_ text: Span<UInt8>, literalAt start: Int, end: Int) -> SecretRegion {
         switch self {
         case .jsonEscapes: Self.jsonEscapes(text, start)
         case .percentEncoding: Self.percentEncoding(text, start)
@@ -66,11 +95,17 @@ enum SecretDecoding: Sendable, CaseIterable {
         }
     }
 
+    /// Where a region cut at `highest` stops covering later triggers: where it ends, when it
+    /// ended by itself before `highest`; else `restartDistance` past its trigger.
+    static func coveredEnd(of to: Int, highest: Int, trigger: Int) -> Int {
+        to < highest ? to : min(to, trigger + restartDistance)
+    }
+
     // MARK: - JSON string escapes
 
     /// The JSON string holding the trigger (from the nearest unescaped `"` before it to the
     /// next one after it, or the line's ends), unescaped up to `jsonLevels` times.
-    static func jsonEscapes(_ text: Span<UInt8>, _ trigger: Int) -> SecretDecoded? {
+    static func jsonEscapes(_ text: Span<UInt8>, _ trigger: Int) -> SecretRegion {
         let backslash = SecretText.ascii("\\")
         let quote = SecretText.ascii("\"")
         func isUnescapedQuote(_ index: Int) -> Bool {
@@ -82,56 +117,37 @@ enum SecretDecoding: Sendable, CaseIterable {
         var from = trigger
         let lowest = max(0, trigger - regionBefore)
         while from > lowest && !isUnescapedQuote(from - 1) && text[from - 1] != 0x0a { from -= 1 }
-        // The first trigger of the string decodes it; later ones in it have nothing to add.
-        var index = from
-        while index < trigger {
-            if isJSONTrigger(text, index) { return nil }
-            index += 1
-        }
         var to = trigger
         let highest = min(text.count, trigger + regionAfter)
         while to < highest && !isUnescapedQuote(to) && text[to] != 0x0a { to += 1 }
+        var region = SecretRegion(
+            coveredEnd: coveredEnd(of: to, highest: highest, trigger: trigger), work: (to - from) * (1 + jsonLevels))
         var decoded = SecretDecoded(text, from, to)
         for _ in 0..<jsonLevels {
             guard let next = decoded.unescapingJSON() else { break }
             decoded = next
         }
-        return decoded.bytes.count < to - from ? decoded : nil
+        if decoded.bytes.count < to - from { region.decoded = decoded }
+        return region
     }
 
     /// How many levels of escaping are undone: JSON in JSON (or in a Python `repr`), and once
     /// more for a log line that writes such JSON as a string.
     static let jsonLevels = 3
 
-    static func isJSONTrigger(_ text: Span<UInt8>, _ index: Int) -> Bool {
-        jsonEscapes.triggers.contains { SecretText.has(text, at: index, $0) }
-    }
-
     // MARK: - Percent-encoding
 
     /// The run of URL characters holding the trigger (up to a blank, a quote, `&` or `<`),
     /// percent-decoded, when it holds at least two valid escapes.
-    static func percentEncoding(_ text: Span<UInt8>, _ trigger: Int) -> SecretDecoded? {
+    static func percentEncoding(_ text: Span<UInt8>, _ trigger: Int) -> SecretRegion {
         func isRun(_ byte: UInt8) -> Bool {
             !SecretText.isSpace(byte) && !SecretText.isQuote(byte) && byte != SecretText.ascii("&")
                 && byte != SecretText.ascii("<") && byte != SecretText.ascii(">")
         }
-        guard isEscape(text, trigger) else { return nil }
+        guard isEscape(text, trigger) else { return SecretRegion(coveredEnd: trigger + 1) }
         var from = trigger
         let lowest = max(0, trigger - regionBefore)
         while from > lowest && isRun(text[from - 1]) { from -= 1 }
-        // The first trigger of the run decodes it.
-        var index = from
-        while index < trigger {
-            if text[index] == SecretText.ascii("%"),
-                percentEncoding.triggers.contains(where: {
-                    SecretText.has(text, at: index, $0)
-                })
-            {
-                return nil
-            }
-            index += 1
-        }
         var to = trigger
         let highest = min(text.count, trigger + regionAfter)
         var escapes = 0
@@ -139,12 +155,13 @@ enum SecretDecoding: Sendable, CaseIterable {
             if isEscape(text, to) { escapes += 1 }
             to += 1
         }
-        guard escapes >= 2 else { return nil }
+        var region = SecretRegion(coveredEnd: coveredEnd(of: to, highest: highest, trigger: trigger), work: to - from)
+        guard escapes >= 2 else { return region }
         var bytes: [UInt8] = []
         var origins: [Int] = []
         bytes.reserveCapacity(to - from)
         origins.reserveCapacity(to - from + 1)
-        index = from
+        var index = from
         while index < to {
             origins.append(index)
             if isEscape(text, index), index + 2 < to {
@@ -156,7 +173,8 @@ enum SecretDecoding: Sendable, CaseIterable {
             }
         }
         origins.append(to)
-        return SecretDecoded(bytes: bytes, origins: origins)
+        region.decoded = SecretDecoded(bytes: bytes, origins: origins)
+        return region
     }
 
     static func isEscape(_ text: Span<UInt8>, _ index: Int) -> Bool {
@@ -177,10 +195,10 @@ enum SecretDecoding: Sendable, CaseIterable {
     /// of the block, its value decoded, as `key: decoded` lines. Elsewhere: the base64 run that
     /// starts with the trigger (the base64 of `-----BEGIN`, `Basic `, `Bearer `), decoded, its
     /// lines (as `base64` wraps them at 76) joined.
-    static func base64Values(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretDecoded? {
+    static func base64Values(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretRegion {
         if text[start] == 0x0a { return dataBlock(text, start + 1, end) }
         if text[start] == SecretText.ascii("\"") { return dataBlock(text, start, end) }
-        guard SecretText.startsWord(text, at: start) else { return nil }
+        guard SecretText.startsWord(text, at: start) else { return SecretRegion(coveredEnd: start + 1) }
         var bytes: [UInt8] = []
         var origins: [Int] = []
         var index = start
@@ -205,46 +223,71 @@ enum SecretDecoding: Sendable, CaseIterable {
                 break
             }
         }
-        guard let decoded = decodedText(encoded) else { return nil }
+        var region = SecretRegion(
+            coveredEnd: coveredEnd(of: index, highest: highest, trigger: start), work: index - start)
+        guard let decoded = decodedText(encoded) else { return region }
         bytes = decoded
         origins = Array(repeating: start, count: bytes.count)
         origins.append(runEnd)
-        return SecretDecoded(bytes: bytes, origins: origins)
+        region.decoded = SecretDecoded(bytes: bytes, origins: origins)
+        return region
     }
 
-    /// The values of a `data:` block, decoded.
-    static func dataBlock(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretDecoded? {
+    /// The values of a `data:` block, decoded: the first `regionAfter` bytes of its entries,
+    /// and where the block goes on past them (`dataEntries`).
+    static func dataBlock(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretRegion {
         let isJSON = text[start] == SecretText.ascii("\"")
+        let none = SecretRegion(coveredEnd: end)
         var index = end
         if isJSON {
             while index < text.count && SecretText.isSpace(text[index]) { index += 1 }
-            guard index < text.count, text[index] == SecretText.ascii("{") else { return nil }
+            guard index < text.count, text[index] == SecretText.ascii("{") else { return none }
             index += 1
         } else {
             // `data:` as a YAML key of its own (not `metadata:`), ending its line.
-            guard SecretRule.startsLine(text, start) else { return nil }
+            guard SecretRule.startsLine(text, start) else { return none }
             while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
-            guard index < text.count, text[index] == 0x0a || text[index] == 0x0d else { return nil }
+            guard index < text.count, text[index] == 0x0a || text[index] == 0x0d else { return none }
         }
+        return dataEntries(text, from: index, isJSON: isJSON)
+    }
+
+    /// The entries of a `data:` block from `start` (the end of `data:`'s line or of its `{`, or
+    /// where the last region of the block stopped), for `regionAfter` bytes, their values
+    /// decoded as `key: decoded` lines. A block longer than that goes on in the region after
+    /// (`SecretRegion.continuation`), which the scanner decodes when it gets there, however
+    /// long the block is (issue 45, item 8).
+    static func dataEntries(_ text: Span<UInt8>, from start: Int, isJSON: Bool) -> SecretRegion {
+        var index = start
         var bytes: [UInt8] = []
         var origins: [Int] = []
-        let highest = min(text.count, end + regionAfter)
+        let highest = min(text.count, start + regionAfter)
         var found = false
+        var isOver = false
         while index < highest {
             // The next entry: an optionally quoted key, `:`, an optionally quoted value.
             while index < highest && (SecretText.isSpace(text[index]) || text[index] == SecretText.ascii(",")) {
                 index += 1
             }
-            guard index < highest, text[index] != SecretText.ascii("}") else { break }
+            guard index < highest else { break }
+            guard text[index] != SecretText.ascii("}") else {
+                isOver = true
+                break
+            }
             let lineStart = index
             if !isJSON, let first = SecretText.lineStart(text, of: index, within: regionBefore),
                 index == first
             {
+                isOver = true
                 break  // back at the key's own indentation: the block is over
             }
             var keyEnd = index
             while keyEnd < highest && text[keyEnd] != SecretText.ascii(":") && text[keyEnd] != 0x0a { keyEnd += 1 }
-            guard keyEnd < highest, text[keyEnd] == SecretText.ascii(":") else { break }
+            guard keyEnd < highest else { break }
+            guard text[keyEnd] == SecretText.ascii(":") else {
+                isOver = true
+                break
+            }
             var valueStart = keyEnd + 1
             while valueStart < highest && SecretText.isBlank(text[valueStart]) { valueStart += 1 }
             if valueStart < highest && SecretText.isQuote(text[valueStart]) { valueStart += 1 }
@@ -269,9 +312,14 @@ enum SecretDecoding: Sendable, CaseIterable {
             index = valueEnd
             while index < highest && text[index] != 0x0a && text[index] != SecretText.ascii(",") { index += 1 }
         }
-        guard found else { return nil }
+        // Cut at `highest`: the block goes on in the next region (none when the text ends).
+        let continues = !isOver && index >= highest
+        var region = SecretRegion(coveredEnd: index, work: index - start)
+        region.continuation = continues ? (at: index, isJSON: isJSON) : nil
+        guard found else { return region }
         origins.append(index)
-        return SecretDecoded(bytes: bytes, origins: origins)
+        region.decoded = SecretDecoded(bytes: bytes, origins: origins)
+        return region
     }
 
     /// `encoded` decoded, when it is text: base64 of printable UTF-8 (tabs and line breaks
@@ -292,16 +340,17 @@ enum SecretDecoding: Sendable, CaseIterable {
 
     /// The trigger's line and the two after it without ECMA-48 control sequences (`ESC [`,
     /// parameter and intermediate bytes, a final byte), when the trigger is the line's first.
-    static func controlSequences(_ text: Span<UInt8>, _ trigger: Int) -> SecretDecoded? {
-        guard let lineStart = SecretText.lineStart(text, of: trigger, within: regionBefore) else { return nil }
-        var index = lineStart
-        while index < trigger {
-            if text[index] == 0x1b { return nil }
-            index += 1
+    static func controlSequences(_ text: Span<UInt8>, _ trigger: Int) -> SecretRegion {
+        let highest = min(text.count, trigger + regionAfter)
+        // The triggers after this one on its line are in its region (or, on a line longer than
+        // the look back, as far from its start as this one): only the next line's start anew.
+        var lineEnd = trigger
+        while lineEnd < highest && text[lineEnd] != 0x0a { lineEnd += 1 }
+        guard let lineStart = SecretText.lineStart(text, of: trigger, within: regionBefore) else {
+            return SecretRegion(coveredEnd: lineEnd, work: regionBefore + lineEnd - trigger)
         }
         var to = trigger
         var lines = 0
-        let highest = min(text.count, trigger + regionAfter)
         while to < highest {
             if text[to] == 0x0a {
                 lines += 1
@@ -313,7 +362,7 @@ enum SecretDecoding: Sendable, CaseIterable {
         var origins: [Int] = []
         bytes.reserveCapacity(to - lineStart)
         origins.reserveCapacity(to - lineStart + 1)
-        index = lineStart
+        var index = lineStart
         while index < to {
             if text[index] == 0x1b, index + 1 < to, text[index + 1] == SecretText.ascii("[") {
                 var end = index + 2
@@ -328,7 +377,9 @@ enum SecretDecoding: Sendable, CaseIterable {
             index += 1
         }
         origins.append(to)
-        return SecretDecoded(bytes: bytes, origins: origins)
+        var region = SecretRegion(coveredEnd: lineEnd, work: to - lineStart)
+        region.decoded = SecretDecoded(bytes: bytes, origins: origins)
+        return region
     }
 
     // MARK: - YAML block scalars
@@ -336,7 +387,19 @@ enum SecretDecoding: Sendable, CaseIterable {
     /// `key: |` (or `>`, with a chomping indicator `-`/`+` and an indentation digit) ending its
     /// line, then lines indented deeper: `key: ` and the value, its lines joined with line
     /// breaks (`|`) or blanks (`>`), so the rule for the key sees the value after it.
-    static func yamlBlockScalar(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretDecoded? {
+    static func yamlBlockScalar(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretRegion {
+        // A block scalar's lines are its value: a trigger inside them is decoded with it (the
+        // decoded text is scanned with every decoding again).
+        guard let (decoded, blockEnd) = yamlBlockValue(text, start, end) else {
+            return SecretRegion(coveredEnd: start + 1, work: 0)
+        }
+        var region = SecretRegion(coveredEnd: blockEnd, work: blockEnd - start)
+        region.decoded = decoded
+        return region
+    }
+
+    /// The `key: value` of a block scalar, and where its lines end.
+    static func yamlBlockValue(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> (SecretDecoded, Int)? {
         let isFolded = text[start + 2] == SecretText.ascii(">")
         var index = start + 3
         while index < text.count
@@ -402,7 +465,27 @@ enum SecretDecoding: Sendable, CaseIterable {
         bytes.append(0x0a)
         origins.append(index)
         origins.append(index)
-        return SecretDecoded(bytes: bytes, origins: origins)
+        return (SecretDecoded(bytes: bytes, origins: origins), index)
+    }
+}
+
+/// What one decoding did around one trigger (`SecretDecoding.region`), in offsets of the window
+/// it was given.
+struct SecretRegion {
+    /// The decoded bytes, when there was anything to decode.
+    var decoded: SecretDecoded?
+    /// The triggers of the same slot before this offset need no region of their own: this one
+    /// holds what they would decode (or, for those past a cut, enough of it; see
+    /// `SecretDecoding.restartDistance`).
+    var coveredEnd: Int
+    /// Where a `data:` block goes on past the region, and whether it is JSON.
+    var continuation: (at: Int, isJSON: Bool)?
+    /// How many bytes of the window the decoding went over (`SecretDecodingProgress.work`).
+    var work = 0
+
+    init(coveredEnd: Int, work: Int = 0) {
+        self.coveredEnd = coveredEnd
+        self.work = work
     }
 }
 

@@ -72,7 +72,10 @@ extension SecretRule {
         case .vaultUnseal: found = Self.vaultUnseal(text, start, end)
         case .saslPassword: found = Self.saslPassword(text, start, end)
         case .lineKeyword: found = Self.lineKeyword(text, start, end)
-        case .decoded(let decoding): return Self.decodedMatch(decoding, text, start, end)
+        case .decoded(let decoding):
+            // Alone, with no earlier region: the scanner calls `decodedMatch` with its progress.
+            var progress = SecretDecodingProgress()
+            return Self.decodedMatch(decoding, text, start, end, base: 0, progress: &progress)
         }
         guard let found else { return nil }
         return SecretMatch(pattern: pattern, start: found.start, end: found.end, excerpt: found.excerpt, rank: rank)

@@ -4,21 +4,38 @@ extension SecretRule {
     // MARK: - Decoded regions
 
     /// The first secret in the region a decoding undoes around the trigger at `start..<end`,
-    /// placed back in `text`: from the source byte its first decoded byte came from to the one
-    /// after its last.
+    /// placed back in `text` (whose first byte is at stream offset `base`): from the source
+    /// byte its first decoded byte came from to the one after its last. Nil, without decoding,
+    /// when an earlier region of the same slot covers the trigger (`progress`).
     ///
     /// The decoded bytes are scanned with the whole table, so a decoding inside a decoding
     /// (percent-encoded JSON) is undone too; each level works on fewer bytes than the one
     /// before, which bounds the depth.
-    static func decodedMatch(_ decoding: SecretDecoding, _ text: Span<UInt8>, _ start: Int, _ end: Int)
-        -> SecretMatch?
-    {
-        guard let decoded = decoding.decode(text, literalAt: start, end: end), !decoded.bytes.isEmpty else {
-            return nil
-        }
+    static func decodedMatch(
+        _ decoding: SecretDecoding, _ text: Span<UInt8>, _ start: Int, _ end: Int, base: Int,
+        progress: inout SecretDecodingProgress
+    ) -> SecretMatch? {
+        let slot = decoding.slot(of: text, at: start)
+        guard !progress.covers(base + start, slot: slot) else { return nil }
+        let region = decoding.region(text, literalAt: start, end: end)
+        progress.record(region, slot: slot, base: base)
+        return firstMatch(in: region.decoded, progress: &progress)
+    }
+
+    /// The first secret in decoded bytes, placed at the window offsets they came from; the
+    /// inner scan's work counted in `progress`.
+    static func firstMatch(in decoded: SecretDecoded?, progress: inout SecretDecodingProgress) -> SecretMatch? {
+        guard let decoded, !decoded.bytes.isEmpty else { return nil }
         var found: [SecretMatch] = []
         let bytes = decoded.bytes
-        SecretScanner.evaluate(bytes.span, base: 0, from: 0, to: bytes.count, into: &found)
+        var inner = SecretDecodingProgress()
+        // Decoded again only when this level undid something (fewer bytes than it came from):
+        // the depth is bounded, and a region nothing decodes (a run of bare `ESC [`) is not
+        // handed to itself again.
+        let isShorter = bytes.count < decoded.origins[bytes.count] - decoded.origins[0]
+        SecretScanner.evaluate(
+            bytes.span, base: 0, from: 0, to: bytes.count, into: &found, decoding: isShorter, progress: &inner)
+        progress.work += inner.work
         // The earliest; of those overlapping it, the most specific.
         guard let first = found.min(by: { $0.start < $1.start }) else { return nil }
         let best =

@@ -64,6 +64,10 @@ public struct SecretScanner: Sendable {
     /// Findings that a trigger not yet looked at could still replace (one it overlaps).
     var pending: [PendingFinding] = []
     var isFinished = false
+    /// How far the decodings have got (their regions cover the triggers after them).
+    var decodings = SecretDecodingProgress()
+    /// How many bytes the decodings went over so far: linear in the text's length.
+    var decodingWork: Int { decodings.work }
 
     /// A match with its place in lines.
     struct PendingFinding: Sendable {
@@ -140,14 +144,16 @@ public struct SecretScanner: Sendable {
             Self.append(chunk, 0..<seamLength, to: &seam)
             Self.evaluate(
                 seam.span, base: tailStart, from: evaluated - tailStart, to: seamEnd - tailStart,
-                into: &found)
+                into: &found, progress: &decodings)
             evaluated = seamEnd
         }
         // The rest of the chunk in place: each trigger has its window inside the chunk.
         let bodyFrom = max(evaluated, chunkStart + Self.lookbehind)
         let bodyTo = chunkStart + count - Self.lookahead
         if bodyTo > bodyFrom {
-            Self.evaluate(chunk, base: chunkStart, from: bodyFrom - chunkStart, to: bodyTo - chunkStart, into: &found)
+            Self.evaluate(
+                chunk, base: chunkStart, from: bodyFrom - chunkStart, to: bodyTo - chunkStart, into: &found,
+                progress: &decodings)
             evaluated = bodyTo
         }
         // Lines: up to each new finding, then as far as no future finding can start.
@@ -175,7 +181,9 @@ public struct SecretScanner: Sendable {
         let end = bytesScanned - Self.lookahead
         var found: [SecretMatch] = []
         if end > evaluated {
-            Self.evaluate(text.span, base: tailStart, from: evaluated - tailStart, to: end - tailStart, into: &found)
+            Self.evaluate(
+                text.span, base: tailStart, from: evaluated - tailStart, to: end - tailStart, into: &found,
+                progress: &decodings)
             evaluated = end
         }
         found.sort { $0.start < $1.start }
@@ -202,11 +210,12 @@ public struct SecretScanner: Sendable {
         isFinished = true
         if !isSaturated && evaluated < bytesScanned {
             var found: [SecretMatch] = []
+            let text = tail
             Self.evaluate(
-                tail.span, base: tailStart, from: evaluated - tailStart, to: bytesScanned - tailStart, into: &found)
+                text.span, base: tailStart, from: evaluated - tailStart, to: bytesScanned - tailStart, into: &found,
+                progress: &decodings)
             evaluated = bytesScanned
             found.sort { $0.start < $1.start }
-            let text = tail
             if !found.isEmpty { startCountingLines() }
             for match in found {
                 lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
@@ -231,9 +240,16 @@ public struct SecretScanner: Sendable {
     /// Every finding in a text held whole: the same as feeding it as one chunk, without
     /// copying it or counting lines past the last finding.
     static func scan(_ text: Span<UInt8>, maximumFindings: Int) -> [SecretFinding] {
+        var work = 0
+        return scan(text, maximumFindings: maximumFindings, decodingWork: &work)
+    }
+
+    /// `scan(_:maximumFindings:)`, saying how many bytes the decodings went over.
+    static func scan(_ text: Span<UInt8>, maximumFindings: Int, decodingWork: inout Int) -> [SecretFinding] {
         var scanner = SecretScanner(maximumFindings: maximumFindings)
         var found: [SecretMatch] = []
-        evaluate(text, base: 0, from: 0, to: text.count, into: &found)
+        evaluate(text, base: 0, from: 0, to: text.count, into: &found, progress: &scanner.decodings)
+        decodingWork = scanner.decodings.work
         found.sort { $0.start < $1.start }
         for match in found where !scanner.isSaturated {
             scanner.lines.advance(over: text, from: scanner.lines.position, to: match.start)
@@ -249,10 +265,11 @@ public struct SecretScanner: Sendable {
     /// each with the window `lookbehind` before and `lookahead` after it (cut at the ends of
     /// `text`, which the caller makes the ends of the stream whenever it cuts a window).
     ///
-    /// `decoding` is false inside decoded text (its decoders do not run again there).
+    /// `decoding` is false inside decoded text that undid nothing (its decodings do not run
+    /// again there).
     static func evaluate(
         _ text: Span<UInt8>, base: Int, from: Int, to: Int, into found: inout [SecretMatch],
-        prefilter: SecretPrefilter = .shared, decoding: Bool = true
+        prefilter: SecretPrefilter = .shared, decoding: Bool = true, progress: inout SecretDecodingProgress
     ) {
         // The pairs start at most one byte before the end.
         let end = min(to, text.count - 1)
@@ -264,17 +281,54 @@ public struct SecretScanner: Sendable {
         while position < end {
             position = prefilter.search.find(in: text, from: position, to: end, into: &batch)
             for index in 0..<batch.count {
+                if decoding {
+                    resume(before: batch.position(index), in: text, base: base, into: &found, progress: &progress)
+                }
                 look(
                     group: batch.group(index), at: batch.position(index), in: text, base: base, prefilter: prefilter,
-                    decoding: decoding, into: &found)
+                    decoding: decoding, into: &found, progress: &progress)
             }
+        }
+        if decoding { resume(before: end, in: text, base: base, into: &found, progress: &progress) }
+    }
+
+    /// `evaluate` with no decoding progress to keep (a text looked at once).
+    static func evaluate(
+        _ text: Span<UInt8>, base: Int, from: Int, to: Int, into found: inout [SecretMatch],
+        prefilter: SecretPrefilter = .shared, decoding: Bool = true
+    ) {
+        var progress = SecretDecodingProgress()
+        evaluate(
+            text, base: base, from: from, to: to, into: &found, prefilter: prefilter, decoding: decoding,
+            progress: &progress)
+    }
+
+    /// Decodes the rest of a `data:` block cut at a region's end, when the scan has reached
+    /// where it goes on (before window offset `limit` of `text`, stream offset `base`): a
+    /// block has one trigger, and its entries past the first region have none of their own.
+    static func resume(
+        before limit: Int, in text: Span<UInt8>, base: Int, into found: inout [SecretMatch],
+        progress: inout SecretDecodingProgress
+    ) {
+        while let next = progress.continuation, next.at - base < limit {
+            progress.continuation = nil
+            let at = next.at - base
+            guard at >= 0, at < text.count else { continue }
+            let windowStart = max(0, at - lookbehind)
+            let window = text.extracting(windowStart..<min(text.count, at + lookahead))
+            let region = SecretDecoding.dataEntries(window, from: at - windowStart, isJSON: next.isJSON)
+            progress.record(region, slot: SecretDecoding.dataBlockSlot, base: base + windowStart)
+            guard var match = SecretRule.firstMatch(in: region.decoded, progress: &progress) else { continue }
+            match.start += base + windowStart
+            match.end += base + windowStart
+            if !found.contains(match) { found.append(match) }
         }
     }
 
     /// Runs the checks of the triggers in `group`, whose pair starts at `position`.
     static func look(
         group: Int, at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter, decoding: Bool,
-        into found: inout [SecretMatch]
+        into found: inout [SecretMatch], progress: inout SecretDecodingProgress
     ) {
         // (The search tested the byte after the pair and found some member's first eight bytes
         // and shape here; which member, and the rest of its literal, is told here.)
@@ -310,10 +364,17 @@ public struct SecretScanner: Sendable {
                 }
                 continue
             }
-            guard
-                var match = prefilter.rules[entry.rule].match(
-                    in: window, literalAt: start - windowStart, end: end - windowStart)
-            else { continue }
+            let rule = prefilter.rules[entry.rule]
+            let matched: SecretMatch?
+            if case .decoded(let undoing) = rule.check {
+                guard decoding else { continue }
+                matched = SecretRule.decodedMatch(
+                    undoing, window, start - windowStart, end - windowStart, base: base + windowStart,
+                    progress: &progress)
+            } else {
+                matched = rule.match(in: window, literalAt: start - windowStart, end: end - windowStart)
+            }
+            guard var match = matched else { continue }
             match.start += base + windowStart
             match.end += base + windowStart
             if !found.contains(match) { found.append(match) }

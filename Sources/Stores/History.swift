@@ -141,6 +141,31 @@ public struct History: Sendable {
         try newest(sha256: sha256, within: window) { $0.service == service && $0.options == options }
     }
 
+    /// Where among the newest `count` records one of `url` is (0: the newest), and that record;
+    /// nil when none is. A clipboard that holds a URL paste just made (a second press of the
+    /// hotkey) is recognised by it, and not pasted again (issue 45, item 5).
+    public func recentRecord(url: String, among count: Int) throws(StoreError) -> (age: Int, record: HistoryRecord)? {
+        let needle = Array(url.utf8)
+        guard !needle.isEmpty, count > 0 else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var seen = 0
+        var found: (age: Int, record: HistoryRecord)?
+        try forEachLineNewestFirst { line in
+            // Only a line that holds the URL's bytes is decoded (URLs are sanitized: nothing in
+            // them is escaped in JSON but `\/`, which the history does not write).
+            if History.contains(line, needle), let record = try? decoder.decode(HistoryRecord.self, from: Data(line)),
+                record.url == url
+            {
+                found = (seen, record)
+                return false
+            }
+            seen += 1
+            return seen < count
+        }
+        return found
+    }
+
     /// The newest record of `sha256` within `window` that `matches`; nil when none.
     private func newest(sha256: String, within window: Duration, where matches: (HistoryRecord) -> Bool)
         throws(StoreError) -> HistoryRecord?

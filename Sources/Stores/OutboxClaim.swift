@@ -143,6 +143,31 @@ public final class OutboxClaim {
         try remove()
     }
 
+    /// The paste was made but its URL could not be recorded in the history: the entry stays,
+    /// held (never sent again by itself), with the URL and how to delete the paste in its
+    /// metadata, so `paste --outbox` still shows the link (issue 45, item 4). Durable, like a
+    /// failure.
+    ///
+    /// - Parameters:
+    ///   - url: the paste's URL, sanitized.
+    ///   - deletion: its deletion token or link, when the service gave one.
+    ///   - message: why the history could not take it, for `last_error`.
+    /// - Returns: The entry as recorded.
+    @discardableResult
+    public func recordPasted(url: String, deletion: String?, message: String) throws(StoreError) -> OutboxEntry {
+        precondition(!isRemoved, "record the paste of a removed outbox entry")
+        var metadata = entry.metadata
+        metadata.attempts += 1
+        metadata.lastError = OutboxFailure(verdict: .held, message: message).message
+        metadata.lastAttempt = outbox.now()
+        metadata.state = .held
+        metadata.nextAttempt = nil
+        metadata.pastedURL = url
+        metadata.pastedDeletion = deletion
+        try makeDurable(with: metadata)
+        return entry
+    }
+
     /// Records a failed attempt: one more attempt, its sanitized message and time, and the state
     /// it leaves the entry in: `held` when the failure says so or attempts ran out
     /// (`OutboxPolicy.maximumAttempts`), else `retryable` with the time of the next attempt.

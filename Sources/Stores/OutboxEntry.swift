@@ -78,6 +78,13 @@ public struct OutboxEntry: Sendable, Equatable {
         public var lastAttempt: Date?
         /// When `paste --retry` may send it next (backoff between runs); nil: at once.
         public var nextAttempt: Date?
+        /// The URL of the paste this entry's content already made, when the history could not
+        /// record it (issue 45, item 4): the entry is then held and keeps the link, so no paste
+        /// is made that nothing records. Nil for an entry not pasted yet.
+        public var pastedURL: String?
+        /// How that paste is deleted (a token or a link, as the history keeps it), when the
+        /// service said and the history could not record it.
+        public var pastedDeletion: String?
 
         /// Makes metadata for a new entry (no attempts yet).
         public init(
@@ -118,6 +125,8 @@ public struct OutboxEntry: Sendable, Equatable {
             case lastError = "last_error"
             case lastAttempt = "last_attempt"
             case nextAttempt = "next_attempt"
+            case pastedURL = "pasted_url"
+            case pastedDeletion = "pasted_delete"
         }
 
         /// The state, entries written before states existed being `retryable`.

@@ -124,8 +124,17 @@ public enum CurrentProcess {
     /// Replaces the process with `executable`, passing `arguments` (argv[0] included) and the
     /// current environment. Wraps `execv`.
     ///
+    /// When `arguments` are the process's own (`CommandLine.arguments`), its argv is passed on
+    /// as the kernel gave it, byte for byte: `CommandLine.arguments` replaced every byte that is
+    /// not UTF-8 (a Latin-1 `-d` delimiter, a file name), and a hand-off must run exactly what
+    /// it was given (issue 45, item 10).
+    ///
     /// - Returns: Only when that fails: why.
     public static func replace(with executable: String, arguments: [String]) -> Errno {
+        if arguments == CommandLine.arguments {
+            execv(executable, CommandLine.unsafeArgv)
+            return Errno.current
+        }
         var cStrings = arguments.map { strdup($0) }
         cStrings.append(nil)
         execv(executable, &cStrings)

@@ -330,4 +330,24 @@ struct AdversarialRoundTests: ScopedSuite {
         let peak = try #require(peakKiB)
         #expect(peak <= StreamingTests.memoryCeilingKiB, "peak RSS \(peak) KiB")
     }
+
+    @Test(
+        "a section of another name with format = privatebin has the same limit, or its max-size (issue 45, item 11)",
+        arguments: [("", 10_485_760), ("    max-size = 1M\n", 1_048_576)])
+    func privateBinSectionLimit(maxSize: String, limit: Int) throws {
+        try paste.writeConfig(
+            "[service \"selfhosted\"]\n\(maxSize)    url = \(mock.url("/privatebin/"))\n    format = privatebin\n")
+        try mock.clearRequests()
+        let (result, peakKiB) = try paste.runMeasuringPeak(
+            "head -c 100000000 /dev/zero | tr '\\0' a", "-S selfhosted --no-copy")
+        #expect(result.status == 65)
+        #expect(result.out == "")
+        #expect(result.err.hasPrefix("paste: the text is more than "))
+        #expect(result.err.hasSuffix(" bytes but 'selfhosted' accepts at most \(limit); nothing was uploaded\n"))
+        #expect(result.err.split(separator: "\n").count == 1)
+        #expect(try mock.requests().allSatisfy { $0.path != "/privatebin/" })
+        #expect(paste.outboxFiles().isEmpty)
+        let peak = try #require(peakKiB)
+        #expect(peak <= StreamingTests.memoryCeilingKiB, "peak RSS \(peak) KiB")
+    }
 }

@@ -50,4 +50,38 @@ struct SelfHealTests: ScopedSuite {
         #expect(bodies.count == texts.count + 1, "posts: \(bodies)")
         #expect(bodies.sorted() == (texts + ["the trigger\n"]).sorted())
     }
+
+    @Test("with a history it cannot write, the flush keeps each entry held with its paste's link")
+    func flushWithoutHistoryKeepsLinks() throws {
+        let texts = ["waited 1\n", "waited 2\n"]
+        try backlog(texts)
+        // A folder where the history file should be stops root as well as anyone.
+        let history = paste.home.stateHome.appendingPathComponent("paste/history")
+        try FileManager.default.createDirectory(at: history, withIntermediateDirectories: true)
+        let result = try paste.run(["-S", "m", "--no-copy"], stdin: "works now\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.out.hasPrefix(mock.baseURL + "/pastes/") && result.out.hasSuffix("\n"))
+        try waitUntil("all three pastes made", timeout: 30) { (try? mock.posts().count) == 3 }
+        try waitUntil("the flush to settle every entry", timeout: 30) {
+            (try? paste.outboxStates()) == ["held", "held", "held"]
+        }
+        let items = try paste.outboxListing()
+        let links = items.compactMap { $0["pasted_url"] as? String }
+        #expect(links.count == 3 && Set(links).count == 3, "\(items)")
+        #expect(links.allSatisfy { $0.hasPrefix(mock.baseURL + "/pastes/") })
+        #expect(links.contains(String(result.out.dropLast())))
+        let trigger = try #require(items.first { $0["pasted_url"] as? String == String(result.out.dropLast()) })
+        let id = try #require(trigger["id"] as? String)
+        #expect(
+            result.err
+                == "paste: could not record the paste in history: '\(history.path)' is a folder, not a regular file; "
+                + "outbox entry \(id) keeps its link ('paste --outbox' shows it)\n")
+        // `--retry` sends none of them again; the listing shows each link.
+        let retry = try paste.run(["--retry"])
+        #expect(retry.status == 0 && retry.out == "", "stderr: \(retry.err)")
+        let listing = try paste.run(["--outbox"])
+        #expect(listing.status == 0)
+        for link in links { #expect(listing.out.contains("  pasted as \(link)  last error: pasted, but")) }
+        #expect(try mock.posts().count == 3)
+    }
 }

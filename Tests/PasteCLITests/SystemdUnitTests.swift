@@ -38,4 +38,44 @@ struct SystemdUnitTests {
         #expect(result.status == 0, "systemd-analyze verify: \(result.err)")
         #expect(result.err == "")
     }
+
+    /// `systemd_unit EXECUTABLE NAME` of scripts/install.d/entries.sh (what scripts/install
+    /// writes) over the unit file `name` of share/systemd.
+    static func installed(_ name: String, executable: String) throws -> String {
+        let result = try runProcess(
+            "/bin/bash",
+            [
+                "-c", "source \"$1\" && systemd_unit \"$2\" paste < \"$3\"", "bash",
+                SourceTree.path("scripts/install.d/entries.sh"), executable, SourceTree.path("share/systemd/\(name)"),
+            ],
+            timeout: 30)
+        #expect(result.status == 0 && result.err == "", "systemd_unit: \(result.err)")
+        return result.out
+    }
+
+    @Test(
+        "a prefix with %, $ or a blank: ExecStart still names the binary (issue 45, item 12)",
+        arguments: ["pre%hfix", "a%%b$HOME", "with blank %n"])
+    func prefixWithSpecifiers(prefix: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("units-\(UUID().uuidString)")
+        let bin = folder.appendingPathComponent(prefix).appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let executable = bin.appendingPathComponent("paste").path
+        try FileManager.default.copyItem(atPath: BuiltProducts.path(of: "paste"), toPath: executable)
+        var paths: [String] = []
+        for name in ["paste-retry.service", "paste-retry.timer"] {
+            let path = folder.appendingPathComponent(name).path
+            try Self.installed(name, executable: executable).write(toFile: path, atomically: true, encoding: .utf8)
+            paths.append(path)
+        }
+        // systemd reads the path back as it was: a specifier or a variable expanded would name a
+        // binary that is not there, and verify says so.
+        let result = try Self.verify(paths)
+        #expect(result.status == 0, "systemd-analyze verify: \(result.err)")
+        #expect(result.err == "")
+        let service = try String(contentsOfFile: paths[0], encoding: .utf8)
+        #expect(service.contains("\nExecStart="))
+        #expect(!service.contains("ExecStart=\(executable) "), "\(service)")
+    }
 }

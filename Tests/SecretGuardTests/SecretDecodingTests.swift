@@ -63,6 +63,75 @@ struct SecretDecodingTests {
         #expect(scan("blob \(encoded) end\n").map(\.pattern) == [.privateKey])
     }
 
+    /// A Kubernetes Secret whose `data:` holds `harmless` bytes of harmless base64 values first
+    /// (one entry a line), then `last`.
+    static func secret(harmless: Int, then last: String) -> String {
+        var yaml = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n"
+        var index = 0
+        while yaml.utf8.count < harmless {
+            let value = Data("harmless setting number \(index) of the app".utf8).base64EncodedString()
+            yaml += "  setting-\(index): \(value)\n"
+            index += 1
+        }
+        return yaml + last
+    }
+
+    @Test(
+        "a Secret's key or password past 8 KiB of harmless data: values is found (issue 45, item 8)",
+        arguments: [8_192, 16_384, 65_536])
+    func longDataBlock(harmless: Int) throws {
+        let key = "  tls.key: " + Data(Self.pem.utf8).base64EncodedString() + "\n"
+        let keyFound = scan(Self.secret(harmless: harmless, then: key))
+        #expect(keyFound.map(\.pattern) == [.privateKey])
+        // Base64 of text that starts with none of the triggers' own forms.
+        let wrapped = "  id_rsa: " + Data(("# deploy key\n" + Self.pem).utf8).base64EncodedString() + "\n"
+        #expect(scan(Self.secret(harmless: harmless, then: wrapped)).map(\.pattern) == [.privateKey])
+        // A key name that says nothing: only the decoded value does.
+        let password = "  app.env: " + Data("DB_PASSWORD=Tr0ub4dor-and-3x\n".utf8).base64EncodedString() + "\n"
+        let passwordFound = scan(Self.secret(harmless: harmless, then: password))
+        #expect(passwordFound.map(\.pattern) == [.passwordAssignment])
+        // Placed where it is: on the Secret's last line.
+        let text = Self.secret(harmless: harmless, then: password)
+        #expect(try #require(passwordFound.first).line == text.split(separator: "\n").count)
+        #expect(scan(Self.secret(harmless: harmless, then: "")).isEmpty)
+    }
+
+    /// The bytes the decodings go over for `size` bytes of `unit` repeated, scanned whole and
+    /// fed in 64 KiB chunks.
+    static func decodingWork(_ unit: String, size: Int) -> (whole: Int, streamed: Int) {
+        let text = Array(String(repeating: unit, count: size / unit.utf8.count).utf8)
+        var whole = 0
+        _ = SecretScanner.scan(text.span, maximumFindings: SecretGuard.defaultMaximumFindings, decodingWork: &whole)
+        var scanner = SecretScanner()
+        var offset = 0
+        while offset < text.count {
+            scanner.feed(Array(text[offset..<min(text.count, offset + (64 << 10))]))
+            offset += 64 << 10
+        }
+        _ = scanner.finish()
+        return (whole, scanner.decodingWork)
+    }
+
+    @Test(
+        "runs of triggers are decoded in linear time: 1 MiB costs about four times 256 KiB (issue 45, item 12)",
+        arguments: ["%20", "\\/", "-----\\\\", "\u{1b}[", "a%2Fb ", "\ndata:\n  k: dmFsdWUgb25l\n"])
+    func linearWork(unit: String) {
+        // (Sizes a debug build scans in seconds; the regions restart every 3 KiB.)
+        let small = Self.decodingWork(unit, size: 256 << 10)
+        let large = Self.decodingWork(unit, size: 1 << 20)
+        for (one, four) in [(small.whole, large.whole), (small.streamed, large.streamed)] {
+            #expect(one > 0, "\(unit.debugDescription)")
+            #expect(four * 2 <= one * 9, "\(unit.debugDescription): \(one) bytes for 256 KiB, \(four) for 1 MiB")
+            // A few passes over the text, never one per trigger.
+            #expect(four <= 16 * (1 << 20), "\(unit.debugDescription): \(four) bytes for 1 MiB")
+        }
+    }
+
+    @Test("bare ESC [ that make no control sequence: nothing to undo, and no endless decoding (was SIGSEGV)")
+    func bareEscapes() {
+        #expect(scan("\u{1b}[\u{1b}[\u{1b}[x\n").isEmpty)
+    }
+
     @Test("terminal colour codes on every line of a key")
     func controlSequences() {
         let coloured = Self.pem.split(separator: "\n").map { "\u{1b}[32m+\($0)\u{1b}[m" }.joined(separator: "\n")

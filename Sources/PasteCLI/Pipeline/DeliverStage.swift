@@ -40,7 +40,11 @@ struct DeliverStage {
         case .success(let paste):
             output.result(
                 output.isJSON ? JSONOutput.object(for: paste, fileName: fileName) : paste.url, keeping: paste.url)
-            if paste.isRepeat {
+            if let age = paste.ownURLAge {
+                output.note(
+                    "the clipboard holds the URL of \(age == 0 ? "your last paste" : "an earlier paste"); "
+                        + "reusing it (--new uploads it anyway)")
+            } else if paste.isRepeat {
                 let category = MediaType(recordedName: paste.type).category
                 let what = category == .text ? "text" : category == .image ? "image" : "file"
                 output.note(

@@ -14,6 +14,9 @@ struct PasteResult {
     /// The content's MIME type without parameters (`image/png`, `text/plain`).
     var type = "text/plain"
     var isRepeat = false
+    /// For a repeat: the clipboard held this paste's own URL (a second press of the hotkey),
+    /// and how many pastes were made after it (0: it is the last one).
+    var ownURLAge: Int?
     /// Whether the URL carries its own key (`KeyBearingURL`): marked on the clipboard, shortened
     /// in windows, notifications and stderr.
     var isKeyBearing = false

@@ -113,10 +113,27 @@ struct RecordStage {
             time: context.now(), service: job.service.name, url: outcome.url, byteCount: size, sha256: digest,
             title: storedTitle(job.title), preview: preview.map(output.shown), options: job.optionsKey, type: type)
         record.deletion = deletion
-        do { try history.append(record) } catch {
-            output.note("could not record the paste in history: \(error.message)")
-        }
-        if let claim = job.claim {
+        var historyFailure: StoreError?
+        do { try history.append(record) } catch { historyFailure = error }
+        if let historyFailure, let claim = job.claim {
+            // Made, and recorded nowhere yet: the entry stays, held, with the link (issue 45,
+            // item 4), so a run nobody watches (the background flush, a `--retry` from cron)
+            // never leaves a paste that nothing records.
+            do {
+                try claim.recordPasted(
+                    url: outcome.url, deletion: deletion?.text,
+                    message: "pasted, but the history could not record it: \(historyFailure.message)")
+                output.note(
+                    "could not record the paste in history: \(historyFailure.message); outbox entry \(claim.id) "
+                        + "keeps its link ('paste --outbox' shows it)")
+            } catch {
+                output.error(
+                    "the paste was made, but neither the history (\(historyFailure.message)) nor outbox entry "
+                        + "\(claim.id) (\(error.message)) could record its link")
+            }
+        } else if let historyFailure {
+            output.note("could not record the paste in history: \(historyFailure.message)")
+        } else if let claim = job.claim {
             do {
                 try claim.recordSuccess()
             } catch {

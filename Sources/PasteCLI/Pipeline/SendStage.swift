@@ -103,6 +103,10 @@ struct SendStage {
     ) -> Preparation {
         // The repeat check and the outbox work on the bytes, whatever they are: the same image
         // twice within the window reuses the URL too.
+        if plan.repeatWindow != nil, let own = ownURL(in: input, history: history) {
+            if case .success(let claim) = journaled { try? claim.discard() }
+            return .repeated(own)
+        }
         let digest = input.bytes.map(ContentDigest.sha256)
         let optionsKey = options.repeatKey
         var repeatLock: FileLock?
@@ -163,6 +167,35 @@ struct SendStage {
             }
         }
         return .send(job)
+    }
+
+    /// How many of the newest history records a clipboard holding a URL is compared with.
+    static let ownURLRecords = 16
+    /// The longest clipboard text taken for a URL paste made (longer is never one of its URLs).
+    static let ownURLMaximumLength = 8_192
+
+    /// The paste whose URL the clipboard holds, when it holds nothing else (blanks around it
+    /// aside) and the URL is one of the last `ownURLRecords` in history: after a press of the
+    /// hotkey, the clipboard holds the URL, and a second press must not paste the link (issue
+    /// 45, item 5). Text from stdin or a file is pasted as given, and `--new` pastes anything.
+    static func ownURL(in input: PasteInput, history: History) -> PasteResult? {
+        guard input.isFromSelection, input.type.category == .text, let bytes = input.bytes,
+            bytes.count <= ownURLMaximumLength
+        else { return nil }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0d).contains(byte) }
+        let trimmed = Array(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        guard trimmed.starts(with: Array("http".utf8)), !trimmed.contains(where: isSpace) else {
+            return nil
+        }
+        let url = String(decoding: trimmed, as: UTF8.self)
+        guard let (age, record) = try? history.recentRecord(url: url, among: ownURLRecords) else { return nil }
+        var result = PasteResult(
+            url: record.url, service: record.service, byteCount: record.byteCount, sha256: record.sha256,
+            title: record.title, deletion: record.deletion, type: record.type ?? "text/plain", isRepeat: true,
+            // (A fragment is how a URL carries its key: PrivateBin's.)
+            isKeyBearing: record.url.contains("#"))
+        result.ownURLAge = age
+        return result
     }
 
     /// What the outbox keeps about `input`'s paste.

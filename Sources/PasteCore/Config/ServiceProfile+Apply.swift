@@ -18,6 +18,12 @@ extension ServiceProfile {
         .init("format", .service, "how the text is sent") { profile, value throws(ConfigError) in
             profile.format = try value.choice(
                 RequestFormat.self, "multipart, form, raw, json, xml, none, tcp or privatebin")
+            // Every PrivateBin instance has the built-in's limit unless `max-size` says another
+            // (before or after this line): its text is read whole, compressed and encrypted, a
+            // few times its size in memory (issue 45, item 11: 1.1 GB for 256 MiB).
+            if profile.format == .privatebin && profile.maximumBytes == nil {
+                profile.maximumBytes = BuiltInServices.privateBinSizeLimit
+            }
         },
         .init("method", .service, "the HTTP method") { profile, value throws(ConfigError) in
             let upper = value.text.uppercased()
