@@ -314,8 +314,8 @@ let package = Package(
         // (`swift run paste-gen`; GeneratedFilesTests holds the repository's copies to it).
         .executableTarget(name: "paste-gen", dependencies: ["PasteCLI", "SystemInterop"], swiftSettings: safeSwift),
         // libFuzzer targets, one per executable (libFuzzer's `main` drives `LLVMFuzzerTestOneInput`):
-        // scripts/fuzz builds them with `swift build --sanitize fuzzer --sanitize address` in a
-        // scratch folder of their own; a plain build makes programs that say so and exit.
+        // scripts/fuzz builds them with `swift build --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address`
+        // in a scratch folder of their own; a plain build makes programs that say so and exit.
         .executableTarget(
             name: "fuzz-config", dependencies: ["PasteCore", "ShareX"], path: "Fuzz/config", swiftSettings: safeSwift),
         .executableTarget(

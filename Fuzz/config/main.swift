@@ -1,7 +1,7 @@
 // libFuzzer target: the config grammar (ConfigFile) and its resolution (Configuration).
 //
-// The executable target fuzz-config, built by scripts/fuzz with `swift build --sanitize fuzzer
-// --sanitize address`.
+// The executable target fuzz-config, built by scripts/fuzz with libFuzzer and AddressSanitizer
+// (`swift build --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address`).
 // Any input must give a configuration or a ConfigError: never a crash, a trap or a hang.
 
 import PasteCore

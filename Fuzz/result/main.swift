@@ -1,8 +1,8 @@
 // libFuzzer target: result extraction (ResultExtractor, Sanitizer, OrderedJSON, templates over
 // JSON, XML, regexes with lookbehind, relative URLs).
 //
-// The executable target fuzz-result, built by scripts/fuzz with `swift build --sanitize fuzzer
-// --sanitize address`.
+// The executable target fuzz-result, built by scripts/fuzz with libFuzzer and AddressSanitizer
+// (`swift build --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address`).
 //
 // Input layout: byte 0 picks the result rule, byte 1 the HTTP status; the rest is split at the
 // first blank line into a Location header value (and redirect target) and the body.

@@ -1,8 +1,8 @@
 // libFuzzer target: ShareX custom uploaders and templates (OrderedJSON, ShareXUploader,
 // ShareXSyntax, Template and its config spelling).
 //
-// The executable target fuzz-sharex, built by scripts/fuzz with `swift build --sanitize fuzzer
-// --sanitize address`.
+// The executable target fuzz-sharex, built by scripts/fuzz with libFuzzer and AddressSanitizer
+// (`swift build --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address`).
 //
 // The input is read as a .sxcu file and, as text, as a template in every syntax. Beyond "no
 // crash, no hang" it checks the promises `--import-sxcu` makes: a section printed from a
