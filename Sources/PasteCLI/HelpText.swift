@@ -15,8 +15,8 @@ public func helpText(programName name: String = "paste") -> String {
         "       \(name) -f FILE [-f FILE…]".padding(to: 34) + "upload files, one paste each",
         "",
         "Uploads text to a pastebin, prints the paste's URL and puts it on the clipboard.",
-        "With no config it goes to \(BuiltInServices.defaultName) (\(defaultHost), public): -S NAME sends",
-        "it elsewhere, and --init-config writes a config that chooses for good.",
+        "With no service chosen it asks before sending to \(BuiltInServices.defaultName) (\(defaultHost), public);",
+        "-S NAME sends elsewhere, and --init-config writes a config that chooses.",
         "Any operand, or coreutils' -d, -s or -z, runs coreutils paste(1) instead.",
     ]
     for group in OptionSpec.Group.allCases {

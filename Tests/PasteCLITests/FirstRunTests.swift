@@ -14,8 +14,8 @@ struct FirstRunTests: ScopedSuite {
         #expect(help.status == 0)
         #expect(
             help.out.contains(
-                "With no config it goes to dpaste (dpaste.com, public): -S NAME sends\n"
-                    + "it elsewhere, and --init-config writes a config that chooses for good.\n"))
+                "With no service chosen it asks before sending to dpaste (dpaste.com, public);\n"
+                    + "-S NAME sends elsewhere, and --init-config writes a config that chooses.\n"))
         #expect(help.out.contains("  --init-config"))
     }
 
