@@ -50,7 +50,9 @@ install_deb() { # DEB
   extra=$(comm -23 <(echo "$pulled") <(echo "$allowed"))
   [[ -z $extra ]] || fail "apt would pull what $deb does not declare: $extra"
   say "apt installs $(echo "$pulled" | tr '\n' ' ')(declared: $(echo "$declared" | tr '\n' ' '))"
-  apt-get install -y -qq --no-download "$deb" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log >&2; fail "apt-get install $deb"; }
+  # No --no-download here (bookworm's apt then refuses a local .deb's relative name); nothing can
+  # be downloaded anyway: this namespace has no network but its own loopback.
+  apt-get install -y -qq "$deb" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log >&2; fail "apt-get install $deb"; }
   dpkg -L pasteup | grep -qx /usr/bin/paste && fail "the package owns /usr/bin/paste"
   [[ $(dpkg -S /usr/bin/paste) == coreutils:* ]] || fail "/usr/bin/paste is not coreutils' any more"
   [[ $(readlink -f /usr/lib/paste/bin/paste) == /usr/bin/pasteup ]] || fail "/usr/lib/paste/bin/paste is not pasteup"
