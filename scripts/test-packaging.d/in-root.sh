@@ -108,7 +108,9 @@ check() { # LABEL BINARY
   ((status == 75)) || fail "$label: a paste to a service that is down exited $status, not 75: $(cat /tmp/err)"
   [[ $(latest) == "$before" ]] || fail "$label: the server kept a paste while down"
   rm -f "$state/down"
-  as_user timeout 60 script -qec "$bin --retry" /dev/null >/tmp/retry 2>&1 || fail "$label: --retry: $(cat /tmp/retry)"
+  # On a terminal (python's pty: util-linux's script is not in every root), as a person runs it.
+  as_user timeout 60 python3 -c 'import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)' "$bin" --retry \
+    >/tmp/retry 2>&1 || fail "$label: --retry: $(cat /tmp/retry)"
   paste_is "$(latest)" "$text" || fail "$label: --retry did not send the outbox's text ($(cat /tmp/retry))"
 
   # A hotkey: no terminal, nothing piped: the clipboard's text goes up, its URL comes back.
