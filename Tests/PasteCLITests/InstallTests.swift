@@ -85,6 +85,75 @@ struct InstallTests {
         }
     }
 
+    @Test("as root too it only prints the apt command: installing system packages is scripts/bootstrap's")
+    func neverInstallsPackages() throws {
+        // dpkg-query knows no package, id says root, and an apt-get that notes being run.
+        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("paste-fakebin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: bin) }
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let marker = bin.appendingPathComponent("apt-get-ran").path
+        for (tool, script) in [
+            ("dpkg-query", "#!/bin/sh\nexit 1\n"), ("id", "#!/bin/sh\necho 0\n"),
+            ("apt-get", "#!/bin/sh\ntouch '\(marker)'\n"),
+        ] {
+            let url = bin.appendingPathComponent(tool)
+            try Data(script.utf8).write(to: url)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        }
+        let prefix = try InstallPrefix()
+        let before = try prefix.listing()
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try runProcess(
+            SourceTree.path("scripts/install"), ["--prefix", prefix.path], environment: environment,
+            currentDirectory: SourceTree.root.path, timeout: 60)
+        #expect(result.status == 1)
+        #expect(result.err.hasPrefix("install: the build needs 23 more packages; run as root, then again:\n"))
+        #expect(result.err.contains("\n  apt-get update && apt-get install -y libcurl4-openssl-dev "))
+        #expect(!FileManager.default.fileExists(atPath: marker), "scripts/install ran apt-get")
+        #expect(try prefix.listing() == before)
+    }
+
+    @Test("DESTDIR stages the files for a package: they name the prefix, no manifest, paste in lib/paste/bin")
+    func stagedInstall() throws {
+        let stage = try InstallPrefix()
+        let before = try stage.listing()
+        var environment = ProcessInfo.processInfo.environment
+        environment["DESTDIR"] = stage.path
+        let install = try runProcess(
+            SourceTree.path("scripts/install"), ["--prefix", "/usr", "--name", "pasteup"], environment: environment,
+            currentDirectory: SourceTree.root.path, timeout: 900)
+        try #require(install.status == 0, "install failed: \(install.err)")
+        #expect(install.out.contains("install: staged paste "), "\(install.out)")
+        #expect(install.out.hasSuffix(" for /usr in \(stage.path)\n"), "\(install.out)")
+        for file in [
+            "usr/bin/pasteup", "usr/bin/paste-mock", "usr/share/man/man1/pasteup.1",
+            "usr/lib/paste/share/man/man1/paste.1",
+            "usr/share/applications/pasteup.desktop", "usr/share/systemd/user/pasteup-retry.service",
+        ] {
+            #expect(stage.exists(file), "missing \(file)")
+        }
+        #expect(!stage.exists("usr/bin/paste"))
+        #expect(!stage.exists("usr/share/paste"), "a staged install keeps no manifest")
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: stage.path + "/usr/lib/paste/bin/paste")
+        #expect(link == "../../../bin/pasteup")
+        // Run through the link, the program is paste; through its own name, pasteup.
+        let asPaste = try runProcess(stage.path + "/usr/lib/paste/bin/paste", ["--frobnicate"], timeout: 30)
+        #expect(asPaste.err == "paste: unknown option '--frobnicate'\npaste: try 'paste --help'\n")
+        #expect(try stage.text("usr/share/applications/pasteup.desktop").contains("\nExec=/usr/bin/pasteup --notify\n"))
+        #expect(
+            try stage.text("usr/share/systemd/user/pasteup-retry.service").contains(
+                "\nExecStart=/usr/bin/pasteup --retry --quiet\n"))
+        // A relative prefix means nothing under DESTDIR.
+        let relative = try runProcess(
+            SourceTree.path("scripts/install"), ["--prefix", "usr", "--no-build"], environment: environment,
+            currentDirectory: SourceTree.root.path, timeout: 60)
+        #expect(relative.status == 1)
+        #expect(relative.err == "install: with DESTDIR, --prefix must be absolute (got 'usr')\n")
+        try FileManager.default.removeItem(atPath: stage.path + "/usr")
+        #expect(try stage.listing() == before)
+    }
+
     static let layout = [
         "bin/paste", "bin/paste-mock", "share/man/man1/paste.1", "share/man/man1/paste-mock.1",
         "share/man/man5/paste-config.5", "share/bash-completion/completions/paste",

@@ -50,7 +50,9 @@ install_deb() { # DEB
   extra=$(comm -23 <(echo "$pulled") <(echo "$allowed"))
   [[ -z $extra ]] || fail "apt would pull what $deb does not declare: $extra"
   say "apt installs $(echo "$pulled" | tr '\n' ' ')(declared: $(echo "$declared" | tr '\n' ' '))"
-  apt-get install -y -qq --no-download "$deb" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log >&2; fail "apt-get install $deb"; }
+  # No --no-download here (bookworm's apt then refuses a local .deb's relative name); nothing can
+  # be downloaded anyway: this namespace has no network but its own loopback.
+  apt-get install -y -qq "$deb" >/tmp/apt.log 2>&1 || { cat /tmp/apt.log >&2; fail "apt-get install $deb"; }
   dpkg -L pasteup | grep -qx /usr/bin/paste && fail "the package owns /usr/bin/paste"
   [[ $(dpkg -S /usr/bin/paste) == coreutils:* ]] || fail "/usr/bin/paste is not coreutils' any more"
   [[ $(readlink -f /usr/lib/paste/bin/paste) == /usr/bin/pasteup ]] || fail "/usr/lib/paste/bin/paste is not pasteup"
@@ -106,7 +108,9 @@ check() { # LABEL BINARY
   ((status == 75)) || fail "$label: a paste to a service that is down exited $status, not 75: $(cat /tmp/err)"
   [[ $(latest) == "$before" ]] || fail "$label: the server kept a paste while down"
   rm -f "$state/down"
-  as_user timeout 60 script -qec "$bin --retry" /dev/null >/tmp/retry 2>&1 || fail "$label: --retry: $(cat /tmp/retry)"
+  # On a terminal (python's pty: util-linux's script is not in every root), as a person runs it.
+  as_user timeout 60 python3 -c 'import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)' "$bin" --retry \
+    >/tmp/retry 2>&1 || fail "$label: --retry: $(cat /tmp/retry)"
   paste_is "$(latest)" "$text" || fail "$label: --retry did not send the outbox's text ($(cat /tmp/retry))"
 
   # A hotkey: no terminal, nothing piped: the clipboard's text goes up, its URL comes back.
