@@ -89,7 +89,9 @@ struct DesktopWindows {
     /// there), or that it could not be saved (`PasteFailure.windowLines`).
     func notifyFailure(_ failure: PasteFailure) {
         var followUp = FollowUp()
-        if case .outbox(let id, _) = failure.text { followUp.outboxID = id }
+        // "Retry now" only for a text that may be sent again: a held one (the paste may exist)
+        // goes only by `paste --outbox send`, on purpose.
+        if case .outbox(let id, let state) = failure.text, state != .held { followUp.outboxID = id }
         notify(success: false, text: failureText(failure), followUp: followUp)
     }
 

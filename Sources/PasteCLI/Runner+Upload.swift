@@ -30,7 +30,11 @@ extension Runner {
             if plan.transfer.isVerbose, let choice = plan.clipboardChoice {
                 output.trace("clipboard: \(choice.backend.summary) (\(choice.reason))")
             }
-            if plan.transfer.isVerbose { output.trace("trust: \(plan.route.connection.trustSummary)") }
+            // Which certificate authorities verify the service: said where TLS is spoken (an
+            // https URL), not for plain http or a raw TCP service, where none is read.
+            if plan.transfer.isVerbose, plan.route.service.url.raw.lowercased().hasPrefix("https:") {
+                output.trace("trust: \(plan.route.connection.trustSummary)")
+            }
             // `[paste] clipboard` named another backend than the environment suggested: the
             // early owner (if any) leaves unused, and the run uses that backend's clipboard.
             if plan.clipboardBackend != resolver.clipboardBackend {

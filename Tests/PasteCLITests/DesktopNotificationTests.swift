@@ -114,6 +114,22 @@ struct DesktopNotificationTests: ScopedSuite {
         try waitUntil("the outbox to empty", timeout: 30) { (try? paste.outboxIDs().isEmpty) == true }
     }
 
+    @Test("a held text (a 500 after the body: the paste may exist) is not offered Retry now")
+    func heldOffersNoRetry() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try runner(on: bus)
+        try paste.writeConfig(pastieConfig(mock, isDefault: true))
+        try mock.addFault(.status(500), count: 1, path: "/pastes/create")
+        let result = try paste.run(["--notify", "--no-copy"], stdin: "maybe made\n")
+        #expect(result.status == 69, "stderr: \(result.err)")
+        #expect(try paste.outboxStates() == ["held"])
+        let notes = server.notifications
+        try #require(notes.count == 1)
+        #expect(notes[0]["summary"] as? String == "Paste failed")
+        #expect((notes[0]["actions"] as? [String] ?? []).isEmpty, "\(notes[0])")
+    }
+
     @Test("delete is offered where history can delete the paste, and deletes it after paste has returned")
     func deleteAction() throws {
         let bus = try SessionBus()

@@ -61,6 +61,39 @@ struct FallbackTests: ScopedSuite {
         #expect(alone.err.contains("paste: retrying in "), "stderr: \(alone.err)")
     }
 
+    @Test("a 500 after the whole body is held: the paste may exist, so the text never reaches the fallback too")
+    func errorAfterBodyHeld() throws {
+        let backup = try MockServer()
+        try paste.writeConfig(
+            "[paste]\nretries = 0\n" + Self.section("m", url: mock.url("/pastes/create"), "fallback = backup\n")
+                + Self.section("backup", url: backup.url("/pastes/create")))
+        try mock.addFault(.status(500), count: 1, path: "/pastes/create")
+        let result = try paste.run(["-S", "m", "--no-copy"], stdin: "maybe made\n")
+        #expect(result.status == 69, "stderr: \(result.err)")
+        let id = try #require(try paste.outboxIDs().first)
+        #expect(result.err.hasPrefix("paste: m answered HTTP 500"), "stderr: \(result.err)")
+        #expect(result.err.hasSuffix(keptLine(id: id, isHeld: true) + "\n"), "stderr: \(result.err)")
+        #expect(try backup.posts().isEmpty)
+        #expect(try paste.outboxStates() == ["held"])
+    }
+
+    @Test("the same text again while the primary is down reuses the fallback's paste: one paste, one URL")
+    func repeatAcrossFallback() throws {
+        let dead = try FaultRetryTests.freePort()
+        try paste.writeConfig(
+            "[paste]\nretries = 0\n"
+                + Self.section("m", url: "http://127.0.0.1:\(dead)/pastes/create", "fallback = backup\n")
+                + Self.section("backup", url: mock.url("/pastes/create")))
+        let first = try paste.run(["-S", "m", "--no-copy"], stdin: "twice\n")
+        #expect(first.status == 0, "stderr: \(first.err)")
+        let second = try paste.run(["-S", "m", "--no-copy"], stdin: "twice\n")
+        #expect(second.status == 0, "stderr: \(second.err)")
+        #expect(second.out == first.out)
+        #expect(
+            second.err == "paste: the same text went to backup moments ago; reusing its URL (--new makes another)\n")
+        #expect(try mock.posts().count == 1)
+    }
+
     @Test("a 503 falls back with the same title where the fallback has one; a 400 does not fall back")
     func statusFallsBack() throws {
         let backup = try MockServer()

@@ -63,7 +63,12 @@ struct FallbackStage {
         case .failure(let error):
             return error.disposition.fallsBack ? error.message : nil
         case .success(let answer):
-            guard (500...599).contains(answer.status) || answer.status == 429 else { return nil }
+            // 429 and 503 say the server did nothing with it; another 5xx after the whole body
+            // went out may have made the paste: the text is held, never sent to a second service.
+            let didNothing =
+                answer.status == 429 || answer.status == 503
+                || RefusedBeforeBody.applies(status: answer.status, isBodyTaken: answer.isBodyTaken)
+            guard didNothing else { return nil }
             return "\(shown: service.name) answered HTTP \(answer.status)"
         }
     }

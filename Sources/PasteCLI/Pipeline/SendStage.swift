@@ -119,18 +119,23 @@ struct SendStage {
                 repeatLock = try? FileLock(
                     path: repeatLockPath(digest: digest, service: service.name, context: context), kind: .exclusive)
             }
-            // Keyed by the options too: a private paste never gets a public paste's URL.
-            if let earlier = try? history.recent(
-                sha256: digest, service: service.name, options: optionsKey, within: window)
-            {
+            // Keyed by the options too: a private paste never gets a public paste's URL. The run's
+            // service answers for its fallback chain: a text that fell back moments ago is
+            // there, and the same text again is not pasted a second time on the fallback.
+            let chain = [service] + (service.name == plan.route.service.name ? plan.fallbacks : [])
+            for candidate in chain {
+                guard
+                    let earlier = try? history.recent(
+                        sha256: digest, service: candidate.name, options: optionsKey, within: window)
+                else { continue }
                 // The journal's entry is not needed: the text is pasted already.
                 if case .success(let claim) = journaled { try? claim.discard() }
                 return .repeated(
                     PasteResult(
-                        url: earlier.url, service: service.name, byteCount: earlier.byteCount, sha256: digest,
+                        url: earlier.url, service: candidate.name, byteCount: earlier.byteCount, sha256: digest,
                         title: earlier.title, deletion: earlier.deletion,
                         type: input.type.essence, isRepeat: true,
-                        isKeyBearing: KeyBearingURL.isKeyBearing(service: service, isPrivate: options.isPrivate)))
+                        isKeyBearing: KeyBearingURL.isKeyBearing(service: candidate, isPrivate: options.isPrivate)))
             }
         }
         var metadata = Self.metadata(of: input, service: service, plan: plan, options: options, context: context)
