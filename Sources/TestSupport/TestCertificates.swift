@@ -32,7 +32,10 @@ public final class TestCertificates: @unchecked Sendable {
     }
 
     /// Makes the CA, the server certificate and the client certificate.
-    public init() throws {
+    ///
+    /// - Parameter serverNames: more host names the server certificate holds (a mock standing
+    ///   in for `dpaste.com` behind a test proxy).
+    public init(serverNames: [String] = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("paste-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
@@ -42,7 +45,11 @@ public final class TestCertificates: @unchecked Sendable {
                 "-subj", "/CN=paste test CA",
             ])
         for (name, subject, usage) in [
-            ("server", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"),
+            (
+                "server", "/CN=127.0.0.1",
+                "subjectAltName=IP:127.0.0.1,DNS:localhost\(serverNames.map { ",DNS:" + $0 }.joined())\n"
+                    + "extendedKeyUsage=serverAuth\n"
+            ),
             ("client", "/CN=paste test client", "extendedKeyUsage=clientAuth\n"),
         ] {
             try Self.openssl(

@@ -306,4 +306,39 @@ struct PlanResolverTests {
             PlanResolver.transfer(timed, configuration.settings, showsProgress: false).transport.timeouts.total
                 == .milliseconds(2500))
     }
+
+    @Test(
+        "the built-in default's chain: dpaste then bpa.st as it ships, in the question too; a section that moves or bases on it has none"
+    )
+    func builtInChain() throws {
+        func plan(_ config: String, _ arguments: [String] = []) throws -> RunPlan {
+            guard case .paste(let invocation) = try parseCommandLine(arguments) else { throw CancellationError() }
+            let resolver = PlanResolver(
+                invocation: invocation, context: Context(environment: Self.environment(.headless)),
+                facts: PlanResolver.Facts(standardInput: .stream, isErrorTerminal: false))
+            let configuration = try Configuration(file: ConfigFile(parsing: config, path: "/config"))
+            return try resolver.resolve(configuration, windows: resolver.windows(for: configuration.settings))
+        }
+        let shipped = try plan("")
+        #expect(shipped.fallbacks.map(\.name) == ["bpa.st"])
+        let question = try #require(shipped.consent)
+        #expect(question.destination == "dpaste.com (or bpa.st when it is down)")
+        #expect(
+            DesktopWindows.consentMessage(question)
+                == "No service is chosen yet, so this would go to dpaste.com (or bpa.st when it is down), a public "
+                + "pastebin: anyone with the link can read it. Upload it there?")
+        #expect(try plan("", ["-S", "dpaste"]).fallbacks.map(\.name) == ["bpa.st"])
+        #expect(try plan("[paste]\nservice = dpaste\n").fallbacks.map(\.name) == ["bpa.st"])
+        let moved = try plan("[service \"dpaste\"]\nurl = http://127.0.0.1:9/api/v2/\n")
+        #expect(moved.fallbacks.isEmpty)
+        #expect(moved.consent?.destination == "127.0.0.1")
+        #expect(try plan("[service \"dpaste\"]\nfield = poster=me\n").fallbacks.isEmpty)
+        #expect(
+            try plan("[paste]\nservice = m\n[service \"m\"]\nbase = dpaste\nurl = http://127.0.0.1:9/\n").fallbacks
+                .isEmpty)
+        // A section's own fallback stands.
+        #expect(
+            try plan("[service \"dpaste\"]\nurl = http://127.0.0.1:9/api/v2/\nfallback = termbin\n").fallbacks.map(
+                \.name) == ["termbin"])
+    }
 }

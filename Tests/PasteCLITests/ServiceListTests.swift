@@ -11,7 +11,7 @@ struct ServiceListTests: ScopedSuite {
         #expect(result.err == "")
         #expect(
             result.out == """
-                * dpaste      https://dpaste.com/api/v2/  dpaste.com (public, expires in 7 days unless -e)
+                * dpaste      https://dpaste.com/api/v2/  dpaste.com (public, expires in 7 days unless -e; bpa.st when it is down)
                   paste.rs    https://paste.rs/  paste.rs (unlisted, raw body)
                   termbin     tcp://termbin.com:9999  termbin.com (fiche over TCP, unlisted)
                   0x0         https://0x0.st  0x0.st (multipart file, deletable)
@@ -23,7 +23,7 @@ struct ServiceListTests: ScopedSuite {
         #expect(json.status == 0)
         #expect(
             json.out == """
-                {"name":"dpaste","url":"https://dpaste.com/api/v2/","format":"form","builtin":true,"default":true,"summary":"dpaste.com (public, expires in 7 days unless -e)"}
+                {"name":"dpaste","url":"https://dpaste.com/api/v2/","format":"form","builtin":true,"default":true,"summary":"dpaste.com (public, expires in 7 days unless -e; bpa.st when it is down)"}
                 {"name":"paste.rs","url":"https://paste.rs/","format":"raw","builtin":true,"default":false,"summary":"paste.rs (unlisted, raw body)"}
                 {"name":"termbin","url":"tcp://termbin.com:9999","format":"tcp","builtin":true,"default":false,"summary":"termbin.com (fiche over TCP, unlisted)"}
                 {"name":"0x0","url":"https://0x0.st","format":"multipart","builtin":true,"default":false,"summary":"0x0.st (multipart file, deletable)"}
@@ -55,13 +55,13 @@ struct ServiceListTests: ScopedSuite {
         #expect(result.status == 0)
         #expect(
             result.out == """
-                  dpaste      http://dpaste.internal/api/v2/  dpaste.com (public, expires in 7 days unless -e); configured in \(path):3
+                  dpaste      http://dpaste.internal/api/v2/  dpaste.internal (dpaste's API); configured in \(path):3
                   paste.rs    https://paste.rs/  paste.rs (unlisted, raw body)
                   termbin     tcp://termbin.com:9999  termbin.com (fiche over TCP, unlisted)
                   0x0         https://0x0.st  0x0.st (multipart file, deletable)
                   bpa.st      https://bpa.st/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable)
                   privatebin  https://privatebin.net/  privatebin.net (PrivateBin, encrypted before upload, unlisted, deletable)
-                * work        https://paste.work.example/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable); configured in \(path):5
+                * work        https://paste.work.example/api/v1/paste  paste.work.example (bpa.st's API); configured in \(path):5
                   notes       https://notes.example/new  team notes
 
                 """)

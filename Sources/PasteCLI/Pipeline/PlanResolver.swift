@@ -166,8 +166,10 @@ struct PlanResolver {
         guard configuration.settings.service == nil, invocation.service == nil, invocation.url == nil,
             context.nonEmpty("PASTE_SERVICE") == nil, !invocation.isDryRun, service.name == BuiltInServices.defaultName
         else { return nil }
+        let chain = (try? FallbackStage.chain(from: service, among: configuration.services)) ?? []
         return RunPlan.ConsentQuestion(
             service: service.name, host: ConnectionPolicy.host(of: service.url.raw),
+            fallbackHosts: chain.map { ConnectionPolicy.host(of: $0.url.raw) },
             configPath: configuration.path ?? invocation.configPath ?? context.defaultConfigPath,
             services: configuration.services)
     }

@@ -17,7 +17,7 @@ struct RunPlan: Sendable {
         /// stdin: a pipe, a socket or a regular file.
         case standardInput
         /// `-f FILE`, one paste per file.
-        case files([String])
+        case files([FileName])
     }
 
     /// How the run talks to a person at a hotkey, where no terminal shows stderr.
@@ -95,11 +95,21 @@ struct RunPlan: Sendable {
         var service: String
         /// Its host, as the question names it.
         var host: String
+        /// The hosts of its fallback chain, in order (the built-in dpaste's bpa.st): the text
+        /// goes there when the first is down, and the question says so.
+        var fallbackHosts: [String] = []
         /// The config file an answer of "always" (or another service) is written to.
         var configPath: String
         /// Every service the config knows, built-ins first: "choose another" offers those that
         /// take text, and the one chosen falls back along its own chain among them.
         var services: [ServiceProfile]
+
+        /// Where the text would go, as the question says it: "dpaste.com (or bpa.st when it is
+        /// down)".
+        var destination: String {
+            guard !fallbackHosts.isEmpty else { return host }
+            return "\(host) (or \(fallbackHosts.joined(separator: ", then ")) when it is down)"
+        }
 
         /// The names "choose another" offers: the services that take text, but the default.
         var choices: [String] { services.filter { $0.accepts.takesText && $0.name != service }.map(\.name) }

@@ -93,6 +93,13 @@ public struct Configuration: Sendable {
             profile.isBuiltIn = false
             profile.origin = (file.path, line)
             let place = "configured in \(file.path):\(line)"
+            let builtIn = Self.builtInStart(for: name, entries: entries, configured: configured)
+            if builtIn != nil {
+                // The built-in's own chain (dpaste's bpa.st) is not carried into a section: a
+                // dpaste moved to another host must never hand a text to an outside one. The
+                // section's own `fallback` sets one.
+                profile.fallback = nil
+            }
             if let base = entries.last(where: { $0.key == "base" }), configured[base.value] != nil {
                 profile.summary = "like \(base.value); \(place)"
             } else {
@@ -100,6 +107,11 @@ public struct Configuration: Sendable {
             }
             for entry in entries where entry.key != "base" && entry.key != "sxcu" {
                 try profile.apply(entry, path: file.path)
+            }
+            // A built-in moved to another host is described by where it goes, not by what its
+            // name usually means ("dpaste.internal (dpaste's API)", never "dpaste.com (public…)").
+            if let builtIn, profile.url.raw != builtIn.url.raw, !entries.contains(where: { $0.key == "summary" }) {
+                profile.summary = "\(ConnectionPolicy.host(of: profile.url.raw)) (\(builtIn.name)'s API); \(place)"
             }
             try Self.checkComplete(profile, line: line, path: file.path)
             if let accepts = entries.last(where: { $0.key == "accepts" }) {
@@ -182,6 +194,18 @@ public struct Configuration: Sendable {
         }
         if let builtIn = BuiltInServices.named(name) { return builtIn }
         return ServiceProfile(name: name, url: ConfigValue(""))
+    }
+
+    /// The built-in a section starts from (`base = BUILTIN`, or a section named like one and
+    /// not read from a ShareX file), or nil.
+    static func builtInStart(
+        for name: String, entries: [ConfigFile.Entry], configured: [String: ServiceProfile]
+    ) -> ServiceProfile? {
+        if entries.contains(where: { $0.key == "sxcu" }) { return nil }
+        if let base = entries.last(where: { $0.key == "base" }) {
+            return configured[base.value] == nil ? BuiltInServices.named(base.value) : nil
+        }
+        return BuiltInServices.named(name)
     }
 
     /// Refuses a service that cannot be used: no URL, a JSON format without a template, a URL

@@ -6,6 +6,15 @@ public enum BuiltInServices {
     /// The service used when neither flags, `PASTE_SERVICE` nor the config name one.
     public static let defaultName = "dpaste"
 
+    /// The built-in default's chain: dpaste.com first, then bpa.st when dpaste.com is down (a
+    /// refused connection, a timeout before the body went out, 429 or 503). Both take a title, a
+    /// language and an expiry, and both are public to whoever has the link, so the rule of
+    /// `fallback` (a private service never falls back to a public one) is kept. The chain is the
+    /// built-in's own: a `[service "dpaste"]` section, or one with `base = dpaste`, starts
+    /// without it (`Configuration.startingProfile`), so a dpaste moved to another host never
+    /// hands a text to an outside one.
+    public static let defaultChain = [defaultName, "bpa.st"]
+
     /// Every built-in profile, in the order `--list-services` shows them.
     public static let all: [ServiceProfile] = [dpaste, pasteRS, termbin, nullPointer, bpaST, privateBin].map {
         var profile = $0
@@ -29,7 +38,8 @@ public enum BuiltInServices {
         profile.expiryUnit = .count(secondsPerUnit: 86_400)
         profile.result = .body
         profile.maximumBytes = 250_000
-        profile.summary = "dpaste.com (public, expires in 7 days unless -e)"
+        profile.fallback = defaultChain[1]
+        profile.summary = "dpaste.com (public, expires in 7 days unless -e; bpa.st when it is down)"
         return profile
     }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A SOCKS5 proxy for tests (RFC 1928, CONNECT only, no authentication).
 
-    socks5_proxy.py [--map NAME=ADDRESS ...]
+    socks5_proxy.py [--map NAME=ADDRESS[:PORT] ...]
 
 Listens on 127.0.0.1 (port picked by the OS) and prints 'listening on socks5://127.0.0.1:PORT'.
 Each request is logged before it is served:
@@ -10,7 +10,9 @@ Each request is logged before it is served:
     CONNECT ipv4 127.0.0.1:8080     the client resolved the name itself (socks5)
 
 A name given with --map resolves to that address here and nowhere else, so a test can prove
-that only the proxy resolved it. Other names are refused (reply 4, host unreachable).
+that only the proxy resolved it; with :PORT, a connection to that name on any port goes to that
+port (a mock standing in for a public host's 443). Other names are refused (reply 4, host
+unreachable), never looked up.
 """
 import argparse
 import socket
@@ -60,6 +62,9 @@ def serve(client, names):
             return
         port = struct.unpack("!H", receive(client, 2))[0]
         say("CONNECT %s:%d" % (label, port))
+        if address is not None and ":" in address and kind == 3:
+            address, port = address.rsplit(":", 1)
+            port = int(port)
         if command != 1 or address is None:
             reply(client, 7 if command != 1 else 4)
             client.close()
