@@ -9,5 +9,5 @@ public enum InputChoice: Sendable, Equatable {
     /// The PRIMARY selection (`-P`).
     case primary
     /// These files, one paste each (`-f`).
-    case files([String])
+    case files([FileName])
 }

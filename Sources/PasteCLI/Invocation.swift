@@ -50,9 +50,15 @@ public struct Invocation: Sendable, Equatable {
 /// Any positional operand, `-` or `--` followed by operands, or a coreutils option (-d, -s, -z and
 /// their long forms, or an unambiguous prefix of one) means the whole command line belongs to
 /// coreutils paste(1): a script that meets our `paste` first keeps working.
-public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
+///
+/// - Parameter rawArguments: the same arguments as the kernel gave them
+///   (`CurrentProcess.argumentBytes()`, without argv[0]), when there are any: a `-f` name is
+///   taken from them byte for byte, so a name that is not UTF-8 still opens its file.
+public func parseCommandLine(_ arguments: [String], rawArguments: [[UInt8]] = []) throws(UsageError)
+    -> ParsedCommandLine
+{
     var invocation = Invocation()
-    var files: [String] = []
+    var files: [FileName] = []
     var actions: [Invocation.Action] = []
     var index = 0
 
@@ -63,6 +69,12 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
             throw UsageError(detail: "option '--\(spec.long)' needs \(spec.argument!)")
         }
         return arguments[index]
+    }
+
+    /// The raw bytes of the current argument after its first `offset` bytes (an option's
+    /// ASCII letters), when the raw arguments are known.
+    func rawValue(after offset: Int) -> [UInt8]? {
+        rawArguments.count == arguments.count ? Array(rawArguments[index].dropFirst(offset)) : nil
     }
 
     /// The words after `--outbox`: nothing (or `list`), `show ID`, `send ID`, `drop ID` or
@@ -125,7 +137,9 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
                 continue
             }
             let value = spec.argument == nil ? nil : try take(spec, inline: inline)
-            try apply(spec, value, &invocation, &files, &actions)
+            // `--file=NAME` holds its name after `--file=`; `--file NAME` in the next argument.
+            let raw = spec.id == .file ? rawValue(after: inline == nil ? 0 : 3 + name.utf8.count) : nil
+            try apply(spec, value, raw, &invocation, &files, &actions)
         } else if argument.hasPrefix("-") && argument.count > 1 {
             var letters = Substring(argument.dropFirst())
             while let letter = letters.first {
@@ -135,11 +149,15 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
                     throw UsageError(detail: "unknown option '-\(shown: String(letter))'")
                 }
                 if spec.argument != nil {
-                    let value = try take(spec, inline: letters.isEmpty ? nil : String(letters))
-                    try apply(spec, value, &invocation, &files, &actions)
+                    let inline = letters.isEmpty ? nil : String(letters)
+                    // `-qfNAME`: the letters before the name are ASCII, one byte each.
+                    let consumed = argument.utf8.count - letters.utf8.count
+                    let value = try take(spec, inline: inline)
+                    let raw = spec.id == .file ? rawValue(after: inline == nil ? 0 : consumed) : nil
+                    try apply(spec, value, raw, &invocation, &files, &actions)
                     break
                 }
-                try apply(spec, nil, &invocation, &files, &actions)
+                try apply(spec, nil, nil, &invocation, &files, &actions)
             }
         } else {
             if actions.contains(where: { if case .outbox = $0 { true } else { false } }) {
@@ -166,7 +184,7 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
             if result.input != .automatic { throw UsageError(detail: "-f cannot be combined with -c or -P") }
             result.input = .files(files)
         }
-        if result.namesEndWithNUL && !files.contains("-") {
+        if result.namesEndWithNUL && !files.contains(.standardInput) {
             throw UsageError(detail: "-0 goes with '-f -' (the names of the files read from stdin)")
         }
         if result.prefersImage, case .files = result.input {
@@ -182,15 +200,19 @@ public func parseCommandLine(_ arguments: [String]) throws(UsageError) -> Parsed
     }
 }
 
+/// Applies one option; `raw` is a `-f` name's bytes as argv held them, when known.
 private func apply(
-    _ spec: OptionSpec, _ value: String?, _ invocation: inout Invocation, _ files: inout [String],
-    _ actions: inout [Invocation.Action]
+    _ spec: OptionSpec, _ value: String?, _ raw: [UInt8]?, _ invocation: inout Invocation,
+    _ files: inout [FileName], _ actions: inout [Invocation.Action]
 ) throws(UsageError) {
     switch spec.id {
     case .file:
         guard let value, !value.isEmpty else { throw UsageError(detail: "option '-f' needs a file name") }
-        if value == "-" && files.contains("-") { throw UsageError(detail: "'-f -' reads the names from stdin once") }
-        files.append(value)
+        let name = raw.map { FileName(bytes: $0) } ?? FileName(value)
+        if name == .standardInput && files.contains(.standardInput) {
+            throw UsageError(detail: "'-f -' reads the names from stdin once")
+        }
+        files.append(name)
     case .null: invocation.namesEndWithNUL = true
     case .clipboard:
         if invocation.input == .primary { throw UsageError(detail: "-c and -P cannot be combined") }

@@ -21,6 +21,16 @@ public enum PasteCommand {
         return name.isEmpty || !allowed || name == "exe" ? "paste" : name
     }
 
+    /// The process's argv as the kernel gave it, without argv[0], when `arguments` are that argv
+    /// (with any byte that is not UTF-8 repaired); empty otherwise.
+    static func rawArguments(matching arguments: [String]) -> [[UInt8]] {
+        let raw = CurrentProcess.argumentBytes()
+        guard raw.count == arguments.count,
+            zip(raw, arguments).allSatisfy({ String(decoding: $0, as: UTF8.self) == $1 })
+        else { return [] }
+        return Array(raw.dropFirst())
+    }
+
     /// Runs `paste` with argv (including argv[0]) and the process environment.
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
         let rest = Array(arguments.dropFirst())
@@ -49,7 +59,7 @@ public enum PasteCommand {
         var output = Output(environment: environment, redactor: context.redactor)
         output.programName = programName(arguments.first)
         do {
-            switch try parseCommandLine(rest) {
+            switch try parseCommandLine(rest, rawArguments: rawArguments(matching: arguments)) {
             case .coreutils:
                 guard let coreutils = Coreutils.findPaste(path: environment["PATH"]) else {
                     output.error("coreutils paste(1) was not found; '-f FILE' uploads a file")

@@ -143,6 +143,18 @@ public enum CurrentProcess {
         return error
     }
 
+    /// The process's arguments (argv[0] included) as the kernel gave them, byte for byte:
+    /// `CommandLine.arguments` replaced every byte that is not UTF-8 with U+FFFD, so a file
+    /// name such as `caf\xe9.txt` could not be opened from it (issue 45, item 10).
+    public static func argumentBytes() -> [[UInt8]] {
+        (0..<Int(CommandLine.argc)).map { index in
+            guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+            return Array(
+                UnsafeBufferPointer(
+                    start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
+        }
+    }
+
     // MARK: - Detaching (a child that outlives its parent)
 
     /// Blanks the process's command line after `argv[0]` in place, so `/proc/PID/cmdline` (and

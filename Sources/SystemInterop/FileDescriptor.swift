@@ -124,6 +124,24 @@ extension FileDescriptor {
         return FileDescriptor(adopting: raw)
     }
 
+    /// Opens a path given as the bytes the kernel knows it by, close-on-exec: a name from argv
+    /// that is not UTF-8 (`caf\xe9.txt`), which a `String` could not carry unchanged (issue 45,
+    /// item 10). Wraps `open`.
+    ///
+    /// - Throws: `Errno` as `open(2)` reports it (`ENOENT` for a missing file); `EINVAL` for a
+    ///   path holding a NUL byte, which no file's name can.
+    public static func open(
+        pathBytes path: [UInt8], _ access: AccessMode, options: OpenOptions = [], retryOnInterrupt: Bool = true
+    ) throws(Errno) -> FileDescriptor {
+        guard !path.contains(0) else { throw Errno(rawValue: EINVAL) }
+        let flags = access.rawValue | options.rawValue | O_CLOEXEC
+        let terminated = path.map { CChar(bitPattern: $0) } + [0]
+        let raw = try valueOrErrno(retryOnInterrupt: retryOnInterrupt) {
+            terminated.withUnsafeBufferPointer { Glibc.open($0.baseAddress!, flags, 0) }
+        }
+        return FileDescriptor(adopting: raw)
+    }
+
     /// A connected pair of stream sockets, both close-on-exec.
     /// Wraps `socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)`.
     ///

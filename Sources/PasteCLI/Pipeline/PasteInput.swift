@@ -38,30 +38,52 @@ struct PasteInput {
 
     /// Reads a file: small ones into memory (scanned whole), large ones streamed from disk; its
     /// type from its first bytes, else its name.
-    static func file(_ path: String) throws(InputError) -> PasteInput {
+    static func file(_ name: FileName) throws(InputError) -> PasteInput {
+        if let path = name.text { return try file(path) }
+        // Not UTF-8 (`caf\xe9.txt`): opened by its bytes, and read from then on as
+        // `/proc/self/fd/N`, a name that is text and leads to the same file; the descriptor
+        // stays open for the run. Non-blocking, so a FIFO is refused as not a file rather than
+        // waited on.
+        let shown = name.description
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(pathBytes: name.bytes, .readOnly, options: .nonBlocking)
+        } catch {
+            if error == .noSuchFileOrDirectory { throw .missingFile(path: shown) }
+            throw .unreadable(path: shown, reason: error.message)
+        }
+        return try file("/proc/self/fd/\(descriptor.release())", shownAs: shown, fileName: baseName(name.repaired))
+    }
+
+    /// The file at `path`, named `shown` in messages (the path itself unless given) and
+    /// `fileName` to the service (the path's last component unless given).
+    static func file(_ path: String, shownAs shown: String? = nil, fileName: String? = nil) throws(InputError)
+        -> PasteInput
+    {
+        let shown = shown ?? path
         let status: FileStatus
         do {
             status = try FileSystem.status(ofPath: path)
         } catch {
-            if error == .noSuchFileOrDirectory { throw .missingFile(path: path) }
-            throw .unreadable(path: path, reason: error.message)
+            if error == .noSuchFileOrDirectory { throw .missingFile(path: shown) }
+            throw .unreadable(path: shown, reason: error.message)
         }
-        guard status.kind == .regular else { throw .notAFile(path: path) }
+        guard status.kind == .regular else { throw .notAFile(path: shown) }
         let size = status.size
-        if size == 0 { throw .empty(source: "'\(path)'") }
-        let name = baseName(path)
+        if size == 0 { throw .empty(source: "'\(shown)'") }
+        let name = fileName ?? baseName(path)
         if size > inMemoryLimit {
             guard FileSystem.isAccessible(path, for: .read) || CurrentProcess.userID == 0 else {
-                throw .unreadable(path: path, reason: Errno.permissionDenied.message)
+                throw .unreadable(path: shown, reason: Errno.permissionDenied.message)
             }
             let start: [UInt8]
             do {
                 start = try FileDescriptor.open(path, .readOnly).read(upTo: typeSampleLength)
             } catch {
-                throw .unreadable(path: path, reason: error.message)
+                throw .unreadable(path: shown, reason: error.message)
             }
             var input = PasteInput(
-                content: .file(path: path, size: size), label: "'\(shownPath: path)'", fileName: name)
+                content: .file(path: path, size: size), label: "'\(shownPath: shown)'", fileName: name)
             input.type = contentType(of: start, isWhole: false, fileName: name)
             return input
         }
@@ -69,10 +91,10 @@ struct PasteInput {
         do {
             bytes = try FileSystem.readFile(path, limit: inMemoryLimit).bytes
         } catch {
-            throw .unreadable(path: path, reason: error.message)
+            throw .unreadable(path: shown, reason: error.message)
         }
         return try PasteInput(
-            bytes: bytes, label: "'\(shownPath: path)'", fileName: name,
+            bytes: bytes, label: "'\(shownPath: shown)'", fileName: name,
             type: contentType(of: bytes, isWhole: true, fileName: name))
     }
 

@@ -167,8 +167,8 @@ enum ReadStage {
     ///
     /// - Throws: `InputError.unreadable` when stdin cannot be read or holds more than
     ///   `maximumNameListBytes`; `.empty` when it names no file.
-    static func namesFromStandardInput(_ paths: [String], endingWithNUL: Bool) throws(InputError) -> [String] {
-        guard paths.contains("-") else { return paths }
+    static func namesFromStandardInput(_ paths: [FileName], endingWithNUL: Bool) throws(InputError) -> [FileName] {
+        guard paths.contains(.standardInput) else { return paths }
         let bytes: [UInt8]
         do {
             bytes = try StandardStream.input.withDescriptor { (input) throws(Errno) in
@@ -181,11 +181,12 @@ enum ReadStage {
             throw .unreadable(path: "stdin", reason: "more than \(maximumNameListBytes >> 20) MiB of file names")
         }
         let separator = endingWithNUL ? UInt8(0) : UInt8(ascii: "\n")
-        let names = bytes.split(separator: separator).map { String(decoding: $0, as: UTF8.self) }
+        // Each name as its bytes: a name that is not UTF-8 still opens its file.
+        let names = bytes.split(separator: separator).map { FileName(bytes: Array($0)) }
         if names.isEmpty { throw .empty(source: "the list of files on stdin") }
-        var result: [String] = []
+        var result: [FileName] = []
         for path in paths {
-            if path == "-" { result += names } else { result.append(path) }
+            if path == .standardInput { result += names } else { result.append(path) }
         }
         return result
     }
