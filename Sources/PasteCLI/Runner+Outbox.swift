@@ -30,6 +30,17 @@ extension Runner {
             }
             return .success
         case .send(let id):
+            let entry = try outbox.find(id: id)
+            if let url = entry.metadata.pastedURL {
+                // It made its paste already, when the history could not record it (issue 45,
+                // item 4): sent again, it would make a second. Its link is what was asked for.
+                output.result(url)
+                output.note(
+                    "outbox entry \(entry.id) was pasted already (the link above; the history could not record it "
+                        + "then), so it is not sent again; 'paste --outbox drop \(entry.id)' drops it once the link "
+                        + "is kept")
+                return .success
+            }
             let configuration = try loadConfiguration()
             return try UploadPipeline(context: context, output: output).send(
                 id: id, PlanResolver.resolveRetry(invocation, configuration))

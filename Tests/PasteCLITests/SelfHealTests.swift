@@ -83,5 +83,15 @@ struct SelfHealTests: ScopedSuite {
         #expect(listing.status == 0)
         for link in links { #expect(listing.out.contains("  pasted as \(link)  last error: pasted, but")) }
         #expect(try mock.posts().count == 3)
+        // Nor does `--outbox send ID`: it gives the link it made and says why nothing was sent.
+        let sent = try paste.run(["--outbox", "send", id])
+        #expect(sent.status == 0)
+        #expect(sent.out == result.out)
+        #expect(
+            sent.err
+                == "paste: outbox entry \(id) was pasted already (the link above; the history could not record it "
+                + "then), so it is not sent again; 'paste --outbox drop \(id)' drops it once the link is kept\n")
+        #expect(try mock.posts().count == 3)
+        #expect(try paste.outboxStates() == ["held", "held", "held"])
     }
 }
