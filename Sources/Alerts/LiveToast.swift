@@ -28,6 +28,14 @@ public final class LiveToast {
     /// The window's X id (for tests).
     public var windowID: UInt { session.windowID }
 
+    /// Puts `note` in the window in place of what it said and returns at once, the window still
+    /// up: the next attempt of a retry ("attempt 3 of 4" after "attempt 2 of 4").
+    public func update(with note: Alerts.Notification) {
+        let layout = Self.layout(note, session: session)
+        session.reshape(frame: frame(of: layout), title: note.title)
+        session.draw(layout.commands)
+    }
+
     /// Puts `note` in the window in place of what it said, and runs the toast until its timeout,
     /// a click or Escape, like `Alerts.notify` (a click on one with a code shows the code).
     ///

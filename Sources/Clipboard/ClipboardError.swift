@@ -93,8 +93,8 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case .cannotOpenDisplay(let name): "cannot open display '\(name)'"
         case .empty(let selection): "the \(selection.displayName) is empty"
         case .markedSecret(let selection):
-            "the \(selection.displayName) holds a password: its owner marks it \(PasswordManagerHint.name) = secret, "
-                + "so it is never uploaded (--force does not change that)"
+            "the \(selection.displayName) holds a password (the program it was copied from marks it secret), "
+                + "so it is never uploaded, not even with --force"
         case .noTextTarget(let selection, let available):
             "the \(selection.displayName) holds no text (it offers: \(available.joined(separator: ", ")))"
         case .noContentTarget(let selection, let available):
@@ -104,14 +104,17 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case .exceedsLimit(let selection, let limit):
             "the \(selection.displayName) holds more than \(limit.formattedByteCount)"
         case .timedOut(let selection, let seconds):
-            "the \(selection.displayName) owner did not answer within \(seconds.formattedSeconds)"
+            "the program holding the \(selection.displayName) did not hand it over within "
+                + "\(seconds.formattedSeconds); copy it again, or allow longer with clipboard-timeout"
         case .tooSlow(let selection, let seconds, let rate):
-            "the \(selection.displayName) owner sent its data too slowly (under \(rate.formattedByteCount)/s "
+            "the program holding the \(selection.displayName) sent it too slowly (under \(rate.formattedByteCount)/s "
                 + "after \(seconds.formattedSeconds)); reading stopped"
         case .ownerRefused(let selection, let targets):
-            "the \(selection.displayName) owner refused: \(targets.joined(separator: ", "))"
+            "the program holding the \(selection.displayName) would not hand it over (asked for "
+                + "\(targets.joined(separator: ", ")))"
         case .nonTextReply(let selection, let target, let type):
-            "the \(selection.displayName) owner answered \(target) with \(type) data, not text"
+            "the program holding the \(selection.displayName) answered a request for text (\(target)) with "
+                + "\(type) data"
         case .noClipboard(let missing): missing.message
         case .helperFailed(let failure): "cannot take the clipboard: \(failure.message)"
         case .waylandToolMissing(let tool): "\(tool) not found (install wl-clipboard)"

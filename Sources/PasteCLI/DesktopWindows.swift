@@ -48,7 +48,7 @@ struct DesktopWindows {
     /// one line on stderr says so (the outcome itself is already on stdout or stderr).
     /// - Parameters:
     ///   - title: the title (the notification's summary); by default "Paste failed" for a
-    ///     failure, "Copied" for a success (say it only when the URL is on the clipboard:
+    ///     failure (`PasteFailure.title` tells a refusal, "Not uploaded", from a failure), "Copied" for a success (say it only when the URL is on the clipboard:
     ///     `DeliverStage.successWindow`).
     ///   - image: what was uploaded, when it is an image: shown as a thumbnail beside the text.
     ///   - followUp: what the desktop notification's actions act on.
@@ -92,7 +92,7 @@ struct DesktopWindows {
         // "Retry now" only for a text that may be sent again: a held one (the paste may exist)
         // goes only by `paste --outbox send`, on purpose.
         if case .outbox(let id, let state) = failure.text, state != .held { followUp.outboxID = id }
-        notify(success: false, text: failureText(failure), followUp: followUp)
+        notify(success: false, title: failure.title, text: failureText(failure), followUp: followUp)
     }
 
     /// Shows why the run failed before any paste was sent (the config, the input, the guard).

@@ -8,8 +8,8 @@ import PasteCore
 /// the person sees "Retrying…" at once, before the backoff: in a toast that stays up
 /// (`LiveToast`), or as a desktop notification (`notify-style`). The run's final window then
 /// takes the same toast (`DesktopWindows.notify`), or its notification replaces this one
-/// (`replaces_id`), so the person sees one place change, never a second window. Shown once per
-/// run, on the run's own thread: the toast lives on that thread's connection, so the run stays
+/// (`replaces_id`), so the person sees one place change, never a second window. Each later
+/// attempt says its number in the same place, as stderr does. Shown on the run's own thread: the toast lives on that thread's connection, so the run stays
 /// single-threaded (the clipboard owner may still be forked).
 final class RetryFeedback {
     /// The title of the window or notification shown while a failed upload is sent again.
@@ -30,15 +30,25 @@ final class RetryFeedback {
     /// Whether "Retrying…" is on screen.
     var isShown: Bool { toast != nil || notificationID != nil }
 
-    /// Shows "Retrying…" with why the attempt failed, once; failures to show it are only noted
-    /// (the final word still comes).
+    /// Shows "Retrying…" with why the attempt failed, or, when it is up already, puts the new
+    /// attempt's number and reason in its place; failures to show it are only noted (the final
+    /// word still comes).
     ///
     /// - Parameters:
     ///   - reason: the failed attempt's message (`connection refused`, `answered HTTP 503`).
     ///   - attempt: the attempt about to be made, of `attempts`.
     func showRetrying(reason: String, attempt: Int, of attempts: Int) {
-        guard plan.isShown, !isShown else { return }
+        guard plan.isShown else { return }
         let body = output.shown(reason) + "\nTrying again (attempt \(attempt) of \(attempts))."
+        let note = Alerts.Notification(title: Self.title, body: body, style: .failure, timeout: plan.notifyTimeout)
+        if let toast {
+            toast.update(with: note)
+            return
+        }
+        if let shown = notificationID {
+            if case .success(let id) = showOnDesktop(body, replacing: shown) { notificationID = id }
+            return
+        }
         if plan.usesDesktopNotifications {
             switch showOnDesktop(body) {
             case .success(let id):
@@ -52,22 +62,22 @@ final class RetryFeedback {
             }
         }
         do {
-            toast = try LiveToast(
-                Alerts.Notification(title: Self.title, body: body, style: .failure, timeout: plan.notifyTimeout),
-                displayName: plan.displayName, app: .paste)
+            toast = try LiveToast(note, displayName: plan.displayName, app: .paste)
         } catch {
             output.note(error.message)
         }
     }
 
-    /// Sends the notification (no actions: nothing to act on yet); its id, or why not.
-    private func showOnDesktop(_ body: String) -> Result<UInt32, NotifyError> {
+    /// Sends the notification (no actions: nothing to act on yet), in place of the one shown
+    /// (`replacing`, its id) if any; its id, or why not.
+    private func showOnDesktop(_ body: String, replacing shown: UInt32 = 0) -> Result<UInt32, NotifyError> {
         guard let address = plan.busAddress else { return .failure(.bus(.noAddress)) }
         do {
             let deadline = ContinuousClock.now + DesktopWindows.serverTime
             let (server, capabilities) = try NotificationServer.connect(busAddress: address, before: deadline)
             var note = DesktopNotification(summary: Self.title, plainBody: body, capabilities: capabilities)
             note.urgency = .normal
+            note.replacesID = shown
             // Up until the final word replaces it, and a little past the longest run of retries.
             note.expiry = .after(Self.notificationExpiry)
             return .success(try server.show(note, before: .now + DesktopNotifier.callTime))

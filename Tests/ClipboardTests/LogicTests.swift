@@ -78,7 +78,9 @@ struct LogicTests {
             ClipboardError.noTextTarget(.primary, available: ["image/png", "text/html"]).message
                 == "the primary selection holds no text (it offers: image/png, text/html)")
         #expect(
-            ClipboardError.timedOut(.clipboard, seconds: 2).message == "the clipboard owner did not answer within 2 s")
+            ClipboardError.timedOut(.clipboard, seconds: 2).message
+                == "the program holding the clipboard did not hand it over within 2 s; copy it again, or allow longer "
+                + "with clipboard-timeout")
     }
 
     @Test("the backend follows the environment")

@@ -85,7 +85,10 @@ struct PasteReadTargetsTests: ScopedSuite {
         defer { owner.stop() }
         let result = try runPaste([])
         #expect(result.out == "")
-        #expect(result.err == "paste: the clipboard owner refused: UTF8_STRING, TARGETS, STRING\n")
+        #expect(
+            result.err
+                == "paste: the program holding the clipboard would not hand it over (asked for UTF8_STRING, TARGETS, STRING)\n"
+        )
         #expect(result.status == 65)
         #expect(try mock.posts().isEmpty)
     }
@@ -98,7 +101,10 @@ struct PasteReadTargetsTests: ScopedSuite {
         defer { owner.stop() }
         let result = try runPaste([])
         #expect(result.out == "")
-        #expect(result.err == "paste: the clipboard owner answered UTF8_STRING with INTEGER data, not text\n")
+        #expect(
+            result.err
+                == "paste: the program holding the clipboard answered a request for text (UTF8_STRING) with INTEGER data\n"
+        )
         #expect(result.status == 65)
     }
 
@@ -123,7 +129,8 @@ struct PasteReadTargetsTests: ScopedSuite {
         #expect(result.out == "")
         #expect(
             result.err
-                == "paste: the clipboard owner sent its data too slowly (under 64 KiB/s after 2 s); reading stopped\n")
+                == "paste: the program holding the clipboard sent it too slowly (under 64 KiB/s after 2 s); reading stopped\n"
+        )
         #expect(result.status == 69)
         #expect(try mock.posts().isEmpty)
         #expect(outboxEntries().isEmpty)
@@ -141,7 +148,10 @@ struct PasteReadTargetsTests: ScopedSuite {
         defer { owner.stop() }
         let result = try runPaste([])
         #expect(result.out == "")
-        #expect(result.err == "paste: the clipboard owner did not answer within 0.5 s\n")
+        #expect(
+            result.err
+                == "paste: the program holding the clipboard did not hand it over within 0.5 s; copy it again, or allow "
+                + "longer with clipboard-timeout\n")
         #expect(result.status == 69)
         #expect(try mock.posts().isEmpty)
         #expect(outboxEntries().isEmpty)

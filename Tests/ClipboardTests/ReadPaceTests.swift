@@ -50,6 +50,6 @@ struct ReadPaceTests {
     func message() {
         #expect(
             ClipboardError.tooSlow(.clipboard, seconds: 2, minimumRate: 64 << 10).message
-                == "the clipboard owner sent its data too slowly (under 64 KiB/s after 2 s); reading stopped")
+                == "the program holding the clipboard sent it too slowly (under 64 KiB/s after 2 s); reading stopped")
     }
 }

@@ -43,7 +43,9 @@ struct ReaderFailureTests: ScopedSuite {
             try Selections.clipboard(xvfb).read(.clipboard)
         }
         #expect(error?.kind == .badInput)
-        #expect(error?.message == "the clipboard owner refused: UTF8_STRING, TARGETS, STRING")
+        #expect(
+            error?.message
+                == "the program holding the clipboard would not hand it over (asked for UTF8_STRING, TARGETS, STRING)")
         // TARGETS and UTF8_STRING share a round trip; the message keeps the order of the steps.
         #expect(owner.requestedTargets == ["TARGETS", "UTF8_STRING", "STRING"])
     }
@@ -62,7 +64,9 @@ struct ReaderFailureTests: ScopedSuite {
             try Selections.clipboard(xvfb).read(.clipboard)
         }
         #expect(error?.kind == .badInput)
-        #expect(error?.message == "the clipboard owner answered UTF8_STRING with INTEGER data, not text")
+        #expect(
+            error?.message
+                == "the program holding the clipboard answered a request for text (UTF8_STRING) with INTEGER data")
     }
 
     @Test("an owner that answers with zero bytes is an empty clipboard")
@@ -110,7 +114,7 @@ struct ReaderFailureTests: ScopedSuite {
         #expect(error?.kind == .unavailable)
         #expect(
             error?.message
-                == "the clipboard owner sent its data too slowly (under 64 KiB/s after 0.5 s); reading stopped")
+                == "the program holding the clipboard sent it too slowly (under 64 KiB/s after 0.5 s); reading stopped")
         #expect(owner.requestedTargets == ["TARGETS", "UTF8_STRING"])
     }
 

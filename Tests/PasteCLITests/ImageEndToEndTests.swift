@@ -148,15 +148,17 @@ struct ImageEndToEndTests: ScopedSuite {
         #expect(unset.status == 65)
         #expect(
             unset.err
-                == "paste: the clipboard holds an image (image/png) and no image-service is set; "
-                + "set image-service = NAME in [paste] or use -S with a service that accepts files\n")
+                == "paste: the clipboard holds an image (PNG), and no service for images is chosen, so nothing was "
+                + "uploaded: name one with -S NAME, or add 'image-service = NAME' under [paste] in the config "
+                + "('paste --list-services' lists them)\n")
         // Named with -S, a text-only service refuses it too, naming accepts and image-service.
         let named = try paste.run(["--no-notify", "-S", "pastie"])
         #expect(named.status == 65)
         #expect(
             named.err
-                == "paste: the clipboard holds an image (image/png) but service 'pastie' accepts text only; "
-                + "use -S with a service that accepts files, or set image-service = NAME in [paste]\n")
+                == "paste: the clipboard holds an image (PNG), but service 'pastie' takes text only, so nothing was "
+                + "uploaded: name a service that takes images with -S NAME, or add 'image-service = NAME' under "
+                + "[paste] in the config\n")
         #expect(try mock.requests().isEmpty)
         // The clipboard keeps the image.
         let targets = try runProcess(
@@ -261,7 +263,9 @@ struct BinaryFileTests: ScopedSuite {
         try useFileHost()
         let unset = try paste.run(["-f", path, "--no-copy"])
         #expect(unset.status == 65)
-        #expect(unset.err.hasPrefix("paste: '\(path)' holds an image (image/png) and no image-service is set; "))
+        #expect(
+            unset.err.hasPrefix(
+                "paste: '\(path)' holds an image (PNG), and no service for images is chosen, so nothing "))
         #expect(try mock.requests().isEmpty)
 
         let named = try paste.run(["-f", path, "-S", "0x0", "--no-copy"])

@@ -110,4 +110,25 @@ struct RetryingNotificationTests: ScopedSuite {
         #expect(notes[1]["body"] as? String == url)
         #expect(notes[1]["replaces_id"] as? Int == first)
     }
+
+    @Test("two retries: the Retrying… notification follows stderr's attempt numbers in the same place")
+    func followsAttempts() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try desktopRunner(home: home, bus: bus)
+        try paste.writeConfig(pastieConfig(mock, isDefault: true).replacing("retries = 0", with: "retries = 2"))
+        try mock.addFault(.status(503, retryAfter: 1), count: 2, path: "/pastes/create")
+        let result = try paste.run(["--notify", "--no-copy"], stdin: "retried twice\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(
+            result.err == "paste: retrying in 1.0s (attempt 2 of 3)\npaste: retrying in 1.0s (attempt 3 of 3)\n")
+        let notes = server.notifications
+        try #require(notes.count == 3, "notifications: \(notes)")
+        #expect(notes.map { $0["summary"] as? String } == ["Retrying…", "Retrying…", "Pasted"])
+        #expect(notes[0]["body"] as? String == "The service answered HTTP 503.\nTrying again (attempt 2 of 3).")
+        #expect(notes[1]["body"] as? String == "The service answered HTTP 503.\nTrying again (attempt 3 of 3).")
+        let first = try #require(notes[0]["id"] as? Int)
+        #expect(notes[1]["replaces_id"] as? Int == first)
+        #expect(notes[2]["replaces_id"] as? Int == notes[1]["id"] as? Int)
+    }
 }

@@ -53,8 +53,9 @@ struct ServiceChoiceTests {
         }
         #expect(
             error?.message
-                == "the clipboard holds an image (image/png) and no image-service is set; "
-                + "set image-service = NAME in [paste] or use -S with a service that accepts files")
+                == "the clipboard holds an image (PNG), and no service for images is chosen, so nothing was uploaded: "
+                + "name one with -S NAME, or add 'image-service = NAME' under [paste] in the config "
+                + "('paste --list-services' lists them)")
         #expect(error?.exitStatus == .badInput)
         #expect(error?.message.contains("\n") == false)
     }
@@ -66,8 +67,9 @@ struct ServiceChoiceTests {
         }
         #expect(
             image?.message
-                == "'shot.png' holds an image (image/png) but service 'dpaste' accepts text only; "
-                + "use -S with a service that accepts files, or set image-service = NAME in [paste]")
+                == "'shot.png' holds an image (PNG), but service 'dpaste' takes text only, so nothing was uploaded: "
+                + "name a service that takes images with -S NAME, or add 'image-service = NAME' under [paste] in "
+                + "the config")
         #expect(image?.exitStatus == .badInput)
         let binary = #expect(throws: ContentRefusal.self) {
             try ServiceChoice.service(

@@ -71,6 +71,19 @@ struct PasteFailure: Error {
         return disposition.exitStatus
     }
 
+    /// The title a window or notification gives it: "Not uploaded" for a paste that paste
+    /// chose not to make, where nothing left the machine (the secret guard or the clipboard's
+    /// password mark refused it, the content or an option does not suit the service, no service
+    /// is chosen, there was nothing to paste, the person cancelled); "Paste failed" for one that
+    /// was tried and did not work (the service, the network, the disk).
+    var title: String {
+        guard case .unchanged = text else { return "Paste failed" }
+        switch exitStatus {
+        case .refused, .badInput, .usage, .config, .noInput, .cancelled: return "Not uploaded"
+        default: return "Paste failed"
+        }
+    }
+
     /// Whether the entry is held because the secret guard holds it (up front on `--outbox
     /// send`, or as it streamed): no paste was made, and only `--force` sends it.
     var isHeldByGuard: Bool {

@@ -11,16 +11,18 @@ public enum ContentRefusal: PasteError, Equatable {
     public var message: String {
         switch self {
         case .noImageService(let source, let type):
-            "\(source) holds an image (\(type)) and no image-service is set; "
-                + "set image-service = NAME in [paste] or use -S with a service that accepts files"
+            "\(source) holds \(Self.image(type)), and no service for images is chosen, so nothing was uploaded: "
+                + "name one with -S NAME, or add 'image-service = NAME' under [paste] in the config "
+                + "('paste --list-services' lists them)"
         case .notAccepted(let service, let accepts, let source, let type, let category):
             switch category {
             case .text:
                 "service '\(service)' does not take text (accepts = \(accepts.configText)); "
                     + "use -S with a service that accepts text"
             case .image:
-                "\(source) holds an image (\(type)) but service '\(service)' accepts \(accepts.configText) only; "
-                    + "use -S with a service that accepts files, or set image-service = NAME in [paste]"
+                "\(source) holds \(Self.image(type)), but service '\(service)' takes \(accepts.configText) only, "
+                    + "so nothing was uploaded: name a service that takes images with -S NAME, or add "
+                    + "'image-service = NAME' under [paste] in the config"
             case .binary:
                 "\(source) holds binary data (\(type)) but service '\(service)' accepts \(accepts.configText) only; "
                     + "use -S with a service that accepts files"
@@ -29,6 +31,13 @@ public enum ContentRefusal: PasteError, Equatable {
             "service '\(service)' accepts files but format = \(format) cannot carry one; "
                 + "use format = multipart or raw"
         }
+    }
+
+    /// An image, its media type as a person says it: `image/png` is "an image (PNG)".
+    static func image(_ type: String) -> String {
+        guard type.hasPrefix("image/") else { return "an image (\(type))" }
+        let name = type.dropFirst("image/".count).prefix { $0 != "+" && $0 != ";" }.uppercased()
+        return name.isEmpty ? "an image" : "an image (\(name))"
     }
 
     public var exitStatus: ExitStatus {
