@@ -1,6 +1,7 @@
 extension CompletionScript {
-    /// completions/_paste: an autoloaded function for `#compdef`, one `_arguments` spec per
-    /// option of the table.
+    /// completions/_paste_pastebin: an autoloaded function for `#compdef`, one `_arguments` spec
+    /// per option of the table. Its own file name, not `_paste`, which is zsh's completion of
+    /// coreutils paste: a file of that name would hide zsh's own wherever it came first.
     var zshText: String {
         let specs = optionTable.map { "  " + Self.zshSpec($0) + " \\" }
         return """
@@ -8,11 +9,13 @@ extension CompletionScript {
             # zsh completion for paste(1), the pastebin client.
             \(Self.generatedNotice)
             #
-            # scripts/install puts this file in share/zsh/site-functions/_NAME and renames the command on
-            # the #compdef line when installing under another name (--name). This file replaces zsh's own
-            # _paste (for coreutils paste) when its folder comes first in $fpath, so after a positional
-            # operand or a coreutils option (-d, -s, -z and long forms), which hand the command line to
-            # coreutils paste(1), it completes files.
+            # scripts/install puts this file in share/zsh/site-functions/_NAME_pastebin and renames the
+            # command on the #compdef line when installing under another name (--name); its file name is
+            # its own, so zsh's _paste (for coreutils paste) stays. compinit keeps the first #compdef for
+            # a command it meets in $fpath, and this folder comes before zsh's own (/usr/local and the
+            # packages' folders do; for another prefix, scripts/install prints the fpath line to add).
+            # After a positional operand or a coreutils option (-d, -s, -z and long forms), which hand
+            # the command line to coreutils paste(1), it completes files.
 
             # The names from `paste --list-services`: lines of "M NAME  URL  summary", M a marker.
             _paste_pastebin_services() {

@@ -16,7 +16,7 @@ public enum CompletionScript: String, Sendable, CaseIterable {
     public var fileName: String {
         switch self {
         case .bash: "paste.bash"
-        case .zsh: "_paste"
+        case .zsh: "_paste_pastebin"
         case .fish: "paste.fish"
         }
     }

@@ -111,7 +111,7 @@ struct CompletionTests: ScopedSuite {
 
     @Test("zsh specifies every option of the table with its short letter, and no other")
     func zshListsMatchTable() throws {
-        let lines = try SourceTree.text("completions/_paste").split(separator: "\n")
+        let lines = try SourceTree.text("completions/_paste_pastebin").split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("'") }
         var longs = Set<String>()
         var pairs = Set<String>()

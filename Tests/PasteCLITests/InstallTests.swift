@@ -157,7 +157,7 @@ struct InstallTests {
     static let layout = [
         "bin/paste", "bin/paste-mock", "share/man/man1/paste.1", "share/man/man1/paste-mock.1",
         "share/man/man5/paste-config.5", "share/bash-completion/completions/paste",
-        "share/zsh/site-functions/_paste", "share/fish/vendor_completions.d/paste.fish",
+        "share/zsh/site-functions/_paste_pastebin", "share/fish/vendor_completions.d/paste.fish",
         "share/applications/paste.desktop", "share/systemd/user/paste-retry.service",
         "share/systemd/user/paste-retry.timer", "share/paste/install-manifest.paste",
     ]
@@ -257,7 +257,7 @@ struct InstallTests {
         #expect(
             try prefix.text("share/bash-completion/completions/pasteit").contains(
                 "\ncomplete -F _paste_pastebin pasteit\n"))
-        #expect(try prefix.text("share/zsh/site-functions/_pasteit").hasPrefix("#compdef pasteit\n"))
+        #expect(try prefix.text("share/zsh/site-functions/_pasteit_pastebin").hasPrefix("#compdef pasteit\n"))
         #expect(try !prefix.text("share/fish/vendor_completions.d/pasteit.fish").contains("complete -c paste "))
         #expect(
             try prefix.text("share/applications/pasteit.desktop").contains(
