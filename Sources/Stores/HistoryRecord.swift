@@ -35,6 +35,8 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
 
     /// The longest preview kept, in characters: enough to recognise a paste in a list.
     public static let maximumPreviewLength = 80
+    /// How much of a text its preview looks at for a first line that is not blank.
+    public static let previewWindow = 4096
 
     /// Makes a record.
     public init(
@@ -88,7 +90,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
     ///
     /// Only the first 4 KiB are looked at, so a huge paste costs nothing here.
     public static func preview(of text: [UInt8]) -> String? {
-        let window = text.prefix(4096)
+        let window = text.prefix(previewWindow)
         for line in window.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
             // Printable ASCII, the common case, needs no Unicode tables: only spaces to trim.
             if line.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {

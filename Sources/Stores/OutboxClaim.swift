@@ -111,6 +111,14 @@ public final class OutboxClaim {
         if updated != entry.metadata { try writeMetadata(updated) }
     }
 
+    /// Reads the content's first `count` bytes (fewer when it is shorter), through the locked
+    /// descriptor: the start a history preview is made of.
+    public func readContentPrefix(upTo count: Int) throws(StoreError) -> [UInt8] {
+        try StoreError.attempt({ .cannotRead(path: contentPath, errno: $0) }) { () throws(Errno) in
+            try lock.file.read(atOffset: 0, upTo: count)
+        }
+    }
+
     /// Reads the whole content (the clipboard-sized case; a large entry is better streamed from
     /// `contentPath`). Reads through the locked descriptor: the very file that was checked.
     public func readContent() throws(StoreError) -> [UInt8] {

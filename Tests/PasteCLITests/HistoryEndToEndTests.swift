@@ -108,4 +108,28 @@ struct HistoryEndToEndTests: ScopedSuite {
             result.err
                 == "paste: 'http://127.0.0.1:9/pastes/1' is not in the history; only pastes made here can be deleted\n")
     }
+
+    @Test(
+        "a paste sent later from the outbox (--retry, as the flush does) keeps its preview; one with a secret in its first line does not"
+    )
+    func previewFromOutbox() throws {
+        try paste.writeConfig(pastieConfig(mock, isDefault: true))
+        try mock.addFault(.status(503), count: 2, path: "/pastes/create")
+        let texts = ["  sent later\nsecond line\n", "deploy key ghs_3NDW3yJlBItRVwqMGyqAE5bFE2qAQ20w2T04\n"]
+        for text in texts {
+            let failed = try paste.run(["--no-copy", "--force"], stdin: text)
+            #expect(failed.status == 75, "stderr: \(failed.err)")
+        }
+        // The plain text goes with --retry; the guard holds the key until --force sends it.
+        _ = try paste.run(["--retry"])
+        let held = try #require(try paste.outboxIDs().first)
+        let forced = try paste.run(["--outbox", "send", held, "--force"])
+        #expect(forced.status == 0, "stderr: \(forced.err)")
+        let records = try paste.historyLines().map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(records.count == 2)
+        #expect(records.first?["preview"] as? String == "sent later")
+        #expect(records.last?["preview"] == nil, "\(records)")
+    }
 }

@@ -79,6 +79,18 @@ struct RecordStage {
         }
     }
 
+    /// The history preview of an outbox entry's text, sent by `--retry`, `--outbox send` or the
+    /// background flush (issue 40, item 5: `--pick` lists it by its first line, as a fresh
+    /// one): its first line, unless the secret guard finds something in it (an entry sent
+    /// with `--force` may hold a secret, and a preview must never keep one).
+    static func preview(of claim: OutboxClaim) -> String? {
+        guard let start = try? claim.readContentPrefix(upTo: HistoryRecord.previewWindow),
+            let preview = HistoryRecord.preview(of: start),
+            SecretGuard().scan(Array(preview.utf8)).isEmpty
+        else { return nil }
+        return preview
+    }
+
     /// Records a paste that was made: history, then the text's entry removed from the outbox.
     private func recordPaste(_ answer: ExtractStage.Answer, of job: PasteJob) -> PasteResult {
         // One look at where the text is (a switch copies what it binds): what was made.
@@ -104,7 +116,7 @@ struct RecordStage {
         case .outbox(let claimed):
             size = claimed.size
             digest = job.claim.map { $0.entry.metadata.sha256 ?? Self.digest(ofFile: $0.contentDescriptorPath) } ?? ""
-            preview = nil
+            preview = job.type.category == .text && keepsPreviews ? job.claim.flatMap(Self.preview(of:)) : nil
         }
         let outcome = answer.outcome
         let type = job.type.essence
