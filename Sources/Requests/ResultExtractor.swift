@@ -71,7 +71,13 @@ public enum ResultExtractor {
             if request.result == .redirect {
                 throw .notAPaste(service: service, url: Sanitizer.printable(response.effectiveURL, limit: 200))
             }
-            throw .noURL(service: service, status: response.status, excerpt: readableExcerpt(response))
+            let tried: String? =
+                switch request.result {
+                case .json, .regex, .template: request.result.configText
+                case .redirect, .location, .body: nil
+                }
+            throw .noURL(
+                service: service, status: response.status, excerpt: readableExcerpt(response), tried: tried)
         }
         // A relative URL (a JSON path, a relative Location) is resolved against the URL of the
         // answer it came in (RFC 3986 section 5).

@@ -76,15 +76,31 @@ package enum ShareXSyntax {
             try parseSequence(isParameter: false)
         }
 
+        /// The characters a backslash escapes in ShareX's syntax.
+        static let syntaxCharacters: Set<Character> = ["{", "}", "|", "\\", ":"]
+
         /// Reads text and functions up to the end, or (in a parameter) up to the `}` or `|`
         /// that ends it, which is left unread.
-        mutating func parseSequence(isParameter: Bool) throws(ShareXError) -> Template {
+        ///
+        /// - Parameter keepsRegexEscapes: in a `{regex:…}` parameter, a backslash before a
+        ///   character that is not ShareX syntax stays (`\s`, `\d`, `\.`): ShareX's escaping
+        ///   would read `\s` as `s`, and a regex written by hand would silently match something
+        ///   else (issue 40, item 5). `\\s`, as ShareX wants it, still reads `\s`.
+        mutating func parseSequence(isParameter: Bool, keepsRegexEscapes: Bool = false) throws(ShareXError)
+            -> Template
+        {
             var template = Template.Builder()
             while position < characters.count {
                 let character = characters[position]
                 if character == "\\" {
                     position += 1
-                    if position < characters.count { template.appendLiteral(characters[position]) }
+                    if position < characters.count {
+                        let escaped = characters[position]
+                        if keepsRegexEscapes && !Self.syntaxCharacters.contains(escaped) {
+                            template.appendLiteral("\\")
+                        }
+                        template.appendLiteral(escaped)
+                    }
                     position += 1
                     continue
                 }
@@ -118,8 +134,11 @@ package enum ShareXSyntax {
                 }
                 if character == ":" {
                     position += 1
+                    let isRegex = name.lowercased() == "regex"
                     while true {
-                        parameters.append(try parseSequence(isParameter: true))
+                        // Every parameter of a regex: its pattern is the first or (after an
+                        // input) the second; a group's name or number holds no backslash.
+                        parameters.append(try parseSequence(isParameter: true, keepsRegexEscapes: isRegex))
                         guard position < characters.count else { break }
                         if characters[position] == "|" {
                             position += 1

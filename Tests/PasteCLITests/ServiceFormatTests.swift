@@ -138,7 +138,8 @@ struct ServiceFormatTests: ScopedSuite {
         let id = try #require(try paste.outboxIDs().first)
         #expect(
             result.err
-                == "paste: j gave no paste URL (HTTP 200): {\"error\":\"error\",\"status\":\"error\"}\n"
+                == "paste: j gave no paste URL (HTTP 200): result = json:/data/url found nothing in the answer "
+                + "'{\"error\":\"error\",\"status\":\"error\"}'\n"
                 + keptLine(id: id, isHeld: true) + "\n")
     }
 

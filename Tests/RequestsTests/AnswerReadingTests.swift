@@ -83,7 +83,10 @@ struct AnswerReadingTests {
 
     @Test("a template whose value is missing is no URL, never a half URL")
     func missing() throws {
-        #expect(throws: ServiceError.noURL(service: "s", status: 200, excerpt: #"{"other":1}"#)) {
+        #expect(
+            throws: ServiceError.noURL(
+                service: "s", status: 200, excerpt: #"{"other":1}"#, tried: "https://api.example/{json:/key}")
+        ) {
             try extract(try profile(result: "https://api.example/{json:/key}"), body: #"{"other":1}"#)
         }
     }

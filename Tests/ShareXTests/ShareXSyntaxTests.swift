@@ -28,8 +28,20 @@ struct ShareXSyntaxTests {
             ])
         #expect(
             try ShareXSyntax.parse("{regex:{response}|id=(\\d+)|1}", setting(.answer)).parts == [
-                .answer(.regex(pattern: "id=(d+)", group: .firstParticipating, input: Template([.answer(.body)])))
+                .answer(.regex(pattern: "id=(\\d+)", group: .firstParticipating, input: Template([.answer(.body)])))
             ])
+        // A regex keeps a backslash before what is not ShareX syntax (`\s`, `\.`); `\\d` (ShareX's
+        // own spelling) and `\|` read as ShareX reads them (issue 40, item 5).
+        #expect(
+            try ShareXSyntax.parse(#"{regex:https?:\/\/\S+\.txt}"#, setting(.answer)).parts == [
+                .answer(.regex(pattern: #"https?:\/\/\S+\.txt"#, group: .firstParticipating, input: nil))
+            ])
+        #expect(
+            try ShareXSyntax.parse(#"{regex:a\\d\|b}"#, setting(.answer)).parts == [
+                .answer(.regex(pattern: #"a\d|b"#, group: .firstParticipating, input: nil))
+            ])
+        // Elsewhere ShareX's escaping is unchanged: `\s` is `s`.
+        #expect(try ShareXSyntax.parse(#"x\sy"#, setting(.answer)).parts == [.literal("xsy")])
     }
 
     @Test("legacy syntax: $name:value$, RegexList by number with a group, | and , separators")

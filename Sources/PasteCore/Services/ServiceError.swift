@@ -2,8 +2,9 @@
 public enum ServiceError: PasteError, Equatable {
     /// An HTTP error status; `excerpt` is the sanitized start of the body.
     case httpStatus(service: String, status: Int, excerpt: String)
-    /// The answer held no usable URL.
-    case noURL(service: String, status: Int, excerpt: String)
+    /// The answer held no usable URL; `tried` is the result rule that looked for one, in its
+    /// config spelling (`regex:…`, a template), when it was one that reads the answer.
+    case noURL(service: String, status: Int, excerpt: String, tried: String? = nil)
     /// A URL was there but is not safe to show or copy.
     case unsafeURL(service: String, problem: Sanitizer.URLProblem)
     /// The URL is the endpoint, the site's root or the form page: nothing was created.
@@ -20,7 +21,12 @@ public enum ServiceError: PasteError, Equatable {
             // The limit of a path: a ShareX uploader's service names its file.
             "\(shown: service, limit: Sanitizer.shownPathLength) answered HTTP \(status)"
                 + (excerpt.isEmpty ? "" : ": \(excerpt)")
-        case .noURL(let service, let status, let excerpt):
+        case .noURL(let service, let status, let excerpt, let tried?):
+            // What was looked for and what came back, so a rule that does not fit the answer
+            // (a ShareX regex whose backslashes were lost) shows itself.
+            "\(shown: service) gave no paste URL (HTTP \(status)): result = \(shown: tried) found nothing in "
+                + (excerpt.isEmpty ? "an empty answer" : "the answer '\(excerpt)'")
+        case .noURL(let service, let status, let excerpt, nil):
             "\(shown: service) gave no paste URL (HTTP \(status))" + (excerpt.isEmpty ? "" : ": \(excerpt)")
         case .unsafeURL(let service, let problem):
             "\(shown: service) gave an unusable URL: \(problem.text)"
