@@ -33,6 +33,17 @@ struct ConsentTests: ScopedSuite {
         #expect(try paste.historyLines().isEmpty)
     }
 
+    @Test("a text the service's format refuses is refused without a question: 65, not 78, nothing sent")
+    func refusedBeforeAsking() throws {
+        try paste.writeConfig(movedDefault)
+        // Latin-1: dpaste's form carries only UTF-8.
+        let result = try paste.run(["--no-copy"], input: .bytes(Data("caf".utf8) + Data([0xE9, 0x0A])))
+        #expect(result.status == 65, "stderr: \(result.err)")
+        #expect(result.err.contains(" is not UTF-8 (byte offset 3), and format = form"), "\(result.err)")
+        #expect(try mock.requests().isEmpty)
+        #expect(try paste.outboxIDs().isEmpty)
+    }
+
     @Test("with no config at all nothing is looked up or sent: the line names dpaste.com")
     func noConfigAtAll() throws {
         var paste = paste

@@ -37,11 +37,14 @@ struct ChoiceNotKept: PasteError {
     var exitStatus: ExitStatus { .ioError }
 }
 
-/// Consent, the stage between read and guard when nothing chose a service: before the first
+/// Consent, the stage between build and send when nothing chose a service (after the guard and
+/// the build, so a text they refuse is refused without a question): before the first
 /// upload to the built-in public default, the person is asked (`RunPlan.consent`), and an answer
 /// of "always" or another service is kept in the config. Asked only when a text read is going
 /// there (an image for the configured `image-service` asks nothing); nothing has been sent, and
-/// what stops here leaves nothing in the outbox (`UploadPipeline` drops stdin's entry).
+/// what stops here leaves nothing in the outbox (`UploadPipeline` drops stdin's entry). Another
+/// service chosen in the answer moves the plan and the reading to it, and `UploadPipeline`
+/// builds the requests again for it.
 struct ConsentStage {
     var output: Output
     var context: Context
@@ -103,7 +106,7 @@ struct ConsentStage {
 extension DesktopWindows {
     /// The question's words, as the window and the notification say them.
     static func consentMessage(_ question: RunPlan.ConsentQuestion) -> String {
-        "No service is chosen yet, so this would go to \(question.host), a public pastebin: "
+        "No service is chosen yet, so this would go to \(question.destination), a public pastebin: "
             + "anyone with the link can read it. Upload it there?"
     }
 
@@ -181,7 +184,7 @@ struct ConsentTerminal: ~Copyable {
     func ask(_ question: RunPlan.ConsentQuestion) -> ConsentAnswer? {
         let others = question.choices
         say(
-            "paste: no service is chosen yet, so this would go to \(Self.shown(question.host)), a public pastebin: "
+            "paste: no service is chosen yet, so this would go to \(Self.shown(question.destination)), a public pastebin: "
                 + "anyone with the link can read it.\n"
                 + "Upload it there? [o]nce, [a]lways (kept in the config), [c]hoose another, [N]o: ")
         switch readLine()?.lowercased().first {

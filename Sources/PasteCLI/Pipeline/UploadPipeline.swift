@@ -66,11 +66,7 @@ struct UploadPipeline {
         var windows = windows
         var plan = plan
         var reading = reading
-        // Nothing goes to a public service nobody chose before the person says so.
-        try ConsentStage(output: output, context: context).ask(plan: &plan, reading: &reading, windows: windows)
         var inputs = reading.inputs
-        // Said once per service used, now that what was read chose them.
-        for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
 
         var options = plan.options
         var consented: Set<Int> = []
@@ -89,22 +85,42 @@ struct UploadPipeline {
         }
 
         var build = BuildStage(service: plan.route.service, context: context)
-        var requests: [UploadRequest] = []
-        for index in inputs.indices {
-            let route = reading.route(of: inputs[index])
-            // A stream for a service that cannot stream it is read whole here (for a dry run
-            // too), so the outbox keeps what is sent, all of it, and the guard reads all of it.
-            let wasStreamed = inputs[index].bytes == nil
-            inputs[index] = try BuildStage.spooledIfNeeded(inputs[index], for: route.service)
-            // The secret guard on the rest of a stream: now, when it was read whole; else as it
-            // is sent.
-            if !plan.isForced && !consented.contains(index) {
-                try GuardStage.checkSpooled(inputs[index], wasStreamed: wasStreamed)
+        /// The requests of every input for the services `reading` routes them to.
+        func buildRequests() throws -> [UploadRequest] {
+            var requests: [UploadRequest] = []
+            for index in inputs.indices {
+                let route = reading.route(of: inputs[index])
+                // A stream for a service that cannot stream it is read whole here (for a dry run
+                // too), so the outbox keeps what is sent, all of it, and the guard reads all of it.
+                let wasStreamed = inputs[index].bytes == nil
+                inputs[index] = try BuildStage.spooledIfNeeded(inputs[index], for: route.service)
+                // The secret guard on the rest of a stream: now, when it was read whole; else as
+                // it is sent.
+                if !plan.isForced && !consented.contains(index) {
+                    try GuardStage.checkSpooled(inputs[index], wasStreamed: wasStreamed)
+                }
+                var request = try build.build(inputs[index], route: route, options: options)
+                if !plan.isForced && !consented.contains(index) {
+                    GuardStage.streamChecks(&request, for: inputs[index])
+                }
+                requests.append(request)
             }
-            var request = try build.build(inputs[index], route: route, options: options)
-            if !plan.isForced && !consented.contains(index) { GuardStage.streamChecks(&request, for: inputs[index]) }
-            requests.append(request)
+            return requests
         }
+        var requests = try buildRequests()
+        // Nothing goes to a public service nobody chose before the person says so: asked once
+        // the text is known to be one the service takes (what the build refuses, such as text
+        // that is not UTF-8 for a form, is refused without a question). Another service chosen
+        // in the answer gets its own requests, its values checked by the guard first.
+        let asked = plan.route.service.name
+        try ConsentStage(output: output, context: context).ask(plan: &plan, reading: &reading, windows: windows)
+        if plan.route.service.name != asked {
+            if !plan.isForced { try GuardStage.checkValues(options, services: reading.routesUsed.map(\.service)) }
+            build = BuildStage(service: plan.route.service, context: context)
+            requests = try buildRequests()
+        }
+        // Said once per service used, now that what was read, and the answer, chose them.
+        for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
         if plan.isDryRun {
             output.text(build.describe(requests, inputs: inputs))
             return .success
