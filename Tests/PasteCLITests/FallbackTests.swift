@@ -14,13 +14,20 @@ struct FallbackTests: ScopedSuite {
             + extra
     }
 
-    @Test("an unreachable service falls back: the line says where and why; --json and history name the fallback")
-    func unreachableFallsBack() throws {
+    /// A config whose service `m` is a port nobody listens on, falling back to `backup` (the
+    /// mock), with `retries` in-run retries; returns the dead port.
+    func writeDeadPrimaryWithBackup(retries: Int = 0) throws -> Int {
         let dead = try FaultRetryTests.freePort()
         try paste.writeConfig(
-            "[paste]\nretries = 0\n"
+            "[paste]\nretries = \(retries)\n"
                 + Self.section("m", url: "http://127.0.0.1:\(dead)/pastes/create", "fallback = backup\n")
                 + Self.section("backup", url: mock.url("/pastes/create")))
+        return dead
+    }
+
+    @Test("an unreachable service falls back: the line says where and why; --json and history name the fallback")
+    func unreachableFallsBack() throws {
+        let dead = try writeDeadPrimaryWithBackup()
         let result = try paste.run(["-S", "m", "--json", "--no-copy"], stdin: "went elsewhere\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(
@@ -39,12 +46,8 @@ struct FallbackTests: ScopedSuite {
 
     @Test("a refused connection hands over to the fallback at once: no in-run retries of a dead host")
     func refusedHandsOverAtOnce() throws {
-        let dead = try FaultRetryTests.freePort()
         // Three retries allowed: a dead host with a fallback uses none of them.
-        try paste.writeConfig(
-            "[paste]\nretries = 3\n"
-                + Self.section("m", url: "http://127.0.0.1:\(dead)/pastes/create", "fallback = backup\n")
-                + Self.section("backup", url: mock.url("/pastes/create")))
+        let dead = try writeDeadPrimaryWithBackup(retries: 3)
         let result = try paste.run(["-S", "m", "--no-copy"], stdin: "handed over\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(
@@ -79,11 +82,7 @@ struct FallbackTests: ScopedSuite {
 
     @Test("the same text again while the primary is down reuses the fallback's paste: one paste, one URL")
     func repeatAcrossFallback() throws {
-        let dead = try FaultRetryTests.freePort()
-        try paste.writeConfig(
-            "[paste]\nretries = 0\n"
-                + Self.section("m", url: "http://127.0.0.1:\(dead)/pastes/create", "fallback = backup\n")
-                + Self.section("backup", url: mock.url("/pastes/create")))
+        _ = try writeDeadPrimaryWithBackup()
         let first = try paste.run(["-S", "m", "--no-copy"], stdin: "twice\n")
         #expect(first.status == 0, "stderr: \(first.err)")
         let second = try paste.run(["-S", "m", "--no-copy"], stdin: "twice\n")

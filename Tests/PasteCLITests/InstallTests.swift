@@ -48,13 +48,13 @@ func runInstall(_ arguments: [String]) throws -> ProcessResult {
 
 @Suite("scripts/install", .serialized, .tags(.slow))
 struct InstallTests {
-    @Test("on a fresh clone it checks the packages the build links first: as another user, the one apt command")
-    func missingPackagesNamed() throws {
-        // A fake dpkg-query that knows no package and an id that is not root's, first on PATH.
+    /// Runs scripts/install into a fresh prefix with `tools` (name, shell script) first on PATH,
+    /// and checks that the prefix is left as it was; the run.
+    func installWithFakeTools(_ tools: [(String, String)]) throws -> ProcessResult {
         let bin = FileManager.default.temporaryDirectory.appendingPathComponent("paste-fakebin-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: bin) }
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        for (tool, script) in [("dpkg-query", "#!/bin/sh\nexit 1\n"), ("id", "#!/bin/sh\necho 1000\n")] {
+        for (tool, script) in tools {
             let url = bin.appendingPathComponent(tool)
             try Data(script.utf8).write(to: url)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
@@ -66,6 +66,14 @@ struct InstallTests {
         let result = try runProcess(
             SourceTree.path("scripts/install"), ["--prefix", prefix.path], environment: environment,
             currentDirectory: SourceTree.root.path, timeout: 60)
+        #expect(try prefix.listing() == before)
+        return result
+    }
+
+    @Test("on a fresh clone it checks the packages the build links first: as another user, the one apt command")
+    func missingPackagesNamed() throws {
+        // A fake dpkg-query that knows no package and an id that is not root's, first on PATH.
+        let result = try installWithFakeTools([("dpkg-query", "#!/bin/sh\nexit 1\n"), ("id", "#!/bin/sh\necho 1000\n")])
         let packages =
             "libcurl4-openssl-dev libssl-dev libnghttp2-dev libidn2-dev libunistring-dev libssh2-1-dev libpsl-dev "
             + "libzstd-dev libbrotli-dev zlib1g-dev libx11-dev libxft-dev libfontconfig-dev libxcb1-dev libxau-dev "
@@ -77,7 +85,6 @@ struct InstallTests {
             result.err
                 == "install: the build needs 23 more packages; run as root, then again:\n"
                 + "  apt-get update && apt-get install -y \(packages)\n")
-        #expect(try prefix.listing() == before)
         // Each of them is one scripts/bootstrap installs (CI installs only those).
         let bootstrap = try SourceTree.text("scripts/bootstrap")
         for package in packages.split(separator: " ") {
@@ -88,30 +95,17 @@ struct InstallTests {
     @Test("as root too it only prints the apt command: installing system packages is scripts/bootstrap's")
     func neverInstallsPackages() throws {
         // dpkg-query knows no package, id says root, and an apt-get that notes being run.
-        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("paste-fakebin-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: bin) }
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        let marker = bin.appendingPathComponent("apt-get-ran").path
-        for (tool, script) in [
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("apt-get-ran-\(UUID().uuidString)")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        let result = try installWithFakeTools([
             ("dpkg-query", "#!/bin/sh\nexit 1\n"), ("id", "#!/bin/sh\necho 0\n"),
             ("apt-get", "#!/bin/sh\ntouch '\(marker)'\n"),
-        ] {
-            let url = bin.appendingPathComponent(tool)
-            try Data(script.utf8).write(to: url)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
-        }
-        let prefix = try InstallPrefix()
-        let before = try prefix.listing()
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        let result = try runProcess(
-            SourceTree.path("scripts/install"), ["--prefix", prefix.path], environment: environment,
-            currentDirectory: SourceTree.root.path, timeout: 60)
+        ])
         #expect(result.status == 1)
         #expect(result.err.hasPrefix("install: the build needs 23 more packages; run as root, then again:\n"))
         #expect(result.err.contains("\n  apt-get update && apt-get install -y libcurl4-openssl-dev "))
         #expect(!FileManager.default.fileExists(atPath: marker), "scripts/install ran apt-get")
-        #expect(try prefix.listing() == before)
     }
 
     @Test("DESTDIR stages the files for a package: they name the prefix, no manifest, paste in lib/paste/bin")
@@ -170,6 +164,13 @@ struct InstallTests {
         let install = try runInstall(["--prefix", prefix.path])
         try #require(install.status == 0, "install failed: \(install.err)")
         #expect(install.out.contains("installed paste "))
+        // A prefix outside zsh's fpath: the one line that makes zsh find the completion.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
+            #expect(
+                install.out.contains(
+                    "install: zsh: add this line to ~/.zshrc, before compinit, so that zsh finds the completion: "
+                        + "fpath=(\(prefix.path)/share/zsh/site-functions $fpath)\n"), "\(install.out)")
+        }
 
         for file in Self.layout { #expect(prefix.exists(file), "missing \(file)") }
 

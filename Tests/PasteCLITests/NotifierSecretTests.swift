@@ -16,14 +16,23 @@ struct NotifierSecretTests: ScopedSuite {
         }
     }
 
-    @Test("delete on a PrivateBin paste: the key is in no /proc/*/cmdline while the deletion runs")
-    func deleteKeepsKeyOutOfArgv() throws {
+    /// A desktop session (a private bus, a recording notification server), and a paste of
+    /// "secret text" to the built-in privatebin moved to the mock, made at a hotkey.
+    func pasteToPrivateBin() throws -> (SessionBus, RecordingNotificationServer, PasteRunner, ProcessResult) {
         let bus = try SessionBus()
         let server = try RecordingNotificationServer(on: bus)
         let paste = try desktopRunner(home: home, bus: bus)
         try paste.writeConfig("[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n")
         let result = try paste.run(["--notify", "--no-copy", "-S", "privatebin"], stdin: "secret text\n")
         #expect(result.status == 0, "stderr: \(result.err)")
+        return (bus, server, paste, result)
+    }
+
+    @Test("delete on a PrivateBin paste: the key is in no /proc/*/cmdline while the deletion runs")
+    func deleteKeepsKeyOutOfArgv() throws {
+        let (bus, server, paste, result) = try pasteToPrivateBin()
+        // The session's bus lives to the end, as the notifier's deletion runs on it.
+        defer { withExtendedLifetime(bus) {} }
         let link = result.out.trimmingCharacters(in: .newlines)
         let key = try #require(link.split(separator: "#").last.map(String.init))
         #expect(key.count >= 20, "\(link)")
@@ -46,12 +55,7 @@ struct NotifierSecretTests: ScopedSuite {
 
     @Test("a PrivateBin link has no Open, the notification says why, and 'default' runs no opener (issue 45, item 3)")
     func noOpenForKeyBearingLink() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try desktopRunner(home: home, bus: bus)
-        try paste.writeConfig("[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n")
-        let result = try paste.run(["--notify", "--no-copy", "-S", "privatebin"], stdin: "secret text\n")
-        #expect(result.status == 0, "stderr: \(result.err)")
+        let (bus, server, _, result) = try pasteToPrivateBin()
         #expect(result.err == "")
         let link = result.out.trimmingCharacters(in: .newlines)
         let hash = try #require(link.firstIndex(of: "#"), "\(link)")
