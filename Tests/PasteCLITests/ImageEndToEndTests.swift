@@ -133,7 +133,8 @@ struct ImageEndToEndTests: ScopedSuite {
         #expect(text.status == 65)
         #expect(
             text.err
-                == "paste: service 'shots' does not take text (accepts = images); use -S with a service that accepts text\n"
+                == "paste: service 'shots' takes images only, not text, so nothing was uploaded: name a service that "
+                + "takes text with -S NAME\n"
         )
         #expect(try mock.requests().isEmpty)
     }
@@ -251,8 +252,8 @@ struct BinaryFileTests: ScopedSuite {
         #expect(refused.status == 65)
         #expect(
             refused.err
-                == "paste: '\(path)' holds binary data (application/octet-stream) but service 'dpaste' accepts text "
-                + "only; use -S with a service that accepts files\n")
+                == "paste: '\(path)' holds binary data (application/octet-stream), but service 'dpaste' takes text "
+                + "only, so nothing was uploaded: name a service that takes files with -S NAME\n")
         #expect(try mock.requests().isEmpty)
     }
 
@@ -288,7 +289,8 @@ struct BinaryFileTests: ScopedSuite {
         let blob = Self.randomBinary(count: 5000)
         let refused = try paste.run(["--no-copy"], input: .bytes(Data(blob)))
         #expect(refused.status == 65)
-        #expect(refused.err.hasPrefix("paste: stdin holds binary data (application/octet-stream) but service 'dpaste'"))
+        #expect(
+            refused.err.hasPrefix("paste: stdin holds binary data (application/octet-stream), but service 'dpaste'"))
         let sent = try paste.run(["--no-copy", "-S", "0x0"], input: .bytes(Data(blob)))
         #expect(sent.status == 0, "stderr: \(sent.err)")
         #expect(try mock.fetch(url: sent.out.trimmingCharacters(in: .newlines)).body == Data(blob))

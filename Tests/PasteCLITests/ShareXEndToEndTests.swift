@@ -168,7 +168,9 @@ struct ShareXEndToEndTests: ScopedSuite {
             json:
                 #"{"Version": "15.0.0", "DestinationType": "ImageUploader", "RequestURL": "http://x/", "Body": "MultipartFormData", "FileFormName": "f"}"#,
             status: 65,
-            message: "service 'FILE' does not take text (accepts = images); use -S with a service that accepts text"),
+            message:
+                "service 'FILE' takes images only, not text, so nothing was uploaded: name a service that takes text "
+                + "with -S NAME"),
         Bad(
             name: "nothing carries the text",
             json:

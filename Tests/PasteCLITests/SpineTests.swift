@@ -110,8 +110,8 @@ struct SpineTests: ScopedSuite {
         let service = mock.baseURL.replacingOccurrences(of: "http://", with: "")
         #expect(
             result.err
-                == "paste: stdin holds binary data (application/octet-stream) but service '\(service)' accepts text "
-                + "only; use -S with a service that accepts files\n")
+                == "paste: stdin holds binary data (application/octet-stream), but service '\(service)' takes text "
+                + "only, so nothing was uploaded: name a service that takes files with -S NAME\n")
         #expect(try mock.requests().isEmpty)
     }
 

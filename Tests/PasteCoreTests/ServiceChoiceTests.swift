@@ -77,8 +77,8 @@ struct ServiceChoiceTests {
         }
         #expect(
             binary?.message
-                == "'report.pdf' holds binary data (application/pdf) but service 'dpaste' accepts text only; "
-                + "use -S with a service that accepts files")
+                == "'report.pdf' holds binary data (application/pdf), but service 'dpaste' takes text only, so "
+                + "nothing was uploaded: name a service that takes files with -S NAME")
         #expect(binary?.exitStatus == .badInput)
     }
 
@@ -107,7 +107,8 @@ struct ServiceChoiceTests {
         }
         #expect(
             error?.message
-                == "service 'images' does not take text (accepts = images); use -S with a service that accepts text")
+                == "service 'images' takes images only, not text, so nothing was uploaded: name a service that takes "
+                + "text with -S NAME")
         #expect(error?.exitStatus == .badInput)
     }
 

@@ -17,15 +17,15 @@ public enum ContentRefusal: PasteError, Equatable {
         case .notAccepted(let service, let accepts, let source, let type, let category):
             switch category {
             case .text:
-                "service '\(service)' does not take text (accepts = \(accepts.configText)); "
-                    + "use -S with a service that accepts text"
+                "service '\(service)' takes \(accepts.configText) only, not text, so nothing was uploaded: "
+                    + "name a service that takes text with -S NAME"
             case .image:
                 "\(source) holds \(Self.image(type)), but service '\(service)' takes \(accepts.configText) only, "
                     + "so nothing was uploaded: name a service that takes images with -S NAME, or add "
                     + "'image-service = NAME' under [paste] in the config"
             case .binary:
-                "\(source) holds binary data (\(type)) but service '\(service)' accepts \(accepts.configText) only; "
-                    + "use -S with a service that accepts files"
+                "\(source) holds binary data (\(type)), but service '\(service)' takes \(accepts.configText) only, "
+                    + "so nothing was uploaded: name a service that takes files with -S NAME"
             }
         case .cannotCarryFiles(let service, let format):
             "service '\(service)' accepts files but format = \(format) cannot carry one; "
