@@ -26,8 +26,7 @@ enum InputError: PasteError, Equatable {
         case .unreadable(let path, let reason): "cannot read '\(shownPath: path)': \(reason)"
         case .notAFile(let path): "cannot paste '\(shownPath: path)': not a regular file"
         case .nothingToRead:
-            "nothing to paste: no text on stdin, and no display to read a clipboard from; "
-                + "pipe text in ('… | paste') or name a file with -f"
+            "nothing to paste: no text on stdin, and no display to read a clipboard from"
         case .noImage(let source): "\(source) holds text but no image, and --image sends only an image"
         }
     }

@@ -102,6 +102,18 @@ struct SpineTests: ScopedSuite {
         #expect(try mock.requests().isEmpty)
     }
 
+    @Test("stdin from /dev/null with no display: 66, one line that says what to do (not 'stdin is a terminal')")
+    func nothingToRead() throws {
+        let result = try paste.run(["--url", mock.url("/pastes/create")], input: .null)
+        #expect(result.status == 66)
+        #expect(
+            result.err
+                == "paste: nothing to paste: no text on stdin, and no display to read a clipboard from\n"
+                + "paste: pipe text in (cmd | paste), or use -f FILE\n")
+        #expect(result.out.isEmpty)
+        #expect(try mock.requests().isEmpty)
+    }
+
     @Test("binary input to a text-only service is refused with 65, naming accepts")
     func binaryInput() throws {
         let result = try paste.run(
