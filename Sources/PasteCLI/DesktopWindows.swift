@@ -1,4 +1,5 @@
 import Alerts
+import FoundationEssentials
 import Notify
 import PasteCore
 import QRInterop
@@ -64,10 +65,12 @@ struct DesktopWindows {
                 expiryMilliseconds: Int(plan.notifyTimeout.wholeMilliseconds),
                 image: followUp.qrCode.map(QRPicture.image) ?? image.flatMap(Self.thumbnail), url: followUp.url,
                 isKeyBearing: followUp.isKeyBearing, isDeletable: followUp.isDeletable,
-                outboxID: followUp.outboxID, configPath: plan.configPath, replacesID: retrying?.notificationID)
+                outboxID: followUp.outboxID, configPath: plan.configPath, replacesID: retrying?.notificationID,
+                isExpiryExplicit: plan.isNotifyTimeoutExplicit)
             guard let failure = showOnDesktop(notice) else { return }
             guard plan.displayName != nil else {
                 output.note("no desktop notification: \(failure.description)")
+                keepUnseen(title: title, body: body)
                 return
             }
         }
@@ -83,6 +86,16 @@ struct DesktopWindows {
         } catch {
             output.note(error.message)
         }
+    }
+
+    /// Keeps an outcome nobody could see (no notification server, no X display) for the next
+    /// run in a terminal to say (`UnseenOutcomes`), unless stderr is a terminal now: then the
+    /// note was seen.
+    private func keepUnseen(title: String, body: String) {
+        guard !StandardStream.error.isTerminal, let store = UnseenOutcomes(environment: plan.environment) else {
+            return
+        }
+        store.add(title: title, body: body, at: Date())
     }
 
     /// Shows why the paste failed, and where the text is: in the outbox (and how it goes from
@@ -209,6 +222,9 @@ struct DesktopWindows {
 
     /// Asks a question as a critical notification whose actions are the answers, on this thread.
     ///
+    /// An answered question is closed at once: servers that keep a notification after an action
+    /// (mako, `dunstctl action`) would leave it on screen until it expires, beside the outcome
+    /// and under the next question (issue 41, item 3).
     /// - Returns: the key of the action chosen; nil for `cancel`, a closing or no answer within
     ///   `questionTime`; the failure when no server with buttons answered.
     func askOnDesktop(summary: String, message: String, actions: [NotificationAction])
@@ -230,8 +246,13 @@ struct DesktopWindows {
             let keys = Set(actions.map(\.key))
             while true {
                 switch try server.nextEvent(of: id, before: end) {
-                case .actionInvoked(NotificationActionKey.cancel)?, .closed?: return .success(nil)
-                case .actionInvoked(let key)? where keys.contains(key): return .success(key)
+                case .closed?: return .success(nil)
+                case .actionInvoked(NotificationActionKey.cancel)?:
+                    try? server.close(id, before: .now + DesktopNotifier.callTime)
+                    return .success(nil)
+                case .actionInvoked(let key)? where keys.contains(key):
+                    try? server.close(id, before: .now + DesktopNotifier.callTime)
+                    return .success(key)
                 case .actionInvoked?: continue
                 case nil:
                     try? server.close(id, before: .now + DesktopNotifier.callTime)
