@@ -283,13 +283,14 @@ enum DesktopNotifier {
     /// Empties the clipboard when it still holds `url` (a dead link now); the card's line
     /// saying what became of it.
     private static func clearedClipboard(of url: String, environment: [String: String]) -> String {
+        let backend = ClipboardBackend.detect(environment: environment)
         guard
-            let clipboard = try? ClipboardBackend.detect(environment: environment).makeClipboard(
+            let clipboard = try? backend.makeClipboard(
                 helperExecutable: PlanResolver.helperExecutable, environment: environment),
             let held = try? clipboard.read(.clipboard), held == Array(url.utf8)
         else { return "The paste is gone." }
         do {
-            try clipboard.write([], to: .clipboard)
+            try backend.clear(.clipboard, environment: environment)
             return "The paste is gone, and its link is off the clipboard."
         } catch {
             return "The paste is gone, but its link is still on the clipboard: \(error.message)"
