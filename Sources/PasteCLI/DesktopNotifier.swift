@@ -2,6 +2,7 @@ import Clipboard
 import FoundationEssentials
 import Notify
 import PasteCore
+import Stores
 import SystemInterop
 
 /// The process that shows a notification with actions and serves them after `paste` has
@@ -24,7 +25,8 @@ import SystemInterop
 /// outcome shown in the same card (`replaces_id`): "Copied" with the URL (on the clipboard),
 /// "Deleted" (the clipboard emptied when it still held the dead link) or why not, "Paste
 /// failed" and why. It serves the card for as long as it is there: it leaves when the server
-/// says it closed, when it shows nothing left to act on, or after `longestWait` in any case
+/// says it closed, when it shows nothing left to act on, when the text a failure's card offers
+/// to retry went another way (`entryCheckInterval`: it closes the card), or after `longestWait` in any case
 /// (then the card's buttons go: a failure stays on screen without them, anything else is
 /// closed). It holds no terminal (stdio is the two sockets and /dev/null, then /dev/null), no
 /// lock, and no outbox entry while it waits: the `paste` it starts for an action takes what
@@ -150,13 +152,25 @@ enum DesktopNotifier {
         }
     }
 
+    /// How often a card that offers Retry now looks whether its text is still waiting: sent
+    /// by another run (`paste --retry`, the timer's flush) or dropped, the card goes.
+    static let entryCheckInterval = Duration.seconds(5)
+
     /// Serves `card`'s actions until it closes, has nothing left to act on, or `end`.
     static func serve(_ card: inout Card, until end: ContinuousClock.Instant, environment: [String: String]) {
         while true {
             let event: NotificationEvent?
+            let waitsForEntry = card.notice.outboxID != nil && !card.done.contains(.retry)
+            let slice = waitsForEntry ? min(end, .now + entryCheckInterval) : end
             do {
-                event = try card.server.nextEvent(of: card.id, repeatable: card.notice.repeatableKeys, before: end)
+                event = try card.server.nextEvent(of: card.id, repeatable: card.notice.repeatableKeys, before: slice)
             } catch {
+                return
+            }
+            if event == nil, slice < end {
+                guard let id = card.notice.outboxID, !isWaiting(id, environment: environment) else { continue }
+                // The text went another way: nothing is left to retry.
+                try? card.server.close(card.id, before: .now + callTime)
                 return
             }
             switch event {
@@ -182,6 +196,22 @@ enum DesktopNotifier {
                 }
                 return
             }
+        }
+    }
+
+    /// Whether outbox entry `id` still holds its text (a store that cannot be read counts as
+    /// yes: the card stays rather than go on a guess).
+    static func isWaiting(_ id: String, environment: [String: String]) -> Bool {
+        let context = Context(
+            environment: environment, userID: CurrentProcess.userID, commandRunner: CommandRunner(),
+            asker: WindowAsker(displayName: nil))
+        do {
+            _ = try Outbox(context: context).find(id: id)
+            return true
+        } catch .noSuchEntry {
+            return false
+        } catch {
+            return true
         }
     }
 

@@ -215,3 +215,29 @@ struct UnseenOutcomeTests: ScopedSuite {
         #expect(again.out == "paste: the outbox is empty\r\n")
     }
 }
+
+/// A failure's card stays until it is dismissed or its text is sent: sent another way (`paste
+/// --retry`), the card goes (issue 41, item 3).
+@Suite("A failure's card goes once its text is sent another way", .temporaryHome, .mock)
+struct FailureCardTests: ScopedSuite {
+    @Test("paste --retry sends the text: the notifier closes the card with Retry now, and leaves")
+    func sentElsewhere() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let paste = try desktopRunner(home: home, bus: bus)
+        try paste.writeConfig(pastieConfig(mock, isDefault: true))
+        try mock.addFault(.status(503), count: 1, path: "/pastes/create")
+        let failed = try paste.run(["--notify", "--no-copy"], stdin: "sent another way\n")
+        #expect(failed.status == 75, "stderr: \(failed.err)")
+        let card = try #require(server.notifications.first)
+        let id = try #require(card["id"] as? Int)
+        #expect(server.closedByCall.isEmpty)
+        let retried = try paste.run(["--retry"])
+        #expect(retried.status == 0, "stderr: \(retried.err)")
+        #expect(try mock.pastes().count == 1)
+        try waitUntil("the card to be closed", timeout: 30) { server.closedByCall == [id] }
+        let sender = try #require(card["sender"] as? String)
+        try waitUntil("the notifier to leave", timeout: 30) { try !bus.hasOwner(sender) }
+        #expect(server.notifications.count == 1)
+    }
+}
