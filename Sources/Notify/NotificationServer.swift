@@ -77,9 +77,10 @@ public final class NotificationServer {
             connection.discardQueuedSignals(where: { $0.arguments.first?.uint32Value == replaced })
         }
         answerers[id] = .some(reply.sender)
-        // The keys already reported stay reported when the server keeps the id (each action
-        // once per notification, whatever it shows in between).
-        if id != replaced || reportedActions[id] == nil { reportedActions[id] = [] }
+        // What it shows now is a notification of its own (a click that retried a failure may
+        // open the success that replaced it): its keys count afresh. What was signalled about
+        // the one replaced before the reply has been dropped above.
+        reportedActions[id] = []
         return id
     }
 

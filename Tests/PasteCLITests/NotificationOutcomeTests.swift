@@ -40,7 +40,8 @@ struct NotificationOutcomeTests: ScopedSuite {
         // It stays until dismissed or sent (the notifier's bound aside).
         #expect(failure["expire_timeout"] as? Int == 0)
         let id = try #require(failure["id"] as? Int)
-        try server.invoke("retry", on: id)
+        // A click on the card itself (all a server without buttons offers) retries.
+        try server.invoke("default", on: id)
         let copied = try replacement(of: id, on: server)
         let paste1 = try #require(try mock.pastes().first)
         let url = mock.url("/pastes/\(paste1.id)")
@@ -55,6 +56,11 @@ struct NotificationOutcomeTests: ScopedSuite {
         try server.repeatAction("copy", on: copied["id"] as? Int ?? 0, count: 1)
         try waitUntil("the URL on the clipboard again", timeout: 20) { (try? xvfb.clipboardText()) == url }
         #expect(try paste.outboxIDs().isEmpty)
+        // The click on the card that replaced it is its own: it opens the URL now.
+        try server.repeatAction("default", on: copied["id"] as? Int ?? 0, count: 1)
+        try waitUntil("xdg-open to write", timeout: 20) {
+            (try? String(contentsOf: openedFile(in: home), encoding: .utf8)) == url + "\n"
+        }
     }
 
     @Test("Delete paste: a 'Deleted' card replaces it, and the dead link is off the clipboard")
