@@ -58,8 +58,15 @@ extension Alerts {
         public var timeout: Duration
         /// The uploaded image, shown as a thumbnail beside the text; nil for text.
         public var image: Image?
-        /// The QR code a click shows (`--qr`); nil: a click closes the toast.
+        /// The QR code a click shows (`--qr`); nil: a click closes the toast (or, when
+        /// `isClickable`, is reported to the caller).
         public var code: Code?
+        /// The toast's buttons, left to right: their labels. A press on one is reported to the
+        /// caller by its index (`Alerts.notify(_:displayName:app:onAction:)`).
+        public var actions: [String] = []
+        /// Whether a click on the toast itself is reported to the caller (its default action)
+        /// rather than closing it; a toast with a `code` shows the code instead.
+        public var isClickable = false
 
         /// Makes a notification.
         public init(
@@ -73,5 +80,13 @@ extension Alerts {
             self.image = image
             self.code = code
         }
+    }
+
+    /// What the person did on a toast with actions.
+    public enum ToastChoice: Hashable, Sendable {
+        /// Clicked the toast itself (or pressed Enter on it).
+        case click
+        /// Pressed the button at this index of `Notification.actions`.
+        case button(Int)
     }
 }

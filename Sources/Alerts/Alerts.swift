@@ -1,3 +1,5 @@
+internal import X11Interop
+
 /// Windows for a person at a desktop hotkey, where there is no terminal to print to.
 ///
 /// Every call blocks: it opens its own connection to `displayName` (nil: `$DISPLAY`), shows one
@@ -7,14 +9,33 @@
 public enum Alerts {
     /// Shows a toast at the top right of the monitor under the pointer.
     ///
-    /// It never takes focus. Returns when `note.timeout` passes, when it is clicked, or on
+    /// It never takes focus. Returns when `note.timeout` passes (counted again whenever the
+    /// pointer moves over it: a card being reached for stays), when it is clicked, or on
     /// Escape/Enter if the window manager gave it focus anyway. With `note.image`, a thumbnail
     /// of it (or a placeholder) sits left of the text. With `note.code`, a click (or Enter or
     /// Space) shows the QR code in its place, until it is clicked or `codeTimeout` passes.
+    /// With `note.actions`, a row of buttons sits under the text: a press on one (or a click
+    /// on a clickable toast) goes to `onAction`, on this thread, and the toast then says what
+    /// it returns, in the same window (nil closes it).
     /// - Throws: `AlertError` when no window can be shown.
-    public static func notify(_ note: Notification, displayName: String?, app: AppIdentity) throws(AlertError) {
-        guard try showToast(note, displayName: displayName, app: app), let code = note.code else { return }
+    public static func notify(
+        _ note: Notification, displayName: String?, app: AppIdentity,
+        onAction: (ToastChoice) -> Notification? = { _ in nil }
+    ) throws(AlertError) {
+        guard let code = try showToast(note, displayName: displayName, app: app, onAction: onAction) else { return }
         try showCode(code, displayName: displayName, app: app)
+    }
+
+    /// The toast, in a session of its own that closes (the window goes) before any code is
+    /// shown; the code when it was asked for.
+    private static func showToast(
+        _ note: Notification, displayName: String?, app: AppIdentity, onAction: (ToastChoice) -> Notification?
+    ) throws(AlertError) -> Notification.Code? {
+        let session = try AlertSession(displayName: displayName, app: app)
+        let layout = toastLayout(note, session: session)
+        try session.show(frame: toastFrame(layout, session: session), kind: .notification, title: note.title)
+        session.draw(layout.commands)
+        return try runToast(note, session: session, onAction: onAction)
     }
 
     /// The title of the window with the QR code (what window managers and tests see).
@@ -22,27 +43,58 @@ public enum Alerts {
     /// How long the QR code stays up unless clicked: time to take out a phone and aim it.
     public static let codeTimeout = Duration.seconds(60)
 
-    /// The toast; returns whether it was asked for its code (a click, Enter or Space).
-    private static func showToast(
-        _ note: Notification, displayName: String?, app: AppIdentity
-    ) throws(AlertError) -> Bool {
-        let session = try AlertSession(displayName: displayName, app: app)
+    /// The layout of a toast in `session`'s window.
+    static func toastLayout(_ note: Notification, session: AlertSession) -> NotificationLayout {
         let thumbnail = note.image.map { Thumbnail($0, metrics: session.metrics) }
-        let layout = NotificationLayout(note, thumbnail: thumbnail, metrics: session.metrics, measurer: session)
-        let frame = Placement.notificationFrame(
-            size: layout.size, monitor: session.monitor, margin: session.metrics.screenMargin)
-        try session.show(frame: frame, kind: .notification, title: note.title)
-        session.draw(layout.commands)
-        let deadline = ContinuousClock.now + note.timeout
+        return NotificationLayout(note, thumbnail: thumbnail, metrics: session.metrics, measurer: session)
+    }
+
+    /// Where a toast of `layout`'s size goes.
+    static func toastFrame(_ layout: NotificationLayout, session: AlertSession) -> Rect {
+        Placement.notificationFrame(size: layout.size, monitor: session.monitor, margin: session.metrics.screenMargin)
+    }
+
+    /// Runs a shown toast (already drawn) until it ends; the code to show next, when it was
+    /// asked for (a click, Enter or Space on a toast with one).
+    static func runToast(
+        _ first: Notification, session: AlertSession, onAction: (ToastChoice) -> Notification?
+    ) throws(AlertError) -> Notification.Code? {
+        var note = first
+        var layout = toastLayout(note, session: session)
+        var deadline = ContinuousClock.now + note.timeout
+        /// Acts on `choice` and shows what follows in the same window; false when it closes.
+        func act(_ choice: ToastChoice) -> Bool {
+            guard let next = onAction(choice) else { return false }
+            note = next
+            layout = toastLayout(note, session: session)
+            session.reshape(frame: toastFrame(layout, session: session), title: note.title)
+            session.draw(layout.commands)
+            deadline = .now + note.timeout
+            return true
+        }
         while let event = try session.nextEvent(until: deadline) {
             switch event {
             case .exposed: session.draw(layout.commands)
-            case .pressed, .key(.enter), .key(.text(" ")): return true
-            case .closeRequested, .key(.escape): return false
+            case .moved:
+                // The pointer is on the card: it stays while it is reached for.
+                deadline = max(deadline, .now + note.timeout)
+            case .pressed(let point, button: 1):
+                if let index = layout.buttons.button(at: point) {
+                    guard act(.button(index)) else { return nil }
+                } else if let code = note.code {
+                    return code
+                } else if note.isClickable {
+                    guard act(.click) else { return nil }
+                } else {
+                    return nil
+                }
+            case .pressed, .key(.enter), .key(.text(" ")):
+                return note.code
+            case .closeRequested, .key(.escape): return nil
             default: break
             }
         }
-        return false
+        return nil
     }
 
     /// The QR code in a window of its own where the toast was, until it is clicked, Escape or

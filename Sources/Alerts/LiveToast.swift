@@ -37,32 +37,22 @@ public final class LiveToast {
     }
 
     /// Puts `note` in the window in place of what it said, and runs the toast until its timeout,
-    /// a click or Escape, like `Alerts.notify` (a click on one with a code shows the code).
+    /// a click or Escape, like `Alerts.notify` (a click on one with a code shows the code; its
+    /// actions go to `onAction`).
     ///
     /// - Throws: `AlertError` when the connection is lost.
-    public func finish(with note: Alerts.Notification) throws(AlertError) {
+    public func finish(
+        with note: Alerts.Notification, onAction: (Alerts.ToastChoice) -> Alerts.Notification? = { _ in nil }
+    ) throws(AlertError) {
         let layout = Self.layout(note, session: session)
         session.reshape(frame: frame(of: layout), title: note.title)
         session.draw(layout.commands)
-        let deadline = ContinuousClock.now + note.timeout
-        var wantsCode = false
-        loop: while let event = try session.nextEvent(until: deadline) {
-            switch event {
-            case .exposed: session.draw(layout.commands)
-            case .pressed, .key(.enter), .key(.text(" ")):
-                wantsCode = true
-                break loop
-            case .closeRequested, .key(.escape): break loop
-            default: break
-            }
-        }
-        guard wantsCode, let code = note.code else { return }
+        guard let code = try Alerts.runToast(note, session: session, onAction: onAction) else { return }
         try Alerts.showCode(code, displayName: displayName, app: app)
     }
 
     private static func layout(_ note: Alerts.Notification, session: AlertSession) -> NotificationLayout {
-        let thumbnail = note.image.map { Thumbnail($0, metrics: session.metrics) }
-        return NotificationLayout(note, thumbnail: thumbnail, metrics: session.metrics, measurer: session)
+        Alerts.toastLayout(note, session: session)
     }
 
     private func frame(of layout: NotificationLayout) -> Rect {

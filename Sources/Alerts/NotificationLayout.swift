@@ -7,6 +7,8 @@ struct NotificationLayout {
     let size: Size
     /// Everything to draw.
     let commands: [DrawCommand]
+    /// The toast's buttons (`Alerts.Notification.actions`), under the text.
+    let buttons: ButtonRowLayout
 
     init(_ note: Alerts.Notification, thumbnail: Thumbnail? = nil, metrics: Metrics, measurer: any TextMeasuring) {
         let width = metrics.notificationWidth
@@ -22,7 +24,12 @@ struct NotificationLayout {
                 TextWrapping.sanitized(note.body, keepsNewlines: true), role: .body,
                 color: Palette.secondaryText, maxLines: metrics.maximumBodyLines)
         }
-        let height = max(column.y, thumbnailBox?.maxY ?? 0) + metrics.padding
+        let textBottom = max(column.y, thumbnailBox?.maxY ?? 0)
+        let buttonsX = metrics.accentWidth + metrics.padding
+        buttons = ButtonRowLayout(
+            labels: note.actions, x: buttonsX, y: textBottom + metrics.gap, width: width - buttonsX - metrics.padding,
+            metrics: metrics, measurer: measurer)
+        let height = (note.actions.isEmpty ? textBottom : textBottom + metrics.gap + buttons.height) + metrics.padding
         size = Size(width: width, height: height)
         let accent = note.style == .success ? Palette.success : Palette.failure
         var commands =
@@ -32,7 +39,7 @@ struct NotificationLayout {
             let frame = Self.frame(of: thumbnail, metrics: metrics)
             commands += Self.commands(for: thumbnail, in: frame, metrics: metrics, measurer: measurer)
         }
-        self.commands = commands + text
+        self.commands = commands + text + buttons.commands(measurer: measurer)
     }
 
     /// Where `thumbnail` goes: right of the accent bar at the top padding; a picture centred in

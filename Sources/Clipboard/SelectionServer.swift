@@ -152,6 +152,20 @@ final class SelectionServer {
         return display.selectionOwner(atoms.selection) == window ? .owning : .notOwner
     }
 
+    /// Leaves the selection with no owner (`XSetSelectionOwner(selection, None, time)` with a
+    /// server timestamp: any client may, ICCCM §2.1), so it holds nothing; its owner is told
+    /// by `SelectionClear` (paste's own owner then exits).
+    /// - Returns: whether nobody owns it now.
+    func clearOwnership() -> Bool {
+        guard
+            let time = earlyTimestamp
+                ?? (try? display.serverTime(
+                    using: window, before: .now + Self.timestampTimeout, selectsPropertyChanges: true))
+        else { return false }
+        display.setSelectionOwner(atoms.selection, to: nil, at: time)
+        return display.selectionOwner(atoms.selection) == nil
+    }
+
     // MARK: - Step 9: clipboard manager
 
     /// Asks a running clipboard manager to save our targets (CLIPBOARD only).

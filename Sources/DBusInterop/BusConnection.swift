@@ -141,6 +141,13 @@ public final class BusConnection {
         return BusConnection.signal(from: message)
     }
 
+    /// Forgets the signals received but not yet taken (`nextSignal`) that `isStale` names: those
+    /// that arrived before a reply, once the reply made them mean nothing (a notification shown
+    /// again in place of one whose closing is still queued).
+    public func discardQueuedSignals(where isStale: (BusSignal) -> Bool) {
+        queuedSignals.removeAll(where: isStale)
+    }
+
     // MARK: - Moving messages
 
     /// Moves bytes until a message `isWanted` accepts arrives, keeping the signals before it.

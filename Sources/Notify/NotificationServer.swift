@@ -68,7 +68,18 @@ public final class NotificationServer {
     {
         let reply = try reply("Notify", Self.arguments(of: notification), before: deadline)
         guard let id = reply.arguments.first?.uint32Value else { throw .unexpectedReply(member: "Notify") }
+        let replaced = notification.replacesID
+        if replaced != 0 {
+            // What the server said about the notification replaced before it answered (the
+            // closing that follows a click, queued while the action ran) was said of what it
+            // showed then: it must not end what it shows now. The bus keeps one sender's
+            // messages in order, so those signals are exactly the ones queued by now.
+            connection.discardQueuedSignals(where: { $0.arguments.first?.uint32Value == replaced })
+        }
         answerers[id] = .some(reply.sender)
+        // What it shows now is a notification of its own (a click that retried a failure may
+        // open the success that replaced it): its keys count afresh. What was signalled about
+        // the one replaced before the reply has been dropped above.
         reportedActions[id] = []
         return id
     }
@@ -103,14 +114,18 @@ public final class NotificationServer {
     /// bus may send a signal to this connection's unique name, and such a unicast signal passes
     /// every match rule; and a server started again later (unique names are never reused on a
     /// bus) never showed this notification. Each action key is reported once: the same key
-    /// again is passed over, so a flood of `ActionInvoked` acts once. Signals about other
-    /// notifications are passed over too. An `ActionInvoked` is usually followed by a
-    /// `NotificationClosed` (unless the notification is resident).
-    /// - Parameter deadline: when to stop waiting; nil waits as long as the bus is there.
+    /// again is passed over, so a flood of `ActionInvoked` acts once, except for the keys in
+    /// `repeatable` (an action that does no harm done again, such as copying the link once
+    /// more: still only from the server that showed it). Signals about other notifications are
+    /// passed over too. An `ActionInvoked` is usually followed by a `NotificationClosed`
+    /// (unless the notification is resident).
+    /// - Parameters:
+    ///   - repeatable: the keys reported each time the server sends them.
+    ///   - deadline: when to stop waiting; nil waits as long as the bus is there.
     /// - Returns: the event, or nil at the deadline.
-    public func nextEvent(of id: UInt32, before deadline: ContinuousClock.Instant?) throws(NotifyError)
-        -> NotificationEvent?
-    {
+    public func nextEvent(
+        of id: UInt32, repeatable: Set<String> = [], before deadline: ContinuousClock.Instant?
+    ) throws(NotifyError) -> NotificationEvent? {
         guard let answerer = answerers[id] else {
             preconditionFailure("notification \(id) was not shown on this connection")
         }
@@ -127,7 +142,9 @@ public final class NotificationServer {
             else { continue }
             switch (signal.member, signal.arguments.count > 1 ? signal.arguments[1] : nil) {
             case ("ActionInvoked", .string(let key)?):
-                guard reportedActions[id, default: []].insert(key).inserted else { continue }
+                guard reportedActions[id, default: []].insert(key).inserted || repeatable.contains(key) else {
+                    continue
+                }
                 return .actionInvoked(key)
             case ("NotificationClosed", .uint32(let reason)?): return .closed(.init(code: reason))
             default: continue

@@ -1,4 +1,5 @@
 import Alerts
+import FoundationEssentials
 import Notify
 import PasteCore
 import QRInterop
@@ -58,31 +59,97 @@ struct DesktopWindows {
     ) {
         let title = title ?? (success ? "Copied" : "Paste failed")
         let body = output.shown(footnote.map { text + "\n" + $0 } ?? text)
+        var notice = DesktopNotice(
+            summary: title, body: body, isFailure: !success,
+            expiryMilliseconds: Int(plan.notifyTimeout.wholeMilliseconds), image: nil, url: followUp.url,
+            isKeyBearing: followUp.isKeyBearing, isDeletable: followUp.isDeletable, outboxID: followUp.outboxID,
+            configPath: plan.configPath, replacesID: retrying?.notificationID,
+            isExpiryExplicit: plan.isNotifyTimeoutExplicit)
         if plan.usesDesktopNotifications {
-            let notice = DesktopNotice(
-                summary: title, body: body, isFailure: !success,
-                expiryMilliseconds: Int(plan.notifyTimeout.wholeMilliseconds),
-                image: followUp.qrCode.map(QRPicture.image) ?? image.flatMap(Self.thumbnail), url: followUp.url,
-                isKeyBearing: followUp.isKeyBearing, isDeletable: followUp.isDeletable,
-                outboxID: followUp.outboxID, configPath: plan.configPath, replacesID: retrying?.notificationID)
+            notice.image = followUp.qrCode.map(QRPicture.image) ?? image.flatMap(Self.thumbnail)
             guard let failure = showOnDesktop(notice) else { return }
             guard plan.displayName != nil else {
                 output.note("no desktop notification: \(failure.description)")
+                keepUnseen(title: title, body: body)
                 return
             }
         }
-        let note = Alerts.Notification(
-            title: title, body: body, style: success ? .success : .failure, timeout: plan.notifyTimeout, image: image,
-            code: followUp.qrCode.map(QRPicture.windowCode))
+        notice.image = nil
+        var card = WindowCard(notice: notice, timeout: plan.notifyTimeout)
+        var note = card.note
+        note.image = image
+        note.code = followUp.qrCode.map(QRPicture.windowCode)
+        let environment = plan.environment
+        let onAction = { (choice: Alerts.ToastChoice) -> Alerts.Notification? in
+            card.act(on: choice, environment: environment)
+        }
         do {
             if let toast = retrying?.toast {
-                try toast.finish(with: note)
+                try toast.finish(with: note, onAction: onAction)
             } else {
-                try Alerts.notify(note, displayName: plan.displayName, app: .paste)
+                try Alerts.notify(note, displayName: plan.displayName, app: .paste, onAction: onAction)
             }
         } catch {
             output.note(error.message)
         }
+    }
+
+    /// paste's own card (the X window) with the same actions as a desktop notification's
+    /// (issue 41, item 3): a click on it does its `default` (Open; Copy for a link that carries
+    /// its key; Retry on a failure), its buttons the others (Copy link, Delete paste, Retry now),
+    /// each acted on here (`DesktopNotifier.act`, as the notifier does) and ending in its
+    /// outcome in the same window. Open, Delete paste and Retry now happen once.
+    struct WindowCard {
+        /// What the card says and acts on now.
+        var notice: DesktopNotice
+        /// How long each of its states stays (`notify-timeout`; a pointer on it keeps it).
+        var timeout: Duration
+        /// The effects done (each but copy once).
+        var done: Set<DesktopNotice.Effect> = []
+
+        /// The keys of its buttons, in order: every action but `default` (the click).
+        var buttonKeys: [String] {
+            notice.actions.map(\.key).filter { $0 != NotificationActionKey.open }
+        }
+
+        /// The window's notification for `notice`.
+        var note: Alerts.Notification {
+            var note = Alerts.Notification(
+                title: notice.summary, body: notice.body, style: notice.isFailure ? .failure : .success,
+                timeout: timeout)
+            let labels = Dictionary(notice.actions.map { ($0.key, $0.label) }, uniquingKeysWith: { first, _ in first })
+            note.actions = buttonKeys.compactMap { labels[$0] }
+            note.isClickable = notice.effect(of: NotificationActionKey.open) != nil
+            return note
+        }
+
+        /// Acts on what the person chose; what the window says next, nil to close it.
+        mutating func act(on choice: Alerts.ToastChoice, environment: [String: String]) -> Alerts.Notification? {
+            let key: String
+            switch choice {
+            case .click: key = NotificationActionKey.open
+            case .button(let index):
+                guard buttonKeys.indices.contains(index) else { return note }
+                key = buttonKeys[index]
+            }
+            guard let effect = notice.effect(of: key) else { return note }
+            if effect != .copy {
+                guard done.insert(effect).inserted else { return note }
+            }
+            guard let next = DesktopNotifier.act(effect, notice: notice, environment: environment) else { return nil }
+            notice = next
+            return note
+        }
+    }
+
+    /// Keeps an outcome nobody could see (no notification server, no X display) for the next
+    /// run in a terminal to say (`UnseenOutcomes`), unless stderr is a terminal now: then the
+    /// note was seen.
+    private func keepUnseen(title: String, body: String) {
+        guard !StandardStream.error.isTerminal, let store = UnseenOutcomes(environment: plan.environment) else {
+            return
+        }
+        store.add(title: title, body: body, at: Date())
     }
 
     /// Shows why the paste failed, and where the text is: in the outbox (and how it goes from
@@ -209,6 +276,9 @@ struct DesktopWindows {
 
     /// Asks a question as a critical notification whose actions are the answers, on this thread.
     ///
+    /// An answered question is closed at once: servers that keep a notification after an action
+    /// (mako, `dunstctl action`) would leave it on screen until it expires, beside the outcome
+    /// and under the next question (issue 41, item 3).
     /// - Returns: the key of the action chosen; nil for `cancel`, a closing or no answer within
     ///   `questionTime`; the failure when no server with buttons answered.
     func askOnDesktop(summary: String, message: String, actions: [NotificationAction])
@@ -230,8 +300,13 @@ struct DesktopWindows {
             let keys = Set(actions.map(\.key))
             while true {
                 switch try server.nextEvent(of: id, before: end) {
-                case .actionInvoked(NotificationActionKey.cancel)?, .closed?: return .success(nil)
-                case .actionInvoked(let key)? where keys.contains(key): return .success(key)
+                case .closed?: return .success(nil)
+                case .actionInvoked(NotificationActionKey.cancel)?:
+                    try? server.close(id, before: .now + DesktopNotifier.callTime)
+                    return .success(nil)
+                case .actionInvoked(let key)? where keys.contains(key):
+                    try? server.close(id, before: .now + DesktopNotifier.callTime)
+                    return .success(key)
                 case .actionInvoked?: continue
                 case nil:
                     try? server.close(id, before: .now + DesktopNotifier.callTime)

@@ -69,6 +69,8 @@ public enum PasteCommand {
                 output.error("cannot run \(coreutils): \(failure)")
                 return 126
             case .paste(let invocation):
+                // What a hotkey run could show nobody, now that a person reads stderr.
+                UnseenOutcomes.sayAll(environment: environment, output: output)
                 do {
                     return try Runner(invocation: invocation, context: context, output: output).run().rawValue
                 } catch let error as any PasteError where invocation.isJSON && invocation.action == .upload {

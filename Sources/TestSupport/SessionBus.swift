@@ -186,6 +186,17 @@ public final class RecordingNotificationServer: @unchecked Sendable {
     /// `app_icon`, `summary`, `body`, `actions`, `hints`, `expire_timeout`; `image-data` as its
     /// six numbers and its pixels' length, and then `image-centre`, the centre pixel's channels).
     public var notifications: [[String: Any]] {
+        records.filter { $0["call"] == nil }
+    }
+
+    /// The ids named by `CloseNotification` calls so far (a client closing a notification it
+    /// showed), in order.
+    public var closedByCall: [Int] {
+        records.filter { $0["call"] as? String == "CloseNotification" }.compactMap { $0["id"] as? Int }
+    }
+
+    /// Every line of the record, Notify and CloseNotification calls alike.
+    private var records: [[String: Any]] {
         let text = String(decoding: (try? Data(contentsOf: record)) ?? Data(), as: UTF8.self)
         return text.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]

@@ -180,6 +180,19 @@ public final class DataControlSession {
         if isFinished { throw .deviceFinished }
     }
 
+    /// Leaves `selection` empty (`set_selection` with no source, as the protocol allows): its
+    /// owner is told `cancelled` (paste's own owner then exits).
+    ///
+    /// - Throws: `WaylandError.noPrimarySelection` for `.primary` where the compositor has none,
+    ///   or a connection failure.
+    public func clearSelection(_ selection: SeatSelection, before deadline: ContinuousClock.Instant)
+        throws(WaylandError)
+    {
+        if selection == .primary, dataControl == .wlr, wl_proxy_get_version(device) < 2 { throw .noPrimarySelection }
+        cwayland_device_set_selection(device, nil, selection == .primary)
+        try roundTrip(before: deadline)
+    }
+
     /// Serves readers of the selection set with `setSelection` until another client takes
     /// it (`cancelled`), the device goes (`finished`) or the connection is lost.
     ///

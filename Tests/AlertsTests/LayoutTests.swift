@@ -263,6 +263,32 @@ struct WindowLayoutTests {
         }
     }
 
+    @Test("a toast's actions sit in one row under the text, equal widths, each hit where it is drawn")
+    func notificationButtons() throws {
+        let plain = NotificationLayout(
+            .init(title: "Copied", body: "https://x.example/1", style: .success), metrics: metrics, measurer: measurer)
+        #expect(plain.buttons.rects.isEmpty)
+        var note = Alerts.Notification(title: "Copied", body: "https://x.example/1", style: .success)
+        note.actions = ["Copy link", "Delete paste"]
+        let layout = NotificationLayout(note, metrics: metrics, measurer: measurer)
+        #expect(layout.size.height == plain.size.height + metrics.gap + metrics.buttonHeight)
+        let rects = layout.buttons.rects
+        try #require(rects.count == 2)
+        #expect(rects[0].width == rects[1].width)
+        #expect(rects[0].y == rects[1].y)
+        #expect(rects[1].x == rects[0].maxX + metrics.gap)
+        #expect(rects[1].maxX == layout.size.width - metrics.padding)
+        #expect(rects[0].maxY == layout.size.height - metrics.padding)
+        #expect(layout.buttons.button(at: Point(x: rects[1].x + 1, y: rects[1].y + 1)) == 1)
+        #expect(layout.buttons.button(at: Point(x: rects[0].x + 1, y: rects[0].y + 1)) == 0)
+        #expect(layout.buttons.button(at: Point(x: 30, y: 15)) == nil)
+        let labels = layout.commands.compactMap { command -> String? in
+            if case .text(let text, _, _, _, _, _) = command { return text }
+            return nil
+        }
+        #expect(Array(labels.suffix(2)) == ["Copy link", "Delete paste"])
+    }
+
     @Test("the prompt's text scrolls so the cursor stays inside the field")
     func promptScroll() throws {
         let layout = PromptLayout(title: "T", message: "M", metrics: metrics, measurer: measurer)

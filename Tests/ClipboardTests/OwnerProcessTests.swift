@@ -48,6 +48,17 @@ struct OwnerProcessTests: ScopedSuite {
         #expect(try Selections.clipboard(xvfb).read(selection) == Array("second".utf8))
     }
 
+    @Test(
+        "clear leaves the selection with no owner: the helper exits and a read finds it empty",
+        arguments: Selection.allCases)
+    func clearEmpties(selection: Selection) throws {
+        let pid = try Selections.clipboard(xvfb).startOwner(of: Array("a dead link".utf8), for: selection)
+        #expect(!Selections.hasExited(pid))
+        try ClipboardBackend.x11(displayName: xvfb.display).clear(selection, environment: xvfb.environment)
+        try waitUntil("the helper to exit") { Selections.hasExited(pid) }
+        #expect(throws: ClipboardError.empty(selection)) { try Selections.clipboard(xvfb).read(selection) }
+    }
+
     @Test("the helper hands the text to a clipboard manager and exits; the text stays readable")
     func handOffToClipboardManager() throws {
         let manager = try TestClipboardManager(displayName: xvfb.display)

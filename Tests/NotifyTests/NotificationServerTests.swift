@@ -116,6 +116,49 @@ struct NotificationServerTests {
         #expect(try server.nextEvent(of: id, before: deadline) == .closed(.dismissed))
     }
 
+    @Test("a repeatable key is reported each time the server sends it; the others still once")
+    func repeatableKey() throws {
+        let bus = try SessionBus()
+        let recorder = try RecordingNotificationServer(on: bus)
+        let server = try NotificationServer(busAddress: bus.address, before: deadline)
+        try server.watchSignals(before: deadline)
+        let id = try server.show(.init(summary: "again", body: ""), before: deadline)
+        try recorder.repeatAction("copy", on: Int(id), count: 3)
+        try recorder.repeatAction("default", on: Int(id), count: 3)
+        try recorder.close(Int(id), reason: 2)
+        var events: [NotificationEvent] = []
+        while let event = try server.nextEvent(of: id, repeatable: ["copy"], before: deadline) {
+            events.append(event)
+            if case .closed = event { break }
+        }
+        #expect(
+            events == [
+                .actionInvoked("copy"), .actionInvoked("copy"), .actionInvoked("copy"), .actionInvoked("default"),
+                .closed(.dismissed),
+            ])
+    }
+
+    @Test("shown again in place of one (replaces_id), what the server said of the old one before is passed over")
+    func replacedDropsStaleSignals() throws {
+        let bus = try SessionBus()
+        let recorder = try RecordingNotificationServer(on: bus)
+        let server = try NotificationServer(busAddress: bus.address, before: deadline)
+        try server.watchSignals(before: deadline)
+        let id = try server.show(.init(summary: "first", body: ""), before: deadline)
+        // A click: the action, then the closing, both sent before the replacement is asked for.
+        try recorder.invoke("retry", on: Int(id))
+        #expect(try server.nextEvent(of: id, before: deadline) == .actionInvoked("retry"))
+        var next = DesktopNotification(summary: "outcome", body: "")
+        next.replacesID = id
+        let shown = try server.show(next, before: deadline)
+        #expect(shown == id)
+        #expect(recorder.notifications.last?["replaces_id"] as? Int == Int(id))
+        // The closing of the first is gone; the next event is about the outcome.
+        #expect(try server.nextEvent(of: shown, before: .now + .milliseconds(200)) == nil)
+        try recorder.close(Int(shown), reason: 1)
+        #expect(try server.nextEvent(of: shown, before: deadline) == .closed(.expired))
+    }
+
     @Test("no event before the deadline is nil, and waits no longer than it")
     func eventDeadline() throws {
         let bus = try SessionBus()

@@ -50,7 +50,8 @@ struct DesktopNotificationTests: ScopedSuite {
         #expect(note["summary"] as? String == "Pasted")
         #expect(note["body"] as? String == url)
         #expect(note["actions"] as? [String] == ["default", "Open", "copy", "Copy link"])
-        #expect(note["expire_timeout"] as? Int == 4000)
+        // A card with actions stays long enough to use them (notify-timeout unset).
+        #expect(note["expire_timeout"] as? Int == 60000)
         let hints = try #require(note["hints"] as? [String: Any])
         #expect(hints["urgency"] as? Int == 1)
         #expect(hints["desktop-entry"] as? String == "paste")
@@ -106,7 +107,8 @@ struct DesktopNotificationTests: ScopedSuite {
         let body = try #require(notes[0]["body"] as? String)
         // The command is one word to line breaking, as in the window (no-break space).
         #expect(body.hasSuffix("\nThe text waits in the outbox (\(id)): paste\u{00A0}--retry sends it."), "\(body)")
-        #expect(notes[0]["actions"] as? [String] == ["retry", "Retry now"])
+        // A click on the card itself (the default action, all mako reaches) retries too.
+        #expect(notes[0]["actions"] as? [String] == ["default", "Retry", "retry", "Retry now"])
         #expect(try mock.pastes().isEmpty)
         try server.invoke("retry", on: notes[0]["id"] as? Int ?? 0)
         try waitUntil("the retried paste", timeout: 30) { (try? mock.pastes().count) == 1 }
@@ -249,13 +251,18 @@ struct DesktopNotificationTests: ScopedSuite {
     @Test(
         "which way an outcome is shown",
         arguments: [
-            (NotifyStyle.auto, true, true, false), (.auto, false, true, true), (.auto, false, false, false),
-            (.window, false, true, false), (.desktop, true, true, true), (.desktop, true, false, false),
+            (NotifyStyle.auto, true, true, false, false), (.auto, false, true, false, true),
+            (.auto, false, false, false, false), (.window, false, true, false, false),
+            (.desktop, true, true, false, true),
+            (.desktop, true, false, false, false),
+            // A Wayland session: the desktop's toast even with DISPLAY (issue 41, item 4).
+            (.auto, true, true, true, true), (.auto, true, false, true, false), (.window, true, true, true, false),
         ])
-    func route(style: NotifyStyle, hasDisplay: Bool, hasBus: Bool, isDesktop: Bool) {
+    func route(style: NotifyStyle, hasDisplay: Bool, hasBus: Bool, isWayland: Bool, isDesktop: Bool) {
         var plan = RunPlan.Windows(isShown: true, displayName: hasDisplay ? ":9" : nil, notifyTimeout: .seconds(1))
         plan.style = style
         plan.busAddress = hasBus ? "unix:path=/bus" : nil
+        plan.isWaylandSession = isWayland
         #expect(plan.usesDesktopNotifications == isDesktop)
     }
 }

@@ -7,7 +7,8 @@ import TestSupport
 /// Only the notification server answers for the person (issue 45, item 2): another client on the
 /// session bus sends `ActionInvoked` to paste's unique name (a unicast signal passes every match
 /// rule) for the guard's question, for `delete` and for `default`, and nothing happens; the
-/// server's own answers still count, each action once however often it is sent.
+/// server's own answers still count, each action once however often it is sent (Copy link
+/// excepted: it may be asked for again, from the server only; NotificationOutcomeTests).
 @Suite("Forged and repeated answers on the session bus", .temporaryHome, .mock)
 struct ForgedAnswerTests: ScopedSuite {
     static let path = "/org/freedesktop/Notifications"
@@ -111,5 +112,53 @@ struct ForgedAnswerTests: ScopedSuite {
         try waitForNotifierToLeave(note, on: bus)
         try waitForOpeners()
         #expect(try String(contentsOf: openedFile(in: home), encoding: .utf8) == url + "\n")
+    }
+
+    /// A failed run whose text waits in the outbox (a 503), and its notification.
+    func failedRun(on bus: SessionBus, server: RecordingNotificationServer) throws -> (PasteRunner, [String: Any]) {
+        let paste = try desktopRunner(home: home, bus: bus)
+        try paste.writeConfig(pastieConfig(mock, isDefault: true))
+        try mock.addFault(.status(503), count: 1, path: "/pastes/create")
+        let result = try paste.run(["--notify", "--no-copy"], stdin: "send me once\n")
+        #expect(result.status == 75, "stderr: \(result.err)")
+        let note = try #require(server.notifications.first)
+        #expect(note["actions"] as? [String] == ["default", "Retry", "retry", "Retry now"])
+        return (paste, note)
+    }
+
+    @Test("a forged 'retry' sends nothing: the text stays in the outbox")
+    func forgedRetry() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let (paste, note) = try failedRun(on: bus, server: server)
+        try forge("retry", for: note, on: bus)
+        try forge("default", for: note, on: bus)
+        try server.close(note["id"] as? Int ?? 0, reason: 2)
+        try waitForNotifierToLeave(note, on: bus)
+        #expect(try mock.pastes().isEmpty)
+        #expect(try paste.outboxIDs().count == 1)
+        #expect(server.notifications.count == 1)
+    }
+
+    @Test("the server's 'default' and 'retry', 20 times each, send the text once (one effect, two keys)")
+    func repeatedRetryOnce() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus)
+        let (paste, note) = try failedRun(on: bus, server: server)
+        let id = try #require(note["id"] as? Int)
+        try server.repeatAction("default", on: id, count: 20)
+        try server.repeatAction("retry", on: id, count: 20)
+        try waitUntil("the card to say how the retry went", timeout: 60) {
+            server.notifications.contains { $0["replaces_id"] as? Int == id }
+        }
+        try server.close(id, reason: 2)
+        try waitForNotifierToLeave(note, on: bus)
+        #expect(try mock.requests().filter { $0.method == "POST" }.count == 2)
+        #expect(try mock.pastes().count == 1)
+        #expect(try paste.outboxIDs().isEmpty)
+        // The one outcome: the paste made (not copied: no display here), in the failure's place.
+        let outcomes = server.notifications.filter { $0["replaces_id"] as? Int == id }
+        #expect(outcomes.count == 1)
+        #expect(outcomes.first?["summary"] as? String == "Pasted")
     }
 }

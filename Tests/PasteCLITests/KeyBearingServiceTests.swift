@@ -46,7 +46,7 @@ struct KeyBearingServiceTests: ScopedSuite {
         let note = try #require(server.notifications.first)
         #expect(note["summary"] as? String == "Copied")
         #expect(note["body"] as? String == shown + "\n" + DesktopNotice.noOpenLine)
-        #expect(note["actions"] as? [String] == ["copy", "Copy link"])
+        #expect(note["actions"] as? [String] == ["default", "Copy", "copy", "Copy link"])
     }
 
     @Test("an undeclared service of the same kind is unmarked and shown whole")

@@ -62,13 +62,21 @@ struct NotifierSecretTests: ScopedSuite {
         let key = String(link[link.index(after: hash)...])
         #expect(key.count >= 20, "\(link)")
         let note = try #require(server.notifications.first)
-        #expect(note["actions"] as? [String] == ["copy", "Copy link", "delete", "Delete paste"])
+        // The click on the card copies the link (issue 41, item 3): it never opens it.
+        #expect(note["actions"] as? [String] == ["default", "Copy", "copy", "Copy link", "delete", "Delete paste"])
         #expect(
             note["body"] as? String
                 == String(link[..<hash]) + "…\nNo Open button: the browser's command line, which every user can "
                 + "read, would hold the link's key. Paste the link into the browser instead.")
-        // The server invokes it anyway (a click on the notification itself): nothing opens.
-        try server.invoke("default", on: note["id"] as? Int ?? 0)
+        // A click on the notification itself copies (no display here: the card says it could
+        // not); nothing opens. The card, still offering its actions, is then dismissed.
+        let id = try #require(note["id"] as? Int)
+        try server.invoke("default", on: id)
+        try waitUntil("the card to say how the copy went", timeout: 30) {
+            server.notifications.contains { $0["replaces_id"] as? Int == id }
+        }
+        #expect(server.notifications.last?["summary"] as? String == "Not copied")
+        try server.close(id, reason: 2)
         let sender = try #require(note["sender"] as? String)
         let opener = home.root.appendingPathComponent("bin/xdg-open").path
         try waitUntil("the notifier to leave and no opener to run", timeout: 30) {

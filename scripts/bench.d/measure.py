@@ -666,7 +666,8 @@ def read_line(stream, what):
 def stamps(record):
     """The arrival times of the Notify calls recorded so far."""
     with open(record) as f:
-        return [json.loads(line)["received"] for line in f if line.endswith("\n")]
+        records = [json.loads(line) for line in f if line.endswith("\n")]
+    return [record["received"] for record in records if "received" in record]
 
 
 def write_prose_and_code(path, size):

@@ -124,7 +124,10 @@ struct PlanResolver {
             isShown: showsWindows(settings), displayName: context.nonEmpty("DISPLAY"),
             notifyTimeout: settings.notifyTimeout, style: settings.notifyStyle,
             busAddress: context.nonEmpty("DBUS_SESSION_BUS_ADDRESS"), configPath: invocation.configPath,
-            environment: context.environment, picker: settings.picker, showsQR: invocation.showsQR)
+            environment: context.environment, picker: settings.picker, showsQR: invocation.showsQR,
+            isNotifyTimeoutExplicit: settings.isNotifyTimeoutExplicit,
+            isWaylandSession: context.nonEmpty("WAYLAND_DISPLAY") != nil
+                || context.nonEmpty("XDG_SESSION_TYPE") == "wayland")
     }
 
     /// Whether anything can be shown: an X display for the windows, or a session bus for

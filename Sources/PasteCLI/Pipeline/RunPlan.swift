@@ -43,17 +43,26 @@ struct RunPlan: Sendable {
         /// `--qr`: the URL as a QR code on a terminal's stderr, and as the desktop
         /// notification's image.
         var showsQR = false
+        /// Whether the config set `notify-timeout`: then a desktop notification with actions goes
+        /// after it too (`DesktopNotice.expiry`).
+        var isNotifyTimeoutExplicit = false
+        /// Whether the run is in a Wayland session (`WAYLAND_DISPLAY`, or `XDG_SESSION_TYPE` =
+        /// `wayland`): its notifications are the desktop's, `DISPLAY` or not.
+        var isWaylandSession = false
 
         /// No windows at all (`--retry`, which runs from cron).
         static let none = Windows(isShown: false, displayName: nil, notifyTimeout: .zero)
 
         /// Whether notifications go to the desktop's notification server first: `desktop`,
-        /// or `auto` where no X display is there (and a session bus is).
+        /// or `auto` in a Wayland session or where no X display is there (and a session bus
+        /// is). On Wayland paste's own X window would come through XWayland as an ordinary
+        /// window (sway floats it, titled, in the middle of the screen): the desktop's toast is
+        /// the one that looks like one. Where no server answers, the window still shows it.
         var usesDesktopNotifications: Bool {
             guard busAddress != nil else { return false }
             switch style {
             case .desktop: return true
-            case .auto: return displayName == nil
+            case .auto: return displayName == nil || isWaylandSession
             case .window: return false
             }
         }

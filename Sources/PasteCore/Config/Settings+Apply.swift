@@ -48,6 +48,7 @@ extension Settings {
         },
         .init("notify-timeout", .paste, "how long a notification stays") { settings, value throws(ConfigError) in
             settings.notifyTimeout = try value.duration(SettingRange.notifyTimeout)
+            settings.isNotifyTimeoutExplicit = true
         },
         .init("max-retry-after", .paste, "the longest Retry-After waited for") { settings, value throws(ConfigError) in
             settings.maximumRetryAfter = try value.duration(SettingRange.maximumRetryAfter)

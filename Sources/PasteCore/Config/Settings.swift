@@ -37,6 +37,10 @@ public struct Settings: Sendable, Equatable {
     public static let defaultMaximumClipboardBytes = 1 << 30
     /// How long a notification stays on screen.
     public var notifyTimeout: Duration = .seconds(4)
+    /// Whether the file sets `notify-timeout` itself: then every notification goes after it, a
+    /// desktop notification with actions too (without it, one with actions stays longer: long
+    /// enough to use them).
+    public var isNotifyTimeoutExplicit = false
     /// Whether the URL is copied to the clipboard.
     public var copy = true
     /// Whether the file says `copy = true` itself: then a run with no display says that the URL

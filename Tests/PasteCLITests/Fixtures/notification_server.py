@@ -3,7 +3,8 @@
 
 Owns the name on the bus at --address (jeepney, from .build/venv), answers GetCapabilities with
 --capabilities, and writes each Notify call as one JSON line to --record (image-data as its
-numbers and the length of its pixels; its centre pixel's channels as "image-centre"). Prints "ready" once it owns the name.
+numbers and the length of its pixels; its centre pixel's channels as "image-centre"), and each
+CloseNotification call as {"call": "CloseNotification", "id": …}. Prints "ready" once it owns the name.
 
 Tests drive it through its own interface, org.paste.TestServer, with dbus-send:
   Invoke(u id, s key)      emits ActionInvoked(id, key), then NotificationClosed(id, 2)
@@ -97,6 +98,8 @@ while True:
         elif options.expire:
             emit("NotificationClosed", "uu", (id, 1), id)
     elif member == "CloseNotification":
+        with open(options.record, "a") as file:
+            file.write(json.dumps({"call": "CloseNotification", "id": message.body[0], "sender": message.header.fields.get(HeaderFields.sender)}) + "\n")
         connection.send(new_method_return(message))
         emit("NotificationClosed", "uu", (message.body[0], 3), message.body[0])
     elif member == "Invoke":
