@@ -107,12 +107,15 @@ struct RecordStage {
             preview = nil
         }
         let outcome = answer.outcome
+        // A living paste's record first: a run killed after this never makes it a second time.
+        let living = LivingRecorder.pasted(job, outcome: outcome, context: context, output: output)
         let type = job.type.essence
         let deletion = outcome.deletion.map(Deletion.init(answered:))
         var record = HistoryRecord(
             time: context.now(), service: job.service.name, url: outcome.url, byteCount: size, sha256: digest,
             title: storedTitle(job.title), preview: preview.map(output.shown), options: job.optionsKey, type: type)
         record.deletion = deletion
+        record.living = living?.name
         var historyFailure: StoreError?
         do { try history.append(record) } catch { historyFailure = error }
         if let historyFailure, let claim = job.claim {
@@ -145,10 +148,12 @@ struct RecordStage {
                         + "'paste --outbox drop \(claim.id)' removes it")
             }
         }
-        return PasteResult(
+        var result = PasteResult(
             url: outcome.url, service: job.service.name, byteCount: size, sha256: digest, title: job.title,
             deletion: deletion, type: type,
             isKeyBearing: KeyBearingURL.isKeyBearing(job))
+        result.living = living
+        return result
     }
 
     // MARK: - Failures

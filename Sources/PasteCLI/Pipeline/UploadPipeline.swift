@@ -36,6 +36,10 @@ struct UploadPipeline {
         _ plan: RunPlan, clipboard: SessionClipboard,
         earlyOwner: (any PreparedClipboardWrite)?
     ) throws -> ExitStatus {
+        // `--update NAME`: its lock held for the run, its profile decided (Pipeline/Living).
+        var plan = plan
+        let livingLock = try LivingStage.begin(&plan, context: context)
+        defer { withExtendedLifetime(livingLock) {} }
         var windows = DesktopWindows(plan: plan.windows, output: output)
         if plan.windows.isShown { windows.retrying = RetryFeedback(plan: plan.windows, output: output) }
 
@@ -69,6 +73,7 @@ struct UploadPipeline {
         // Nothing goes to a public service nobody chose before the person says so.
         try ConsentStage(output: output, context: context).ask(plan: &plan, reading: &reading, windows: windows)
         var inputs = reading.inputs
+        if plan.living != nil && inputs.count > 1 { throw LivingError.severalInputs }
         // Said once per service used, now that what was read chose them.
         for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
 
@@ -115,6 +120,7 @@ struct UploadPipeline {
             // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
             keepsPreviews: !plan.isForced && consented.isEmpty)
 
+        LivingStage.finish(results, plan: plan, context: context, output: output)
         // A text that went to a fallback service says where and why, on stderr and in the window.
         for detour in detours { output.notice(PasteFailure.fallbackLine(detour)) }
         if let detour = detours.first {
@@ -165,6 +171,10 @@ struct UploadPipeline {
             {
             case .repeated(let paste): results[index] = .success(paste)
             case .send(let job):
+                if let waiting = LivingStage.beforeSend(job, record: record, plan: plan, context: context, output: output) {
+                    results[index] = .failure(waiting)
+                    continue
+                }
                 jobs.append(job)
                 positions.append(index)
             }
