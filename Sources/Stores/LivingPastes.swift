@@ -4,9 +4,12 @@ import SystemInterop
 
 /// A living paste (`paste --update NAME`): what the state folder remembers of it.
 ///
+/// Texts are ordered by their outbox entry names (`OutboxEntry.name`), which sort by creation:
+/// a text read without an entry gets a name of the same shape (`entryName(at:)`).
+///
 /// Made when its first text is about to be sent (`isMade` false, `createdAt` its entry's
 /// time), completed the moment the service answered (id, URL, deletion), and brought up to date
-/// after each update (`updates`, `contentTime`). Stored as one JSON object per name in
+/// after each update (`updates`, `contentEntry`). Stored as one JSON object per name in
 /// `$XDG_STATE_HOME/paste/living/NAME.json` (0600: the deletion data is a secret).
 public struct LivingPaste: Codable, Sendable, Equatable {
     /// The person's name for it.
@@ -25,15 +28,23 @@ public struct LivingPaste: Codable, Sendable, Equatable {
     public var updated: Date?
     /// How many times its content was replaced.
     public var updates: Int
-    /// When the text now on the server was read (its outbox entry's time): a waiting update of
-    /// an older text is never sent after it (last writer wins).
-    public var contentTime: Date?
+    /// The outbox entry name (`OutboxEntry.name`: creation order, to the millisecond) of the
+    /// text now on the server: a waiting update of an older text is never sent after it (last
+    /// writer wins).
+    public var contentEntry: String?
 
     public init(name: String, service: String, created: Date) {
         self.name = name
         self.service = service
         self.created = created
         self.updates = 0
+    }
+
+    /// A name ordered like outbox entry names, for a text read at `time` that has no entry.
+    public static func entryName(at time: Date) -> String {
+        let milliseconds = Int64((time.timeIntervalSince1970 * 1000).rounded(.down))
+        let digits = String(milliseconds)
+        return String(repeating: "0", count: max(0, 13 - digits.count)) + digits + "-9999"
     }
 
     /// Whether the service made it (its id is known).
@@ -43,7 +54,7 @@ public struct LivingPaste: Codable, Sendable, Equatable {
         case name, service, id, url
         case deletion = "delete"
         case created, updated, updates
-        case contentTime = "content_time"
+        case contentEntry = "content_entry"
     }
 }
 

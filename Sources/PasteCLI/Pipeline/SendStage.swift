@@ -216,7 +216,7 @@ struct SendStage {
             // An image or a binary file is kept byte-exact and retried as a file.
             contentType: input.type.category == .text ? nil : input.type.name)
         metadata.living = service.living?.name
-        metadata.livingAction = service.living.map { $0.isUpdate ? .update : .create }
+        metadata.livingAction = service.living.map { $0.isCreate ? .create : .update }
         return metadata
     }
 

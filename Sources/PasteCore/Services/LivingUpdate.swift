@@ -113,6 +113,9 @@ public struct LivingTarget: Sendable, Equatable {
 
     /// Whether this run replaces an existing paste (else it makes the first one).
     public var isUpdate: Bool { id != nil }
+    /// Whether this run's text makes the paste (its outbox entry is a create, never merged);
+    /// else it replaces the content, now or once the paste is made (an update).
+    public var isCreate: Bool { id == nil && !isWaiting }
 }
 
 extension String {

@@ -171,19 +171,20 @@ enum LivingStage {
         }
         guard !items.isEmpty else { return }
         let store = LivingPastes(context: context)
-        var newestUpdate: [String: Date] = [:]
+        // Entry names sort by creation, to the millisecond (`OutboxEntry.name`).
+        var newestUpdate: [String: String] = [:]
         for item in items where item.entry.metadata.livingAction == .update {
             let living = item.entry.metadata.living!
-            newestUpdate[living] = max(newestUpdate[living] ?? item.entry.metadata.created, item.entry.metadata.created)
+            newestUpdate[living] = max(newestUpdate[living] ?? item.entry.name, item.entry.name)
         }
         for item in items where !item.isBusy {
             let metadata = item.entry.metadata
             let living = metadata.living!
             let record = try? store.paste(named: living)
             let isOlderThanServer =
-                record?.isMade == true && record?.contentTime.map { metadata.created <= $0 } == true
+                record?.isMade == true && record?.contentEntry.map { item.entry.name <= $0 } == true
             let isOlderUpdate =
-                metadata.livingAction == .update && (newestUpdate[living].map { metadata.created < $0 } ?? false)
+                metadata.livingAction == .update && (newestUpdate[living].map { item.entry.name < $0 } ?? false)
             guard isOlderThanServer || isOlderUpdate else { continue }
             if (try? outbox.drop(id: item.id)) != nil {
                 output.note(
@@ -203,7 +204,7 @@ enum LivingStage {
         let record = try store.paste(named: name)
         var target = LivingTarget(name: name)
         if let record, record.isMade {
-            if let held = record.contentTime, entry.metadata.created <= held { throw LivingError.superseded(name: name) }
+            if let held = record.contentEntry, entry.name <= held { throw LivingError.superseded(name: name) }
             target.id = record.id
             target.url = record.url
             target.recreates = service.updating?.mode == .recreate
@@ -238,10 +239,12 @@ enum LivingRecorder {
     {
         guard let living = job.service.living else { return nil }
         let store = LivingPastes(context: context)
-        let contentTime: Date
+        let contentEntry: String
         switch job.source {
-        case .input(let fresh): contentTime = fresh.metadata.created
-        case .outbox: contentTime = job.claim?.entry.metadata.created ?? context.now()
+        case .input(let fresh):
+            contentEntry = job.claim?.entry.name ?? LivingPaste.entryName(at: fresh.metadata.created)
+        case .outbox:
+            contentEntry = job.claim?.entry.name ?? LivingPaste.entryName(at: context.now())
         }
         var record =
             (try? store.paste(named: living.name))
@@ -260,7 +263,7 @@ enum LivingRecorder {
             record.deletion = outcome.deletion
             record.service = job.service.name
         }
-        record.contentTime = max(record.contentTime ?? contentTime, contentTime)
+        record.contentEntry = max(record.contentEntry ?? contentEntry, contentEntry)
         do {
             try store.save(record)
         } catch {
