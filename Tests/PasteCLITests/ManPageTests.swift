@@ -105,7 +105,8 @@ struct ManPageTests {
         "json", "xml",
         "header", "result", "deletion", "error-message", "accepts", "max-size", "response-timeout", "summary",
         "ca-file", "ca-path",
-        "pinned-pubkey", "insecure", "client-cert", "client-key", "proxy", "no-proxy", "fallback", "fallback-public",
+        "pinned-pubkey", "insecure", "client-cert", "client-key", "proxy", "no-proxy", "update", "update-url",
+        "update-method", "update-json", "id", "delete-url", "fallback", "fallback-public",
     ]
 
     static let pages = ["man/paste.1", "man/paste-config.5", "man/paste-mock.1"]

@@ -157,16 +157,17 @@ public enum BuiltInServices {
     }
 
     /// GitLab snippets (REST API `POST /snippets`, `PUT /snippets/:id` with `files:
-    /// [{action: update, file_path, content}]`, `DELETE /snippets/:id`): a public personal
-    /// snippet of one file, its page `web_url`, its id `id`. Needs a personal access token:
+    /// [{action: update, file_path, content}]`, `DELETE /snippets/:id`): a private personal
+    /// snippet of one file (only its owner sees it), its page `web_url`, its id `id`. Needs a personal access token:
     /// `header = PRIVATE-TOKEN: ${cmd:…}` in a `[service "gitlab"]` section; `url` moves it to
     /// another GitLab (`https://gitlab.example/api/v4/snippets`).
     public static var gitlab: ServiceProfile {
         var profile = ServiceProfile(name: "gitlab", url: ConfigValue("https://gitlab.com/api/v4/snippets"))
         profile.format = .json
         profile.jsonTemplate = ConfigValue(
-            #"{"title": "{title:{filename}}", "visibility": "public", "files": [{"file_path": "{filename}", "content": "{content}"}]}"#
+            #"{"title": "{title:{filename}}", "visibility": "private", "files": [{"file_path": "{filename}", "content": "{content}"}]}"#
         )
+        profile.isAlwaysPrivate = true
         profile.result = .json(pointer: "/web_url")
         profile.errorMessage = try? Template(configText: "{json:/message}", use: .result)
         profile.updating = LivingUpdate(
@@ -174,7 +175,7 @@ public enum BuiltInServices {
             jsonTemplate: ConfigValue(
                 #"{"files": [{"action": "update", "file_path": "{filename}", "content": "{content}"}]}"#),
             idRule: try? Template(configText: "{json:/id}", use: .result), deleteURL: "snippets/{id}")
-        profile.summary = "GitLab snippets (public, a token needed, --update keeps one)"
+        profile.summary = "GitLab snippets (private, a token needed, --update keeps one)"
         return profile
     }
 
