@@ -68,8 +68,8 @@ struct LivingPasteTests: ScopedSuite {
         let id = storedID(stored, api)
         let page = mock.url(api.page.replacingOccurrences(of: "ID", with: id))
         #expect(urls == Array(repeating: page + "\n", count: 4))
-        #expect(try mock.fetch(url: page).body == Data("fourth\n".utf8))
         let requests = try mock.requests()
+        #expect(try mock.fetch(url: page).body == Data("fourth\n".utf8))
         #expect(requests.map(\.method) == ["POST"] + Array(repeating: api.updateMethod, count: 3))
         #expect(requests.dropFirst().allSatisfy { $0.path == api.updatePath.replacingOccurrences(of: "ID", with: id) })
         for request in requests { #expect(request.header(api.headerName) == api.headerValue) }
@@ -273,9 +273,11 @@ struct LivingPasteTests: ScopedSuite {
     func guarded() throws {
         try paste.writeConfig(section(Self.apis[0]))
         #expect(try paste.run(["-S", "gist", "--update", "g", "--no-copy"], stdin: "fine\n").status == 0)
-        let secret = "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
+        let secret = "status\n  aws_access_key_id = AKIAY026A4N7VAPKLNWR\n"
         let result = try paste.run(["--update", "g", "--no-copy"], stdin: secret)
         #expect(result.status == 77, "\(result.err)")
+        #expect(result.err.hasPrefix("paste: refusing to upload: it looks like it holds an AWS access key"))
+        #expect(try paste.outboxContents().isEmpty)
         #expect(try mock.requests().count == 1)
         #expect(try mock.pastes().map(\.data) == [Data("fine\n".utf8)])
     }
