@@ -91,7 +91,8 @@ public enum ResultExtractor {
         var outcome = Outcome(url: url, deletion: deletionRule.flatMap { deletion(from: &answer, rule: $0) })
         if let updating = profile.updating {
             let found = updating.idRule.flatMap { answer.evaluate($0) }.map(decodingJSONString)
-            outcome.id = found.flatMap { $0.isEmpty ? nil : Sanitizer.printable($0, limit: 512) }
+            outcome.id =
+                found.flatMap { $0.isEmpty ? nil : Sanitizer.printable($0, limit: 512) }
                 ?? LivingUpdate.id(fromURL: url)
         }
         return outcome

@@ -50,7 +50,9 @@ struct LivingPasteTests: ScopedSuite {
         api.service == "gitlab" ? String(stored.id) : stored.token ?? "?"
     }
 
-    @Test("create, then three updates: one URL, the server holding the last text, the token from ${cmd:}", arguments: apis)
+    @Test(
+        "create, then three updates: one URL, the server holding the last text, the token from ${cmd:}", arguments: apis
+    )
     func createAndUpdate(_ api: API) throws {
         try paste.writeConfig(section(api))
         var urls: [String] = []
@@ -116,7 +118,9 @@ struct LivingPasteTests: ScopedSuite {
         #expect(second.err.hasSuffix(keptLine(id: firstID, isHeld: false) + "\n"), "\(second.err)")
         let third = try paste.run(["--config", down, "--update", "cron", "--no-copy"], stdin: "night 3\n")
         #expect(third.status == 75)
-        #expect(third.err.contains("paste: outbox entry \(firstID) of living paste 'cron' is replaced by a newer text: dropped\n"))
+        #expect(
+            third.err.contains(
+                "paste: outbox entry \(firstID) of living paste 'cron' is replaced by a newer text: dropped\n"))
         // Last writer wins: only the newest waits.
         #expect(try paste.outboxContents() == [Data("night 3\n".utf8)])
         // Never to another service, even one it falls back to: it waits for its own.

@@ -171,7 +171,9 @@ struct UploadPipeline {
             {
             case .repeated(let paste): results[index] = .success(paste)
             case .send(let job):
-                if let waiting = LivingStage.beforeSend(job, record: record, plan: plan, context: context, output: output) {
+                if let waiting = LivingStage.beforeSend(
+                    job, record: record, plan: plan, context: context, output: output)
+                {
                     results[index] = .failure(waiting)
                     continue
                 }

@@ -80,9 +80,12 @@ public struct LivingUpdate: Sendable, Equatable {
 
     /// The id a paste's URL gives when the service says nothing else: its last path segment.
     public static func id(fromURL url: String) -> String? {
-        let path = url.split(separator: "#").first.map(String.init) ?? url
-        let trimmed = path.split(separator: "?").first.map(String.init) ?? path
-        guard let last = trimmed.split(separator: "/").last, !last.contains(":") else { return nil }
+        var rest = Substring(url)
+        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
+        // The path starts after the host; a URL that is only a host has no id.
+        guard let slash = rest.firstIndex(of: "/") else { return nil }
+        let path = rest[slash...].prefix { $0 != "?" && $0 != "#" }
+        guard let last = path.split(separator: "/").last else { return nil }
         return String(last)
     }
 }

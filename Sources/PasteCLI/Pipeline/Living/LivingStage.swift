@@ -140,7 +140,8 @@ enum LivingStage {
 
     /// After a fresh run's paste is recorded: a text left in the outbox collapses the older
     /// pending updates of its name; a recreated paste says so.
-    static func finish(_ results: [Result<PasteResult, PasteFailure>], plan: RunPlan, context: Context, output: Output) {
+    static func finish(_ results: [Result<PasteResult, PasteFailure>], plan: RunPlan, context: Context, output: Output)
+    {
         guard let living = plan.route.service.living else { return }
         for result in results {
             switch result {
