@@ -95,7 +95,8 @@ struct ManPageTests {
         "service", "notify", "notify-style", "picker", "timeout", "connect-timeout", "stall-timeout",
         "response-timeout", "clipboard-timeout",
         "clipboard", "max-clipboard",
-        "notify-timeout", "max-retry-after", "repeat-window", "retries", "retry-max-attempts", "copy", "image-service",
+        "notify-timeout", "max-retry-after", "repeat-window", "guess-language", "retries", "retry-max-attempts", "copy",
+        "image-service",
         "ca-file", "ca-path", "proxy", "no-proxy",
     ]
     /// Every key of `[service "NAME"]`, mirrored by hand.

@@ -30,19 +30,37 @@ struct LanguageGuessTests {
         ("yaml", "---\nname: paste\nversion: 1\n"),
         ("yaml", "services:\n  web:\n    image: nginx\n    ports:\n      - \"80:80\"\n"),
         ("yaml", "on:\n  push:\n    branches:\n      - main\njobs:\n  test:\n    runs-on: ubuntu-latest\n"),
-        ("pytb", "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nZeroDivisionError: division by zero\n"),
-        ("java", "Exception in thread \"main\" java.lang.NullPointerException\n\tat com.x.Main.run(Main.java:12)\n\tat com.x.Main.main(Main.java:5)\n"),
-        ("go", "panic: runtime error: index out of range\n\ngoroutine 1 [running]:\nmain.main()\n\t/tmp/x.go:8 +0x1d\n"),
+        (
+            "pytb",
+            "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nZeroDivisionError: division by zero\n"
+        ),
+        (
+            "java",
+            "Exception in thread \"main\" java.lang.NullPointerException\n\tat com.x.Main.run(Main.java:12)\n\tat com.x.Main.main(Main.java:5)\n"
+        ),
+        (
+            "go",
+            "panic: runtime error: index out of range\n\ngoroutine 1 [running]:\nmain.main()\n\t/tmp/x.go:8 +0x1d\n"
+        ),
         ("rust", "thread 'main' panicked at src/main.rs:2:5:\nexplicit panic\nnote: run with `RUST_BACKTRACE=1`\n"),
-        ("javascript", "TypeError: x is not a function\n    at Object.<anonymous> (/app/index.js:3:1)\n    at Module._compile (node:internal/modules/cjs/loader:1256:14)\n"),
+        (
+            "javascript",
+            "TypeError: x is not a function\n    at Object.<anonymous> (/app/index.js:3:1)\n    at Module._compile (node:internal/modules/cjs/loader:1256:14)\n"
+        ),
         ("python", "import os\n\ndef main():\n    print(os.getcwd())\n\nif __name__ == \"__main__\":\n    main()\n"),
         ("python", "class Stack:\n    def push(self, x):\n        self.items.append(x)\n"),
         ("go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n"),
         ("rust", "use std::io;\n\nfn main() {\n    let mut s = String::new();\n    println!(\"{}\", s);\n}\n"),
         ("c", "#include <stdio.h>\n\nint main(void) {\n    printf(\"hi\\n\");\n    return 0;\n}\n"),
         ("cpp", "#include <iostream>\nint main() { std::cout << \"hi\"; }\n"),
-        ("java", "public class Hello {\n    public static void main(String[] args) {\n        System.out.println(\"hi\");\n    }\n}\n"),
-        ("swift", "import Foundation\n\nfunc greet(_ name: String) -> String {\n    guard let first = name.first else { return \"\" }\n    return String(first)\n}\n"),
+        (
+            "java",
+            "public class Hello {\n    public static void main(String[] args) {\n        System.out.println(\"hi\");\n    }\n}\n"
+        ),
+        (
+            "swift",
+            "import Foundation\n\nfunc greet(_ name: String) -> String {\n    guard let first = name.first else { return \"\" }\n    return String(first)\n}\n"
+        ),
         ("javascript", "const fs = require('fs');\nfunction read(p) {\n  console.log(p);\n}\n"),
         ("typescript", "interface User {\n  name: string;\n  age: number;\n}\nexport type Id = string;\n"),
         ("ruby", "require 'json'\nclass A\n  def hi\n    [1, 2].each do |x|\n      puts x\n    end\n  end\nend\n"),

@@ -22,4 +22,6 @@ struct PasteResult {
     var isKeyBearing = false
     /// The living paste it made or replaced (`--update NAME`), with its update count.
     var living: LivingRecorded?
+    /// The language guessed from the text and sent (`UploadRequest.guessedLanguage`), if one was.
+    var guessedLanguage: String?
 }

@@ -234,7 +234,8 @@ struct PlanResolver {
         // A service named for the run that takes no text (a ShareX image uploader) is there for
         // an image: the clipboard's image is asked for first.
         let prefersImage = invocation.prefersImage || (isNamed && !service.accepts.takes(.text))
-        let options = invocation.options
+        var options = invocation.options
+        options.guessesLanguage = settings.guessesLanguage
         // Refuse options the service cannot honour before reading anything, when the service
         // is already certain: one named for the run takes everything, and with no image
         // service (or `--image`) only one service can be used. Otherwise the service depends on

@@ -153,6 +153,7 @@ struct RecordStage {
             deletion: deletion, type: type,
             isKeyBearing: KeyBearingURL.isKeyBearing(job))
         result.living = living
+        result.guessedLanguage = job.request.guessedLanguage
         return result
     }
 

@@ -144,12 +144,15 @@ public enum LanguageGuess {
         }
         // Jan  2 15:04:05 (syslog).
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        if months.contains(where: { line.hasPrefix($0 + " ") }), byte(6, " ") || digit(5), byte(9, ":") || byte(10, ":") {
+        if months.contains(where: { line.hasPrefix($0 + " ") }), byte(6, " ") || digit(5), byte(9, ":") || byte(10, ":")
+        {
             return true
         }
         // 12:00:00.123 at the start.
         if digit(0) && digit(1) && byte(2, ":") && digit(3) && digit(4) && byte(5, ":") { return true }
-        for level in ["INFO ", "WARN ", "ERROR ", "DEBUG ", "TRACE ", "[INFO]", "[WARN]", "[ERROR]", "[DEBUG]", "E0", "I0", "W0"]
+        for level in [
+            "INFO ", "WARN ", "ERROR ", "DEBUG ", "TRACE ", "[INFO]", "[WARN]", "[ERROR]", "[DEBUG]", "E0", "I0", "W0",
+        ]
         where line.hasPrefix(level) {
             return level.count > 2 || (digit(2) && digit(3))
         }
