@@ -132,7 +132,7 @@ public let optionTable: [OptionSpec] = [
         id: .burn, short: nil, argument: nil, help: "burn after reading; fails if the service cannot", group: .paste),
     OptionSpec(id: .new, short: nil, argument: nil, help: "always make a new paste, even for a repeat", group: .paste),
     OptionSpec(
-        id: .update, short: nil, argument: "NAME", help: "a living paste: made once, then replaced at the same URL",
+        id: .update, short: nil, argument: "NAME", help: "a living paste: made once, then updated at one URL",
         group: .paste),
     // Output
     OptionSpec(id: .noCopy, short: nil, argument: nil, help: "do not put the URL on the clipboard", group: .output),

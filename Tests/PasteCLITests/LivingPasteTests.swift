@@ -240,6 +240,22 @@ struct LivingPasteTests: ScopedSuite {
         #expect(try mock.fetch(url: url).body == Data("c\n".utf8))
     }
 
+    @Test("-n shows the create, then the update request, and remembers nothing")
+    func dryRun() throws {
+        try paste.writeConfig(section(Self.apis[0]))
+        let first = try paste.run(["-S", "gist", "--update", "n", "-n"], stdin: "one\n")
+        #expect(first.status == 0, "\(first.err)")
+        #expect(first.out.hasPrefix("POST \(mock.url("/gists"))\n"), "\(first.out)")
+        let living = paste.home.stateHome.appendingPathComponent("paste/living/n.json")
+        #expect(!FileManager.default.fileExists(atPath: living.path))
+        #expect(try paste.run(["-S", "gist", "--update", "n", "--no-copy"], stdin: "one\n").status == 0)
+        let id = try #require(try mock.pastes().first?.token)
+        let update = try paste.run(["--update", "n", "-n"], stdin: "two\n")
+        #expect(update.out.hasPrefix("PATCH \(mock.url("/gists/\(id)"))\n"), "\(update.out)")
+        #expect(update.out.contains("Authorization: Bearer ***") || update.out.contains("Authorization: "))
+        #expect(try mock.requests().count == 1)
+    }
+
     @Test("a service that cannot update says so before anything is sent (64)")
     func cannotUpdate() throws {
         let result = try paste.run(["--url", mock.url("/pastes/create"), "--update", "x", "--no-copy"], stdin: "t\n")

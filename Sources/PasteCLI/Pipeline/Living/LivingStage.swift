@@ -63,7 +63,7 @@ enum LivingStage {
         } else if record != nil, let entry = pendingCreate(of: name, outbox: Outbox(context: context)) {
             target.isWaiting = true
             target.waitingFor = entry.id
-        } else {
+        } else if !plan.isDryRun {
             try store.save(record ?? LivingPaste(name: name, service: service.name, created: context.now()))
         }
         plan.route.service = service.updatingProfile(target)
