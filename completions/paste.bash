@@ -41,9 +41,10 @@ _paste_pastebin() {
     fi
 
     local long_options="--file --null --clipboard --primary --image --service --url --config --init-config
-        --list-services --import-sxcu --title --lang --private --expiry --burn --new --no-copy
-        --json --quiet --verbose --dry-run --qr --force --timeout --insecure --notify --no-notify
-        --prompt --pick --history --retry --outbox --delete --delete-last --help --version"
+        --list-services --import-sxcu --title --lang --private --expiry --burn --new --update
+        --no-copy --json --quiet --verbose --dry-run --qr --force --timeout --insecure --notify
+        --no-notify --prompt --pick --history --retry --outbox --delete --delete-last --help
+        --version"
     local short_options="-f -0 -c -P -S -t -l -p -e -q -v -n -h -V"
 
     local command=${COMP_WORDS[0]} config="" word i outbox=0
@@ -91,7 +92,7 @@ _paste_pastebin() {
         -e | --expiry)
             COMPREPLY=($(compgen -W "10m 1h 1d 7d 30d never" -- "$cur"))
             return 0 ;;
-        --url | -t | --title | -l | --lang | --timeout | --delete)
+        --url | -t | --title | -l | --lang | --update | --timeout | --delete)
             return 0 ;;
     esac
 

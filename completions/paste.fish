@@ -66,6 +66,7 @@ complete -c paste -n 'not __paste_pastebin_is_coreutils' -s p -l private -d 'mak
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s e -l expiry -x -a '10m 1h 1d 7d 30d never' -d 'delete the paste after DURATION (10m, 1h, 7d)'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l burn -d 'burn after reading; fails if the service cannot'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l new -d 'always make a new paste, even for a repeat'
+complete -c paste -n 'not __paste_pastebin_is_coreutils' -l update -x -d 'a living paste: made once, then updated at one URL'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l no-copy -d 'do not put the URL on the clipboard'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l json -d 'print one JSON object per paste'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s q -l quiet -d 'print nothing but the URL and errors'

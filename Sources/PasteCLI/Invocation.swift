@@ -1,4 +1,5 @@
 import PasteCore
+import Stores
 
 /// What the person asked for, after parsing: the neutral model between argv and running.
 public struct Invocation: Sendable, Equatable {
@@ -26,6 +27,8 @@ public struct Invocation: Sendable, Equatable {
     public var configPath: String?
     public var options = PasteOptions()
     public var isNew = false
+    /// `--update NAME`: the living paste this run makes or replaces.
+    public var living: String?
     /// `-0`: the names `-f -` reads from stdin end with NUL, not newline.
     public var namesEndWithNUL = false
     public var copies = true
@@ -245,6 +248,13 @@ private func apply(
         invocation.options.expirySeconds = Int(seconds)
     case .burn: invocation.options.burnsAfterReading = true
     case .new: invocation.isNew = true
+    case .update:
+        guard let value, LivingPastes.isValidName(value) else {
+            throw UsageError(
+                detail: "bad living paste name '\(shown: value ?? "")': expected 1 to 64 of A-Z a-z 0-9 . _ -, "
+                    + "not starting with a dot")
+        }
+        invocation.living = value
     case .noCopy: invocation.copies = false
     case .json: invocation.isJSON = true
     case .quiet: invocation.isQuiet = true

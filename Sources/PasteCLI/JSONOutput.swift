@@ -15,6 +15,14 @@ enum JSONOutput {
             "\"type\":\(JSONText.quote(paste.type))",
         ]
         if let fileName { members.append("\"file\":\(JSONText.quote(fileName))") }
+        if let language = paste.guessedLanguage {
+            members.append("\"guessed_language\":\(JSONText.quote(language))")
+        }
+        if let living = paste.living {
+            members.append("\"living\":\(JSONText.quote(living.name))")
+            members.append("\"updates\":\(living.updates)")
+            members.append("\"recreated\":\(living.isRecreated)")
+        }
         return "{" + members.joined(separator: ",") + "}"
     }
 

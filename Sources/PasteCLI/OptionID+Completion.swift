@@ -35,6 +35,7 @@ extension OptionID {
         case .title: .text(label: "title")
         case .lang: .text(label: "language")
         case .timeout: .text(label: "seconds")
+        case .update: .text(label: "living paste name")
         case .null, .clipboard, .primary, .image, .initConfig, .listServices, .private, .burn, .new, .noCopy, .json,
             .quiet, .verbose, .dryRun, .qr, .force, .insecure, .notify, .noNotify, .prompt, .pick, .history, .retry,
             .outbox, .deleteLast, .help, .version:
@@ -53,7 +54,7 @@ extension OptionID {
         case .notify, .noNotify: [.notify, .noNotify]
         case .json: [.verbose]
         case .verbose: [.verbose, .json]
-        case .null, .title, .lang, .private, .expiry, .quiet, .dryRun: [self]
+        case .null, .title, .lang, .private, .expiry, .quiet, .dryRun, .update: [self]
         case .file, .image, .config, .initConfig, .listServices, .importSxcu, .burn, .new, .noCopy, .qr, .force,
             .timeout, .insecure, .prompt, .pick, .history, .retry, .outbox, .delete, .deleteLast:
             []

@@ -55,6 +55,7 @@ public enum OptionID: String, Sendable, CaseIterable {
     case expiry
     case burn
     case new
+    case update
     // Output
     case noCopy = "no-copy"
     case json
@@ -130,6 +131,9 @@ public let optionTable: [OptionSpec] = [
     OptionSpec(
         id: .burn, short: nil, argument: nil, help: "burn after reading; fails if the service cannot", group: .paste),
     OptionSpec(id: .new, short: nil, argument: nil, help: "always make a new paste, even for a repeat", group: .paste),
+    OptionSpec(
+        id: .update, short: nil, argument: "NAME", help: "a living paste: made once, then updated at one URL",
+        group: .paste),
     // Output
     OptionSpec(id: .noCopy, short: nil, argument: nil, help: "do not put the URL on the clipboard", group: .output),
     OptionSpec(id: .json, short: nil, argument: nil, help: "print one JSON object per paste", group: .output),

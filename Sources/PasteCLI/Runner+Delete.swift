@@ -34,6 +34,13 @@ enum DeleteError: PasteError {
 extension Runner {
     /// `--delete URL`: uses the deletion token or URL stored in history.
     func delete(url: String) throws -> ExitStatus {
+        // A living paste (`--update NAME`), by its URL or its name: its service's own deletion.
+        let livingPastes = LivingPastes(context: context)
+        if let living = try livingPastes.paste(url: url)
+            ?? (LivingPastes.isValidName(url) ? livingPastes.paste(named: url) : nil)
+        {
+            return try deleteLiving(living)
+        }
         let history = History(context: context)
         guard let record = try history.find(url: url) else { throw DeleteError.notInHistory(url: url) }
         let configuration = try loadConfiguration()

@@ -36,12 +36,27 @@ extension Runner {
         }
     }
 
-    /// `--history`: one line per paste, oldest first (or JSON Lines).
+    /// `--history`: one line per paste, oldest first (or JSON Lines); a living paste
+    /// (`--update NAME`) once, where its newest record is, with its update count.
     func printHistory() throws {
-        let records = try History(context: context).records()
-        for record in records {
+        let all = try History(context: context).records()
+        var newest: [String: Int] = [:]
+        var counts: [String: Int] = [:]
+        for (index, record) in all.enumerated() {
+            guard let living = record.living else { continue }
+            newest[living] = index
+            counts[living, default: 0] += 1
+        }
+        for (index, record) in all.enumerated() {
+            if let living = record.living, newest[living] != index { continue }
+            let updates = record.living.map { max(0, (counts[$0] ?? 1) - 1) }
             if invocation.isJSON {
-                output.result(JSONOutput.object(for: record), keeping: record.url)
+                var object = JSONOutput.object(for: record)
+                if let living = record.living, let updates {
+                    object.removeLast()
+                    object += ",\"living\":\(JSONText.quote(living)),\"updates\":\(updates)}"
+                }
+                output.result(object, keeping: record.url)
             } else {
                 let title = record.title.map { "  \(Sanitizer.printable($0, limit: 60))" } ?? ""
                 // Text says nothing more; an image or a binary file says what it is.
@@ -51,9 +66,14 @@ extension Runner {
                     }
                     ?? ""
                 let url = "\(shown: record.url, limit: Sanitizer.maximumURLLength)"
+                let living =
+                    record.living.map {
+                        "  living \(Sanitizer.printable($0, limit: 64)), \(updates ?? 0) "
+                            + "\(updates == 1 ? "update" : "updates")"
+                    } ?? ""
                 output.result(
                     "\(JSONText.timestamp(record.time))  \(shown: record.service)  "
-                        + "\(url)  \(record.byteCount) B\(type)\(title)", keeping: url)
+                        + "\(url)  \(record.byteCount) B\(type)\(title)\(living)", keeping: url)
             }
         }
     }

@@ -119,6 +119,14 @@ public struct RequestBuilder: Sendable {
         if options.language == nil, acceptsLanguage, let fileName {
             options.language = Lexers.language(forFileName: fileName)
         }
+        // Clipboard text has no name: its first bytes may say what it is (issue 43, item 3).
+        var guessed: String?
+        if options.language == nil, acceptsLanguage, options.guessesLanguage,
+            let sample = Self.sample(of: content), let language = LanguageGuess.language(of: sample)
+        {
+            options.language = language
+            guessed = language
+        }
         var expiry: String?
         if let seconds = options.expirySeconds {
             expiry = try PartError.lift { () throws(RequestError) in try expiryValue(seconds) }
@@ -162,8 +170,9 @@ public struct RequestBuilder: Sendable {
             headers.append(line)
         }
         if profile.format == .privatebin {
-            let (request, preview) = try buildPrivateBin(url: url, headers: headers, content: content, options: options)
+            var (request, preview) = try buildPrivateBin(url: url, headers: headers, content: content, options: options)
             previews.append(preview)
+            request.guessedLanguage = guessed
             return request
         }
 
@@ -279,8 +288,28 @@ public struct RequestBuilder: Sendable {
             })
         request.contentChecks = .text(in: profile.format)
         request.responseTimeout = profile.responseTimeout.map { .seconds($0) }
+        request.guessedLanguage = guessed
         return request
     }
+
+    /// The first bytes of a content, for the language guess (`LanguageGuess.window` of them):
+    /// in memory, a stream's start already read, or a file's first chunk.
+    static func sample(of content: ContentSource) -> [UInt8]? {
+        switch content {
+        case .bytes(let bytes): return Array(bytes.prefix(LanguageGuess.window + 1))
+        case .stream(_, let prefix, _): return prefix.isEmpty ? nil : Array(prefix.prefix(LanguageGuess.window + 1))
+        case .file(let path, _):
+            var sample: [UInt8] = []
+            try? FileSystem.forEachChunk(ofFile: path, chunkSize: LanguageGuess.window + 1) { chunk in
+                sample += chunk.prefix(LanguageGuess.window + 1 - sample.count)
+                if sample.count > LanguageGuess.window { throw SampleTaken() }
+            }
+            return sample.isEmpty ? nil : sample
+        }
+    }
+
+    /// Ends a file's read once the sample is taken.
+    private struct SampleTaken: Error {}
 
     /// The template of `format = json` when the service sets none.
     static let defaultJSONTemplate = #"{"content": "{content}"}"#

@@ -13,6 +13,9 @@ public enum ResultExtractor {
         public var url: String
         /// A deletion token or deletion URL, when the service gives one.
         public var deletion: String?
+        /// The paste's id, for a service that keeps living pastes (`LivingUpdate.idRule`, else
+        /// the URL's last segment): what its updates are sent to.
+        public var id: String? = nil
     }
 
     /// Extracts the URL.
@@ -91,7 +94,14 @@ public enum ResultExtractor {
             throw .notAPaste(service: service, url: url)
         }
         let deletionRule = request.deletion ?? profile.deletionRule
-        return Outcome(url: url, deletion: deletionRule.flatMap { deletion(from: &answer, rule: $0) })
+        var outcome = Outcome(url: url, deletion: deletionRule.flatMap { deletion(from: &answer, rule: $0) })
+        if let updating = profile.updating {
+            let found = updating.idRule.flatMap { answer.evaluate($0) }.map(decodingJSONString)
+            outcome.id =
+                found.flatMap { $0.isEmpty ? nil : Sanitizer.printable($0, limit: 512) }
+                ?? LivingUpdate.id(fromURL: url)
+        }
+        return outcome
     }
 
     /// What an answer offers a template, each part worked out once, when first asked for.

@@ -32,6 +32,9 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
     /// The content's MIME type without parameters (`image/png`, `text/plain`); nil in records
     /// written before types were recorded (text, then).
     public var type: String?
+    /// The living paste (`paste --update NAME`) this record made or updated; nil for others.
+    /// `--history` shows a living paste once, with how many updates it had.
+    public var living: String?
 
     /// The longest preview kept, in characters: enough to recognise a paste in a list.
     public static let maximumPreviewLength = 80
@@ -63,7 +66,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         case sha256, title
         case deletionToken = "delete_token"
         case deletionURL = "delete_url"
-        case preview, options, type
+        case preview, options, type, living
     }
 
     /// The record as one line of JSON, without the newline: keys sorted, absent fields left
@@ -81,6 +84,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         if let options { fields.append(("options", JSONText.quote(options))) }
         if let title { fields.append(("title", JSONText.quote(title))) }
         if let type { fields.append(("type", JSONText.quote(type))) }
+        if let living { fields.append(("living", JSONText.quote(living))) }
         fields.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         return "{" + fields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
     }

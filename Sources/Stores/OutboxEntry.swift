@@ -85,6 +85,17 @@ public struct OutboxEntry: Sendable, Equatable {
         /// How that paste is deleted (a token or a link, as the history keeps it), when the
         /// service said and the history could not record it.
         public var pastedDeletion: String?
+        /// The living paste (`paste --update NAME`) this text is for; nil for any other paste.
+        public var living: String?
+        /// Whether it makes that living paste (`create`) or replaces its content (`update`):
+        /// pending updates of one name collapse to the newest, creates never.
+        public var livingAction: LivingAction?
+
+        /// What a living paste's entry does.
+        public enum LivingAction: String, Codable, Sendable {
+            case create
+            case update
+        }
 
         /// Makes metadata for a new entry (no attempts yet).
         public init(
@@ -127,6 +138,8 @@ public struct OutboxEntry: Sendable, Equatable {
             case nextAttempt = "next_attempt"
             case pastedURL = "pasted_url"
             case pastedDeletion = "pasted_delete"
+            case living
+            case livingAction = "living_action"
         }
 
         /// The state, entries written before states existed being `retryable`.

@@ -354,6 +354,8 @@ public struct MockStoredPaste: Decodable, Sendable {
     public var parser: String?
     public var title: String?
     public var restricted: String?
+    /// How many times an update route (a gist's PATCH, a snippet's PUT) replaced its content.
+    public var updates: Int?
 
     /// The content's bytes.
     public var data: Data? { decodeValue(content, encoding) }

@@ -21,6 +21,8 @@ struct Paste: Sendable {
     /// Whether the `partial` fault cut it.
     var isPartial = false
     var created = Date()
+    /// How many times an update route replaced its content.
+    var updates = 0
 
     /// Builds a paste from a field (or raw bytes), copying size, hash and kept-ness.
     init(id: Int, service: String, content: FormField, fields: [FormField]) {
@@ -53,6 +55,7 @@ struct Paste: Sendable {
             "token": token ?? NSNull(),
             "partial": isPartial,
             "created": created.timeIntervalSince1970,
+            "updates": updates,
             "parser": field("paste[parser]"),
             "title": field("paste[title]"),
             "restricted": field("paste[restricted]"),
@@ -161,6 +164,17 @@ final class MockStore: Sendable {
     }
 
     func paste(id: Int) -> Paste? { contents.withLock { $0.pastes[id] } }
+
+    /// Changes a stored paste in place; nil when it does not exist.
+    @discardableResult
+    func replacePaste(id: Int, _ change: (inout Paste) -> Void) -> Paste? {
+        contents.withLock { c in
+            guard var paste = c.pastes[id] else { return nil }
+            change(&paste)
+            c.pastes[id] = paste
+            return paste
+        }
+    }
 
     /// Removes a paste; false when it did not exist.
     func removePaste(id: Int) -> Bool { contents.withLock { $0.pastes.removeValue(forKey: id) != nil } }

@@ -11,6 +11,8 @@ extension PasteMock {
     func recipeRoute(_ request: MockRequest) -> Response? {
         let method = request.head.method
         let path = request.head.path
+        // Updates and deletions of living pastes (Routes+Living.swift).
+        if let answer = livingRoute(request) { return answer }
         switch (method, path) {
         case ("POST", "/documents"): return haste(request)
         case ("POST", "/wastebin/"), ("POST", "/wastebin"): return wastebin(request)
@@ -138,6 +140,18 @@ extension PasteMock {
         }
         let name = file.filename ?? "file.txt"
         let ext = name.split(separator: ".").count > 1 ? "." + (name.split(separator: ".").last ?? "txt") : ".txt"
+        // The `filename` header names the upload itself (server.rs, `header::FILENAME`); a
+        // name already taken is refused: the old file must be deleted first.
+        if let chosen = request.head.header("filename"), !chosen.isEmpty {
+            guard !chosen.contains("/"), !chosen.hasPrefix(".") else { return .text(400, "invalid file name\n") }
+            if store.allPastes().contains(where: { $0.service == "rustypaste" && $0.token == chosen }) {
+                return .text(409, "file already exists\n")
+            }
+            let paste = keep("rustypaste", file, fields: body.fields, key: chosen)
+            var response = Response.text(200, "\(request.base)/rustypaste/\(chosen)\n")
+            response.pasteID = paste.id
+            return response
+        }
         let key = Self.token(length: 6)
         let paste = keep("rustypaste", file, fields: body.fields, key: key)
         var response = Response.text(200, "\(request.base)/rustypaste/\(key)\(ext)\n")

@@ -34,7 +34,7 @@ struct ConfigErrorTests: ScopedSuite {
         Case(
             name: "a mistyped service name", text: "[paste]\nservice = dpast\n",
             stderr:
-                "paste: CONFIG:2: unknown service 'dpast' (did you mean 'dpaste'?); known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin\n"
+                "paste: CONFIG:2: unknown service 'dpast' (did you mean 'dpaste'?); known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin, gist, gitlab, opengist\n"
                 + "paste: 'paste --list-services' shows them all\n"),
         Case(
             name: "unknown section", text: "# mine\n[pastebin]\nurl = http://x\n",
@@ -71,7 +71,7 @@ struct ConfigErrorTests: ScopedSuite {
         Case(
             name: "unknown service", text: "[paste]\nservice = nosuch\n",
             stderr:
-                "paste: CONFIG:2: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin\n"
+                "paste: CONFIG:2: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin, gist, gitlab, opengist\n"
                 + "paste: 'paste --list-services' shows them all\n"),
         Case(
             name: "a template typo",
@@ -134,7 +134,7 @@ struct ConfigErrorTests: ScopedSuite {
         #expect(result.status == 78)
         #expect(
             result.err
-                == "paste: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin\n"
+                == "paste: unknown service 'nosuch'; known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin, gist, gitlab, opengist\n"
                 + "paste: 'paste --list-services' shows them all\n")
     }
 
@@ -144,7 +144,7 @@ struct ConfigErrorTests: ScopedSuite {
         #expect(service.status == 78)
         #expect(
             service.err
-                == "paste: unknown service 'termbni' (did you mean 'termbin'?); known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin\n"
+                == "paste: unknown service 'termbni' (did you mean 'termbin'?); known: dpaste, paste.rs, termbin, 0x0, bpa.st, privatebin, gist, gitlab, opengist\n"
                 + "paste: 'paste --list-services' shows them all\n")
         let option = try paste.run(["--servce", "dpaste"], stdin: "x\n")
         #expect(option.status == 64)

@@ -95,7 +95,8 @@ struct ManPageTests {
         "service", "notify", "notify-style", "picker", "timeout", "connect-timeout", "stall-timeout",
         "response-timeout", "clipboard-timeout",
         "clipboard", "max-clipboard",
-        "notify-timeout", "max-retry-after", "repeat-window", "retries", "retry-max-attempts", "copy", "image-service",
+        "notify-timeout", "max-retry-after", "repeat-window", "guess-language", "retries", "retry-max-attempts", "copy",
+        "image-service",
         "ca-file", "ca-path", "proxy", "no-proxy",
     ]
     /// Every key of `[service "NAME"]`, mirrored by hand.
@@ -105,7 +106,8 @@ struct ManPageTests {
         "json", "xml",
         "header", "result", "deletion", "error-message", "accepts", "max-size", "response-timeout", "summary",
         "ca-file", "ca-path",
-        "pinned-pubkey", "insecure", "client-cert", "client-key", "proxy", "no-proxy", "fallback", "fallback-public",
+        "pinned-pubkey", "insecure", "client-cert", "client-key", "proxy", "no-proxy", "update", "update-url",
+        "update-method", "update-json", "id", "delete-url", "fallback", "fallback-public",
     ]
 
     static let pages = ["man/paste.1", "man/paste-config.5", "man/paste-mock.1"]

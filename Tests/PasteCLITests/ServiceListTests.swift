@@ -17,6 +17,9 @@ struct ServiceListTests: ScopedSuite {
                   0x0         https://0x0.st  0x0.st (multipart file, deletable)
                   bpa.st      https://bpa.st/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable)
                   privatebin  https://privatebin.net/  privatebin.net (PrivateBin, encrypted before upload, unlisted, deletable)
+                  gist        https://api.github.com/gists  GitHub gists (secret, a token needed, --update keeps one)
+                  gitlab      https://gitlab.com/api/v4/snippets  GitLab snippets (private, a token needed, --update keeps one)
+                  opengist    https://demo.opengist.io/api/gists  an Opengist instance (unlisted, a token needed, --update keeps one)
 
                 """)
         let json = try paste.run(["--list-services", "--json"])
@@ -29,6 +32,9 @@ struct ServiceListTests: ScopedSuite {
                 {"name":"0x0","url":"https://0x0.st","format":"multipart","builtin":true,"default":false,"summary":"0x0.st (multipart file, deletable)"}
                 {"name":"bpa.st","url":"https://bpa.st/api/v1/paste","format":"json","builtin":true,"default":false,"summary":"bpa.st (pinnwand JSON API, unlisted, deletable)"}
                 {"name":"privatebin","url":"https://privatebin.net/","format":"privatebin","builtin":true,"default":false,"summary":"privatebin.net (PrivateBin, encrypted before upload, unlisted, deletable)"}
+                {"name":"gist","url":"https://api.github.com/gists","format":"json","builtin":true,"default":false,"summary":"GitHub gists (secret, a token needed, --update keeps one)"}
+                {"name":"gitlab","url":"https://gitlab.com/api/v4/snippets","format":"json","builtin":true,"default":false,"summary":"GitLab snippets (private, a token needed, --update keeps one)"}
+                {"name":"opengist","url":"https://demo.opengist.io/api/gists","format":"json","builtin":true,"default":false,"summary":"an Opengist instance (unlisted, a token needed, --update keeps one)"}
 
                 """)
     }
@@ -61,6 +67,9 @@ struct ServiceListTests: ScopedSuite {
                   0x0         https://0x0.st  0x0.st (multipart file, deletable)
                   bpa.st      https://bpa.st/api/v1/paste  bpa.st (pinnwand JSON API, unlisted, deletable)
                   privatebin  https://privatebin.net/  privatebin.net (PrivateBin, encrypted before upload, unlisted, deletable)
+                  gist        https://api.github.com/gists  GitHub gists (secret, a token needed, --update keeps one)
+                  gitlab      https://gitlab.com/api/v4/snippets  GitLab snippets (private, a token needed, --update keeps one)
+                  opengist    https://demo.opengist.io/api/gists  an Opengist instance (unlisted, a token needed, --update keeps one)
                 * work        https://paste.work.example/api/v1/paste  paste.work.example (bpa.st's API); configured in \(path):5
                   notes       https://notes.example/new  team notes
 
@@ -72,10 +81,14 @@ struct ServiceListTests: ScopedSuite {
         }
         #expect(
             objects.map { $0["name"] as? String } == [
-                "dpaste", "paste.rs", "termbin", "0x0", "bpa.st", "privatebin", "work", "notes",
+                "dpaste", "paste.rs", "termbin", "0x0", "bpa.st", "privatebin", "gist", "gitlab", "opengist", "work",
+                "notes",
             ])
-        #expect(objects.map { $0["builtin"] as? Bool } == [false, true, true, true, true, true, false, false])
-        #expect(objects.map { $0["default"] as? Bool } == [false, false, false, false, false, false, false, true])
+        #expect(
+            objects.map { $0["builtin"] as? Bool } == [
+                false, true, true, true, true, true, true, true, true, false, false,
+            ])
+        #expect(objects.map { $0["default"] as? Bool } == Array(repeating: false, count: 10) + [true])
         #expect(objects.last?["format"] as? String == "raw")
     }
 }

@@ -201,7 +201,7 @@ struct ServiceInheritanceTests {
         #expect(second.summary == "the other one")
         #expect(
             configuration.services.filter(\.isBuiltIn).map(\.name) == [
-                "paste.rs", "termbin", "0x0", "bpa.st", "privatebin",
+                "paste.rs", "termbin", "0x0", "bpa.st", "privatebin", "gist", "gitlab", "opengist",
             ])
     }
 

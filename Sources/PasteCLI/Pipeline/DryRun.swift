@@ -66,6 +66,9 @@ enum DryRun {
             lines.append("  " + expansion.redact(body))
         }
         lines.append("result: \(expansion.redact(request.result.configText))")
+        if let language = request.guessedLanguage {
+            lines.append("(language \(language) guessed from the text; -l text sends none)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -20,4 +20,8 @@ struct PasteResult {
     /// Whether the URL carries its own key (`KeyBearingURL`): marked on the clipboard, shortened
     /// in windows, notifications and stderr.
     var isKeyBearing = false
+    /// The living paste it made or replaced (`--update NAME`), with its update count.
+    var living: LivingRecorded?
+    /// The language guessed from the text and sent (`UploadRequest.guessedLanguage`), if one was.
+    var guessedLanguage: String?
 }

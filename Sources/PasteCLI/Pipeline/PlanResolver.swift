@@ -229,13 +229,18 @@ struct PlanResolver {
     ///   `RequestError` for an option the service cannot honour: all before anything is read.
     func resolve(_ configuration: Configuration, windows: RunPlan.Windows) throws -> RunPlan {
         let settings = configuration.settings
-        let service = try Self.service(invocation, configuration, context: context)
+        var service = try Self.service(invocation, configuration, context: context)
         let isNamed = invocation.service != nil || invocation.url != nil
+        if let name = invocation.living {
+            service = try LivingStage.service(
+                for: name, chosen: service, isNamed: isNamed, configuration: configuration, context: context)
+        }
         let imageService = isNamed ? service : configuration.imageServiceProfile
         // A service named for the run that takes no text (a ShareX image uploader) is there for
         // an image: the clipboard's image is asked for first.
         let prefersImage = invocation.prefersImage || (isNamed && !service.accepts.takes(.text))
-        let options = invocation.options
+        var options = invocation.options
+        options.guessesLanguage = settings.guessesLanguage
         // Refuse options the service cannot honour before reading anything, when the service
         // is already certain: one named for the run takes everything, and with no image
         // service (or `--image`) only one service can be used. Otherwise the service depends on
@@ -281,6 +286,12 @@ struct PlanResolver {
             prompts: invocation.prompts)
         plan.namesEndWithNUL = invocation.namesEndWithNUL
         plan.fallbacks = try FallbackStage.chain(from: service, among: configuration.services)
+        // A living paste never falls back to another service: it waits in the outbox.
+        if invocation.living != nil {
+            plan.living = invocation.living
+            plan.fallbacks = []
+            plan.repeatWindow = nil
+        }
         return plan
     }
 

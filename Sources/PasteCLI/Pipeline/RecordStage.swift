@@ -119,12 +119,15 @@ struct RecordStage {
             preview = job.type.category == .text && keepsPreviews ? job.claim.flatMap(Self.preview(of:)) : nil
         }
         let outcome = answer.outcome
+        // A living paste's record first: a run killed after this never makes it a second time.
+        let living = LivingRecorder.pasted(job, outcome: outcome, context: context, output: output)
         let type = job.type.essence
         let deletion = outcome.deletion.map(Deletion.init(answered:))
         var record = HistoryRecord(
             time: context.now(), service: job.service.name, url: outcome.url, byteCount: size, sha256: digest,
             title: storedTitle(job.title), preview: preview.map(output.shown), options: job.optionsKey, type: type)
         record.deletion = deletion
+        record.living = living?.name
         var historyFailure: StoreError?
         do { try history.append(record) } catch { historyFailure = error }
         if let historyFailure, let claim = job.claim {
@@ -157,10 +160,13 @@ struct RecordStage {
                         + "'paste --outbox drop \(claim.id)' removes it")
             }
         }
-        return PasteResult(
+        var result = PasteResult(
             url: outcome.url, service: job.service.name, byteCount: size, sha256: digest, title: job.title,
             deletion: deletion, type: type,
             isKeyBearing: KeyBearingURL.isKeyBearing(job))
+        result.living = living
+        result.guessedLanguage = job.request.guessedLanguage
+        return result
     }
 
     // MARK: - Failures

@@ -184,6 +184,8 @@ struct RunPlan: Sendable {
     /// Where the run's service's text goes when that service is down: its `fallback` chain
     /// (`FallbackStage.chain`), in order; empty when it has none.
     var fallbacks: [ServiceProfile] = []
+    /// `--update NAME`: the living paste the run makes or replaces (`LivingStage`).
+    var living: String?
 
     /// The most bytes of a clipboard image read: the image service's `max-size`, else the
     /// clipboard's default (`ContentPreferences.defaultImageLimit`).

@@ -153,7 +153,7 @@ struct SendStage {
             case .failure(let error):
                 job.journalFailure = error
             }
-        } else if plan.input == .standardInput {
+        } else if plan.input == .standardInput || (service.living != nil && input.bytes != nil) {
             // The journal: stdin's text is nowhere else, so it is in the outbox before anything
             // is sent (the page cache is enough against kill -9; fsynced once a failure is
             // known). Should the outbox refuse, the text is sent anyway and a failure says so.
@@ -207,7 +207,7 @@ struct SendStage {
     static func metadata(
         of input: PasteInput, service: ServiceProfile, plan: RunPlan, options: PasteOptions, context: Context
     ) -> OutboxEntry.Metadata {
-        OutboxEntry.Metadata(
+        var metadata = OutboxEntry.Metadata(
             service: service.name, serviceURL: plan.adHocURL, title: options.title, language: options.language,
             isPrivate: options.isPrivate,
             expiry: options.neverExpires ? PrivateBin.never : options.expirySeconds.map(String.init),
@@ -215,6 +215,9 @@ struct SendStage {
             burnsAfterReading: options.burnsAfterReading ? true : nil,
             // An image or a binary file is kept byte-exact and retried as a file.
             contentType: input.type.category == .text ? nil : input.type.name)
+        metadata.living = service.living?.name
+        metadata.livingAction = service.living.map { $0.isCreate ? .create : .update }
+        return metadata
     }
 
     /// The lock file for uploads of one text to one service.

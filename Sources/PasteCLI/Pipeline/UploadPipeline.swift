@@ -36,6 +36,10 @@ struct UploadPipeline {
         _ plan: RunPlan, clipboard: SessionClipboard,
         earlyOwner: (any PreparedClipboardWrite)?
     ) throws -> ExitStatus {
+        // `--update NAME`: its lock held for the run, its profile decided (Pipeline/Living).
+        var plan = plan
+        let livingLock = try LivingStage.begin(&plan, context: context)
+        defer { withExtendedLifetime(livingLock) {} }
         var windows = DesktopWindows(plan: plan.windows, output: output)
         if plan.windows.isShown { windows.retrying = RetryFeedback(plan: plan.windows, output: output) }
 
@@ -67,6 +71,7 @@ struct UploadPipeline {
         var plan = plan
         var reading = reading
         var inputs = reading.inputs
+        if plan.living != nil && inputs.count > 1 { throw LivingError.severalInputs }
 
         var options = plan.options
         var consented: Set<Int> = []
@@ -131,6 +136,7 @@ struct UploadPipeline {
             // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
             keepsPreviews: !plan.isForced && consented.isEmpty)
 
+        LivingStage.finish(results, plan: plan, context: context, output: output)
         // A text that went to a fallback service says where and why, on stderr and in the window.
         for detour in detours { output.notice(PasteFailure.fallbackLine(detour)) }
         if let detour = detours.first {
@@ -181,6 +187,12 @@ struct UploadPipeline {
             {
             case .repeated(let paste): results[index] = .success(paste)
             case .send(let job):
+                if let waiting = LivingStage.beforeSend(
+                    job, record: record, plan: plan, context: context, output: output)
+                {
+                    results[index] = .failure(waiting)
+                    continue
+                }
                 jobs.append(job)
                 positions.append(index)
             }

@@ -12,6 +12,9 @@ public struct PasteOptions: Sendable, Equatable {
     public var neverExpires = false
     /// `--burn`: the paste is deleted once it has been read (only services that can, PrivateBin).
     public var burnsAfterReading = false
+    /// Whether a language may be guessed from the text when neither `-l` nor a file name gives
+    /// one (`guess-language` in `[paste]`; `-l text` also keeps it plain).
+    public var guessesLanguage = true
 
     public init(title: String? = nil, language: String? = nil, isPrivate: Bool = false, expirySeconds: Int? = nil) {
         self.title = title

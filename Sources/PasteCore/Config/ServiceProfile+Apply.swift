@@ -160,6 +160,44 @@ extension ServiceProfile {
         .connection("client-key", .service, "the client certificate's key"),
         .connection("proxy", .service, "the proxy"),
         .connection("no-proxy", .service, "the hosts reached without the proxy"),
+        .init("update", .service, "how a living paste is updated: replace or recreate") {
+            profile, value throws(ConfigError) in
+            var updating = profile.updating ?? LivingUpdate()
+            updating.mode = try value.choice(LivingUpdate.Mode.self, "replace or recreate")
+            profile.updating = updating
+        },
+        .init("update-url", .service, "where an update is sent, {id} in it") { profile, value throws(ConfigError) in
+            try Self.checkLivingURL(value)
+            var updating = profile.updating ?? LivingUpdate()
+            updating.url = value.text
+            profile.updating = updating
+        },
+        .init("update-method", .service, "the HTTP method of an update") { profile, value throws(ConfigError) in
+            let upper = value.text.uppercased()
+            guard ["PATCH", "PUT", "POST"].contains(upper) else { throw value.bad("PATCH, PUT or POST") }
+            var updating = profile.updating ?? LivingUpdate()
+            updating.method = upper
+            profile.updating = updating
+        },
+        .init("update-json", .service, "the JSON body of an update") { profile, value throws(ConfigError) in
+            var updating = profile.updating ?? LivingUpdate()
+            updating.jsonTemplate = try value.template(value.text, allowsContent: true)
+            profile.updating = updating
+        },
+        .init("id", .service, "where the paste's id is in the create answer") { profile, value throws(ConfigError) in
+            let rule = try value.template(value.text, use: .result)
+            guard rule.template.readsAnswer else { throw value.bad("a template such as {json:/id}") }
+            var updating = profile.updating ?? LivingUpdate()
+            updating.idRule = rule.template
+            profile.updating = updating
+        },
+        .init("delete-url", .service, "where a DELETE removes the paste, {id} in it") {
+            profile, value throws(ConfigError) in
+            try Self.checkLivingURL(value)
+            var updating = profile.updating ?? LivingUpdate()
+            updating.deleteURL = value.text
+            profile.updating = updating
+        },
         .init("fallback", .service, "where the text goes when this service is down") {
             profile, value throws(ConfigError) in
             profile.fallback = value.text
@@ -169,6 +207,19 @@ extension ServiceProfile {
             profile.publicFallbacks.append(value.text)
         },
     ]
+
+    /// Checks an `update-url` or `delete-url`: an http(s) URL or one relative to `url`, `{id}`
+    /// its only hole.
+    static func checkLivingURL(_ value: ConfigKeyValue) throws(ConfigError) {
+        let probe = value.text.replacing("{id}", with: "id")
+        guard !probe.contains("{"), !probe.contains("}"), !probe.contains(" ") else {
+            throw value.bad("a URL, absolute or relative to 'url', with {id} where the paste's id goes")
+        }
+        let lower = probe.lowercased()
+        if lower.contains("://") && !(lower.hasPrefix("http://") || lower.hasPrefix("https://")) {
+            throw value.bad("an http:// or https:// URL, or one relative to 'url'")
+        }
+    }
 
     /// `keys` by name.
     static let keysByName: [String: ConfigKey<ServiceProfile>] = keys.keyedByName()

@@ -60,6 +60,10 @@ extension Settings {
             }
             settings.repeatWindow = .seconds(seconds)
         },
+        .init("guess-language", .paste, "whether a language is guessed from the text") {
+            settings, value throws(ConfigError) in
+            settings.guessesLanguage = try value.bool()
+        },
         .init("retries", .paste, "the retries within a run") { settings, value throws(ConfigError) in
             guard let retries = SettingRange.retries.parse(value.text) else {
                 throw value.bad("\(SettingRange.retries)")

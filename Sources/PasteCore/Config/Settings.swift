@@ -25,6 +25,9 @@ public struct Settings: Sendable, Equatable {
     public var maximumRetryAfter: Duration = .seconds(30)
     /// How long the same content to the same service reuses the earlier URL (zero: never).
     public var repeatWindow: Duration = .seconds(300)
+    /// `guess-language`: whether a service with a language field gets one guessed from the
+    /// text when neither `-l` nor a file name gives one (`LanguageGuess`).
+    public var guessesLanguage = true
     /// How long to wait for a clipboard owner to answer.
     public var clipboardTimeout: Duration = .seconds(2)
     /// Which clipboard backend is used (`clipboard`).

@@ -115,6 +115,10 @@ public struct UploadRequest: Sendable, Equatable {
     public var deletion: Template?
     /// How the server's own error message is read from an answer that is not a success.
     public var errorMessage: Template?
+    /// The language guessed from the text (`LanguageGuess`) and sent in the service's language
+    /// field, when neither `-l` nor a file name gave one; nil otherwise. Shown by `-n` and
+    /// `--json`.
+    public var guessedLanguage: String?
     /// How its transfers connect: trust, client certificate, proxies (direct and verified by
     /// the system's store unless set).
     public var connection = ConnectionPolicy()

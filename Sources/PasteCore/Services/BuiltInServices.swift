@@ -16,7 +16,9 @@ public enum BuiltInServices {
     public static let defaultChain = [defaultName, "bpa.st"]
 
     /// Every built-in profile, in the order `--list-services` shows them.
-    public static let all: [ServiceProfile] = [dpaste, pasteRS, termbin, nullPointer, bpaST, privateBin].map {
+    public static let all: [ServiceProfile] = [
+        dpaste, pasteRS, termbin, nullPointer, bpaST, privateBin, gist, gitlab, opengist,
+    ].map {
         var profile = $0
         profile.isBuiltIn = true
         return profile
@@ -135,6 +137,76 @@ public enum BuiltInServices {
         // PrivateBin refuses larger pastes by default: refused here, before anything is read
         // whole, compressed and encrypted (`max-size` sets another).
         profile.maximumBytes = privateBinSizeLimit
+        return profile
+    }
+
+    // MARK: - Services that keep living pastes (`paste --update NAME`)
+
+    /// GitHub gists (REST API "Create a gist" `POST /gists`, "Update a gist" `PATCH
+    /// /gists/{gist_id}` with a `files` map, "Delete a gist"): a secret gist of one file,
+    /// its page's URL `html_url`, its id `id`. Needs a token with the gist scope, which paste
+    /// never has by itself: `header = Authorization: Bearer ${cmd:gh auth token}` in a
+    /// `[service "gist"]` section.
+    public static var gist: ServiceProfile {
+        var profile = ServiceProfile(name: "gist", url: ConfigValue("https://api.github.com/gists"))
+        profile.format = .json
+        profile.jsonTemplate = ConfigValue(
+            #"{"description": "{title:}", "public": false, "files": {"{filename}": {"content": "{content}"}}}"#)
+        profile.headers = [
+            ConfigValue("Accept: application/vnd.github+json"), ConfigValue("X-GitHub-Api-Version: 2022-11-28"),
+        ]
+        profile.isAlwaysPrivate = true
+        profile.result = .json(pointer: "/html_url")
+        profile.errorMessage = try? Template(configText: "{json:/message}", use: .result)
+        profile.updating = LivingUpdate(
+            url: "gists/{id}", method: "PATCH",
+            jsonTemplate: ConfigValue(#"{"files": {"{filename}": {"content": "{content}"}}}"#),
+            idRule: try? Template(configText: "{json:/id}", use: .result), deleteURL: "gists/{id}")
+        profile.summary = "GitHub gists (secret, a token needed, --update keeps one)"
+        return profile
+    }
+
+    /// GitLab snippets (REST API `POST /snippets`, `PUT /snippets/:id` with `files:
+    /// [{action: update, file_path, content}]`, `DELETE /snippets/:id`): a private personal
+    /// snippet of one file (only its owner sees it), its page `web_url`, its id `id`. Needs a personal access token:
+    /// `header = PRIVATE-TOKEN: ${cmd:…}` in a `[service "gitlab"]` section; `url` moves it to
+    /// another GitLab (`https://gitlab.example/api/v4/snippets`).
+    public static var gitlab: ServiceProfile {
+        var profile = ServiceProfile(name: "gitlab", url: ConfigValue("https://gitlab.com/api/v4/snippets"))
+        profile.format = .json
+        profile.jsonTemplate = ConfigValue(
+            #"{"title": "{title:{filename}}", "visibility": "private", "files": [{"file_path": "{filename}", "content": "{content}"}]}"#
+        )
+        profile.isAlwaysPrivate = true
+        profile.result = .json(pointer: "/web_url")
+        profile.errorMessage = try? Template(configText: "{json:/message}", use: .result)
+        profile.updating = LivingUpdate(
+            url: "snippets/{id}", method: "PUT",
+            jsonTemplate: ConfigValue(
+                #"{"files": [{"action": "update", "file_path": "{filename}", "content": "{content}"}]}"#),
+            idRule: try? Template(configText: "{json:/id}", use: .result), deleteURL: "snippets/{id}")
+        profile.summary = "GitLab snippets (private, a token needed, --update keeps one)"
+        return profile
+    }
+
+    /// An Opengist instance (1.13 or later: its API `POST /api/gists`, `PATCH /api/gists/:uuid`
+    /// GitHub-style, `DELETE /api/gists/:uuid`): an unlisted gist of one file, its page
+    /// `html_url`, its id `id`. The project's demo instance unless a `[service "opengist"]`
+    /// section sets `url` (the instance's `/api/gists`) and `header = Authorization: Token …`.
+    public static var opengist: ServiceProfile {
+        var profile = ServiceProfile(name: "opengist", url: ConfigValue("https://demo.opengist.io/api/gists"))
+        profile.format = .json
+        profile.jsonTemplate = ConfigValue(
+            #"{"title": "{title:{filename}}", "visibility": "unlisted", "files": {"{filename}": {"content": "{content}"}}}"#
+        )
+        profile.isAlwaysPrivate = true
+        profile.result = .json(pointer: "/html_url")
+        profile.errorMessage = try? Template(configText: "{json:/error}", use: .result)
+        profile.updating = LivingUpdate(
+            url: "gists/{id}", method: "PATCH",
+            jsonTemplate: ConfigValue(#"{"files": {"{filename}": {"content": "{content}"}}}"#),
+            idRule: try? Template(configText: "{json:/id}", use: .result), deleteURL: "gists/{id}")
+        profile.summary = "an Opengist instance (unlisted, a token needed, --update keeps one)"
         return profile
     }
 }

@@ -196,6 +196,11 @@ public struct ServiceProfile: Sendable, Equatable {
     /// although they neither encrypt nor make private pastes, when this one does (PrivateBin,
     /// `always-private`).
     public var publicFallbacks: [String] = []
+    /// How the service replaces a paste in place (`update-url` and its keys; `gist`, `gitlab`,
+    /// `opengist` built in): nil when it cannot, and `paste --update` refuses it.
+    public var updating: LivingUpdate?
+    /// The living paste a run of `paste --update NAME` sends to (set on the run's profile only).
+    public var living: LivingTarget?
 
     /// Whether the service keeps what it is sent from the public: it encrypts (PrivateBin) or
     /// makes every paste private (`always-private`). Its text never falls back to a service
@@ -260,6 +265,7 @@ public struct ServiceProfile: Sendable, Equatable {
             && lhs.query.map(\.value) == rhs.query.map(\.value) && lhs.xmlTemplate == rhs.xmlTemplate
             && lhs.deletion == rhs.deletion && lhs.errorMessage == rhs.errorMessage && lhs.accepts == rhs.accepts
             && lhs.connection == rhs.connection && lhs.responseTimeout == rhs.responseTimeout
+            && lhs.updating == rhs.updating && lhs.living == rhs.living
     }
 }
 

@@ -28,12 +28,22 @@ struct RetryStage {
         if let url = metadata.serviceURL, url.contains(Redaction.mask) {
             throw PasteFailure(CredentialsNotKept(url: url))
         }
-        let service: ServiceProfile
+        var service: ServiceProfile
         let size: Int64
         if let url = metadata.serviceURL {
             service = ServiceProfile.adHoc(url: url)
         } else {
             do { service = try plan.services.named(metadata.service) } catch { throw PasteFailure(error) }
+        }
+        // A living paste's entry: made or replaced as NAME stands now, under NAME's lock.
+        var livingLock: FileLock?
+        do {
+            (service, livingLock) = try LivingStage.retryProfile(
+                service, entry: claim.entry, plan: plan, context: context, output: output)
+        } catch let error as PasteError {
+            throw PasteFailure(error)
+        } catch {
+            throw PasteFailure(LivingError.notMadeYet(name: metadata.living ?? "", createEntry: nil))
         }
         do { size = try claim.contentSize() } catch { throw PasteFailure(error) }
         let options = Self.options(of: metadata)
@@ -56,7 +66,7 @@ struct RetryStage {
         return PasteJob(
             request: request, service: service, title: metadata.title, fileName: metadata.fileName, type: type,
             source: .outbox(PasteJob.ClaimedEntry(size: size)), optionsKey: options.repeatKey,
-            digest: metadata.sha256, claim: claim)
+            digest: metadata.sha256, claim: claim, repeatLock: livingLock)
     }
 
     /// The options an entry was to be pasted with, from its metadata.

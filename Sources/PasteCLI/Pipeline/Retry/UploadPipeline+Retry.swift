@@ -34,6 +34,8 @@ extension UploadPipeline {
         // runs it again; neither waits through in-process backoffs for each entry in turn.
         plan.transfer.retryPolicy.maximumAttempts = 1
         let outbox = Outbox(context: context, policy: plan.outboxPolicy)
+        // Living pastes' texts older than what their service holds never go (Pipeline/Living).
+        if !plan.isDryRun { LivingStage.dropObsolete(outbox: outbox, context: context, output: output) }
         let listing = try outbox.listing(recovering: !plan.isDryRun)
         OutboxReport.report(listing, output: output)
         let now = context.now()
