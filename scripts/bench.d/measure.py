@@ -237,11 +237,6 @@ def main():
         if not out.strip().startswith(b"http://127.0.0.1:"):
             sys.exit(f"bench: expected a URL, got {out[:200]!r}")
 
-    def clipboard_holds_url():
-        got = subprocess.run(["xclip", "-o", "-selection", "clipboard"], env=env, capture_output=True, timeout=10)
-        if not got.stdout.startswith(b"http://127.0.0.1:"):
-            sys.exit(f"bench: the clipboard holds {got.stdout[:100]!r}, not a URL")
-
     # (1) The hotkey path: 1 KiB from the clipboard to the URL on the clipboard.
     if "hotkey" in cases:
         text = os.path.join(work, "1k.txt")
@@ -250,21 +245,37 @@ def main():
         with open(text, "rb") as f:
             expected = f.read()
 
-        def put():
-            # xclip -i returns before its child owns CLIPBOARD: each run starts only once the
-            # clipboard holds the text (else a run could read the last URL, or the late owner
-            # take the clipboard back from the run's URL).
-            subprocess.run(f"xclip -i -selection clipboard < {text}", shell=True, env=env, check=True, timeout=60,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        def clipboard_now():
+            # xclip -o can wait forever on an owner that is being replaced: asked again.
+            try:
+                return subprocess.run(["xclip", "-o", "-selection", "clipboard"], env=env, capture_output=True,
+                                      timeout=2).stdout
+            except subprocess.TimeoutExpired:
+                return b""
+
+        def wait_for_clipboard(holds, what):
             deadline = time.monotonic() + 10
             while True:
-                got = subprocess.run(["xclip", "-o", "-selection", "clipboard"], env=env, capture_output=True,
-                                     timeout=10)
-                if got.stdout == expected:
+                got = clipboard_now()
+                if holds(got):
                     return
                 if time.monotonic() > deadline:
-                    sys.exit(f"bench: the clipboard still holds {got.stdout[:60]!r} 10 s after xclip -i")
+                    sys.exit(f"bench: the clipboard still holds {got[:60]!r} after 10 s, not {what}")
                 time.sleep(0.001)
+
+        settled = {"ran": False}
+
+        def put():
+            # xclip -i returns before its child owns CLIPBOARD, and so does the seed pipeline's
+            # last step: each run starts only once the last run's URL is on the clipboard (a late
+            # owner would otherwise take the clipboard back from the text) and then the clipboard
+            # holds the text (else a run could read the last URL).
+            if settled["ran"]:
+                wait_for_clipboard(lambda got: got.startswith(b"http://127.0.0.1:"), "the last run's URL")
+            subprocess.run(f"xclip -i -selection clipboard < {text}", shell=True, env=env, check=True, timeout=60,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            wait_for_clipboard(lambda got: got == expected, "the text")
+            settled["ran"] = True
 
         # --new: every round uploads, as the anchors do (the same text again would otherwise be
         # answered from the history without a request).
@@ -279,7 +290,7 @@ def main():
             commands["floor"] = [arguments.floor, url]
         for command in commands.values():  # once each, checked, before timing
             run(command, env, setup=put)
-            clipboard_holds_url()
+            wait_for_clipboard(lambda got: got.startswith(b"http://127.0.0.1:"), "a URL")
         same = {"setup": put}
         medians = interleaved(commands, rounds, env, {name: same for name in commands})
         rows.append(ratio_row("hotkey 1 KiB clipboard->URL->clipboard vs xclip|curl|xclip", medians["paste"],
@@ -294,7 +305,7 @@ def main():
             anchor = (f"xclip -o -selection clipboard | pastebinit -b {arguments.pastebinit_site} "
                       f"| xclip -i -selection clipboard")
             run(anchor, env, setup=put)
-            clipboard_holds_url()
+            wait_for_clipboard(lambda got: got.startswith(b"http://127.0.0.1:"), "a URL")
             row = side_by_side("hotkey 1 KiB vs xclip|pastebinit|xclip", ours, anchor, rounds, env,
                                ">= 10x", ours_options=same, anchor_options=same)
             # The target is "pastebinit at least 10x slower": report anchor/ours as the speed-up.
@@ -315,24 +326,31 @@ def main():
         with open(text, "rb") as f:
             expected = f.read()
 
-        def put():
-            # wl-copy forks a server that keeps its stdio: files, not pipes (see `run`). As on X11,
-            # each run starts once the clipboard holds the text.
-            subprocess.run(f"wl-copy < {text}", shell=True, env=wayland_env, check=True, timeout=60,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        def wayland_wait(holds, what):
             deadline = time.monotonic() + 10
             while True:
-                got = subprocess.run(["wl-paste", "--no-newline"], env=wayland_env, capture_output=True, timeout=10)
-                if got.stdout in (expected, expected.rstrip(b"\n")):
+                try:
+                    got = subprocess.run(["wl-paste", "--no-newline"], env=wayland_env, capture_output=True,
+                                         timeout=2).stdout
+                except subprocess.TimeoutExpired:
+                    got = b""
+                if holds(got):
                     return
                 if time.monotonic() > deadline:
-                    sys.exit(f"bench: the Wayland clipboard still holds {got.stdout[:60]!r} 10 s after wl-copy")
+                    sys.exit(f"bench: the Wayland clipboard still holds {got[:60]!r} after 10 s, not {what}")
                 time.sleep(0.001)
 
-        def wayland_clipboard_holds_url():
-            got = subprocess.run(["wl-paste", "--no-newline"], env=wayland_env, capture_output=True, timeout=10)
-            if not got.stdout.startswith(b"http://127.0.0.1:"):
-                sys.exit(f"bench: the Wayland clipboard holds {got.stdout[:100]!r}, not a URL")
+        wayland_settled = {"ran": False}
+
+        def put():
+            # wl-copy forks a server that keeps its stdio: files, not pipes (see `run`). As on X11,
+            # each run starts once the last run's URL is on the clipboard, then the text is.
+            if wayland_settled["ran"]:
+                wayland_wait(lambda got: got.startswith(b"http://127.0.0.1:"), "the last run's URL")
+            subprocess.run(f"wl-copy < {text}", shell=True, env=wayland_env, check=True, timeout=60,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            wayland_wait(lambda got: got in (expected, expected.rstrip(b"\n")), "the text")
+            wayland_settled["ran"] = True
 
         ours = [paste, "-c", "--new", "--url", url, "--no-notify", "-q"]
         pipeline = (f"wl-paste --no-newline | curl -F 'paste[body]=<-' -F 'paste[parser]=plaintext' "
@@ -343,7 +361,7 @@ def main():
         commands = {"paste": ours, "anchor": pipeline, "typed": pipeline + " -t text/plain"}
         for command in commands.values():
             run(command, wayland_env, setup=put)
-            wayland_clipboard_holds_url()
+            wayland_wait(lambda got: got.startswith(b"http://127.0.0.1:"), "a URL")
         same = {"setup": put}
         medians = interleaved(commands, rounds, wayland_env, {name: same for name in commands})
         rows.append(ratio_row("Wayland hotkey 1 KiB (data-control) vs wl-paste|curl|wl-copy", medians["paste"],
