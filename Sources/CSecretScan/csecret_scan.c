@@ -7,6 +7,8 @@
 // of log lines' timestamps, `auth` in `author`) never leaves this file.
 #include "csecret_scan.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +50,16 @@ struct csecret_scan {
     /// The kernels that run here (bit `k`: `csecret_scan_kernel` `k`) and the fastest of them.
     unsigned kernels;
     csecret_scan_kernel fastest;
+    /// The vector kernels' plans (the buckets and the shape tests) are made on their first use,
+    /// not at creation (`plan`): a hotkey's kilobyte is searched by the portable kernel, which
+    /// needs none, and planning was 1.2-1.4 ms of every run (issue 44). `planned` is set once
+    /// they are (under `plan_lock`), `frequencies` is kept for them, and `portable_bytes` counts
+    /// what `csecret_scan_find` searched without them (`PLAN_AFTER`).
+    atomic_int planned;
+    pthread_mutex_t plan_lock;
+    atomic_size_t portable_bytes;
+    size_t member_count;
+    float frequencies[256];
     /// The vector kernels' quick test of the members' shapes (see `plan_shape_tests`; only when
     /// one runs): for member `m`, `shape_tests[shape_test_of[m]]`, or none when
     /// `shape_test_of[m]` is -1.
@@ -419,19 +431,38 @@ csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followe
     memcpy(scan->member_starts, member_starts, start_bytes);
     scan->kernels = kernels;
     scan->fastest = CSECRET_SCAN_PORTABLE;
-    if (kernels & 1u << CSECRET_SCAN_AVX2) {
-        assign_nibble_buckets(scan, byte_frequencies);
-        scan->fastest = CSECRET_SCAN_AVX2;
-    }
-    if (kernels & 1u << CSECRET_SCAN_AVX512_VBMI) {
-        assign_buckets(scan, byte_frequencies);
-        scan->fastest = CSECRET_SCAN_AVX512_VBMI;
-    }
-    if (vector) plan_shape_tests(scan, member_count);
+    if (kernels & 1u << CSECRET_SCAN_AVX2) scan->fastest = CSECRET_SCAN_AVX2;
+    if (kernels & 1u << CSECRET_SCAN_AVX512_VBMI) scan->fastest = CSECRET_SCAN_AVX512_VBMI;
+    scan->member_count = member_count;
+    memcpy(scan->frequencies, byte_frequencies, sizeof scan->frequencies);
+    atomic_init(&scan->planned, !vector);
+    atomic_init(&scan->portable_bytes, 0);
+    pthread_mutex_init(&scan->plan_lock, NULL);
     return scan;
 }
 
-void csecret_scan_destroy(csecret_scan *scan) { free(scan); }
+/// Makes the vector kernels' plans, once, on the first search that runs one (any thread): the
+/// search is otherwise never written after its creation, so the plans are published with a
+/// release store that every later reader's acquire load sees. The tables they are made from are
+/// the ones copied in at creation, so a plan made late is the plan that would have been made
+/// then: the kernels keep finding the same candidates as the portable one.
+static void plan(const csecret_scan *search) {
+    csecret_scan *scan = (csecret_scan *)search;  // the plans only: written once, under the lock
+    if (atomic_load_explicit(&scan->planned, memory_order_acquire)) return;
+    pthread_mutex_lock(&scan->plan_lock);
+    if (!atomic_load_explicit(&scan->planned, memory_order_relaxed)) {
+        if (scan->kernels & 1u << CSECRET_SCAN_AVX2) assign_nibble_buckets(scan, scan->frequencies);
+        if (scan->kernels & 1u << CSECRET_SCAN_AVX512_VBMI) assign_buckets(scan, scan->frequencies);
+        plan_shape_tests(scan, scan->member_count);
+        atomic_store_explicit(&scan->planned, 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&scan->plan_lock);
+}
+
+void csecret_scan_destroy(csecret_scan *scan) {
+    pthread_mutex_destroy(&scan->plan_lock);
+    free(scan);
+}
 
 /// Whether `member`'s literal, with its pair at `p`, lies in the text with its first eight
 /// bytes (or all, when fewer) there.
@@ -811,18 +842,41 @@ static size_t find_with(const csecret_scan *scan, csecret_scan_kernel kernel, co
     return find_portable(scan, text, count, p, end, to, positions, groups, capacity, n, found);
 }
 
+/// How many bytes `csecret_scan_find` searches with the portable kernel before it makes the
+/// vector kernels' plans and goes on with the fastest: planning costs about as much as the
+/// portable kernel spends on 1 MiB (1.2-1.4 ms), and what the vector kernel saves on a text that
+/// small is less than that. So a hotkey's text, a form field, a few files never plan; a large
+/// clipboard, a stream or a big file plans after its first 256 KiB and runs the vector kernel
+/// from there (the same candidates either way).
+#define PLAN_AFTER (256u << 10)
+
 size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
                          size_t *positions, uint8_t *groups, size_t capacity, size_t *found) {
-    return find_with(scan, scan->fastest, text, count, from, to, positions, groups, capacity, found);
+    csecret_scan_kernel kernel = scan->fastest;
+    if (kernel != CSECRET_SCAN_PORTABLE && !atomic_load_explicit(&scan->planned, memory_order_acquire)) {
+        csecret_scan *counted = (csecret_scan *)scan;  // the counter only, an atomic
+        size_t range = to > from ? to - from : 0;
+        if (atomic_fetch_add_explicit(&counted->portable_bytes, range, memory_order_relaxed) + range < PLAN_AFTER) {
+            kernel = CSECRET_SCAN_PORTABLE;
+        } else {
+            plan(scan);
+        }
+    }
+    return find_with(scan, kernel, text, count, from, to, positions, groups, capacity, found);
 }
 
 size_t csecret_scan_find_with(const csecret_scan *scan, csecret_scan_kernel kernel, const uint8_t *text,
                               size_t count, size_t from, size_t to, size_t *positions, uint8_t *groups,
                               size_t capacity, size_t *found) {
     if (!(scan->kernels & 1u << kernel)) kernel = CSECRET_SCAN_PORTABLE;
+    if (kernel != CSECRET_SCAN_PORTABLE) plan(scan);
     return find_with(scan, kernel, text, count, from, to, positions, groups, capacity, found);
 }
 
 unsigned csecret_scan_kernels(const csecret_scan *scan) { return scan->kernels; }
 
 csecret_scan_kernel csecret_scan_fastest(const csecret_scan *scan) { return scan->fastest; }
+
+int csecret_scan_planned(const csecret_scan *scan) {
+    return atomic_load_explicit(&((csecret_scan *)scan)->planned, memory_order_acquire);
+}

@@ -82,7 +82,10 @@ struct SelectionReader {
             "PASTE_SELECTION", selection.atomName, TextTarget.utf8String.rawValue, TextTarget.string.rawValue,
             TextTarget.compoundText.rawValue, "INCR", "TARGETS", "PASTE_TARGETS", PasswordManagerHint.name,
         ]
-        let atoms = display.atoms(names)
+        // With them, the atoms an owner on this connection needs (`SelectionServer`, for either
+        // selection), in the same round trip: a hotkey that reads and then owns the clipboard
+        // interns once (the display caches them).
+        let atoms = display.atoms(names + ["CLIPBOARD", "PRIMARY"] + SelectionServer.atomNames)
         (property, selectionAtom, utf8String, string, compoundText, incr, targets) = (
             atoms[0], atoms[1], atoms[2], atoms[3], atoms[4], atoms[5], atoms[6]
         )

@@ -101,6 +101,9 @@ final class SelectionServer {
     /// serves the text (step 9): past it, we keep serving.
     static let handOffTimeout = Duration.seconds(2)
 
+    /// The atoms an owner interns besides its selection's (see `Atoms.names`).
+    static var atomNames: [String] { Atoms.names }
+
     /// - Parameters:
     ///   - window: a window of ours that selects `PropertyChangeMask` (a reader's, kept for
     ///     owning); nil makes one.
@@ -467,14 +470,18 @@ private struct Atoms {
     let clipboardManager, saveTargets, saveTargetsProperty, handOffProperty: Atom
     let hint, bridgeMark: Atom
 
+    /// The names after the selection's, in order. `SelectionReader` interns them in its own batch
+    /// (the display caches atoms), so that a reader's connection that goes on to own the
+    /// selection makes no second round trip for them (issue 44: one atom batch).
+    static let names = [
+        "TARGETS", "TIMESTAMP", "MULTIPLE", "INTEGER", "ATOM", "INCR",
+        "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "TEXT", "STRING",
+        "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS", "PASTE_HAND_OFF", PasswordManagerHint.name,
+        BridgeWatch.mark,
+    ]
+
     init(display: Display, selection: Selection) {
-        let names = [
-            selection.atomName, "TARGETS", "TIMESTAMP", "MULTIPLE", "INTEGER", "ATOM", "INCR",
-            "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "TEXT", "STRING",
-            "CLIPBOARD_MANAGER", "SAVE_TARGETS", "PASTE_SAVE_TARGETS", "PASTE_HAND_OFF", PasswordManagerHint.name,
-            BridgeWatch.mark,
-        ]
-        let a = display.atoms(names)
+        let a = display.atoms([selection.atomName] + Self.names)
         (self.selection, targets, timestamp, multiple, integer, atom, incr) = (a[0], a[1], a[2], a[3], a[4], a[5], a[6])
         (utf8String, textPlainUTF8, textPlain, text, string) = (a[7], a[8], a[9], a[10], a[11])
         (clipboardManager, saveTargets, saveTargetsProperty, handOffProperty) = (a[12], a[13], a[14], a[15])

@@ -163,8 +163,13 @@ public final class CandidateSearch: @unchecked Sendable {
         return [Kernel.portable, .avx2, .avx512VBMI].filter { bits & (1 << $0.c!.rawValue) != 0 }
     }
 
-    /// The kernel `.fastest` runs here (`csecret_scan_fastest`).
+    /// The kernel `.fastest` runs here (`csecret_scan_fastest`) once the search is planned: until
+    /// it has been asked for 256 KiB, `.fastest` runs the portable kernel.
     public var fastestKernel: Kernel { Kernel(csecret_scan_fastest(search)) }
+
+    /// Whether the vector kernels' plans are made (`csecret_scan_planned`; always true where none
+    /// runs). They are made on the first search that needs them, not by `init`.
+    public var isPlanned: Bool { csecret_scan_planned(search) != 0 }
 
     /// Finds the next candidates in `from..<to` of `text` (a candidate's pair must lie in
     /// `text`; its follower is tested when `text` has it) and puts them in `batch`, replacing

@@ -176,6 +176,55 @@ struct SecretCandidateSearchTests {
         #expect(Self.prefilter.search.fastestKernel == expected.last)
     }
 
+    @Test(
+        "a new search plans its vector kernel only once it has been asked for 256 KiB, and finds the defined candidates before, across and after that, from several threads at once"
+    )
+    func plansOnFirstLargeSearch() async {
+        let prefilter = SecretPrefilter(rules: SecretRule.table)
+        let vector = prefilter.search.kernels != [.portable]
+        #expect(prefilter.search.isPlanned == !vector)
+        // A hotkey's kilobyte: found, and nothing planned for it.
+        let small = Array(Self.denseText.prefix(1024))
+        var batch = CandidateBatch()
+        var smallFound: [[Int]] = []
+        var position = 0
+        while position < small.count - 1 {
+            position = prefilter.search.find(in: small.span, from: position, to: small.count - 1, into: &batch)
+            for index in 0..<batch.count { smallFound.append([batch.position(index), batch.group(index)]) }
+        }
+        #expect(smallFound == Self.expected(small, from: 0, to: small.count))
+        #expect(prefilter.search.isPlanned == !vector)
+        // 384 KiB in 16 KiB ranges from four tasks at once: the plan is made on the way through
+        // (by whichever gets there first) and every task still finds exactly the candidates.
+        let text = Array([[UInt8]](repeating: Self.denseText, count: 6).joined())
+        let expected = Self.expected(text, from: 0, to: text.count)
+        let results = await withTaskGroup(of: [[Int]].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var result: [[Int]] = []
+                    var batch = CandidateBatch()
+                    var start = 0
+                    while start < text.count - 1 {
+                        let end = min(start + 16 << 10, text.count - 1)
+                        var position = start
+                        while position < end {
+                            position = prefilter.search.find(in: text.span, from: position, to: end, into: &batch)
+                            for index in 0..<batch.count { result.append([batch.position(index), batch.group(index)]) }
+                        }
+                        start = end
+                    }
+                    return result
+                }
+            }
+            var all: [[[Int]]] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.count == 4)
+        for result in results { #expect(result == expected) }
+        #expect(prefilter.search.isPlanned)
+    }
+
     @Test("the kernels agree on random bytes of every value, with triggers planted in them")
     func randomBytes() {
         var generator = SplitMix(seed: 2812)

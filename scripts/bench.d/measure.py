@@ -30,8 +30,11 @@ WARMUP = 2  # untimed rounds of both sides before each case's timed rounds
 
 def run(command, env, stdin_file=None, pipe_from=None, setup=None, check=None, statuses=(0,), after=None):
     """Runs one command; returns (seconds, stdout bytes). `statuses` are the exit statuses that
-    count as success; `after` runs once the command is timed (not timed itself)."""
-    if setup:
+    count as success; `setup` (a shell command or a function) runs before it and `after` once it
+    is timed (neither timed)."""
+    if callable(setup):
+        setup()
+    elif setup:
         subprocess.run(setup, shell=True, env=env, check=True, timeout=60,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     feeder = None
@@ -166,6 +169,30 @@ def side_by_side(name, ours, anchor, rounds, env, target, ours_options=None, anc
             verdict(ratio, target)]
 
 
+def interleaved(commands, rounds, env, options=None):
+    """Runs each of `commands` (name -> command) once a round, `rounds` times after WARMUP rounds
+    that are not timed, in an order that rotates from round to round (no side always runs on a
+    warmer cache, or right after the same other); returns name -> median seconds."""
+    names = list(commands)
+    times = {name: [] for name in names}
+    for round_number in range(-WARMUP if rounds >= 3 else 0, rounds):
+        shift = round_number % len(names)
+        order = names[shift:] + names[:shift]
+        if round_number % 2:
+            order.reverse()
+        for name in order:
+            seconds, _ = run(commands[name], env, **((options or {}).get(name) or {}))
+            if round_number >= 0:
+                times[name].append(seconds)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def ratio_row(name, ours, anchor, target):
+    """A table row from two medians (seconds); target "-" for a row that only informs."""
+    ratio = ours / anchor
+    return [name, ms(ours), ms(anchor), f"{ratio:.2f}x", target, verdict(ratio, target) if target != "-" else "-"]
+
+
 def ms(seconds):
     return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.2f} s"
 
@@ -194,6 +221,9 @@ def main():
     parser.add_argument("--guard-text-mib", type=int, default=256, help="the guard-text case's three texts")
     parser.add_argument("--wayland-runtime", help="the headless sway's runtime folder (wayland-hotkey)")
     parser.add_argument("--wayland-display", help="its socket's name in that folder")
+    parser.add_argument("--floor", help="the hotkey's floor, scripts/bench.d/floor.c built (hotkey)")
+    parser.add_argument("--sink-url", help="scripts/bench.d/sink.c's base URL (stream)")
+    parser.add_argument("--sink-pid", type=int, help="its process, for its CPU time")
     parser.add_argument("--notification-server", help="PYTHON,SCRIPT: the recording notification server (notify)")
     parser.add_argument("--cases", default="hotkey,wayland-hotkey,notify,stream,batch,clipboard,guard,first-window,guard-text")
     arguments = parser.parse_args()
@@ -207,34 +237,75 @@ def main():
         if not out.strip().startswith(b"http://127.0.0.1:"):
             sys.exit(f"bench: expected a URL, got {out[:200]!r}")
 
-    def clipboard_holds_url():
-        got = subprocess.run(["xclip", "-o", "-selection", "clipboard"], env=env, capture_output=True, timeout=10)
-        if not got.stdout.startswith(b"http://127.0.0.1:"):
-            sys.exit(f"bench: the clipboard holds {got.stdout[:100]!r}, not a URL")
-
     # (1) The hotkey path: 1 KiB from the clipboard to the URL on the clipboard.
     if "hotkey" in cases:
         text = os.path.join(work, "1k.txt")
         with open(text, "w") as f:
             f.write(("The quick brown fox jumps over the lazy dog. " * 30)[:1023] + "\n")
-        put = f"xclip -i -selection clipboard < {text}"
+        with open(text, "rb") as f:
+            expected = f.read()
+
+        def clipboard_now():
+            # xclip -o can wait forever on an owner that is being replaced: asked again.
+            try:
+                return subprocess.run(["xclip", "-o", "-selection", "clipboard"], env=env, capture_output=True,
+                                      timeout=2).stdout
+            except subprocess.TimeoutExpired:
+                return b""
+
+        def wait_for_clipboard(holds, what):
+            deadline = time.monotonic() + 10
+            while True:
+                got = clipboard_now()
+                if holds(got):
+                    return
+                if time.monotonic() > deadline:
+                    sys.exit(f"bench: the clipboard still holds {got[:60]!r} after 10 s, not {what}")
+                time.sleep(0.001)
+
+        settled = {"ran": False}
+
+        def put():
+            # xclip -i returns before its child owns CLIPBOARD, and so does the seed pipeline's
+            # last step: each run starts only once the last run's URL is on the clipboard (a late
+            # owner would otherwise take the clipboard back from the text) and then the clipboard
+            # holds the text (else a run could read the last URL).
+            if settled["ran"]:
+                wait_for_clipboard(lambda got: got.startswith(b"http://127.0.0.1:"), "the last run's URL")
+            subprocess.run(f"xclip -i -selection clipboard < {text}", shell=True, env=env, check=True, timeout=60,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            wait_for_clipboard(lambda got: got == expected, "the text")
+            settled["ran"] = True
+
         # --new: every round uploads, as the anchors do (the same text again would otherwise be
         # answered from the history without a request).
         ours = [paste, "-c", "--new", "--url", url, "--no-notify", "-q"]
         seed = (f"xclip -o -selection clipboard | curl -F 'paste[body]=<-' -F 'paste[parser]=plaintext' "
                 f"-F 'paste[authorization]=burger' -H 'Expect:' -s -L -o /dev/null -w '%{{url_effective}}' "
                 f"'{url}' | xclip -i -selection clipboard")
-        for command in (ours, seed):  # once each, checked, before timing
+        commands = {"paste": ours, "seed": seed}
+        if arguments.floor:
+            # The floor (scripts/bench.d/floor.c): the same steps in one C process, linked as
+            # paste is; what paste takes above it is paste's own work.
+            commands["floor"] = [arguments.floor, url]
+        for command in commands.values():  # once each, checked, before timing
             run(command, env, setup=put)
-            clipboard_holds_url()
+            wait_for_clipboard(lambda got: got.startswith(b"http://127.0.0.1:"), "a URL")
         same = {"setup": put}
-        rows.append(side_by_side("hotkey 1 KiB clipboard->URL->clipboard vs xclip|curl|xclip", ours, seed, rounds,
-                                 env, "<= 0.6x", ours_options=same, anchor_options=same))
+        medians = interleaved(commands, rounds, env, {name: same for name in commands})
+        rows.append(ratio_row("hotkey 1 KiB clipboard->URL->clipboard vs xclip|curl|xclip", medians["paste"],
+                              medians["seed"], "<= 0.5x"))
+        if arguments.floor:
+            rows.append(ratio_row("hotkey floor (one C process) vs xclip|curl|xclip", medians["floor"],
+                                  medians["seed"], "-"))
+            rows.append(ratio_row("hotkey: paste vs the floor", medians["paste"], medians["floor"], "<= 1.4x"))
+        else:
+            notes.append("hotkey floor: not built (cc and the static archives are needed)")
         if arguments.pastebinit_site:
             anchor = (f"xclip -o -selection clipboard | pastebinit -b {arguments.pastebinit_site} "
                       f"| xclip -i -selection clipboard")
             run(anchor, env, setup=put)
-            clipboard_holds_url()
+            wait_for_clipboard(lambda got: got.startswith(b"http://127.0.0.1:"), "a URL")
             row = side_by_side("hotkey 1 KiB vs xclip|pastebinit|xclip", ours, anchor, rounds, env,
                                ">= 10x", ours_options=same, anchor_options=same)
             # The target is "pastebinit at least 10x slower": report anchor/ours as the speed-up.
@@ -252,24 +323,51 @@ def main():
         text = os.path.join(work, "1k-wayland.txt")
         with open(text, "w") as f:
             f.write(("The quick brown fox jumps over the lazy dog. " * 30)[:1023] + "\n")
-        # wl-copy forks a server that keeps its stdio: files, not pipes (see `run`).
-        put = f"wl-copy < {text}"
+        with open(text, "rb") as f:
+            expected = f.read()
 
-        def wayland_clipboard_holds_url():
-            got = subprocess.run(["wl-paste", "--no-newline"], env=wayland_env, capture_output=True, timeout=10)
-            if not got.stdout.startswith(b"http://127.0.0.1:"):
-                sys.exit(f"bench: the Wayland clipboard holds {got.stdout[:100]!r}, not a URL")
+        def wayland_wait(holds, what):
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    got = subprocess.run(["wl-paste", "--no-newline"], env=wayland_env, capture_output=True,
+                                         timeout=2).stdout
+                except subprocess.TimeoutExpired:
+                    got = b""
+                if holds(got):
+                    return
+                if time.monotonic() > deadline:
+                    sys.exit(f"bench: the Wayland clipboard still holds {got[:60]!r} after 10 s, not {what}")
+                time.sleep(0.001)
+
+        wayland_settled = {"ran": False}
+
+        def put():
+            # wl-copy forks a server that keeps its stdio: files, not pipes (see `run`). As on X11,
+            # each run starts once the last run's URL is on the clipboard, then the text is.
+            if wayland_settled["ran"]:
+                wayland_wait(lambda got: got.startswith(b"http://127.0.0.1:"), "the last run's URL")
+            subprocess.run(f"wl-copy < {text}", shell=True, env=wayland_env, check=True, timeout=60,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            wayland_wait(lambda got: got in (expected, expected.rstrip(b"\n")), "the text")
+            wayland_settled["ran"] = True
 
         ours = [paste, "-c", "--new", "--url", url, "--no-notify", "-q"]
-        anchor = (f"wl-paste --no-newline | curl -F 'paste[body]=<-' -F 'paste[parser]=plaintext' "
-                  f"-F 'paste[authorization]=burger' -H 'Expect:' -s -L -o /dev/null -w '%{{url_effective}}' "
-                  f"'{url}' | wl-copy")
-        for command in (ours, anchor):
+        pipeline = (f"wl-paste --no-newline | curl -F 'paste[body]=<-' -F 'paste[parser]=plaintext' "
+                    f"-F 'paste[authorization]=burger' -H 'Expect:' -s -L -o /dev/null -w '%{{url_effective}}' "
+                    f"'{url}' | wl-copy")
+        # wl-copy without a type spends most of its time guessing one (xdg-mime, file(1)): the
+        # second anchor names it, as a careful script would.
+        commands = {"paste": ours, "anchor": pipeline, "typed": pipeline + " -t text/plain"}
+        for command in commands.values():
             run(command, wayland_env, setup=put)
-            wayland_clipboard_holds_url()
+            wayland_wait(lambda got: got.startswith(b"http://127.0.0.1:"), "a URL")
         same = {"setup": put}
-        rows.append(side_by_side("Wayland hotkey 1 KiB (data-control) vs wl-paste|curl|wl-copy", ours, anchor,
-                                 rounds, wayland_env, "<= 0.5x", ours_options=same, anchor_options=same))
+        medians = interleaved(commands, rounds, wayland_env, {name: same for name in commands})
+        rows.append(ratio_row("Wayland hotkey 1 KiB (data-control) vs wl-paste|curl|wl-copy", medians["paste"],
+                              medians["anchor"], "<= 0.5x"))
+        rows.append(ratio_row("Wayland hotkey 1 KiB vs wl-paste|curl|wl-copy -t text/plain", medians["paste"],
+                              medians["typed"], "<= 0.5x"))
 
     # (1c) The outcome on the desktop: the time from launch to the desktop notification's Notify
     # call (a recording server on a private session bus: the test fixture, stamping when each call
@@ -290,41 +388,55 @@ def main():
                 for _ in range(size):
                     f.write(block)
         producer = ["cat", data]
-        ours = [paste, "--url", arguments.discard_url, "--no-copy", "-q"]
-        # `curl -T -` streams stdin chunked; -X POST to the mock's raw route (paste.rs style), which
-        # reads the whole body and stores it (counted and hashed, as --discard-bodies does).
-        raw_route = arguments.discard_url.split("/pastes", 1)[0] + "/pasters/"
-        anchor = ["curl", "-s", "-o", "/dev/null", "-X", "POST", "-T", "-", "-H", "Expect:", raw_route]
-        stream_rounds = max(3, rounds // 3)
-        fed = {"pipe_from": producer}
         # The removal of the sent gigabyte's outbox copy, which paste leaves to a detached process,
         # is waited for after each of our runs (untimed), so it never slows the next run.
         outbox = os.path.join(env["XDG_STATE_HOME"], "paste", "outbox")
+        stream_rounds = max(3, rounds // 3)
+        fed = {"pipe_from": producer}
         settled = dict(fed, after=lambda: wait_for_detached(outbox))
-        rows.append(side_by_side(f"stdin {size} MiB piped, guard on, wall vs curl -T -", ours, anchor, stream_rounds,
-                                 env, "<= 1.0x", ours_options=settled, anchor_options=fed))
-        # The transfer alone (the upload path without the whole-stream secret scan), as the
-        # clipboard case has its --force row beside the guard's.
-        rows.append(side_by_side(f"stdin {size} MiB piped, --force, wall vs curl -T -", ours + ["--force"], anchor,
-                                 stream_rounds, env, "<= 1.0x", ours_options=settled, anchor_options=fed))
+        # Two servers: paste-mock discarding bodies (it hashes each byte it throws away, most of
+        # a core per GiB for either client), and the C sink (scripts/bench.d/sink.c), which only
+        # reads them: there the client's own cost shows.
+        servers = [("", arguments.discard_url.split("/pastes", 1)[0], arguments.discard_pid)]
+        if arguments.sink_url:
+            servers.append((", C sink", arguments.sink_url, arguments.sink_pid))
+        else:
+            notes.append("stream into the C sink: not built (cc is needed)")
+        for label, base, server_pid in servers:
+            ours = [paste, "--url", base + "/pastes/create", "--no-copy", "-q"]
+            # `curl -T -` streams stdin chunked; -X POST to the raw route (paste.rs style), which
+            # reads the whole body (paste-mock counts and hashes it, as --discard-bodies does).
+            anchor = ["curl", "-s", "-o", "/dev/null", "-X", "POST", "-T", "-", "-H", "Expect:", base + "/pasters/"]
+            # Interleaved, the three of them: the guarded stream, --force (the transfer alone,
+            # as the clipboard case has its --force row beside the guard's) and curl.
+            medians = interleaved({"guard": ours, "force": ours + ["--force"], "curl": anchor}, stream_rounds, env,
+                                  {"guard": settled, "force": settled, "curl": fed})
+            rows.append(ratio_row(f"stdin {size} MiB piped{label}, guard on, wall vs curl -T -", medians["guard"],
+                                  medians["curl"], "<= 1.6x"))
+            rows.append(ratio_row(f"stdin {size} MiB piped{label}, --force, wall vs curl -T -", medians["force"],
+                                  medians["curl"], "<= 1.6x"))
+            rows.append(ratio_row(f"stdin {size} MiB piped{label}, guard on vs --force", medians["guard"],
+                                  medians["force"], "<= 1.05x"))
+            if server_pid:
+                # What the cores are asked for, one run each: a client that needs more CPU than
+                # curl has less of the rest to use. All the CPU time spent divided by the cores is
+                # the shortest the wall time can be, however the runs are scheduled.
+                ours_cpu, ours_cat, ours_server, _ = cpu_budget(ours, env, producer, server_pid)
+                wait_for_detached(outbox)
+                anchor_cpu, anchor_cat, anchor_server, anchor_wall = cpu_budget(anchor, env, producer, server_pid)
+                cores = os.cpu_count()
+                floor = (ours_cpu + ours_cat + ours_server) / cores
+                server = "the C sink" if label else "paste-mock"
+                notes.append(
+                    f"stdin {size} MiB{label}, CPU time of one run each: paste {ours_cpu:.2f} s (cat {ours_cat:.2f} s, "
+                    f"{server} {ours_server:.2f} s), curl {anchor_cpu:.2f} s (cat {anchor_cat:.2f} s, {server} "
+                    f"{anchor_server:.2f} s, wall {anchor_wall:.2f} s): on {cores} cores paste's wall time cannot be "
+                    f"under {floor:.2f} s, {floor / anchor_wall:.2f}x of that curl run's")
+        ours = [paste, "--url", arguments.discard_url, "--no-copy", "-q"]
+        anchor = ["curl", "-s", "-o", "/dev/null", "-X", "POST", "-T", "-", "-H", "Expect:",
+                  arguments.discard_url.split("/pastes", 1)[0] + "/pasters/"]
         kib, _ = peak_kib(ours, env, pipe_from=producer)
         wait_for_detached(outbox)
-        if arguments.discard_pid:
-            # What the cores are asked for, one run each: paste-mock takes most of a core for
-            # either client (it hashes every byte), so a client that needs more CPU than curl has
-            # less of the rest to use. All the CPU time spent divided by the cores is the
-            # shortest the wall time can be, however the runs are scheduled.
-            ours_cpu, ours_cat, ours_mock, _ = cpu_budget(ours, env, producer, arguments.discard_pid)
-            wait_for_detached(outbox)
-            anchor_cpu, anchor_cat, anchor_mock, anchor_wall = cpu_budget(anchor, env, producer,
-                                                                          arguments.discard_pid)
-            cores = os.cpu_count()
-            floor = (ours_cpu + ours_cat + ours_mock) / cores
-            notes.append(
-                f"stdin {size} MiB, CPU time of one run each: paste {ours_cpu:.2f} s (cat {ours_cat:.2f} s, "
-                f"paste-mock {ours_mock:.2f} s), curl {anchor_cpu:.2f} s (cat {anchor_cat:.2f} s, paste-mock "
-                f"{anchor_mock:.2f} s, wall {anchor_wall:.2f} s): on {cores} cores paste's wall time cannot be "
-                f"under {floor:.2f} s, {floor / anchor_wall:.2f}x of that curl run's")
         anchor_kib, _ = peak_kib(anchor, env, pipe_from=producer)
         rows.append([f"stdin {size} MiB piped, peak RSS", f"{kib / 1024:.1f} MiB", f"{anchor_kib / 1024:.1f} MiB",
                      f"{kib / anchor_kib:.2f}x", "<= 64 MiB", verdict(kib / 1024, "<= 64")])

@@ -72,7 +72,8 @@ typedef struct csecret_scan csecret_scan;
 /// - `runs`, the members' shapes;
 /// - `byte_frequencies` (256 entries), how often each byte is expected in ordinary text, to put
 ///   the groups into the vector kernel's buckets where they let the fewest positions through
-///   (read only when the vector kernel runs).
+///   (kept, and read only when the vector kernel first runs: its plans are made then, once,
+///   under a lock, not here; creating a search costs copies only).
 csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followers, size_t group_count,
                                   const uint32_t *member_starts, const csecret_scan_member *members,
                                   size_t member_count, const csecret_scan_run *runs, size_t run_count,
@@ -87,12 +88,15 @@ void csecret_scan_destroy(csecret_scan *scan);
 /// and the text from the literal's start has the member's shape (or ends before it is decided).
 /// Writes each `p` to `positions` and its group to `groups`, in order, at most `capacity`, and
 /// the number written to `*found`. Returns where to go on: `to` when the range is done, less
-/// when the output filled.
+/// when the output filled. Runs the portable kernel until the search has been asked for 256 KiB
+/// in all, then makes the vector kernels' plans and runs the fastest (a small text never pays
+/// for planning). Threads may search at once.
 size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
                          size_t *positions, uint8_t *groups, size_t capacity, size_t *found);
 
 /// `csecret_scan_find` with one kernel (`CSECRET_SCAN_PORTABLE` when `kernel` does not run
-/// here): the same positions whichever runs (the tests hold the kernels to each other).
+/// here), whatever the text's size (a vector kernel's plans are made on its first call): the
+/// same positions whichever runs (the tests hold the kernels to each other).
 size_t csecret_scan_find_with(const csecret_scan *scan, csecret_scan_kernel kernel, const uint8_t *text,
                               size_t count, size_t from, size_t to, size_t *positions, uint8_t *groups,
                               size_t capacity, size_t *found);
@@ -100,7 +104,11 @@ size_t csecret_scan_find_with(const csecret_scan *scan, csecret_scan_kernel kern
 /// The kernels that run on this processor: bit `k` for kernel `k` (the portable one always).
 unsigned csecret_scan_kernels(const csecret_scan *scan);
 
-/// The kernel `csecret_scan_find` runs: the fastest of those that run here.
+/// Whether the vector kernels' plans are made (always, where none runs): 0 until a search needs
+/// them.
+int csecret_scan_planned(const csecret_scan *scan);
+
+/// The kernel `csecret_scan_find` runs once planned: the fastest of those that run here.
 csecret_scan_kernel csecret_scan_fastest(const csecret_scan *scan);
 
 #endif
