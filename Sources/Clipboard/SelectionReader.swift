@@ -286,6 +286,29 @@ struct SelectionReader {
         if PasswordManagerHint.marksSecret(answer) { throw .markedSecret(selection) }
     }
 
+    /// Who owns the selection, seen from X beside a Wayland clipboard (`XSelectionHolder`), after
+    /// the password manager's mark as `refuseIfMarkedSecret()` looks for it (the same round
+    /// trips), then the owner, the window manager's window and the focused window (three more,
+    /// and the two atoms' once per connection).
+    ///
+    /// - Throws: `.markedSecret`; `.timedOut` when the server or the owner does not answer.
+    func holderBesideWayland() throws(ClipboardError) -> XSelectionHolder {
+        let time = try awaitTime()
+        let offered = try offeredTargets(time: time)
+        if let offered { try refuseIfMarkedSecret(offered: offered, time: time) }
+        guard let owner = display.selectionOwner(selectionAtom) else { return .nobody }
+        if offered?.contains(BridgeWatch.mark) == true { return .paste }
+        let names = display.atoms(["_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW"])
+        let root = display.rootWindow
+        if let manager = display.property(names[0], of: root, delete: false)?.values.first, manager != 0,
+            display.isSameClient(owner, Window(rawValue: manager))
+        {
+            return .bridge
+        }
+        let active = display.property(names[1], of: root, delete: false)?.values.first ?? 0
+        return .program(isXWindowFocused: active != 0)
+    }
+
     /// What an owner answered to one conversion.
     private enum Reply {
         /// Text, decoded to UTF-8, and the observer that saw it arrive (nil: not observed).
