@@ -33,7 +33,7 @@ public enum RootFileSystem {
         mount --bind /tmp "$root/tmp"
         mount -t tmpfs -o mode=755 tmpfs "$root/run"
         mount -t tmpfs -o mode=1777 tmpfs "$root/var/tmp"
-        exec chroot "$root" "$@"
+        exec /usr/sbin/chroot "$root" "$@"
         """
 
     /// `command(_:in:)` as one line for `sh`, each word single-quoted (for a stand-in script).

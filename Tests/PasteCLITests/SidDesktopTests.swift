@@ -286,8 +286,9 @@ struct SidDesktopTests: SidSuite {
     @Test("GNOME 51: an X app's text is read; both readers get the URL, now and 5 s later")
     func gnomeXToWayland() throws {
         try withDesktop(.gnome) { desktop in
-            let window = try desktop.focusedXWindow()
-            defer { window.send(SIGKILL) }
+            // No X window focused: mutter's bridge carries the X copy all the same (wl-paste,
+            // which needs a surface of its own with the focus on mutter, gets none while an X
+            // window holds it).
             try desktop.xCopy(Data("copied in an X app".utf8))
             let url = try expectURL(
                 try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
