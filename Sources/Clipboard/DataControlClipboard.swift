@@ -74,7 +74,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
     /// copied last the read fails with `.undecidedCopy`.
     public func read<State: Sendable>(_ request: ReadRequest<State>) throws(ClipboardError) -> ReadResult<State> {
         let holder = try xHolder(request.selection, timeout: request.timeout)
-        let read: (content: ClipboardContent, observation: State?)
+        let read: (content: ClipboardContent, observation: State?, protocol: DataControlProtocol)
         do {
             read = try readContent(
                 request.selection, timeout: request.timeout, preferences: request.preferences,
@@ -82,23 +82,49 @@ public struct DataControlClipboard: Clipboard, Sendable {
         } catch .empty(let selection) {
             // Nothing on the Wayland side: an X program's copy is the only one.
             guard case .program = holder else { throw .empty(selection) }
-            read = (try readX(request), nil)
+            return ReadResult(
+                content: try readX(request), observation: nil,
+                write: try request.copyTarget.map { target throws(ClipboardError) in try prepareWrite(to: target) })
         }
         var content = read.content
         var observation = read.observation
-        if case .program(let isXWindowFocused) = holder {
+        if case .program(let isXWindowFocused, let windowManager) = holder {
             let x = try readX(request)
-            if x != content {
-                // A bridge carries every later Wayland copy to X once an X window has the focus
-                // (sway's xwm takes the X selection then), so an X program still owning it has
-                // copied since; with no X window focused nothing tells the order.
-                guard isXWindowFocused else { throw .undecidedCopy(request.selection) }
+            switch Self.newerSide(
+                isXWindowFocused: isXWindowFocused, windowManager: windowManager, protocol: read.protocol,
+                isSame: x == content)
+            {
+            case .wayland: break
+            case .x:
                 content = x
                 observation = nil
+            case .undecided: throw .undecidedCopy(request.selection)
             }
         }
         let write = try request.copyTarget.map { target throws(ClipboardError) in try prepareWrite(to: target) }
         return ReadResult(content: content, observation: observation, write: write)
+    }
+
+    /// Which side holds the later copy when an X program owns the X selection.
+    enum NewerSide: Equatable { case wayland, x, undecided }
+
+    /// The rule for an X program's X selection beside a Wayland one (docs/design.md, "Two
+    /// clipboards, one last copy"):
+    /// - the same contents: Wayland (either would do);
+    /// - an X window focused: X. A bridge carries every later Wayland copy to X once an X window
+    ///   has the focus (sway's xwm takes the X selection then, kwin's and labwc's too), so an X
+    ///   program still owning it has copied since;
+    /// - kwin with ext-data-control (Plasma 6.5 and later): Wayland. kwin 6 carries every X
+    ///   program's copy to Wayland, focused or not, so a Wayland text that differs came later
+    ///   (kwin 5.27, wlr-data-control, carries it only while an X window has the focus);
+    /// - else (sway, labwc, other wlroots compositors, kwin 5): nothing tells the order.
+    static func newerSide(
+        isXWindowFocused: Bool, windowManager: String?, protocol bound: DataControlProtocol, isSame: Bool
+    ) -> NewerSide {
+        if isSame { return .wayland }
+        if isXWindowFocused { return .x }
+        if windowManager == XSelectionHolder.kwin, bound == .ext { return .wayland }
+        return .undecided
     }
 
     /// The X side's holder (`XSelectionHolder`) where `DISPLAY` is set and can be opened, else
@@ -114,7 +140,8 @@ public struct DataControlClipboard: Clipboard, Sendable {
 
     /// What the X side holds, read as `request` asks (unobserved, with no copy after it).
     private func readX<State: Sendable>(_ request: ReadRequest<State>) throws(ClipboardError) -> ClipboardContent {
-        let x = X11Clipboard(displayName: environment["DISPLAY"], helperExecutable: helperExecutable, environment: environment)
+        let x = X11Clipboard(
+            displayName: environment["DISPLAY"], helperExecutable: helperExecutable, environment: environment)
         return try x.read(
             ReadRequest(
                 request.selection, timeout: request.timeout, preferences: request.preferences,
@@ -126,7 +153,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
     private func readContent<State: Sendable>(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
         acceptsImage: Bool
-    ) throws(ClipboardError) -> (content: ClipboardContent, observation: State?) {
+    ) throws(ClipboardError) -> (content: ClipboardContent, observation: State?, protocol: DataControlProtocol) {
         let session = try connect(selection, timeout: timeout)
         guard let offered = session.offeredTypes(selection.seatSelection), !offered.isEmpty else {
             throw .empty(selection)
@@ -149,7 +176,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
                 observer: TextObserver<State>?.none
             ).bytes
             guard !bytes.isEmpty else { throw .empty(selection) }
-            return (.image(bytes, type: image.target.rawValue), nil)
+            return (.image(bytes, type: image.target.rawValue), nil, session.dataControl)
         }
         guard let text else {
             if acceptsImage { throw .noContentTarget(selection, available: offered) }
@@ -160,7 +187,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
             decodesLatin1: text == "STRING")
         guard !bytes.isEmpty else { throw .empty(selection) }
         let utf8 = text == "STRING" ? TextEncoding.utf8(fromLatin1: bytes) : bytes
-        return (.text(utf8), (observed as? TextObserver<State>)?.state)
+        return (.text(utf8), (observed as? TextObserver<State>)?.state, session.dataControl)
     }
 
     /// Connects and makes the device, failures as clipboard errors.

@@ -288,8 +288,8 @@ struct SelectionReader {
 
     /// Who owns the selection, seen from X beside a Wayland clipboard (`XSelectionHolder`), after
     /// the password manager's mark as `refuseIfMarkedSecret()` looks for it (the same round
-    /// trips), then the owner, the window manager's window and the focused window (three more,
-    /// and the two atoms' once per connection).
+    /// trips), then the owner, the window manager's window, the focused window and the window
+    /// manager's name (four more, and the three atoms' once per connection).
     ///
     /// - Throws: `.markedSecret`; `.timedOut` when the server or the owner does not answer.
     func holderBesideWayland() throws(ClipboardError) -> XSelectionHolder {
@@ -298,15 +298,17 @@ struct SelectionReader {
         if let offered { try refuseIfMarkedSecret(offered: offered, time: time) }
         guard let owner = display.selectionOwner(selectionAtom) else { return .nobody }
         if offered?.contains(BridgeWatch.mark) == true { return .paste }
-        let names = display.atoms(["_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW"])
+        let names = display.atoms(["_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME"])
         let root = display.rootWindow
-        if let manager = display.property(names[0], of: root, delete: false)?.values.first, manager != 0,
-            display.isSameClient(owner, Window(rawValue: manager))
-        {
-            return .bridge
+        let manager = display.property(names[0], of: root, delete: false)?.values.first.flatMap {
+            $0 == 0 ? nil : Window(rawValue: $0)
         }
+        if let manager, display.isSameClient(owner, manager) { return .bridge }
         let active = display.property(names[1], of: root, delete: false)?.values.first ?? 0
-        return .program(isXWindowFocused: active != 0)
+        let name = manager.flatMap { display.property(names[2], of: $0, delete: false) }.map {
+            String(decoding: $0.bytes, as: UTF8.self)
+        }
+        return .program(isXWindowFocused: active != 0, windowManager: name)
     }
 
     /// What an owner answered to one conversion.

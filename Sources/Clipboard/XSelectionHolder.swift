@@ -16,6 +16,11 @@ enum XSelectionHolder: Equatable, Sendable {
     case paste
     /// The compositor's bridge: a copy of the Wayland selection, made when it changed.
     case bridge
-    /// An X program, with or without an X window focused now.
-    case program(isXWindowFocused: Bool)
+    /// An X program, with or without an X window focused now; `windowManager` is the name the
+    /// window manager's window gives itself (`_NET_WM_NAME`: "KWin", "wlroots wm", "Mutter"),
+    /// nil when it gives none.
+    case program(isXWindowFocused: Bool, windowManager: String?)
+
+    /// kwin's name for itself (`_NET_WM_NAME` of its `_NET_SUPPORTING_WM_CHECK` window).
+    static let kwin = "KWin"
 }

@@ -45,7 +45,9 @@ public final class Desktop: @unchecked Sendable {
         }
 
         /// The compositor, as installed (in the system it runs from).
-        public var executable: String { "/usr/bin/" + (self == .kde ? "kwin_wayland" : rawValue == "gnome" ? "mutter" : rawValue) }
+        public var executable: String {
+            "/usr/bin/" + (self == .kde ? "kwin_wayland" : rawValue == "gnome" ? "mutter" : rawValue)
+        }
 
         /// Whether it is installed on this system.
         public var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }

@@ -118,7 +118,9 @@ struct SidDesktopTests: SidSuite {
         }
     }
 
-    @Test("pure Wayland, nothing on PATH: read and written natively, now and 5 s later", arguments: SidCompositor.allCases)
+    @Test(
+        "pure Wayland, nothing on PATH: read and written natively, now and 5 s later", arguments: SidCompositor.allCases
+    )
     func pureWayland(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
             try desktop.waylandCopy(Data("copied in a \(compositor) app ✓".utf8))
@@ -178,8 +180,9 @@ struct SidDesktopTests: SidSuite {
         }
     }
 
-    @Test("the hotkey path, pure Wayland: the clipboard up to the mock, the URL back, now and 5 s later",
-          arguments: SidCompositor.allCases)
+    @Test(
+        "the hotkey path, pure Wayland: the clipboard up to the mock, the URL back, now and 5 s later",
+        arguments: SidCompositor.allCases)
     func hotkey(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
             try desktop.waylandCopy(Data("hotkey text on \(compositor)".utf8))
@@ -211,11 +214,13 @@ struct SidDesktopTests: SidSuite {
         }
     }
 
-    @Test("a PrivateBin URL is copied natively with the mark; an ordinary URL without it",
-          arguments: SidCompositor.allCases)
+    @Test(
+        "a PrivateBin URL is copied natively with the mark; an ordinary URL without it",
+        arguments: SidCompositor.allCases)
     func keyBearingURLMarked(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
-            try home.write("[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n", to: "config/paste/config")
+            try home.write(
+                "[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n", to: "config/paste/config")
             try desktop.waylandCopy(Data("a note for PrivateBin".utf8))
             let result = try paste(desktop, ["-c", "--no-notify", "-S", "privatebin"], withX: false)
             #expect(result.status == 0, "stderr: \(result.err)")

@@ -50,20 +50,24 @@ struct SidWaylandClipboardTests: SidSuite {
             #expect(result.status == 0, "stderr: \(result.err)")
             #expect(
                 result.err.hasPrefix(
-                    "paste: clipboard: wl-clipboard (the compositor offers no data-control; wl-clipboard is installed)\n"),
+                    "paste: clipboard: wl-clipboard (the compositor offers no data-control; wl-clipboard is installed)\n"
+                ),
                 "\(result.err)")
             let url = result.out.trimmingCharacters(in: .newlines)
             #expect(
-                try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied for wl-clipboard \(version.rawValue)".utf8))
+                try mock.rawPaste(id: try #require(pasteID(url)))
+                    == Data("copied for wl-clipboard \(version.rawValue)".utf8))
             #expect(try desktop.waylandClipboard().out == url)
         }
     }
 
-    @Test("a key-bearing URL: marked by wl-copy 2.3 (--sensitive); unmarked by 2.1, and -v says so",
-          arguments: Version.allCases)
+    @Test(
+        "a key-bearing URL: marked by wl-copy 2.3 (--sensitive); unmarked by 2.1, and -v says so",
+        arguments: Version.allCases)
     func keyBearing(_ version: Version) throws {
         try withDesktop(.sway) { desktop in
-            try home.write("[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n", to: "config/paste/config")
+            try home.write(
+                "[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n", to: "config/paste/config")
             try desktop.waylandCopy(Data("a note for PrivateBin".utf8))
             let environment = try lastResortEnvironment(desktop, version)
             let result = try paste(environment, ["-v", "-c", "--no-notify", "-S", "privatebin"])

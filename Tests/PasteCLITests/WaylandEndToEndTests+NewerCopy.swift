@@ -25,7 +25,9 @@ extension WaylandEndToEndTests {
         try waitUntil("xclip to own the clipboard", timeout: 20) { try sway.xClipboard().out == text }
     }
 
-    @Test("no X window ever focused: an X program's copy after a Wayland one: paste cannot tell, says so, uploads neither")
+    @Test(
+        "no X window ever focused: an X program's copy after a Wayland one: paste cannot tell, says so, uploads neither"
+    )
     func newerXCopyUndecided() throws {
         try sway.waylandCopy(Data("the older Wayland copy".utf8))
         try xCopy("the newer X copy")
@@ -57,7 +59,8 @@ extension WaylandEndToEndTests {
         #expect(try sway.waylandClipboard().out == url)
     }
 
-    @Test("once an X window had the focus, a later Wayland copy is carried to X by the bridge: the Wayland text goes up")
+    @Test(
+        "once an X window had the focus, a later Wayland copy is carried to X by the bridge: the Wayland text goes up")
     func bridgedWaylandCopyWins() throws {
         let window = try sway.focusedXWindow()
         try xCopy("the older X copy")
