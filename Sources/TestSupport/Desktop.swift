@@ -1,7 +1,7 @@
 import Foundation
 
-/// A private KDE (kwin_wayland 5.27) or GNOME (mutter 43) compositor for a test: headless, with
-/// XWayland, on a session bus of its own (`dbus-run-session` with a config that names no
+/// A private KDE (kwin_wayland), GNOME (mutter), sway or labwc compositor for a test: headless,
+/// with XWayland, on a session bus of its own (`dbus-run-session` with a config that names no
 /// service folders: nothing installed is activated behind the test's back), in a runtime folder
 /// of its own, stopped on `stop()`.
 ///
@@ -20,7 +20,15 @@ import Foundation
 ///   releases Shift once, which makes mutter add a virtual keyboard, and holds the session open
 ///   until it ends. X clients need the `XAUTHORITY` file mutter wrote (root may read it).
 ///
-/// As sway, both run as `nobody` under root (`Sway.asCompositorUser`).
+/// - sway and labwc (wlroots): the headless backend (`WLR_BACKENDS=headless`, pixman), the
+///   session program from sway's config (`exec`, then `swaymsg exit`) or labwc's `-S`; X
+///   clients get in as for KDE.
+///
+/// All run as `nobody` under root (`Sway.asCompositorUser`). This system's compositors are
+/// Debian 12's (kwin 5.27, mutter 43); with a `root` (`RootFileSystem.sid`: sway 1.12, kwin 6.7,
+/// labwc 0.20, mutter 51) the compositor and every tool the helpers run (wl-paste, wl-copy,
+/// xclip, xprop, xhost, xlogo) are the root's, in a runtime folder under /tmp, which both
+/// systems share.
 public final class Desktop: @unchecked Sendable {
     // Safe: every stored property is set once in init; `stop` is idempotent.
     /// Which desktop.

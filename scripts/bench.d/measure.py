@@ -194,6 +194,7 @@ def main():
     parser.add_argument("--guard-text-mib", type=int, default=256, help="the guard-text case's three texts")
     parser.add_argument("--wayland-runtime", help="the headless sway's runtime folder (wayland-hotkey)")
     parser.add_argument("--wayland-display", help="its socket's name in that folder")
+    parser.add_argument("--wayland-compositor", default="sway", help="the compositor's name and version, for the row")
     parser.add_argument("--notification-server", help="PYTHON,SCRIPT: the recording notification server (notify)")
     parser.add_argument("--cases", default="hotkey,wayland-hotkey,notify,stream,batch,clipboard,guard,first-window,guard-text")
     arguments = parser.parse_args()
@@ -268,7 +269,7 @@ def main():
             run(command, wayland_env, setup=put)
             wayland_clipboard_holds_url()
         same = {"setup": put}
-        rows.append(side_by_side("Wayland hotkey 1 KiB (data-control) vs wl-paste|curl|wl-copy", ours, anchor,
+        rows.append(side_by_side(f"Wayland hotkey 1 KiB (data-control, {arguments.wayland_compositor}) vs wl-paste|curl|wl-copy", ours, anchor,
                                  rounds, wayland_env, "<= 0.5x", ours_options=same, anchor_options=same))
 
     # (1c) The outcome on the desktop: the time from launch to the desktop notification's Notify
