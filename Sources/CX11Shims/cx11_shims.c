@@ -1,4 +1,9 @@
 #include "cx11_shims.h"
+#include <X11/Xlibint.h>
+
+unsigned long cx11_resource_mask(Display *display) {
+    return ((struct _XDisplay *)display)->resource_mask;
+}
 
 XIC cx11_create_ic(XIM method, Window window) {
     return XCreateIC(method, XNInputStyle, XIMPreeditNothing | XIMStatusNothing, XNClientWindow, window,

@@ -89,17 +89,15 @@ extension PreparedClipboardWrite {
 
 /// A write that simply happens on `complete`, by a program (`writer`) that cannot offer the mark.
 final class DeferredWrite: PreparedClipboardWrite {
-    private let writer: String
-    private let write: (([UInt8]) throws(ClipboardError) -> Void)
-    init(writer: String, write: @escaping ([UInt8]) throws(ClipboardError) -> Void) {
-        self.writer = writer
+    private let write: (([UInt8], Bool) throws(ClipboardError) -> SecretMark)
+    /// `write` copies the text (with the mark when asked and it can) and says what became of
+    /// the mark.
+    init(write: @escaping ([UInt8], Bool) throws(ClipboardError) -> SecretMark) {
         self.write = write
     }
-    /// The mark is not offered: the backends that write this way (wl-copy) have no way to.
     @discardableResult
     func complete(with text: [UInt8], isSecret: Bool) throws(ClipboardError) -> SecretMark {
-        try write(text)
-        return isSecret ? .unavailable(writer: writer) : .notAsked
+        try write(text, isSecret)
     }
 }
 

@@ -17,6 +17,7 @@ extension ClipboardError: PasteError {
     public var hint: String? {
         switch self {
         case .noDisplay: "pipe text in (cmd | paste), or use -f FILE"
+        case .undecidedCopy: "copy it again, or pick the X side with clipboard = x11 (paste-config(5))"
         case .noTextTarget: "copy text, not an image or a file, and try again"
         case .noContentTarget: "copy text or an image (PNG, JPEG, WebP, GIF, BMP), or save it to a file and use -f FILE"
         case .tooLarge:

@@ -25,6 +25,11 @@ public enum ClipboardError: Error, Equatable, Sendable {
     /// The owner marks the content a password (`PasswordManagerHint`: `x-kde-passwordManagerHint`
     /// = `secret`): it is never read for upload, whatever `--force` says.
     case markedSecret(Selection)
+    /// The X and Wayland sides of the selection hold different contents, an X program owns the
+    /// X side, and nothing tells which was copied last (no X window has the focus: no bridge
+    /// carried either copy to the other side); neither is read for upload
+    /// (`XSelectionHolder`, docs/design.md).
+    case undecidedCopy(Selection)
     /// The owner did not answer within the deadline.
     case timedOut(Selection, seconds: Double)
     /// The owner kept sending, but slower than `minimumRate` bytes a second on average once
@@ -74,7 +79,7 @@ public enum ClipboardError: Error, Equatable, Sendable {
     /// The class of this failure.
     public var kind: Kind {
         switch self {
-        case .empty: .noInput
+        case .empty, .undecidedCopy: .noInput
         case .markedSecret: .refused
         case .noTextTarget, .noContentTarget, .tooLarge, .exceedsLimit, .ownerRefused, .nonTextReply: .badInput
         case .timedOut, .tooSlow, .waylandToolTimedOut: .unavailable
@@ -92,6 +97,9 @@ public enum ClipboardError: Error, Equatable, Sendable {
         case .noDisplay: "no display: DISPLAY is not set and no Wayland clipboard was found"
         case .cannotOpenDisplay(let name): "cannot open display '\(name)'"
         case .empty(let selection): "the \(selection.displayName) is empty"
+        case .undecidedCopy(let selection):
+            "the \(selection.displayName) differs between X and Wayland, and paste cannot tell which was copied last "
+                + "(an X program holds the X side and no X window has the focus); nothing was uploaded"
         case .markedSecret(let selection):
             "the \(selection.displayName) holds a password (the program it was copied from marks it secret), "
                 + "so it is never uploaded, not even with --force"

@@ -7,8 +7,8 @@ import WaylandInterop
 ///
 /// Reading connects, learns the selection's offer and MIME types (two round trips), asks for
 /// the best type (`textTypes`, or an image as `ImageTarget` orders them), after the password
-/// manager's mark on each side it can see (the offer's, and with `DISPLAY` the X selection's:
-/// `refuseIfMarkedOnX`), and reads the owner's answer from a socket, with the same deadline per
+/// manager's mark on each side it can see (the offer's, and with `DISPLAY` the X selection's,
+/// asked first: `xHolder`), and reads the owner's answer from a socket, with the same deadline per
 /// wait, pace, limits and observer as the X11 reader: a read that goes past `ContentPreferences.readLimit` stops with `.exceedsLimit`, an
 /// image past `imageLimit` with `.tooLarge`, and text larger than `handOverBytes` is shown to a
 /// `TextObserver` while it arrives, on a thread joined before the read returns.
@@ -67,19 +67,93 @@ public struct DataControlClipboard: Clipboard, Sendable {
     /// `preferences.prefersImage`; a large text goes to the observer as it arrives (past
     /// `handOverBytes`), on a thread joined before this returns. With a `copyTarget` the owner
     /// is started after the read (forked: the observer's thread is joined by then).
+    ///
+    /// With `DISPLAY` set too, the X side decides first whether it holds the later copy
+    /// (`XSelectionHolder`; docs/design.md, "Two clipboards, one last copy"): an X program's copy
+    /// that no bridge carried to Wayland is read from X, and when nothing tells which side was
+    /// copied last the read fails with `.undecidedCopy`.
     public func read<State: Sendable>(_ request: ReadRequest<State>) throws(ClipboardError) -> ReadResult<State> {
-        let read = try readContent(
-            request.selection, timeout: request.timeout, preferences: request.preferences,
-            observer: request.observer, acceptsImage: request.acceptsImage)
+        let holder = try xHolder(request.selection, timeout: request.timeout)
+        let read: (content: ClipboardContent, observation: State?, protocol: DataControlProtocol)
+        do {
+            read = try readContent(
+                request.selection, timeout: request.timeout, preferences: request.preferences,
+                observer: request.observer, acceptsImage: request.acceptsImage)
+        } catch .empty(let selection) {
+            // Nothing on the Wayland side: an X program's copy is the only one.
+            guard case .program = holder else { throw .empty(selection) }
+            return ReadResult(
+                content: try readX(request), observation: nil,
+                write: try request.copyTarget.map { target throws(ClipboardError) in try prepareWrite(to: target) })
+        }
+        var content = read.content
+        var observation = read.observation
+        if case .program(let isXWindowFocused, let windowManager) = holder {
+            let x = try readX(request)
+            switch Self.newerSide(
+                isXWindowFocused: isXWindowFocused, windowManager: windowManager, protocol: read.protocol,
+                isSame: x == content)
+            {
+            case .wayland: break
+            case .x:
+                content = x
+                observation = nil
+            case .undecided: throw .undecidedCopy(request.selection)
+            }
+        }
         let write = try request.copyTarget.map { target throws(ClipboardError) in try prepareWrite(to: target) }
-        return ReadResult(content: read.content, observation: read.observation, write: write)
+        return ReadResult(content: content, observation: observation, write: write)
+    }
+
+    /// Which side holds the later copy when an X program owns the X selection.
+    enum NewerSide: Equatable { case wayland, x, undecided }
+
+    /// The rule for an X program's X selection beside a Wayland one (docs/design.md, "Two
+    /// clipboards, one last copy"):
+    /// - the same contents: Wayland (either would do);
+    /// - an X window focused: X. A bridge carries every later Wayland copy to X once an X window
+    ///   has the focus (sway's xwm takes the X selection then, kwin's and labwc's too), so an X
+    ///   program still owning it has copied since;
+    /// - kwin with ext-data-control (Plasma 6.5 and later): Wayland. kwin 6 carries every X
+    ///   program's copy to Wayland, focused or not, so a Wayland text that differs came later
+    ///   (kwin 5.27, wlr-data-control, carries it only while an X window has the focus);
+    /// - else (sway, labwc, other wlroots compositors, kwin 5): nothing tells the order.
+    static func newerSide(
+        isXWindowFocused: Bool, windowManager: String?, protocol bound: DataControlProtocol, isSame: Bool
+    ) -> NewerSide {
+        if isSame { return .wayland }
+        if isXWindowFocused { return .x }
+        if windowManager == XSelectionHolder.kwin, bound == .ext { return .wayland }
+        return .undecided
+    }
+
+    /// The X side's holder (`XSelectionHolder`) where `DISPLAY` is set and can be opened, else
+    /// nil; a text its owner marks a secret is refused here, before anything is read: a
+    /// password manager running under XWayland marks its copy on the X selection, and the
+    /// compositor's bridge may carry the text to Wayland without the mark (sway's carries
+    /// `text/plain;charset=utf-8` alone), so the Wayland offer says nothing of it.
+    private func xHolder(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> XSelectionHolder? {
+        guard let display = environment["DISPLAY"], !display.isEmpty else { return nil }
+        return try X11Clipboard(displayName: display, helperExecutable: helperExecutable, environment: environment)
+            .holderBesideWayland(selection, timeout: timeout)
+    }
+
+    /// What the X side holds, read as `request` asks (unobserved, with no copy after it).
+    private func readX<State: Sendable>(_ request: ReadRequest<State>) throws(ClipboardError) -> ClipboardContent {
+        let x = X11Clipboard(
+            displayName: environment["DISPLAY"], helperExecutable: helperExecutable, environment: environment)
+        return try x.read(
+            ReadRequest(
+                request.selection, timeout: request.timeout, preferences: request.preferences,
+                acceptsImage: request.acceptsImage)
+        ).content
     }
 
     /// The one read behind `read(_:)`: text, or an image when `acceptsImage`.
     private func readContent<State: Sendable>(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
         acceptsImage: Bool
-    ) throws(ClipboardError) -> (content: ClipboardContent, observation: State?) {
+    ) throws(ClipboardError) -> (content: ClipboardContent, observation: State?, protocol: DataControlProtocol) {
         let session = try connect(selection, timeout: timeout)
         guard let offered = session.offeredTypes(selection.seatSelection), !offered.isEmpty else {
             throw .empty(selection)
@@ -94,7 +168,6 @@ public struct DataControlClipboard: Clipboard, Sendable {
             // without writing) is taken at its word: a secret.
             if PasswordManagerHint.marksSecret(value?.bytes) { throw .markedSecret(selection) }
         }
-        try refuseIfMarkedOnX(selection, timeout: timeout)
         let image = acceptsImage ? ImageTarget.preferred(among: offered) : nil
         let text = Self.preferredText(among: offered)
         if let image, preferences.prefersImage || text == nil {
@@ -103,7 +176,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
                 observer: TextObserver<State>?.none
             ).bytes
             guard !bytes.isEmpty else { throw .empty(selection) }
-            return (.image(bytes, type: image.target.rawValue), nil)
+            return (.image(bytes, type: image.target.rawValue), nil, session.dataControl)
         }
         guard let text else {
             if acceptsImage { throw .noContentTarget(selection, available: offered) }
@@ -114,19 +187,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
             decodesLatin1: text == "STRING")
         guard !bytes.isEmpty else { throw .empty(selection) }
         let utf8 = text == "STRING" ? TextEncoding.utf8(fromLatin1: bytes) : bytes
-        return (.text(utf8), (observed as? TextObserver<State>)?.state)
-    }
-
-    /// The mark on the X side, where XWayland is there too (`DISPLAY` in `environment`): a
-    /// password manager running under XWayland marks its copy on the X selection, and the
-    /// compositor's bridge may carry the text to Wayland without the mark (sway's carries
-    /// `text/plain;charset=utf-8` alone), so the Wayland offer says nothing of it. Asked before
-    /// any text is read: the X owner's `TARGETS` (a round trip after the atoms'), and the mark's
-    /// value only when it is offered; no X text is ever read here.
-    private func refuseIfMarkedOnX(_ selection: Selection, timeout: Duration) throws(ClipboardError) {
-        guard let display = environment["DISPLAY"], !display.isEmpty else { return }
-        try X11Clipboard(displayName: display, helperExecutable: helperExecutable, environment: environment)
-            .refuseIfMarkedSecret(selection, timeout: timeout)
+        return (.text(utf8), (observed as? TextObserver<State>)?.state, session.dataControl)
     }
 
     /// Connects and makes the device, failures as clipboard errors.

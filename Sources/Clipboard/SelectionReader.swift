@@ -289,6 +289,31 @@ struct SelectionReader {
         if PasswordManagerHint.marksSecret(answer) { throw .markedSecret(selection) }
     }
 
+    /// Who owns the selection, seen from X beside a Wayland clipboard (`XSelectionHolder`), after
+    /// the password manager's mark as `refuseIfMarkedSecret()` looks for it (the same round
+    /// trips), then the owner, the window manager's window, the focused window and the window
+    /// manager's name (four more, and the three atoms' once per connection).
+    ///
+    /// - Throws: `.markedSecret`; `.timedOut` when the server or the owner does not answer.
+    func holderBesideWayland() throws(ClipboardError) -> XSelectionHolder {
+        let time = try awaitTime()
+        let offered = try offeredTargets(time: time)
+        if let offered { try refuseIfMarkedSecret(offered: offered, time: time) }
+        guard let owner = display.selectionOwner(selectionAtom) else { return .nobody }
+        if offered?.contains(BridgeWatch.mark) == true { return .paste }
+        let names = display.atoms(["_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME"])
+        let root = display.rootWindow
+        let manager = display.property(names[0], of: root, delete: false)?.values.first.flatMap {
+            $0 == 0 ? nil : Window(rawValue: $0)
+        }
+        if let manager, display.isSameClient(owner, manager) { return .bridge }
+        let active = display.property(names[1], of: root, delete: false)?.values.first ?? 0
+        let name = manager.flatMap { display.property(names[2], of: $0, delete: false) }.map {
+            String(decoding: $0.bytes, as: UTF8.self)
+        }
+        return .program(isXWindowFocused: active != 0, windowManager: name)
+    }
+
     /// What an owner answered to one conversion.
     private enum Reply {
         /// Text, decoded to UTF-8, and the observer that saw it arrive (nil: not observed).

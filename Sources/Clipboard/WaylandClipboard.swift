@@ -122,14 +122,49 @@ public struct WaylandClipboard: Clipboard, Sendable {
         return .image(bytes, type: image.rawValue)
     }
 
-    /// A write that runs `wl-copy` when the text comes: nothing of it can start early.
+    /// A write that runs `wl-copy` when the text comes: nothing of it can start early. A secret
+    /// (a URL carrying its key) goes with the password manager's mark where this wl-copy can
+    /// offer it (`--sensitive`, wl-clipboard 2.3 and later: `isSensitiveCopyAvailable`), else
+    /// unmarked, and the write says so.
     public func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite {
-        DeferredWrite(writer: "wl-copy", write: { text throws(ClipboardError) in try self.copy(text, to: selection) })
+        DeferredWrite { text, isSecret throws(ClipboardError) in
+            guard isSecret else {
+                try self.copy(text, to: selection, marked: false)
+                return .notAsked
+            }
+            let canMark = self.isSensitiveCopyAvailable(timeout: self.copyTimeout)
+            try self.copy(text, to: selection, marked: canMark)
+            return canMark ? .offered : .unavailable(writer: "wl-copy")
+        }
     }
 
-    /// Writes with `wl-copy`, which forks a server and exits once it owns the selection.
-    private func copy(_ text: [UInt8], to selection: Selection) throws(ClipboardError) {
-        let arguments = [copyTool] + (selection == .primary ? ["--primary"] : [])
+    /// The first wl-clipboard whose wl-copy has `--sensitive` (it offers
+    /// `x-kde-passwordManagerHint` = `secret` beside the text): 2.3.0.
+    static let sensitiveSince = [2, 3]
+
+    /// Whether this wl-copy has `--sensitive`, from `wl-copy --version` ("wl-clipboard 2.3.0");
+    /// a version it does not print, or a run that fails, counts as no.
+    func isSensitiveCopyAvailable(timeout: Duration) -> Bool {
+        guard let (status, output) = try? capture([copyTool, "--version"], .clipboard, timeout), status == 0 else {
+            return false
+        }
+        return Self.hasSensitiveCopy(versionOutput: String(decoding: output, as: UTF8.self))
+    }
+
+    /// Whether `wl-copy --version`'s output names a version with `--sensitive`.
+    static func hasSensitiveCopy(versionOutput: String) -> Bool {
+        guard let line = versionOutput.split(whereSeparator: \.isNewline).first,
+            let word = line.split(separator: " ").first(where: { $0.first?.isNumber == true })
+        else { return false }
+        let parts = word.split(separator: ".").map { Int($0) ?? 0 }
+        return parts.lexicographicallyPrecedes(sensitiveSince) == false
+    }
+
+    /// Writes with `wl-copy`, which forks a server and exits once it owns the selection;
+    /// `marked` adds `--sensitive`.
+    private func copy(_ text: [UInt8], to selection: Selection, marked: Bool) throws(ClipboardError) {
+        let arguments =
+            [copyTool] + (selection == .primary ? ["--primary"] : []) + (marked ? ["--sensitive"] : [])
         guard let pair = try? FileDescriptor.makeSocketPair() else {
             throw .waylandToolFailed(tool: "wl-copy", status: -1)
         }

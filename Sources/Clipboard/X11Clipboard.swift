@@ -99,6 +99,17 @@ public struct X11Clipboard: Clipboard, Sendable {
         try SelectionReader(display: display, selection: selection, timeout: timeout).refuseIfMarkedSecret()
     }
 
+    /// Who owns `selection` beside a Wayland clipboard (`SelectionReader.holderBesideWayland`),
+    /// after refusing a text the owner marks a secret, as `refuseIfMarkedSecret` does. A display
+    /// that cannot be opened is a side paste cannot see: nil.
+    ///
+    /// - Throws: `.markedSecret`; `.timedOut` when the server or the owner does not answer.
+    func holderBesideWayland(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> XSelectionHolder? {
+        guard let display = try? openDisplay() else { return nil }
+        defer { display.close() }
+        return try SelectionReader(display: display, selection: selection, timeout: timeout).holderBesideWayland()
+    }
+
     /// Starts the owner ahead of the text: forked now while the process has one thread, else
     /// spawned. It connects, makes its window and gets a server timestamp while the caller
     /// still works (the upload); `complete(with:)` then only hands over the text. Released

@@ -9,6 +9,13 @@
         ///
         /// Every suite or test with this tag also carries `.needsDesktop(_:)`.
         @Tag public static var desktops: Self
+
+        /// Tests on Debian sid's compositors (sway 1.12, kwin_wayland 6.7, labwc, mutter 51), run
+        /// from the root scripts/test-desktops-sid makes (`RootFileSystem.sid`): a phase of
+        /// their own (`scripts/test --desktops-sid`).
+        ///
+        /// Every suite or test with this tag also carries `.needsSidRoot`.
+        @Tag public static var desktopsSid: Self
     }
 
     extension Trait where Self == ConditionTrait {
@@ -23,6 +30,28 @@
                 }
                 throw DesktopError(
                     reason: "\(XServerRequirement.requiredVariable)=1 but \(kind.executable) is not installed")
+            }
+        }
+    }
+
+    extension Trait where Self == ConditionTrait {
+        /// Runs a `.desktopsSid` test only where the sid desktops' root is named
+        /// (`PASTE_SID_ROOT`, set by scripts/test-desktops-sid); under `scripts/test`
+        /// (`PASTE_TEST_REQUIRE_DISPLAY=1`) a missing one is a failure, never a skip.
+        public static var needsSidRoot: Self {
+            .enabled("needs the sid desktops' root (scripts/test-desktops-sid makes it and sets PASTE_SID_ROOT)") {
+                if let root = RootFileSystem.sid {
+                    guard FileManager.default.fileExists(atPath: root + "/usr/bin/sway") else {
+                        throw DesktopError(reason: "\(RootFileSystem.sidVariable)=\(root) holds no usr/bin/sway")
+                    }
+                    return true
+                }
+                guard ProcessInfo.processInfo.environment[XServerRequirement.requiredVariable] == "1" else {
+                    return false
+                }
+                throw DesktopError(
+                    reason: "\(XServerRequirement.requiredVariable)=1 but \(RootFileSystem.sidVariable) is not set "
+                        + "(run the sid desktops through scripts/test --desktops-sid)")
             }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A private KDE (kwin_wayland 5.27) or GNOME (mutter 43) compositor for a test: headless, with
-/// XWayland, on a session bus of its own (`dbus-run-session` with a config that names no
+/// A private KDE (kwin_wayland), GNOME (mutter), sway or labwc compositor for a test: headless,
+/// with XWayland, on a session bus of its own (`dbus-run-session` with a config that names no
 /// service folders: nothing installed is activated behind the test's back), in a runtime folder
 /// of its own, stopped on `stop()`.
 ///
@@ -20,27 +20,61 @@ import Foundation
 ///   releases Shift once, which makes mutter add a virtual keyboard, and holds the session open
 ///   until it ends. X clients need the `XAUTHORITY` file mutter wrote (root may read it).
 ///
-/// As sway, both run as `nobody` under root (`Sway.asCompositorUser`).
+/// - sway and labwc (wlroots): the headless backend (`WLR_BACKENDS=headless`, pixman), the
+///   session program from sway's config (`exec`, then `swaymsg exit`) or labwc's `-S`; X
+///   clients get in as for KDE.
+///
+/// All run as `nobody` under root (`Sway.asCompositorUser`). This system's compositors are
+/// Debian 12's (kwin 5.27, mutter 43); with a `root` (`RootFileSystem.sid`: sway 1.12, kwin 6.7,
+/// labwc 0.20, mutter 51) the compositor and every tool the helpers run (wl-paste, wl-copy,
+/// xclip, xprop, xhost, xlogo) are the root's, in a runtime folder under /tmp, which both
+/// systems share.
 public final class Desktop: @unchecked Sendable {
     // Safe: every stored property is set once in init; `stop` is idempotent.
     /// Which desktop.
     public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
-        /// KDE Plasma's compositor, kwin_wayland: data-control (wlr, version 2).
+        /// KDE Plasma's compositor, kwin_wayland: data-control (wlr in 5.27; ext only in 6.5+).
         case kde
         /// GNOME's compositor, mutter: no data-control; its XWayland bridge carries the clipboard.
         case gnome
+        /// sway (wlroots), started like the others (the `.sway` trait's `Sway` is the older way,
+        /// kept for the Debian 12 suites): wlr-data-control, and ext too from 1.11.
+        case sway
+        /// labwc (wlroots, a stacking compositor): wlr- and ext-data-control.
+        case labwc
 
-        public var description: String { self == .kde ? "KDE (kwin_wayland)" : "GNOME (mutter)" }
+        public var description: String {
+            switch self {
+            case .kde: "KDE (kwin_wayland)"
+            case .gnome: "GNOME (mutter)"
+            case .sway: "sway"
+            case .labwc: "labwc"
+            }
+        }
 
-        /// The installed compositor.
-        public var executable: String { self == .kde ? "/usr/bin/kwin_wayland" : "/usr/bin/mutter" }
+        /// The compositor, as installed (in the system it runs from).
+        public var executable: String {
+            "/usr/bin/" + (self == .kde ? "kwin_wayland" : rawValue == "gnome" ? "mutter" : rawValue)
+        }
 
-        /// Whether it is installed.
+        /// Whether it is installed on this system.
         public var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+
+        /// Whether it is installed in the root file system at `root` (nil: this system).
+        public func isInstalled(in root: String?) -> Bool {
+            FileManager.default.isExecutableFile(atPath: (root ?? "") + executable)
+        }
+
+        /// Whether it is a wlroots compositor (sway, labwc): a headless backend chosen by
+        /// environment variables, and an X server that lets in only its own user.
+        var isWlroots: Bool { self == .sway || self == .labwc }
     }
 
     /// Which desktop this is.
     public let kind: Kind
+    /// The root file system the compositor and the tools run from (a sid root made by
+    /// scripts/test-desktops-sid), or nil for this system's own.
+    public let root: String?
     /// The compositor's runtime folder (`XDG_RUNTIME_DIR` of its clients).
     public let runtimeDirectory: String
     /// The Wayland socket's name in `runtimeDirectory` (`WAYLAND_DISPLAY`).
@@ -62,14 +96,17 @@ public final class Desktop: @unchecked Sendable {
     /// Starts the compositor and waits (at most `timeout` seconds) for its session program's
     /// record of the session.
     /// - Throws: `DesktopError` when it cannot start; tests fail loudly then, never skip.
-    public init(_ kind: Kind, timeout: Double = startTimeout) throws {
+    public init(_ kind: Kind, root: String? = nil, timeout: Double = startTimeout) throws {
         self.kind = kind
-        guard kind.isInstalled else {
-            throw DesktopError(reason: "\(kind.executable) is not installed (scripts/bootstrap installs it)")
+        self.root = root
+        guard kind.isInstalled(in: root) else {
+            throw DesktopError(
+                reason: root.map { "\(kind.executable) is not in the root \($0) (scripts/test-desktops-sid makes it)" }
+                    ?? "\(kind.executable) is not installed (scripts/bootstrap installs it)")
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "\(kind.rawValue)-\(UUID().uuidString)"
-        ).path
+        // In /tmp, which a root's compositor sees at the same path (`RootFileSystem`).
+        let folder = (root == nil ? FileManager.default.temporaryDirectory : URL(fileURLWithPath: "/tmp"))
+            .appendingPathComponent("\(kind.rawValue)-\(UUID().uuidString)").path
         guard mkdir(folder, 0o700) == 0 else { throw DesktopError(reason: "cannot create \(folder): errno \(errno)") }
         var owner: (uid_t, gid_t)?
         if getuid() == 0 {
@@ -111,7 +148,7 @@ public final class Desktop: @unchecked Sendable {
             // A copy without the file capability: a sandbox may refuse to exec the original.
             let copy = folder + "/kwin_wayland"
             do {
-                try FileManager.default.copyItem(atPath: kind.executable, toPath: copy)
+                try FileManager.default.copyItem(atPath: (root ?? "") + kind.executable, toPath: copy)
             } catch {
                 throw DesktopError(reason: "cannot copy \(kind.executable): \(error)")
             }
@@ -124,14 +161,35 @@ public final class Desktop: @unchecked Sendable {
             compositor = [copy, "--virtual", "--xwayland", "--no-lockscreen", "--exit-with-session", line]
         case .gnome:
             compositor = [kind.executable, "--headless", "--wayland", "--virtual-monitor", "1280x800"] + session
+        case .sway:
+            // The session program from sway's config, once its socket is up (sway exports
+            // DISPLAY to it: XWayland starts on its first X client).
+            let config = folder + "/sway.config"
+            // sway stays when it ends: `swaymsg exit` after it, so `stop()` ends sway too.
+            let program = session.map { "'\($0)'" }.joined(separator: " ")
+            let line = "xwayland enable\nexec sh -c \"\(program); swaymsg exit\"\n"
+            _ = FileManager.default.createFile(
+                atPath: config, contents: Data(line.utf8), attributes: [.posixPermissions: 0o644])
+            compositor = [kind.executable, "-c", config]
+        case .labwc:
+            // labwc runs its session command (-S) through sh, with WAYLAND_DISPLAY and DISPLAY
+            // set, and leaves when it ends.
+            compositor = [kind.executable, "-S", session.map { "'\($0)'" }.joined(separator: " ")]
         }
-        let environment = [
+        var environment = [
             "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": folder, "HOME": folder, "LANG": "C.UTF-8",
         ]
+        if kind.isWlroots {
+            // wlroots' headless backend, drawing in memory: no GPU, no input devices.
+            environment.merge(
+                ["WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"]
+            ) { $1 }
+        }
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        let command =
-            Sway.asCompositorUser + ["/usr/bin/dbus-run-session", "--config-file=\(busConfig)", "--"] + compositor
+        let command = RootFileSystem.command(
+            Sway.asCompositorUser + ["/usr/bin/dbus-run-session", "--config-file=\(busConfig)", "--"] + compositor,
+            in: root)
         process = try SpawnedProcess(
             command[0], Array(command.dropFirst()), environment: environment, currentDirectory: folder,
             standardOutput: .handle(log), standardError: .handle(log))
@@ -167,9 +225,10 @@ public final class Desktop: @unchecked Sendable {
             stop()
             throw DesktopError(reason: "\(kind) gave its session no WAYLAND_DISPLAY or DISPLAY: \(found)")
         }
-        if getuid() == 0, kind == .kde {
-            // kwin lets in its own user only; this lets our (root) X clients in too.
-            let xhost = try runProcess(
+        if getuid() == 0, kind != .gnome {
+            // kwin and wlroots' XWayland let in their own user only; this lets our (root) X
+            // clients in too.
+            let xhost = try runTool(
                 "/usr/bin/env", Sway.asCompositorUser + ["/usr/bin/xhost", "+SI:localuser:root"],
                 environment: ["PATH": "/usr/bin:/bin", "DISPLAY": xDisplay, "XDG_RUNTIME_DIR": folder], timeout: 20)
             guard xhost.status == 0 else {
@@ -206,7 +265,7 @@ public final class Desktop: @unchecked Sendable {
 
     /// The clipboard as `wl-paste --no-newline` reads it (of `type` when given), with a deadline.
     public func waylandClipboard(type: String? = nil, timeout: Double = readTimeout) throws -> ProcessResult {
-        try runProcess(
+        try runTool(
             "/usr/bin/wl-paste", ["--no-newline"] + (type.map { ["--type", $0] } ?? []), environment: toolEnvironment,
             timeout: timeout)
     }
@@ -214,7 +273,7 @@ public final class Desktop: @unchecked Sendable {
     /// The clipboard as `xclip -o` reads it through XWayland (as `target` when given), with a
     /// deadline.
     public func xClipboard(target: String? = nil, timeout: Double = readTimeout) throws -> ProcessResult {
-        try runProcess(
+        try runTool(
             "/usr/bin/xclip", ["-o", "-selection", "clipboard"] + (target.map { ["-t", $0] } ?? []),
             environment: toolEnvironment, timeout: timeout)
     }
@@ -222,8 +281,9 @@ public final class Desktop: @unchecked Sendable {
     /// Copies `data` with `wl-copy` (as `type` when given) and waits until `wl-paste` reads it.
     ///
     /// wl-copy forks a server that keeps whatever stdio it got: it gets a file and /dev/null.
-    public func waylandCopy(_ data: Data, type: String? = nil) throws {
-        try copy(data, with: "/usr/bin/wl-copy", type.map { ["--type", $0] } ?? [])
+    /// `extraArguments` go to wl-copy as they are (`--sensitive`, wl-clipboard 2.2+).
+    public func waylandCopy(_ data: Data, type: String? = nil, extraArguments: [String] = []) throws {
+        try copy(data, with: "/usr/bin/wl-copy", (type.map { ["--type", $0] } ?? []) + extraArguments)
         try waitUntil("wl-paste to read what wl-copy holds", timeout: 20) {
             let read = try waylandClipboard(type: type)
             return read.status == 0 && read.stdout == data
@@ -247,7 +307,9 @@ public final class Desktop: @unchecked Sendable {
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let input = try FileHandle(forReadingFrom: file)
-        let copier = try SpawnedProcess(tool, arguments, environment: toolEnvironment, standardInput: .handle(input))
+        let command = RootFileSystem.command([tool] + arguments, in: root)
+        let copier = try SpawnedProcess(
+            command[0], Array(command.dropFirst()), environment: toolEnvironment, standardInput: .handle(input))
         try? input.close()
         // wl-copy returns once its server forked; xclip forks into the background at once.
         guard let status = copier.wait(seconds: 20), status == 0 else {
@@ -260,7 +322,8 @@ public final class Desktop: @unchecked Sendable {
     /// focus (`_NET_ACTIVE_WINDOW` on the root names a window of class XLogo). The window goes
     /// when the returned process is killed (or with the compositor).
     public func focusedXWindow() throws -> SpawnedProcess {
-        let window = try SpawnedProcess("/usr/bin/xlogo", [], environment: toolEnvironment)
+        let command = RootFileSystem.command(["/usr/bin/xlogo"], in: root)
+        let window = try SpawnedProcess(command[0], Array(command.dropFirst()), environment: toolEnvironment)
         do {
             try waitUntil("the X window to have \(kind)'s focus", timeout: 20) { try isXLogoActive() }
         } catch {
@@ -272,15 +335,26 @@ public final class Desktop: @unchecked Sendable {
 
     /// Whether the active window (EWMH `_NET_ACTIVE_WINDOW`, `xprop`) is an `xlogo`.
     func isXLogoActive() throws -> Bool {
-        let root = try runProcess(
+        let active = try runTool(
             "/usr/bin/xprop", ["-root", "_NET_ACTIVE_WINDOW"], environment: toolEnvironment, timeout: 10)
-        guard root.status == 0, let id = root.out.split(separator: " ").last.map(String.init), id.hasPrefix("0x"),
+        guard active.status == 0, let id = active.out.split(separator: " ").last.map(String.init), id.hasPrefix("0x"),
             id != "0x0"
         else { return false }
-        let window = try runProcess(
+        let window = try runTool(
             "/usr/bin/xprop", ["-id", id.trimmingCharacters(in: .whitespacesAndNewlines), "WM_CLASS"],
             environment: toolEnvironment, timeout: 10)
         return window.status == 0 && window.out.contains("XLogo")
+    }
+
+    /// Runs a tool of the compositor's system (`root`'s, or this system's), with a deadline.
+    public func runTool(
+        _ executable: String, _ arguments: [String], input: ProcessInput = .null,
+        environment: [String: String]? = nil, timeout: Double = 60
+    ) throws -> ProcessResult {
+        let command = RootFileSystem.command([executable] + arguments, in: root)
+        return try runProcess(
+            command[0], Array(command.dropFirst()), input: input, environment: environment ?? toolEnvironment,
+            timeout: timeout)
     }
 
     /// What the compositor wrote so far (for failure messages).

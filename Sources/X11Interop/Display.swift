@@ -66,6 +66,14 @@ public final class Display {
     /// The socket of the connection, for `poll`. Wraps `XConnectionNumber` (`ConnectionNumber`).
     public var connectionFileDescriptor: Int32 { XConnectionNumber(pointer) }
 
+    /// Whether `window` and `other` were made by the same client: their ids agree outside the
+    /// connection's resource-id mask (X11 protocol, connection setup: each client's ids are its
+    /// `resource-id-base` with bits of the mask set). Wraps `cx11_resource_mask`.
+    public func isSameClient(_ window: Window, _ other: Window) -> Bool {
+        let mask = UInt(cx11_resource_mask(pointer))
+        return window.rawValue & ~mask == other.rawValue & ~mask
+    }
+
     /// The root window of the default screen. Wraps `XDefaultRootWindow`.
     public var rootWindow: Window { Window(rawValue: XDefaultRootWindow(pointer)) }
 

@@ -221,6 +221,7 @@ def main():
     parser.add_argument("--guard-text-mib", type=int, default=256, help="the guard-text case's three texts")
     parser.add_argument("--wayland-runtime", help="the headless sway's runtime folder (wayland-hotkey)")
     parser.add_argument("--wayland-display", help="its socket's name in that folder")
+    parser.add_argument("--wayland-compositor", default="sway", help="the compositor's name and version, for the row")
     parser.add_argument("--floor", help="the hotkey's floor, scripts/bench.d/floor.c built (hotkey)")
     parser.add_argument("--sink-url", help="scripts/bench.d/sink.c's base URL (stream)")
     parser.add_argument("--sink-pid", type=int, help="its process, for its CPU time")
@@ -364,9 +365,9 @@ def main():
             wayland_wait(lambda got: got.startswith(b"http://127.0.0.1:"), "a URL")
         same = {"setup": put}
         medians = interleaved(commands, rounds, wayland_env, {name: same for name in commands})
-        rows.append(ratio_row("Wayland hotkey 1 KiB (data-control) vs wl-paste|curl|wl-copy", medians["paste"],
+        rows.append(ratio_row(f"Wayland hotkey 1 KiB (data-control, {arguments.wayland_compositor}) vs wl-paste|curl|wl-copy", medians["paste"],
                               medians["anchor"], "<= 0.5x"))
-        rows.append(ratio_row("Wayland hotkey 1 KiB vs wl-paste|curl|wl-copy -t text/plain", medians["paste"],
+        rows.append(ratio_row(f"Wayland hotkey 1 KiB ({arguments.wayland_compositor}) vs wl-paste|curl|wl-copy -t text/plain", medians["paste"],
                               medians["typed"], "<= 0.5x"))
 
     # (1c) The outcome on the desktop: the time from launch to the desktop notification's Notify

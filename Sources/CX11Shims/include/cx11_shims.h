@@ -47,4 +47,9 @@ int cx11_take_last_error(cx11_error_record *out);
 /// list of name/value pairs), which Swift cannot call.
 XIC cx11_create_ic(XIM method, Window window);
 
+/// The connection's resource-id mask (the setup's `resource-id-mask`): two windows belong to one
+/// client when their ids agree outside it. Exists because Xlib keeps the mask in the private
+/// part of `Display` (Xlibint.h), with no function to read it.
+unsigned long cx11_resource_mask(Display *display);
+
 #endif

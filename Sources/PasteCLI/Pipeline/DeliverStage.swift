@@ -141,13 +141,13 @@ struct DeliverStage {
 
     /// What `-v` says when a key-bearing URL was copied by a writer that cannot mark it
     /// (`SecretMark.unavailable`): Debian 12's wl-copy (2.1) offers one MIME type (`--type`) and
-    /// has no `--sensitive` (wl-clipboard 2.2 added it), so the URL is on the clipboard without
-    /// the password manager's mark.
+    /// has no `--sensitive` (wl-clipboard 2.3 added it; paste uses it there), so the URL is on
+    /// the clipboard without the password manager's mark.
     static func unmarkedLine(writer: String) -> String {
         "clipboard: the URL carries its key, but \(writer) cannot offer x-kde-passwordManagerHint: "
             + "it went unmarked, and a clipboard manager may keep it"
     }
 
-    /// The line for wl-copy, the one writer today that cannot mark.
+    /// The line for wl-copy before 2.3, the one writer today that cannot mark.
     static let unmarkedLine = unmarkedLine(writer: "wl-copy")
 }

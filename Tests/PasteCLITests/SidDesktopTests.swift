@@ -1,0 +1,392 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A compositor of Debian sid that offers data-control, and what paste must bind on it.
+enum SidCompositor: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// sway 1.12 (wlroots 0.20).
+    case sway
+    /// kwin_wayland 6.7 (KDE Plasma 6): ext-data-control only.
+    case kde
+    /// labwc 0.20 (wlroots 0.20).
+    case labwc
+
+    var kind: Desktop.Kind {
+        switch self {
+        case .sway: .sway
+        case .kde: .kde
+        case .labwc: .labwc
+        }
+    }
+
+    var testDescription: String {
+        switch self {
+        case .sway: "sway 1.12"
+        case .kde: "kwin 6.7"
+        case .labwc: "labwc"
+        }
+    }
+}
+
+/// What the sid suites share: paste (this build) run in a session of a compositor started from
+/// the sid root, with nothing on `PATH`; the tools that read and copy are the root's (wl-clipboard
+/// 2.3, xclip), so the peers are the ones that desktop ships.
+protocol SidSuite: ScopedSuite {}
+
+extension SidSuite {
+    /// paste's environment in `desktop`'s session: `WAYLAND_DISPLAY`, and `DISPLAY` (with
+    /// `XAUTHORITY`) when `withX`; a `PATH` with nothing on it.
+    func environment(_ desktop: Desktop, withX: Bool, path: String = "/nonexistent") -> [String: String] {
+        desktop.environment(home.environment(["PATH": path, "NO_COLOR": "1"]), withX: withX)
+    }
+
+    func paste(_ desktop: Desktop, _ arguments: [String], withX: Bool) throws -> ProcessResult {
+        try runProcess(
+            BuiltProducts.path(of: "paste"), arguments, input: .null, environment: environment(desktop, withX: withX),
+            timeout: 60)
+    }
+
+    /// The URL the run printed, checked to be the only stdout and stderr empty, status 0.
+    func expectURL(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        #expect(result.status == 0, "stderr: \(result.err)", sourceLocation: sourceLocation)
+        #expect(result.err == "", sourceLocation: sourceLocation)
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(result.out == url + "\n", sourceLocation: sourceLocation)
+        #expect(url.hasPrefix(mock.url("/pastes/")), "\(url)", sourceLocation: sourceLocation)
+        return url
+    }
+
+    /// What wl-paste and xclip (through XWayland) read, each with a deadline.
+    func readers(_ desktop: Desktop) throws -> (wayland: String?, x: String?) {
+        let wayland = try desktop.waylandClipboard()
+        let x = try desktop.xClipboard()
+        return (wayland.status == 0 ? wayland.out : nil, x.status == 0 ? x.out : nil)
+    }
+
+    /// Checks that wl-paste (and xclip, when `andX`) get `url` now and go on getting it for five
+    /// seconds (a clock-bounded loop of reads, not a sleep).
+    func expectReaders(
+        _ desktop: Desktop, _ url: String, andX: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        func holds(_ read: (wayland: String?, x: String?)) -> Bool { read.wayland == url && (!andX || read.x == url) }
+        let first = try readers(desktop)
+        #expect(first.wayland == url, "wl-paste", sourceLocation: sourceLocation)
+        if andX { #expect(first.x == url, "xclip", sourceLocation: sourceLocation) }
+        let end = Date().addingTimeInterval(5)
+        var rounds = 0
+        while Date() < end {
+            let read = try readers(desktop)
+            #expect(holds(read), "round \(rounds): \(read)", sourceLocation: sourceLocation)
+            rounds += 1
+            guard holds(read) else { break }
+        }
+        #expect(rounds > 0, sourceLocation: sourceLocation)
+    }
+
+    /// On GNOME, where paste writes the X clipboard and mutter 51 carries it to Wayland a moment
+    /// after paste has returned (a wl-paste at once may still get the old offer, or nothing):
+    /// waits for wl-paste to give `url` (5 s at most), then `expectReaders`.
+    func expectReadersAfterBridge(
+        _ desktop: Desktop, _ url: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try waitUntil("mutter to carry paste's X copy to Wayland", timeout: 5) {
+            try desktop.waylandClipboard().out == url
+        }
+        try expectReaders(desktop, url, sourceLocation: sourceLocation)
+    }
+
+    /// Starts `kind` from the sid root for `body`, stopped after it whatever happens.
+    func withDesktop(_ kind: Desktop.Kind, _ body: (Desktop) throws -> Void) throws {
+        let desktop = try Desktop(kind, root: try #require(RootFileSystem.sid))
+        defer { desktop.stop() }
+        try body(desktop)
+    }
+
+    /// The MIME types the clipboard's offer lists (`wl-paste --list-types`, the root's).
+    func offeredTypes(_ desktop: Desktop) throws -> [String] {
+        let listed = try desktop.runTool("/usr/bin/wl-paste", ["--list-types"], timeout: 10)
+        return listed.out.split(whereSeparator: \.isNewline).map(String.init)
+    }
+}
+
+/// The Debian 12 matrix (WaylandEndToEndTests, KDEEndToEndTests, GNOMEEndToEndTests) on Debian
+/// sid's desktops: sway 1.12, kwin_wayland 6.7 and labwc through ext-data-control, GNOME 51
+/// (mutter) through XWayland; each compositor headless from the sid root, one per test.
+@Suite(
+    "paste on Debian sid's desktops", .tags(.desktopsSid), .needsSidRoot, .temporaryHome, .mock, .serialized)
+struct SidDesktopTests: SidSuite {
+    // MARK: - sway 1.12, kwin 6.7, labwc: ext-data-control
+
+    @Test("-v: ext-data-control is bound, even with DISPLAY set", arguments: SidCompositor.allCases)
+    func verboseChoice(_ compositor: SidCompositor) throws {
+        try withDesktop(compositor.kind) { desktop in
+            try desktop.waylandCopy(Data("dry".utf8))
+            let result = try paste(desktop, ["-v", "-n", "-c", "--url", mock.url("/pastes/create")], withX: true)
+            #expect(result.status == 0, "stderr: \(result.err)")
+            #expect(
+                result.err
+                    == "paste: clipboard: native Wayland (data-control at \(desktop.socketPath)) "
+                    + "(the compositor offers ext_data_control_manager_v1)\n")
+        }
+    }
+
+    @Test(
+        "pure Wayland, nothing on PATH: read and written natively, now and 5 s later", arguments: SidCompositor.allCases
+    )
+    func pureWayland(_ compositor: SidCompositor) throws {
+        try withDesktop(compositor.kind) { desktop in
+            try desktop.waylandCopy(Data("copied in a \(compositor) app ✓".utf8))
+            let url = try expectURL(try paste(desktop, ["-c", "--url", mock.url("/pastes/create")], withX: false))
+            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied in a \(compositor) app ✓".utf8))
+            try expectReaders(desktop, url, andX: false)
+        }
+    }
+
+    @Test(
+        "both variables, no X window focused: a Wayland app's text is read; both readers get the URL, now and 5 s later",
+        arguments: SidCompositor.allCases)
+    func bothVariablesUnfocused(_ compositor: SidCompositor) throws {
+        try withDesktop(compositor.kind) { desktop in
+            try desktop.waylandCopy(Data("no X window has the focus".utf8))
+            let url = try expectURL(
+                try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("no X window has the focus".utf8))
+            try expectReaders(desktop, url)
+        }
+    }
+
+    @Test(
+        "both variables, an X window focused: an X app's text is read; both readers get the URL, now and 5 s later",
+        arguments: SidCompositor.allCases)
+    func bothVariablesFocused(_ compositor: SidCompositor) throws {
+        try withDesktop(compositor.kind) { desktop in
+            let window = try desktop.focusedXWindow()
+            defer { window.send(SIGKILL) }
+            try desktop.xCopy(Data("copied in an X app".utf8))
+            // The bridge carries an X selection to Wayland while an X window has the focus.
+            try waitUntil("the bridge to carry xclip's text to Wayland", timeout: 20) {
+                try desktop.waylandClipboard().out == "copied in an X app"
+            }
+            let url = try expectURL(
+                try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied in an X app".utf8))
+            try expectReaders(desktop, url)
+        }
+    }
+
+    @Test("an image goes to image-service byte-exact, its URL back on the clipboard", arguments: SidCompositor.allCases)
+    func image(_ compositor: SidCompositor) throws {
+        try withDesktop(compositor.kind) { desktop in
+            let png = try TestImages.noisePNG(side: 300)
+            try desktop.waylandCopy(Data(png), type: "image/png")
+            _ = try home.write(
+                "[paste]\n    image-service = 0x0\n[service \"0x0\"]\n    url = \(mock.url("/0x0/"))\n",
+                to: "config/paste/config")
+            let result = try paste(desktop, [], withX: false)
+            #expect(result.status == 0, "stderr: \(result.err)")
+            #expect(result.err == "")
+            let url = result.out.trimmingCharacters(in: .newlines)
+            #expect(url.hasPrefix(mock.url("/0x0/")) && url.hasSuffix(".png"), "\(url)")
+            #expect(try mock.fetch(url: url).body == Data(png))
+            #expect(try desktop.waylandClipboard().out == url)
+        }
+    }
+
+    @Test(
+        "the hotkey path, pure Wayland: the clipboard up to the mock, the URL back, now and 5 s later",
+        arguments: SidCompositor.allCases)
+    func hotkey(_ compositor: SidCompositor) throws {
+        try withDesktop(compositor.kind) { desktop in
+            try desktop.waylandCopy(Data("hotkey text on \(compositor)".utf8))
+            let url = try expectURL(try paste(desktop, ["--url", mock.url("/pastes/create")], withX: false))
+            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("hotkey text on \(compositor)".utf8))
+            try expectReaders(desktop, url, andX: false)
+        }
+    }
+
+    @Test(
+        "a password wl-copy 2.3 marks --sensitive: one line, 77, with --force too, nothing sent",
+        arguments: SidCompositor.allCases)
+    func markedPasswordRefused(_ compositor: SidCompositor) throws {
+        try withDesktop(compositor.kind) { desktop in
+            try desktop.waylandCopy(Data("correct horse battery staple".utf8), extraArguments: ["--sensitive"])
+            #expect(try offeredTypes(desktop).contains("x-kde-passwordManagerHint"))
+            for force in [false, true] {
+                let result = try paste(
+                    desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")] + (force ? ["--force"] : []),
+                    withX: false)
+                #expect(result.out == "")
+                #expect(
+                    result.err
+                        == "paste: the clipboard holds a password: its owner marks it x-kde-passwordManagerHint = "
+                        + "secret, so it is never uploaded (--force does not change that)\n")
+                #expect(result.status == 77)
+            }
+            #expect(try mock.posts().isEmpty)
+        }
+    }
+
+    @Test(
+        "a PrivateBin URL is copied natively with the mark; an ordinary URL without it",
+        arguments: SidCompositor.allCases)
+    func keyBearingURLMarked(_ compositor: SidCompositor) throws {
+        try withDesktop(compositor.kind) { desktop in
+            try home.write(
+                "[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n", to: "config/paste/config")
+            try desktop.waylandCopy(Data("a note for PrivateBin".utf8))
+            let result = try paste(desktop, ["-c", "--no-notify", "-S", "privatebin"], withX: false)
+            #expect(result.status == 0, "stderr: \(result.err)")
+            let url = result.out.trimmingCharacters(in: .newlines)
+            #expect(url.contains("#"))
+            #expect(try desktop.waylandClipboard().out == url)
+            #expect(try offeredTypes(desktop).contains("x-kde-passwordManagerHint"))
+            #expect(try desktop.waylandClipboard(type: "x-kde-passwordManagerHint").out == "secret")
+
+            try desktop.waylandCopy(Data("an ordinary note".utf8))
+            let ordinary = try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: false)
+            #expect(ordinary.status == 0, "stderr: \(ordinary.err)")
+            #expect(try desktop.waylandClipboard().out == ordinary.out.trimmingCharacters(in: .newlines))
+            #expect(try !offeredTypes(desktop).contains("x-kde-passwordManagerHint"))
+        }
+    }
+
+    @Test(
+        "no X window focused: a later wl-copy takes the Wayland reader, a later xclip the X reader",
+        arguments: SidCompositor.allCases)
+    func laterCopiesWin(_ compositor: SidCompositor) throws {
+        try withDesktop(compositor.kind) { desktop in
+            try desktop.waylandCopy(Data("first".utf8))
+            let url = try expectURL(
+                try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+            #expect(try desktop.waylandClipboard().out == url)
+            try desktop.waylandCopy(Data("a later Wayland copy".utf8))
+            try waitUntil("wl-paste to give the later Wayland copy", timeout: 10) {
+                try desktop.waylandClipboard().out == "a later Wayland copy"
+            }
+            // paste's X owner (beside the Wayland one) ends for a copy no bridge carried.
+            try waitUntil("xclip to stop getting paste's URL", timeout: 10) {
+                try desktop.xClipboard().out != url
+            }
+            try desktop.xCopy(Data("a later X copy".utf8))
+            try waitUntil("xclip to give the later X copy", timeout: 10) {
+                try desktop.xClipboard().out == "a later X copy"
+            }
+        }
+    }
+
+    // MARK: - GNOME 51 (mutter): XWayland
+
+    @Test("GNOME 51, -v: X11 through XWayland, since mutter offers no data-control")
+    func gnomeVerboseChoice() throws {
+        try withDesktop(.gnome) { desktop in
+            try desktop.xCopy(Data("dry".utf8))
+            let result = try paste(desktop, ["-v", "-n", "-c", "--url", mock.url("/pastes/create")], withX: true)
+            #expect(result.status == 0, "stderr: \(result.err)")
+            #expect(
+                result.err
+                    == "paste: clipboard: X11 (DISPLAY \(desktop.xDisplay)) "
+                    + "(the compositor offers no data-control; DISPLAY is set)\n")
+        }
+    }
+
+    @Test("GNOME 51: a Wayland app's text is read through XWayland; both readers get the URL, now and 5 s later")
+    func gnomeWaylandToX() throws {
+        try withDesktop(.gnome) { desktop in
+            try desktop.waylandCopy(Data("copied in a GNOME app ✓".utf8))
+            let url = try expectURL(
+                try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied in a GNOME app ✓".utf8))
+            try expectReadersAfterBridge(desktop, url)
+        }
+    }
+
+    @Test("GNOME 51: an X app's text is read; both readers get the URL, now and 5 s later")
+    func gnomeXToWayland() throws {
+        try withDesktop(.gnome) { desktop in
+            // No X window focused: mutter's bridge carries the X copy all the same (wl-paste,
+            // which needs a surface of its own with the focus on mutter, gets none while an X
+            // window holds it).
+            try desktop.xCopy(Data("copied in an X app".utf8))
+            let url = try expectURL(
+                try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied in an X app".utf8))
+            try expectReadersAfterBridge(desktop, url)
+        }
+    }
+
+    @Test(
+        "GNOME 51: an image from a Wayland app goes to image-service byte-exact, its URL back for both readers, now and 5 s later"
+    )
+    func gnomeImage() throws {
+        try withDesktop(.gnome) { desktop in
+            let png = try TestImages.noisePNG(side: 300)
+            try desktop.waylandCopy(Data(png), type: "image/png")
+            _ = try home.write(
+                "[paste]\n    image-service = 0x0\n[service \"0x0\"]\n    url = \(mock.url("/0x0/"))\n",
+                to: "config/paste/config")
+            let result = try paste(desktop, ["--no-notify"], withX: true)
+            #expect(result.status == 0, "stderr: \(result.err)")
+            #expect(result.err == "")
+            let url = result.out.trimmingCharacters(in: .newlines)
+            #expect(url.hasPrefix(mock.url("/0x0/")) && url.hasSuffix(".png"), "\(url)")
+            #expect(try mock.fetch(url: url).body == Data(png))
+            try expectReadersAfterBridge(desktop, url)
+        }
+    }
+
+    @Test("GNOME 51, the hotkey path: the clipboard up to the mock, the URL back for both readers, now and 5 s later")
+    func gnomeHotkey() throws {
+        try withDesktop(.gnome) { desktop in
+            try desktop.waylandCopy(Data("hotkey text on GNOME 51".utf8))
+            let url = try expectURL(
+                try paste(desktop, ["--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("hotkey text on GNOME 51".utf8))
+            try expectReadersAfterBridge(desktop, url)
+        }
+    }
+
+    @Test("GNOME 51: a password wl-copy 2.3 marks --sensitive is refused through XWayland, 77, nothing sent")
+    func gnomeMarkedPassword() throws {
+        try withDesktop(.gnome) { desktop in
+            try desktop.waylandCopy(Data("correct horse battery staple".utf8), extraArguments: ["--sensitive"])
+            let result = try paste(
+                desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true)
+            #expect(result.out == "")
+            #expect(
+                result.err
+                    == "paste: the clipboard holds a password: its owner marks it x-kde-passwordManagerHint = "
+                    + "secret, so it is never uploaded (--force does not change that)\n")
+            #expect(result.status == 77)
+            #expect(try mock.posts().isEmpty)
+        }
+    }
+
+    @Test("GNOME 51: a later wl-copy reaches both readers, paste's URL neither")
+    func gnomeLaterCopy() throws {
+        try withDesktop(.gnome) { desktop in
+            try desktop.waylandCopy(Data("first".utf8))
+            let url = try expectURL(
+                try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+            try expectReadersAfterBridge(desktop, url)
+            try desktop.waylandCopy(Data("a later Wayland copy".utf8))
+            try waitUntil("both readers to give the later copy", timeout: 10) {
+                let read = try readers(desktop)
+                return read.wayland == "a later Wayland copy" && read.x == "a later Wayland copy"
+            }
+        }
+    }
+
+    @Test("GNOME 51, pure Wayland, no wl-clipboard: one line naming what is missing, status 69")
+    func gnomePureWaylandFails() throws {
+        try withDesktop(.gnome) { desktop in
+            let result = try paste(desktop, ["-c", "--url", mock.url("/pastes/create")], withX: false)
+            #expect(result.status == 69)
+            #expect(result.out == "")
+            #expect(
+                result.err
+                    == "paste: no clipboard: WAYLAND_DISPLAY is set, DISPLAY is not, and the compositor offers no "
+                    + "data-control and wl-clipboard is not installed (no wl-copy and wl-paste on PATH)\n")
+            #expect(try mock.posts().isEmpty)
+        }
+    }
+}
