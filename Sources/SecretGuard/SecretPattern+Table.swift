@@ -239,7 +239,13 @@ extension SecretRule {
             keys: [
                 "secret", "secret_key", "api_key", "api_secret", "access_token", "auth_token", "api_token",
                 "secret_token", "bearer_token", "refresh_token", "private_key", "client_secret", "token",
+                // Issue 42: names that hold a secret as surely (`X-Auth-Key`, `DD-APPLICATION-KEY`,
+                // `"AccountKey":`, Rails' `secret_key_base`, Laravel's `APP_KEY`, `credentials`).
+                "auth_key", "application_key", "app_key", "account_key", "master_key", "signing_key",
+                "encryption_key", "secret_key_base", "credentials", "credential", "creds",
             ],
+            // (One row for all, so a `key` is looked at once: `key_base` ends Rails' name.)
+            triggers: ["secret", "key", "token", "key_base", "credentials", "credential", "creds"],
             // API keys and tokens are long; short values are flags, versions and grammar.
             value: .plausible(minimumLength: 8)),
 
@@ -253,16 +259,6 @@ extension SecretRule {
         SecretRule(.commandLinePassword, SecretRule.commandTriggers.map(\.0), .commandLine, rank: .context),
         // Session cookies in `Cookie:` and `Set-Cookie:` headers (and `document.cookie =`).
         SecretRule(.sessionCookie, ["cookie"], ignoringCase: true, .cookie, rank: .context),
-        // Names that hold a secret as surely as `secret` does (`X-Auth-Key`, `DD-APPLICATION-KEY`,
-        // `"AccountKey":`, Rails' `secret_key_base`, Laravel's `APP_KEY`, `credentials`).
-        .assignment(
-            .secretAssignment,
-            keys: [
-                "auth_key", "application_key", "app_key", "account_key", "master_key", "signing_key", "encryption_key",
-                "secret_key_base", "credentials", "credential", "creds", "api_secret_key", "private_token",
-            ],
-            triggers: ["key", "key_base", "credentials", "credential", "creds", "token"],
-            value: .plausible(minimumLength: 8)),
         // Names that hold a key as often as an identifier: the value must look random.
         .assignment(
             .secretAssignment,

@@ -335,6 +335,7 @@ extension SecretRule {
             let wordStart = position
             while position < highest && !SecretText.isSpace(text[position]) && text[position] != SecretText.ascii(";")
                 && text[position] != SecretText.ascii("|") && text[position] != 0x22 && text[position] != 0x27
+                && text[position] != SecretText.ascii("`")
             {
                 position += 1
             }

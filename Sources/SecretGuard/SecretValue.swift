@@ -139,8 +139,8 @@ enum SecretValue {
     static func isCommandPassword(_ value: [UInt8]) -> Bool {
         guard value.count >= 3, value.count <= maximumLength, !isPlaceholder(value) else { return false }
         if value.contains(0x24) || value.first == 0x2d || value.first == 0x40 { return false }  // $VAR, -x, @file
-        if value.contains(0x20) { return false }
-        return true
+        // Printable ASCII only: `pass:…` in documentation is an ellipsis, not a password.
+        return value.allSatisfy { $0 > 0x20 && $0 < 0x7f }
     }
 
     /// The shortest value taken for random by its shape alone.

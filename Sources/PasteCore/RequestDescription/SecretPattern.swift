@@ -116,9 +116,9 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
     /// `bedrock-api-key-` and the base64 of a presigned `bedrock.amazonaws.com` URL (short-term).
     case awsBedrockKey = "aws-bedrock-key"
     /// A 1Password service-account token: `ops_eyJ` and the base64 of its JSON (600 bytes or more).
-    case onePasswordToken = "1password-token"
+    case onePasswordToken = "onepassword-token"
     /// A 1Password account secret key: `A3-` and six groups of upper-case letters and digits.
-    case onePasswordSecretKey = "1password-secret-key"
+    case onePasswordSecretKey = "onepassword-secret-key"
     /// A Tailscale key: `tskey-auth-`, `tskey-api-`, `tskey-client-` (and `-scim-`, `-webhook-`),
     /// an id, `-` and the secret.
     case tailscaleKey = "tailscale-key"
