@@ -28,8 +28,16 @@ extension SecretRule {
         if start > 0 && (SecretText.isKey(text[start - 1])) { return nil }
         let wordStart = SecretText.isQuote(text[start]) ? start + 1 : start
         guard let value = fieldValue(text, after: wordStart + 5) else { return nil }
-        guard let name = pairName(text, before: start) else { return nil }
         let literal = SecretText.bytes(text, value.start, value.end)
+        // PERF(guard-text source code): the value first, the name (a walk back) only for one
+        // that can be a secret: `value = self._value` is everywhere in code. A value with a
+        // blank can only be an `Authorization` scheme and its credential, or cookie pairs.
+        if literal.contains(0x20) {
+            guard literal.contains(SecretText.ascii("=")) || literal.count >= 16 else { return nil }
+        } else {
+            guard SecretValue.isCredential(literal) else { return nil }
+        }
+        guard let name = pairName(text, before: start) else { return nil }
         let verdict = SecretName.verdict(name.bytes)
         let holds: Bool
         switch verdict {
