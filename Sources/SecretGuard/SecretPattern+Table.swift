@@ -227,7 +227,9 @@ extension SecretRule {
         // `authtok` is sssd's (`ldap_default_authtok`), `bindpw` nslcd's and ldap.conf's.
         .assignment(
             .passwordAssignment, keys: ["password", "passwd", "pwd", "passphrase", "pass", "authtok", "bindpw"],
-            triggers: ["password", "passwd", "pwd", "passphrase", "pass", "authtok", "bindpw"],
+            // (`pass` alone only starting a line: as a trigger of its own, in any case, it cost
+            // the prefilter a pair in every `path=` of a log line; PERF(guard-text log lines).)
+            triggers: ["password", "passwd", "pwd", "passphrase", "_pass", "-pass", "\npass:", "\npass=", "authtok", "bindpw"],
             value: .plausible(minimumLength: SecretValue.minimumLength)),
         // nslcd.conf and ldap.conf write `bindpw <password>`, with no `=`.
         SecretRule(.passwordAssignment, ["bindpw", "rootpwmodpw"], .lineKeyword),
@@ -258,7 +260,10 @@ extension SecretRule {
         // The password options of common clients (`curl -u user:pw`, `mysql -pPW`, …).
         SecretRule(.commandLinePassword, SecretRule.commandTriggers.map(\.0), .commandLine, rank: .context),
         // Session cookies in `Cookie:` and `Set-Cookie:` headers (and `document.cookie =`).
-        SecretRule(.sessionCookie, ["cookie"], ignoringCase: true, .cookie, rank: .context),
+        // (Spelled out, not in any case: PERF(guard-text), as for `pass`.)
+        SecretRule(
+            .sessionCookie, ["Cookie:", "cookie:", "COOKIE:", "Cookie\"", "cookie\"", "cookie =", "cookie="], .cookie,
+            rank: .context),
         // Names that hold a key as often as an identifier: the value must look random.
         .assignment(
             .secretAssignment,

@@ -369,7 +369,8 @@ extension SecretRule {
 
     /// `Cookie: a=b; session=…` or `Set-Cookie: sid=…; Path=/`: a session cookie with a random value.
     static func cookie(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
-        var index = end
+        // The trigger is `Cookie:`, `cookie"` or `cookie =`: back to the word's end.
+        var index = start + 6
         if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
         while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
         guard index < text.count, text[index] == SecretText.ascii(":") || text[index] == SecretText.ascii("=") else {
@@ -392,7 +393,7 @@ extension SecretRule {
         guard pairs.contains(where: { SecretName.isSessionCookie($0.name) && SecretValue.isRandom($0.value) }) else {
             return nil
         }
-        return (start, lineEnd, SecretText.string(text, start, end) + ": …")
+        return (start, lineEnd, SecretText.string(text, start, start + 6) + ": …")
     }
 
     /// The `name=value` pairs of a cookie header's value.
