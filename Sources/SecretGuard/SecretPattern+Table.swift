@@ -229,7 +229,9 @@ extension SecretRule {
             .passwordAssignment, keys: ["password", "passwd", "pwd", "passphrase", "pass", "authtok", "bindpw"],
             // (`pass` alone only starting a line: as a trigger of its own, in any case, it cost
             // the prefilter a pair in every `path=` of a log line; PERF(guard-text log lines).)
-            triggers: ["password", "passwd", "pwd", "passphrase", "_pass", "-pass", "\npass:", "\npass=", "authtok", "bindpw"],
+            triggers: [
+                "password", "passwd", "pwd", "passphrase", "_pass", "-pass", "\npass:", "\npass=", "authtok", "bindpw",
+            ],
             value: .plausible(minimumLength: SecretValue.minimumLength)),
         // nslcd.conf and ldap.conf write `bindpw <password>`, with no `=`.
         SecretRule(.passwordAssignment, ["bindpw", "rootpwmodpw"], .lineKeyword),
@@ -255,14 +257,16 @@ extension SecretRule {
         // A value field whose object names a secret: HAR, Postman, Kubernetes `env`, Terraform
         // state, HCL `{ name = …, value = … }`, XML `<add key="…" value="…"/>`.
         SecretRule(
-            .namedSecret, ["\"value\"", "\"Value\"", "value:", "Value:", "value =", "value=\"", "value='", "Value=\""],
+            // (No `value=` spelling without a blank before it: its pair would be the `e=` of every
+            // `key=value` log line; PERF(guard-text log lines).)
+            .namedSecret, ["\"value\"", "\"Value\"", "value:", "Value:", "value =", " value=\"", " Value=\""],
             .namedPair, rank: .context),
         // The password options of common clients (`curl -u user:pw`, `mysql -pPW`, …).
         SecretRule(.commandLinePassword, SecretRule.commandTriggers.map(\.0), .commandLine, rank: .context),
         // Session cookies in `Cookie:` and `Set-Cookie:` headers (and `document.cookie =`).
         // (Spelled out, not in any case: PERF(guard-text), as for `pass`.)
         SecretRule(
-            .sessionCookie, ["Cookie:", "cookie:", "COOKIE:", "Cookie\"", "cookie\"", "cookie =", "cookie="], .cookie,
+            .sessionCookie, ["Cookie:", "cookie:", "COOKIE:", "Cookie\"", "cookie\""], .cookie,
             rank: .context),
         // Names that hold a key as often as an identifier: the value must look random.
         .assignment(

@@ -26,7 +26,7 @@ extension SecretRule {
     static func namedPair(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
         // The field name must stand alone: not `default_value:` or `valueFrom:`.
         if start > 0 && (SecretText.isKey(text[start - 1])) { return nil }
-        let wordStart = SecretText.isQuote(text[start]) ? start + 1 : start
+        let wordStart = SecretText.isQuote(text[start]) || SecretText.isBlank(text[start]) ? start + 1 : start
         guard let value = fieldValue(text, after: wordStart + 5) else { return nil }
         let literal = SecretText.bytes(text, value.start, value.end)
         // PERF(guard-text source code): the value first, the name (a walk back) only for one
@@ -187,12 +187,16 @@ extension SecretRule {
     }
 
     /// A client's trigger literals: its name and a blank (`curl `), or `pass:` for OpenSSL.
+    /// (curl by its options, `curl` looked for before them on the line; OpenSSL by its option:
+    /// `curl ` and `pass:` alone cost the prefilter pairs in ordinary text, PERF(guard-text).)
     static let commandTriggers: [(String, Client)] = [
-        ("curl ", .curl), ("mysql ", .mysql), ("mysqldump ", .mysql), ("mariadb ", .mysql), ("mysqladmin ", .mysql),
+        (" -u ", .curl), (" -u'", .curl), (" -u\"", .curl), (" --user ", .curl), (" --user=", .curl),
+        ("mysql ", .mysql), ("mysqldump ", .mysql), ("mariadb ", .mysql), ("mysqladmin ", .mysql),
         ("sshpass ", .sshpass), ("redis-cli ", .redis), ("htpasswd ", .htpasswd), ("docker login ", .registryLogin),
         ("podman login ", .registryLogin), ("registry login ", .registryLogin), ("buildah login ", .registryLogin),
         ("skopeo login ", .registryLogin), ("oras login ", .registryLogin), ("nerdctl login ", .registryLogin),
-        ("pass:", .openssl),
+        ("-passin pass:", .openssl), ("-passout pass:", .openssl), ("-pass pass:", .openssl),
+        ("-password pass:", .openssl),
     ]
 
     /// A password on the command line of the client named at `start..<end`.
@@ -200,7 +204,31 @@ extension SecretRule {
         guard let client = commandTriggers.first(where: { SecretText.has(text, at: start, $0.0) })?.1 else {
             return nil
         }
-        if client == .openssl { return opensslPass(text, start, end) }
+        if client == .openssl { return opensslPass(text, end - 5, end) }
+        if client == .curl {
+            // `curl` earlier on the line (or the lines it continues), then its words from there.
+            let lineFrom = max(0, start - 512)
+            var position = start
+            var found: Int?
+            while position > lineFrom {
+                position -= 1
+                if text[position] == 0x0a && !(position > 0 && text[position - 1] == SecretText.ascii("\\")) { break }
+                if SecretText.has(text, at: position, "curl ")
+                    && (position == 0 || !SecretText.isKey(text[position - 1])
+                        || text[position - 1] == SecretText.ascii("/"))
+                {
+                    found = position
+                    break
+                }
+            }
+            guard let curl = found else { return nil }
+            return commandLine(text, curl, curl + 5, client: .curl)
+        }
+        return commandLine(text, start, end, client: client)
+    }
+
+    /// A password on the command line of `client`, named at `start..<end`.
+    static func commandLine(_ text: Span<UInt8>, _ start: Int, _ end: Int, client: Client) -> Found? {
         // The client's name is a word of its own (`/usr/bin/curl`, `$ curl`, `(curl`).
         if start > 0 {
             let before = text[start - 1]
