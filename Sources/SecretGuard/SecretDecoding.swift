@@ -34,6 +34,7 @@ enum SecretDecoding: Sendable, CaseIterable {
     case base64Values
     case controlSequences
     case yamlBlockScalar
+    case boxTable
 
     /// The literals that make the scanner run this decoding (each at least two bytes, for the
     /// prefilter).
@@ -41,12 +42,19 @@ enum SecretDecoding: Sendable, CaseIterable {
         switch self {
         // `\\n` (or deeper) only after a PEM header's dashes: `\n` alone is in every string
         // of source code.
-        case .jsonEscapes: ["\\/", "-----\\\\", "\\\\/"]
+        // `\":` is an escaped key (`{\"password\": \"…\"}` in a Docker log or a notebook);
+        // `\"]` and ` = \"` are code inside a JSON string (a notebook's source lines:
+        // `os.environ[\"KEY\"] = \"…\"`).
+        case .jsonEscapes: ["\\/", "-----\\\\", "\\\\/", "\\\":", "\\\"]", " = \\\""]
         // The escapes that split what the rules look for: a blank, `/`, `:`, `=`, `+`, `@`, a
         // line break (three bytes each, so the prefilter's next-byte test rules out `%2d`).
         case .percentEncoding: ["%20", "%2F", "%2f", "%3A", "%3a", "%3D", "%3d", "%2B", "%2b", "%0A", "%0a", "%40"]
         // A Kubernetes Secret's `data:` is a top-level key (`metadata:` is not it).
-        case .base64Values: ["\ndata:", "\"data\":", "LS0tLS1CRUdJT", "QmFzaWMg", "QmVhcmVyI"]
+        // The base64 of secret-bearing names, at each of the three alignments: a `.env` or a
+        // config file encoded whole (`base64 < .env`).
+        case .base64Values: ["\ndata:", "\"data\":", "LS0tLS1CRUdJT", "QmFzaWMg", "QmVhcmVyI"] + Self.base64Keywords
+        // A box-drawing table's column rule (`doppler secrets`, `psql`'s unicode style, rich).
+        case .boxTable: ["\u{2502} "]
         case .controlSequences: ["\u{1b}["]
         // The indicator and the byte after it (a line end or a chomping indicator), so the
         // prefilter's pair is not ` |` or ` >`, which are everywhere in code.
@@ -54,6 +62,14 @@ enum SecretDecoding: Sendable, CaseIterable {
             [": |\n", ": >\n", ": |-", ": >-", ": |+", ": >+", ": |\r", ": >\r"]
         }
     }
+
+    /// `PASSWORD`, `password`, `Password`, `SECRET`, `secret`, `_TOKEN`, `API_KEY` as they read
+    /// in base64 at each of the three offsets a byte can have in a group of three.
+    static let base64Keywords = [
+        "UEFTU1dPUk", "BBU1NXT1JE", "QQVNTV09SR", "cGFzc3dvcm", "Bhc3N3b3Jk", "wYXNzd29yZ", "UGFzc3dvcm", "QYXNzd29yZ",
+        "U0VDUkVU", "NFQ1JFV", "TRUNSRV", "c2VjcmV0", "NlY3Jld", "zZWNyZX", "X1RPS0VO", "9UT0tFT", "fVE9LRU",
+        "QVBJX0tFW", "FQSV9LRV", "BUElfS0VZ",
+    ]
 
     /// The longest region decoded around one trigger, before and after it.
     static let regionBefore = 1024
@@ -65,7 +81,7 @@ enum SecretDecoding: Sendable, CaseIterable {
     static let restartDistance = regionAfter / 2
 
     /// How many coverage slots the decodings use (`slot(of:at:)`).
-    static let slotCount = 6
+    static let slotCount = 7
 
     /// The coverage slot of the trigger at `start`: one per decoding, and two for base64 (a
     /// `data:` block, a base64 run), whose regions are of different kinds.
@@ -76,6 +92,7 @@ enum SecretDecoding: Sendable, CaseIterable {
         case .base64Values: text[start] == 0x0a || text[start] == SecretText.ascii("\"") ? 2 : 3
         case .controlSequences: 4
         case .yamlBlockScalar: 5
+        case .boxTable: 6
         }
     }
 
@@ -92,6 +109,7 @@ enum SecretDecoding: Sendable, CaseIterable {
         case .base64Values: Self.base64Values(text, start, end)
         case .controlSequences: Self.controlSequences(text, start)
         case .yamlBlockScalar: Self.yamlBlockScalar(text, start, end)
+        case .boxTable: Self.boxTable(text, start)
         }
     }
 
@@ -198,7 +216,35 @@ enum SecretDecoding: Sendable, CaseIterable {
     static func base64Values(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> SecretRegion {
         if text[start] == 0x0a { return dataBlock(text, start + 1, end) }
         if text[start] == SecretText.ascii("\"") { return dataBlock(text, start, end) }
+        if base64Keywords.contains(where: { SecretText.has(text, at: start, $0) }) {
+            return base64Run(text, from: base64RunStart(text, around: start), trigger: start)
+        }
         guard SecretText.startsWord(text, at: start) else { return SecretRegion(coveredEnd: start + 1) }
+        return base64Run(text, from: start, trigger: start)
+    }
+
+    /// Where the base64 run holding `index` starts: back over base64 characters (not `=`, which
+    /// ends a `KEY=` before it), and over the lines before while each is a full line of the
+    /// same wrapped run (as `base64` writes 76 a line).
+    static func base64RunStart(_ text: Span<UInt8>, around index: Int) -> Int {
+        let lowest = max(0, index - regionBefore)
+        let letters = SecretAlphabet("A-Za-z0-9+/")
+        var start = index
+        while start > lowest && letters.contains(text[start - 1]) { start -= 1 }
+        let width = SecretText.run(text, from: start, max: 200, letters)
+        while start > lowest + 1 && text[start - 1] == 0x0a {
+            var previous = start - 1
+            if previous > lowest && text[previous - 1] == 0x0d { previous -= 1 }
+            let length = SecretText.runBackwards(text, before: previous, max: 200, letters)
+            let lineStart = previous - length
+            guard length >= 60, length >= width, lineStart == 0 || !letters.contains(text[lineStart - 1]) else { break }
+            start = lineStart
+        }
+        return start
+    }
+
+    /// The base64 run from `start` (wrapped lines joined), decoded when it is text.
+    static func base64Run(_ text: Span<UInt8>, from start: Int, trigger: Int) -> SecretRegion {
         var bytes: [UInt8] = []
         var origins: [Int] = []
         var index = start
@@ -224,7 +270,7 @@ enum SecretDecoding: Sendable, CaseIterable {
             }
         }
         var region = SecretRegion(
-            coveredEnd: coveredEnd(of: index, highest: highest, trigger: start), work: index - start)
+            coveredEnd: coveredEnd(of: index, highest: highest, trigger: trigger), work: index - start)
         guard let decoded = decodedText(encoded) else { return region }
         bytes = decoded
         origins = Array(repeating: start, count: bytes.count)
@@ -330,6 +376,106 @@ enum SecretDecoding: Sendable, CaseIterable {
         else { return nil }
         let printable = decoded.filter { ($0 >= 0x20 && $0 != 0x7f) || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
         return printable.count == decoded.count ? decoded : nil
+    }
+
+    // MARK: - Box-drawing tables
+
+    /// `│`, the rule between a box table's columns (U+2502, three bytes in UTF-8).
+    static let columnRule: [UInt8] = [0xE2, 0x94, 0x82]
+
+    /// The box-drawing table holding the trigger (its lines of `│` cells and its `├──┼──┤`
+    /// borders, within the region), each row as `NAME="VALUE"` on a line of its own: a cell's
+    /// lines wrapped by the renderer (`doppler secrets` wraps a long value inside its cell, the
+    /// row's other cells empty) joined back into one value.
+    static func boxTable(_ text: Span<UInt8>, _ trigger: Int) -> SecretRegion {
+        let lowest = max(0, trigger - regionBefore)
+        let highest = min(text.count, trigger + regionAfter)
+        func isBoxLine(_ start: Int, _ end: Int) -> Bool {
+            var index = start
+            while index + 1 < end {
+                if text[index] == 0xE2 && (text[index + 1] == 0x94 || text[index + 1] == 0x95) { return true }
+                index += 1
+            }
+            return false
+        }
+        // Back to the table's first line.
+        var from = SecretText.lineStart(text, of: trigger, within: regionBefore) ?? lowest
+        while from > lowest {
+            let previousEnd = from - 1
+            guard let previousStart = SecretText.lineStart(text, of: previousEnd, within: from - lowest),
+                isBoxLine(previousStart, previousEnd)
+            else { break }
+            from = previousStart
+        }
+        typealias Cell = (bytes: [UInt8], origins: [Int])
+        var rows: [[Cell]] = []
+        var lastWasData = false
+        var index = from
+        while index < highest {
+            let lineEnd = min(highest, SecretText.lineEnd(text, of: index))
+            guard isBoxLine(index, lineEnd) else { break }
+            // The rules on this line.
+            var rules: [Int] = []
+            var position = index
+            while position + 2 < lineEnd {
+                if text[position] == columnRule[0] && text[position + 1] == columnRule[1]
+                    && text[position + 2] == columnRule[2]
+                {
+                    rules.append(position)
+                    position += 3
+                } else {
+                    position += 1
+                }
+            }
+            if rules.count >= 3 {
+                var cells: [Cell] = []
+                for pair in 0..<(rules.count - 1) {
+                    var cellStart = rules[pair] + 3
+                    var cellEnd = rules[pair + 1]
+                    while cellStart < cellEnd && SecretText.isBlank(text[cellStart]) { cellStart += 1 }
+                    while cellEnd > cellStart && SecretText.isBlank(text[cellEnd - 1]) { cellEnd -= 1 }
+                    cells.append((SecretText.bytes(text, cellStart, cellEnd), Array(cellStart..<cellEnd)))
+                }
+                if lastWasData, let first = cells.first, first.bytes.isEmpty, var row = rows.popLast() {
+                    for (column, cell) in cells.enumerated() where column < row.count {
+                        row[column].bytes += cell.bytes
+                        row[column].origins += cell.origins
+                    }
+                    rows.append(row)
+                } else {
+                    rows.append(cells)
+                }
+                lastWasData = true
+            } else {
+                lastWasData = false
+            }
+            index = lineEnd < text.count ? lineEnd + 1 : lineEnd
+            if lineEnd < text.count && text[lineEnd] == 0x0d && index < text.count && text[index] == 0x0a { index += 1 }
+        }
+        var region = SecretRegion(coveredEnd: index, work: index - from)
+        var bytes: [UInt8] = []
+        var origins: [Int] = []
+        for row in rows where row.count >= 2 && !row[0].bytes.isEmpty && !row[1].bytes.isEmpty {
+            let name = row[0]
+            let value = row[1]
+            let quote: [UInt8] = value.bytes.contains(where: SecretText.isQuote) ? [] : [SecretText.ascii("\"")]
+            bytes += name.bytes
+            origins += name.origins
+            bytes.append(SecretText.ascii("="))
+            origins.append(value.origins[0])
+            bytes += quote
+            origins += quote.map { _ in value.origins[0] }
+            bytes += value.bytes
+            origins += value.origins
+            bytes += quote
+            origins += quote.map { _ in value.origins[value.origins.count - 1] }
+            bytes.append(0x0a)
+            origins.append(value.origins[value.origins.count - 1])
+        }
+        guard !bytes.isEmpty else { return region }
+        origins.append(index)
+        region.decoded = SecretDecoded(bytes: bytes, origins: origins)
+        return region
     }
 
     // MARK: - Terminal colour codes

@@ -44,7 +44,7 @@ extension SecretRule {
         SecretRule(
             .terraformToken, [".atlasv1."],
             .token(
-                TokenFormat(leading: .run(.lowerAlphanumeric, 14...14), [.run(SecretAlphabet("a-z0-9_=-"), 60...70)]))),
+                TokenFormat(leading: .run(.alphanumeric, 14...14), [.run(SecretAlphabet("a-zA-Z0-9_=-"), 60...70)]))),
         SecretRule(
             .dopplerToken, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
             .token(.run(.alphanumeric, 40...44))),
@@ -137,6 +137,80 @@ extension SecretRule {
                     .mixedCaseAndDigit))),
         // Notion integration tokens: `ntn_`, eleven digits and thirty-five characters.
         SecretRule(.notionToken, ["ntn_"], .token(.run(.alphanumeric, 46...46, .mixedCaseAndDigit))),
+        // Figma personal access tokens (2023 on): `figd_` and a base64url run (Figma's developer
+        // docs, "Access tokens"; gitleaks and CredSweeper read forty-odd characters).
+        SecretRule(.figmaToken, ["figd_"], .token(.run(.base64URL, 38...48, .letterAndDigit))),
+        // New Relic (docs.newrelic.com, "API keys"): user keys `NRAK-` and 27 upper-case
+        // characters, admin `NRAA-`, insert `NRII-` (32), browser `NRJS-` (19 hex), and license
+        // keys that end in `NRAL` after 36 hex digits.
+        SecretRule(.newRelicKey, ["NRAK-", "NRAA-"], .token(.run(.upperAlphanumeric, 27...27, .letterAndDigit))),
+        SecretRule(.newRelicKey, ["NRII-"], .token(.run(SecretAlphabet("a-zA-Z0-9_-"), 32...32, .letterAndDigit))),
+        SecretRule(.newRelicKey, ["NRJS-"], .token(.run(.lowerHex, 19...19, .letterAndDigit))),
+        SecretRule(
+            .newRelicKey, ["NRAL"],
+            .token(TokenFormat(leading: .run(.lowerHex, 36...36), []))),
+        // Amazon Bedrock API keys (AWS docs, "Generate Amazon Bedrock API keys", 2025): the
+        // long-term key is `ABSK` and the base64 of `BedrockAPIKey-<id>:<secret>`; the short-term
+        // one `bedrock-api-key-` and the base64 of a presigned URL for bedrock.amazonaws.com.
+        SecretRule(
+            .awsBedrockKey, ["ABSKQmVkcm9ja0FQSUtle"],
+            .token(.run(SecretAlphabet("A-Za-z0-9+/="), 90...400, .mixedCaseAndDigit))),
+        SecretRule(
+            .awsBedrockKey, ["bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"],
+            .token(.run(SecretAlphabet("A-Za-z0-9+/="), 40...8000))),
+        // 1Password (developer.1password.com, "Service accounts"; "About your Secret Key"): a
+        // service-account token is `ops_` and the base64 of a JSON object (`eyJ…`), 600 to 900
+        // characters; a Secret Key `A3-`, six characters, and five or six more groups.
+        SecretRule(.onePasswordToken, ["ops_eyJ"], .token(.run(SecretAlphabet("A-Za-z0-9+/=_-"), 250...8000))),
+        SecretRule(
+            .onePasswordSecretKey, ["A3-"],
+            .token(
+                TokenFormat(
+                    [
+                        .run(.upperAlphanumeric, 6...6), .literal("-"), .run(.upperAlphanumeric, 6...6),
+                        .literal("-"), .run(.upperAlphanumeric, 5...5), .literal("-"),
+                        .run(.upperAlphanumeric, 5...5), .literal("-"), .run(.upperAlphanumeric, 5...5),
+                        .literal("-"), .run(.upperAlphanumeric, 5...5),
+                    ], .letterAndDigit))),
+        SecretRule(
+            .onePasswordSecretKey, ["A3-"],
+            .token(
+                TokenFormat(
+                    [
+                        .run(.upperAlphanumeric, 6...6), .literal("-"), .run(.upperAlphanumeric, 11...11),
+                        .literal("-"), .run(.upperAlphanumeric, 5...5), .literal("-"),
+                        .run(.upperAlphanumeric, 5...5), .literal("-"), .run(.upperAlphanumeric, 5...5),
+                    ], .letterAndDigit))),
+        // Tailscale (tailscale.com/kb/1085, "Auth keys"; 1101, "API"): `tskey-<kind>-`, the
+        // key's id (ending `CNTRL` for most), `-` and the secret.
+        SecretRule(
+            .tailscaleKey, ["tskey-auth-", "tskey-api-", "tskey-client-", "tskey-scim-", "tskey-webhook-"],
+            .token(
+                TokenFormat(
+                    [.run(.alphanumeric, 6...40), .literal("-"), .run(.alphanumeric, 16...80)], .letterAndDigit))),
+        // Fly.io (fly.io/docs, "Access tokens"): org tokens `fo1_` and 43 base64url characters;
+        // macaroons `fm1a_`, `fm1r_`, `fm2_` and long base64 (sent as `FlyV1 fm2_…,fm2_…`).
+        SecretRule(.flyToken, ["fo1_"], .token(.run(.base64URL, 43...43, .letterAndDigit))),
+        SecretRule(
+            .flyToken, ["fm1a_", "fm1r_", "fm2_"],
+            .token(.run(SecretAlphabet("A-Za-z0-9+/="), 100...8000, .mixedCaseAndDigit))),
+        // Grafana (grafana.com/docs, "Service accounts"; "Cloud access policies"): service-account
+        // tokens `glsa_`, 32 characters, `_` and an eight-hex checksum; Cloud tokens `glc_` and
+        // base64; legacy API keys the base64 of `{"k":"…`.
+        SecretRule(
+            .grafanaToken, ["glsa_"],
+            .token(TokenFormat([.run(.alphanumeric, 32...32), .literal("_"), .run(.hex, 8...8)], .letterAndDigit))),
+        SecretRule(
+            .grafanaToken, ["glc_"], .token(.run(SecretAlphabet("A-Za-z0-9+/="), 32...400, .mixedCaseAndDigit))),
+        SecretRule(.grafanaToken, ["eyJrIjoi"], .token(.run(SecretAlphabet("A-Za-z0-9="), 50...400, .letterAndDigit))),
+        // Azure DevOps personal access tokens since 2024 (Microsoft's "common annotated security
+        // key" format, 84 characters): 52 random, `JQQJ99`, 18 more, `AZDO` and four.
+        SecretRule(
+            .azureDevOpsToken, ["JQQJ99"],
+            .token(
+                TokenFormat(
+                    leading: .run(.alphanumeric, 52...52), [.run(.alphanumeric, 26...26)],
+                    .marker(at: 18, "AZDO")))),
 
         // MARK: Recognised by their shape or their context
         SecretRule(.jsonWebToken, ["eyJ"], .jsonWebToken),
@@ -153,7 +227,11 @@ extension SecretRule {
         // `authtok` is sssd's (`ldap_default_authtok`), `bindpw` nslcd's and ldap.conf's.
         .assignment(
             .passwordAssignment, keys: ["password", "passwd", "pwd", "passphrase", "pass", "authtok", "bindpw"],
-            triggers: ["password", "passwd", "pwd", "passphrase", "_pass", "-pass", "authtok", "bindpw"],
+            // (`pass` alone only starting a line: as a trigger of its own, in any case, it cost
+            // the prefilter a pair in every `path=` of a log line; PERF(guard-text log lines).)
+            triggers: [
+                "password", "passwd", "pwd", "passphrase", "_pass", "-pass", "\npass:", "\npass=", "authtok", "bindpw",
+            ],
             value: .plausible(minimumLength: SecretValue.minimumLength)),
         // nslcd.conf and ldap.conf write `bindpw <password>`, with no `=`.
         SecretRule(.passwordAssignment, ["bindpw", "rootpwmodpw"], .lineKeyword),
@@ -165,9 +243,42 @@ extension SecretRule {
             keys: [
                 "secret", "secret_key", "api_key", "api_secret", "access_token", "auth_token", "api_token",
                 "secret_token", "bearer_token", "refresh_token", "private_key", "client_secret", "token",
+                // Issue 42: names that hold a secret as surely (`X-Auth-Key`, `DD-APPLICATION-KEY`,
+                // `"AccountKey":`, Rails' `secret_key_base`, Laravel's `APP_KEY`, `credentials`).
+                "auth_key", "application_key", "app_key", "account_key", "master_key", "signing_key",
+                "encryption_key", "secret_key_base", "credentials", "credential", "creds",
             ],
+            // (One row for all, so a `key` is looked at once: `key_base` ends Rails' name.)
+            triggers: ["secret", "key", "token", "key_base", "credentials", "credential", "creds"],
             // API keys and tokens are long; short values are flags, versions and grammar.
             value: .plausible(minimumLength: 8)),
+
+        // MARK: The structural layer (issue 42: SecretRule+Structure.swift, SecretName.swift)
+        // A value field whose object names a secret: HAR, Postman, Kubernetes `env`, Terraform
+        // state, HCL `{ name = …, value = … }`, XML `<add key="…" value="…"/>`.
+        SecretRule(
+            // (No `value=` spelling without a blank before it: its pair would be the `e=` of every
+            // `key=value` log line; PERF(guard-text log lines).)
+            .namedSecret, ["\"value\"", "\"Value\"", "value:", "Value:", "value =", " value=\"", " Value=\""],
+            .namedPair, rank: .context),
+        // The password options of common clients (`curl -u user:pw`, `mysql -pPW`, …).
+        SecretRule(.commandLinePassword, SecretRule.commandTriggers.map(\.0), .commandLine, rank: .context),
+        // Session cookies in `Cookie:` and `Set-Cookie:` headers (and `document.cookie =`).
+        // (Spelled out, not in any case: PERF(guard-text), as for `pass`.)
+        SecretRule(
+            .sessionCookie, ["Cookie:", "cookie:", "COOKIE:", "Cookie\"", "cookie\""], .cookie,
+            rank: .context),
+        // Names that hold a key as often as an identifier: the value must look random.
+        .assignment(
+            .secretAssignment,
+            keys: [
+                "routing_key", "integration_key", "license_key", "licence_key", "client_key", "service_key",
+                "webhook_key", "session_key", "shared_key", "admin_key", "ingest_key", "subscription_key",
+                "hmac_key", "write_key", "deploy_key", "consumer_key", "access_key", "partner_key", "merchant_key",
+            ],
+            triggers: ["key"], value: .random(minimumLength: SecretValue.minimumRandomLength)),
+        // msmtprc, fetchmailrc and the like: `password <value>` on a line of its own.
+        SecretRule(.passwordAssignment, ["password", "passwd"], .lineKeyword, rank: .generic),
 
         // MARK: Encodings undone around their triggers (SecretDecoding)
         .decoding(.jsonEscapes),
@@ -175,6 +286,7 @@ extension SecretRule {
         .decoding(.base64Values),
         .decoding(.controlSequences),
         .decoding(.yamlBlockScalar),
+        .decoding(.boxTable),
     ]
 
     /// A row that decodes the region around its triggers and scans what it decodes with the

@@ -72,6 +72,9 @@ extension SecretRule {
         case .vaultUnseal: found = Self.vaultUnseal(text, start, end)
         case .saslPassword: found = Self.saslPassword(text, start, end)
         case .lineKeyword: found = Self.lineKeyword(text, start, end)
+        case .namedPair: found = Self.namedPair(text, start, end)
+        case .commandLine: found = Self.commandLine(text, start, end)
+        case .cookie: found = Self.cookie(text, start, end)
         case .decoded(let decoding):
             // Alone, with no earlier region: the scanner calls `decodedMatch` with its progress.
             var progress = SecretDecodingProgress()
@@ -149,6 +152,8 @@ extension SecretRule {
             return start > 0 && SecretText.isDigit(text[start - 1])
         case .afterHost(let hosts):
             return hosts.contains { SecretText.has(text, at: tokenStart - $0.utf8.count, $0) }
+        case .marker(let offset, let marker):
+            return SecretText.has(text, at: bodyStart + offset, marker)
         case .notFollowedBy(let words):
             return !words.contains { SecretText.has(text, at: bodyStart, $0) }
         }
@@ -249,6 +254,12 @@ extension SecretRule {
         guard let header = SecretText.decodeBase64(text, start, start + headerLength),
             header.first == SecretText.ascii("{"), SecretText.contains(header, "\"alg\"")
         else { return nil }
+        // jwt.io's example token (`"sub": "1234567890", "name": "John Doe"`), in every tutorial.
+        if let payload = SecretText.decodeBase64(text, payloadStart, payloadStart + payloadLength),
+            SecretText.contains(payload, "John Doe"), SecretText.contains(payload, "1234567890")
+        {
+            return nil
+        }
         let excerpt = "eyJ…" + SecretText.string(text, tokenEnd - 2, tokenEnd)
         return (start, tokenEnd, excerpt)
     }
@@ -283,6 +294,7 @@ extension SecretRule {
             return true
         }
         if byte == SecretText.ascii(","), isDefine(text, keyStart: start) { return true }
+        if byte == SecretText.ascii("|") { return true }
         guard index > blanksStart, blanksStart == end, !SecretText.isSpace(byte) else { return false }
         var keyStart = start
         while keyStart > 0 && end - keyStart < maximumKeyLength && SecretText.isKey(text[keyStart - 1]) {
@@ -340,10 +352,21 @@ extension SecretRule {
         {
             return nil
         }
+        // Harmless whatever the value: Helm's `checksum/secret`, `public_key`, `example_token`.
+        if isHarmless(text, key.start, key.end) { return nil }
         let literal = SecretText.bytes(text, value.start, value.end)
         switch rule {
+        case .random(let minimumLength):
+            guard literal.count >= minimumLength, SecretValue.isRandom(literal) else { return nil }
         case .plausible(let minimumLength):
-            guard literal.count >= minimumLength, SecretValue.isPlausible(literal, isQuoted: value.isQuoted) else {
+            // A `.env` line (`DB_PASSWORD=…`, upper case, starting its line, no blanks around
+            // `=`) holds a literal, never a reference to a variable.
+            let isEnvLine =
+                value.separator == key.end && value.start == key.end + 1 && text[key.end] == SecretText.ascii("=")
+                && startsLine(text, key.start) && isEnvironmentName(text, key.start, key.end)
+            guard literal.count >= minimumLength,
+                SecretValue.isPlausible(literal, isQuoted: value.isQuoted || isEnvLine)
+            else {
                 return nil
             }
         case .base64(let count):
@@ -355,6 +378,31 @@ extension SecretRule {
             else { return nil }
         }
         return (key.start, value.end, SecretText.string(text, key.start, key.end) + "=…")
+    }
+
+    /// Whether `text[start..<end]` is an environment variable's name: upper-case letters,
+    /// digits and `_`.
+    static func isEnvironmentName(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var index = start
+        while index < end {
+            let byte = text[index]
+            guard SecretText.isUpper(byte) || SecretText.isDigit(byte) || byte == 0x5f else { return false }
+            index += 1
+        }
+        return end > start
+    }
+
+    /// Whether the key at `start..<end`, with the path before it (`checksum/secret`,
+    /// `annotations.checksum/secret`), holds a word that makes it harmless (`SecretName`).
+    static func isHarmless(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var pathStart = start
+        while pathStart > 0 && start - pathStart < maximumKeyLength
+            && (SecretText.isKey(text[pathStart - 1]) || text[pathStart - 1] == SecretText.ascii("/"))
+        {
+            pathStart -= 1
+        }
+        let words = SecretName.words(SecretText.bytes(text, pathStart, end))
+        return words.contains(where: SecretName.harmlessAnywhere.contains)
     }
 
     /// Whether only blanks, a list dash, a quote or `export` stand between `index` and the
@@ -404,6 +452,9 @@ extension SecretRule {
             index += 1
             // `==` and `::` are not assignments.
             guard index >= text.count || text[index] != symbol else { return nil }
+        } else if index < text.count && text[index] == SecretText.ascii("|") && isTableCell(text, keyStart: key.start) {
+            // A pipe table's row: `| DB_PASSWORD | s3cr3t |`.
+            index += 1
         } else if !(isFlag && index > separatorStart) {
             return nil
         }
@@ -412,10 +463,20 @@ extension SecretRule {
         let isQuoted = SecretText.isQuote(text[index])
         let valueStart = isQuoted ? index + 1 : index
         var valueEnd = valueStart
+        // A quote opened before the key and not closed after it (`"DB_PASSWORD=…"` in a JSON
+        // list, `-H 'API-Key: …'`) closes the value: it is not part of it.
+        let openQuote: UInt8? =
+            key.start > 0 && SecretText.isQuote(text[key.start - 1]) && key.end < text.count
+                && text[key.end] != text[key.start - 1]
+            ? text[key.start - 1] : nil
+        // In a query string (`?token=…&x=1`) `&` ends the value.
+        let isQuery =
+            key.start > 0
+            && (text[key.start - 1] == SecretText.ascii("?") || text[key.start - 1] == SecretText.ascii("&"))
         if isQuoted {
             let quote = text[index]
             while valueEnd < text.count && text[valueEnd] != quote && text[valueEnd] != 0x0a
-                && valueEnd - valueStart <= SecretValue.maximumLength
+                && valueEnd - valueStart <= SecretValue.maximumTokenLength
             {
                 valueEnd += text[valueEnd] == SecretText.ascii("\\") ? 2 : 1
             }
@@ -423,12 +484,24 @@ extension SecretRule {
         } else {
             while valueEnd < text.count && !SecretText.isSpace(text[valueEnd])
                 && text[valueEnd] != SecretText.ascii(",") && text[valueEnd] != SecretText.ascii(";")
-                && valueEnd - valueStart <= SecretValue.maximumLength
+                && text[valueEnd] != openQuote && !(isQuery && text[valueEnd] == SecretText.ascii("&"))
+                && valueEnd - valueStart <= SecretValue.maximumTokenLength
             {
                 valueEnd += 1
             }
         }
-        return (valueStart, valueEnd, isQuoted, separator)
+        // A value closed by the quote opened before its key was a quoted literal.
+        let isClosed = openQuote != nil && valueEnd < text.count && text[valueEnd] == openQuote
+        return (valueStart, valueEnd, isQuoted || isClosed, separator)
+    }
+
+    /// Whether the key at `keyStart` opens a table cell: a `|` (and blanks) before it, as the
+    /// first cell of a pipe table's row.
+    static func isTableCell(_ text: Span<UInt8>, keyStart: Int) -> Bool {
+        var position = keyStart
+        while position > 0 && SecretText.isBlank(text[position - 1]) { position -= 1 }
+        guard position > 0, text[position - 1] == SecretText.ascii("|") else { return false }
+        return startsLine(text, position - 1)
     }
 
     /// `password <value>` in a `.netrc` entry: `machine` (or `default`) and `login` before it.
@@ -526,13 +599,28 @@ extension SecretRule {
         else { return nil }
         index += 1
         while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
-        let valueStart = index
-        while index < text.count && !connectionStringStops.contains(text[index])
-            && index - valueStart <= SecretValue.maximumLength
-        {
+        var valueStart = index
+        // ODBC quotes a value in braces (`Pwd={p;w}`): the braces are not a template.
+        let isBraced =
+            index < text.count && text[index] == SecretText.ascii("{")
+            && !SecretText.has(text, at: index, "{{")
+        if isBraced {
+            valueStart += 1
             index += 1
+            while index < text.count && text[index] != SecretText.ascii("}") && text[index] != 0x0a
+                && index - valueStart <= SecretValue.maximumLength
+            {
+                index += 1
+            }
+        } else {
+            while index < text.count && !connectionStringStops.contains(text[index])
+                && index - valueStart <= SecretValue.maximumLength
+            {
+                index += 1
+            }
         }
         let value = SecretText.bytes(text, valueStart, index)
+        if isBraced && index < text.count { index += 1 }
         guard value.count >= 3, !SecretValue.isPlaceholder(value), !value.contains(0x20) else { return nil }
         // The rest of the string: the same line, within reach.
         let from = max(0, start - 512)
@@ -561,8 +649,15 @@ extension SecretRule {
         while index < text.count && (SecretText.isBlank(text[index]) || SecretText.isQuote(text[index])) {
             index += 1
         }
+        var scheme = scheme
+        if scheme == "bearer" && SecretText.has(text, at: index, "token ", ignoringCase: true) { scheme = "token" }
         guard SecretText.has(text, at: index, scheme + " ", ignoringCase: true) else { return nil }
         index += scheme.utf8.count + 1
+        // Rails' `Token token="…", other="…"`.
+        if scheme == "token" {
+            if SecretText.has(text, at: index, "token=") { index += 6 }
+            if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
+        }
         while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
         let valueStart = index
         let header =

@@ -100,6 +100,12 @@ extension SecretRule {
         /// A keyword starting its line, a blank and the value to the line's end
         /// (`bindpw secret` in nslcd.conf).
         case lineKeyword
+        /// A value field whose object names a secret (`SecretRule.namedPair`).
+        case namedPair
+        /// A client's password option on its command line (`SecretRule.commandLine`).
+        case commandLine
+        /// A session cookie in a `Cookie:` or `Set-Cookie:` header.
+        case cookie
         /// Not a kind but an encoding: the region around the trigger decoded, then scanned
         /// with the whole table (`SecretDecoding`).
         case decoded(SecretDecoding)
@@ -110,6 +116,9 @@ extension SecretRule {
         /// A literal of at least `minimumLength` bytes that is not a placeholder, a name or an
         /// expression (see `SecretValue.isPlausible`).
         case plausible(minimumLength: Int)
+        /// A random-looking literal of at least `minimumLength` bytes (`SecretValue.isRandom`):
+        /// for names that hold a key as often as an identifier (`routing_key`, `app_key`).
+        case random(minimumLength: Int)
         /// Exactly `count` characters of standard base64 (`A–Z a–z 0–9 + /`).
         case base64(count: Int)
     }
@@ -145,6 +154,9 @@ extension SecretRule {
             case digitBeforeLiteral
             /// The text right before the token ends with one of these host names.
             case afterHost([String])
+            /// A fixed text at an offset after the literal (Azure DevOps' `AZDO` inside a run
+            /// of letters and digits, where a greedy run would take it).
+            case marker(at: Int, String)
             /// The text after the literal does not start with any of these (`sk-ant-` is not
             /// OpenAI's).
             case notFollowedBy([String])

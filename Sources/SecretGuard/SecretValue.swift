@@ -8,6 +8,11 @@ enum SecretValue {
     static let maximumLength = 256
     /// The shortest literal taken for a password or secret: shorter ones are flags and numbers.
     static let minimumLength = 6
+    /// The longest value read as one token (an AWS session token, a 1Password service-account
+    /// token, a JWT: 600 bytes and more), when it has no blank and only token characters.
+    static let maximumTokenLength = 4096
+    /// Token characters: base64, base64url and the punctuation of JWTs and macaroons.
+    static let tokenCharacters = SecretAlphabet("A-Za-z0-9+/=_.~%:-")
 
     /// Whether an assigned value looks like a real secret.
     ///
@@ -17,8 +22,11 @@ enum SecretValue {
     /// same, but must hold a digit or a symbol and nothing that makes it an expression (calls,
     /// indexing, `$VAR`).
     static func isPlausible(_ value: [UInt8], isQuoted: Bool) -> Bool {
-        guard value.count >= minimumLength, value.count <= maximumLength, !isPlaceholder(value) else {
-            return false
+        guard value.count >= minimumLength, !isPlaceholder(value) else { return false }
+        // Longer than a password: one token (an AWS session token), or a blob that is none.
+        if value.count > maximumLength {
+            return value.count <= maximumTokenLength && value.allSatisfy(tokenCharacters.contains)
+                && isRandom(value)
         }
         var hasLower = false
         var hasUpper = false
@@ -91,6 +99,7 @@ enum SecretValue {
         }
         let lower = value.map(SecretText.lowercased)
         if placeholderWords.contains(where: { $0 == lower }) { return true }
+        if referencePrefixes.contains(where: { lower.starts(with: $0) }) { return true }
         return placeholderFragments.contains { fragment in
             lower.count >= fragment.count
                 && (0...(lower.count - fragment.count)).contains {
@@ -98,6 +107,98 @@ enum SecretValue {
                 }
         }
     }
+
+    /// Whether a value under a secret-bearing name (found by the structural layer: a name/value
+    /// pair, a table row) is a credential: a literal, not a placeholder or a reference
+    /// (`vault:…`, `${…}`, `<…>`, `arn:…`), six characters or more, and either random-looking or
+    /// a password (two character classes, no blanks).
+    static func isCredential(_ value: [UInt8]) -> Bool {
+        guard value.count >= minimumLength, value.count <= maximumTokenLength, !isPlaceholder(value) else {
+            return false
+        }
+        return isRandom(value) || isPlausible(value, isQuoted: true)
+    }
+
+    /// Whether a value given to `Authorization` is a scheme and a credential (`Bearer …`,
+    /// `Basic …`, `Token token=…`, a bare token).
+    static func isAuthorization(_ value: [UInt8]) -> Bool {
+        var credential = value[...]
+        if let blank = value.firstIndex(of: 0x20) {
+            credential = value[(blank + 1)...]
+            if credential.starts(with: Array("token=".utf8)) { credential = credential.dropFirst(6) }
+            credential = credential.drop { $0 == 0x22 || $0 == 0x27 }
+            while let last = credential.last, last == 0x22 || last == 0x27 { credential = credential.dropLast() }
+        }
+        let token = Array(credential)
+        return token.count >= 12 && !isPlaceholder(token) && !token.contains(0x20)
+            && (isRandom(token) || isPlausible(token, isQuoted: true))
+    }
+
+    /// Whether a password given on a command line is a literal: three characters or more, not
+    /// a placeholder, a variable (`$PW`, `%PW%`) or a command substitution.
+    static func isCommandPassword(_ value: [UInt8]) -> Bool {
+        guard value.count >= 3, value.count <= maximumLength, !isPlaceholder(value) else { return false }
+        if value.contains(0x24) || value.first == 0x2d || value.first == 0x40 { return false }  // $VAR, -x, @file
+        // Printable ASCII only: `pass:…` in documentation is an ellipsis, not a password.
+        return value.allSatisfy { $0 > 0x20 && $0 < 0x7f }
+    }
+
+    /// The shortest value taken for random by its shape alone.
+    static let minimumRandomLength = 16
+
+    /// Whether a value looks random: sixteen characters or more, no blank, letters and digits
+    /// mixed (or long hex), and about three bits of entropy a character or more; not a word,
+    /// a path, a version or a date.
+    static func isRandom(_ value: [UInt8]) -> Bool {
+        guard value.count >= minimumRandomLength, !value.contains(where: SecretText.isSpace) else { return false }
+        if isPlaceholder(value) { return false }
+        var counts = [Int](repeating: 0, count: 256)
+        var letters = 0
+        var digits = 0
+        var upper = 0
+        var lower = 0
+        for byte in value {
+            counts[Int(byte)] += 1
+            if SecretText.isDigit(byte) { digits += 1 }
+            if SecretText.isUpper(byte) { upper += 1 }
+            if SecretText.isLower(byte) { lower += 1 }
+        }
+        letters = upper + lower
+        guard digits >= 2, letters >= 2 || value.count >= 32 else { return false }
+        // Paths, versions and host names: mostly letters between separators.
+        let separators = value.filter { $0 == 0x2f || $0 == 0x2e }.count
+        if separators * 8 > value.count { return false }
+        var entropy = 0.0
+        let total = Double(value.count)
+        for count in counts where count > 0 {
+            let share = Double(count) / total
+            entropy -= share * log2(share)
+        }
+        return entropy >= 3.0
+    }
+
+    /// `log2(x)` without Foundation: the exponent and a short series for the mantissa.
+    static func log2(_ x: Double) -> Double {
+        let exponent = Double(x.exponent)
+        let mantissa = x.significand  // in [1, 2)
+        // ln(m) by atanh's series: ln(m) = 2 * atanh((m - 1) / (m + 1)).
+        let y = (mantissa - 1) / (mantissa + 1)
+        let y2 = y * y
+        var term = y
+        var sum = 0.0
+        for power in stride(from: 1.0, through: 15.0, by: 2.0) {
+            sum += term / power
+            term *= y2
+        }
+        return exponent + 2 * sum / 0.6931471805599453
+    }
+
+    /// References that name where a secret is kept, never the secret: a value that starts with
+    /// one is not looked at.
+    static let referencePrefixes: [[UInt8]] = [
+        "vault:", "ref+", "op://", "arn:", "secretsmanager:", "ssm:", "awssm:", "gcpsm:", "azkv:", "sops:", "env:",
+        "file:", "secret:", "secretref:", "projects/", "keyvault:", "bws:", "doppler:", "infisical:", "k8s:",
+    ].map { Array($0.utf8) }
 
     /// Whole values that are stock placeholders.
     static let placeholderWords: [[UInt8]] = [

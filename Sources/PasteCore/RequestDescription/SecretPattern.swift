@@ -107,6 +107,29 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
     case atlassianToken = "atlassian-token"
     /// A Notion integration token: `ntn_`, eleven digits and thirty-five characters.
     case notionToken = "notion-token"
+    /// A Figma personal access token: `figd_` and forty-odd base64url characters.
+    case figmaToken = "figma-token"
+    /// A New Relic key: `NRAK-` (user), `NRAA-` (admin), `NRII-` (insert), `NRJS-` (browser)
+    /// and their characters, or a license key (36 hex digits and `NRAL`).
+    case newRelicKey = "new-relic-key"
+    /// An Amazon Bedrock API key: `ABSK` and the base64 of `BedrockAPIKey-…` (long-term), or
+    /// `bedrock-api-key-` and the base64 of a presigned `bedrock.amazonaws.com` URL (short-term).
+    case awsBedrockKey = "aws-bedrock-key"
+    /// A 1Password service-account token: `ops_eyJ` and the base64 of its JSON (600 bytes or more).
+    case onePasswordToken = "onepassword-token"
+    /// A 1Password account secret key: `A3-` and six groups of upper-case letters and digits.
+    case onePasswordSecretKey = "onepassword-secret-key"
+    /// A Tailscale key: `tskey-auth-`, `tskey-api-`, `tskey-client-` (and `-scim-`, `-webhook-`),
+    /// an id, `-` and the secret.
+    case tailscaleKey = "tailscale-key"
+    /// A Fly.io token: `fo1_…`, or a macaroon `fm1a_`, `fm1r_`, `fm2_…` (after `FlyV1 `).
+    case flyToken = "flyio-token"
+    /// A Grafana token: a service-account token `glsa_…_<crc>`, a Cloud token `glc_…`, or a
+    /// legacy API key (`eyJrIjoi…`, base64 JSON).
+    case grafanaToken = "grafana-token"
+    /// An Azure DevOps personal access token (2024 format): 84 characters with Microsoft's
+    /// `JQQJ99` mark at 52 and `AZDO` at 76.
+    case azureDevOpsToken = "azure-devops-token"
 
     // MARK: Tokens and credentials recognised by their shape or context
     /// A JSON Web Token: base64url segments whose header decodes to JSON with `"alg"`.
@@ -129,6 +152,14 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
     case passwordAssignment = "password"
     /// `secret = …`, `api_key: …`, `access_token = …` with a literal, non-placeholder value.
     case secretAssignment = "secret"
+    /// A password given to a command on its command line: `curl -u user:pw`, `mysql -pPW`,
+    /// `sshpass -p`, `redis-cli -a`, `htpasswd -b`, `docker login -p`, `openssl … pass:`.
+    case commandLinePassword = "command-line-password"
+    /// A secret-bearing name and its value in separate fields (`{"name": "X-Api-Key",
+    /// "value": …}` in HAR, Postman, Kubernetes `env`, Terraform state, XML `<add key= value=>`).
+    case namedSecret = "named-secret"
+    /// A session or authentication cookie (`Cookie: session=…`, `Set-Cookie: sid=…`).
+    case sessionCookie = "session-cookie"
 
     /// What it is called in messages (`GitHub token`).
     public var name: String {
@@ -178,6 +209,15 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
         case .linearAPIKey: "Linear API key"
         case .atlassianToken: "Atlassian API token"
         case .notionToken: "Notion token"
+        case .figmaToken: "Figma token"
+        case .newRelicKey: "New Relic key"
+        case .awsBedrockKey: "Amazon Bedrock API key"
+        case .onePasswordToken: "1Password service-account token"
+        case .onePasswordSecretKey: "1Password secret key"
+        case .tailscaleKey: "Tailscale key"
+        case .flyToken: "Fly.io token"
+        case .grafanaToken: "Grafana token"
+        case .azureDevOpsToken: "Azure DevOps token"
         case .jsonWebToken: "JSON Web Token"
         case .basicAuthHeader: "HTTP Basic authorization header"
         case .bearerToken: "bearer token"
@@ -188,6 +228,9 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
         case .connectionString: "connection string with a password"
         case .passwordAssignment: "password"
         case .secretAssignment: "secret or API key"
+        case .commandLinePassword: "password on a command line"
+        case .namedSecret: "secret in a name/value pair"
+        case .sessionCookie: "session cookie"
         }
     }
 
@@ -196,7 +239,7 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
         switch self {
         case .awsAccessKeyID, .awsSecretAccessKey, .npmToken, .openAIKey, .ageSecretKey, .anthropicKey,
             .azureStorageKey, .azureSASToken, .azureClientSecret, .huggingFaceToken, .basicAuthHeader, .npmAuth,
-            .oktaToken, .atlassianToken:
+            .oktaToken, .atlassianToken, .awsBedrockKey, .azureDevOpsToken:
             "an " + name
         default: "a " + name
         }

@@ -1,0 +1,437 @@
+import PasteCore
+
+// MARK: - The structural layer (issue 42)
+//
+// The key/value shapes the plain `key = value` rows do not see: a name and its value in separate
+// fields (HAR, Postman, Kubernetes `env`, Terraform state, XML `<add key= value=>`), a password
+// given to a command on its command line, and session cookies. Each is a row of the table with
+// trigger literals like any other (the value field's name, the client's name, `Cookie:`), so it
+// costs nothing where they are absent; where one is, the check reads a bounded stretch around
+// it (at most `SecretScanner.lookbehind` before and a line or an object after), once.
+
+extension SecretRule {
+    /// How far back a value field looks for the name that goes with it.
+    static let namedPairReach = 512
+    /// How many line breaks may stand between a name field and its value field.
+    static let namedPairLines = 3
+    /// The longest command line read after a client's name (with `\` continuations).
+    static let commandLineReach = 2048
+
+    // MARK: Name/value pairs
+
+    /// A value field (`"value":`, `value:`, `value =`, `value="`) whose object names a secret:
+    /// a sibling `name`/`key` field before it (`{"name": "X-Api-Key", "value": "…"}`,
+    /// `- name: DB_PASSWORD` / `value: …`, `<add key="DbPassword" value="…"/>`), or the key the
+    /// object is the value of (`"db_password": {"sensitive": true, "value": "…"}`).
+    static func namedPair(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        // The field name must stand alone: not `default_value:` or `valueFrom:`.
+        if start > 0 && (SecretText.isKey(text[start - 1])) { return nil }
+        let wordStart = SecretText.isQuote(text[start]) || SecretText.isBlank(text[start]) ? start + 1 : start
+        guard let value = fieldValue(text, after: wordStart + 5) else { return nil }
+        let literal = SecretText.bytes(text, value.start, value.end)
+        // PERF(guard-text source code): the value first, the name (a walk back) only for one
+        // that can be a secret: `value = self._value` is everywhere in code. A value with a
+        // blank can only be an `Authorization` scheme and its credential, or cookie pairs.
+        if literal.contains(0x20) {
+            guard literal.contains(SecretText.ascii("=")) || literal.count >= 16 else { return nil }
+        } else {
+            guard SecretValue.isCredential(literal) else { return nil }
+        }
+        guard let name = pairName(text, before: start) else { return nil }
+        let verdict = SecretName.verdict(name.bytes)
+        let holds: Bool
+        switch verdict {
+        case .none: return nil
+        case .secret: holds = SecretValue.isCredential(literal)
+        case .authorization: holds = SecretValue.isAuthorization(literal)
+        case .cookie:
+            holds = cookiePairs(literal).contains {
+                SecretName.isSessionCookie($0.name) && SecretValue.isRandom($0.value)
+            }
+        }
+        guard holds else { return nil }
+        return (name.start, value.end, String(decoding: name.bytes, as: UTF8.self) + " = …")
+    }
+
+    /// The value after a value field's name ending at `index`: a quoted string (JSON escapes
+    /// skipped), or a bare YAML scalar to the line's end.
+    static func fieldValue(_ text: Span<UInt8>, after end: Int) -> (start: Int, end: Int)? {
+        var index = end
+        guard index < text.count, !SecretText.isKey(text[index]) else { return nil }
+        if SecretText.isQuote(text[index]) { index += 1 }
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        guard index < text.count, text[index] == SecretText.ascii(":") || text[index] == SecretText.ascii("=") else {
+            return nil
+        }
+        index += 1
+        // `==`, `::` and `=>` are no fields.
+        guard index < text.count, text[index] != SecretText.ascii("="), text[index] != SecretText.ascii(":") else {
+            return nil
+        }
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        guard index < text.count else { return nil }
+        if SecretText.isQuote(text[index]) {
+            let quote = text[index]
+            let valueStart = index + 1
+            var valueEnd = valueStart
+            while valueEnd < text.count && text[valueEnd] != quote && text[valueEnd] != 0x0a
+                && valueEnd - valueStart <= SecretValue.maximumTokenLength
+            {
+                valueEnd += text[valueEnd] == SecretText.ascii("\\") ? 2 : 1
+            }
+            guard valueEnd < text.count, text[valueEnd] == quote else { return nil }
+            return (valueStart, valueEnd)
+        }
+        // A bare scalar: YAML, HCL without quotes; up to a comment, a comma or the line's end.
+        let valueStart = index
+        var valueEnd = valueStart
+        while valueEnd < text.count && text[valueEnd] != 0x0a && text[valueEnd] != 0x0d
+            && text[valueEnd] != SecretText.ascii(",") && text[valueEnd] != SecretText.ascii("}")
+            && !(text[valueEnd] == SecretText.ascii("#") && valueEnd > valueStart
+                && SecretText.isBlank(text[valueEnd - 1]))
+            && valueEnd - valueStart <= SecretValue.maximumTokenLength
+        {
+            valueEnd += 1
+        }
+        while valueEnd > valueStart && SecretText.isBlank(text[valueEnd - 1]) { valueEnd -= 1 }
+        guard valueEnd > valueStart else { return nil }
+        return (valueStart, valueEnd)
+    }
+
+    /// The name that goes with a value field starting at `index`: the nearest `name`/`key`
+    /// field before it in the same object, or the key of the object it is in.
+    static func pairName(_ text: Span<UInt8>, before index: Int) -> (start: Int, bytes: [UInt8])? {
+        let lowest = max(0, index - namedPairReach)
+        var position = index - 1
+        var lines = 0
+        var depth = 0
+        while position >= lowest {
+            let byte = text[position]
+            if byte == 0x0a {
+                lines += 1
+                if lines > namedPairLines && depth == 0 { break }
+            } else if byte == SecretText.ascii("}") || byte == SecretText.ascii("]") {
+                depth += 1
+            } else if byte == SecretText.ascii("{") || byte == SecretText.ascii("[") {
+                if depth == 0 {
+                    // The object's own key: `"db_password": {`, `db_password = {`.
+                    return enclosingKey(text, before: position)
+                }
+                depth -= 1
+            } else if depth == 0, let name = nameField(text, at: position) {
+                return name
+            }
+            position -= 1
+        }
+        return nil
+    }
+
+    /// A `name` or `key` field starting at `index` (any case, quoted or bare, then `:` or `=`)
+    /// and the string it holds.
+    static func nameField(_ text: Span<UInt8>, at index: Int) -> (start: Int, bytes: [UInt8])? {
+        let lowered = SecretText.lowercased(text[index])
+        guard lowered == SecretText.ascii("n") || lowered == SecretText.ascii("k") else { return nil }
+        let word = lowered == SecretText.ascii("n") ? "name" : "key"
+        guard SecretText.has(text, at: index, word, ignoringCase: true) else { return nil }
+        guard index == 0 || !SecretText.isKey(text[index - 1]) else { return nil }
+        var position = index + word.utf8.count
+        guard position < text.count, !SecretText.isKey(text[position]) else { return nil }
+        if SecretText.isQuote(text[position]) { position += 1 }
+        while position < text.count && SecretText.isBlank(text[position]) { position += 1 }
+        guard position < text.count, text[position] == SecretText.ascii(":") || text[position] == SecretText.ascii("=")
+        else { return nil }
+        position += 1
+        while position < text.count && SecretText.isBlank(text[position]) { position += 1 }
+        guard position < text.count else { return nil }
+        var quote: UInt8?
+        if SecretText.isQuote(text[position]) {
+            quote = text[position]
+            position += 1
+        }
+        let nameStart = position
+        while position < text.count && position - nameStart <= maximumKeyLength {
+            let byte = text[position]
+            if let quote, byte == quote { break }
+            if quote == nil && !(SecretText.isKey(byte) || byte == SecretText.ascii("/")) { break }
+            if byte == 0x0a { return nil }
+            position += 1
+        }
+        guard position > nameStart, position - nameStart <= maximumKeyLength else { return nil }
+        return (nameStart, SecretText.bytes(text, nameStart, position))
+    }
+
+    /// The key before an object's `{` at `brace`: `"key": {`, `key = {`, `key: {`.
+    static func enclosingKey(_ text: Span<UInt8>, before brace: Int) -> (start: Int, bytes: [UInt8])? {
+        var position = brace - 1
+        while position >= 0 && SecretText.isSpace(text[position]) { position -= 1 }
+        guard position >= 0, text[position] == SecretText.ascii(":") || text[position] == SecretText.ascii("=") else {
+            return nil
+        }
+        position -= 1
+        while position >= 0 && SecretText.isBlank(text[position]) { position -= 1 }
+        guard position >= 0 else { return nil }
+        if SecretText.isQuote(text[position]) { position -= 1 }
+        let keyEnd = position + 1
+        while position >= 0 && SecretText.isKey(text[position]) && keyEnd - position <= maximumKeyLength {
+            position -= 1
+        }
+        guard keyEnd > position + 1 else { return nil }
+        return (position + 1, SecretText.bytes(text, position + 1, keyEnd))
+    }
+
+    // MARK: Command lines
+
+    /// The clients whose password options the command-line row knows, by trigger.
+    enum Client {
+        case curl, mysql, sshpass, redis, htpasswd, registryLogin, openssl
+    }
+
+    /// A client's trigger literals: its name and a blank (`curl `), or `pass:` for OpenSSL.
+    /// (curl by its options, `curl` looked for before them on the line; OpenSSL by its option:
+    /// `curl ` and `pass:` alone cost the prefilter pairs in ordinary text, PERF(guard-text).)
+    static let commandTriggers: [(String, Client)] = [
+        (" -u ", .curl), (" -u'", .curl), (" -u\"", .curl), (" --user ", .curl), (" --user=", .curl),
+        ("mysql ", .mysql), ("mysqldump ", .mysql), ("mariadb ", .mysql), ("mysqladmin ", .mysql),
+        ("sshpass ", .sshpass), ("redis-cli ", .redis), ("htpasswd ", .htpasswd), ("docker login ", .registryLogin),
+        ("podman login ", .registryLogin), ("registry login ", .registryLogin), ("buildah login ", .registryLogin),
+        ("skopeo login ", .registryLogin), ("oras login ", .registryLogin), ("nerdctl login ", .registryLogin),
+        ("-passin pass:", .openssl), ("-passout pass:", .openssl), ("-pass pass:", .openssl),
+        ("-password pass:", .openssl),
+    ]
+
+    /// A password on the command line of the client named at `start..<end`.
+    static func commandLine(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        guard let client = commandTriggers.first(where: { SecretText.has(text, at: start, $0.0) })?.1 else {
+            return nil
+        }
+        if client == .openssl { return opensslPass(text, end - 5, end) }
+        if client == .curl {
+            // `curl` earlier on the line (or the lines it continues), then its words from there.
+            let lineFrom = max(0, start - 512)
+            var position = start
+            var found: Int?
+            while position > lineFrom {
+                position -= 1
+                if text[position] == 0x0a && !(position > 0 && text[position - 1] == SecretText.ascii("\\")) { break }
+                if SecretText.has(text, at: position, "curl ")
+                    && (position == 0 || !SecretText.isKey(text[position - 1])
+                        || text[position - 1] == SecretText.ascii("/"))
+                {
+                    found = position
+                    break
+                }
+            }
+            guard let curl = found else { return nil }
+            return commandLine(text, curl, curl + 5, client: .curl)
+        }
+        return commandLine(text, start, end, client: client)
+    }
+
+    /// A password on the command line of `client`, named at `start..<end`.
+    static func commandLine(_ text: Span<UInt8>, _ start: Int, _ end: Int, client: Client) -> Found? {
+        // The client's name is a word of its own (`/usr/bin/curl`, `$ curl`, `(curl`).
+        if start > 0 {
+            let before = text[start - 1]
+            guard !SecretText.isKey(before) || before == SecretText.ascii("/") else { return nil }
+        }
+        let arguments = shellWords(text, from: end)
+        var password: (start: Int, end: Int)?
+        func option(_ short: String?, _ long: [String], attached: Bool, separate: Bool = true) {
+            var index = 0
+            while index < arguments.count && password == nil {
+                let word = arguments[index]
+                let bytes = SecretText.bytes(text, word.start, word.end)
+                let string = String(decoding: bytes, as: UTF8.self)
+                if let short, separate, string == short, index + 1 < arguments.count {
+                    password = (arguments[index + 1].start, arguments[index + 1].end)
+                } else if let short, attached, string.hasPrefix(short), string.count > short.count,
+                    !string.hasPrefix("--")
+                {
+                    password = (word.start + short.utf8.count, word.end)
+                } else {
+                    for name in long {
+                        if string == name, index + 1 < arguments.count {
+                            password = (arguments[index + 1].start, arguments[index + 1].end)
+                        } else if string.hasPrefix(name + "=") {
+                            password = (word.start + name.utf8.count + 1, word.end)
+                        }
+                    }
+                }
+                index += 1
+            }
+        }
+        switch client {
+        case .curl:
+            option("-u", ["--user", "--proxy-user"], attached: true)
+            guard let found = password else { return nil }
+            // `user:password`: the password after the first colon.
+            let value = SecretText.bytes(text, found.start, found.end)
+            guard let colon = value.firstIndex(of: SecretText.ascii(":")), colon > 0 else { return nil }
+            password = (found.start + colon + 1, found.end)
+        case .mysql:
+            // `-p` alone asks for the password; the word after it is the database.
+            option("-p", ["--password"], attached: true, separate: false)
+        case .sshpass:
+            option("-p", [], attached: true)
+        case .redis:
+            option("-a", ["--pass", "--password"], attached: false)
+        case .registryLogin:
+            option("-p", ["--password"], attached: false)
+        case .htpasswd:
+            password = htpasswdPassword(text, arguments)
+        case .openssl:
+            return nil
+        }
+        guard let password else { return nil }
+        let value = SecretText.bytes(text, password.start, password.end)
+        guard SecretValue.isCommandPassword(value) else { return nil }
+        return (start, password.end, SecretText.string(text, start, end - 1) + " … (password)")
+    }
+
+    /// `htpasswd -b[c…] file user password` (or `-nb user password`): the last positional.
+    static func htpasswdPassword(_ text: Span<UInt8>, _ arguments: [(start: Int, end: Int)]) -> (start: Int, end: Int)?
+    {
+        var flags: [UInt8] = []
+        var positionals: [(start: Int, end: Int)] = []
+        for word in arguments {
+            if text[word.start] == SecretText.ascii("-") && positionals.isEmpty {
+                flags += SecretText.bytes(text, word.start + 1, word.end)
+            } else {
+                positionals.append(word)
+            }
+        }
+        guard flags.contains(SecretText.ascii("b")) else { return nil }
+        let needed = flags.contains(SecretText.ascii("n")) ? 2 : 3
+        guard positionals.count >= needed else { return nil }
+        return positionals[needed - 1]
+    }
+
+    /// OpenSSL's `-passin pass:…`, `-passout pass:…`, `-pass pass:…`, `-password pass:…`.
+    static func opensslPass(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        var position = start - 1
+        guard position > 0, SecretText.isBlank(text[position]) || text[position] == SecretText.ascii("=") else {
+            return nil
+        }
+        while position > 0 && SecretText.isBlank(text[position]) { position -= 1 }
+        if text[position] == SecretText.ascii("=") { position -= 1 }
+        let optionEnd = position + 1
+        while position >= 0 && SecretText.isKey(text[position]) { position -= 1 }
+        let option = SecretText.string(text, position + 1, optionEnd)
+        guard ["-passin", "-passout", "-pass", "-password", "-srppass", "--passin", "--password"].contains(option)
+        else { return nil }
+        var valueEnd = end
+        let quoted = start > 0 && SecretText.isQuote(text[start - 1]) ? text[start - 1] : nil
+        while valueEnd < text.count && !SecretText.isSpace(text[valueEnd])
+            && valueEnd - end <= SecretValue.maximumLength
+        {
+            if let quoted, text[valueEnd] == quoted { break }
+            if quoted == nil && SecretText.isQuote(text[valueEnd]) { break }
+            valueEnd += 1
+        }
+        let value = SecretText.bytes(text, end, valueEnd)
+        guard SecretValue.isCommandPassword(value) else { return nil }
+        return (position + 1, valueEnd, option + " pass:…")
+    }
+
+    /// The words of a shell command from `index` to its end (a line break not after `\`, `|`,
+    /// `;`, `&&`, `>`), each without its quotes, at most `commandLineReach` bytes.
+    static func shellWords(_ text: Span<UInt8>, from index: Int) -> [(start: Int, end: Int)] {
+        var words: [(start: Int, end: Int)] = []
+        var position = index
+        let highest = min(text.count, index + commandLineReach)
+        while position < highest {
+            let byte = text[position]
+            if SecretText.isBlank(byte) {
+                position += 1
+                continue
+            }
+            if byte == SecretText.ascii("\\") && position + 1 < highest
+                && (text[position + 1] == 0x0a || text[position + 1] == 0x0d)
+            {
+                position += 2
+                if position < highest && text[position] == 0x0a { position += 1 }
+                continue
+            }
+            if byte == 0x0a || byte == 0x0d || byte == SecretText.ascii("|") || byte == SecretText.ascii(";")
+                || byte == SecretText.ascii("&") || byte == SecretText.ascii(">") || byte == SecretText.ascii("<")
+                || byte == SecretText.ascii(")") || byte == SecretText.ascii("`")
+            {
+                break
+            }
+            if byte == 0x22 || byte == 0x27 {
+                let quote = byte
+                let wordStart = position + 1
+                var wordEnd = wordStart
+                while wordEnd < highest && text[wordEnd] != quote && text[wordEnd] != 0x0a { wordEnd += 1 }
+                guard wordEnd < highest, text[wordEnd] == quote else { break }
+                words.append((wordStart, wordEnd))
+                position = wordEnd + 1
+                continue
+            }
+            let wordStart = position
+            while position < highest && !SecretText.isSpace(text[position]) && text[position] != SecretText.ascii(";")
+                && text[position] != SecretText.ascii("|") && text[position] != 0x22 && text[position] != 0x27
+                && text[position] != SecretText.ascii("`")
+            {
+                position += 1
+            }
+            // `-u'user:pw'`, `--password="pw"`: the quoted rest belongs to the word.
+            if position < highest && (text[position] == 0x22 || text[position] == 0x27) {
+                let quote = text[position]
+                var quoteEnd = position + 1
+                while quoteEnd < highest && text[quoteEnd] != quote && text[quoteEnd] != 0x0a { quoteEnd += 1 }
+                if quoteEnd < highest && text[quoteEnd] == quote {
+                    // Kept as two words: the option and its quoted value.
+                    words.append((wordStart, position))
+                    words.append((position + 1, quoteEnd))
+                    position = quoteEnd + 1
+                    continue
+                }
+            }
+            words.append((wordStart, position))
+        }
+        return words
+    }
+
+    // MARK: Cookies
+
+    /// `Cookie: a=b; session=…` or `Set-Cookie: sid=…; Path=/`: a session cookie with a random value.
+    static func cookie(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        // The trigger is `Cookie:`, `cookie"` or `cookie =`: back to the word's end.
+        var index = start + 6
+        if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        guard index < text.count, text[index] == SecretText.ascii(":") || text[index] == SecretText.ascii("=") else {
+            return nil
+        }
+        index += 1
+        while index < text.count && (SecretText.isBlank(text[index]) || SecretText.isQuote(text[index])) { index += 1 }
+        var lineEnd = index
+        while lineEnd < text.count && text[lineEnd] != 0x0a && text[lineEnd] != 0x0d
+            && !SecretText.isQuote(text[lineEnd])
+            && lineEnd - index <= 8192
+        {
+            lineEnd += 1
+        }
+        var pairs = cookiePairs(SecretText.bytes(text, index, lineEnd))
+        // Set-Cookie: only the first pair is a cookie; the rest are its attributes.
+        if start >= 4 && SecretText.has(text, at: start - 4, "set-", ignoringCase: true) {
+            pairs = Array(pairs.prefix(1))
+        }
+        guard pairs.contains(where: { SecretName.isSessionCookie($0.name) && SecretValue.isRandom($0.value) }) else {
+            return nil
+        }
+        return (start, lineEnd, SecretText.string(text, start, start + 6) + ": …")
+    }
+
+    /// The `name=value` pairs of a cookie header's value.
+    static func cookiePairs(_ value: [UInt8]) -> [(name: [UInt8], value: [UInt8])] {
+        value.split(separator: SecretText.ascii(";")).compactMap { part in
+            let trimmed = part.drop(while: SecretText.isBlank)
+            guard let equals = trimmed.firstIndex(of: SecretText.ascii("=")) else { return nil }
+            var cookieValue = Array(trimmed[(equals + 1)...])
+            while let last = cookieValue.last, SecretText.isBlank(last) { cookieValue.removeLast() }
+            return (Array(trimmed[..<equals]), cookieValue)
+        }
+    }
+}

@@ -1,0 +1,220 @@
+import Testing
+
+@testable import PasteCore
+@testable import SecretGuard
+
+/// The structural layer (issue 42): the shapes the plain rules missed, each beside a clean twin
+/// that must stay quiet.
+@Suite("The secret guard's structural layer")
+struct SecretStructureTests {
+    /// A hard shape, the kind it must be found as, and its clean twin.
+    struct Shape: CustomTestStringConvertible, Sendable {
+        var name: String
+        var secret: String
+        var kind: SecretPattern
+        var twin: String
+        var testDescription: String { name }
+    }
+
+    static let password = "Falcon_2931river"
+    static let hexKey = "9f2c4e81b7d03a56c1e8f47b2d90a6e3"
+
+    static let shapes: [Shape] = [
+        Shape(
+            name: "HAR header pair",
+            secret: #"{"headers": [{"name": "Accept", "value": "*/*"}, {"name": "X-Api-Key", "value": "\#(hexKey)"}]}"#,
+            kind: .namedSecret,
+            twin: #"{"headers": [{"name": "Authorization", "value": "Bearer {{accessToken}}"}]}"#),
+        Shape(
+            name: "Postman variable pair",
+            secret: #"{"variable": [{"key": "client_secret", "value": "Xq7vB2mK9pL4tR8wZ3nC6yH1", "type": "string"}]}"#,
+            kind: .namedSecret,
+            twin: #"{"variable": [{"key": "client_secret_length", "value": "Xq7vB2mK9pL4tR8wZ3nC6yH1"}]}"#),
+        Shape(
+            name: "Kubernetes env pair",
+            secret: "env:\n  - name: DB_PASSWORD\n    value: \"\(password)\"\n  - name: PORT\n    value: \"8080\"\n",
+            kind: .namedSecret,
+            twin:
+                "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n        key: password\n"
+        ),
+        Shape(
+            name: "Terraform state output",
+            secret:
+                "{\n  \"outputs\": {\n    \"db_password\": {\n      \"value\": \"\(password)\",\n      \"type\": \"string\"\n    }\n  }\n}\n",
+            kind: .namedSecret,
+            twin:
+                "{\n  \"outputs\": {\n    \"db_password\": {\n      \"value\": \"vault:secret/data/prod/db#password\"\n    }\n  }\n}\n"
+        ),
+        Shape(
+            name: "HCL environment pair",
+            secret: "environment = [\n  { name = \"API_TOKEN\", value = \"\(hexKey)\" },\n]\n",
+            kind: .namedSecret,
+            twin: "environment = [\n  { name = \"API_TOKEN\", value = \"${var.api_token}\" },\n]\n"),
+        Shape(
+            name: "XML add key/value",
+            secret: "<appSettings>\n  <add key=\"SmtpPassword\" value=\"\(password)\" />\n</appSettings>\n",
+            kind: .namedSecret,
+            twin: "<appSettings>\n  <add key=\"SmtpPassword\" value=\"&lt;set in production&gt;\" />\n</appSettings>\n"),
+        Shape(
+            name: "curl -u user:password",
+            secret: "$ curl -s -u deploy:\(password) https://ci.internal/job/build\n",
+            kind: .commandLinePassword,
+            twin: "$ curl -s -u \"deploy:$CI_TOKEN\" https://ci.internal/job/build\n"),
+        Shape(
+            name: "mysql -pPASSWORD",
+            secret: "mysql -h db.internal -u app -p\(password) app_prod\n",
+            kind: .commandLinePassword,
+            twin: "mysql -h db.internal -u app -p app_prod\n"),
+        Shape(
+            name: "sshpass -p",
+            secret: "sshpass -p '\(password)' ssh ops@10.0.3.7\n",
+            kind: .commandLinePassword,
+            twin: "sshpass -p \"$SSH_PASS\" ssh ops@10.0.3.7\n"),
+        Shape(
+            name: "redis-cli -a",
+            secret: "redis-cli -h cache.prod -a \(password) ping\n",
+            kind: .commandLinePassword,
+            twin: "redis-cli -h cache.prod --askpass ping\n"),
+        Shape(
+            name: "htpasswd -b",
+            secret: "htpasswd -bc /etc/nginx/.htpasswd admin \(password)\n",
+            kind: .commandLinePassword,
+            twin: "htpasswd -c /etc/nginx/.htpasswd admin\n"),
+        Shape(
+            name: "docker login -p",
+            secret: "docker login -u ci -p \(password) registry.acme.io\n",
+            kind: .commandLinePassword,
+            twin: "echo \"$TOKEN\" | docker login -u ci --password-stdin registry.acme.io\n"),
+        Shape(
+            name: "openssl -passin pass:",
+            secret: "openssl pkcs12 -in bundle.p12 -nodes -passin pass:\(password)\n",
+            kind: .commandLinePassword,
+            twin: "openssl pkcs12 -in bundle.p12 -nodes -passin env:P12_PASSWORD\n"),
+        Shape(
+            name: "JSON-escaped quotes",
+            secret: #"{"log":"{\"level\":\"debug\",\"password\":\"\#(password)\"}\n","stream":"stdout"}"# + "\n",
+            kind: .passwordAssignment,
+            twin: #"{"log":"{\"level\":\"debug\",\"password\":\"<redacted>\"}\n","stream":"stdout"}"# + "\n"),
+        Shape(
+            name: "quote swallowed into the value (docker inspect Env)",
+            secret: #""Env": ["PATH=/usr/bin", "DB_PASSWORD=\#(password)", "LANG=C.UTF-8"],"# + "\n",
+            kind: .passwordAssignment,
+            twin: #""Env": ["PATH=/usr/bin", "DB_PASSWORD=${DB_PASSWORD}", "LANG=C.UTF-8"],"# + "\n"),
+        Shape(
+            name: "quote swallowed into a header value",
+            secret: "curl -H 'DD-APPLICATION-KEY: \(hexKey)' https://api.datadoghq.com/api/v1/validate\n",
+            kind: .secretAssignment,
+            twin: "curl -H 'DD-APPLICATION-KEY: <your-app-key>' https://api.datadoghq.com/api/v1/validate\n"),
+        Shape(
+            name: "a base64 .env",
+            secret: "ENV_FILE_B64="
+                + "Tk9ERV9FTlY9cHJvZHVjdGlvbgpEQl9QQVNTV09SRD1GYWxjb25fMjkzMXJpdmVyCkxPR19MRVZFTD1pbmZvCg==\n",
+            kind: .passwordAssignment,
+            // The base64 of "NODE_ENV=production\nDB_PASSWORD=${DB_PASSWORD}\nLOG_LEVEL=info\n".
+            twin: "ENV_FILE_B64=Tk9ERV9FTlY9cHJvZHVjdGlvbgpEQl9QQVNTV09SRD0ke0RCX1BBU1NXT1JEfQpMT0dfTEVWRUw9aW5mbwo=\n"),
+        Shape(
+            name: "a wrapped box table",
+            secret: """
+                ┌─────────────────┬────────────────────────────────┐
+                │ NAME            │ VALUE                          │
+                ├─────────────────┼────────────────────────────────┤
+                │ PAYMENT_API_KEY │ xoxb-081472645454-289399819241 │
+                │                 │ 3-CrrIhwol60wro8urdvpj6Hij     │
+                ├─────────────────┼────────────────────────────────┤
+                │ REGION          │ eu-west-1                      │
+                └─────────────────┴────────────────────────────────┘
+
+                """,
+            kind: .slackToken,
+            twin: """
+                ┌─────────────────┬────────────────────────────────┐
+                │ NAME            │ VALUE                          │
+                ├─────────────────┼────────────────────────────────┤
+                │ PAYMENT_API_KEY │ <set in doppler>               │
+                ├─────────────────┼────────────────────────────────┤
+                │ REGION          │ eu-west-1                      │
+                └─────────────────┴────────────────────────────────┘
+
+                """),
+        Shape(
+            name: "a 600-byte token",
+            secret: "[default]\nregion = us-east-1\naws_session_token = IQoJb3JpZ2luX2Vj"
+                + String(repeating: "Zk3Qx9Lm2Vb7Tn4R", count: 38) + "\n",
+            kind: .secretAssignment,
+            twin: "[default]\nregion = us-east-1\naws_session_token = " + String(repeating: "x", count: 600) + "\n"),
+        Shape(
+            name: "Helm checksum annotation",
+            secret: "metadata:\n  annotations:\n    api_secret: \(hexKey)\n",
+            kind: .secretAssignment,
+            twin: "metadata:\n  annotations:\n    checksum/secret: \(hexKey)\(hexKey)\n"),
+        Shape(
+            name: "session cookie",
+            secret: "GET / HTTP/1.1\nCookie: _ga=GA1.1.1.2; sessionid=k2j4h5g6f7d8s9a0q1w2e3r4t5y6u7i8\n",
+            kind: .sessionCookie,
+            twin: "GET / HTTP/1.1\nCookie: _ga=GA1.1.1.2; theme=dark; csrftoken=k2j4h5g6f7d8s9a0q1w2e3r4t5y6u7i8\n"),
+        Shape(
+            name: "ODBC braces",
+            secret: "Driver={ODBC Driver 18};Server=db;Uid=app;Pwd={\(password)};\n",
+            kind: .connectionString,
+            twin: "Driver={ODBC Driver 18};Server=db;Uid=app;Pwd={{ db_password }};\n"),
+        Shape(
+            name: "Rails Token token=",
+            secret: "curl -H 'Authorization: Token token=\"\(hexKey)\"' https://api.internal/v2\n",
+            kind: .bearerToken,
+            twin: "curl -H 'Authorization: Token token=\"YOUR_TOKEN\"' https://api.internal/v2\n"),
+        Shape(
+            name: "jwt.io's example stays quiet, a real JWT does not",
+            secret: "token: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyLTQ0MiIsInNjb3BlIjoiYWRtaW4ifQ"
+                + ".Qm9vVHJhcHBlZEtleVNpZ25hdHVyZTEyMzQ1Njc4OTA\n",
+            kind: .jsonWebToken,
+            twin: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0"
+                + "IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c\n"),
+    ]
+
+    @Test("each hard shape is found as its kind", arguments: shapes)
+    func found(_ shape: Shape) {
+        let findings = SecretGuard().scan(Array(shape.secret.utf8))
+        #expect(findings.map(\.pattern) == [shape.kind], "\(findings)")
+    }
+
+    @Test("each clean twin stays quiet", arguments: shapes)
+    func twinQuiet(_ shape: Shape) {
+        let findings = SecretGuard().scan(Array(shape.twin.utf8))
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test("a name is cut into words at separators and humps, and judged by them")
+    func names() {
+        #expect(SecretName.words(Array("X-Auth-Key".utf8)) == ["x", "auth", "key"])
+        #expect(SecretName.words(Array("DBPassword".utf8)) == ["db", "password"])
+        #expect(SecretName.words(Array("secretKeyBase".utf8)) == ["secret", "key", "base"])
+        for name in ["X-Auth-Key", "DD-APPLICATION-KEY", "routing_key", "secret_key_base", "AccountKey", "DB_PASS"] {
+            #expect(SecretName.verdict(Array(name.utf8)) == .secret, "\(name)")
+        }
+        for name in ["checksum/secret", "public_key", "token_url", "password_length", "key_id", "EXAMPLE_TOKEN"] {
+            #expect(SecretName.verdict(Array(name.utf8)) == .none, "\(name)")
+        }
+        #expect(SecretName.verdict(Array("Proxy-Authorization".utf8)) == .authorization)
+        #expect(SecretName.verdict(Array("Set-Cookie".utf8)) == .cookie)
+    }
+
+    @Test("a random value is told from words, paths, versions and placeholders")
+    func randomValues() {
+        #expect(SecretValue.isRandom(Array("k2j4h5g6f7d8s9a0q1w2e3r4".utf8)))
+        #expect(SecretValue.isRandom(Array(SecretStructureTests.hexKey.utf8)))
+        for value in [
+            "events.user.created.v2", "/usr/local/lib/python3.11", "1.2.3-beta.4+build.5", "aaaaaaaaaaaaaaaa11",
+        ] {
+            #expect(!SecretValue.isRandom(Array(value.utf8)), "\(value)")
+        }
+    }
+
+    @Test("the structural rows cost nothing where their triggers are absent: text without them has no candidate")
+    func noTriggerNoWork() {
+        let prose = String(repeating: "The quick brown fox jumps over the lazy dog near the river bank. ", count: 200)
+        var work = 0
+        let findings = SecretScanner.scan(Array(prose.utf8).span, maximumFindings: 10, decodingWork: &work)
+        #expect(findings.isEmpty)
+        #expect(work == 0)
+    }
+}
