@@ -243,7 +243,8 @@ struct SendStage {
         let batch = uploader.sendAll(jobs.map { $0.request }, maxConcurrent: Self.batchConcurrency)
         // A transfer that never reached the server may go again, alone, with the usual policy.
         return zip(jobs, batch).map { job, outcome in
-            guard interruption?.hasArrived != true, !handsOverAtOnce(job, after: outcome),
+            guard interruption?.hasArrived != true,
+                !Self.handsOverAtOnce(outcome, handsOver: handsOver.contains(job.service.name)),
                 case .retry = transfer.retryPolicy.decide(after: outcome, attempt: 1)
             else {
                 return outcome
@@ -282,9 +283,11 @@ struct SendStage {
             handsOver: handsOver.contains(job.service.name))
     }
 
-    /// Whether `job`'s failure goes to its fallback now, not asked again (`handsOver`).
-    private func handsOverAtOnce(_ job: PasteJob, after outcome: Result<UploadResponse, UploadError>) -> Bool {
-        guard handsOver.contains(job.service.name), case .failure(let error) = outcome else { return false }
+    /// Whether a failure goes to its service's fallback now, not asked again: the connection
+    /// was refused, and the service hands over (`handsOver`). The one test of it, for a batch's
+    /// answers (`send`) and for each attempt of `perform`.
+    static func handsOverAtOnce(_ outcome: Result<UploadResponse, UploadError>, handsOver: Bool) -> Bool {
+        guard handsOver, case .failure(let error) = outcome else { return false }
         return error.isRefusedConnection
     }
 
@@ -305,7 +308,7 @@ struct SendStage {
             } catch {
                 outcome = .failure(error)
             }
-            if handsOver, case .failure(let error) = outcome, error.isRefusedConnection { throw error }
+            if Self.handsOverAtOnce(outcome, handsOver: handsOver) { return try outcome.get() }
             // A stream cannot be read twice; only in-memory and file bodies are retried.
             guard interruption?.hasArrived != true, request.isReplayable,
                 case .retry(let seconds) = policy.decide(after: outcome, attempt: attempt)
