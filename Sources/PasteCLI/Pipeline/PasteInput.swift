@@ -136,9 +136,15 @@ struct PasteInput {
     /// With `journal` (an outbox entry made for it before the read: `Outbox.createReading`),
     /// every chunk is written to the entry as soon as it is read, and the entry is marked whole
     /// the moment the read reaches the end: stdin's text is nowhere else, so a run killed at any
-    /// moment after that leaves it in the outbox. A stream has no use for it (it is teed into
-    /// an entry as it is sent): the entry is then removed, as it is when stdin is refused.
-    static func standardInput(journal: Result<OutboxClaim, StoreError>? = nil) throws(InputError) -> PasteInput {
+    /// moment after that leaves it in the outbox. A stream keeps the entry, holding its start:
+    /// the request's tee continues it with the rest as it is sent (`teeHoldsPrefix`), so the
+    /// entry is made once and its first bytes are written once. A refused stdin removes it.
+    ///
+    /// - Parameter stdin: where stdin is read from (`Context.streams.input`: descriptor 0 but in
+    ///   the in-process harness).
+    static func standardInput(
+        journal: Result<OutboxClaim, StoreError>? = nil, from stdin: StandardStream = .input
+    ) throws(InputError) -> PasteInput {
         var journal = journal
         var buffer: [UInt8] = []
         var isWhole = false
@@ -146,7 +152,7 @@ struct PasteInput {
         // the pipe to the file in the kernel, so there is no moment when this run holds bytes
         // that are neither in the pipe nor in the outbox.
         if case .success(let claim) = journal {
-            switch splice(into: claim) {
+            switch splice(from: stdin, into: claim) {
             case .spliced(let bytes, let isEnd):
                 buffer = bytes
                 isWhole = isEnd
@@ -162,7 +168,7 @@ struct PasteInput {
         }
         if !isWhole && buffer.count < inMemoryLimit {
             do {
-                isWhole = try StandardStream.input.withDescriptor { (input) throws(Errno) in
+                isWhole = try stdin.withDescriptor { (input) throws(Errno) in
                     try read(input, into: &buffer, journal: &journal)
                 }
             } catch {
@@ -220,11 +226,11 @@ struct PasteInput {
 
     /// Splices stdin into `claim`'s content, up to `inMemoryLimit`, then reads it back; see
     /// `standardInput`. A failure of the entry alone gives `.notAPipe` once nothing moved yet.
-    private static func splice(into claim: OutboxClaim) -> Splicing {
+    private static func splice(from stdin: StandardStream, into claim: OutboxClaim) -> Splicing {
         // The claim's own descriptor appends (`O_APPEND`), which `splice` refuses.
         guard let sink = try? FileDescriptor.open(claim.contentDescriptorPath, .writeOnly) else { return .notAPipe }
         var total = 0
-        let outcome = StandardStream.input.withDescriptor { (input) -> Result<Bool, Errno> in
+        let outcome = stdin.withDescriptor { (input) -> Result<Bool, Errno> in
             spliceAll(from: input, to: sink, total: &total, announcingTo: claim)
         }
         if total == 0, case .failure = outcome { return .notAPipe }

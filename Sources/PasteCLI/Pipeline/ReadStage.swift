@@ -134,7 +134,9 @@ enum ReadStage {
         case .files(let paths):
             // Check every file before uploading any: a typo must not leave half a batch sent.
             var inputs: [PasteInput] = []
-            for path in try namesFromStandardInput(paths, endingWithNUL: plan.namesEndWithNUL) {
+            for path in try namesFromStandardInput(
+                paths, endingWithNUL: plan.namesEndWithNUL, from: context.streams.input)
+            {
                 inputs.append(try PasteInput.file(path))
             }
             return inputs
@@ -154,7 +156,7 @@ enum ReadStage {
                     plan: plan, options: plan.options, context: context)
                 journal = Result { () throws(StoreError) in try Outbox(context: context).createReading(metadata) }
             }
-            return [try PasteInput.standardInput(journal: journal)]
+            return [try PasteInput.standardInput(journal: journal, from: context.streams.input)]
         }
     }
 
@@ -167,11 +169,13 @@ enum ReadStage {
     ///
     /// - Throws: `InputError.unreadable` when stdin cannot be read or holds more than
     ///   `maximumNameListBytes`; `.empty` when it names no file.
-    static func namesFromStandardInput(_ paths: [String], endingWithNUL: Bool) throws(InputError) -> [String] {
+    static func namesFromStandardInput(
+        _ paths: [String], endingWithNUL: Bool, from stdin: StandardStream = .input
+    ) throws(InputError) -> [String] {
         guard paths.contains("-") else { return paths }
         let bytes: [UInt8]
         do {
-            bytes = try StandardStream.input.withDescriptor { (input) throws(Errno) in
+            bytes = try stdin.withDescriptor { (input) throws(Errno) in
                 try input.readAll(limit: maximumNameListBytes)
             }
         } catch {

@@ -28,7 +28,11 @@ struct SendStage {
     /// How many uploads of a batch run at once on the multi handle.
     static let batchConcurrency = 6
 
-    private let uploader: Uploader
+    /// What sends the requests: libcurl by default (`Uploader.factory`), a test's script in
+    /// the in-process harness.
+    private let uploader: any Transport
+    /// Waits out a retry's backoff (`Seams.sleep`).
+    private let sleep: @Sendable (Duration, _ unless: () -> Bool) -> Bool
     private let progressBar: ProgressBar.Driver?
     private let transfer: RunPlan.Transfer
     private let output: Output
@@ -45,12 +49,19 @@ struct SendStage {
     private let traceMask = KeyBearingTraceMask()
 
     /// Makes the uploader for the run (warning on stderr when `--insecure` turned TLS checks off).
-    init(transfer: RunPlan.Transfer, output: Output, interruption: Interruption? = nil) {
+    ///
+    /// - Parameter seams: the run's transport and backoff wait (`Seams`).
+    init(transfer: RunPlan.Transfer, output: Output, interruption: Interruption? = nil, seams: Seams = .live) {
         self.transfer = transfer
         self.output = output
         self.interruption = interruption
         let traceMask = traceMask
-        let progressBar = transfer.showsProgress ? ProgressBar.Driver(colored: output.usesColor) : nil
+        let progressBar =
+            transfer.showsProgress
+            ? ProgressBar.Driver(colored: output.usesColor) { [streams = output.streams] in
+                streams.write($0, to: .error)
+            }
+            : nil
         self.progressBar = progressBar
         var options = transfer.transport
         if transfer.isInsecure {
@@ -67,7 +78,8 @@ struct SendStage {
         if let interruption {
             options.shouldStop = { interruption.hasArrived }
         }
-        uploader = Uploader(options: options)
+        uploader = seams.transport(options)
+        sleep = seams.sleep
     }
 
     /// Erases the progress bar, if one was drawn, once the run's uploads are over.
@@ -266,7 +278,7 @@ struct SendStage {
     /// a key-bearing paste's are (`KeyBearingURL.shortenedURLs(in:)`).
     func sendOnce(_ request: UploadRequest, masked: Bool = false) throws(UploadError) -> UploadResponse {
         if masked { traceMask.turnOn(everyTarget: true) }
-        return try uploader.send(request)
+        return try uploader.send(request, streamObserver: nil, streamEnd: nil)
     }
 
     /// What sees every byte of a job's stream as it is sent: its digest.
@@ -322,7 +334,7 @@ struct SendStage {
                 reason: Self.reason(of: outcome), attempt: attempt + 1,
                 of: policy.maximumAttempts)
             // The only sleep in paste: a back-off the server asked for (cut short by a signal).
-            guard CurrentProcess.sleep(for: .seconds(seconds), unless: { interruption?.hasArrived == true }) else {
+            guard sleep(.seconds(seconds), { interruption?.hasArrived == true }) else {
                 return try outcome.get()
             }
             attempt += 1
