@@ -24,8 +24,9 @@ struct PasteInput {
     /// The secret guard's scanner that saw `bytes` while they were read (a large selection);
     /// nil when they are still to be scanned.
     var secretScan: SecretScanner?
-    /// Stdin's outbox entry, written as it was read (or why it could not be); nil for anything
-    /// else, a dry run and a stream (teed into an entry of its own as it is sent).
+    /// Stdin's outbox entry, written as it was read (or why it could not be); for a stream, the
+    /// entry holds its start, and the request's tee continues it as the rest is sent. Nil for
+    /// anything else and for a dry run.
     var journal: Result<OutboxClaim, StoreError>?
 
     /// What is kept in memory before deciding to stream: enough for any hand-typed paste, small
@@ -197,23 +198,40 @@ struct PasteInput {
                 throw error
             }
         }
-        discard(journal)
+        // A stream: its entry holds the start (exactly what was read) and goes on being written
+        // by the request's tee.
+        var teePath: String?
+        if case .success(let claim) = journal {
+            do throws(StoreError) {
+                guard try claim.contentSize() == Int64(buffer.count) else {
+                    throw .incompleteContent(
+                        path: claim.contentPath, expected: Int64(buffer.count), actual: try claim.contentSize())
+                }
+                try claim.continueAsStream()
+                teePath = claim.contentDescriptorPath
+            } catch {
+                try? claim.discard()
+                journal = .failure(error)
+            }
+        }
         // PERF(stream): the rest goes through the pipe a buffer at a time; a 1 MiB pipe (not the
         // default 64 KiB) lets the writer run ahead and each read take up to libcurl's upload
         // buffer (`Uploader.streamBufferSize`), so both sides switch a sixteenth as often.
         // Best effort: a pipe at its user's quota keeps the capacity it has.
-        _ = StandardStream.input.withDescriptor { (input) -> Int? in
+        _ = stdin.withDescriptor { (input) -> Int? in
             try? input.growPipeCapacity(to: streamPipeCapacity)
         }
         let type = contentType(of: buffer, isWhole: false, fileName: nil)
         var input = PasteInput(
-            content: .stream(fileDescriptor: 0, prefix: buffer, teePath: nil), label: "stdin",
-            fileName: type.category == .text ? nil : standardInputFileName(type))
+            content: .stream(
+                fileDescriptor: stdin.rawValue, prefix: buffer, teePath: teePath, teeHoldsPrefix: teePath != nil),
+            label: "stdin", fileName: type.category == .text ? nil : standardInputFileName(type))
         input.type = type
+        input.journal = journal
         return input
     }
 
-    /// What `splice(into:)` did.
+    /// What `splice(from:into:)` did.
     private enum Splicing {
         /// Stdin's bytes (all of it, or the first `inMemoryLimit`), in the entry and in memory;
         /// whether its end was reached.
@@ -310,7 +328,7 @@ struct PasteInput {
 
     /// The start of a streamed input, already read from the descriptor; sent before the rest.
     var prefix: [UInt8] {
-        if case .stream(_, let prefix, _) = content { return prefix }
+        if case .stream(_, let prefix, _, _) = content { return prefix }
         return []
     }
 

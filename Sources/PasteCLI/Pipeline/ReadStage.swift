@@ -95,7 +95,8 @@ enum ReadStage {
         // to refuse before anything is sent. (RequestBuilder checks every known size.)
         for input in reading.inputs {
             let service = reading.route(of: input).service
-            if case .stream(_, let prefix, _) = input.content, let limit = service.maximumBytes, prefix.count > limit {
+            if case .stream(_, let prefix, _, _) = input.content, let limit = service.maximumBytes, prefix.count > limit
+            {
                 throw StreamTooLarge(service: service.name, bytesRead: prefix.count, limit: limit)
             }
         }

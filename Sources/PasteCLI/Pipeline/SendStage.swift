@@ -98,16 +98,17 @@ struct SendStage {
         case send(PasteJob)
     }
 
-    /// Answers a repeat from history, or gets the upload ready to send: for stdin, its text in
-    /// the outbox first.
+    /// Answers a repeat from history, or gets the upload ready to send: for stdin, the entry its
+    /// text went into as it was read.
     ///
     /// - Parameters:
     ///   - service: where the paste goes (`ReadStage.Reading.route(of:)`).
     ///   - inputCount: how many pastes the run makes (only a run of one waits for a concurrent
     ///     paste of the same text).
-    ///   - outbox: where stdin's text goes before its request starts.
-    ///   - journaled: stdin's entry, written as it was read (`PasteInput.standardInput`), or why
-    ///     it could not be; nil when none was made (a stream, the clipboard, files).
+    ///   - outbox: the run's outbox.
+    ///   - journaled: stdin's entry, written as it was read (`PasteInput.standardInput`; a
+    ///     stream's holds its start, and its request's tee continues it), or why it could not
+    ///     be; nil when none was made (the clipboard, files, a dry run).
     static func prepare(
         _ request: UploadRequest, _ input: PasteInput, service: ServiceProfile, plan: RunPlan, options: PasteOptions,
         history: History, inputCount: Int, outbox: Outbox, context: Context,
@@ -156,32 +157,21 @@ struct SendStage {
             request: request, service: service, title: options.title, fileName: input.fileName, type: input.type,
             source: .input(PasteJob.FreshText(input: input, metadata: metadata)), optionsKey: optionsKey,
             digest: digest, repeatLock: repeatLock)
-        if let journaled {
-            // Made right after the read: now it says everything (a prompted title, the digest).
-            switch journaled {
-            case .success(let claim):
-                job.claim = claim
-                try? claim.describe(metadata)
-            case .failure(let error):
-                job.journalFailure = error
-            }
-        } else if plan.input == .standardInput {
-            // The journal: stdin's text is nowhere else, so it is in the outbox before anything
-            // is sent (the page cache is enough against kill -9; fsynced once a failure is
-            // known). Should the outbox refuse, the text is sent anyway and a failure says so.
-            do {
-                if let bytes = input.bytes {
-                    job.claim = try outbox.create(metadata, content: bytes)
-                } else {
-                    // A stream: teed into its entry as it is sent, whole at its end.
-                    let claim = try outbox.create(metadata, inFlight: true)
-                    job.claim = claim
-                    job.request = request.teeing(to: claim.contentDescriptorPath)
-                    job.streamDigest = StreamDigest()
-                }
-            } catch {
-                job.journalFailure = error
-            }
+        // The journal: stdin's text is nowhere else, so it went into the outbox as it was read
+        // (`PasteInput.standardInput`; the page cache is enough against kill -9, fsynced once a
+        // failure is known). Should the outbox refuse, the text is sent anyway and a failure
+        // says so.
+        switch journaled {
+        case .success(let claim)?:
+            job.claim = claim
+            // Made before the read: now it says everything (a prompted title, the digest).
+            try? claim.describe(metadata)
+            // A stream: its request's tee continues the entry as it is sent, whole at its end.
+            if case .stream = input.content { job.streamDigest = StreamDigest() }
+        case .failure(let error)?:
+            job.journalFailure = error
+        case nil:
+            break
         }
         return .send(job)
     }
