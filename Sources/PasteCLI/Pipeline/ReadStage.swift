@@ -82,6 +82,21 @@ enum ReadStage {
             reading = Reading(
                 inputs: try readInputs(plan, clipboard: clipboard, context: context), copy: copy, route: plan.route)
         }
+        do {
+            try choose(&reading, plan: plan, context: context)
+        } catch {
+            // Refused before anything is sent: stdin's entry (a stream's holds its start) goes.
+            for case .success(let claim)? in reading.inputs.map(\.journal) where !claim.isRemoved {
+                try? claim.discard()
+            }
+            throw error
+        }
+        return reading
+    }
+
+    /// Gives each input its service, and refuses a stream whose start is past its service's
+    /// limit already.
+    private static func choose(_ reading: inout Reading, plan: RunPlan, context: Context) throws {
         // Every input's service, before anything is built: one that cannot go refuses the run.
         for input in reading.inputs {
             let service = try ServiceChoice.service(
@@ -100,7 +115,6 @@ enum ReadStage {
                 throw StreamTooLarge(service: service.name, bytesRead: prefix.count, limit: limit)
             }
         }
-        return reading
     }
 
     /// The read of `selection`: with the plan's preferences and the secret guard's observer,
