@@ -81,6 +81,20 @@ struct InProcessJournalTests: ScopedSuite {
         #expect(try harness.outboxContents().map { Array($0.utf8) } == [Self.streamed])
     }
 
+    @Test("a stream whose start is past its service's max-size: 65, nothing sent, the entry the read made is gone")
+    func refusedStartDropsTheEntry() throws {
+        try harness.writeConfig(
+            harnessConfig().replacingOccurrences(of: "result = body\n", with: "result = body\nmax-size = 1M\n"))
+        let run = try harness.run(["--no-copy"], stdin: .pipe(Self.streamed))
+        #expect(run.status == 65)
+        #expect(run.requests.isEmpty)
+        #expect(
+            run.err.hasSuffix(" bytes but 'm' accepts at most 1048576; nothing was uploaded\n"), "stderr: \(run.err)")
+        #expect(try harness.outboxEntries().isEmpty)
+        let folder = home.stateHome.appendingPathComponent("paste/outbox").path
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty)
+    }
+
     @Test("text that fits in memory: the entry is whole before the request, and gone once it is made")
     func smallText() throws {
         try harness.writeConfig(harnessConfig())

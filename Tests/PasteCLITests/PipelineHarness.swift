@@ -117,8 +117,14 @@ struct PipelineHarness {
         var writer: Thread?
         var done: DispatchSemaphore?
         var close: () -> Void
+        /// Reads what the run left in the pipe, so its writer can finish (a run refused before
+        /// it read everything leaves the writer blocked otherwise).
+        var drain: () -> Void = {}
 
-        func finish() { done?.wait() }
+        func finish() {
+            drain()
+            done?.wait()
+        }
     }
 
     private func open(_ input: Input) throws -> OpenInput {
@@ -141,9 +147,10 @@ struct PipelineHarness {
                 done.signal()
             }
             thread.start()
+            let reader = pipe.fileHandleForReading
             return OpenInput(
-                descriptor: pipe.fileHandleForReading.fileDescriptor, writer: thread, done: done,
-                close: { try? pipe.fileHandleForReading.close() })
+                descriptor: reader.fileDescriptor, writer: thread, done: done, close: { try? reader.close() },
+                drain: { _ = reader.readDataToEndOfFile() })
         }
     }
 
