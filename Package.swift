@@ -307,7 +307,7 @@ let package = Package(
         .testTarget(
             name: "PasteCLITests",
             dependencies: [
-                "PasteCLI", "PasteCore", "Stores", "Requests", "QRInterop", "SecretGuard", "SystemInterop",
+                "PasteCLI", "PasteCore", "Stores", "Requests", "Upload", "QRInterop", "SecretGuard", "SystemInterop",
                 "TestSupport",
             ],
             exclude: ["Fixtures"]),

@@ -82,12 +82,12 @@ final class BodyReader {
             }
             tee = nil
             content = nil
-        case .stream(_, _, let teePath):
+        case .stream(_, let prefix, let teePath, let holdsPrefix):
             file = nil
             content = nil
             if let teePath {
                 do {
-                    tee = try TeeWriter(path: teePath)
+                    tee = try TeeWriter(path: teePath, continuing: holdsPrefix ? prefix.count : 0)
                 } catch {
                     throw CurlError(code: .readError, detail: "", localFailure: .tee(path: teePath, errno: error))
                 }
@@ -108,7 +108,7 @@ final class BodyReader {
         switch source {
         case .bytes, .segments, .encoded: "<memory>"
         case .file(let path, _): path
-        case .stream(let fd, _, _): fd == 0 ? "<stdin>" : "<fd \(fd)>"
+        case .stream(let fd, _, _, _): fd == 0 ? "<stdin>" : "<fd \(fd)>"
         }
     }
 
@@ -175,7 +175,7 @@ final class BodyReader {
             hasReachedEnd = offset >= size || got == 0
             if !inspect(base, got, isLast: hasReachedEnd) { return -1 }
             return got
-        case .stream(_, let prefix, _) where offset < Int64(prefix.count):
+        case .stream(_, let prefix, _, _) where offset < Int64(prefix.count):
             if offset == 0 { startObservingOnTee() }
             // The start the caller already read (to inspect it) goes out first.
             let start = Int(offset)
@@ -189,7 +189,7 @@ final class BodyReader {
             if !appendToTee(UnsafeRawBufferPointer(start: base, count: count)) { return -1 }
             if !inspectStreamed(base, count) { return -1 }
             return count
-        case .stream(let descriptor, _, _):
+        case .stream(let descriptor, _, _, _):
             if offset == 0 { startObservingOnTee() }
             var got = 0
             do {

@@ -12,8 +12,10 @@ public indirect enum BodySource: Sendable, Equatable {
     case file(path: String, size: Int64)
     /// A descriptor of unknown length (a pipe), sent chunked after `prefix` (bytes the caller
     /// already read from it). Everything sent, prefix included, is also appended to `teePath`
-    /// when given. The descriptor is read, never closed: its owner closes it.
-    case stream(fileDescriptor: Int32, prefix: [UInt8], teePath: String?)
+    /// when given, but for the prefix when `teeHoldsPrefix` says the file holds it already (the
+    /// tee continues it, `TeeWriter.init(path:continuing:)`). The descriptor is read, never
+    /// closed: its owner closes it.
+    case stream(fileDescriptor: Int32, prefix: [UInt8], teePath: String?, teeHoldsPrefix: Bool = false)
     /// `content` rewritten by `encoding` chunk by chunk as it is read, between `prefix` and
     /// `suffix`: a JSON body whose string member is a file or a pipe, escaped as it streams
     /// instead of rendered whole in memory. Its length is unknown (the encoding may grow the

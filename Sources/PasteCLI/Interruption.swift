@@ -16,15 +16,19 @@ struct Interruption: Sendable {
 
     /// Each signal's arrival count when catching began.
     private let baseline: [Int]
+    /// A test's signal, seen as if it had arrived (`Seams.signals`); nil in a real run.
+    private var simulated: SimulatedSignals?
 
     /// Starts catching the signals, and unblocks them on this thread (a process may start with
     /// them blocked, inherited from the thread that spawned it). One the process ignores stays
     /// ignored (`nohup`); one that cannot be caught keeps its default action.
-    static func begin() -> Interruption {
+    ///
+    /// - Parameter simulated: a test's signals (`Seams.signals`), seen beside the process's.
+    static func begin(simulated: SimulatedSignals? = nil) -> Interruption {
         var caught: [Signal] = []
         for signal in signals where (try? signal.catchArrivals()) == true { caught.append(signal) }
         // Counted from here: one that was blocked and pending arrives (and counts) on unblocking.
-        let interruption = Interruption(baseline: signals.map(\.arrivalCount))
+        let interruption = Interruption(baseline: signals.map(\.arrivalCount), simulated: simulated)
         try? Signal.unblock(caught)
         return interruption
     }
@@ -36,7 +40,8 @@ struct Interruption: Sendable {
 
     /// The first of the signals (in `signals`' order) that arrived since `begin()`; nil when none.
     var signal: Signal? {
-        zip(Self.signals, baseline).first { signal, count in signal.arrivalCount > count }?.0
+        if let delivered = simulated?.signal { return delivered }
+        return zip(Self.signals, baseline).first { signal, count in signal.arrivalCount > count }?.0
     }
 
     /// Whether any of them arrived since `begin()`.

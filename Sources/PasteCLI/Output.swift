@@ -11,7 +11,11 @@ import SystemInterop
 /// become known (`ValueExpansion`, `PlanResolver`, `BuildStage`), so each is masked wherever
 /// it would appear. The history and the outbox mask with the same one (`History.redaction`,
 /// `Outbox.redaction`). Nothing writes to stdout or stderr around it except the progress bar
-/// (a count of bytes) and the ShareX import's section.
+/// (a count of bytes, through the same streams) and the ShareX import's section.
+///
+/// Every write goes to the run's streams (`Context.streams`: the process's descriptors, or a
+/// test's recording), and whether stderr is a terminal is asked of them too: a whole run's
+/// words are checked in process (`PipelineHarness` in PasteCLITests).
 struct Output: Sendable {
     var environment: [String: String]
     var isQuiet = false
@@ -23,28 +27,44 @@ struct Output: Sendable {
     /// Masks the values that must never be shown or stored; shared by every copy of this output
     /// (and, through the context, by the history and the outbox).
     let redactor: Redactor
+    /// Where every line goes (`Context.streams`).
+    let streams: any StandardStreams
 
-    init(environment: [String: String], redactor: Redactor = Redactor()) {
+    init(
+        environment: [String: String], redactor: Redactor = Redactor(), streams: any StandardStreams = ProcessStreams()
+    ) {
         self.environment = environment
         self.redactor = redactor
+        self.streams = streams
     }
+
+    /// The output of a run in `context`: its environment, its redactor, its streams.
+    init(context: Context) {
+        self.init(environment: context.environment, redactor: context.redactor, streams: context.streams)
+    }
+
+    /// Writes `text` to stdout as it is.
+    private func toOutput(_ text: String) { streams.write(text, to: .output) }
+
+    /// Writes `text` to stderr as it is.
+    private func toError(_ text: String) { streams.write(text, to: .error) }
 
     /// `NO_COLOR` (https://no-color.org) or a non-terminal stderr turns colour off.
     var usesColor: Bool {
-        environment["NO_COLOR"].map(\.isEmpty) ?? true && StandardStream.error.isTerminal
+        environment["NO_COLOR"].map(\.isEmpty) ?? true && streams.isTerminal(.error)
             && environment["TERM"] != "dumb"
     }
 
     // MARK: - stdout
 
     /// One result line on stdout (a URL, a JSON object, a listing row).
-    func result(_ line: String) { StandardStream.output.write(redactor.redact(line) + "\n") }
+    func result(_ line: String) { toOutput(redactor.redact(line) + "\n") }
 
     /// A line of stdout that holds a paste's own URL: masked everywhere but in `url`, which
     /// the person needs whole (a configured value that happens to be part of the link, as
     /// `pastes` is of `/pastes/1`, must not erase it).
     func result(_ line: String, keeping url: String) {
-        StandardStream.output.write(shown(line, keeping: url) + "\n")
+        toOutput(shown(line, keeping: url) + "\n")
     }
 
     /// `text` redacted, except every occurrence of `url`.
@@ -55,15 +75,15 @@ struct Output: Sendable {
     }
 
     /// Text for stdout as it is, lines and all (`--help`, `--version`, a `--dry-run` request).
-    func text(_ text: String) { StandardStream.output.write(redactor.redact(text)) }
+    func text(_ text: String) { toOutput(redactor.redact(text)) }
 
     // MARK: - stderr
 
     /// A picture made of text for stderr (`--qr`'s code), as it is: only when stderr is a
     /// terminal and not under `-q` or `--json`.
     func picture(_ text: String) {
-        guard !isQuiet && !isJSON && StandardStream.error.isTerminal else { return }
-        StandardStream.error.write(text)
+        guard !isQuiet && !isJSON && streams.isTerminal(.error) else { return }
+        toError(text)
     }
 
     /// A line for stderr: redacted, then escaped and bounded by `Sanitizer.shown` (values in
@@ -85,7 +105,7 @@ struct Output: Sendable {
 
     func error(_ message: String) {
         let prefix = usesColor ? "\u{1B}[1;31m\(programName):\u{1B}[0m " : self.prefix
-        StandardStream.error.write(prefix + line(message) + "\n")
+        toError(prefix + line(message) + "\n")
     }
 
     func report(_ error: any PasteError) {
@@ -97,7 +117,7 @@ struct Output: Sendable {
     /// A hint below an error: a plain `paste: ` line (the name paste was run as), left out under `--json`.
     func hint(_ text: some StringProtocol) {
         guard !isJSON else { return }
-        StandardStream.error.write(prefix + line(text) + "\n")
+        toError(prefix + line(text) + "\n")
     }
 
     /// Writes the lines that say why a paste failed and where its text is
@@ -114,13 +134,13 @@ struct Output: Sendable {
     /// A note that is not an error (no display to copy to, a repeat reused): quiet in -q and --json.
     func note(_ message: String) {
         guard !isQuiet && !isJSON else { return }
-        StandardStream.error.write(prefix + line(message) + "\n")
+        toError(prefix + line(message) + "\n")
     }
 
     /// Something the person must hear of even under `-q` (what a recovery pass did to the
     /// outbox: an entry held, files removed): one `paste: ` line.
     func notice(_ message: String) {
-        StandardStream.error.write(prefix + named(redactor.redact(message)) + "\n")
+        toError(prefix + named(redactor.redact(message)) + "\n")
     }
 
     /// Bytes to stdout exactly as they are (`paste --outbox show`: the text byte for byte, so
@@ -128,17 +148,17 @@ struct Output: Sendable {
     ///
     /// - Throws: `Errno` when stdout cannot take them.
     func raw(_ bytes: ArraySlice<UInt8>) throws(Errno) {
-        try StandardStream.output.withDescriptor { (descriptor) throws(Errno) in try descriptor.writeAll(Array(bytes)) }
+        try streams.writeRaw(Array(bytes))
     }
 
     /// A security downgrade (TLS checks off): said every time, `-q` does not silence it.
     func warning(_ message: String) {
-        StandardStream.error.write(prefix + "warning: " + line(message) + "\n")
+        toError(prefix + "warning: " + line(message) + "\n")
     }
 
     /// One line of the `-v` trace (libcurl's, credentials already masked by Upload).
     func trace(_ line: String) {
-        StandardStream.error.write(prefix + Sanitizer.printable(redactor.redact(line), limit: 400) + "\n")
+        toError(prefix + Sanitizer.printable(redactor.redact(line), limit: 400) + "\n")
     }
 
     // MARK: - Windows and stores

@@ -56,12 +56,21 @@ public enum PasteCommand {
         let context = Context(
             environment: environment, userID: CurrentProcess.userID, commandRunner: CommandRunner(),
             asker: WindowAsker(displayName: environment["DISPLAY"]))
-        var output = Output(environment: environment, redactor: context.redactor)
+        return run(arguments, context: context, seams: .live)
+    }
+
+    /// Runs a `paste` command (argv, including argv[0]) in `context`, through `seams`: what
+    /// `main` does once the hidden subcommands are ruled out. The in-process harness comes in
+    /// here (`PipelineHarness` in PasteCLITests) with its streams in the context and its
+    /// transport in the seams.
+    static func run(_ arguments: [String], context: Context, seams: Seams) -> Int32 {
+        let rest = Array(arguments.dropFirst())
+        var output = Output(context: context)
         output.programName = programName(arguments.first)
         do {
             switch try parseCommandLine(rest, rawArguments: rawArguments(matching: arguments)) {
             case .coreutils:
-                guard let coreutils = Coreutils.findPaste(path: environment["PATH"]) else {
+                guard let coreutils = Coreutils.findPaste(path: context.environment["PATH"]) else {
                     output.error("coreutils paste(1) was not found; '-f FILE' uploads a file")
                     return ExitStatus.usage.rawValue
                 }
@@ -72,7 +81,8 @@ public enum PasteCommand {
                 // What a hotkey run could show nobody, now that a person reads stderr.
                 UnseenOutcomes.sayAll(environment: environment, output: output)
                 do {
-                    return try Runner(invocation: invocation, context: context, output: output).run().rawValue
+                    return try Runner(invocation: invocation, context: context, output: output, seams: seams).run()
+                        .rawValue
                 } catch let error as any PasteError where invocation.isJSON && invocation.action == .upload {
                     // A run that stopped before any paste was made still gives a script its object.
                     output.result(

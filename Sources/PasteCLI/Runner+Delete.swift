@@ -65,7 +65,7 @@ extension Runner {
         let profile =
             configuration.services.first(named: record.service) ?? ServiceProfile.adHoc(url: record.url)
         request.connection = try connectionPolicy(for: profile, configuration)
-        let response = try SendStage(transfer: transfer(configuration.settings), output: output)
+        let response = try SendStage(transfer: transfer(configuration.settings), output: output, seams: seams)
             .sendOnce(request, masked: isKeyBearing(record, configuration))
         guard (200...399).contains(response.status) else {
             throw ServiceError.httpStatus(
@@ -111,7 +111,7 @@ extension Runner {
             for header in profile.headers { request.headers.append(try expansion.expand(header)) }
             request.connection = try connectionPolicy(for: profile, configuration)
         }
-        let response = try SendStage(transfer: transfer(configuration.settings), output: output)
+        let response = try SendStage(transfer: transfer(configuration.settings), output: output, seams: seams)
             .sendOnce(request, masked: isKeyBearing(record, configuration))
         guard (200...299).contains(response.status) else {
             throw ServiceError.httpStatus(

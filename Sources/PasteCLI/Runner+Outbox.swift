@@ -42,7 +42,7 @@ extension Runner {
                 return .success
             }
             let configuration = try loadConfiguration()
-            return try UploadPipeline(context: context, output: output).send(
+            return try UploadPipeline(context: context, output: output, seams: seams).send(
                 id: id, PlanResolver.resolveRetry(invocation, configuration))
         case .drop(let id):
             let entry = try outbox.drop(id: id)

@@ -12,7 +12,8 @@ extension Runner {
     /// and with windows shown (`notify`) a failure is shown in one too. (`clipboard-timeout` is
     /// about reading a selection, which `--pick` never does.)
     func pick() throws -> ExitStatus {
-        let resolver = PlanResolver(invocation: invocation, context: context, facts: .current(for: invocation))
+        let resolver = PlanResolver(
+            invocation: invocation, context: context, facts: .current(for: invocation, streams: context.streams))
         let settings: Settings
         do {
             settings = try loadConfiguration().settings

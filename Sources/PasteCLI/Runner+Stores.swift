@@ -83,7 +83,8 @@ extension Runner {
     /// `-n`: lists them, sends nothing.
     func retryOutbox() throws -> ExitStatus {
         let configuration = try loadConfiguration()
-        return try UploadPipeline(context: context, output: output).retry(
-            PlanResolver.resolveRetry(invocation, configuration, isAttended: PlanResolver.isAttendedByTerminal))
+        return try UploadPipeline(context: context, output: output, seams: seams).retry(
+            PlanResolver.resolveRetry(
+                invocation, configuration, isAttended: PlanResolver.isAttendedByTerminal(context.streams)))
     }
 }

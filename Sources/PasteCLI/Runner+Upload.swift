@@ -7,7 +7,8 @@ extension Runner {
     /// With a window for the person when paste runs at a hotkey: every failure that ends the
     /// run is shown there too, not only on a stderr nobody reads.
     func upload() throws -> ExitStatus {
-        let resolver = PlanResolver(invocation: invocation, context: context, facts: .current(for: invocation))
+        let resolver = PlanResolver(
+            invocation: invocation, context: context, facts: .current(for: invocation, streams: context.streams))
         let clipboard = resolver.makeClipboard()
         // Begins the copy of the URL as early as can be (nothing has run yet but argv parsing
         // and the look at stdin), so the clipboard's owner is ready when the URL is; unused, it
@@ -38,11 +39,11 @@ extension Runner {
             // `[paste] clipboard` named another backend than the environment suggested: the
             // early owner (if any) leaves unused, and the run uses that backend's clipboard.
             if plan.clipboardBackend != resolver.clipboardBackend {
-                return try UploadPipeline(context: context, output: output).upload(
+                return try UploadPipeline(context: context, output: output, seams: seams).upload(
                     plan, clipboard: PlanResolver.makeClipboard(plan.clipboardBackend, context: context),
                     earlyOwner: nil)
             }
-            return try UploadPipeline(context: context, output: output).upload(
+            return try UploadPipeline(context: context, output: output, seams: seams).upload(
                 plan, clipboard: clipboard, earlyOwner: earlyOwner)
         } catch let error as any PasteError {
             if !(error is Cancelled), windows.isShown { windows.notifyFailure(error) }

@@ -12,11 +12,14 @@ struct Runner {
     var invocation: Invocation
     var context: Context
     var output: Output
+    /// The transport, the backoff's wait and the background flush: the real ones but in tests.
+    var seams: Seams
 
-    init(invocation: Invocation, context: Context, output: Output) {
+    init(invocation: Invocation, context: Context, output: Output, seams: Seams = .live) {
         self.invocation = invocation
         self.context = context
         self.output = output
+        self.seams = seams
         self.output.isQuiet = invocation.isQuiet
         self.output.isJSON = invocation.isJSON
     }

@@ -15,6 +15,9 @@ public struct Context: Sendable {
     public var commandRunner: (any CommandRunning)?
     /// Asks the person for `{prompt:…}` and `{select:…}` (nil: no one can be asked).
     public var asker: (any Asking)?
+    /// Where the run's output goes and its stdin comes from, and whether they are terminals:
+    /// the process's own (`ProcessStreams`), or a test's recording.
+    public var streams: any StandardStreams
     /// What this run has already resolved once: command output, the person's answers.
     public let cache = RunCache()
     /// The values this run must never show or store (`${env:…}` values, credentials), shared
@@ -24,9 +27,11 @@ public struct Context: Sendable {
     /// Makes a context.
     public init(
         environment: [String: String], now: @escaping @Sendable () -> Date = { Date() },
-        userID: UInt32 = 0, commandRunner: (any CommandRunning)? = nil, asker: (any Asking)? = nil
+        userID: UInt32 = 0, commandRunner: (any CommandRunning)? = nil, asker: (any Asking)? = nil,
+        streams: any StandardStreams = ProcessStreams()
     ) {
         self.environment = environment
+        self.streams = streams
         self.now = now
         self.userID = userID
         self.commandRunner = commandRunner

@@ -314,6 +314,21 @@ public final class OutboxClaim {
         hasReadEnded = true
     }
 
+    /// The read of an entry made by `Outbox.createReading` stops short of its end: stdin is too
+    /// large to hold, and the rest is streamed into the entry as it is sent (the request's tee
+    /// continues the content, which holds what was read so far: `ContentSource.stream`'s
+    /// `teeHoldsPrefix`). The entry becomes one whose content is streamed in, as
+    /// `Outbox.create(_:inFlight:)` makes: its metadata in place, `writing`, no length yet, and a
+    /// recovery pass removes it should its run die before `finishContent()`. So stdin's entry is
+    /// made once, and no byte of it is written twice.
+    ///
+    /// - Throws: `StoreError` when the metadata cannot be written (discard the entry then).
+    public func continueAsStream() throws(StoreError) {
+        precondition(!isRemoved && state == .writing && !hasReadEnded, "stream into an entry that is not being read")
+        try writeMetadata(entry.metadata)
+        try AtomicFile.remove(entry.readingMetadataPath)
+    }
+
     /// The read of an entry made by `Outbox.createReading` reached its end: the content is
     /// whole. One `rename` says so at once (the reading metadata becomes the pending one, which
     /// a recovery pass adopts beside any content); then the metadata goes in place, `retryable`,

@@ -74,9 +74,13 @@ public final class TeeWriter {
     /// Opens (creating, mode 0600) `path` for appending.
     ///
     /// Wraps `open(2)` with `O_APPEND | O_DIRECT`, then without `O_DIRECT` when refused.
+    ///
+    /// - Parameter continuing: how many of the first bytes appended the file holds already
+    ///   (stdin's start, written into its outbox entry as it was read): they are observed like
+    ///   every other byte, but not written again; the file goes on after them.
     /// - Throws: `Errno` when the file cannot be opened.
-    public init(path: String) throws(Errno) {
-        file = try TeeFile(path: path)
+    public init(path: String, continuing: Int = 0) throws(Errno) {
+        file = try TeeFile(path: path, skipping: continuing)
         self.path = path
         blocks = (0..<Self.blockCount).map { _ in
             UnsafeMutableRawPointer.allocate(byteCount: Self.blockSize, alignment: TeeFile.alignment)
@@ -99,6 +103,10 @@ public final class TeeWriter {
         precondition(!hasAppended && observer == nil, "a tee's observer is set once, before the first append")
         observer = BlockObserver(body)
     }
+
+    /// How many bytes the writer wrote to its file so far (what `continuing` skipped is not
+    /// counted); complete once `flush` returned.
+    public var bytesWritten: Int64 { file.written.load(ordering: .acquiring) }
 
     /// Whether the observer returned false (atomic: readable while blocks are still observed).
     public var isObserverStopped: Bool { observer?.isStopped.load(ordering: .acquiring) ?? false }
@@ -238,12 +246,17 @@ private final class TeeFile: @unchecked Sendable {
     let failure = Atomic<Int32>(0)
     /// What failed writes left unwritten, in order, for `retryKept`.
     private var kept: [UInt8] = []
+    /// How many of the next bytes given are in the file already (`TeeWriter.init(path:continuing:)`).
+    private var skipping: Int
+    /// How many bytes were written to the file.
+    let written = Atomic<Int64>(0)
 
     /// The alignment `O_DIRECT` needs of buffers, lengths and offsets (the largest logical
     /// block size in common use).
     static let alignment = 4096
 
-    init(path: String) throws(Errno) {
+    init(path: String, skipping: Int) throws(Errno) {
+        self.skipping = skipping
         let options: FileDescriptor.OpenOptions = [.create, .append]
         var direct = true
         let file: FileDescriptor
@@ -264,6 +277,13 @@ private final class TeeFile: @unchecked Sendable {
     /// Writes `block` after everything before it; after a failure, keeps a copy instead (the
     /// block is reused once this returns).
     func write(_ block: Block) {
+        var block = block
+        if skipping > 0 {
+            let skipped = min(skipping, block.count)
+            skipping -= skipped
+            block = Block(start: block.start + skipped, count: block.count - skipped)
+            guard block.count > 0 else { return }
+        }
         guard kept.isEmpty else {
             kept.append(contentsOf: UnsafeRawBufferPointer(start: block.start, count: block.count))
             return
@@ -279,7 +299,14 @@ private final class TeeFile: @unchecked Sendable {
     /// one left.
     func write(_ batch: [Block]) {
         var next = 0
-        if batch.count > 1, direct, kept.isEmpty {
+        // Blocks the file holds already are passed over whole; a part of one, by `write(_:)`.
+        while skipping > 0, next < batch.count, batch[next].count <= skipping {
+            skipping -= batch[next].count
+            next += 1
+        }
+        let batch = Array(batch[next...])
+        next = 0
+        if batch.count > 1, direct, kept.isEmpty, skipping == 0 {
             var vectors = batch.map { iovec(iov_base: $0.start, iov_len: $0.count) }
             var written = vectors.withUnsafeMutableBufferPointer {
                 Glibc.writev(file.rawValue, $0.baseAddress, Int32($0.count))
@@ -335,6 +362,7 @@ private final class TeeFile: @unchecked Sendable {
                 return failed(done, errno)
             }
             done += result
+            written.add(Int64(result), ordering: .releasing)
             if direct, result % Self.alignment != 0, Self.clearDirect(file) { direct = false }
         }
         return done

@@ -18,8 +18,8 @@ extension BodySource {
         switch content {
         case .bytes(let bytes): self = .bytes(bytes)
         case .file(let path, let size): self = .file(path: path, size: size)
-        case .stream(let fd, let prefix, let teePath):
-            self = .stream(fileDescriptor: fd, prefix: prefix, teePath: teePath)
+        case .stream(let fd, let prefix, let teePath, let holdsPrefix):
+            self = .stream(fileDescriptor: fd, prefix: prefix, teePath: teePath, teeHoldsPrefix: holdsPrefix)
         }
     }
 }

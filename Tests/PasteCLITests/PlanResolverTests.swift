@@ -284,7 +284,9 @@ struct PlanResolverTests {
     func standardInputLookedAtOnlyWhenNeeded() throws {
         for arguments in [["-c"], ["-P"], ["-f", "x"], ["--image"]] {
             guard case .paste(let invocation) = try parseCommandLine(arguments) else { continue }
-            #expect(PlanResolver.Facts.current(for: invocation).standardInput == .none, "\(arguments)")
+            #expect(
+                PlanResolver.Facts.current(for: invocation, streams: ProcessStreams()).standardInput == .none,
+                "\(arguments)")
         }
     }
 

@@ -120,6 +120,30 @@ struct TeeWriterTests {
     }
 
     @Test(
+        "continuing a file that holds the start: the start is observed, not written again; the count says so",
+        arguments: [8 * TeeWriter.blockSize, 3 * TeeWriter.blockSize + 777])
+    func continuing(_ held: Int) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("tee")
+        let bytes = pattern(count: held + 2 * TeeWriter.blockSize + 4_321)
+        FileManager.default.createFile(atPath: path, contents: Data(bytes[..<held]))
+        let tee = try TeeWriter(path: path, continuing: held)
+        let seen = ObservedBlocks()
+        tee.observe { block in
+            seen.bytes += block
+            return true
+        }
+        for start in stride(from: 0, to: bytes.count, by: 300_000) {
+            try bytes[start..<min(bytes.count, start + 300_000)].withUnsafeBytes { try tee.append($0) }
+        }
+        try tee.flush()
+        #expect(try FileSystem.readFile(path).bytes == bytes)
+        // Written once: only what followed the start went to the file.
+        #expect(tee.bytesWritten == Int64(bytes.count - held))
+        #expect(seen.bytes == bytes)
+    }
+
+    @Test(
         "an observer sees every byte on the writer's thread, in order, by the end of flush; stopped, not asked again")
     func observer() throws {
         let folder = try TemporaryFolder()

@@ -194,6 +194,27 @@ struct RequestBodyTests: ScopedSuite {
         #expect(tee.contents == start + content)
     }
 
+    @Test("a tee that holds the prefix already (stdin's entry) is continued: the prefix is not written twice")
+    func teeContinuesPrefix() throws {
+        // 8 MiB and a bit, as stdin's entry holds it once the read stops (PasteInput.inMemoryLimit).
+        var prefix = [UInt8](repeating: 0, count: 8 << 20)
+        for index in prefix.indices { prefix[index] = UInt8(truncatingIfNeeded: index &* 7 &+ index >> 11) }
+        let rest = [UInt8](repeating: 0x72, count: (1 << 20) + 333)
+        let tee = try TemporaryFile(prefix)
+        let saved = try TemporaryFile()
+        let pipe = FedPipe(rest)
+        let request = UploadRequest(
+            url: server.base + "/raw?save=" + saved.path,
+            body: .raw(
+                .stream(fileDescriptor: pipe.readDescriptor, prefix: prefix, teePath: tee.path, teeHoldsPrefix: true),
+                contentType: "text/plain"),
+            result: .body)
+        _ = try uploader.send(request)
+        #expect(saved.contents == prefix + rest)
+        #expect(tee.contents.count == prefix.count + rest.count)
+        #expect(tee.contents == prefix + rest)
+    }
+
     @Test("a rendered JSON body goes out as given")
     func renderedJSON() throws {
         let json = Array(#"{"content": "日本 \"q\"\n"}"#.utf8)

@@ -1,5 +1,6 @@
 import PasteCore
 import Requests
+import Stores
 import SystemInterop
 import Upload
 
@@ -91,14 +92,16 @@ struct BuildStage {
     /// The input as it will be sent to `service`: a stream read whole into memory when the
     /// service cannot stream it (`ServiceProfile.streamsContent`: a form, a JSON template that
     /// uses the content other than once), so that what the outbox keeps, the digest and the
-    /// repeat check see exactly what is sent; any other input as it is.
+    /// repeat check see exactly what is sent; any other input as it is. Stdin's entry (holding
+    /// the stream's start) takes the rest as it is read, and is whole at its end.
     static func spooledIfNeeded(_ input: PasteInput, for service: ServiceProfile) throws -> PasteInput {
-        guard case .stream(let descriptor, _, _) = input.content, input.type.category == .text,
+        guard case .stream(let descriptor, _, _, _) = input.content, input.type.category == .text,
             !service.streamsContent
         else {
             return input
         }
         var bytes = input.prefix
+        var journal = input.journal
         // Past the service's `max-size` the read stops: memory stays at the limit and a
         // chunk, however long the stream (1 GiB to PrivateBin must not be read whole first).
         let limit = service.maximumBytes.map { Int(clamping: $0) } ?? .max
@@ -109,12 +112,30 @@ struct BuildStage {
                     if bytes.count > limit {
                         throw StreamTooLarge(service: service.name, bytesRead: bytes.count, limit: Int64(limit))
                     }
+                    if case .success(let claim) = journal {
+                        do throws(StoreError) {
+                            try claim.append(Array(chunk))
+                        } catch {
+                            try? claim.discard()
+                            journal = .failure(error)
+                        }
+                    }
                 }
             }
         } catch let error as Errno {
             throw InputError.unreadable(path: input.label, reason: error.message)
         }
-        return try PasteInput(bytes: bytes, label: input.label, fileName: input.fileName, type: input.type)
+        if case .success(let claim) = journal {
+            do throws(StoreError) {
+                try claim.finishContent()
+            } catch {
+                try? claim.discard()
+                journal = .failure(error)
+            }
+        }
+        var spooled = try PasteInput(bytes: bytes, label: input.label, fileName: input.fileName, type: input.type)
+        spooled.journal = journal
+        return spooled
     }
 
     /// Reads a file whole into memory, for formats that cannot stream.

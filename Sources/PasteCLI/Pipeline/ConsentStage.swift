@@ -68,7 +68,7 @@ struct ConsentStage {
         let answer: ConsentAnswer?
         if windows.isShown, let asked = try windows.askConsent(question) {
             answer = asked
-        } else if PlanResolver.isAttendedByTerminal, let terminal = ConsentTerminal.open() {
+        } else if PlanResolver.isAttendedByTerminal(context.streams), let terminal = ConsentTerminal.open() {
             answer = terminal.ask(question)
         } else {
             throw NoServiceChosen(host: question.host, configPath: question.configPath)

@@ -77,7 +77,7 @@ enum GuardStage {
     /// scanned of its start. Nothing for text in memory or a file (scanned whole by `check`), or
     /// for an image or a binary file.
     static func streamChecks(_ request: inout UploadRequest, for input: PasteInput) {
-        guard input.type.category == .text, case .stream(_, let prefix, _) = input.content else { return }
+        guard input.type.category == .text, case .stream(_, let prefix, _, _) = input.content else { return }
         request.contentChecks.scansSecrets = true
         request.contentChecks.secretsScannedUpFront = Int64(prefix.count)
     }

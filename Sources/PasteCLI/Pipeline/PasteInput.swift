@@ -24,8 +24,9 @@ struct PasteInput {
     /// The secret guard's scanner that saw `bytes` while they were read (a large selection);
     /// nil when they are still to be scanned.
     var secretScan: SecretScanner?
-    /// Stdin's outbox entry, written as it was read (or why it could not be); nil for anything
-    /// else, a dry run and a stream (teed into an entry of its own as it is sent).
+    /// Stdin's outbox entry, written as it was read (or why it could not be); for a stream, the
+    /// entry holds its start, and the request's tee continues it as the rest is sent. Nil for
+    /// anything else and for a dry run.
     var journal: Result<OutboxClaim, StoreError>?
 
     /// What is kept in memory before deciding to stream: enough for any hand-typed paste, small
@@ -158,9 +159,15 @@ struct PasteInput {
     /// With `journal` (an outbox entry made for it before the read: `Outbox.createReading`),
     /// every chunk is written to the entry as soon as it is read, and the entry is marked whole
     /// the moment the read reaches the end: stdin's text is nowhere else, so a run killed at any
-    /// moment after that leaves it in the outbox. A stream has no use for it (it is teed into
-    /// an entry as it is sent): the entry is then removed, as it is when stdin is refused.
-    static func standardInput(journal: Result<OutboxClaim, StoreError>? = nil) throws(InputError) -> PasteInput {
+    /// moment after that leaves it in the outbox. A stream keeps the entry, holding its start:
+    /// the request's tee continues it with the rest as it is sent (`teeHoldsPrefix`), so the
+    /// entry is made once and its first bytes are written once. A refused stdin removes it.
+    ///
+    /// - Parameter stdin: where stdin is read from (`Context.streams.input`: descriptor 0 but in
+    ///   the in-process harness).
+    static func standardInput(
+        journal: Result<OutboxClaim, StoreError>? = nil, from stdin: StandardStream = .input
+    ) throws(InputError) -> PasteInput {
         var journal = journal
         var buffer: [UInt8] = []
         var isWhole = false
@@ -168,7 +175,7 @@ struct PasteInput {
         // the pipe to the file in the kernel, so there is no moment when this run holds bytes
         // that are neither in the pipe nor in the outbox.
         if case .success(let claim) = journal {
-            switch splice(into: claim) {
+            switch splice(from: stdin, into: claim) {
             case .spliced(let bytes, let isEnd):
                 buffer = bytes
                 isWhole = isEnd
@@ -184,7 +191,7 @@ struct PasteInput {
         }
         if !isWhole && buffer.count < inMemoryLimit {
             do {
-                isWhole = try StandardStream.input.withDescriptor { (input) throws(Errno) in
+                isWhole = try stdin.withDescriptor { (input) throws(Errno) in
                     try read(input, into: &buffer, journal: &journal)
                 }
             } catch {
@@ -213,23 +220,40 @@ struct PasteInput {
                 throw error
             }
         }
-        discard(journal)
+        // A stream: its entry holds the start (exactly what was read) and goes on being written
+        // by the request's tee.
+        var teePath: String?
+        if case .success(let claim) = journal {
+            do throws(StoreError) {
+                guard try claim.contentSize() == Int64(buffer.count) else {
+                    throw .incompleteContent(
+                        path: claim.contentPath, expected: Int64(buffer.count), actual: try claim.contentSize())
+                }
+                try claim.continueAsStream()
+                teePath = claim.contentDescriptorPath
+            } catch {
+                try? claim.discard()
+                journal = .failure(error)
+            }
+        }
         // PERF(stream): the rest goes through the pipe a buffer at a time; a 1 MiB pipe (not the
         // default 64 KiB) lets the writer run ahead and each read take up to libcurl's upload
         // buffer (`Uploader.streamBufferSize`), so both sides switch a sixteenth as often.
         // Best effort: a pipe at its user's quota keeps the capacity it has.
-        _ = StandardStream.input.withDescriptor { (input) -> Int? in
+        _ = stdin.withDescriptor { (input) -> Int? in
             try? input.growPipeCapacity(to: streamPipeCapacity)
         }
         let type = contentType(of: buffer, isWhole: false, fileName: nil)
         var input = PasteInput(
-            content: .stream(fileDescriptor: 0, prefix: buffer, teePath: nil), label: "stdin",
-            fileName: type.category == .text ? nil : standardInputFileName(type))
+            content: .stream(
+                fileDescriptor: stdin.rawValue, prefix: buffer, teePath: teePath, teeHoldsPrefix: teePath != nil),
+            label: "stdin", fileName: type.category == .text ? nil : standardInputFileName(type))
         input.type = type
+        input.journal = journal
         return input
     }
 
-    /// What `splice(into:)` did.
+    /// What `splice(from:into:)` did.
     private enum Splicing {
         /// Stdin's bytes (all of it, or the first `inMemoryLimit`), in the entry and in memory;
         /// whether its end was reached.
@@ -242,11 +266,11 @@ struct PasteInput {
 
     /// Splices stdin into `claim`'s content, up to `inMemoryLimit`, then reads it back; see
     /// `standardInput`. A failure of the entry alone gives `.notAPipe` once nothing moved yet.
-    private static func splice(into claim: OutboxClaim) -> Splicing {
+    private static func splice(from stdin: StandardStream, into claim: OutboxClaim) -> Splicing {
         // The claim's own descriptor appends (`O_APPEND`), which `splice` refuses.
         guard let sink = try? FileDescriptor.open(claim.contentDescriptorPath, .writeOnly) else { return .notAPipe }
         var total = 0
-        let outcome = StandardStream.input.withDescriptor { (input) -> Result<Bool, Errno> in
+        let outcome = stdin.withDescriptor { (input) -> Result<Bool, Errno> in
             spliceAll(from: input, to: sink, total: &total, announcingTo: claim)
         }
         if total == 0, case .failure = outcome { return .notAPipe }
@@ -326,7 +350,7 @@ struct PasteInput {
 
     /// The start of a streamed input, already read from the descriptor; sent before the rest.
     var prefix: [UInt8] {
-        if case .stream(_, let prefix, _) = content { return prefix }
+        if case .stream(_, let prefix, _, _) = content { return prefix }
         return []
     }
 

@@ -24,13 +24,14 @@ struct PlanResolver {
         /// Whether stderr is a terminal (a person watching, not a launcher or a pipe).
         var isErrorTerminal: Bool
 
-        /// The facts of this process: stdin's kind is looked at (`fstat`) only when neither
-        /// `-c`, `-P`, `-f` nor `--image` chose where the text comes from.
-        static func current(for invocation: Invocation) -> Facts {
+        /// The facts of this run's streams (`Context.streams`: the process's, or a test's):
+        /// stdin's kind is looked at (`fstat`) only when neither `-c`, `-P`, `-f` nor `--image`
+        /// chose where the text comes from.
+        static func current(for invocation: Invocation, streams: any StandardStreams) -> Facts {
             let looksAtStandardInput = invocation.input == .automatic && !invocation.prefersImage
             return Facts(
-                standardInput: looksAtStandardInput ? .current() : .none,
-                isErrorTerminal: StandardStream.error.isTerminal)
+                standardInput: looksAtStandardInput ? .current(streams.input) : .none,
+                isErrorTerminal: streams.isTerminal(.error))
         }
     }
 
@@ -320,9 +321,9 @@ struct PlanResolver {
             isDryRun: invocation.isDryRun, isForced: invocation.isForced, isAttended: isAttended)
     }
 
-    /// Whether this process has a person at a terminal (stdin or stderr is one): `--retry` then
+    /// Whether the run has a person at a terminal (stdin or stderr is one): `--retry` then
     /// sends whatever is retryable now.
-    static var isAttendedByTerminal: Bool {
-        StandardStream.input.isTerminal || StandardStream.error.isTerminal
+    static func isAttendedByTerminal(_ streams: any StandardStreams) -> Bool {
+        streams.isTerminal(.input) || streams.isTerminal(.error)
     }
 }

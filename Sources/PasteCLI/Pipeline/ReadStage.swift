@@ -82,6 +82,21 @@ enum ReadStage {
             reading = Reading(
                 inputs: try readInputs(plan, clipboard: clipboard, context: context), copy: copy, route: plan.route)
         }
+        do {
+            try choose(&reading, plan: plan, context: context)
+        } catch {
+            // Refused before anything is sent: stdin's entry (a stream's holds its start) goes.
+            for case .success(let claim)? in reading.inputs.map(\.journal) where !claim.isRemoved {
+                try? claim.discard()
+            }
+            throw error
+        }
+        return reading
+    }
+
+    /// Gives each input its service, and refuses a stream whose start is past its service's
+    /// limit already.
+    private static func choose(_ reading: inout Reading, plan: RunPlan, context: Context) throws {
         // Every input's service, before anything is built: one that cannot go refuses the run.
         for input in reading.inputs {
             let service = try ServiceChoice.service(
@@ -95,11 +110,11 @@ enum ReadStage {
         // to refuse before anything is sent. (RequestBuilder checks every known size.)
         for input in reading.inputs {
             let service = reading.route(of: input).service
-            if case .stream(_, let prefix, _) = input.content, let limit = service.maximumBytes, prefix.count > limit {
+            if case .stream(_, let prefix, _, _) = input.content, let limit = service.maximumBytes, prefix.count > limit
+            {
                 throw StreamTooLarge(service: service.name, bytesRead: prefix.count, limit: limit)
             }
         }
-        return reading
     }
 
     /// The read of `selection`: with the plan's preferences and the secret guard's observer,
@@ -134,7 +149,9 @@ enum ReadStage {
         case .files(let paths):
             // Check every file before uploading any: a typo must not leave half a batch sent.
             var inputs: [PasteInput] = []
-            for path in try namesFromStandardInput(paths, endingWithNUL: plan.namesEndWithNUL) {
+            for path in try namesFromStandardInput(
+                paths, endingWithNUL: plan.namesEndWithNUL, from: context.streams.input)
+            {
                 inputs.append(try PasteInput.file(path))
             }
             return inputs
@@ -154,7 +171,7 @@ enum ReadStage {
                     plan: plan, options: plan.options, context: context)
                 journal = Result { () throws(StoreError) in try Outbox(context: context).createReading(metadata) }
             }
-            return [try PasteInput.standardInput(journal: journal)]
+            return [try PasteInput.standardInput(journal: journal, from: context.streams.input)]
         }
     }
 
@@ -167,11 +184,13 @@ enum ReadStage {
     ///
     /// - Throws: `InputError.unreadable` when stdin cannot be read or holds more than
     ///   `maximumNameListBytes`; `.empty` when it names no file.
-    static func namesFromStandardInput(_ paths: [FileName], endingWithNUL: Bool) throws(InputError) -> [FileName] {
+    static func namesFromStandardInput(
+        _ paths: [FileName], endingWithNUL: Bool, from stdin: StandardStream = .input
+    ) throws(InputError) -> [FileName] {
         guard paths.contains(.standardInput) else { return paths }
         let bytes: [UInt8]
         do {
-            bytes = try StandardStream.input.withDescriptor { (input) throws(Errno) in
+            bytes = try stdin.withDescriptor { (input) throws(Errno) in
                 try input.readAll(limit: maximumNameListBytes)
             }
         } catch {

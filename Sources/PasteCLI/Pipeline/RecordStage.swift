@@ -260,7 +260,7 @@ struct RecordStage {
     ///
     /// - Throws: `StoreError`: the entry cannot take it, or (`cannotRead`) stdin failed.
     private func completeStream(_ input: PasteInput, into claim: OutboxClaim) throws(StoreError) {
-        guard case .stream(let descriptor, let prefix, _) = input.content else { return }
+        guard case .stream(let descriptor, let prefix, _, _) = input.content else { return }
         let kept = Int(try claim.contentSize())
         if kept < prefix.count { try claim.append(Array(prefix[kept...])) }
         try Self.copy(from: input.label, into: claim) { body in

@@ -28,7 +28,11 @@ struct SendStage {
     /// How many uploads of a batch run at once on the multi handle.
     static let batchConcurrency = 6
 
-    private let uploader: Uploader
+    /// What sends the requests: libcurl by default (`Uploader.factory`), a test's script in
+    /// the in-process harness.
+    private let uploader: any Transport
+    /// Waits out a retry's backoff (`Seams.sleep`).
+    private let sleep: @Sendable (Duration, _ unless: () -> Bool) -> Bool
     private let progressBar: ProgressBar.Driver?
     private let transfer: RunPlan.Transfer
     private let output: Output
@@ -45,12 +49,19 @@ struct SendStage {
     private let traceMask = KeyBearingTraceMask()
 
     /// Makes the uploader for the run (warning on stderr when `--insecure` turned TLS checks off).
-    init(transfer: RunPlan.Transfer, output: Output, interruption: Interruption? = nil) {
+    ///
+    /// - Parameter seams: the run's transport and backoff wait (`Seams`).
+    init(transfer: RunPlan.Transfer, output: Output, interruption: Interruption? = nil, seams: Seams = .live) {
         self.transfer = transfer
         self.output = output
         self.interruption = interruption
         let traceMask = traceMask
-        let progressBar = transfer.showsProgress ? ProgressBar.Driver(colored: output.usesColor) : nil
+        let progressBar =
+            transfer.showsProgress
+            ? ProgressBar.Driver(colored: output.usesColor) { [streams = output.streams] in
+                streams.write($0, to: .error)
+            }
+            : nil
         self.progressBar = progressBar
         var options = transfer.transport
         if transfer.isInsecure {
@@ -67,7 +78,8 @@ struct SendStage {
         if let interruption {
             options.shouldStop = { interruption.hasArrived }
         }
-        uploader = Uploader(options: options)
+        uploader = seams.transport(options)
+        sleep = seams.sleep
     }
 
     /// Erases the progress bar, if one was drawn, once the run's uploads are over.
@@ -86,16 +98,17 @@ struct SendStage {
         case send(PasteJob)
     }
 
-    /// Answers a repeat from history, or gets the upload ready to send: for stdin, its text in
-    /// the outbox first.
+    /// Answers a repeat from history, or gets the upload ready to send: for stdin, the entry its
+    /// text went into as it was read.
     ///
     /// - Parameters:
     ///   - service: where the paste goes (`ReadStage.Reading.route(of:)`).
     ///   - inputCount: how many pastes the run makes (only a run of one waits for a concurrent
     ///     paste of the same text).
-    ///   - outbox: where stdin's text goes before its request starts.
-    ///   - journaled: stdin's entry, written as it was read (`PasteInput.standardInput`), or why
-    ///     it could not be; nil when none was made (a stream, the clipboard, files).
+    ///   - outbox: the run's outbox.
+    ///   - journaled: stdin's entry, written as it was read (`PasteInput.standardInput`; a
+    ///     stream's holds its start, and its request's tee continues it), or why it could not
+    ///     be; nil when none was made (the clipboard, files, a dry run).
     static func prepare(
         _ request: UploadRequest, _ input: PasteInput, service: ServiceProfile, plan: RunPlan, options: PasteOptions,
         history: History, inputCount: Int, outbox: Outbox, context: Context,
@@ -144,31 +157,24 @@ struct SendStage {
             request: request, service: service, title: options.title, fileName: input.fileName, type: input.type,
             source: .input(PasteJob.FreshText(input: input, metadata: metadata)), optionsKey: optionsKey,
             digest: digest, repeatLock: repeatLock)
-        if let journaled {
-            // Made right after the read: now it says everything (a prompted title, the digest).
-            switch journaled {
-            case .success(let claim):
-                job.claim = claim
-                try? claim.describe(metadata)
-            case .failure(let error):
-                job.journalFailure = error
-            }
-        } else if plan.input == .standardInput || (service.living != nil && input.bytes != nil) {
-            // The journal: stdin's text is nowhere else, so it is in the outbox before anything
-            // is sent (the page cache is enough against kill -9; fsynced once a failure is
-            // known). Should the outbox refuse, the text is sent anyway and a failure says so.
-            do {
-                if let bytes = input.bytes {
-                    job.claim = try outbox.create(metadata, content: bytes)
-                } else {
-                    // A stream: teed into its entry as it is sent, whole at its end.
-                    let claim = try outbox.create(metadata, inFlight: true)
-                    job.claim = claim
-                    job.request = request.teeing(to: claim.contentDescriptorPath)
-                    job.streamDigest = StreamDigest()
-                }
-            } catch {
-                job.journalFailure = error
+        // The journal: stdin's text is nowhere else, so it went into the outbox as it was read
+        // (`PasteInput.standardInput`; the page cache is enough against kill -9, fsynced once a
+        // failure is known). Should the outbox refuse, the text is sent anyway and a failure
+        // says so.
+        switch journaled {
+        case .success(let claim)?:
+            job.claim = claim
+            // Made before the read: now it says everything (a prompted title, the digest).
+            try? claim.describe(metadata)
+            // A stream: its request's tee continues the entry as it is sent, whole at its end.
+            if case .stream = input.content { job.streamDigest = StreamDigest() }
+        case .failure(let error)?:
+            job.journalFailure = error
+        case nil:
+            // A living paste's text is journaled whatever it came from: an update that fails
+            // waits in the outbox, and a newer one replaces it there (`LivingStage`).
+            if service.living != nil, let bytes = input.bytes {
+                do { job.claim = try outbox.create(metadata, content: bytes) } catch { job.journalFailure = error }
             }
         }
         return .send(job)
@@ -246,7 +252,8 @@ struct SendStage {
         let batch = uploader.sendAll(jobs.map { $0.request }, maxConcurrent: Self.batchConcurrency)
         // A transfer that never reached the server may go again, alone, with the usual policy.
         return zip(jobs, batch).map { job, outcome in
-            guard interruption?.hasArrived != true, !handsOverAtOnce(job, after: outcome),
+            guard interruption?.hasArrived != true,
+                !Self.handsOverAtOnce(outcome, handsOver: handsOver.contains(job.service.name)),
                 case .retry = transfer.retryPolicy.decide(after: outcome, attempt: 1)
             else {
                 return outcome
@@ -268,7 +275,7 @@ struct SendStage {
     /// a key-bearing paste's are (`KeyBearingURL.shortenedURLs(in:)`).
     func sendOnce(_ request: UploadRequest, masked: Bool = false) throws(UploadError) -> UploadResponse {
         if masked { traceMask.turnOn(everyTarget: true) }
-        return try uploader.send(request)
+        return try uploader.send(request, streamObserver: nil, streamEnd: nil)
     }
 
     /// What sees every byte of a job's stream as it is sent: its digest.
@@ -285,9 +292,11 @@ struct SendStage {
             handsOver: handsOver.contains(job.service.name))
     }
 
-    /// Whether `job`'s failure goes to its fallback now, not asked again (`handsOver`).
-    private func handsOverAtOnce(_ job: PasteJob, after outcome: Result<UploadResponse, UploadError>) -> Bool {
-        guard handsOver.contains(job.service.name), case .failure(let error) = outcome else { return false }
+    /// Whether a failure goes to its service's fallback now, not asked again: the connection
+    /// was refused, and the service hands over (`handsOver`). The one test of it, for a batch's
+    /// answers (`send`) and for each attempt of `perform`.
+    static func handsOverAtOnce(_ outcome: Result<UploadResponse, UploadError>, handsOver: Bool) -> Bool {
+        guard handsOver, case .failure(let error) = outcome else { return false }
         return error.isRefusedConnection
     }
 
@@ -308,7 +317,7 @@ struct SendStage {
             } catch {
                 outcome = .failure(error)
             }
-            if handsOver, case .failure(let error) = outcome, error.isRefusedConnection { throw error }
+            if Self.handsOverAtOnce(outcome, handsOver: handsOver) { return try outcome.get() }
             // A stream cannot be read twice; only in-memory and file bodies are retried.
             guard interruption?.hasArrived != true, request.isReplayable,
                 case .retry(let seconds) = policy.decide(after: outcome, attempt: attempt)
@@ -322,7 +331,7 @@ struct SendStage {
                 reason: Self.reason(of: outcome), attempt: attempt + 1,
                 of: policy.maximumAttempts)
             // The only sleep in paste: a back-off the server asked for (cut short by a signal).
-            guard CurrentProcess.sleep(for: .seconds(seconds), unless: { interruption?.hasArrived == true }) else {
+            guard sleep(.seconds(seconds), { interruption?.hasArrived == true }) else {
                 return try outcome.get()
             }
             attempt += 1

@@ -9,13 +9,14 @@ public enum StandardInputKind: Sendable, Equatable {
     /// A terminal, /dev/null, or closed: not text for us (a launcher started paste).
     case none
 
-    /// Classifies descriptor 0 (`fstat`, and `lseek` for a file's offset).
-    public static func current() -> StandardInputKind {
-        guard let status = try? StandardStream.input.status() else { return .none }
+    /// Classifies `stdin`, descriptor 0 unless a test's streams say another (`fstat`, and
+    /// `lseek` for a file's offset).
+    public static func current(_ stdin: StandardStream = .input) -> StandardInputKind {
+        guard let status = try? stdin.status() else { return .none }
         switch status.kind {
         case .fifo, .socket: return .stream
         case .regular:
-            let offset = (try? StandardStream.input.currentOffset()) ?? 0
+            let offset = (try? stdin.currentOffset()) ?? 0
             return .file(size: max(0, status.size - max(offset, 0)))
         default: return .none
         }

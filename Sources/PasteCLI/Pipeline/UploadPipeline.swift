@@ -22,6 +22,8 @@ import Upload
 struct UploadPipeline {
     var context: Context
     var output: Output
+    /// The transport, the backoff's wait and the background flush (`Seams.live` but in tests).
+    var seams = Seams.live
 
     // MARK: - An upload
 
@@ -52,7 +54,7 @@ struct UploadPipeline {
             for case .success(let claim) in journaled.values where !claim.isRemoved { try? claim.discard() }
         }
         do {
-            return try upload(plan, reading: reading, journaled: journaled, clipboard: clipboard, windows: windows) {
+            return try upload(plan, reading: reading, clipboard: clipboard, windows: windows) {
                 dropJournal()
             }
         } catch {
@@ -64,7 +66,7 @@ struct UploadPipeline {
     /// The rest of an upload, once its inputs are read (and stdin's journaled): guard, build,
     /// then send, record and deliver. `stopsEarly` runs when the run ends before sending.
     private func upload(
-        _ plan: RunPlan, reading: ReadStage.Reading, journaled: [Int: Result<OutboxClaim, StoreError>],
+        _ plan: RunPlan, reading: ReadStage.Reading,
         clipboard: SessionClipboard, windows: DesktopWindows, stopsEarly: () -> Void
     ) throws -> ExitStatus {
         var windows = windows
@@ -132,7 +134,7 @@ struct UploadPipeline {
         }
 
         let (results, signal, detours) = sendAndRecord(
-            requests, inputs, reading, journaled: journaled, plan: plan, options: options, retrying: windows.retrying,
+            requests, inputs, reading, plan: plan, options: options, retrying: windows.retrying,
             // Text let go with a secret in it (`--force`, or the person's answer) keeps no preview.
             keepsPreviews: !plan.isForced && consented.isEmpty)
 
@@ -154,7 +156,7 @@ struct UploadPipeline {
         // The services that just worked send what waits for them, in the background.
         if signal == nil {
             let worked = results.compactMap { try? $0.get() }.filter { !$0.isRepeat }.map(\.service)
-            OutboxFlush.launch(for: Array(Set(worked)).sorted(), configPath: plan.windows.configPath, context: context)
+            seams.launchFlush(Array(Set(worked)).sorted(), plan.windows.configPath, context)
         }
         return signal.map { Interruption.exitStatus(for: $0) } ?? status
     }
@@ -166,10 +168,10 @@ struct UploadPipeline {
     /// anything is delivered.
     private func sendAndRecord(
         _ requests: [UploadRequest], _ inputs: [PasteInput], _ reading: ReadStage.Reading,
-        journaled: [Int: Result<OutboxClaim, StoreError>], plan: RunPlan, options: PasteOptions,
+        plan: RunPlan, options: PasteOptions,
         retrying: RetryFeedback?, keepsPreviews: Bool
     ) -> (results: [Result<PasteResult, PasteFailure>], signal: Signal?, detours: [FallbackStage.Detour]) {
-        let interruption = Interruption.begin()
+        let interruption = Interruption.begin(simulated: seams.signals)
         defer { interruption.end() }
         let outbox = Outbox(context: context)
         var record = RecordStage(context: context, output: output, outbox: outbox, interruption: interruption)
@@ -183,7 +185,7 @@ struct UploadPipeline {
             switch SendStage.prepare(
                 requests[index], inputs[index], service: reading.route(of: inputs[index]).service, plan: plan,
                 options: options, history: record.history, inputCount: inputs.count, outbox: outbox, context: context,
-                journaled: journaled[index])
+                journaled: inputs[index].journal)
             {
             case .repeated(let paste): results[index] = .success(paste)
             case .send(let job):
@@ -197,7 +199,7 @@ struct UploadPipeline {
                 positions.append(index)
             }
         }
-        var send = SendStage(transfer: plan.transfer, output: output, interruption: interruption)
+        var send = SendStage(transfer: plan.transfer, output: output, interruption: interruption, seams: seams)
         if !plan.fallbacks.isEmpty { send.handsOver = [plan.route.service.name] }
         send.retrying = retrying
         defer { send.finish() }

@@ -8,8 +8,10 @@ public enum ContentSource: Sendable, Equatable {
     case file(path: String, size: Int64)
     /// An open descriptor of unknown length (piped stdin), streamed chunked after `prefix` (the
     /// start, already read to check it). When `teePath` is set, every byte sent is also appended
-    /// to that file as it streams (the outbox copy).
-    case stream(fileDescriptor: Int32, prefix: [UInt8], teePath: String?)
+    /// to that file as it streams (the outbox copy); with `teeHoldsPrefix`, the file holds the
+    /// prefix already (stdin's outbox entry, written as it was read), and the tee continues it
+    /// with what follows: no byte is written to the entry twice.
+    case stream(fileDescriptor: Int32, prefix: [UInt8], teePath: String?, teeHoldsPrefix: Bool = false)
 }
 
 /// One field of a form: a plain value, or the content itself.
@@ -212,7 +214,7 @@ extension ContentSource {
         switch self {
         case .bytes: "the text"
         case .file(let path, _): "'\(shownPath: path)'"
-        case .stream(let descriptor, _, _): descriptor == 0 ? "stdin" : "the input"
+        case .stream(let descriptor, _, _, _): descriptor == 0 ? "stdin" : "the input"
         }
     }
 

@@ -6,7 +6,7 @@ import Upload
 /// Sends claimed outbox entries one at a time, through send, extract, record and deliver: what
 /// `--retry` and `--outbox send` share.
 struct EntrySender {
-    let interruption = Interruption.begin()
+    let interruption: Interruption
     let stage: RetryStage
     let record: RecordStage
     let send: SendStage
@@ -20,11 +20,12 @@ struct EntrySender {
     /// next run untried (one connect timeout per dead service and run, issue 25).
     private var unreachable: [String: UploadError] = [:]
 
-    init(plan: RetryPlan, outbox: Outbox, context: Context, output: Output) {
+    init(plan: RetryPlan, outbox: Outbox, context: Context, output: Output, seams: Seams = .live) {
         self.plan = plan
+        interruption = Interruption.begin(simulated: seams.signals)
         stage = RetryStage(plan: plan, context: context, output: output)
         record = RecordStage(context: context, output: output, outbox: outbox, interruption: interruption)
-        send = SendStage(transfer: plan.transfer, output: output, interruption: interruption)
+        send = SendStage(transfer: plan.transfer, output: output, interruption: interruption, seams: seams)
         deliver = DeliverStage(
             copy: nil, preparedCopy: nil, windows: DesktopWindows(plan: .none, output: output), output: output)
     }

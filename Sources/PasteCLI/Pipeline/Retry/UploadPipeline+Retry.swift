@@ -68,7 +68,7 @@ extension UploadPipeline {
             }
             return .success
         }
-        var sender = EntrySender(plan: plan, outbox: outbox, context: context, output: output)
+        var sender = EntrySender(plan: plan, outbox: outbox, context: context, output: output, seams: seams)
         defer { sender.finish() }
         // The services found unreachable in this run, and the entries of theirs left for the next.
         var unreachable: [String: Int] = [:]
@@ -155,7 +155,7 @@ extension UploadPipeline {
     func send(id: String, _ plan: RetryPlan) throws -> ExitStatus {
         let outbox = Outbox(context: context, policy: plan.outboxPolicy)
         let claim = try outbox.claim(id: id)
-        var sender = EntrySender(plan: plan, outbox: outbox, context: context, output: output)
+        var sender = EntrySender(plan: plan, outbox: outbox, context: context, output: output, seams: seams)
         defer { sender.finish() }
         sender.send(claim)
         if let signal = sender.interruption.signal { return Interruption.exitStatus(for: signal) }

@@ -1,0 +1,48 @@
+import PasteCore
+import Synchronization
+import SystemInterop
+import Upload
+
+/// What a run reaches beyond its process through, beside its `Context` (whose `streams` carry
+/// its output, its stdin and the terminal facts): the transport its requests go through, the
+/// wait of a retry's backoff, and the background flush it starts once a service worked.
+///
+/// `live` is the real world: libcurl, `nanosleep`, a detached `paste --internal-outbox-flush`.
+/// The in-process harness (`PipelineHarness` in PasteCLITests) swaps each for a recording: a
+/// scripted transport that answers each request as its test says, a wait that only notes how
+/// long it was asked for, a flush that only notes which services it would have sent for. So
+/// the pipeline's decisions (retry within the run, fallback, hold, the outbox's verdicts, the
+/// exit status, `--json`, history) are tested in process, with no spawn, no network and no
+/// sleep. Held by `Runner` and `UploadPipeline`, handed to every `SendStage`.
+struct Seams: Sendable {
+    /// Makes the run's transport from its options (`SendStage`).
+    var transport: TransportFactory
+    /// Waits out a retry's backoff unless told to stop; false when cut short.
+    var sleep: @Sendable (Duration, _ unless: () -> Bool) -> Bool
+    /// Starts the background flush for the services that just worked (`OutboxFlush.launch`).
+    var launchFlush: @Sendable (_ services: [String], _ configPath: String?, _ context: Context) -> Void
+    /// A signal a test delivers to the run (`Interruption`); nil in a real run, whose signals
+    /// are the process's.
+    var signals: SimulatedSignals?
+
+    /// The real world.
+    static let live = Seams(
+        transport: Uploader.factory, sleep: { CurrentProcess.sleep(for: $0, unless: $1) },
+        launchFlush: { OutboxFlush.launch(for: $0, configPath: $1, context: $2) }, signals: nil)
+}
+
+/// A signal delivered by a test to an in-process run: its `Interruption` sees it as if it had
+/// arrived, without a real signal reaching the test process (which would stop every run in it).
+final class SimulatedSignals: Sendable {
+    private let arrived = Mutex<Signal?>(nil)
+
+    init() {}
+
+    /// Delivers `signal` (the first one stays).
+    func deliver(_ signal: Signal) {
+        arrived.withLock { if $0 == nil { $0 = signal } }
+    }
+
+    /// The signal delivered, if any.
+    var signal: Signal? { arrived.withLock { $0 } }
+}
