@@ -31,9 +31,9 @@ extension Runner {
             if plan.transfer.isVerbose, let choice = plan.clipboardChoice {
                 output.trace("clipboard: \(choice.backend.summary) (\(choice.reason))")
             }
-            // Which certificate authorities verify the service: said where TLS is spoken (an
-            // https URL), not for plain http or a raw TCP service, where none is read.
-            if plan.transfer.isVerbose, plan.route.service.url.raw.lowercased().hasPrefix("https:") {
+            // Which certificate authorities verify the service: said where TLS is spoken (the
+            // policy knows: an https URL, or an https:// proxy), not where none is read.
+            if plan.transfer.isVerbose, plan.route.connection.speaksTLS(to: plan.route.service.url.raw) {
                 output.trace("trust: \(plan.route.connection.trustSummary)")
             }
             // `[paste] clipboard` named another backend than the environment suggested: the

@@ -23,6 +23,9 @@ public struct Context: Sendable {
     /// The values this run must never show or store (`${env:…}` values, credentials), shared
     /// by everything that prints or keeps text: the output funnel, the history, the outbox.
     public let redactor = Redactor()
+    /// The system's certificate authorities, looked up once for the whole run (`ConnectionPolicy`
+    /// resolves each service's trust from it).
+    public let systemTrust = SystemTrustStore.Lookup()
 
     /// Makes a context.
     public init(

@@ -297,7 +297,7 @@ public struct RequestBuilder: Sendable {
     static func sample(of content: ContentSource) -> [UInt8]? {
         switch content {
         case .bytes(let bytes): return Array(bytes.prefix(LanguageGuess.window + 1))
-        case .stream(_, let prefix, _): return prefix.isEmpty ? nil : Array(prefix.prefix(LanguageGuess.window + 1))
+        case .stream(_, let prefix, _, _): return prefix.isEmpty ? nil : Array(prefix.prefix(LanguageGuess.window + 1))
         case .file(let path, _):
             var sample: [UInt8] = []
             try? FileSystem.forEachChunk(ofFile: path, chunkSize: LanguageGuess.window + 1) { chunk in

@@ -27,6 +27,8 @@ struct TransportTests: ScopedSuite {
         #expect(lines.contains { $0.hasPrefix("paste: > Authorization: ") })
         #expect(lines.contains { $0.hasPrefix("paste: < HTTP/1.1 302") })
         #expect(lines.contains { $0.hasPrefix("paste: < Location: \(mock.baseURL)/pastes/") })
+        // Plain http, straight to the server: no CA is read, so no trust line.
+        #expect(!lines.contains { $0.hasPrefix("paste: trust:") }, "\(result.err)")
         #expect(!result.err.contains("sekrit-token-value-42"), "\(result.err)")
         #expect(!result.err.contains("cookie-secret-99"), "\(result.err)")
         // The server still got the real values.

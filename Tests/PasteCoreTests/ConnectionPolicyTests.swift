@@ -204,6 +204,24 @@ struct ConnectionPolicyTests: ScopedSuite {
         #expect(everything.proxy(for: "https://a.example/") == nil)
     }
 
+    @Test("TLS is spoken to an https URL, or to anything through an https:// proxy; not straight to http or tcp")
+    func speaksTLS() throws {
+        let direct = try policy(Self.service)
+        #expect(direct.speaksTLS(to: "https://paste.example/new"))
+        #expect(direct.speaksTLS(to: "HTTPS://paste.example/new"))
+        #expect(!direct.speaksTLS(to: "http://paste.example/new"))
+        #expect(!direct.speaksTLS(to: "tcp://termbin.example:9999"))
+        let tlsProxy = try policy(
+            Self.service,
+            environment: ["http_proxy": "https://p:8443", "all_proxy": "https://p:8443", "no_proxy": "near.example"])
+        #expect(tlsProxy.speaksTLS(to: "http://paste.example/new"))
+        #expect(tlsProxy.speaksTLS(to: "tcp://termbin.example:9999"))
+        // Exempt from the proxy: straight to the server, no TLS.
+        #expect(!tlsProxy.speaksTLS(to: "http://near.example/new"))
+        let plainProxy = try policy(Self.service, environment: ["http_proxy": "http://p:3128"])
+        #expect(!plainProxy.speaksTLS(to: "http://paste.example/new"))
+    }
+
     @Test("proxy URLs: schemes, default ports, credentials kept out of what is shown")
     func proxyURLs() throws {
         let proxy = try #require(Proxy(parsing: "http://user:p%40ss@proxy.example:3128/"))

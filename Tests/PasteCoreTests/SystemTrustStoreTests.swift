@@ -102,6 +102,26 @@ struct SystemTrustStoreTests: ScopedSuite {
         #expect(find(root: try makeRoot()) == nil)
     }
 
+    @Test("looked up once per run: every service resolved after the first trusts what the first found")
+    func oncePerRun() throws {
+        let root = try makeRoot()
+        try place(at: "/etc/ssl/certs/ca-certificates.crt", in: root)
+        let context = Context(environment: ["PASTE_TEST_SYSTEM_ROOT": root])
+        let resolve = { (context: Context) throws in
+            try ConnectionPolicy.resolve(service: ConnectionSettings(), paste: ConnectionSettings(), context: context)
+        }
+        let first = try resolve(context)
+        #expect(first.trust.file == root + "/etc/ssl/certs/ca-certificates.crt")
+        // The places change during the run: the run's services keep the store it found.
+        try FileManager.default.removeItem(atPath: root + "/etc/ssl/certs/ca-certificates.crt")
+        try place(at: "/etc/pki/tls/certs/ca-bundle.crt", in: root)
+        #expect(try resolve(context).trust == first.trust)
+        // The next run looks again.
+        #expect(
+            try resolve(Context(environment: ["PASTE_TEST_SYSTEM_ROOT": root])).trust.file
+                == root + "/etc/pki/tls/certs/ca-bundle.crt")
+    }
+
     // MARK: - In words
 
     @Test("-v's trust line names the bundle or folder and what chose it")

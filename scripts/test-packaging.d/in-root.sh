@@ -4,6 +4,7 @@
 # started here ends with it, and 127.0.0.1 is the root's own).
 #
 #   SUITE=… VERSION=… DEB=… TARBALL=… [BUILD_SOURCE=1] bash /pkg/in-root.sh
+#   SUITE=… VERSION=… PACKAGE=rpm bash /pkg/in-root.sh
 #
 # It trusts the test CA through the root's own store (update-ca-certificates), installs the
 # .deb with apt (which must pull nothing but what the package declares, and download nothing),
@@ -12,6 +13,10 @@
 # paste under the root's own Xvfb and xclip. With BUILD_SOURCE=1 it then builds the Debian
 # source package in /pkg/src with the root's swiftlang, runs lintian (no errors), installs that
 # package instead and checks it the same way.
+#
+# With PACKAGE=rpm the .rpm is already installed (scripts/test-packaging installed it with rpm
+# --root from outside, apt knowing nothing of it): that pasteup is checked the same way, and it
+# pastes to the package's own paste-mock and reads the paste back.
 set -euo pipefail
 export LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive
 user=tester
@@ -124,7 +129,36 @@ check() { # LABEL BINARY
   say "$label: --version, pipeline, outbox --retry and hotkey paste all work ($bin)"
 }
 
+# A paste to the package's own paste-mock (plain http on 127.0.0.1), read back.
+check_mock() { # LABEL BINARY MOCK
+  local label=$1 bin=$2 mock=$3 base url text mock_pid
+  text="mock $SUITE $label"
+  as_user "$mock" --port 0 >/tmp/mock.out 2>/tmp/mock.err &
+  mock_pid=$!
+  wait_for 20 "$label: paste-mock to listen" grep -q '^listening on ' /tmp/mock.out
+  base=$(head -n 1 /tmp/mock.out | sed 's/^listening on //')
+  url=$(printf '%s\n' "$text" | as_user timeout 60 "$bin" --url "$base/pastes/create" 2>/tmp/err) \
+    || fail "$label: a paste to paste-mock: $(cat /tmp/err)"
+  [[ $url == "$base"/pastes/* ]] || fail "$label: a paste to paste-mock printed '$url' ($(cat /tmp/err))"
+  [[ $(python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())' \
+    "$url.txt") == "$text" ]] || fail "$label: paste-mock does not hold '$text' at $url.txt"
+  kill "$mock_pid"
+  wait "$mock_pid" 2>/dev/null || true
+  say "$label: a paste to its own paste-mock read back ($url)"
+}
+
 SECONDS=0
+if [[ ${PACKAGE:-deb} == rpm ]]; then
+  # Installed by rpm, not dpkg: coreutils' paste untouched, the package's files in place.
+  [[ $(dpkg -S /usr/bin/paste) == coreutils:* ]] || fail "/usr/bin/paste is not coreutils' any more"
+  ! dpkg -S /usr/bin/pasteup >/dev/null 2>&1 || fail "dpkg owns /usr/bin/pasteup: this root is not clean"
+  [[ $(readlink -f /usr/lib/paste/bin/paste) == /usr/bin/pasteup ]] || fail "/usr/lib/paste/bin/paste is not pasteup"
+  man -w pasteup >/dev/null || fail "no pasteup(1)"
+  check rpm /usr/bin/pasteup
+  check_mock rpm /usr/bin/pasteup /usr/bin/paste-mock
+  say "done in ${SECONDS}s"
+  exit 0
+fi
 install_deb "/pkg/$DEB"
 check deb /usr/bin/pasteup
 

@@ -88,6 +88,17 @@ public struct ConnectionPolicy: Sendable, Equatable {
         return noProxy.matches(host: Self.host(of: url)) ? nil : proxy
     }
 
+    /// Whether a transfer to `url` speaks TLS, so that `trust` verifies a certificate: an
+    /// https:// URL, or any URL sent through an https:// proxy (`trust` verifies the proxy's
+    /// certificate too). Straight to an http:// or tcp:// service no CA is read. `-v` names the
+    /// trust (`trustSummary`) only for a service this is true of.
+    public func speaksTLS(to url: String) -> Bool {
+        if let separator = url.firstRange(of: "://"), url[..<separator.lowerBound].lowercased() == "https" {
+            return true
+        }
+        return proxy(for: url)?.kind == .https
+    }
+
     /// The host of an http(s) URL: no user information, no port, brackets kept for IPv6.
     public static func host(of url: String) -> String {
         var rest = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
@@ -120,7 +131,8 @@ extension ConnectionPolicy {
     /// section, then `[paste]`, then the environment, then the built-in default.
     /// - Trust: `ca-file` and `ca-path` together replace the system store; else
     ///   `CURL_CA_BUNDLE` or `SSL_CERT_FILE`, and `SSL_CERT_DIR`; else the system's store where
-    ///   the distribution keeps it (`SystemTrustStore.find`, looked up here, once).
+    ///   the distribution keeps it (`SystemTrustStore.find`, looked up once per run:
+    ///   `context.systemTrust`).
     /// - Proxy: `proxy` (for http, https and tcp alike), else `http_proxy`, `https_proxy`,
     ///   `all_proxy` as curl reads them (tcp: `all_proxy` only); `no-proxy`, else
     ///   `no_proxy`/`NO_PROXY`.
@@ -159,7 +171,7 @@ extension ConnectionPolicy {
                 }
                 policy.trustSource = .environment(used: used, overridden: overridden)
             } else {
-                policy.trust = .system(SystemTrustStore.find(context: context))
+                policy.trust = .system(context.systemTrust.store(context: context))
             }
         }
 

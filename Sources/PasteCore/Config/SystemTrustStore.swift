@@ -1,3 +1,4 @@
+import Synchronization
 import SystemInterop
 
 /// The system's own certificate authorities, found where the distribution keeps them.
@@ -79,6 +80,30 @@ public struct SystemTrustStore: Sendable, Equatable {
             return SystemTrustStore(path: root + path, kind: .folder, origin: "hashed certificate folder")
         }
         return nil
+    }
+
+    /// The store `find` chose, kept for the rest of the run: every service a run resolves (its
+    /// own, the fallbacks, the image service, each `--retry` entry's) trusts the same store, so
+    /// the places are looked up once, not once per service. `Context.systemTrust` holds it.
+    public final class Lookup: Sendable {
+        /// What the lookup depended on, and what it found.
+        private let found = Mutex<(root: String, nixFile: String?, store: SystemTrustStore?)?>(nil)
+
+        /// Nothing looked up yet.
+        public init() {}
+
+        /// The system's store: `find(context:)` the first time, the same answer after that.
+        /// A context whose root or `NIX_SSL_CERT_FILE` differs (a test's) looks again.
+        public func store(context: Context) -> SystemTrustStore? {
+            let root = context.systemRoot
+            let nixFile = context.nonEmpty(SystemTrustStore.nixVariable)
+            return found.withLock { memo in
+                if let memo, memo.root == root, memo.nixFile == nixFile { return memo.store }
+                let store = SystemTrustStore.find(context: context)
+                memo = (root, nixFile, store)
+                return store
+            }
+        }
     }
 
     /// Whether `path` opens as a file and has at least one byte (a folder does not read).
