@@ -79,7 +79,7 @@ public enum PasteCommand {
                 return 126
             case .paste(let invocation):
                 // What a hotkey run could show nobody, now that a person reads stderr.
-                UnseenOutcomes.sayAll(environment: environment, output: output)
+                UnseenOutcomes.sayAll(environment: context.environment, output: output)
                 do {
                     return try Runner(invocation: invocation, context: context, output: output, seams: seams).run()
                         .rawValue
