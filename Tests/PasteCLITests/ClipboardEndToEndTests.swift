@@ -278,7 +278,7 @@ struct ClipboardEndToEndTests: ScopedSuite {
         try xvfb.startXclip(png, type: "image/png")
         let image = try paste.run(["-c", "--no-notify", "--url", server.baseURL + "/pastes/create"])
         #expect(image.status == 65)
-        #expect(image.err.hasPrefix("paste: the clipboard holds an image (image/png) but service '"))
+        #expect(image.err.hasPrefix("paste: the clipboard holds an image (PNG), but service '"))
         #expect(image.err.contains("image-service"))
     }
 }

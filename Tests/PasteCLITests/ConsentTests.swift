@@ -154,7 +154,9 @@ struct ConsentTests: ScopedSuite {
                 + "content-field = paste[body]\nfield = paste[authorization]=burger\n")
         let result = try onTerminal([], stdin: "to mine\n", answers: ["c\n", "mine\n"])
         #expect(result.status == 0, "terminal: \(result.out)")
-        #expect(result.out.contains("Services: paste.rs, termbin, 0x0, bpa.st, privatebin, mine\r\nService: mine"))
+        #expect(
+            result.out.contains(
+                "Services: paste.rs, termbin, 0x0, bpa.st, privatebin, gist, gitlab, opengist, mine\r\nService: mine"))
         #expect(try mock.posts().map(\.path) == ["/pastes/create"])
         #expect(try String(contentsOfFile: paste.configPath, encoding: .utf8).contains("\n    service = mine\n"))
     }

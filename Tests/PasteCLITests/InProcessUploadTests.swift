@@ -394,7 +394,7 @@ struct InProcessUploadTests: ScopedSuite {
         #expect(run.requests.isEmpty)
         #expect(
             run.err
-                == "paste: nothing to paste: stdin is a terminal and there is no display to read a clipboard from\n"
+                == "paste: nothing to paste: no text on stdin, and no display to read a clipboard from\n"
                 + "paste: pipe text in (cmd | paste), or use -f FILE\n")
     }
 

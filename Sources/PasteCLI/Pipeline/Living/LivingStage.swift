@@ -166,7 +166,8 @@ enum LivingStage {
     /// what the service holds, or an update older than another waiting update of its name
     /// (last writer wins). Creates are never merged. Entries a live run holds are left.
     static func dropObsolete(outbox: Outbox, context: Context, output: Output, only name: String? = nil) {
-        let items = ((try? outbox.listing(recovering: true).items) ?? []).filter {
+        // A look only: the recovery pass (and what it says) is the run's own listing's, after.
+        let items = ((try? outbox.listing(recovering: false).items) ?? []).filter {
             guard let living = $0.entry.metadata.living else { return false }
             return name == nil || living == name
         }
