@@ -218,8 +218,8 @@ struct SidDesktopTests: SidSuite {
                 #expect(result.out == "")
                 #expect(
                     result.err
-                        == "paste: the clipboard holds a password: its owner marks it x-kde-passwordManagerHint = "
-                        + "secret, so it is never uploaded (--force does not change that)\n")
+                        == "paste: the clipboard holds a password (the program it was copied from marks it secret), "
+                        + "so it is never uploaded, not even with --force\n")
                 #expect(result.status == 77)
             }
             #expect(try mock.posts().isEmpty)
@@ -354,8 +354,8 @@ struct SidDesktopTests: SidSuite {
             #expect(result.out == "")
             #expect(
                 result.err
-                    == "paste: the clipboard holds a password: its owner marks it x-kde-passwordManagerHint = "
-                    + "secret, so it is never uploaded (--force does not change that)\n")
+                    == "paste: the clipboard holds a password (the program it was copied from marks it secret), "
+                    + "so it is never uploaded, not even with --force\n")
             #expect(result.status == 77)
             #expect(try mock.posts().isEmpty)
         }
