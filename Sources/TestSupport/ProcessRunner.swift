@@ -150,6 +150,23 @@ public func waitUntil(
     }
 }
 
+/// Checks `condition` every quarter second for `seconds`, and throws the first time it does not
+/// hold: for what must stay true while real time passes (a card still shown 30 s later).
+public func holdsThroughout(_ what: String, seconds: Double, _ condition: () throws -> Bool) throws {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        guard try condition() else { throw ConditionBroken(what: what) }
+        usleep(250_000)
+    }
+    guard try condition() else { throw ConditionBroken(what: what) }
+}
+
+/// Raised by `holdsThroughout` when its condition stopped holding.
+public struct ConditionBroken: Error, CustomStringConvertible {
+    public var what: String
+    public var description: String { "no longer true: \(what)" }
+}
+
 /// Raised by `waitUntil` when its condition never held.
 public struct ConditionTimedOut: Error, CustomStringConvertible {
     public var what: String

@@ -161,9 +161,7 @@ struct DunstActionTests: ScopedSuite {
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = result.out.trimmingCharacters(in: .newlines)
         try xvfb.putOnClipboard("something newer")
-        // The subject of the test is the time that passes, not a condition awaited.
-        Thread.sleep(forTimeInterval: 30)
-        #expect(try dunst.displayed() == 1)
+        try holdsThroughout("the success card shown", seconds: 30) { try dunst.displayed() == 1 }
         try dunst.choose("Copy link")
         try waitUntil("the URL on the clipboard again", timeout: 20) { (try? xvfb.clipboardText()) == url }
     }

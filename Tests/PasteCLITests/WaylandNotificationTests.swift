@@ -255,9 +255,7 @@ struct MakoActionTests: ScopedSuite {
         let url = result.out.trimmingCharacters(in: .newlines)
         let copied = try card(mako, saying: "Copied")
         try sway.waylandCopy(Data("something newer".utf8))
-        // The subject of the test is the time that passes, not a condition awaited.
-        Thread.sleep(forTimeInterval: 30)
-        #expect(try mako.cards().count == 1)
+        try holdsThroughout("the success card shown", seconds: 30) { try mako.cards().count == 1 }
         try mako.choose("Copy link", on: try #require(copied["id"] as? Int))
         try waitUntil("the URL on the clipboard again", timeout: 20) {
             (try? sway.waylandClipboard().out) == url
