@@ -156,7 +156,7 @@ struct ConsentTests: ScopedSuite {
         #expect(result.status == 0, "terminal: \(result.out)")
         #expect(
             result.out.contains(
-                "Services: paste.rs, termbin, 0x0, bpa.st, privatebin, gist, gitlab, opengist, mine\r\nService: mine"))
+                "Services: paste.rs, termbin, 0x0, bpa.st, privatebin, mine\r\nService: mine"))
         #expect(try mock.posts().map(\.path) == ["/pastes/create"])
         #expect(try String(contentsOfFile: paste.configPath, encoding: .utf8).contains("\n    service = mine\n"))
     }

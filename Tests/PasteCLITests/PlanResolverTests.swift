@@ -343,4 +343,26 @@ struct PlanResolverTests {
             try plan("[service \"dpaste\"]\nurl = http://127.0.0.1:9/api/v2/\nfallback = termbin\n").fallbacks.map(
                 \.name) == ["termbin"])
     }
+
+    @Test("\"choose another\" leaves out the services that need a token until a header gives it")
+    func choicesNeedTheirToken() throws {
+        func choices(_ config: String) throws -> [String] {
+            guard case .paste(let invocation) = try parseCommandLine([]) else { throw CancellationError() }
+            let resolver = PlanResolver(
+                invocation: invocation, context: Context(environment: Self.environment(.headless)),
+                facts: PlanResolver.Facts(standardInput: .stream, isErrorTerminal: false))
+            let configuration = try Configuration(file: ConfigFile(parsing: config, path: "/config"))
+            let plan = try resolver.resolve(configuration, windows: resolver.windows(for: configuration.settings))
+            return try #require(plan.consent).choices
+        }
+        let shipped = try choices("")
+        #expect(shipped.contains("termbin") && shipped.contains("bpa.st"))
+        #expect(!shipped.contains("gist") && !shipped.contains("gitlab") && !shipped.contains("opengist"))
+        #expect(!shipped.contains("dpaste"))
+        let given = try choices(
+            "[service \"gist\"]\nheader = authorization: Bearer ${env:GH_TOKEN}\n"
+                + "[service \"gitlab\"]\nheader = X-Other: 1\n")
+        #expect(given.contains("gist"))
+        #expect(!given.contains("gitlab"))
+    }
 }

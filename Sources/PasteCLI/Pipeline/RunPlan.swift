@@ -120,8 +120,11 @@ struct RunPlan: Sendable {
             return "\(host) (or \(fallbackHosts.joined(separator: ", then ")) when it is down)"
         }
 
-        /// The names "choose another" offers: the services that take text, but the default.
-        var choices: [String] { services.filter { $0.accepts.takesText && $0.name != service }.map(\.name) }
+        /// The names "choose another" offers: the services that take text and can be used as
+        /// they stand (a gist without its token cannot), but the default.
+        var choices: [String] {
+            services.filter { $0.accepts.takesText && $0.hasCredential && $0.name != service }.map(\.name)
+        }
     }
 
     /// Where the text comes from, stdin's kind looked at once.

@@ -162,6 +162,7 @@ public enum BuiltInServices {
             url: "gists/{id}", method: "PATCH",
             jsonTemplate: ConfigValue(#"{"files": {"{filename}": {"content": "{content}"}}}"#),
             idRule: try? Template(configText: "{json:/id}", use: .result), deleteURL: "gists/{id}")
+        profile.tokenHeader = "Authorization"
         profile.summary = "GitHub gists (secret, a token needed, --update keeps one)"
         return profile
     }
@@ -185,6 +186,7 @@ public enum BuiltInServices {
             jsonTemplate: ConfigValue(
                 #"{"files": [{"action": "update", "file_path": "{filename}", "content": "{content}"}]}"#),
             idRule: try? Template(configText: "{json:/id}", use: .result), deleteURL: "snippets/{id}")
+        profile.tokenHeader = "PRIVATE-TOKEN"
         profile.summary = "GitLab snippets (private, a token needed, --update keeps one)"
         return profile
     }
@@ -206,6 +208,7 @@ public enum BuiltInServices {
             url: "gists/{id}", method: "PATCH",
             jsonTemplate: ConfigValue(#"{"files": {"{filename}": {"content": "{content}"}}}"#),
             idRule: try? Template(configText: "{json:/id}", use: .result), deleteURL: "gists/{id}")
+        profile.tokenHeader = "Authorization"
         profile.summary = "an Opengist instance (unlisted, a token needed, --update keeps one)"
         return profile
     }

@@ -183,6 +183,18 @@ public struct ServiceProfile: Sendable, Equatable {
     public var shareXPath: String?
     /// A one-line description for `--list-services`.
     public var summary: String = ""
+    /// The header that must carry the person's token before the service takes anything
+    /// (`Authorization` for gists, `PRIVATE-TOKEN` for GitLab); nil when none is needed.
+    public var tokenHeader: String?
+    /// Whether the service can be used as it stands: it needs no token, or a `header` line
+    /// names the one it needs. "Choose another" offers only these.
+    public var hasCredential: Bool {
+        guard let tokenHeader else { return true }
+        return headers.contains { header in
+            guard let colon = header.raw.firstIndex(of: ":") else { return false }
+            return header.raw[..<colon].trimmingSpaces().lowercased() == tokenHeader.lowercased()
+        }
+    }
     /// Whether the profile is one of paste's own.
     public var isBuiltIn = false
     /// Where `[service "NAME"]` was declared.
