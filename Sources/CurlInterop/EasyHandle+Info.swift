@@ -30,6 +30,42 @@ public struct TransferInfo: Sendable, Equatable {
     /// The status a proxy answered a CONNECT with (`CURLINFO_HTTP_CONNECTCODE`), 0 when no
     /// tunnel was asked for.
     public var connectCode: Int
+    /// What a SOCKS proxy said about the server it was asked to reach
+    /// (`CURLINFO_PROXY_ERROR`), when it said the server itself could not be reached or named:
+    /// the proxy works, and the server behind it is down.
+    public var proxyTargetFailure: ProxyTargetFailure?
+}
+
+/// A SOCKS proxy's answer that the server behind it is down (libcurl's `CURLPX_REPLY_*`),
+/// as opposed to a proxy that fails by itself.
+public enum ProxyTargetFailure: Sendable, Equatable {
+    /// The server refused the proxy's connection (SOCKS5 reply 5).
+    case refused
+    /// No route to the server or its network, or the connection's time ran out (replies 3, 4, 6).
+    case unreachable
+    /// The server's name could not be resolved here, for a proxy that takes addresses
+    /// (`socks5://`, `socks4://`).
+    case unresolved
+
+    init?(code: Int) {
+        switch code {
+        case Int(CURLPX_REPLY_CONNECTION_REFUSED.rawValue): self = .refused
+        case Int(CURLPX_REPLY_HOST_UNREACHABLE.rawValue), Int(CURLPX_REPLY_NETWORK_UNREACHABLE.rawValue),
+            Int(CURLPX_REPLY_TTL_EXPIRED.rawValue):
+            self = .unreachable
+        case Int(CURLPX_RESOLVE_HOST.rawValue): self = .unresolved
+        default: return nil
+        }
+    }
+
+    /// The words for it, as errno would say them.
+    public var reason: String {
+        switch self {
+        case .refused: "Connection refused"
+        case .unreachable: "No route to host"
+        case .unresolved: "cannot resolve it"
+        }
+    }
 }
 
 extension EasyHandle {
@@ -48,7 +84,8 @@ extension EasyHandle {
             osErrno: Int32(truncatingIfNeeded: long(CURLINFO_OS_ERRNO)),
             newConnections: long(CURLINFO_NUM_CONNECTS),
             primaryIP: string(CURLINFO_PRIMARY_IP) ?? "",
-            connectCode: long(CURLINFO_HTTP_CONNECTCODE))
+            connectCode: long(CURLINFO_HTTP_CONNECTCODE),
+            proxyTargetFailure: ProxyTargetFailure(code: long(CURLINFO_PROXY_ERROR)))
     }
 
     private func long(_ item: CURLINFO) -> Int {

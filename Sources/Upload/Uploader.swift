@@ -558,6 +558,14 @@ public final class Uploader {
                     requestSent: earlier)
             case .operationTimedOut where timeoutPhase(info, budget: budget) == .connect:
                 return .proxyUnreachable(proxy: proxy.authority, detail: "timed out", requestSent: earlier)
+            // The proxy works and says the server behind it is down: as a direct connection
+            // refused, so fallback and the outbox treat it the same.
+            case .proxyHandshake where info?.proxyTargetFailure == .unresolved:
+                return .couldNotResolve(host: Endpoint(url).bareHost, requestSent: earlier)
+            case .proxyHandshake where info?.proxyTargetFailure != nil:
+                let reason = info?.proxyTargetFailure?.reason ?? ""
+                return .couldNotConnect(
+                    url: url, detail: "\(reason) (said proxy \(proxy.authority))", requestSent: earlier)
             case .proxyHandshake:
                 return .proxyFailed(proxy: proxy.authority, detail: error.reason, requestSent: earlier)
             // No answer to a CONNECT yet (or none asked for): the TLS that failed was the proxy's.

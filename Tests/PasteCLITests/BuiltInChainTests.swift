@@ -41,6 +41,28 @@ struct BuiltInChainTests: ScopedSuite {
         #expect(paste.filename == "notes")
     }
 
+    @Test("through a SOCKS proxy that cannot reach dpaste.com (refused behind it), the text goes to bpa.st")
+    func refusedBehindTheProxy() throws {
+        let certificates = try TestCertificates(serverNames: ["bpa.st"])
+        let tls = try FixtureServer.tlsForwarder(to: mock.port, certificates: certificates)
+        // A port nothing listens on: the proxy answers "connection refused" (SOCKS5 reply 5).
+        let closed = try ServerProcess.freePort()
+        let proxy = try FixtureServer.socks5Proxy(names: [
+            "dpaste.com": "127.0.0.1:\(closed)", "bpa.st": "127.0.0.1:\(tls.port)",
+        ])
+        try paste.writeConfig(
+            "[paste]\nservice = dpaste\nretries = 0\nproxy = socks5h://127.0.0.1:\(proxy.port)\n"
+                + "ca-file = \(certificates.caFile)\n")
+        let result = try paste.run(["--no-copy"], stdin: "refused behind the proxy\n")
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(
+            result.err
+                == "paste: dpaste failed (cannot connect to dpaste.com:443: Connection refused (said proxy "
+                + "127.0.0.1:\(proxy.port))): the text went to 'bpa.st' instead\n")
+        #expect(Self.connects(proxy) == ["CONNECT name dpaste.com:443", "CONNECT name bpa.st:443"])
+        #expect(try mock.pastes().map(\.data) == [Data("refused behind the proxy\n".utf8)])
+    }
+
     @Test(
         "a dpaste moved to another host (its own section, or base = dpaste) has no fallback: no other name is asked",
         arguments: ["dpaste", "mine"])
