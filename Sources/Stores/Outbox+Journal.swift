@@ -24,7 +24,8 @@ extension Outbox {
     ///   - text: What the entry holds and how it comes in.
     ///   - metadata: Where the paste goes; its `created` is taken from the clock.
     /// - Returns: The claim on the new entry, held by this run until it lets it go: for
-    ///   `.reading`, still to be read into; for `.bytes` and `.file`, whole and `retryable`.
+    ///   `.reading`, still to be read into; for `.bytes`, whole and `retryable`; for `.file`,
+    ///   whole (its length recorded) and `writing` until the run records what became of it.
     /// - Throws: `StoreError` when the outbox cannot take the entry, or (`cannotRead`) the file
     ///   cannot be read; a half-made entry is removed.
     public func journal(_ text: JournalText, _ metadata: OutboxEntry.Metadata) throws(StoreError) -> OutboxClaim {
