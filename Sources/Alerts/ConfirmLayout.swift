@@ -5,7 +5,7 @@ struct ConfirmLayout {
     /// The window's size.
     let size: Size
     /// The buttons.
-    let buttons: ButtonStackLayout
+    let buttons: ButtonLayout
     private let staticCommands: [DrawCommand]
 
     /// Lines of message shown before the rest is cut (a confirm may explain more than a toast).
@@ -19,7 +19,8 @@ struct ConfirmLayout {
             TextWrapping.sanitized(message, keepsNewlines: true), role: .body, color: Palette.text,
             maxLines: Self.maximumMessageLines)
         column.skip(metrics.padding)
-        buttons = ButtonStackLayout(
+        buttons = ButtonLayout(
+            .stack,
             labels: labels, x: column.x, y: column.y, width: column.width, metrics: metrics, measurer: measurer)
         size = Size(width: width, height: column.y + buttons.height + metrics.padding)
         staticCommands = surfaceCommands(size: size, metrics: metrics) + text

@@ -8,7 +8,7 @@ struct NotificationLayout {
     /// Everything to draw.
     let commands: [DrawCommand]
     /// The toast's buttons (`Alerts.Notification.actions`), under the text.
-    let buttons: ButtonRowLayout
+    let buttons: ButtonLayout
 
     init(_ note: Alerts.Notification, thumbnail: Thumbnail? = nil, metrics: Metrics, measurer: any TextMeasuring) {
         let width = metrics.notificationWidth
@@ -26,7 +26,8 @@ struct NotificationLayout {
         }
         let textBottom = max(column.y, thumbnailBox?.maxY ?? 0)
         let buttonsX = metrics.accentWidth + metrics.padding
-        buttons = ButtonRowLayout(
+        buttons = ButtonLayout(
+            .row,
             labels: note.actions, x: buttonsX, y: textBottom + metrics.gap, width: width - buttonsX - metrics.padding,
             metrics: metrics, measurer: measurer)
         let height = (note.actions.isEmpty ? textBottom : textBottom + metrics.gap + buttons.height) + metrics.padding

@@ -9,7 +9,7 @@ struct PromptLayout {
     /// The text field's rectangle.
     let fieldRect: Rect
     /// The OK and Cancel buttons.
-    let buttons: ButtonStackLayout
+    let buttons: ButtonLayout
     private let staticCommands: [DrawCommand]
     private let metrics: Metrics
 
@@ -31,7 +31,8 @@ struct PromptLayout {
         column.skip(metrics.gap + metrics.gap / 2)
         fieldRect = Rect(x: column.x, y: column.y, width: column.width, height: metrics.fieldHeight)
         column.skip(metrics.fieldHeight + metrics.padding)
-        buttons = ButtonStackLayout(
+        buttons = ButtonLayout(
+            .stack,
             labels: Self.buttonLabels, x: column.x, y: column.y, width: column.width, metrics: metrics,
             measurer: measurer)
         size = Size(width: width, height: column.y + buttons.height + metrics.padding)

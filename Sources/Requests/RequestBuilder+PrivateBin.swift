@@ -43,7 +43,7 @@ extension RequestBuilder {
             body: .rendered(sealed.body, contentType: "application/json"), result: profile.result)
         request.linkFragment = sealed.fragment
         request.contentChecks = .text(in: .privatebin)
-        request.responseTimeout = profile.responseTimeout.map { .seconds($0) }
+        request.responseTimeout = profile.responseTimeout
         return (request, BodyPreview(text: sealed.preview, contentBytes: bytes.count))
     }
 

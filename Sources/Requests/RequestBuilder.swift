@@ -287,7 +287,7 @@ public struct RequestBuilder: Sendable {
                 try expansion.resolveBeforeAnswer(message, origin: nil, values: values)
             })
         request.contentChecks = .text(in: profile.format)
-        request.responseTimeout = profile.responseTimeout.map { .seconds($0) }
+        request.responseTimeout = profile.responseTimeout
         request.guessedLanguage = guessed
         return request
     }

@@ -14,6 +14,10 @@ import SystemInterop
 ///
 /// ## The journal protocol
 ///
+/// A run makes its entries through one call, `journal(_:_:)` (a `JournalText`: stdin about to be
+/// read, bytes in memory, or a file), which takes the first step below the way its text needs;
+/// `create` and `createReading` are those steps.
+///
 /// 1. `create` reserves `N.content` with `O_CREAT | O_EXCL | O_NOFOLLOW` (the name, across
 ///    processes), takes an exclusive `flock` on it (held by the returned `OutboxClaim` until the
 ///    run lets it go: the lock is how every other run tells a live entry from a dead one), then

@@ -17,8 +17,8 @@ import PasteCore
 public struct RetryPolicy: Sendable {
     /// What to do next.
     public enum Decision: Sendable, Equatable {
-        /// Send again after this many seconds.
-        case retry(afterSeconds: Double)
+        /// Send again after this wait.
+        case retry(after: Duration)
         /// Do not send again (success, a final failure, or attempts used up).
         case stop
     }
@@ -26,9 +26,9 @@ public struct RetryPolicy: Sendable {
     /// The most attempts in all, the first included.
     public var maximumAttempts: Int
     /// The backoff before the second attempt; it doubles for each later one.
-    public var baseDelay: Double
+    public var baseDelay: Duration
     /// The longest wait: backoff is capped here, and a `Retry-After` asking more stops retrying.
-    public var maximumDelay: Double
+    public var maximumDelay: Duration
     /// A uniform random number in 0..<1 (for jitter).
     public var random: @Sendable () -> Double
     /// Now, in seconds since 1970 (to read `Retry-After` dates).
@@ -36,7 +36,7 @@ public struct RetryPolicy: Sendable {
 
     /// Makes a policy; by default 4 attempts, 1 s doubling backoff capped at 60 s.
     public init(
-        maximumAttempts: Int = 4, baseDelay: Double = 1, maximumDelay: Double = 60,
+        maximumAttempts: Int = 4, baseDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(60),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
@@ -52,54 +52,54 @@ public struct RetryPolicy: Sendable {
         guard attempt < maximumAttempts else { return .stop }
         switch outcome {
         case .failure(let error):
-            return error.disposition.isRetriedNow ? .retry(afterSeconds: backoff(attempt: attempt)) : .stop
+            return error.disposition.isRetriedNow ? .retry(after: backoff(attempt: attempt)) : .stop
         case .success(let response):
             if RefusedBeforeBody.applies(status: response.status, isBodyTaken: response.isBodyTaken),
                 !Self.retryableStatuses.contains(response.status)
             {
-                return .retry(afterSeconds: backoff(attempt: attempt))
+                return .retry(after: backoff(attempt: attempt))
             }
             guard Self.retryableStatuses.contains(response.status) else { return .stop }
             guard let header = response.header("Retry-After") else {
-                return .retry(afterSeconds: backoff(attempt: attempt))
+                return .retry(after: backoff(attempt: attempt))
             }
-            guard let wait = retryAfterSeconds(header) else {
-                return .retry(afterSeconds: backoff(attempt: attempt))
+            guard let wait = retryAfter(header) else {
+                return .retry(after: backoff(attempt: attempt))
             }
-            return wait <= maximumDelay ? .retry(afterSeconds: wait) : .stop
+            return wait <= maximumDelay ? .retry(after: wait) : .stop
         }
     }
 
     /// 429 Too Many Requests and 503 Service Unavailable: the server asks to come back later.
     static let retryableStatuses: Set<Int> = [429, 503]
 
-    /// How long a 429 or 503 answer asks the client to wait (its `Retry-After`), in seconds;
-    /// nil for any other answer or when it does not say. For the outbox, which waits at least
-    /// that long before `paste --retry` sends the text again.
-    public func requestedDelay(of response: UploadResponse) -> Double? {
+    /// How long a 429 or 503 answer asks the client to wait (its `Retry-After`); nil for any
+    /// other answer or when it does not say. For the outbox, which waits at least that long
+    /// before `paste --retry` sends the text again.
+    public func requestedDelay(of response: UploadResponse) -> Duration? {
         guard Self.retryableStatuses.contains(response.status), let header = response.header("Retry-After") else {
             return nil
         }
-        return retryAfterSeconds(header)
+        return retryAfter(header)
     }
 
     /// Exponential backoff with "equal jitter": half the step, plus up to the other half at
     /// random, so clients that failed together do not return together.
-    func backoff(attempt: Int) -> Double {
-        let step = min(maximumDelay, baseDelay * Double(1 << min(max(attempt - 1, 0), 30)))
-        return step / 2 + random() * step / 2
+    func backoff(attempt: Int) -> Duration {
+        let step = min(maximumDelay, baseDelay * (1 << min(max(attempt - 1, 0), 30)))
+        return step / 2 + (step / 2) * random()
     }
 
     /// The wait a `Retry-After` value asks for: delay-seconds, or an HTTP date minus now
     /// (RFC 9110 §10.2.3); nil when it is neither.
-    func retryAfterSeconds(_ value: String) -> Double? {
+    func retryAfter(_ value: String) -> Duration? {
         let trimmed = String(
             value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
-            return Double(trimmed)
+            return Double(trimmed).map { .seconds($0) }
         }
         guard let date = HTTPDate.parse(trimmed) else { return nil }
-        return max(0, date - now())
+        return .seconds(max(0, date - now()))
     }
 }
 

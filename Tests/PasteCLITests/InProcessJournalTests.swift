@@ -103,4 +103,16 @@ struct InProcessJournalTests: ScopedSuite {
         #expect(run.requests.first?.teePath == nil)
         #expect(try harness.outboxContents() == ["small\n"])
     }
+
+    @Test("a -f file too large for memory that fails: copied whole into one entry only then, retryable")
+    func largeFileKeptOnFailure() throws {
+        try harness.writeConfig(harnessConfig())
+        let path = try home.write(String(decoding: Self.streamed, as: UTF8.self), to: "files/large.log")
+        let run = try harness.run(["--no-copy", "-f", path], answers: [.http(503, body: "busy")])
+        #expect(run.status == 75, "stderr: \(run.err)")
+        #expect(run.requests.first?.teePath == nil)
+        #expect(try harness.outboxStates() == ["retryable"])
+        #expect(try harness.outboxEntries().first?["bytes"] as? Int == Self.streamed.count)
+        #expect(try harness.outboxContents().map { Array($0.utf8) } == [Self.streamed])
+    }
 }

@@ -152,7 +152,7 @@ struct HostileValueTests {
         #expect(configuration.settings.repeatWindow == .zero)
         let service = try configuration.service(named: "x")
         #expect(service.maximumBytes == 1 << 40)
-        #expect(service.responseTimeout == 2.5)
+        #expect(service.responseTimeout == .milliseconds(2500))
         #expect(Settings().timeouts.response == .seconds(60))
         for (key, value) in [
             ("stall-timeout", "0.5"), ("connect-timeout", "2h"), ("retries", "11"), ("timeout", "-0"),

@@ -73,7 +73,7 @@ struct RequestContentCheckTests: ScopedSuite {
     @Test("every text request carries its checks and its service's response-timeout")
     func requestCarriesChecks() throws {
         var multipart = profile(.multipart)
-        multipart.responseTimeout = 5
+        multipart.responseTimeout = .seconds(5)
         var builder = RequestBuilder(profile: multipart, context: Context(environment: [:]))
         let request = try builder.build(content: .bytes([0x61]), options: PasteOptions())
         #expect(request.contentChecks == ContentChecks(refusesBinary: true, utf8Format: nil))

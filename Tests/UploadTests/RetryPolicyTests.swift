@@ -9,7 +9,8 @@ struct RetryPolicyTests {
     /// 1994-11-06 08:49:37 UTC, the RFC's example date, minus 10 seconds.
     static let now: Double = 784_111_777 - 10
     let policy = RetryPolicy(
-        maximumAttempts: 4, baseDelay: 2, maximumDelay: 60, random: { 0.5 }, now: { RetryPolicyTests.now })
+        maximumAttempts: 4, baseDelay: .seconds(2), maximumDelay: .seconds(60), random: { 0.5 },
+        now: { RetryPolicyTests.now })
 
     static func response(_ status: Int, retryAfter: String? = nil) -> Result<UploadResponse, UploadError> {
         .success(
@@ -22,12 +23,12 @@ struct RetryPolicyTests {
         (
             "refused connection, first attempt: backoff 2s half-jittered",
             .failure(.couldNotConnect(url: "http://h/", detail: "refused", requestSent: false)), 1,
-            .retry(afterSeconds: 1.5)
+            .retry(after: .seconds(1.5))
         ),
         (
             "refused connection, third attempt: 8s step",
             .failure(.couldNotConnect(url: "http://h/", detail: "refused", requestSent: false)), 3,
-            .retry(afterSeconds: 6)
+            .retry(after: .seconds(6))
         ),
         (
             "refused connection, attempts used up",
@@ -35,11 +36,11 @@ struct RetryPolicyTests {
         ),
         (
             "DNS failure before sending", .failure(.couldNotResolve(host: "h", requestSent: false)), 1,
-            .retry(afterSeconds: 1.5)
+            .retry(after: .seconds(1.5))
         ),
         (
             "connect timeout", .failure(.timedOut(url: "http://h/", phase: .connect, requestSent: false)), 2,
-            .retry(afterSeconds: 3)
+            .retry(after: .seconds(3))
         ),
         (
             "stall after the body went out",
@@ -58,27 +59,27 @@ struct RetryPolicyTests {
         ("local read failure", .failure(.readFailed(path: "/f", errno: .ioError, requestSent: false)), 1, .stop),
         ("success", response(200), 1, .stop),
         ("500", response(500), 1, .stop),
-        ("503 with seconds", response(503, retryAfter: "7"), 1, .retry(afterSeconds: 7)),
-        ("429 with seconds", response(429, retryAfter: " 0 "), 1, .retry(afterSeconds: 0)),
+        ("503 with seconds", response(503, retryAfter: "7"), 1, .retry(after: .seconds(7))),
+        ("429 with seconds", response(429, retryAfter: " 0 "), 1, .retry(after: .seconds(0))),
         ("503 asking longer than the cap", response(503, retryAfter: "3600"), 1, .stop),
         (
             "503 with an IMF date 10s ahead", response(503, retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT"), 1,
-            .retry(afterSeconds: 10)
+            .retry(after: .seconds(10))
         ),
         (
             "503 with an RFC 850 date", response(503, retryAfter: "Sunday, 06-Nov-94 08:49:37 GMT"), 1,
-            .retry(afterSeconds: 10)
+            .retry(after: .seconds(10))
         ),
         (
             "503 with an asctime date", response(503, retryAfter: "Sun Nov  6 08:49:37 1994"), 1,
-            .retry(afterSeconds: 10)
+            .retry(after: .seconds(10))
         ),
         (
             "503 with a date in the past", response(503, retryAfter: "Sat, 05 Nov 1994 08:49:37 GMT"), 1,
-            .retry(afterSeconds: 0)
+            .retry(after: .seconds(0))
         ),
-        ("503 with garbage falls back to backoff", response(503, retryAfter: "soon"), 1, .retry(afterSeconds: 1.5)),
-        ("503 without Retry-After", response(503), 2, .retry(afterSeconds: 3)),
+        ("503 with garbage falls back to backoff", response(503, retryAfter: "soon"), 1, .retry(after: .seconds(1.5))),
+        ("503 without Retry-After", response(503), 2, .retry(after: .seconds(3))),
         ("503 on the last attempt", response(503, retryAfter: "1"), 4, .stop),
     ]
 
@@ -91,9 +92,10 @@ struct RetryPolicyTests {
 
     @Test("backoff is capped at the maximum delay")
     func backoffCap() {
-        let policy = RetryPolicy(maximumAttempts: 100, baseDelay: 1, maximumDelay: 60, random: { 0.999 }, now: { 0 })
-        #expect(policy.backoff(attempt: 40) <= 60)
-        #expect(policy.backoff(attempt: 40) > 59)
+        let policy = RetryPolicy(
+            maximumAttempts: 100, baseDelay: .seconds(1), maximumDelay: .seconds(60), random: { 0.999 }, now: { 0 })
+        #expect(policy.backoff(attempt: 40) <= .seconds(60))
+        #expect(policy.backoff(attempt: 40) > .seconds(59))
     }
 
     @Test(
@@ -123,7 +125,8 @@ struct RetryPolicyTests {
 /// after the body is not.
 @Suite("Retry policy: a 5xx before the body was taken")
 struct EarlyRefusalPolicyTests {
-    let policy = RetryPolicy(maximumAttempts: 4, baseDelay: 2, maximumDelay: 60, random: { 0.5 }, now: { 0 })
+    let policy = RetryPolicy(
+        maximumAttempts: 4, baseDelay: .seconds(2), maximumDelay: .seconds(60), random: { 0.5 }, now: { 0 })
 
     static func response(_ status: Int, isBodyTaken: Bool) -> Result<UploadResponse, UploadError> {
         .success(UploadResponse(status: status, effectiveURL: "http://h/", isBodyTaken: isBodyTaken))
@@ -132,7 +135,7 @@ struct EarlyRefusalPolicyTests {
     @Test("500, 502 and 504 before the body: backoff; after it: stop", arguments: [500, 502, 504])
     func status(_ status: Int) {
         #expect(
-            policy.decide(after: Self.response(status, isBodyTaken: false), attempt: 1) == .retry(afterSeconds: 1.5))
+            policy.decide(after: Self.response(status, isBodyTaken: false), attempt: 1) == .retry(after: .seconds(1.5)))
         #expect(policy.decide(after: Self.response(status, isBodyTaken: true), attempt: 1) == .stop)
         #expect(policy.decide(after: Self.response(status, isBodyTaken: false), attempt: 4) == .stop)
     }
@@ -140,7 +143,7 @@ struct EarlyRefusalPolicyTests {
     @Test("a 4xx before the body is still final; 503 is retried either way")
     func others() {
         #expect(policy.decide(after: Self.response(400, isBodyTaken: false), attempt: 1) == .stop)
-        #expect(policy.decide(after: Self.response(503, isBodyTaken: true), attempt: 1) == .retry(afterSeconds: 1.5))
+        #expect(policy.decide(after: Self.response(503, isBodyTaken: true), attempt: 1) == .retry(after: .seconds(1.5)))
     }
 
     @Test("the outbox keeps such a text retryable, with its own message and status 75")

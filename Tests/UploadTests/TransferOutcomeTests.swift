@@ -123,7 +123,7 @@ struct TransferOutcomeTests: ScopedSuite {
         let response = try Uploader().send(post("/status?code=503&retry_after=7", result: .body))
         #expect(response.status == 503)
         #expect(response.header("Retry-After") == "7")
-        #expect(RetryPolicy().decide(after: .success(response), attempt: 1) == .retry(afterSeconds: 7))
+        #expect(RetryPolicy().decide(after: .success(response), attempt: 1) == .retry(after: .seconds(7)))
     }
 
     @Test("a batch of 50 returns in order on a few reused connections")

@@ -156,7 +156,7 @@ struct PasteInput {
     /// read: binary data is no longer refused here, but goes where files go (`ServiceChoice`:
     /// a service that accepts files, else a one-line refusal naming `accepts`).
     ///
-    /// With `journal` (an outbox entry made for it before the read: `Outbox.createReading`),
+    /// With `journal` (an outbox entry made for it before the read: `PasteJob.FreshText.journal`),
     /// every chunk is written to the entry as soon as it is read, and the entry is marked whole
     /// the moment the read reaches the end: stdin's text is nowhere else, so a run killed at any
     /// moment after that leaves it in the outbox. A stream keeps the entry, holding its start:

@@ -201,7 +201,7 @@ struct PlanResolver {
             isVerbose: invocation.isVerbose,
             showsProgress: showsProgress,
             retryPolicy: RetryPolicy(
-                maximumAttempts: settings.retries + 1, maximumDelay: settings.maximumRetryAfter.timeInterval))
+                maximumAttempts: settings.retries + 1, maximumDelay: settings.maximumRetryAfter))
     }
 
     /// How uploads to `profile` connect (trust, client certificate, proxy), resolved from its

@@ -166,10 +166,12 @@ enum ReadStage {
             // is read, made before the read (not for a dry run, which keeps nothing).
             var journal: Result<OutboxClaim, StoreError>?
             if !plan.isDryRun {
-                let metadata = SendStage.metadata(
-                    of: PasteInput(content: .bytes([]), label: "stdin", fileName: nil), service: plan.route.service,
-                    plan: plan, options: plan.options, context: context)
-                journal = Result { () throws(StoreError) in try Outbox(context: context).createReading(metadata) }
+                let unread = PasteInput.unreadStandardInput(context.streams.input)
+                let text = PasteJob.FreshText(
+                    input: unread,
+                    metadata: SendStage.metadata(
+                        of: unread, service: plan.route.service, plan: plan, options: plan.options, context: context))
+                journal = Result { () throws(StoreError) in try text.journal(in: Outbox(context: context)) }
             }
             return [try PasteInput.standardInput(journal: journal, from: context.streams.input)]
         }

@@ -60,9 +60,9 @@ struct RecordStage {
     static func requestedTime(
         _ response: Result<UploadResponse, UploadError>, transfer: RunPlan.Transfer, context: Context
     ) -> Date? {
-        guard case .success(let answer) = response, let seconds = transfer.retryPolicy.requestedDelay(of: answer)
+        guard case .success(let answer) = response, let delay = transfer.retryPolicy.requestedDelay(of: answer)
         else { return nil }
-        return context.now().addingTimeInterval(seconds)
+        return context.now().addingTimeInterval(delay.timeInterval)
     }
 
     /// Records `job` by how it went: `answer` is what extract read from the server's answer,
@@ -243,14 +243,7 @@ struct RecordStage {
         }
         guard case .input(let fresh) = job.source else { return nil }
         if let journalFailure = job.journalFailure { throw journalFailure }
-        let input = fresh.input
-        if let bytes = input.bytes {
-            return try outbox.create(fresh.metadata, content: bytes).recordFailure(failure, nextAttempt: nextAttempt)
-        }
-        if case .file(let path, _) = input.content {
-            return try store(copyOf: path, metadata: fresh.metadata).recordFailure(failure, nextAttempt: nextAttempt)
-        }
-        throw .cannotOpen(path: outbox.folder, errno: .noSuchFileOrDirectory)
+        return try fresh.journal(in: outbox).recordFailure(failure, nextAttempt: nextAttempt)
     }
 
     /// Appends to a streamed input's entry what the failed upload never read: the rest of the
@@ -263,39 +256,10 @@ struct RecordStage {
         guard case .stream(let descriptor, let prefix, _, _) = input.content else { return }
         let kept = Int(try claim.contentSize())
         if kept < prefix.count { try claim.append(Array(prefix[kept...])) }
-        try Self.copy(from: input.label, into: claim) { body in
+        try Outbox.copy(from: input.label, into: claim) { body in
             try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk(body) }
         }
         try claim.finishContent()
-    }
-
-    /// Copies a file into a new outbox entry in chunks (a large `-f` file that failed to send).
-    private func store(copyOf path: String, metadata: OutboxEntry.Metadata) throws(StoreError) -> OutboxClaim {
-        let claim = try outbox.create(metadata)
-        do {
-            try Self.copy(from: "'\(path)'", into: claim) { body in try FileSystem.forEachChunk(ofFile: path, body) }
-            try claim.finishContent()
-        } catch {
-            try? claim.discard()
-            throw error
-        }
-        return claim
-    }
-
-    /// Appends every chunk `read` gives to the entry; a read failure is `cannotRead(source)`.
-    private static func copy(
-        from source: String, into claim: OutboxClaim,
-        _ read: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
-    ) throws(StoreError) {
-        do {
-            try read { try claim.append(Array($0)) }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as Errno {
-            throw .cannotRead(path: source, errno: error)
-        } catch {
-            throw .cannotRead(path: source, errno: .ioError)
-        }
     }
 
     // MARK: - Files

@@ -173,8 +173,12 @@ struct SendStage {
         case nil:
             // A living paste's text is journaled whatever it came from: an update that fails
             // waits in the outbox, and a newer one replaces it there (`LivingStage`).
-            if service.living != nil, let bytes = input.bytes {
-                do { job.claim = try outbox.create(metadata, content: bytes) } catch { job.journalFailure = error }
+            if service.living != nil, input.bytes != nil {
+                do {
+                    job.claim = try PasteJob.FreshText(input: input, metadata: metadata).journal(in: outbox)
+                } catch {
+                    job.journalFailure = error
+                }
             }
         }
         return .send(job)
@@ -320,18 +324,18 @@ struct SendStage {
             if Self.handsOverAtOnce(outcome, handsOver: handsOver) { return try outcome.get() }
             // A stream cannot be read twice; only in-memory and file bodies are retried.
             guard interruption?.hasArrived != true, request.isReplayable,
-                case .retry(let seconds) = policy.decide(after: outcome, attempt: attempt)
+                case .retry(let wait) = policy.decide(after: outcome, attempt: attempt)
             else {
                 return try outcome.get()
             }
             output.note(
-                "retrying in \(Duration.seconds(seconds).secondsText) (attempt \(attempt + 1) of \(policy.maximumAttempts))"
+                "retrying in \(wait.secondsText) (attempt \(attempt + 1) of \(policy.maximumAttempts))"
             )
             retrying?.showRetrying(
                 reason: Self.reason(of: outcome), attempt: attempt + 1,
                 of: policy.maximumAttempts)
             // The only sleep in paste: a back-off the server asked for (cut short by a signal).
-            guard sleep(.seconds(seconds), { interruption?.hasArrived == true }) else {
+            guard sleep(wait, { interruption?.hasArrived == true }) else {
                 return try outcome.get()
             }
             attempt += 1

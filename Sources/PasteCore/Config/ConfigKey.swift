@@ -75,15 +75,10 @@ public struct ConfigKeyValue: Sendable {
         return choice
     }
 
-    /// Seconds within `range` (`10`, `2.5s`, `1m`).
-    func seconds(_ range: SettingRange.Seconds) throws(ConfigError) -> Double {
-        guard let value = range.parse(entry.value) else { throw bad("\(range) (such as 10, 2.5s, 1m)") }
-        return value
-    }
-
-    /// A duration within `range`.
+    /// A duration within `range` (`10`, `2.5s`, `1m`).
     func duration(_ range: SettingRange.Seconds) throws(ConfigError) -> Duration {
-        .seconds(try seconds(range))
+        guard let seconds = range.parse(entry.value) else { throw bad("\(range) (such as 10, 2.5s, 1m)") }
+        return .seconds(seconds)
     }
 
     /// `NAME=VALUE`, split at the first `=` (the name not empty).

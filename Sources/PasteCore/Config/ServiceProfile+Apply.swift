@@ -147,7 +147,7 @@ extension ServiceProfile {
         },
         .init("response-timeout", .service, "the service's own response-timeout") {
             profile, value throws(ConfigError) in
-            profile.responseTimeout = try value.seconds(SettingRange.responseTimeout)
+            profile.responseTimeout = try value.duration(SettingRange.responseTimeout)
         },
         .init("summary", .service, "what --list-services says of it") { profile, value throws(ConfigError) in
             profile.summary = value.text

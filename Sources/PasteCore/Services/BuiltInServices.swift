@@ -148,23 +148,12 @@ public enum BuiltInServices {
     /// never has by itself: `header = Authorization: Bearer ${cmd:gh auth token}` in a
     /// `[service "gist"]` section.
     public static var gist: ServiceProfile {
-        var profile = ServiceProfile(name: "gist", url: ConfigValue("https://api.github.com/gists"))
-        profile.format = .json
-        profile.jsonTemplate = ConfigValue(
-            #"{"description": "{title:}", "public": false, "files": {"{filename}": {"content": "{content}"}}}"#)
-        profile.headers = [
-            ConfigValue("Accept: application/vnd.github+json"), ConfigValue("X-GitHub-Api-Version: 2022-11-28"),
-        ]
-        profile.isAlwaysPrivate = true
-        profile.result = .json(pointer: "/html_url")
-        profile.errorMessage = try? Template(configText: "{json:/message}", use: .result)
-        profile.updating = LivingUpdate(
-            url: "gists/{id}", method: "PATCH",
-            jsonTemplate: ConfigValue(#"{"files": {"{filename}": {"content": "{content}"}}}"#),
-            idRule: try? Template(configText: "{json:/id}", use: .result), deleteURL: "gists/{id}")
-        profile.tokenHeader = "Authorization"
-        profile.summary = "GitHub gists (secret, a token needed, --update keeps one)"
-        return profile
+        gistStyle(
+            name: "gist", url: "https://api.github.com/gists",
+            created:
+                #"{"description": "{title:}", "public": false, "files": {"{filename}": {"content": "{content}"}}}"#,
+            headers: ["Accept: application/vnd.github+json", "X-GitHub-Api-Version: 2022-11-28"],
+            errorPointer: "/message", summary: "GitHub gists (secret, a token needed, --update keeps one)")
     }
 
     /// GitLab snippets (REST API `POST /snippets`, `PUT /snippets/:id` with `files:
@@ -196,20 +185,34 @@ public enum BuiltInServices {
     /// `html_url`, its id `id`. The project's demo instance unless a `[service "opengist"]`
     /// section sets `url` (the instance's `/api/gists`) and `header = Authorization: Token …`.
     public static var opengist: ServiceProfile {
-        var profile = ServiceProfile(name: "opengist", url: ConfigValue("https://demo.opengist.io/api/gists"))
+        gistStyle(
+            name: "opengist", url: "https://demo.opengist.io/api/gists",
+            created:
+                #"{"title": "{title:{filename}}", "visibility": "unlisted", "files": {"{filename}": {"content": "{content}"}}}"#,
+            headers: [], errorPointer: "/error",
+            summary: "an Opengist instance (unlisted, a token needed, --update keeps one)")
+    }
+
+    /// A service with GitHub's gist API (GitHub's own, and Opengist's copy of it): a private
+    /// gist of one file made by a JSON body (`created`), its page `html_url`, its id `id`;
+    /// replaced in place by `PATCH gists/{id}` with a `files` map, deleted at `gists/{id}`; its
+    /// error message at `errorPointer` in a refusal's JSON.
+    private static func gistStyle(
+        name: String, url: String, created: String, headers: [String], errorPointer: String, summary: String
+    ) -> ServiceProfile {
+        var profile = ServiceProfile(name: name, url: ConfigValue(url))
         profile.format = .json
-        profile.jsonTemplate = ConfigValue(
-            #"{"title": "{title:{filename}}", "visibility": "unlisted", "files": {"{filename}": {"content": "{content}"}}}"#
-        )
+        profile.jsonTemplate = ConfigValue(created)
+        profile.headers = headers.map { ConfigValue($0) }
         profile.isAlwaysPrivate = true
         profile.result = .json(pointer: "/html_url")
-        profile.errorMessage = try? Template(configText: "{json:/error}", use: .result)
+        profile.errorMessage = try? Template(configText: "{json:\(errorPointer)}", use: .result)
         profile.updating = LivingUpdate(
             url: "gists/{id}", method: "PATCH",
             jsonTemplate: ConfigValue(#"{"files": {"{filename}": {"content": "{content}"}}}"#),
             idRule: try? Template(configText: "{json:/id}", use: .result), deleteURL: "gists/{id}")
         profile.tokenHeader = "Authorization"
-        profile.summary = "an Opengist instance (unlisted, a token needed, --update keeps one)"
+        profile.summary = summary
         return profile
     }
 }

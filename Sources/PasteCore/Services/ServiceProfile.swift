@@ -162,9 +162,9 @@ public struct ServiceProfile: Sendable, Equatable {
     public var deletionSource: String?
     /// The largest content the service accepts, checked before sending.
     public var maximumBytes: Int64?
-    /// Seconds its answer may take once the text is sent (`response-timeout` in its section),
+    /// How long its answer may take once the text is sent (`response-timeout` in its section),
     /// over `[paste]`'s.
-    public var responseTimeout: Double?
+    public var responseTimeout: Duration?
     /// Query parameters appended to the URL, in order (`query = name=value`); each value is
     /// filled, then percent-encoded whole.
     public var query: [(name: String, value: ConfigValue)] = []
