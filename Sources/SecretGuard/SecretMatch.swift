@@ -10,4 +10,7 @@ struct SecretMatch: Sendable, Equatable {
     /// A redacted excerpt (`AKIA…XY`).
     var excerpt: String
     var rank: SecretRule.Rank
+    /// Where the secret value begins, counted from `start` (0: the whole match is the secret);
+    /// the key name or scheme before it is what masking keeps (`SecretMasking`).
+    var valueOffset = 0
 }
