@@ -95,12 +95,16 @@ public struct SecretFinding: Sendable, Equatable, CustomStringConvertible {
     /// (`password=`), a URL's scheme and user, a header's scheme. What `--redact` masks is
     /// `offset + valueOffset ..< offset + length` (`SecretMasking`).
     public var valueOffset: Int
+    /// Whether it was found in decoded text (a base64 block, escapes) and placed back on the
+    /// bytes it came from: masking takes the whole encoded run around it.
+    public var isDecoded: Bool
 
     /// Makes a finding.
     public init(
         pattern: SecretPattern, offset: Int = 0, line: Int, column: Int, excerpt: String, length: Int = 0,
-        valueOffset: Int = 0
+        valueOffset: Int = 0, isDecoded: Bool = false
     ) {
+        self.isDecoded = isDecoded
         self.pattern = pattern
         self.offset = offset
         self.line = line

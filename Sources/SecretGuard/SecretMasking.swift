@@ -30,8 +30,8 @@ public struct MaskedSecret: Sendable, Equatable {
 /// check does not say where its value begins, its whole match is replaced (never less than the
 /// value). A private key block is replaced whole, from `-----BEGIN` to its `-----END …-----`
 /// line (the finding itself is only the header); a PuTTY key file up to its `Private-MAC:`
-/// line. A finding decoded from base64 takes the whole base64 run it came from, so no bits of
-/// the value are left in a character it shared with its neighbours.
+/// line. A finding decoded from base64 (`SecretFinding.isDecoded`) takes the whole base64 run it
+/// came from, so no bits of the value are left in a character it shared with its neighbours.
 ///
 /// The masked text is scanned again (`remaining`): a text whose mask left anything the guard
 /// finds must not be sent, as the guard would refuse it.
@@ -93,7 +93,8 @@ public struct SecretMasking: Sendable {
             finding.length > 0 ? min(text.count, offset + finding.length) : SecretText.lineEnd(text, of: offset)
         var start = min(offset + max(0, finding.valueOffset), end)
         var stop = end
-        // Inside a base64 run: the whole run (a character holds bits of two bytes).
+        // Decoded from inside a base64 run: the whole run (a character holds bits of two bytes).
+        guard finding.isDecoded else { return start < stop ? start..<stop : offset..<max(end, offset + 1) }
         if start > 0, start < text.count, isBase64Body(text[start - 1]), isBase64Body(text[start]) {
             while start > 0 && isBase64Body(text[start - 1]) { start -= 1 }
         }
