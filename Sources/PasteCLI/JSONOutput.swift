@@ -70,17 +70,18 @@ enum JSONOutput {
     }
 
     static func object(for record: HistoryRecord) -> String {
-        let members = [
-            "\"time\":\(JSONText.quote(JSONText.timestamp(record.time)))",
-            "\"service\":\(JSONText.quote(record.service))",
-            "\"url\":\(JSONText.quote(record.url))",
-            "\"bytes\":\(record.byteCount)",
-            "\"sha256\":\(JSONText.quote(record.sha256))",
-            "\"title\":\(record.title.map(JSONText.quote) ?? "null")",
-            "\"deletion_token\":\(record.deletionToken.map(JSONText.quote) ?? "null")",
-            "\"deletion_url\":\(record.deletionURL.map(JSONText.quote) ?? "null")",
-            "\"type\":\(record.type.map(JSONText.quote) ?? "null")",
-        ] + (record.redacted.map { ["\"redacted\":[" + $0.map(\.jsonObject).joined(separator: ",") + "]"] } ?? [])
+        let members =
+            [
+                "\"time\":\(JSONText.quote(JSONText.timestamp(record.time)))",
+                "\"service\":\(JSONText.quote(record.service))",
+                "\"url\":\(JSONText.quote(record.url))",
+                "\"bytes\":\(record.byteCount)",
+                "\"sha256\":\(JSONText.quote(record.sha256))",
+                "\"title\":\(record.title.map(JSONText.quote) ?? "null")",
+                "\"deletion_token\":\(record.deletionToken.map(JSONText.quote) ?? "null")",
+                "\"deletion_url\":\(record.deletionURL.map(JSONText.quote) ?? "null")",
+                "\"type\":\(record.type.map(JSONText.quote) ?? "null")",
+            ] + (record.redacted.map { ["\"redacted\":[" + $0.map(\.jsonObject).joined(separator: ",") + "]"] } ?? [])
         return "{" + members.joined(separator: ",") + "}"
     }
 }

@@ -37,8 +37,8 @@ extension OptionID {
         case .timeout: .text(label: "seconds")
         case .update: .text(label: "living paste name")
         case .null, .clipboard, .primary, .image, .initConfig, .listServices, .private, .burn, .new, .noCopy, .json,
-            .quiet, .verbose, .dryRun, .qr, .force, .redact, .insecure, .notify, .noNotify, .prompt, .pick, .history, .retry,
-            .outbox, .deleteLast, .help, .version:
+            .quiet, .verbose, .dryRun, .qr, .force, .insecure, .notify, .noNotify, .prompt, .pick, .history, .retry,
+            .outbox, .deleteLast, .help, .version, .redact:
             .none
         }
     }

@@ -23,7 +23,9 @@ extension SecretRule {
             value = nil
         case .namedPair:
             // A quoted value field: inside its quotes; a bare YAML scalar: the whole match.
-            value = end < text.count && SecretText.isQuote(text[end]) ? quotedOrWordStart(text, before: end, from: start) : nil
+            value =
+                end < text.count && SecretText.isQuote(text[end])
+                ? quotedOrWordStart(text, before: end, from: start) : nil
         case .assignment:
             var keyEnd = start
             while keyEnd < end && SecretText.isKey(text[keyEnd]) { keyEnd += 1 }
@@ -37,7 +39,8 @@ extension SecretRule {
         case .pgpass:
             // The fifth field: after the last colon that is not escaped.
             var index = end
-            while index > start && !(text[index - 1] == SecretText.ascii(":") && (index < 2 || text[index - 2] != 0x5c)) {
+            while index > start && !(text[index - 1] == SecretText.ascii(":") && (index < 2 || text[index - 2] != 0x5c))
+            {
                 index -= 1
             }
             value = index > start ? index : nil

@@ -102,7 +102,8 @@ struct ManPageTests {
     /// Every key of `[service "NAME"]`, mirrored by hand.
     static let serviceKeys = [
         "base", "sxcu", "url", "format", "method", "content-field", "file-name", "content-type", "field", "query",
-        "lang-field", "title-field", "private-field", "always-private", "redact", "key-bearing", "expiry-field", "expiry-unit",
+        "lang-field", "title-field", "private-field", "always-private", "redact", "key-bearing", "expiry-field",
+        "expiry-unit",
         "json", "xml",
         "header", "result", "deletion", "error-message", "accepts", "max-size", "response-timeout", "summary",
         "ca-file", "ca-path",

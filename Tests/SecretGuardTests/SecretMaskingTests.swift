@@ -81,7 +81,9 @@ struct SecretMaskingTests {
 
     /// Every fixture of the guard's corpus: what is left after masking is clean, and only the
     /// findings' bytes changed.
-    @Test("every fake secret of the corpus masks to a text the guard finds clean", arguments: SecretGuardTests.secretFiles)
+    @Test(
+        "every fake secret of the corpus masks to a text the guard finds clean", arguments: SecretGuardTests.secretFiles
+    )
     func corpus(_ path: String) throws {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let findings = SecretGuard().scan(bytes)

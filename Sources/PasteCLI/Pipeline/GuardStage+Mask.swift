@@ -71,7 +71,9 @@ enum RedactionError: PasteError {
             return "refusing to upload \(source): --redact masks only text held in memory "
                 + "(at most \(limit >> 20) MiB), and this is larger; nothing was sent"
         case .stillFound(let findings, let source):
-            let first = findings.first.map { " (\($0.pattern.nameWithArticle) at line \($0.line), column \($0.column))" }
+            let first = findings.first.map {
+                " (\($0.pattern.nameWithArticle) at line \($0.line), column \($0.column))"
+            }
             return "refusing to upload \(source): after masking, it still looks like it holds a secret"
                 + (first ?? "") + "; nothing was sent"
         }
