@@ -9,8 +9,9 @@ import Stores
 /// or journaled: from here on the input *is* the masked text, so the request, the outbox entry
 /// of a failure (`SendStage.prepare`, `RecordStage.keep`), a living paste's entry, the digest
 /// and the history's preview see only it. Stdin is not journaled as it is read when the plan
-/// masks (`ReadStage`), so the raw text never reaches the disk; an entry that was journaled
-/// anyway (stdin at a hotkey, answered "masked") is removed here.
+/// masks (`ReadStage`), so the raw text never reaches the disk: its masked text is journaled at
+/// send instead (`SendStage.prepare`); an entry that was journaled anyway (stdin at a hotkey,
+/// answered "masked") is removed here.
 extension GuardStage {
     /// `input` with its `findings` masked.
     ///
