@@ -74,6 +74,7 @@ complete -c paste -n 'not __paste_pastebin_is_coreutils' -s v -l verbose -d 'sho
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -s n -l dry-run -d 'show the request that would be sent; send nothing'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l qr -d 'also show the URL as a QR code'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l force -d 'upload even if the text looks like it holds a secret'
+complete -c paste -n 'not __paste_pastebin_is_coreutils' -l redact -d 'upload with each secret masked: [redacted: KIND]'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l timeout -x -d 'give up on the upload after SECONDS'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l insecure -d 'do not verify TLS certificates (warns)'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l notify -d 'show a window with the result'

@@ -14,6 +14,8 @@ enum NotificationActionKey {
     static let retry = "retry"
     /// Answers the secret guard's question (or the one before the first public upload): send it.
     static let upload = "upload"
+    /// Answers the secret guard's question: send it with each secret masked (`--redact`).
+    static let redact = "redact"
     /// Answers the secret guard's question (or the one before the first public upload): do not.
     static let cancel = "cancel"
     /// Answers the question before the first public upload: send there, now and from then on.

@@ -226,16 +226,21 @@ struct DesktopWindows {
     /// window asks where an X display is there; otherwise nobody can be asked. Both name every
     /// finding, and offer "Upload as private" only where it differs from the service's default
     /// (`SecretQuestion`).
-    /// - Returns: `.uploadAnyway` or `.uploadPrivately`; nil when nobody can be asked (the guard
-    ///   then refuses, as without windows).
+    /// "Upload with secrets masked" is offered where the text can be masked (`canMask`), first
+    /// when the service is public.
+    /// - Returns: `.uploadAnyway`, `.uploadMasked` or `.uploadPrivately`; nil when nobody can be
+    ///   asked (the guard then refuses, as without windows).
     /// - Throws: `Cancelled` when the person chose Cancel, pressed Escape or closed the window.
-    func confirmSecretUpload(_ findings: [SecretFinding], service: ServiceProfile) throws -> SecretChoice? {
-        let question = SecretQuestion(findings: findings, service: service)
+    func confirmSecretUpload(_ findings: [SecretFinding], service: ServiceProfile, canMask: Bool = true) throws
+        -> SecretChoice?
+    {
+        var question = SecretQuestion(findings: findings, service: service)
+        question.offersMasked = canMask
         let message = output.shown(question.message)
         if plan.usesDesktopNotifications {
-            switch askOnDesktop(message) {
-            case .success(true): return .uploadAnyway
-            case .success(false): throw Cancelled()
+            switch askOnDesktop(message, answers: question.answers) {
+            case .success(let choice?): return choice
+            case .success(nil): throw Cancelled()
             case .failure(let failure):
                 guard plan.displayName != nil else {
                     output.note("no desktop notification: \(failure.description)")
@@ -244,13 +249,13 @@ struct DesktopWindows {
             }
         }
         guard plan.displayName != nil else { return nil }
-        var buttons = [Alerts.Button("Upload anyway", answer: SecretChoice.uploadAnyway)]
+        var buttons = question.answers.map { Alerts.Button($0.label, answer: $0.choice) }
         if question.offersPrivate { buttons.append(.init("Upload as private", answer: .uploadPrivately)) }
         buttons.append(.init("Cancel", answer: .cancel))
         let answer = try Alerts.confirm(
             message: message, buttons: buttons, displayName: plan.displayName, app: .paste)
         switch answer {
-        case .uploadAnyway, .uploadPrivately: return answer
+        case .uploadAnyway, .uploadMasked, .uploadPrivately: return answer
         case .cancel, nil: throw Cancelled()
         }
     }
@@ -262,16 +267,16 @@ struct DesktopWindows {
     /// Asks the guard's question as a notification with `upload` and `cancel`, on this thread
     /// (the run waits for the answer anyway).
     ///
-    /// - Returns: true for `upload`, false for `cancel`, a closing or no answer in time; the
-    ///   failure when no server with buttons answered.
-    private func askOnDesktop(_ message: String) -> Result<Bool, NotifyError> {
+    /// - Returns: the answer of the action chosen (`upload`, `redact`); nil for `cancel`, a
+    ///   closing or no answer in time; the failure when no server with buttons answered.
+    private func askOnDesktop(
+        _ message: String, answers: [(choice: SecretChoice, key: String, label: String)]
+    ) -> Result<SecretChoice?, NotifyError> {
         askOnDesktop(
             summary: "Upload this text?", message: message,
-            actions: [
-                .init(key: NotificationActionKey.upload, label: "Upload anyway"),
-                .init(key: NotificationActionKey.cancel, label: "Cancel"),
-            ]
-        ).map { $0 == NotificationActionKey.upload }
+            actions: answers.map { NotificationAction(key: $0.key, label: $0.label) }
+                + [.init(key: NotificationActionKey.cancel, label: "Cancel")]
+        ).map { key in answers.first { $0.key == key }?.choice }
     }
 
     /// Asks a question as a critical notification whose actions are the answers, on this thread.

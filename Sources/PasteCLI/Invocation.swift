@@ -37,6 +37,8 @@ public struct Invocation: Sendable, Equatable {
     public var isVerbose = false
     public var isDryRun = false
     public var isForced = false
+    /// `--redact`: secrets the guard finds are masked, not refused.
+    public var redacts = false
     public var timeout: Duration?
     public var isInsecure = false
     /// `--notify` (true), `--no-notify` (false), or neither (nil: the config's `notify`).
@@ -199,6 +201,9 @@ public func parseCommandLine(_ arguments: [String], rawArguments: [[UInt8]] = []
         if result.isJSON && result.isVerbose {
             throw UsageError(detail: "--json and --verbose cannot be combined")
         }
+        if result.redacts && result.isForced {
+            throw UsageError(detail: "--redact masks what --force would send as it is; choose one")
+        }
         return result
     }
 }
@@ -262,6 +267,7 @@ private func apply(
     case .dryRun: invocation.isDryRun = true
     case .qr: invocation.showsQR = true
     case .force: invocation.isForced = true
+    case .redact: invocation.redacts = true
     case .timeout:
         guard let seconds = SettingRange.timeout.parse(value!) else {
             throw UsageError(

@@ -1,4 +1,5 @@
 import PasteCore
+import SecretGuard
 import Stores
 
 /// `--json` output: one object per paste (schema in paste(1), JSON OUTPUT).
@@ -23,7 +24,16 @@ enum JSONOutput {
             members.append("\"updates\":\(living.updates)")
             members.append("\"recreated\":\(living.isRecreated)")
         }
+        if !paste.masked.isEmpty { members.append("\"redacted\":" + redactedArray(paste.masked)) }
         return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// `[{"kind":"github-token","line":2,"column":13},…]`: what `--redact` masked, never a value.
+    static func redactedArray(_ masked: [MaskedSecret]) -> String {
+        "["
+            + masked.map {
+                "{\"kind\":\(JSONText.quote($0.pattern.rawValue)),\"line\":\($0.line),\"column\":\($0.column)}"
+            }.joined(separator: ",") + "]"
     }
 
     /// A paste that was not made, or a run that stopped before any was: the same keys every
@@ -60,17 +70,18 @@ enum JSONOutput {
     }
 
     static func object(for record: HistoryRecord) -> String {
-        let members = [
-            "\"time\":\(JSONText.quote(JSONText.timestamp(record.time)))",
-            "\"service\":\(JSONText.quote(record.service))",
-            "\"url\":\(JSONText.quote(record.url))",
-            "\"bytes\":\(record.byteCount)",
-            "\"sha256\":\(JSONText.quote(record.sha256))",
-            "\"title\":\(record.title.map(JSONText.quote) ?? "null")",
-            "\"deletion_token\":\(record.deletionToken.map(JSONText.quote) ?? "null")",
-            "\"deletion_url\":\(record.deletionURL.map(JSONText.quote) ?? "null")",
-            "\"type\":\(record.type.map(JSONText.quote) ?? "null")",
-        ]
+        let members =
+            [
+                "\"time\":\(JSONText.quote(JSONText.timestamp(record.time)))",
+                "\"service\":\(JSONText.quote(record.service))",
+                "\"url\":\(JSONText.quote(record.url))",
+                "\"bytes\":\(record.byteCount)",
+                "\"sha256\":\(JSONText.quote(record.sha256))",
+                "\"title\":\(record.title.map(JSONText.quote) ?? "null")",
+                "\"deletion_token\":\(record.deletionToken.map(JSONText.quote) ?? "null")",
+                "\"deletion_url\":\(record.deletionURL.map(JSONText.quote) ?? "null")",
+                "\"type\":\(record.type.map(JSONText.quote) ?? "null")",
+            ] + (record.redacted.map { ["\"redacted\":[" + $0.map(\.jsonObject).joined(separator: ",") + "]"] } ?? [])
         return "{" + members.joined(separator: ",") + "}"
     }
 }

@@ -38,7 +38,7 @@ extension OptionID {
         case .update: .text(label: "living paste name")
         case .null, .clipboard, .primary, .image, .initConfig, .listServices, .private, .burn, .new, .noCopy, .json,
             .quiet, .verbose, .dryRun, .qr, .force, .insecure, .notify, .noNotify, .prompt, .pick, .history, .retry,
-            .outbox, .deleteLast, .help, .version:
+            .outbox, .deleteLast, .help, .version, .redact:
             .none
         }
     }
@@ -54,7 +54,7 @@ extension OptionID {
         case .notify, .noNotify: [.notify, .noNotify]
         case .json: [.verbose]
         case .verbose: [.verbose, .json]
-        case .null, .title, .lang, .private, .expiry, .quiet, .dryRun, .update: [self]
+        case .null, .title, .lang, .private, .expiry, .quiet, .dryRun, .update, .redact: [self]
         case .file, .image, .config, .initConfig, .listServices, .importSxcu, .burn, .new, .noCopy, .qr, .force,
             .timeout, .insecure, .prompt, .pick, .history, .retry, .outbox, .delete, .deleteLast:
             []

@@ -65,6 +65,7 @@ public enum OptionID: String, Sendable, CaseIterable {
     case qr
     // Safety and reliability
     case force
+    case redact
     case timeout
     case insecure
     // At a hotkey
@@ -150,6 +151,9 @@ public let optionTable: [OptionSpec] = [
     // Safety and reliability
     OptionSpec(
         id: .force, short: nil, argument: nil, help: "upload even if the text looks like it holds a secret",
+        group: .safety),
+    OptionSpec(
+        id: .redact, short: nil, argument: nil, help: "upload with each secret masked: [redacted: KIND]",
         group: .safety),
     OptionSpec(
         id: .timeout, short: nil, argument: "SECONDS", help: "give up on the upload after SECONDS", group: .safety),

@@ -17,6 +17,12 @@ struct SecretQuestion: Equatable {
     var message: String
     /// Whether "Upload as private" is offered.
     var offersPrivate: Bool
+    /// Whether "Upload with secrets masked" is offered: the text is held whole (a stream
+    /// cannot be masked: `GuardStage.refuseUnmaskable`).
+    var offersMasked = true
+    /// Whether it comes first (the default answer): the service is public, where a pasted key
+    /// is out in the open (not PrivateBin's encrypted pastes, not an always-private service).
+    var masksFirst: Bool
 
     /// The question for `findings` (at least one) about an upload to `service`.
     init(findings: [SecretFinding], service: ServiceProfile) {
@@ -27,6 +33,19 @@ struct SecretQuestion: Equatable {
         let subject = findings.count == 1 ? "a secret" : "\(findings.count) secrets"
         message = "This text looks like it holds \(subject): \(list). Upload it to \(service.name)?"
         offersPrivate = Self.privateDiffersFromDefault(service)
+        masksFirst = !service.protectsContent
+    }
+
+    /// The answers offered, in order, with their notification action keys and labels.
+    var answers: [(choice: SecretChoice, key: String, label: String)] {
+        var answers: [(choice: SecretChoice, key: String, label: String)] = [
+            (.uploadAnyway, NotificationActionKey.upload, "Upload anyway")
+        ]
+        if offersMasked {
+            let masked = (SecretChoice.uploadMasked, NotificationActionKey.redact, "Upload with secrets masked")
+            if masksFirst { answers.insert(masked, at: 0) } else { answers.append(masked) }
+        }
+        return answers
     }
 
     /// Whether `-p` changes anything on `service`: it can be honoured, and the service's

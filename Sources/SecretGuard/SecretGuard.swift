@@ -89,18 +89,40 @@ public struct SecretFinding: Sendable, Equatable, CustomStringConvertible {
     /// A redacted excerpt: the public prefix of a token and its last two characters
     /// (`AKIA…XY`), a PEM header, or a key name (`password=…`).
     public var excerpt: String
+    /// How many bytes the match spans from `offset` (0 when not known: a finding made by hand).
+    public var length: Int
+    /// Where the secret value itself begins, counted from `offset`: past a key name
+    /// (`password=`), a URL's scheme and user, a header's scheme. What `--redact` masks is
+    /// `offset + valueOffset ..< offset + length` (`SecretMasking`).
+    public var valueOffset: Int
+    /// Whether it was found in decoded text (a base64 block, escapes) and placed back on the
+    /// bytes it came from: masking takes the whole encoded run around it.
+    public var isDecoded: Bool
 
     /// Makes a finding.
-    public init(pattern: SecretPattern, offset: Int = 0, line: Int, column: Int, excerpt: String) {
+    public init(
+        pattern: SecretPattern, offset: Int = 0, line: Int, column: Int, excerpt: String, length: Int = 0,
+        valueOffset: Int = 0, isDecoded: Bool = false
+    ) {
+        self.isDecoded = isDecoded
         self.pattern = pattern
         self.offset = offset
         self.line = line
         self.column = column
         self.excerpt = excerpt
+        self.length = length
+        self.valueOffset = valueOffset
     }
 
     /// One line: `private key (PEM) at line 3`.
     public var description: String { "\(pattern.name) at line \(line)" }
+
+    /// Two findings are the same when they name the same kind at the same place with the same
+    /// excerpt: `length` and `valueOffset` follow from the match, and only masking reads them.
+    public static func == (lhs: SecretFinding, rhs: SecretFinding) -> Bool {
+        lhs.pattern == rhs.pattern && lhs.offset == rhs.offset && lhs.line == rhs.line && lhs.column == rhs.column
+            && lhs.excerpt == rhs.excerpt
+    }
 }
 
 /// The secret guard refused an upload.

@@ -10,4 +10,10 @@ struct SecretMatch: Sendable, Equatable {
     /// A redacted excerpt (`AKIA…XY`).
     var excerpt: String
     var rank: SecretRule.Rank
+    /// Where the secret value begins, counted from `start` (0: the whole match is the secret);
+    /// the key name or scheme before it is what masking keeps (`SecretMasking`).
+    var valueOffset = 0
+    /// Whether the match was found in decoded text (base64, escapes) and placed back on the
+    /// bytes it came from: masking then takes the whole encoded run.
+    var isDecoded = false
 }

@@ -81,7 +81,9 @@ extension SecretRule {
             return Self.decodedMatch(decoding, text, start, end, base: 0, progress: &progress)
         }
         guard let found else { return nil }
-        return SecretMatch(pattern: pattern, start: found.start, end: found.end, excerpt: found.excerpt, rank: rank)
+        return SecretMatch(
+            pattern: pattern, start: found.start, end: found.end, excerpt: found.excerpt, rank: rank,
+            valueOffset: Self.valueStart(of: check, in: text, found) - found.start)
     }
 
     /// Where a check found its secret, and what to show of it.

@@ -19,7 +19,10 @@ extension SecretRule {
         guard !progress.covers(base + start, slot: slot) else { return nil }
         let region = decoding.region(text, literalAt: start, end: end)
         progress.record(region, slot: slot, base: base)
-        return firstMatch(in: region.decoded, progress: &progress)
+        var match = firstMatch(in: region.decoded, progress: &progress)
+        // Base64's characters hold bits of two bytes: masking takes the whole run.
+        if decoding == .base64Values { match?.isDecoded = true }
+        return match
     }
 
     /// The first secret in decoded bytes, placed at the window offsets they came from; the
@@ -44,6 +47,7 @@ extension SecretRule {
         var match = best
         match.start = decoded.origins[best.start]
         match.end = max(match.start + 1, decoded.origins[min(best.end, bytes.count)])
+        match.valueOffset = 0
         return match
     }
 

@@ -107,7 +107,8 @@ public struct SecretScanner: Sendable {
         let first = pending.min { $0.match.start < $1.match.start }.map {
             SecretFinding(
                 pattern: $0.match.pattern, offset: $0.match.start, line: $0.line, column: $0.column,
-                excerpt: $0.match.excerpt)
+                excerpt: $0.match.excerpt, length: $0.match.end - $0.match.start, valueOffset: $0.match.valueOffset,
+                isDecoded: $0.match.isDecoded)
         }
         guard let confirmed = findings.first else { return first }
         guard let first, first.offset < confirmed.offset else { return confirmed }
@@ -319,6 +320,7 @@ public struct SecretScanner: Sendable {
             let region = SecretDecoding.dataEntries(window, from: at - windowStart, isJSON: next.isJSON)
             progress.record(region, slot: SecretDecoding.dataBlockSlot, base: base + windowStart)
             guard var match = SecretRule.firstMatch(in: region.decoded, progress: &progress) else { continue }
+            match.isDecoded = true  // a `data:` block's base64
             match.start += base + windowStart
             match.end += base + windowStart
             if !found.contains(match) { found.append(match) }
@@ -397,6 +399,8 @@ public struct SecretScanner: Sendable {
             let last = min(max(match.end, match.start + 1), decoded.bytes.count) - 1
             match.start = base + decoded.origins[match.start]
             match.end = base + decoded.origins[last] + 1
+            match.valueOffset = 0
+            match.isDecoded = true
             if !found.contains(match) { found.append(match) }
         }
     }
@@ -467,7 +471,9 @@ public struct SecretScanner: Sendable {
                 findings.append(
                     SecretFinding(
                         pattern: finding.match.pattern, offset: finding.match.start, line: finding.line,
-                        column: finding.column, excerpt: finding.match.excerpt))
+                        column: finding.column, excerpt: finding.match.excerpt,
+                        length: finding.match.end - finding.match.start, valueOffset: finding.match.valueOffset,
+                        isDecoded: finding.match.isDecoded))
             } else {
                 kept.append(finding)
             }

@@ -35,6 +35,26 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
     /// The living paste (`paste --update NAME`) this record made or updated; nil for others.
     /// `--history` shows a living paste once, with how many updates it had.
     public var living: String?
+    /// The secrets masked in the paste (`--redact`), by kind and place, never a value; nil
+    /// when none was.
+    public var redacted: [Redacted]?
+
+    /// One masked secret: its kind (`github-token`), line and column in the text as read.
+    public struct Redacted: Codable, Sendable, Equatable {
+        public var kind: String
+        public var line: Int
+        public var column: Int
+
+        /// Makes a record of one masked secret.
+        public init(kind: String, line: Int, column: Int) {
+            self.kind = kind
+            self.line = line
+            self.column = column
+        }
+
+        /// `{"column":13,"kind":"github-token","line":2}`, keys sorted as in `jsonLine`.
+        public var jsonObject: String { "{\"column\":\(column),\"kind\":\(JSONText.quote(kind)),\"line\":\(line)}" }
+    }
 
     /// The longest preview kept, in characters: enough to recognise a paste in a list.
     public static let maximumPreviewLength = 80
@@ -66,7 +86,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         case sha256, title
         case deletionToken = "delete_token"
         case deletionURL = "delete_url"
-        case preview, options, type, living
+        case preview, options, type, living, redacted
     }
 
     /// The record as one line of JSON, without the newline: keys sorted, absent fields left
@@ -85,6 +105,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         if let title { fields.append(("title", JSONText.quote(title))) }
         if let type { fields.append(("type", JSONText.quote(type))) }
         if let living { fields.append(("living", JSONText.quote(living))) }
+        if let redacted { fields.append(("redacted", "[" + redacted.map(\.jsonObject).joined(separator: ",") + "]")) }
         fields.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         return "{" + fields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
     }

@@ -207,10 +207,43 @@ struct DesktopNotificationTests: ScopedSuite {
         #expect(
             question["body"] as? String
                 == "This text looks like it holds a secret: private key (PEM) at line 1. Upload it to m?")
-        #expect(question["actions"] as? [String] == ["upload", "Upload anyway", "cancel", "Cancel"])
+        // The service is public: masking comes first.
+        #expect(
+            question["actions"] as? [String]
+                == ["redact", "Upload with secrets masked", "upload", "Upload anyway", "cancel", "Cancel"])
         #expect((question["hints"] as? [String: Any])?["urgency"] as? Int == 2)
         #expect(question["expire_timeout"] as? Int == 60000)
         #expect(server.notifications.count == 2)  // then "Copied"
+    }
+
+    @Test("the guard asks through the bus: redact, the first answer on a public service, sends the text masked")
+    func guardRedact() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus, answer: "redact")
+        let paste = try runner(on: bus)
+        try paste.writeConfig(pastieConfig(mock, isDefault: true))
+        let text = "before\n" + Self.privateKey + "after\n"
+        let result = try paste.run(["--notify", "--no-copy"], stdin: text)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(try mock.pastes().first?.data == Data("before\n[redacted: private-key]\nafter\n".utf8))
+        #expect(result.err == "paste: masked 1 secret in stdin: private-key at line 2, column 1\n")
+        let question = try #require(server.notifications.first)
+        #expect((question["actions"] as? [String])?.first == "redact")
+        #expect(try paste.historyLines().allSatisfy { !$0.contains("b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ") })
+    }
+
+    @Test("on a service that keeps its pastes private, masking is offered after Upload anyway")
+    func guardRedactNotFirst() throws {
+        let bus = try SessionBus()
+        let server = try RecordingNotificationServer(on: bus, answer: "cancel")
+        let paste = try runner(on: bus)
+        try paste.writeConfig(pastieConfig(mock, isDefault: true, extra: "always-private = true\n"))
+        let result = try paste.run(["--notify", "--no-copy"], stdin: Self.privateKey)
+        #expect(result.status == 130)
+        let question = try #require(server.notifications.first)
+        #expect(
+            question["actions"] as? [String]
+                == ["upload", "Upload anyway", "redact", "Upload with secrets masked", "cancel", "Cancel"])
     }
 
     @Test("the guard's question names every finding: an access key id on line 1 and its secret on line 2")

@@ -47,7 +47,9 @@ struct ForgedAnswerTests: ScopedSuite {
         let run = try RunningPaste(paste, ["--notify", "--no-copy"], stdin: DesktopNotificationTests.privateKey)
         try waitUntil("the guard's question", timeout: 30) { server.notifications.count == 1 }
         let question = server.notifications[0]
-        #expect(question["actions"] as? [String] == ["upload", "Upload anyway", "cancel", "Cancel"])
+        #expect(
+            question["actions"] as? [String]
+                == ["redact", "Upload with secrets masked", "upload", "Upload anyway", "cancel", "Cancel"])
         try forge("upload", for: question, on: bus)
         try server.invoke("cancel", on: question["id"] as? Int ?? 0)
         let result = try run.finish()

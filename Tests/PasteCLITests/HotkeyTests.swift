@@ -247,7 +247,8 @@ struct HotkeyTests: ScopedSuite {
         let allowed = try launch(["-c", "--notify", "--url", mock.url("/pastes/create")])
         try waitForFocusedWindow()
         #expect(try mock.posts().isEmpty)
-        // Buttons top to bottom: Upload anyway, Upload as private, Cancel (focused).
+        // Buttons top to bottom: Upload with secrets masked, Upload anyway, Upload as private,
+        // Cancel (focused).
         try xdotool("key", "Up", "Up", "Return")
         let result = try allowed.wait(timeout: 30)
         #expect(result.status == 0, "stderr: \(result.err)")
@@ -256,6 +257,26 @@ struct HotkeyTests: ScopedSuite {
         let history = try paste.historyLines()
         #expect(history.count == 1)
         #expect(history.allSatisfy { !$0.contains("\"preview\"") && !$0.contains("ghp_") }, "\(history)")
+    }
+
+    @Test("the dialog's first button on a public service uploads the text with its secrets masked")
+    func secretGuardDialogMasks() throws {
+        let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"
+        try xvfb.putOnClipboard("deploy with token \(token)\n")
+        let masked = try launch(["-c", "--notify", "--url", mock.url("/pastes/create")])
+        try waitForFocusedWindow()
+        #expect(try mock.posts().isEmpty)
+        // Buttons top to bottom: Upload with secrets masked (first), Upload anyway, Upload as
+        // private, Cancel (focused).
+        try xdotool("key", "Up", "Up", "Up", "Return")
+        let result = try masked.wait(timeout: 30)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(try mock.pastes().map(\.data) == [Data("deploy with token [redacted: github-token]\n".utf8)])
+        let url = result.out.trimmingCharacters(in: .newlines)
+        #expect(try xvfb.clipboardText() == url)
+        let history = try paste.historyLines()
+        #expect(history.count == 1)
+        #expect(history.allSatisfy { !$0.contains("ghp_") && $0.contains("\"redacted\"") }, "\(history)")
     }
 }
 

@@ -96,13 +96,14 @@ struct ManPageTests {
         "response-timeout", "clipboard-timeout",
         "clipboard", "max-clipboard",
         "notify-timeout", "max-retry-after", "repeat-window", "guess-language", "retries", "retry-max-attempts", "copy",
-        "image-service",
+        "redact", "image-service",
         "ca-file", "ca-path", "proxy", "no-proxy",
     ]
     /// Every key of `[service "NAME"]`, mirrored by hand.
     static let serviceKeys = [
         "base", "sxcu", "url", "format", "method", "content-field", "file-name", "content-type", "field", "query",
-        "lang-field", "title-field", "private-field", "always-private", "key-bearing", "expiry-field", "expiry-unit",
+        "lang-field", "title-field", "private-field", "always-private", "redact", "key-bearing", "expiry-field",
+        "expiry-unit",
         "json", "xml",
         "header", "result", "deletion", "error-message", "accepts", "max-size", "response-timeout", "summary",
         "ca-file", "ca-path",

@@ -70,3 +70,30 @@ struct SecretQuestionTests {
         #expect(!SecretQuestion(findings: [finding], service: service).offersPrivate)
     }
 }
+
+extension SecretQuestionTests {
+    @Test(
+        "\"Upload with secrets masked\" comes first on a public service, after \"Upload anyway\" on a private one",
+        arguments: [
+            ("dpaste", true),  // public
+            ("0x0", true),  // public unless -p
+            ("termbin", false),  // every paste unlisted (`always-private`)
+            ("privatebin", false),  // encrypted, always unlisted
+        ])
+    func masksFirst(name: String, first: Bool) throws {
+        let service = try #require(BuiltInServices.all.first { $0.name == name })
+        let finding = SecretFinding(pattern: .gitHubToken, line: 1, column: 1, excerpt: "ghp_…")
+        let question = SecretQuestion(findings: [finding], service: service)
+        let expected: [SecretChoice] = first ? [.uploadMasked, .uploadAnyway] : [.uploadAnyway, .uploadMasked]
+        #expect(question.answers.map(\.choice) == expected)
+        #expect(question.answers.map(\.key) == expected.map { $0 == .uploadMasked ? "redact" : "upload" })
+    }
+
+    @Test("a text that cannot be masked (a stream) is not offered the masked upload")
+    func notMaskable() {
+        let finding = SecretFinding(pattern: .gitHubToken, line: 1, column: 1, excerpt: "ghp_…")
+        var question = SecretQuestion(findings: [finding], service: BuiltInServices.dpaste)
+        question.offersMasked = false
+        #expect(question.answers.map(\.label) == ["Upload anyway"])
+    }
+}

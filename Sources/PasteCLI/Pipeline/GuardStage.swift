@@ -14,22 +14,28 @@ import SecretGuard
 /// inspection before libcurl has each chunk): a secret there stops the request before it is
 /// complete, and the text is held in the outbox (`RecordStage`).
 enum GuardStage {
-    /// Checks every text input; a "private" answer makes `options` private.
+    /// Checks every text input; a "private" answer makes `options` private, a "masked" answer
+    /// (or a plan that masks: `RunPlan.redacts(on:)`) replaces the input with its masked text
+    /// (`mask`).
     ///
     /// - Parameters:
     ///   - reading: the inputs, and where each is going (named in the question; whether it can
     ///     be private).
     ///   - windows: the hotkey's windows, for the question.
+    ///   - plan: whether the findings are masked, on which service.
     /// - Returns: the indices of the inputs the person chose to send despite a finding (their
     ///   streams are not scanned again).
     /// - Throws: `GuardError.secretsFound` (77) without a window, `Cancelled` (130) when the
-    ///   person said no.
+    ///   person said no, `RedactionError` (77) when a text cannot be masked.
     @discardableResult
     static func check(
-        _ reading: ReadStage.Reading, windows: DesktopWindows, options: inout PasteOptions
+        _ reading: inout ReadStage.Reading, windows: DesktopWindows, options: inout PasteOptions, plan: RunPlan
     ) throws -> Set<Int> {
         var consented: Set<Int> = []
         for (index, input) in reading.inputs.enumerated() where input.type.category == .text {
+            let service = reading.route(of: input).service
+            let redacts = plan.redacts(on: service)
+            if redacts { try refuseUnmaskable(input) }
             let findings =
                 if let scanned = input.secretScan, let text = input.bytes {
                     SecretGuard().findings(of: scanned, in: text.span)
@@ -39,9 +45,17 @@ enum GuardStage {
                     SecretGuard().scan(input.inspectable)
                 }
             guard !findings.isEmpty else { continue }
+            if redacts {
+                reading.inputs[index] = try mask(input, findings: findings)
+                continue
+            }
             if windows.isShown,
-                let choice = try windows.confirmSecretUpload(findings, service: reading.route(of: input).service)
+                let choice = try windows.confirmSecretUpload(findings, service: service, canMask: input.bytes != nil)
             {
+                if choice == .uploadMasked {
+                    reading.inputs[index] = try mask(input, findings: findings)
+                    continue
+                }
                 if choice == .uploadPrivately { options.isPrivate = true }
                 consented.insert(index)
                 continue

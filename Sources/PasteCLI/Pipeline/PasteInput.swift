@@ -28,6 +28,9 @@ struct PasteInput {
     /// entry holds its start, and the request's tee continues it as the rest is sent. Nil for
     /// anything else and for a dry run.
     var journal: Result<OutboxClaim, StoreError>?
+    /// The secrets `--redact` (or the question's "Upload with secrets masked") replaced in
+    /// `bytes`: kind, line and column, never a value (`GuardStage.mask`).
+    var masked: [MaskedSecret] = []
 
     /// What is kept in memory before deciding to stream: enough for any hand-typed paste, small
     /// enough to keep memory flat for logs of any size.

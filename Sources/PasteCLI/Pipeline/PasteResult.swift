@@ -1,4 +1,5 @@
 import PasteCore
+import SecretGuard
 import Stores
 
 /// A paste that was made, as recorded and delivered: made by this run, or found in history
@@ -24,4 +25,6 @@ struct PasteResult {
     var living: LivingRecorded?
     /// The language guessed from the text and sent (`UploadRequest.guessedLanguage`), if one was.
     var guessedLanguage: String?
+    /// The secrets masked in the text before it was sent (`--redact`): kind, line, column.
+    var masked: [MaskedSecret] = []
 }

@@ -286,6 +286,7 @@ struct PlanResolver {
             isForced: invocation.isForced,
             prompts: invocation.prompts)
         plan.namesEndWithNUL = invocation.namesEndWithNUL
+        plan.masking = RunPlan.Masking(isRequested: invocation.redacts, byDefault: settings.redacts)
         plan.fallbacks = try FallbackStage.chain(from: service, among: configuration.services)
         // A living paste never falls back to another service: it waits in the outbox.
         if invocation.living != nil {

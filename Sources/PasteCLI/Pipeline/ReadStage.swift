@@ -163,9 +163,11 @@ enum ReadStage {
             ]
         case .standardInput:
             // The journal: stdin's text is nowhere else, so it goes into an outbox entry as it
-            // is read, made before the read (not for a dry run, which keeps nothing).
+            // is read, made before the read (not for a dry run, which keeps nothing; nor when
+            // the plan masks secrets: the outbox then keeps only the masked text, made at send
+            // from the input `GuardStage.mask` decided).
             var journal: Result<OutboxClaim, StoreError>?
-            if !plan.isDryRun {
+            if !plan.isDryRun && !plan.redacts(on: plan.route.service) {
                 let unread = PasteInput.unreadStandardInput(context.streams.input)
                 let text = PasteJob.FreshText(
                     input: unread,

@@ -128,6 +128,11 @@ struct RecordStage {
             title: storedTitle(job.title), preview: preview.map(output.shown), options: job.optionsKey, type: type)
         record.deletion = deletion
         record.living = living?.name
+        var masked: [MaskedSecret] = []
+        if case .input(let fresh) = job.source { masked = fresh.input.masked }
+        if !masked.isEmpty {
+            record.redacted = masked.map { .init(kind: $0.pattern.rawValue, line: $0.line, column: $0.column) }
+        }
         var historyFailure: StoreError?
         do { try history.append(record) } catch { historyFailure = error }
         if let historyFailure, let claim = job.claim {
@@ -166,6 +171,7 @@ struct RecordStage {
             isKeyBearing: KeyBearingURL.isKeyBearing(job))
         result.living = living
         result.guessedLanguage = job.request.guessedLanguage
+        result.masked = masked
         return result
     }
 

@@ -180,6 +180,9 @@ struct RunPlan: Sendable {
     var isDryRun: Bool
     /// `--force`: the secret guard does not stop the upload.
     var isForced: Bool
+    /// `--redact` (true), else the `redact` of `[paste]` (a service's own `redact` decides for
+    /// it: `redacts(on:)`).
+    var masking = Masking(isRequested: false, byDefault: false)
     /// `--prompt`: the title is asked for in a window first.
     var prompts: Bool
     /// `-0`: the names `-f -` reads from stdin end with NUL, not newline.

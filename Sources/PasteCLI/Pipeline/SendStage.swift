@@ -172,8 +172,10 @@ struct SendStage {
             job.journalFailure = error
         case nil:
             // A living paste's text is journaled whatever it came from: an update that fails
-            // waits in the outbox, and a newer one replaces it there (`LivingStage`).
-            if service.living != nil, input.bytes != nil {
+            // waits in the outbox, and a newer one replaces it there (`LivingStage`). So is
+            // stdin masked by `--redact` (`GuardStage.mask`), which was not journaled as it was
+            // read: its masked text, the only one the outbox may hold, is nowhere else.
+            if service.living != nil || (!input.masked.isEmpty && input.label == "stdin"), input.bytes != nil {
                 do {
                     job.claim = try PasteJob.FreshText(input: input, metadata: metadata).journal(in: outbox)
                 } catch {

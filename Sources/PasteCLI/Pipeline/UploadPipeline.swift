@@ -78,7 +78,10 @@ struct UploadPipeline {
         var options = plan.options
         var consented: Set<Int> = []
         if !plan.isForced {
-            consented = try GuardStage.check(reading, windows: windows, options: &options)
+            consented = try GuardStage.check(&reading, windows: windows, options: &options, plan: plan)
+            // What was masked is the text from here on (`GuardStage.mask`).
+            inputs = reading.inputs
+            for input in inputs { if let line = GuardStage.maskedLine(input) { output.note(line) } }
         }
         if plan.prompts {
             guard let title = try windows.promptForTitle(initialText: options.title ?? "") else {

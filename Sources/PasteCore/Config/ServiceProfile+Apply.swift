@@ -68,6 +68,10 @@ extension ServiceProfile {
         .init("always-private", .service, "whether every paste is private") { profile, value throws(ConfigError) in
             profile.isAlwaysPrivate = try value.bool()
         },
+        .init("redact", .service, "whether secrets are masked instead of refused") {
+            profile, value throws(ConfigError) in
+            profile.redacts = try value.bool()
+        },
         .init("key-bearing", .service, "whether its result URLs carry a key (or only -p's: private)") {
             profile, value throws(ConfigError) in
             let isPrivateOnly = value.text.lowercased() == "private"

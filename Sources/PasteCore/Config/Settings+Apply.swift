@@ -81,6 +81,10 @@ extension Settings {
             settings.copy = try value.bool()
             settings.isCopyExplicit = settings.copy
         },
+        .init("redact", .paste, "whether secrets are masked instead of refused") {
+            settings, value throws(ConfigError) in
+            settings.redacts = try value.bool()
+        },
         .init("image-service", .paste, "the service used for images") { settings, value throws(ConfigError) in
             settings.imageService = try value.nonEmpty("a service name")
             settings.imageServiceLine = value.entry.line

@@ -46,6 +46,9 @@ public struct Settings: Sendable, Equatable {
     public var isNotifyTimeoutExplicit = false
     /// Whether the URL is copied to the clipboard.
     public var copy = true
+    /// `redact`: whether a text the secret guard flags goes up with its secrets masked
+    /// (`--redact`) instead of being refused; a service's own `redact` decides for it.
+    public var redacts = false
     /// Whether the file says `copy = true` itself: then a run with no display says that the URL
     /// was not copied (without it, a pipeline or cron job is not told so each time).
     public var isCopyExplicit = false

@@ -148,6 +148,9 @@ public struct ServiceProfile: Sendable, Equatable {
     public var privateField: (name: String, value: String)?
     /// Whether every paste on this service is unlisted anyway, so `-p` needs no field.
     public var isAlwaysPrivate = false
+    /// `redact` in its section: whether a text the secret guard flags goes up with its secrets
+    /// masked; nil: `[paste]`'s `redact` decides.
+    public var redacts: Bool?
     /// The field that carries `-e DURATION`, and how the duration is written.
     public var expiryField: String?
     /// The unit of `expiryField`.
