@@ -287,14 +287,10 @@ extension SecretRule {
         SecretRule(
             .sessionCookie, ["Cookie:", "cookie:", "COOKIE:", "Cookie\"", "cookie\""], .cookie,
             rank: .context),
-        // Names that hold a key as often as an identifier: the value must look random.
+        // Names that hold a key as often as an identifier: the value must look random. Every
+        // qualifier of `SecretName` (`routing`, `storage`, `primary`, …) with `_key` after it.
         .assignment(
-            .secretAssignment,
-            keys: [
-                "routing_key", "integration_key", "license_key", "licence_key", "client_key", "service_key",
-                "webhook_key", "session_key", "shared_key", "admin_key", "ingest_key", "subscription_key",
-                "hmac_key", "write_key", "deploy_key", "consumer_key", "access_key", "partner_key", "merchant_key",
-            ],
+            .secretAssignment, keys: SecretName.keyQualifiers.sorted().map { $0 + "_key" },
             triggers: ["key"], value: .random(minimumLength: SecretValue.minimumRandomLength)),
         // msmtprc, fetchmailrc and the like: `password <value>` on a line of its own.
         SecretRule(.passwordAssignment, ["password", "passwd"], .lineKeyword, rank: .generic),
