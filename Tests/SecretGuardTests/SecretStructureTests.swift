@@ -174,7 +174,8 @@ struct SecretStructureTests {
             name: "a key named by any qualifier of SecretName (storage, primary…)",
             secret: "AZURE_STORAGE_KEY=\(storageKey)\n",
             kind: .secretAssignment,
-            twin: "primary_key = \"order_id\"\nAZURE_STORAGE_KEY=${AZURE_STORAGE_KEY}\n"),
+            twin: "primary_key = \"order_id\"\nAZURE_STORAGE_KEY=${AZURE_STORAGE_KEY}\n"
+                + "config = {'authkey': AuthenticationString(os.urandom(32))}\n"),
         Shape(
             name: "an unquoted prefixed token with a lower-case random run",
             secret: "//registry.internal/:_authToken=xyz_c5cf4f96cdc308ead908dc5c7d5df063396f23e0\n",
