@@ -211,6 +211,25 @@ extension SecretRule {
                 TokenFormat(
                     leading: .run(.alphanumeric, 52...52), [.run(.alphanumeric, 26...26)],
                     .marker(at: 18, "AZDO")))),
+        // Alibaba Cloud (alibabacloud.com help, "Create an AccessKey pair"): AccessKey IDs are
+        // `LTAI` and twelve to twenty characters (24 in all today), reported as AWS key ids are.
+        SecretRule(.alibabaAccessKeyID, ["LTAI"], .token(.run(.alphanumeric, 12...20, .mixedCaseAndDigit))),
+        // Sentry (docs.sentry.io, "Auth Tokens", 2023 on): user tokens `sntryu_` and 64 hex
+        // digits; organization tokens `sntrys_`, the base64 of their JSON claims (`eyJ…`), `_`
+        // and the secret.
+        SecretRule(.sentryToken, ["sntryu_"], .token(.run(.lowerHex, 64...64, .letterAndDigit))),
+        SecretRule(
+            .sentryToken, ["sntrys_eyJ"], .token(.run(SecretAlphabet("A-Za-z0-9+/=_"), 60...1024, .mixedCaseAndDigit))),
+        // Render (render.com/docs/api, "API keys"): `rnd_` and a run of letters and digits.
+        SecretRule(.renderAPIKey, ["rnd_"], .token(.run(.alphanumeric, 24...48, .mixedCaseAndDigit))),
+        // SonarQube 9.5 on and SonarCloud (docs.sonarsource.com, "Managing your tokens"): `squ_`
+        // user, `sqp_` project and `sqa_` global analysis tokens, each with 40 hex digits.
+        SecretRule(.sonarQubeToken, ["squ_", "sqp_", "sqa_"], .token(.run(.lowerHex, 40...40, .letterAndDigit))),
+        // Firebase Cloud Messaging's legacy server keys (firebase.google.com, "Migrate from legacy
+        // FCM APIs"): an eleven-character id (`AAAA…`), `:APA91b` and a base64url run.
+        SecretRule(
+            .firebaseServerKey, [":APA91b"],
+            .token(TokenFormat(leading: .run(.base64URL, 11...11), [.run(.base64URL, 100...200)]))),
 
         // MARK: Recognised by their shape or their context
         SecretRule(.jsonWebToken, ["eyJ"], .jsonWebToken),
@@ -268,14 +287,10 @@ extension SecretRule {
         SecretRule(
             .sessionCookie, ["Cookie:", "cookie:", "COOKIE:", "Cookie\"", "cookie\""], .cookie,
             rank: .context),
-        // Names that hold a key as often as an identifier: the value must look random.
+        // Names that hold a key as often as an identifier: the value must look random. Every
+        // qualifier of `SecretName` (`routing`, `storage`, `primary`, …) with `_key` after it.
         .assignment(
-            .secretAssignment,
-            keys: [
-                "routing_key", "integration_key", "license_key", "licence_key", "client_key", "service_key",
-                "webhook_key", "session_key", "shared_key", "admin_key", "ingest_key", "subscription_key",
-                "hmac_key", "write_key", "deploy_key", "consumer_key", "access_key", "partner_key", "merchant_key",
-            ],
+            .secretAssignment, keys: SecretName.keyQualifiers.sorted().map { $0 + "_key" },
             triggers: ["key"], value: .random(minimumLength: SecretValue.minimumRandomLength)),
         // msmtprc, fetchmailrc and the like: `password <value>` on a line of its own.
         SecretRule(.passwordAssignment, ["password", "passwd"], .lineKeyword, rank: .generic),

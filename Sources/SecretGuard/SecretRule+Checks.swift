@@ -359,7 +359,10 @@ extension SecretRule {
         let literal = SecretText.bytes(text, value.start, value.end)
         switch rule {
         case .random(let minimumLength):
-            guard literal.count >= minimumLength, SecretValue.isRandom(literal) else { return nil }
+            // A key is token characters: `AuthenticationString(os.urandom(32))` is code.
+            guard literal.count >= minimumLength, literal.allSatisfy(SecretValue.tokenCharacters.contains),
+                SecretValue.isRandom(literal)
+            else { return nil }
         case .plausible(let minimumLength):
             // A `.env` line (`DB_PASSWORD=…`, upper case, starting its line, no blanks around
             // `=`) holds a literal, never a reference to a variable.

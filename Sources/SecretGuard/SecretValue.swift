@@ -73,7 +73,33 @@ enum SecretValue {
         {
             return false
         }
+        // A vendor's prefix and a random run (`squ_<40 hex>`, `dop_v1_<64 hex>`, lower case
+        // only): a token, not a name; a name's parts are words (`api_key_v2`).
+        if value.split(whereSeparator: { $0 == 0x5f || $0 == 0x2e }).contains(where: {
+            $0.count >= randomLength && isRandom(Array($0))
+        }) {
+            return false
+        }
         return value.contains(0x5f) || value.contains(0x2e)
+    }
+
+    /// The shortest kubeseal ciphertext: the two-byte length, an RSA-2048 session key (256
+    /// bytes), the AES-GCM nonce and tag, in base64.
+    static let minimumSealedLength = 384
+
+    /// Whether a value is a Bitnami Sealed Secrets ciphertext (`encryptedData:` of a
+    /// `SealedSecret`): standard base64 of a big-endian two-byte length of the RSA-OAEP session
+    /// key (512 for RSA-4096, 256 for RSA-2048: `Ag…` or `AQ…`), that key and the AES-GCM
+    /// ciphertext (bitnami-labs/sealed-secrets, pkg/crypto: `HybridEncrypt`). Only the
+    /// cluster's private key opens it, so it is committed to git by design.
+    static func isSealedCiphertext(_ value: [UInt8]) -> Bool {
+        // (Padding is not required: a pasted manifest may be cut or re-wrapped.)
+        guard value.count >= minimumSealedLength,
+            value.starts(with: Array("Ag".utf8)) || value.starts(with: Array("AQ".utf8))
+        else { return false }
+        let body = value.prefix { $0 != 0x3d }
+        guard value.count - body.count <= 2 else { return false }
+        return body.allSatisfy { SecretText.isAlphanumeric($0) || $0 == 0x2b || $0 == 0x2f }
     }
 
     /// How long a mixed-case run with digits must be to be taken for random.
@@ -84,6 +110,7 @@ enum SecretValue {
     static func isPlaceholder(_ value: [UInt8]) -> Bool {
         guard let first = value.first, let last = value.last else { return true }
         if value.allSatisfy({ $0 == first }) { return true }
+        if isSealedCiphertext(value) { return true }
         let inner = value.dropFirst()
         let isName = !inner.isEmpty && inner.allSatisfy { SecretText.isWord($0) || $0 == 0x2e }
         switch first {

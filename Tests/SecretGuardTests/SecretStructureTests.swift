@@ -169,7 +169,29 @@ struct SecretStructureTests {
             kind: .jsonWebToken,
             twin: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0"
                 + "IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c\n"),
+        // The blind hold-out's dev half (scripts/secret-guard-blind): structure, not its strings.
+        Shape(
+            name: "a key named by any qualifier of SecretName (storage, primary…)",
+            secret: "AZURE_STORAGE_KEY=\(storageKey)\n",
+            kind: .secretAssignment,
+            twin: "primary_key = \"order_id\"\nAZURE_STORAGE_KEY=${AZURE_STORAGE_KEY}\n"
+                + "config = {'authkey': AuthenticationString(os.urandom(32))}\n"),
+        Shape(
+            name: "an unquoted prefixed token with a lower-case random run",
+            secret: "//registry.internal/:_authToken=xyz_c5cf4f96cdc308ead908dc5c7d5df063396f23e0\n",
+            kind: .secretAssignment,
+            twin: "auth_token = settings.token_v2\nauth_token = api_token_from_env\n"),
+        Shape(
+            name: "a Sealed Secrets ciphertext stays quiet, a long key under the same name does not",
+            secret: "stringData:\n  api_token: Zp\(sealedBody)\n",
+            kind: .secretAssignment,
+            twin: "kind: SealedSecret\nspec:\n  encryptedData:\n    api_token: Ag\(sealedBody)\n"),
     ]
+
+    static let storageKey = "J+KIb4qKbcE52gK3GGmUWRnUFq9Bw7ngu4uqBvLt2MP+ci2xTbB7OaD7FxalJ+jN4E++GTqaIpEOdOsy2k1ztg=="
+    /// kubeseal's ciphertext after its first two characters (`Ag`: a 512-byte session key).
+    static let sealedBody =
+        "A0GKst3TY5J4EKVy7MglyTjnquomrONdtp/YciJUGtdvjYGLOh6yV1M6J5kZ+5fbYnw9YCIG1RLCoiuRiupscKUpEzSxdUWStgAwHtPjxyZYP367Djv42HcGv47FbpENLfCRiQfkV40eoq4hrRKL6o4s4e6IZLeiXYTNvOCQhQLeyVFuSFxm0PZTDtcj/j/yc36FdkHJPioto319etB27H1OCyN3Kc0HPm7XZwZSOkoqdSXwL7rlPCwKmzFNOQ4YFo4jPqlFfHLx1KP+D/f+uZw7Epj0k52NOghKxaTRpD3ZkyvGOzHH4C+wZUNPqav1kBI21x7AUWp6bKTfUzP80ufnXkTWxDl8DHcoEtUcDIy+lCf1oB1P2o3GneKSY2pQPdEYNezVmORWg7ZksXrih+2Cc9771+vlN1HZMluzGsp+IfVFnvQ2x3Bp/OMnS8XYvs/GWFysqSfG6p+tA9xtRV2iSEadS/bGvqBTBK4F+h/wTxQ+hmArivTpSNJK/yO2/XylXtZL79m+qKXAJcvcP9Rpbo5XFahAXfCzhgThX4/fQNFNFQXw5GhjcNkXiLANFuYuGB131IFl7eoxbUoJpgLu7zce6cAK+J7wRLHnO8/Q5Uh8TaTu1IaC0neSOcvyJsL3b0XT9cci5sDzzfXqTTfGL6n4uMIXs2dIU/LFtlzmIAryte2Hv7v8rRD/8p6k3p0VT2Oqevt8KMctTubDbzgPaF76PmQy7RGuOhNTS/RA=="
 
     @Test("each hard shape is found as its kind", arguments: shapes)
     func found(_ shape: Shape) {

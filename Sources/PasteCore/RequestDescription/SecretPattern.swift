@@ -130,6 +130,19 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
     /// An Azure DevOps personal access token (2024 format): 84 characters with Microsoft's
     /// `JQQJ99` mark at 52 and `AZDO` at 76.
     case azureDevOpsToken = "azure-devops-token"
+    /// An Alibaba Cloud AccessKey ID: `LTAI` and twelve to twenty letters and digits.
+    case alibabaAccessKeyID = "alibaba-access-key-id"
+    /// A Sentry auth token: `sntryu_` and 64 hex digits (user), or `sntrys_` and the base64 of
+    /// its JSON claims, `_` and the secret (organization).
+    case sentryToken = "sentry-token"
+    /// A Render API key: `rnd_` and a run of letters and digits.
+    case renderAPIKey = "render-key"
+    /// A SonarQube or SonarCloud token: `squ_` (user), `sqp_` (project), `sqa_` (global
+    /// analysis) and 40 hex digits.
+    case sonarQubeToken = "sonarqube-token"
+    /// A Firebase Cloud Messaging legacy server key: eleven characters, `:APA91b` and a long
+    /// base64url run.
+    case firebaseServerKey = "fcm-server-key"
 
     // MARK: Tokens and credentials recognised by their shape or context
     /// A JSON Web Token: base64url segments whose header decodes to JSON with `"alg"`.
@@ -218,6 +231,11 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
         case .flyToken: "Fly.io token"
         case .grafanaToken: "Grafana token"
         case .azureDevOpsToken: "Azure DevOps token"
+        case .alibabaAccessKeyID: "Alibaba Cloud AccessKey ID"
+        case .sentryToken: "Sentry auth token"
+        case .renderAPIKey: "Render API key"
+        case .sonarQubeToken: "SonarQube token"
+        case .firebaseServerKey: "Firebase Cloud Messaging server key"
         case .jsonWebToken: "JSON Web Token"
         case .basicAuthHeader: "HTTP Basic authorization header"
         case .bearerToken: "bearer token"
@@ -239,7 +257,7 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
         switch self {
         case .awsAccessKeyID, .awsSecretAccessKey, .npmToken, .openAIKey, .ageSecretKey, .anthropicKey,
             .azureStorageKey, .azureSASToken, .azureClientSecret, .huggingFaceToken, .basicAuthHeader, .npmAuth,
-            .oktaToken, .atlassianToken, .awsBedrockKey, .azureDevOpsToken:
+            .oktaToken, .atlassianToken, .awsBedrockKey, .azureDevOpsToken, .alibabaAccessKeyID:
             "an " + name
         default: "a " + name
         }
