@@ -337,17 +337,16 @@ public struct SecretScanner: Sendable {
             let start = position - entry.pairOffset
             let end = start + entry.literalCount
             guard start >= 0, end <= text.count else { continue }
-            // The first eight bytes in one comparison, the rest (if any) one by one.
+            // The first eight bytes in one comparison, the rest (if any) one by one, where the
+            // prefilter keeps them (no copy of the literal per candidate).
             if start + 8 <= text.count {
                 let word = loadWord(text.extracting(start..<(start &+ 8)))
                 guard (word | entry.fold) & entry.mask == entry.prefix else { continue }
+                if entry.literalCount > 8 {
+                    guard prefilter.hasLiteral(of: entry, in: text, at: start) else { continue }
+                }
             } else {
-                guard SecretText.has(text, at: start, prefilter.literal(of: entry), ignoringCase: entry.ignoresCase)
-                else { continue }
-            }
-            if entry.literalCount > 8 {
-                guard SecretText.has(text, at: start, prefilter.literal(of: entry), ignoringCase: entry.ignoresCase)
-                else { continue }
+                guard prefilter.hasLiteral(of: entry, in: text, at: start) else { continue }
             }
             switch entry.quickTest {
             case .none: break
@@ -364,15 +363,17 @@ public struct SecretScanner: Sendable {
                 }
                 continue
             }
-            let rule = prefilter.rules[entry.rule]
+            // The row is called where the prefilter keeps it: a copy of it (its triggers, its
+            // format's arrays) cost reference counting at every candidate, PERF(guard-text).
             let matched: SecretMatch?
-            if case .decoded(let undoing) = rule.check {
+            if let undoing = prefilter.ruleDecodings[entry.rule] {
                 guard decoding else { continue }
                 matched = SecretRule.decodedMatch(
                     undoing, window, start - windowStart, end - windowStart, base: base + windowStart,
                     progress: &progress)
             } else {
-                matched = rule.match(in: window, literalAt: start - windowStart, end: end - windowStart)
+                matched = prefilter.rules[entry.rule].match(
+                    in: window, literalAt: start - windowStart, end: end - windowStart)
             }
             guard var match = matched else { continue }
             match.start += base + windowStart
