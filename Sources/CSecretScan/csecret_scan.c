@@ -480,6 +480,40 @@ __attribute__((always_inline)) static inline int literal_fits(const csecret_scan
     return ((word | member->fold) & member->mask) == member->prefix;
 }
 
+static inline int is_digit(uint8_t byte) { return byte >= '0' && byte <= '9'; }
+
+static inline int is_alphanumeric(uint8_t byte) {
+    return is_digit(byte) || ((byte | 0x20) >= 'a' && (byte | 0x20) <= 'z');
+}
+
+static inline int is_hex(uint8_t byte) { return is_digit(byte) || ((byte | 0x20) >= 'a' && (byte | 0x20) <= 'f'); }
+
+/// Whether a word may start at `index` (see `csecret_scan_member.starts_word`): what
+/// SecretGuard's `SecretText.startsWord` says without glue words, byte for byte. Tested here, in
+/// the kernels, for the rows whose tokens start a word: PERF(guard-text), the two-byte
+/// literals of Discord's bot tokens (`NT`, `ND`, `OT`…) are in every upper-case word of code
+/// and prose (about 1,100 a MiB of the bench's), and each went to the Swift side to be turned
+/// away by this test.
+static int starts_word(const uint8_t *text, size_t index) {
+    if (index == 0) return 1;
+    uint8_t previous = text[index - 1];
+    if (!is_alphanumeric(previous)) return 1;
+    // ECMA-48 control sequence: ESC [ parameters final-byte, e.g. `\e[1;32m`.
+    if (previous >= 0x40 && previous <= 0x7e) {
+        ptrdiff_t position = (ptrdiff_t)index - 2;
+        while (position >= 0 && (ptrdiff_t)index - position < 24
+               && (is_digit(text[position]) || text[position] == ';')) {
+            position--;
+        }
+        if (position >= 1 && text[position] == '[' && text[position - 1] == 0x1b) return 1;
+    }
+    // `\n`, `\r`, `\t` written as escapes in JSON or source code.
+    if (index >= 2 && text[index - 2] == '\\' && (previous == 'n' || previous == 'r' || previous == 't')) return 1;
+    // `%3D` and the like: a URL-encoded separator.
+    if (index >= 3 && text[index - 3] == '%' && is_hex(text[index - 2]) && is_hex(previous)) return 1;
+    return 0;
+}
+
 /// Whether the text from `start` has `member`'s shape, or ends before it is decided.
 __attribute__((always_inline)) static inline int shape_fits(const csecret_scan *scan, const csecret_scan_member *member,
                                                             const uint8_t *text, size_t count, size_t start) {
@@ -496,11 +530,13 @@ __attribute__((always_inline)) static inline int shape_fits(const csecret_scan *
 }
 
 /// Whether `member` fits the text with its pair at `p`: the literal lies in the text, its first
-/// eight bytes (or all, when fewer) are there, and the text from its start has its shape (or
-/// ends before the shape is decided: then the rule decides).
+/// eight bytes (or all, when fewer) are there, it starts a word if the member says so, and the
+/// text from its start has its shape (or ends before the shape is decided: then the rule
+/// decides).
 __attribute__((always_inline)) static inline int member_fits(const csecret_scan *scan, const csecret_scan_member *member,
                                                              const uint8_t *text, size_t count, size_t p) {
-    return literal_fits(member, text, count, p) && shape_fits(scan, member, text, count, p - member->offset);
+    return literal_fits(member, text, count, p) && (!member->starts_word || starts_word(text, p - member->offset))
+           && shape_fits(scan, member, text, count, p - member->offset);
 }
 
 /// Whether the byte after the pair at `p` may follow group `group`'s pair (or the text ends
@@ -582,6 +618,7 @@ __attribute__((always_inline)) static inline int members_fit(
         const csecret_scan_member *member = scan->members + m;
         if (!literal_fits(member, text, count, p)) continue;
         size_t start = p - member->offset;
+        if (member->starts_word && !starts_word(text, start)) continue;
         int32_t test = scan->shape_test_of[m];
         if (test >= 0 && !may_fit(scan->shape_tests + test, text, count, start)) continue;
         if (shape_fits(scan, member, text, count, start)) return 1;

@@ -184,7 +184,8 @@ final class SecretPrefilter: Sendable {
                     let entry = entries[index]
                     return CandidateSearch.Member(
                         pairOffset: entry.pairOffset, length: entry.literalCount, prefix: entry.prefix,
-                        mask: entry.mask, fold: entry.fold, shape: shapes[index])
+                        mask: entry.mask, fold: entry.fold, shape: shapes[index],
+                        startsWord: entry.quickTest == .startsWord)
                 })
         }
         search = CandidateSearch(

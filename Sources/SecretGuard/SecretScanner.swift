@@ -330,8 +330,12 @@ public struct SecretScanner: Sendable {
         group: Int, at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter, decoding: Bool,
         into found: inout [SecretMatch], progress: inout SecretDecodingProgress
     ) {
-        // (The search tested the byte after the pair and found some member's first eight bytes
-        // and shape here; which member, and the rest of its literal, is told here.)
+        // (The search tested the byte after the pair and found some member's first eight bytes,
+        // its shape and, for a row that wants it, that it starts a word; which member, and the
+        // rest of its literal, is told here.)
+        // The key rows' quick test, asked once for the members with the same literal (`key` in
+        // two rows): the last literal's bounds and its verdict.
+        var askedKey = (start: -1, end: -1, mayAssign: false)
         for member in prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1] {
             let entry = prefilter.entries[prefilter.members[member]]
             let start = position - entry.pairOffset
@@ -351,7 +355,11 @@ public struct SecretScanner: Sendable {
             switch entry.quickTest {
             case .none: break
             case .startsWord: guard SecretText.startsWord(text, at: start) else { continue }
-            case .endsKey: guard SecretRule.mayAssign(text, keyStart: start, keyEnd: end) else { continue }
+            case .endsKey:
+                if askedKey.start != start || askedKey.end != end {
+                    askedKey = (start, end, SecretRule.mayAssign(text, keyStart: start, keyEnd: end))
+                }
+                guard askedKey.mayAssign else { continue }
             }
             let windowStart = max(0, position - lookbehind)
             let window = text.extracting(windowStart..<min(text.count, position + lookahead))
@@ -363,8 +371,9 @@ public struct SecretScanner: Sendable {
                 }
                 continue
             }
-            // The row is called where the prefilter keeps it: a copy of it (its triggers, its
-            // format's arrays) cost reference counting at every candidate, PERF(guard-text).
+            // The row is called where the prefilter keeps it, borrowed through a span: a copy
+            // of it (its triggers, its format's arrays) cost reference counting at every
+            // candidate, PERF(guard-text).
             let matched: SecretMatch?
             if let undoing = prefilter.ruleDecodings[entry.rule] {
                 guard decoding else { continue }
@@ -372,7 +381,8 @@ public struct SecretScanner: Sendable {
                     undoing, window, start - windowStart, end - windowStart, base: base + windowStart,
                     progress: &progress)
             } else {
-                matched = prefilter.rules[entry.rule].match(
+                let rules = prefilter.rules
+                matched = rules.span[entry.rule].match(
                     in: window, literalAt: start - windowStart, end: end - windowStart)
             }
             guard var match = matched else { continue }
