@@ -480,6 +480,40 @@ __attribute__((always_inline)) static inline int literal_fits(const csecret_scan
     return ((word | member->fold) & member->mask) == member->prefix;
 }
 
+static inline int is_digit(uint8_t byte) { return byte >= '0' && byte <= '9'; }
+
+static inline int is_alphanumeric(uint8_t byte) {
+    return is_digit(byte) || ((byte | 0x20) >= 'a' && (byte | 0x20) <= 'z');
+}
+
+static inline int is_hex(uint8_t byte) { return is_digit(byte) || ((byte | 0x20) >= 'a' && (byte | 0x20) <= 'f'); }
+
+/// Whether a word may start at `index` (see `csecret_scan_member.starts_word`): what
+/// SecretGuard's `SecretText.startsWord` says without glue words, byte for byte. Tested here, in
+/// the kernels, for the rows whose tokens start a word: PERF(guard-text), the two-byte
+/// literals of Discord's bot tokens (`NT`, `ND`, `OT`…) are in every upper-case word of code
+/// and prose (about 1,100 a MiB of the bench's), and each went to the Swift side to be turned
+/// away by this test.
+static int starts_word(const uint8_t *text, size_t index) {
+    if (index == 0) return 1;
+    uint8_t previous = text[index - 1];
+    if (!is_alphanumeric(previous)) return 1;
+    // ECMA-48 control sequence: ESC [ parameters final-byte, e.g. `\e[1;32m`.
+    if (previous >= 0x40 && previous <= 0x7e) {
+        ptrdiff_t position = (ptrdiff_t)index - 2;
+        while (position >= 0 && (ptrdiff_t)index - position < 24
+               && (is_digit(text[position]) || text[position] == ';')) {
+            position--;
+        }
+        if (position >= 1 && text[position] == '[' && text[position - 1] == 0x1b) return 1;
+    }
+    // `\n`, `\r`, `\t` written as escapes in JSON or source code.
+    if (index >= 2 && text[index - 2] == '\\' && (previous == 'n' || previous == 'r' || previous == 't')) return 1;
+    // `%3D` and the like: a URL-encoded separator.
+    if (index >= 3 && text[index - 3] == '%' && is_hex(text[index - 2]) && is_hex(previous)) return 1;
+    return 0;
+}
+
 /// Whether the text from `start` has `member`'s shape, or ends before it is decided.
 __attribute__((always_inline)) static inline int shape_fits(const csecret_scan *scan, const csecret_scan_member *member,
                                                             const uint8_t *text, size_t count, size_t start) {
@@ -496,11 +530,13 @@ __attribute__((always_inline)) static inline int shape_fits(const csecret_scan *
 }
 
 /// Whether `member` fits the text with its pair at `p`: the literal lies in the text, its first
-/// eight bytes (or all, when fewer) are there, and the text from its start has its shape (or
-/// ends before the shape is decided: then the rule decides).
+/// eight bytes (or all, when fewer) are there, it starts a word if the member says so, and the
+/// text from its start has its shape (or ends before the shape is decided: then the rule
+/// decides).
 __attribute__((always_inline)) static inline int member_fits(const csecret_scan *scan, const csecret_scan_member *member,
                                                              const uint8_t *text, size_t count, size_t p) {
-    return literal_fits(member, text, count, p) && shape_fits(scan, member, text, count, p - member->offset);
+    return literal_fits(member, text, count, p) && (!member->starts_word || starts_word(text, p - member->offset))
+           && shape_fits(scan, member, text, count, p - member->offset);
 }
 
 /// Whether the byte after the pair at `p` may follow group `group`'s pair (or the text ends
@@ -582,6 +618,7 @@ __attribute__((always_inline)) static inline int members_fit(
         const csecret_scan_member *member = scan->members + m;
         if (!literal_fits(member, text, count, p)) continue;
         size_t start = p - member->offset;
+        if (member->starts_word && !starts_word(text, start)) continue;
         int32_t test = scan->shape_test_of[m];
         if (test >= 0 && !may_fit(scan->shape_tests + test, text, count, start)) continue;
         if (shape_fits(scan, member, text, count, start)) return 1;
@@ -615,11 +652,24 @@ AVX512_KERNEL static int shape_may_fit_avx512(const struct shape_test *test, con
     return shape_verdict(test, alphabet, counted);
 }
 
-/// The AVX-512 kernel: 64 positions a step through the buckets' classes (three byte lookups of
-/// 128 entries, `vpermt2b`, for each half of the buckets), then the pair table and the rest of
-/// the test at the positions that pass. Stops where fewer than 66 bytes are left (the step
-/// reads the two after its last position), or at the candidate the full output has no room
-/// for: returns where it stopped, with the output's count in `*n`.
+/// The positions the AVX-512 kernel takes at once: its filter's passes are listed for a block of
+/// this many, then tested (as the AVX2 kernel's, `AVX2_BLOCK`).
+#define AVX512_BLOCK 1024
+
+/// The AVX-512 kernel, in blocks of `AVX512_BLOCK` positions, each in three passes as the AVX2
+/// kernel's: first the filter, 64 positions a step through the buckets' classes (three byte
+/// lookups of 128 entries, `vpermt2b`, for each half of the buckets), its passing positions
+/// listed eight at once whatever their number; then the pair table and the follower for each
+/// listed position without a branch (a position is kept by advancing the list's end past it or
+/// not); then the rest of the test at the few kept. PERF(guard-text): the passes were tested
+/// one by one, with a branch on each pass's group and follower, mispredicted as often as not;
+/// issue 42's triggers let more through in code and prose (13-14 thousand per MiB), and the
+/// branches made those texts' search slower than the log lines' (25 thousand, more regular).
+/// Listed, the kernel's time over the bench's 256 MiB of prose went from about 160 to 125 ms,
+/// of source code from 140 to 120 ms, of log lines unchanged (a harness running the kernel
+/// alone, CPU time, best of seven). Stops where fewer than 66 bytes are left (the step reads
+/// the two after its last position), or at the candidate the full output has no room for:
+/// returns where it stopped, with the output's count in `*n`.
 AVX512_KERNEL static size_t find_avx512(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p,
                                         size_t end, size_t *positions, uint8_t *groups, size_t capacity, size_t *n) {
     const uint8_t *table = scan->groups;
@@ -632,26 +682,61 @@ AVX512_KERNEL static size_t find_avx512(const csecret_scan *scan, const uint8_t 
         }
     }
     size_t written = *n;
+    // The block's listed positions (from its start), room for eight past the last.
+    uint32_t passed[AVX512_BLOCK + 8];
+    uint8_t kept_groups[AVX512_BLOCK + 8];
     while (p + 64 <= end && p + 66 <= count) {
-        __m512i bytes[3];
-        __mmask64 non_ascii[3];
-        for (int stage = 0; stage < 3; stage++) {
-            bytes[stage] = _mm512_loadu_si512(text + p + stage);
-            non_ascii[stage] = _mm512_movepi8_mask(bytes[stage]);
-        }
-        __mmask64 pass = 0;
-        for (int half = 0; half < 2; half++) {
-            __m512i classes[3];
+        size_t start = p;
+        size_t block_end = start + AVX512_BLOCK;
+        if (block_end > end) block_end = end;
+        if (block_end > count - 2) block_end = count - 2;
+        // 1. The filter.
+        unsigned listed = 0;
+        for (; p + 64 <= block_end; p += 64) {
+            __m512i bytes[3];
+            __mmask64 non_ascii[3];
             for (int stage = 0; stage < 3; stage++) {
-                __m512i ascii = _mm512_permutex2var_epi8(low[stage][half], bytes[stage], high[stage][half]);
-                classes[stage] = _mm512_mask_blend_epi8(non_ascii[stage], ascii, beyond[stage][half]);
+                bytes[stage] = _mm512_loadu_si512(text + p + stage);
+                non_ascii[stage] = _mm512_movepi8_mask(bytes[stage]);
             }
-            pass |= _mm512_test_epi8_mask(_mm512_and_si512(classes[0], classes[1]), classes[2]);
+            __mmask64 pass = 0;
+            for (int half = 0; half < 2; half++) {
+                __m512i classes[3];
+                for (int stage = 0; stage < 3; stage++) {
+                    __m512i ascii = _mm512_permutex2var_epi8(low[stage][half], bytes[stage], high[stage][half]);
+                    classes[stage] = _mm512_mask_blend_epi8(non_ascii[stage], ascii, beyond[stage][half]);
+                }
+                pass |= _mm512_test_epi8_mask(_mm512_and_si512(classes[0], classes[1]), classes[2]);
+            }
+            if (pass == 0) continue;
+            unsigned passing = (unsigned)__builtin_popcountll(pass);
+            uint32_t base = (uint32_t)(p - start);
+            for (unsigned i = 0; i < 8; i++) {
+                // Past the last pass `pass` is 0: the entry is written but not counted.
+                passed[listed + i] = base + (uint32_t)__builtin_ctzll(pass | 1ull << 63);
+                pass &= pass - 1;
+            }
+            for (unsigned i = 8; pass != 0; i++) {
+                passed[listed + i] = base + (uint32_t)__builtin_ctzll(pass);
+                pass &= pass - 1;
+            }
+            listed += passing;
         }
-        for (; pass != 0; pass &= pass - 1) {
-            size_t q = p + (size_t)__builtin_ctzll(pass);
+        // 2. The pair table and the follower (p + 2 < count: the block ends two before the text).
+        unsigned kept = 0;
+        for (unsigned i = 0; i < listed; i++) {
+            size_t q = start + passed[i];
             unsigned group = table[pair_at(text, q)];
-            if (group == 0 || !follows(scan, text, count, q, group)) continue;
+            uint8_t next = text[q + 2];
+            unsigned follows_here = (unsigned)(scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1;
+            passed[kept] = passed[i];
+            kept_groups[kept] = (uint8_t)group;
+            kept += follows_here;
+        }
+        // 3. The members' literals and shapes.
+        for (unsigned i = 0; i < kept; i++) {
+            size_t q = start + passed[i];
+            unsigned group = kept_groups[i];
             if (!members_fit(scan, text, count, q, group, shape_may_fit_avx512)) continue;
             if (written == capacity) {
                 *n = written;
@@ -661,7 +746,6 @@ AVX512_KERNEL static size_t find_avx512(const csecret_scan *scan, const uint8_t 
             groups[written] = (uint8_t)group;
             written++;
         }
-        p += 64;
     }
     *n = written;
     return p;

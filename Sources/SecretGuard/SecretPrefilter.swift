@@ -53,6 +53,9 @@ final class SecretPrefilter: Sendable {
     /// The bytes of every literal, one after another.
     let literals: [UInt8]
     let rules: [SecretRule]
+    /// For each row, the decoding it runs (`SecretRule.Check.decoded`), or nil: read at every
+    /// candidate instead of the row's check, which would copy its payload.
+    let ruleDecodings: [SecretDecoding?]
     /// The decodings that run around their own trigger literals (`SecretDecoder.table`).
     let decoders: [SecretDecoder]
     /// Which bytes may follow group `g`'s pair: bit `b` of the 256-bit set in words
@@ -83,6 +86,10 @@ final class SecretPrefilter: Sendable {
     /// The prefilter of `rules` and `decoders`: the rows' trigger literals, then the decoders'.
     init(rules: [SecretRule], decoders: [SecretDecoder] = SecretDecoder.table) {
         self.rules = rules
+        ruleDecodings = rules.map { rule -> SecretDecoding? in
+            guard case .decoded(let decoding) = rule.check else { return nil }
+            return decoding
+        }
         self.decoders = decoders
         var triggers: [(literal: [UInt8], ignoresCase: Bool, quickTest: QuickTest, rule: Int)] = []
         var shapes: [[CandidateSearch.Run]] = []
@@ -177,7 +184,8 @@ final class SecretPrefilter: Sendable {
                     let entry = entries[index]
                     return CandidateSearch.Member(
                         pairOffset: entry.pairOffset, length: entry.literalCount, prefix: entry.prefix,
-                        mask: entry.mask, fold: entry.fold, shape: shapes[index])
+                        mask: entry.mask, fold: entry.fold, shape: shapes[index],
+                        startsWord: entry.quickTest == .startsWord)
                 })
         }
         search = CandidateSearch(
@@ -188,6 +196,21 @@ final class SecretPrefilter: Sendable {
     /// The bytes of an entry's literal.
     func literal(of entry: Entry) -> [UInt8] {
         Array(literals[entry.literalStart..<(entry.literalStart + entry.literalCount)])
+    }
+
+    /// Whether `entry`'s literal is in `text` at `start` (in either case when it ignores case):
+    /// `SecretText.has(_:at:_:ignoringCase:)` with `literal(of:)`, without copying the literal.
+    func hasLiteral(of entry: Entry, in text: Span<UInt8>, at start: Int) -> Bool {
+        guard start >= 0, start + entry.literalCount <= text.count else { return false }
+        for offset in 0..<entry.literalCount {
+            let here = text[start + offset]
+            let wanted = literals[entry.literalStart + offset]
+            guard
+                here == wanted
+                    || (entry.ignoresCase && SecretText.lowercased(here) == SecretText.lowercased(wanted))
+            else { return false }
+        }
+        return true
     }
 
     // MARK: - Choosing the pair

@@ -332,29 +332,36 @@ public struct SecretScanner: Sendable {
         group: Int, at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter, decoding: Bool,
         into found: inout [SecretMatch], progress: inout SecretDecodingProgress
     ) {
-        // (The search tested the byte after the pair and found some member's first eight bytes
-        // and shape here; which member, and the rest of its literal, is told here.)
+        // (The search tested the byte after the pair and found some member's first eight bytes,
+        // its shape and, for a row that wants it, that it starts a word; which member, and the
+        // rest of its literal, is told here.)
+        // The key rows' quick test, asked once for the members with the same literal (`key` in
+        // two rows): the last literal's bounds and its verdict.
+        var askedKey = (start: -1, end: -1, mayAssign: false)
         for member in prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1] {
             let entry = prefilter.entries[prefilter.members[member]]
             let start = position - entry.pairOffset
             let end = start + entry.literalCount
             guard start >= 0, end <= text.count else { continue }
-            // The first eight bytes in one comparison, the rest (if any) one by one.
+            // The first eight bytes in one comparison, the rest (if any) one by one, where the
+            // prefilter keeps them (no copy of the literal per candidate).
             if start + 8 <= text.count {
                 let word = loadWord(text.extracting(start..<(start &+ 8)))
                 guard (word | entry.fold) & entry.mask == entry.prefix else { continue }
+                if entry.literalCount > 8 {
+                    guard prefilter.hasLiteral(of: entry, in: text, at: start) else { continue }
+                }
             } else {
-                guard SecretText.has(text, at: start, prefilter.literal(of: entry), ignoringCase: entry.ignoresCase)
-                else { continue }
-            }
-            if entry.literalCount > 8 {
-                guard SecretText.has(text, at: start, prefilter.literal(of: entry), ignoringCase: entry.ignoresCase)
-                else { continue }
+                guard prefilter.hasLiteral(of: entry, in: text, at: start) else { continue }
             }
             switch entry.quickTest {
             case .none: break
             case .startsWord: guard SecretText.startsWord(text, at: start) else { continue }
-            case .endsKey: guard SecretRule.mayAssign(text, keyStart: start, keyEnd: end) else { continue }
+            case .endsKey:
+                if askedKey.start != start || askedKey.end != end {
+                    askedKey = (start, end, SecretRule.mayAssign(text, keyStart: start, keyEnd: end))
+                }
+                guard askedKey.mayAssign else { continue }
             }
             let windowStart = max(0, position - lookbehind)
             let window = text.extracting(windowStart..<min(text.count, position + lookahead))
@@ -366,15 +373,19 @@ public struct SecretScanner: Sendable {
                 }
                 continue
             }
-            let rule = prefilter.rules[entry.rule]
+            // The row is called where the prefilter keeps it, borrowed through a span: a copy
+            // of it (its triggers, its format's arrays) cost reference counting at every
+            // candidate, PERF(guard-text).
             let matched: SecretMatch?
-            if case .decoded(let undoing) = rule.check {
+            if let undoing = prefilter.ruleDecodings[entry.rule] {
                 guard decoding else { continue }
                 matched = SecretRule.decodedMatch(
                     undoing, window, start - windowStart, end - windowStart, base: base + windowStart,
                     progress: &progress)
             } else {
-                matched = rule.match(in: window, literalAt: start - windowStart, end: end - windowStart)
+                let rules = prefilter.rules
+                matched = rules.span[entry.rule].match(
+                    in: window, literalAt: start - windowStart, end: end - windowStart)
             }
             guard var match = matched else { continue }
             match.start += base + windowStart

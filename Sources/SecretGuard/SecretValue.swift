@@ -22,11 +22,18 @@ enum SecretValue {
     /// same, but must hold a digit or a symbol and nothing that makes it an expression (calls,
     /// indexing, `$VAR`).
     static func isPlausible(_ value: [UInt8], isQuoted: Bool) -> Bool {
-        guard value.count >= minimumLength, !isPlaceholder(value) else { return false }
+        // PERF(guard-text source code): the shape first, the placeholder test (the costliest,
+        // and the same verdict whichever comes first) only for a value that has it.
+        hasPlausibleShape(value, isQuoted: isQuoted) && !isPlaceholder(value)
+    }
+
+    /// `isPlausible` but for the placeholder test.
+    static func hasPlausibleShape(_ value: [UInt8], isQuoted: Bool) -> Bool {
+        guard value.count >= minimumLength else { return false }
         // Longer than a password: one token (an AWS session token), or a blob that is none.
         if value.count > maximumLength {
             return value.count <= maximumTokenLength && value.allSatisfy(tokenCharacters.contains)
-                && isRandom(value)
+                && hasRandomShape(value)
         }
         var hasLower = false
         var hasUpper = false
@@ -140,10 +147,10 @@ enum SecretValue {
     /// (`vault:…`, `${…}`, `<…>`, `arn:…`), six characters or more, and either random-looking or
     /// a password (two character classes, no blanks).
     static func isCredential(_ value: [UInt8]) -> Bool {
-        guard value.count >= minimumLength, value.count <= maximumTokenLength, !isPlaceholder(value) else {
-            return false
-        }
-        return isRandom(value) || isPlausible(value, isQuoted: true)
+        guard value.count >= minimumLength, value.count <= maximumTokenLength else { return false }
+        // The shapes first, the placeholder test once (PERF(guard-text source code): a value
+        // field's `value = self._value` is everywhere in code).
+        return (hasRandomShape(value) || hasPlausibleShape(value, isQuoted: true)) && !isPlaceholder(value)
     }
 
     /// Whether a value given to `Authorization` is a scheme and a credential (`Bearer …`,
@@ -157,8 +164,8 @@ enum SecretValue {
             while let last = credential.last, last == 0x22 || last == 0x27 { credential = credential.dropLast() }
         }
         let token = Array(credential)
-        return token.count >= 12 && !isPlaceholder(token) && !token.contains(0x20)
-            && (isRandom(token) || isPlausible(token, isQuoted: true))
+        return token.count >= 12 && !token.contains(0x20)
+            && (hasRandomShape(token) || hasPlausibleShape(token, isQuoted: true)) && !isPlaceholder(token)
     }
 
     /// Whether a password given on a command line is a literal: three characters or more, not
@@ -177,8 +184,13 @@ enum SecretValue {
     /// mixed (or long hex), and about three bits of entropy a character or more; not a word,
     /// a path, a version or a date.
     static func isRandom(_ value: [UInt8]) -> Bool {
+        // The shape first, the placeholder test only for a value that has it (the same verdict).
+        hasRandomShape(value) && !isPlaceholder(value)
+    }
+
+    /// `isRandom` but for the placeholder test.
+    static func hasRandomShape(_ value: [UInt8]) -> Bool {
         guard value.count >= minimumRandomLength, !value.contains(where: SecretText.isSpace) else { return false }
-        if isPlaceholder(value) { return false }
         var counts = [Int](repeating: 0, count: 256)
         var letters = 0
         var digits = 0

@@ -34,8 +34,10 @@ public final class CandidateSearch: @unchecked Sendable {
 
     /// A trigger literal of a group, as the search tests it: where the pair sits in it, its
     /// length, its first eight bytes as a little-endian word (text fits when
-    /// `(word | fold) & mask == prefix`) and its shape, the runs the text must have from the
-    /// literal's start (empty: none).
+    /// `(word | fold) & mask == prefix`), its shape, the runs the text must have from the
+    /// literal's start (empty: none), and whether it must start a word (`startsWord`: no ASCII
+    /// letter or digit before it, but for the end of a terminal colour code, a `\n`-style or a
+    /// `%XX` escape; SecretGuard's `SecretText.startsWord` without glue words).
     public struct Member: Sendable {
         public var pairOffset: Int
         public var length: Int
@@ -43,8 +45,12 @@ public final class CandidateSearch: @unchecked Sendable {
         public var mask: UInt64
         public var fold: UInt64
         public var shape: [Run]
+        public var startsWord: Bool
 
-        public init(pairOffset: Int, length: Int, prefix: UInt64, mask: UInt64, fold: UInt64, shape: [Run]) {
+        public init(
+            pairOffset: Int, length: Int, prefix: UInt64, mask: UInt64, fold: UInt64, shape: [Run],
+            startsWord: Bool = false
+        ) {
             precondition(pairOffset >= 0 && pairOffset + 2 <= length, "the pair lies in the literal")
             self.pairOffset = pairOffset
             self.length = length
@@ -52,6 +58,7 @@ public final class CandidateSearch: @unchecked Sendable {
             self.mask = mask
             self.fold = fold
             self.shape = shape
+            self.startsWord = startsWord
         }
     }
 
@@ -84,7 +91,8 @@ public final class CandidateSearch: @unchecked Sendable {
                     csecret_scan_member(
                         prefix: member.prefix, mask: member.mask, fold: member.fold,
                         offset: UInt32(member.pairOffset), length: UInt32(member.length),
-                        shape_start: UInt32(runs.count), shape_count: UInt32(member.shape.count)))
+                        shape_start: UInt32(runs.count), shape_count: UInt32(member.shape.count),
+                        starts_word: member.startsWord ? 1 : 0))
                 for run in member.shape {
                     runs.append(
                         csecret_scan_run(

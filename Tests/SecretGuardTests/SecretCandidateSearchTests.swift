@@ -14,8 +14,9 @@ struct SecretCandidateSearchTests {
     static let prefilter = SecretPrefilter.shared
 
     /// Whether `entry`'s literal, with its pair at `position`, fits `text` as the search tests
-    /// it: the whole literal in the text, its first eight bytes there, and its row's shape from
-    /// its start (or the text ending before the shape is decided).
+    /// it: the whole literal in the text, its first eight bytes there, a word starting there if
+    /// its row's quick test asks for one, and its row's shape from its start (or the text ending
+    /// before the shape is decided).
     static func fits(_ entry: SecretPrefilter.Entry, _ text: [UInt8], at position: Int) -> Bool {
         let start = position - entry.pairOffset
         guard start >= 0, start + entry.literalCount <= text.count else { return false }
@@ -26,6 +27,7 @@ struct SecretCandidateSearchTests {
             let folds = entry.ignoresCase && SecretPrefilter.otherCase(wanted) != nil
             guard here == wanted || (folds && here == SecretPrefilter.otherCase(wanted)) else { return false }
         }
+        if entry.quickTest == .startsWord && !SecretText.startsWord(text.span, at: start) { return false }
         let shape = entry.rule < prefilter.rules.count ? prefilter.rules[entry.rule].shape : []
         var index = start
         for run in shape {

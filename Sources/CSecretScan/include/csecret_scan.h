@@ -40,8 +40,11 @@ typedef struct csecret_scan_run {
 
 /// One trigger literal of a group (its pair is the group's): where the pair sits in it, its
 /// length, its first eight bytes (text fits when `(word | fold) & mask == prefix`, `word` the
-/// eight bytes from the literal's start, little-endian) and its shape: `shape_count` runs from
-/// `runs[shape_start]` that the text must have from the literal's start (0: none).
+/// eight bytes from the literal's start, little-endian), its shape: `shape_count` runs from
+/// `runs[shape_start]` that the text must have from the literal's start (0: none), and whether
+/// the literal must start a word (`starts_word`, not 0): no ASCII letter or digit before it,
+/// unless that ends a terminal colour code (`ESC [ 1;32m`), a `\n`, `\r` or `\t` escape or a
+/// `%XX` escape (SecretGuard's `SecretText.startsWord` without glue words).
 typedef struct csecret_scan_member {
     uint64_t prefix;
     uint64_t mask;
@@ -50,6 +53,7 @@ typedef struct csecret_scan_member {
     uint32_t length;
     uint32_t shape_start;
     uint32_t shape_count;
+    uint32_t starts_word;
 } csecret_scan_member;
 
 /// The kernels, slowest first: the portable one (the pair table at every position, eight a
