@@ -372,6 +372,7 @@ private final class TeeFile: @unchecked Sendable {
             }
             // A failure (EINTR, EINVAL, a full disk) is met again, and handled, block by block.
             written = max(written, 0)
+            self.written.add(Int64(written), ordering: .releasing)
             if written % Self.alignment != 0, Self.clearDirect(file) { direct = false }
             while next < batch.count, written >= batch[next].count {
                 written -= batch[next].count
