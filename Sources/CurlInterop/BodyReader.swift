@@ -330,32 +330,35 @@ final class BodyReader {
     private var isObservedByTee = false
 
     /// At a stream's first read: when it is teed, its inspector and its observer are moved to
-    /// the tee's thread (`TeeWriter.observe(with:)`), which sees the copy of every block it
-    /// makes anyway.
+    /// the tee's threads, which see the copy of every block it makes anyway: the inspector as
+    /// the tee's observer (`TeeWriter.observe(with:)`), which can stop the stream, the stream
+    /// observer (the digest) as its follower (`TeeWriter.follow(with:)`), on a thread of its own.
     ///
     /// PERF(stream): the secret guard's scan and the SHA-256 then run beside the pipe's read and
-    /// the socket's send, on the second core, instead of before each send (1 GiB piped: the scan
-    /// and the hash were over half of paste's CPU, all of it on the sending thread). A refusal
-    /// is seen by the sending thread at its next read (`isObserverStopped`), a block or two
-    /// later; what decides is the end, where the tee's flush waits for the thread and the
-    /// inspector's `finish` runs before libcurl learns of the end, as before.
+    /// the socket's send, and beside each other, instead of before each send (1 GiB piped: the
+    /// scan and the hash were over half of paste's CPU, all of it on the sending thread; on one
+    /// thread after the send, the scan added to the hash's time, 1.06-1.19x the `--force` run).
+    /// A refusal is seen by the sending thread at its next read (`isObserverStopped`), a block
+    /// or two later; what decides is the end, where the tee's flush waits for the threads and
+    /// the inspector's `finish` runs before libcurl learns of the end, as before.
     ///
-    /// The inspector and the observer are then touched only by the tee's thread until its
+    /// The inspector and the observer are then touched only by the tee's threads until its
     /// `flush` returns (`finishTee`: at the stream's end, and by the handle after any
     /// transfer), so their owners read the results after the transfer, as they always did.
     private func startObservingOnTee() {
         guard !isObservedByTee, !isInspectedByTee, let tee else { return }
-        let inspector = mayInspectOnTee ? inspector : nil
-        let streamObserver = streamObserver
-        guard inspector != nil || streamObserver != nil else { return }
-        tee.observe { block in
-            let bytes = block.assumingMemoryBound(to: UInt8.self)
-            if let inspector, !inspector.inspect(bytes.span) { return false }
-            streamObserver?(bytes.span)
-            return true
+        if mayInspectOnTee, let inspector {
+            tee.observe { block in
+                inspector.inspect(block.assumingMemoryBound(to: UInt8.self).span)
+            }
+            isInspectedByTee = true
         }
-        isInspectedByTee = inspector != nil
-        isObservedByTee = streamObserver != nil
+        if let streamObserver {
+            tee.follow { block in
+                streamObserver(block.assumingMemoryBound(to: UInt8.self).span)
+            }
+            isObservedByTee = true
+        }
     }
 
     /// Inspects and observes a stream's chunk, just teed: here, or (`isInspectedByTee`,

@@ -91,9 +91,13 @@ public struct SecretScanner: Sendable {
     /// before that had its whole window inside the scanned text, so it was looked at there
     /// exactly as the stream would show it; the triggers after it saw that text end early and
     /// are looked at again with what follows. Lines are still counted over the skipped bytes
-    /// (a vector count, far cheaper than the scan).
-    public init(maximumFindings: Int = SecretGuard.defaultMaximumFindings, alreadyScanned scannedBytes: Int) {
-        self.init(maximumFindings: maximumFindings)
+    /// (a vector count, far cheaper than the scan), unless `countingLines` is false: then, as
+    /// for any scanner, only from the first finding on (`lineBase`).
+    public init(
+        maximumFindings: Int = SecretGuard.defaultMaximumFindings, alreadyScanned scannedBytes: Int,
+        countingLines: Bool = true
+    ) {
+        self.init(maximumFindings: maximumFindings, countingLines: countingLines)
         evaluated = max(0, scannedBytes - Self.lookahead)
     }
 

@@ -15,8 +15,12 @@ final class InspectionHook: BodyInspector {
     /// The hook for `request`, or nil when its content needs no checks.
     static func make(for request: UploadRequest) -> InspectionHook? {
         guard let source = request.body.streamedContent else { return nil }
-        let inspection = ContentInspection(
-            request.contentChecks, source: source.name, secrets: SecretInspector.init)
+        // A teed stream's copy holds every byte read once the transfer is over: the guard counts
+        // its lines only from a finding on, and places it there (`SecretInspector.settle`).
+        let copyPath: String? = if case .stream(_, _, let teePath?, _) = source { teePath } else { nil }
+        let inspection = ContentInspection(request.contentChecks, source: source.name) { name, scanned in
+            SecretInspector(source: name, alreadyScanned: scanned, copyPath: copyPath)
+        }
         return inspection.isEmpty ? nil : InspectionHook(inspection)
     }
 
@@ -24,8 +28,12 @@ final class InspectionHook: BodyInspector {
         self.inspection = inspection
     }
 
-    /// Why the content was refused, once it was.
-    var refusal: InspectionRefusal? { inspection.refusal }
+    /// Why the content was refused, once it was; read after the transfer (a stream's tee
+    /// flushed: `EasyHandle.finish`, `RawConnection.send`), which settles it.
+    var refusal: InspectionRefusal? {
+        inspection.settleRefusal()
+        return inspection.refusal
+    }
 
     func inspect(_ chunk: Span<UInt8>) -> Bool { inspection.inspect(chunk) }
     func finish() -> Bool { inspection.finish() }

@@ -196,6 +196,51 @@ struct TeeWriterTests {
         #expect(seen.calls == 3 * TeeWriter.blockCount + 1)
     }
 
+    @Test(
+        "a follower sees every byte, in order, beside an observer that stops; the file and the count are whole",
+        arguments: [
+            0, 1, TeeWriter.blockSize - 1, TeeWriter.blockSize, TeeWriter.blockSize + 1,
+            TeeWriter.blockCount * TeeWriter.blockSize, TeeWriter.blockCount * TeeWriter.blockSize + 1,
+            3 * TeeWriter.blockCount * TeeWriter.blockSize + 999,
+        ])
+    func follower(_ count: Int) throws {
+        let folder = try TemporaryFolder()
+        let bytes = pattern(count: count)
+        for (held, stopAfter) in [(0, Int.max), (0, 1), (min(count, 3 * TeeWriter.blockSize + 5), 2)] {
+            let path = folder.file("tee-\(held)-\(stopAfter)")
+            FileManager.default.createFile(atPath: path, contents: Data(bytes[..<held]))
+            let tee = try TeeWriter(path: path, continuing: held)
+            let observed = ObservedBlocks()
+            let followed = ObservedBlocks()
+            tee.observe { block in
+                observed.calls += 1
+                return observed.calls < stopAfter
+            }
+            tee.follow { block in
+                followed.calls += 1
+                followed.bytes += block
+            }
+            // Appends of uneven sizes: blocks fill across them.
+            var start = 0
+            var step = 1
+            while start < bytes.count {
+                let end = min(bytes.count, start + step)
+                try bytes[start..<end].withUnsafeBytes { try tee.append($0) }
+                start = end
+                step = step * 7 + 4093
+            }
+            try tee.flush()
+            #expect(followed.bytes == bytes, "held \(held), observer stops after \(stopAfter)")
+            #expect(followed.calls == (count + TeeWriter.blockSize - 1) / TeeWriter.blockSize)
+            #expect(try FileSystem.readFile(path).bytes == bytes)
+            #expect(tee.bytesWritten == Int64(count - held))
+            #expect(tee.isObserverStopped == (stopAfter <= observed.calls && count > 0))
+            // Flushed again (as the handle does after any transfer): nothing more is followed.
+            try tee.flush()
+            #expect(followed.bytes.count == count)
+        }
+    }
+
     @Test("a tee that cannot be opened says why")
     func cannotOpen() {
         #expect(throws: Errno.noSuchFileOrDirectory) { _ = try TeeWriter(path: "/nonexistent/folder/tee") }

@@ -108,6 +108,13 @@ public protocol ContentInspector {
     mutating func inspect(_ chunk: Span<UInt8>, at offset: Int64) -> InspectionRefusal?
     /// The content ended after `length` bytes. Nil accepts it.
     mutating func finish(at length: Int64) -> InspectionRefusal?
+    /// This inspector's refusal made final once the transfer is over, with what is at hand only
+    /// then (the secret guard's line, counted from a stream's outbox copy); by default as it is.
+    func settle(_ refusal: InspectionRefusal) -> InspectionRefusal
+}
+
+extension ContentInspector {
+    public func settle(_ refusal: InspectionRefusal) -> InspectionRefusal { refusal }
 }
 
 /// Runs a list of inspectors over content as it streams and remembers the first refusal.
@@ -121,8 +128,10 @@ public final class ContentInspection {
     private let makeInspectors: () -> [any ContentInspector]
     /// Content bytes inspected so far.
     public private(set) var offset: Int64 = 0
-    /// Why the content was refused, once it was.
+    /// Why the content was refused, once it was (settled by `settleRefusal()`).
     public private(set) var refusal: InspectionRefusal?
+    /// The inspector that refused, until its refusal was settled.
+    private var refusing: Int?
 
     /// An inspection running `checks`, naming the content `source` in its refusals.
     ///
@@ -166,6 +175,7 @@ public final class ContentInspection {
         for index in inspectors.indices {
             if let refused = inspectors[index].inspect(chunk, at: offset) {
                 refusal = refused
+                refusing = index
                 return false
             }
         }
@@ -179,10 +189,20 @@ public final class ContentInspection {
         for index in inspectors.indices {
             if let refused = inspectors[index].finish(at: offset) {
                 refusal = refused
+                refusing = index
                 return false
             }
         }
         return true
+    }
+
+    /// Makes the refusal final (`ContentInspector.settle(_:)`), once the transfer is over: what
+    /// the refusing inspector needs (a stream's outbox copy) is at hand only then. Once; later
+    /// calls change nothing.
+    public func settleRefusal() {
+        guard let index = refusing, let refusal else { return }
+        self.refusal = inspectors[index].settle(refusal)
+        refusing = nil
     }
 
     /// Starts over: the content will be read again from its start.
@@ -190,6 +210,7 @@ public final class ContentInspection {
         inspectors = makeInspectors()
         offset = 0
         refusal = nil
+        refusing = nil
     }
 
     /// Runs `checks` over content in memory.
@@ -198,7 +219,10 @@ public final class ContentInspection {
     public static func check(_ bytes: [UInt8], _ checks: ContentChecks, source: String) throws(InspectionRefusal) {
         let inspection = ContentInspection(checks, source: source)
         guard !inspection.isEmpty else { return }
-        if !inspection.inspect(bytes.span) || !inspection.finish() { throw inspection.refusal! }
+        if !inspection.inspect(bytes.span) || !inspection.finish() {
+            inspection.settleRefusal()
+            throw inspection.refusal!
+        }
     }
 }
 
