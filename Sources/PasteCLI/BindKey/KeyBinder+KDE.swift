@@ -45,7 +45,7 @@ extension KeyBinder {
         }
         let after = try read(shortcuts) ?? []
         said.append(
-            "\(shortcuts): "
+            "wrote \(shortcuts): "
                 + (isPlasma6 ? "[services][\(Self.kdeLauncher)]" : "[\(Self.kdeLauncher)]")
                 + " _launch=\(entries.last!.1) (written by \(tool); Plasma reads it at the next login)")
         steps.append(.file(path: shortcuts, before: before, after: after))

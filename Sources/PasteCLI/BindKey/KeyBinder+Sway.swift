@@ -66,7 +66,7 @@ extension KeyBinder {
         // A compositor of this session reads it now; otherwise the next start does.
         let reload = desktop == .i3 ? ["i3-msg", "reload"] : ["swaymsg", "reload"]
         if has(names.message), (try? run(reload)) != nil {
-            said.append(Self.shown(reload))
+            said.append("ran " + Self.shown(reload))
         } else {
             said.append("\(names.message) reload did not run: \(desktop.name) reads it when it starts")
         }
@@ -181,7 +181,7 @@ extension KeyBinder {
         }
         let line = "bind = \(key.hyprlandModifiers), \(key.hyprlandKey), exec, \(Self.shellQuoted(command))"
         try write(Self.appending(line, to: config), to: path, summary: line)
-        if has("hyprctl"), (try? run(["hyprctl", "reload"])) != nil { said.append("hyprctl reload") }
+        if has("hyprctl"), (try? run(["hyprctl", "reload"])) != nil { said.append("ran hyprctl reload") }
         reloadOnUndo(["hyprctl", "reload"])
     }
 }

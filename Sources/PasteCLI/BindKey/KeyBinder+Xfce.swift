@@ -45,7 +45,7 @@ extension KeyBinder {
                 ["xfconf-query", "-c", Self.xfceChannel, "-p", "/commands/custom/" + name.dropFirst(18), "-n", "-t",
                     isFlag ? "bool" : "string", "-s", String(value)])
         }
-        said.append("/commands/custom: a copy of /commands/default (as xfsettingsd makes on its first start)")
+        said.append("wrote /commands/custom: a copy of /commands/default (as xfsettingsd makes on its first start)")
         try change(
             ["xfconf-query", "-c", Self.xfceChannel, "-p", property, "-n", "-t", "string", "-s", Self.shellQuoted(command)],
             undo: nil)

@@ -55,7 +55,7 @@ struct KeyBinder {
     /// Runs a tool that changes a setting, says so, and records `undo` to set it back.
     mutating func change(_ arguments: [String], undo: [String]?) throws(BindKeyError) {
         try run(arguments)
-        said.append(Self.shown(arguments))
+        said.append("ran " + Self.shown(arguments))
         if let undo { steps.append(.run(undo)) }
     }
 
@@ -77,20 +77,42 @@ struct KeyBinder {
 
     // MARK: - Files
 
-    /// A file's bytes, or nil when it does not exist.
+    /// A file's bytes, or nil when it does not exist. Read as it is (the desktop's file, not
+    /// one of paste's stores: its mode is left alone).
     func read(_ path: String) throws(BindKeyError) -> [UInt8]? {
-        do { return try AtomicFile.read(path) } catch { throw .file(path: path, reason: error.message) }
+        try contents(path)?.bytes
     }
 
-    /// Replaces a file (mode 0644, atomically), says so with `summary` and records its old bytes.
-    mutating func write(_ bytes: [UInt8], to path: String, summary: String) throws(BindKeyError) {
-        let before = try read(path)
+    /// A file's bytes and status, or nil when it does not exist.
+    static func contents(_ path: String) throws(BindKeyError) -> FileSystem.Contents? {
         do {
-            try AtomicFile.write(bytes, to: path, permissions: Self.configPermissions)
+            return try FileSystem.readFile(path, limit: maximumFileSize)
+        } catch {
+            if error == .noSuchFileOrDirectory { return nil }
+            throw .file(path: path, reason: FileSystem.reason(readingFile: error))
+        }
+    }
+
+    func contents(_ path: String) throws(BindKeyError) -> FileSystem.Contents? { try Self.contents(path) }
+
+    /// The largest desktop file paste reads: far more than any shortcut or compositor config.
+    static let maximumFileSize = 16 << 20
+
+    /// Replaces `path` with `bytes` atomically, keeping the old file's mode (0644 for a new one).
+    static func replace(_ path: String, with bytes: [UInt8], like old: FileSystem.Contents?) throws(BindKeyError) {
+        do {
+            try AtomicFile.write(bytes, to: path, permissions: old?.status.permissions ?? configPermissions)
         } catch {
             throw .file(path: path, reason: error.message)
         }
-        said.append("\(path): \(summary)")
+    }
+
+    /// Replaces a file (atomically, its mode kept), says so with `summary` and records its old bytes.
+    mutating func write(_ bytes: [UInt8], to path: String, summary: String) throws(BindKeyError) {
+        let old = try contents(path)
+        let before = old?.bytes
+        try Self.replace(path, with: bytes, like: old)
+        said.append("wrote \(path): \(summary)")
         steps.append(.file(path: path, before: before, after: bytes))
     }
 
@@ -128,34 +150,26 @@ struct KeyBinder {
             switch step {
             case .run(let arguments):
                 try run(arguments)
-                undone.said.append(Self.shown(arguments))
+                undone.said.append("ran " + Self.shown(arguments))
             case .file(let path, let before, let after):
-                let now = try read(path)
-                guard now == after else {
+                let now = try contents(path)
+                guard now?.bytes == after else {
                     undone.leftAlone.append(path)
                     continue
                 }
-                do {
-                    if let before {
-                        try AtomicFile.write(before, to: path, permissions: Self.configPermissions)
-                        undone.said.append("\(path): restored as it was")
-                    } else {
-                        try FileSystem.removeFile(path)
-                        undone.said.append("\(path): removed (paste made it)")
-                    }
-                } catch let error as StoreError {
-                    throw .file(path: path, reason: error.message)
-                } catch let error as Errno {
-                    throw .file(path: path, reason: error.message)
-                } catch {
-                    throw .file(path: path, reason: "\(error)")
+                if let before {
+                    try Self.replace(path, with: before, like: now)
+                    undone.said.append("\(path): restored as it was")
+                } else {
+                    do { try FileSystem.removeFile(path) } catch { throw .file(path: path, reason: error.message) }
+                    undone.said.append("\(path): removed (paste made it)")
                 }
             case .reload: continue
             }
         }
         for case .reload(let arguments) in record.steps {
             // The desktop may be gone (another session): its files are right all the same.
-            if (try? run(arguments)) != nil { undone.said.append(Self.shown(arguments)) }
+            if (try? run(arguments)) != nil { undone.said.append("ran " + Self.shown(arguments)) }
         }
         return undone
     }

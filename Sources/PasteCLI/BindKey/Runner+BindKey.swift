@@ -33,7 +33,7 @@ extension Runner {
         try record.save(context)
         let which = text == nil ? " (the default key; another: paste --bind-key KEY)" : ""
         var lines = ["bound \(key) to \(command) on \(desktop.name)\(which)"]
-        lines += binder.said.map { "  wrote " + $0 }
+        lines += binder.said.map { "  " + $0 }
         if command.contains("/.build/") {
             lines.append("  note: \(command) is a build folder's; bind again after installing paste")
         }
