@@ -256,7 +256,7 @@ final class KeyHome: @unchecked Sendable {
     func tool(_ name: String, _ arguments: [String]) throws -> String {
         let result = try runProcess("/usr/bin/" + name, arguments, environment: environment, timeout: 60)
         guard result.status == 0 else {
-            throw ServerProcess.Failure(description: "\(name) \(arguments) failed (\(result.status)): \(result.err)")
+            throw KeyToolFailure(description: "\(name) \(arguments) failed (\(result.status)): \(result.err)")
         }
         return result.out
     }
@@ -267,7 +267,7 @@ final class KeyHome: @unchecked Sendable {
         let stopper = SpawnedProcessStopper(process)
         do {
             try waitUntil("\(path) to own \(name)", timeout: 30) {
-                guard process.isRunning else { throw ServerProcess.Failure(description: "\(path) exited") }
+                guard process.isRunning else { throw KeyToolFailure(description: "\(path) exited") }
                 return try bus.hasOwner(name)
             }
         } catch {
@@ -276,6 +276,11 @@ final class KeyHome: @unchecked Sendable {
         }
         return stopper
     }
+}
+
+/// A desktop tool or daemon that failed.
+struct KeyToolFailure: Error, CustomStringConvertible {
+    var description: String
 }
 
 /// Stops a started daemon (SIGTERM, then waits).

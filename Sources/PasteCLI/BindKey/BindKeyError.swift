@@ -2,6 +2,9 @@ import PasteCore
 
 /// Why `--bind-key` or `--unbind-key` wrote nothing (or could not finish).
 enum BindKeyError: PasteError, Equatable {
+    /// The most of a holder's name shown: a dconf path and a config line fit.
+    static let shownHolderLength = 240
+
     /// The key's spelling is not one `--bind-key` reads.
     case badKey(String)
     /// No desktop could be told from the environment.
@@ -30,7 +33,7 @@ enum BindKeyError: PasteError, Equatable {
                 + (current.map { "'\(shown: $0)'" } ?? "unset")
                 + "); --bind-key knows GNOME, KDE Plasma, Xfce, sway, i3 and Hyprland"
         case .taken(let key, let desktop, let holder):
-            "\(key) is taken on \(desktop.name) by \(shown: holder); nothing was written"
+            "\(key) is taken on \(desktop.name) by \(shown: holder, limit: Self.shownHolderLength); nothing was written"
         case .alreadyBound(let key, let desktop):
             "paste is already bound to \(key) on \(desktop); 'paste --unbind-key' removes it first"
         case .toolMissing(let tool, let desktop):
