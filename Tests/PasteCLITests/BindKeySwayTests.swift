@@ -99,7 +99,8 @@ struct BindKeySwayTests {
 
     /// The config sway loaded last, as `swaymsg -t get_config` gives it.
     func loadedConfig(_ environment: [String: String]) throws -> String {
-        let result = try runProcess("/usr/bin/swaymsg", ["-t", "get_config", "--raw"], environment: environment, timeout: 20)
+        let result = try runProcess(
+            "/usr/bin/swaymsg", ["-t", "get_config", "--raw"], environment: environment, timeout: 20)
         let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
         return try #require(object?["config"] as? String)
     }

@@ -112,7 +112,9 @@ struct BindKeyTests {
                 + "paste: choose another key: paste --bind-key KEY\n")
         let builtIn = try home.paste(["--bind-key", "Super+V"])
         #expect(builtIn.status == 69)
-        #expect(builtIn.err.hasPrefix("paste: Super+V is taken on GNOME by org.gnome.shell.keybindings toggle-message-tray;"))
+        #expect(
+            builtIn.err.hasPrefix(
+                "paste: Super+V is taken on GNOME by org.gnome.shell.keybindings toggle-message-tray;"))
         #expect(try home.tool("dconf", ["dump", "/"]) == before)
 
         let bound = try home.paste(["--bind-key"])
@@ -125,17 +127,22 @@ struct BindKeyTests {
                     + "  ran gsettings set \(settings).custom-keybinding:\(ours) name"))
         #expect(bound.out.hasSuffix("undo: paste --unbind-key\n"))
         #expect(try home.tool("gsettings", ["get", settings, "custom-keybindings"]) == "['\(custom0)', '\(ours)']\n")
-        #expect(try home.tool("gsettings", ["get", "\(settings).custom-keybinding:\(ours)", "binding"]) == "'<Super><Shift>v'\n")
+        #expect(
+            try home.tool("gsettings", ["get", "\(settings).custom-keybinding:\(ours)", "binding"])
+                == "'<Super><Shift>v'\n")
         #expect(try home.tool("dconf", ["read", ours + "command"]) == "'\(home.executable)'\n")
         #expect(try home.tool("dconf", ["read", ours + "name"]) == "'paste'\n")
 
         let again = try home.paste(["--bind-key", "Super+B"])
         #expect(again.status == 64)
-        #expect(again.err == "paste: paste is already bound to Super+Shift+V on GNOME; 'paste --unbind-key' removes it first\n")
+        #expect(
+            again.err
+                == "paste: paste is already bound to Super+Shift+V on GNOME; 'paste --unbind-key' removes it first\n")
 
         let unbound = try home.paste(["--unbind-key"])
         #expect(unbound.status == 0)
-        #expect(unbound.out.hasPrefix("unbound Super+Shift+V on GNOME\n  ran gsettings set \(settings) custom-keybindings"))
+        #expect(
+            unbound.out.hasPrefix("unbound Super+Shift+V on GNOME\n  ran gsettings set \(settings) custom-keybindings"))
         #expect(try home.tool("dconf", ["dump", "/"]) == before)
     }
 
@@ -163,16 +170,22 @@ struct BindKeyTests {
         let bound = try home.paste(["--bind-key", "Ctrl+Alt+Q"])
         #expect(bound.status == 0)
         #expect(bound.out.hasPrefix("bound Ctrl+Alt+Q to \(home.executable) on Xfce\n"))
-        #expect(try home.tool("xfconf-query", channel + ["-p", "/commands/custom/<Primary><Alt>q"]) == home.executable + "\n")
+        #expect(
+            try home.tool("xfconf-query", channel + ["-p", "/commands/custom/<Primary><Alt>q"]) == home.executable
+                + "\n")
         #expect(try home.tool("xfconf-query", channel + ["-p", "/commands/custom/override"]) == "true\n")
         // The defaults copied beside it, as xfsettingsd would.
-        #expect(try home.tool("xfconf-query", channel + ["-p", "/commands/custom/<Super>p"]) == "xfce4-display-settings --minimal\n")
+        #expect(
+            try home.tool("xfconf-query", channel + ["-p", "/commands/custom/<Super>p"])
+                == "xfce4-display-settings --minimal\n")
 
         try home.paste(["--unbind-key"]).expectSuccess()
         #expect(try home.tool("xfconf-query", channel + ["-l", "-v"]) == before)
     }
 
-    @Test("KDE Plasma: the launcher and kglobalshortcutsrc read back by kreadconfig5; taken keys refused; files restored byte for byte", arguments: ["5", "6"])
+    @Test(
+        "KDE Plasma: the launcher and kglobalshortcutsrc read back by kreadconfig5; taken keys refused; files restored byte for byte",
+        arguments: ["5", "6"])
     func kde(_ version: String) throws {
         let home = try KeyHome(desktop: ["XDG_CURRENT_DESKTOP": "KDE", "KDE_SESSION_VERSION": version])
         // Part of a Plasma session's file, as kglobalaccel writes it.
@@ -199,8 +212,11 @@ struct BindKeyTests {
 
         let bound = try home.paste(["--bind-key"])
         #expect(bound.status == 0)
-        #expect(bound.out.hasPrefix("bound Super+Shift+V to \(home.executable) on KDE Plasma \(version) (the default key"))
-        let groups = version == "6" ? ["--group", "services", "--group", "paste-bind-key.desktop"] : ["--group", "paste-bind-key.desktop"]
+        #expect(
+            bound.out.hasPrefix("bound Super+Shift+V to \(home.executable) on KDE Plasma \(version) (the default key"))
+        let groups =
+            version == "6"
+            ? ["--group", "services", "--group", "paste-bind-key.desktop"] : ["--group", "paste-bind-key.desktop"]
         let launch = try home.tool("kreadconfig5", ["--file", shortcuts] + groups + ["--key", "_launch"])
         #expect(launch == (version == "6" ? "Meta+Shift+V\n" : "Meta+Shift+V,none,paste\n"))
         let launcher = home.home.root.appendingPathComponent("data/applications/paste-bind-key.desktop").path
@@ -209,7 +225,8 @@ struct BindKeyTests {
                 == home.executable + "\n")
         // Klipper's entry is untouched.
         #expect(
-            try home.tool("kreadconfig5", ["--file", shortcuts, "--group", "org.kde.klipper", "--key", "show-on-mouse-pos"])
+            try home.tool(
+                "kreadconfig5", ["--file", shortcuts, "--group", "org.kde.klipper", "--key", "show-on-mouse-pos"])
                 == "Meta+V\tCtrl+Alt+V,Meta+V,Show Clipboard Items at Mouse Position\n")
 
         let unbound = try home.paste(["--unbind-key"])

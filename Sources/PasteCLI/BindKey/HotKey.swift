@@ -51,7 +51,8 @@ struct HotKey: Sendable, Hashable, CustomStringConvertible {
     /// Reads the common form: modifiers and one key joined by `+` (`Super+Shift+V`); `-` joins
     /// too. At least one of Super, Ctrl and Alt, so a plain letter is never taken from typing.
     init?(_ text: String) {
-        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "+" || $0 == "-" }).map(String.init)
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "+" || $0 == "-" }).map(
+            String.init)
         guard parts.count >= 2, let last = parts.last, let key = Self.keyName(last) else { return nil }
         var modifiers: Set<Modifier> = []
         for word in parts.dropLast() {

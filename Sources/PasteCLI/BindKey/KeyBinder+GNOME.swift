@@ -44,7 +44,9 @@ extension KeyBinder {
         }
         let entry = Self.customSchema + ":" + Self.gnomePath
         for (name, value) in [("name", "paste"), ("command", command), ("binding", key.gtkAccelerator)] {
-            try change(["gsettings", "set", entry, name, Self.gvariantString(value)], undo: ["gsettings", "reset", entry, name])
+            try change(
+                ["gsettings", "set", entry, name, Self.gvariantString(value)],
+                undo: ["gsettings", "reset", entry, name])
         }
         let newList = "[" + (list + [Self.gnomePath]).map(Self.gvariantString).joined(separator: ", ") + "]"
         // Set back as gsettings printed it, or reset when it held only the default (none).

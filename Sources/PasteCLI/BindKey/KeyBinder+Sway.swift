@@ -22,8 +22,10 @@ extension KeyBinder {
         let candidates =
             desktop == .i3
             ? [context.configHome + "/i3/config", home + "/.i3/config"]
-            : [home + "/.sway/config", context.configHome + "/sway/config", home + "/.i3/config",
-                context.configHome + "/i3/config"]
+            : [
+                home + "/.sway/config", context.configHome + "/sway/config", home + "/.i3/config",
+                context.configHome + "/i3/config",
+            ]
         if let found = candidates.first(where: { (try? FileSystem.status(ofPath: $0))?.kind == .regular }) {
             return (found, true)
         }
@@ -143,7 +145,9 @@ extension KeyBinder {
         }
         if name.hasPrefix("~/") { name = context.home + name.dropFirst() }
         name = name.replacing("$XDG_CONFIG_HOME", with: context.configHome).replacing("$HOME", with: context.home)
-        if !name.hasPrefix("/") { name = String(path.prefix(upTo: path.lastIndex(of: "/") ?? path.startIndex)) + "/" + name }
+        if !name.hasPrefix("/") {
+            name = String(path.prefix(upTo: path.lastIndex(of: "/") ?? path.startIndex)) + "/" + name
+        }
         guard name.contains("*") || name.contains("?") else { return [name] }
         let folder = String(name.prefix(upTo: name.lastIndex(of: "/")!))
         let glob = name[name.index(after: name.lastIndex(of: "/")!)...]
@@ -151,7 +155,8 @@ extension KeyBinder {
         guard !folder.contains("*"), let entries = try? FileSystem.entries(ofDirectory: folder) else { return [] }
         return entries.sorted().filter { entry in
             guard parts.count == 2 else { return entry == glob }
-            return entry.hasPrefix(parts[0]) && entry.hasSuffix(parts[1]) && entry.count >= parts[0].count + parts[1].count
+            return entry.hasPrefix(parts[0]) && entry.hasSuffix(parts[1])
+                && entry.count >= parts[0].count + parts[1].count
         }.map { folder + "/" + $0 }
     }
 

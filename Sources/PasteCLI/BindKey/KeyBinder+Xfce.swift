@@ -33,7 +33,10 @@ extension KeyBinder {
         let property = "/commands/custom/" + key.gtkAccelerator
         if commandsOverride {
             try change(
-                ["xfconf-query", "-c", Self.xfceChannel, "-p", property, "-n", "-t", "string", "-s", Self.shellQuoted(command)],
+                [
+                    "xfconf-query", "-c", Self.xfceChannel, "-p", property, "-n", "-t", "string", "-s",
+                    Self.shellQuoted(command),
+                ],
                 undo: ["xfconf-query", "-c", Self.xfceChannel, "-p", property, "-r"])
             return
         }
@@ -42,15 +45,23 @@ extension KeyBinder {
         for (name, value) in properties where name.hasPrefix("/commands/default/") {
             let isFlag = name.hasSuffix("/startup-notify")
             try run(
-                ["xfconf-query", "-c", Self.xfceChannel, "-p", "/commands/custom/" + name.dropFirst(18), "-n", "-t",
-                    isFlag ? "bool" : "string", "-s", String(value)])
+                [
+                    "xfconf-query", "-c", Self.xfceChannel, "-p", "/commands/custom/" + name.dropFirst(18), "-n", "-t",
+                    isFlag ? "bool" : "string", "-s", String(value),
+                ])
         }
         said.append("wrote /commands/custom: a copy of /commands/default (as xfsettingsd makes on its first start)")
         try change(
-            ["xfconf-query", "-c", Self.xfceChannel, "-p", property, "-n", "-t", "string", "-s", Self.shellQuoted(command)],
+            [
+                "xfconf-query", "-c", Self.xfceChannel, "-p", property, "-n", "-t", "string", "-s",
+                Self.shellQuoted(command),
+            ],
             undo: nil)
         try change(
-            ["xfconf-query", "-c", Self.xfceChannel, "-p", "/commands/custom/override", "-n", "-t", "bool", "-s", "true"],
+            [
+                "xfconf-query", "-c", Self.xfceChannel, "-p", "/commands/custom/override", "-n", "-t", "bool", "-s",
+                "true",
+            ],
             undo: nil)
     }
 }

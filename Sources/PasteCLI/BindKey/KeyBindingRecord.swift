@@ -50,7 +50,9 @@ struct KeyBindingRecord: Equatable {
             case "file" where fields.count == 3:
                 let base = folder + "/" + fields[1]
                 do {
-                    guard let after = try AtomicFile.read(base + ".after") else { throw BindKeyError.badRecord(path: path) }
+                    guard let after = try AtomicFile.read(base + ".after") else {
+                        throw BindKeyError.badRecord(path: path)
+                    }
                     steps.append(.file(path: fields[2], before: try AtomicFile.read(base + ".before"), after: after))
                 } catch let error as BindKeyError {
                     throw error
