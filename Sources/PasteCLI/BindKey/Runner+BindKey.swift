@@ -27,10 +27,18 @@ extension Runner {
             throw BindKeyError.file(path: "/proc/self/exe", reason: "cannot tell where this paste is installed")
         }
         var binder = KeyBinder(context: context, desktop: desktop, runner: context.commandRunner ?? CommandRunner())
-        try binder.bind(key, command: command)
         var record = KeyBindingRecord(desktop: desktop, key: key.description, command: command)
-        record.steps = binder.steps
-        try record.save(context)
+        do {
+            try binder.bind(key, command: command)
+            record.steps = binder.steps
+            try record.save(context)
+        } catch {
+            // What was written before a tool (or the record) failed is taken back: no shortcut
+            // stays that --unbind-key would not know of.
+            record.steps = binder.steps
+            _ = try? binder.undo(record)
+            throw error
+        }
         let which = text == nil ? " (the default key; another: paste --bind-key KEY)" : ""
         var lines = ["bound \(key) to \(command) on \(desktop.name)\(which)"]
         lines += binder.said.map { "  " + $0 }
