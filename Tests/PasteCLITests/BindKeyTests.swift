@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PasteCore
 import Testing
 import TestSupport
 
@@ -62,6 +63,32 @@ struct BindKeyTests {
         let file = Array("[kwin]\nWindow Close=Alt+F4\\tMeta+Q,Alt+F4,Close Window\n".utf8)
         #expect(KeyBinder.kdeHolder(of: HotKey("Super+Q")!, in: file) == "[kwin] Window Close (Close Window)")
         #expect(KeyBinder.kdeHolder(of: HotKey("Super+W")!, in: file) == nil)
+    }
+
+    @Test("Hyprland (no Hyprland here): a bind line appended, a taken key refused, the file restored byte for byte")
+    func hyprland() throws {
+        let home = try TemporaryHome()
+        let config = try home.write(
+            "$mainMod = SUPER\nbind = $mainMod, Q, exec, kitty\nbind = $mainMod SHIFT, V, exec, cliphist\n",
+            to: "config/hypr/hyprland.conf", mode: 0o644)
+        let before = try Data(contentsOf: URL(fileURLWithPath: config))
+        let context = Context(environment: home.environment(["PATH": "/nonexistent"]))
+        var binder = KeyBinder(context: context, desktop: .hyprland, runner: CommandRunner())
+        #expect(
+            throws: BindKeyError.taken(
+                key: HotKey("Super+Shift+V")!, desktop: .hyprland,
+                holder: "\(config): bind = $mainMod SHIFT, V, exec, cliphist")
+        ) {
+            try binder.bind(HotKey("Super+Shift+V")!, command: "/opt/paste/bin/paste")
+        }
+        try binder.bind(HotKey("Ctrl+Alt+P")!, command: "/opt/my paste/paste")
+        #expect(
+            try String(contentsOfFile: config, encoding: .utf8)
+                == String(decoding: before, as: UTF8.self) + "bind = CTRL ALT, P, exec, '/opt/my paste/paste'\n")
+        let record = KeyBindingRecord(
+            desktop: .hyprland, key: "Ctrl+Alt+P", command: "/opt/my paste/paste", steps: binder.steps)
+        _ = try binder.undo(record)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: config)) == before)
     }
 
     // MARK: - End to end
