@@ -1,9 +1,21 @@
+import SystemInterop
+
 /// KDE Plasma: a launcher (`paste-bind-key.desktop` in `$XDG_DATA_HOME/applications`) and its
 /// global shortcut in `kglobalshortcutsrc`, written with `kwriteconfig5`/`kwriteconfig6`:
 /// Plasma 6 keeps a launcher's shortcut in the group `[services][NAME.desktop]` (`_launch`),
 /// Plasma 5 in `[NAME.desktop]` (`_launch=KEY,none,NAME` beside `_k_friendly_name`).
-/// kglobalaccel reads the file when it starts: the next login (or its restart) takes it up.
+/// kglobalaccel reads the file when it starts. On Plasma 5, a running kglobalaccel5 is asked
+/// over D-Bus to quit (`/MainApplication` `quit`, which writes nothing over paste's group) and is
+/// started again by D-Bus activation (a call to `org.kde.KGlobalAccel.allComponents`), which
+/// reads it; Plasma 6 serves kglobalaccel from inside kwin, which paste does not restart: the
+/// next login takes the key up there.
 extension KeyBinder {
+    /// The reload step's name in the record: `reloadKGlobalAccel`'s D-Bus calls.
+    static let kglobalaccelReload = "kglobalaccel"
+    static let kglobalaccelName = "org.kde.kglobalaccel"
+    /// How long kglobalaccel5 may take to let go of its name after `quit`.
+    static let kglobalaccelQuitTimeout: Duration = .seconds(5)
+
     static let kdeLauncher = "paste-bind-key.desktop"
 
     /// `$XDG_CONFIG_HOME/kglobalshortcutsrc`.
@@ -44,11 +56,47 @@ extension KeyBinder {
             try run([tool, "--file", shortcuts] + groups + ["--key", name, value])
         }
         let after = try read(shortcuts) ?? []
+        let reloaded = !isPlasma6 && reloadKGlobalAccel()
         said.append(
             "wrote \(shortcuts): "
                 + (isPlasma6 ? "[services][\(Self.kdeLauncher)]" : "[\(Self.kdeLauncher)]")
-                + " _launch=\(entries.last!.1) (written by \(tool); Plasma reads it at the next login)")
+                + " _launch=\(entries.last!.1) (written by \(tool)"
+                + (reloaded ? ")" : "; Plasma reads it at the next login)"))
         steps.append(.file(path: shortcuts, before: before, after: after))
+        if reloaded { said.append("ran kglobalaccel5 again over D-Bus (quit, then started by activation)") }
+        if !isPlasma6 { reloadOnUndo([Self.kglobalaccelReload]) }
+    }
+
+    /// Whether `name` has an owner on the session bus (`NameHasOwner`, with dbus-send).
+    private func busHasOwner(_ name: String) -> Bool {
+        let reply = try? run([
+            "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.NameHasOwner", "string:" + name,
+        ])
+        return reply?.contains("boolean true") == true
+    }
+
+    /// Makes a running kglobalaccel5 read kglobalshortcutsrc again: asks it to quit, waits for
+    /// its name to go, then calls it, which D-Bus activation answers with a new one. False when
+    /// none runs (or dbus-send is missing): the next login reads the file.
+    func reloadKGlobalAccel() -> Bool {
+        guard has("dbus-send"), busHasOwner(Self.kglobalaccelName) else { return false }
+        guard
+            (try? run([
+                "dbus-send", "--session", "--print-reply", "--dest=" + Self.kglobalaccelName, "/MainApplication",
+                "org.qtproject.Qt.QCoreApplication.quit",
+            ])) != nil
+        else { return false }
+        let deadline = ContinuousClock.now + Self.kglobalaccelQuitTimeout
+        while busHasOwner(Self.kglobalaccelName) {
+            guard ContinuousClock.now < deadline else { return false }
+            CurrentProcess.sleep(for: .milliseconds(20))
+        }
+        return
+            (try? run([
+                "dbus-send", "--session", "--print-reply", "--dest=" + Self.kglobalaccelName, "/kglobalaccel",
+                "org.kde.KGlobalAccel.allComponents",
+            ])) != nil
     }
 
     /// Who holds `key` in a `kglobalshortcutsrc` (`[kwin] Window Close`), or nil.

@@ -169,7 +169,11 @@ struct KeyBinder {
         }
         for case .reload(let arguments) in record.steps {
             // The desktop may be gone (another session): its files are right all the same.
-            if (try? run(arguments)) != nil { undone.said.append("ran " + Self.shown(arguments)) }
+            if arguments == [Self.kglobalaccelReload] {
+                if reloadKGlobalAccel() { undone.said.append("ran kglobalaccel5 again over D-Bus") }
+            } else if (try? run(arguments)) != nil {
+                undone.said.append("ran " + Self.shown(arguments))
+            }
         }
         return undone
     }
