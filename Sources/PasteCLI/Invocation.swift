@@ -16,6 +16,9 @@ public struct Invocation: Sendable, Equatable {
         case delete(url: String)
         case deleteLast
         case importShareX(path: String)
+        /// `--bind-key [KEY]` (nil: the default key).
+        case bindKey(String?)
+        case unbindKey
     }
 
     public var action: Action = .upload
@@ -132,8 +135,21 @@ public func parseCommandLine(_ arguments: [String], rawArguments: [[UInt8]] = []
                 throw UsageError(
                     detail: "unknown option '--\(shown: name)'" + (meant.map { "; did you mean '--\($0)'?" } ?? ""))
             }
-            if spec.argument == nil && inline != nil {
+            if spec.argument == nil && inline != nil && spec.id != .bindKey {
                 throw UsageError(detail: "option '--\(shown: name)' takes no value")
+            }
+            if spec.id == .bindKey {
+                // Its key is an optional word of its own: `--bind-key=KEY` or the next word.
+                if let inline {
+                    actions.append(.bindKey(inline))
+                } else if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
+                    index += 1
+                    actions.append(.bindKey(arguments[index]))
+                } else {
+                    actions.append(.bindKey(nil))
+                }
+                index += 1
+                continue
             }
             if spec.id == .outbox {
                 // Its words are its own: `paste --outbox show ID` is ours, not coreutils'.
@@ -181,7 +197,7 @@ public func parseCommandLine(_ arguments: [String], rawArguments: [[UInt8]] = []
         if actions.count > 1 {
             throw UsageError(
                 detail:
-                    "choose one of --help, --version, --list-services, --init-config, --history, --retry, --outbox, --pick, --delete, --delete-last, --import-sxcu"
+                    "choose one of --help, --version, --list-services, --init-config, --history, --retry, --outbox, --pick, --delete, --delete-last, --import-sxcu, --bind-key, --unbind-key"
             )
         }
         if let action = actions.first { result.action = action }
@@ -282,6 +298,8 @@ private func apply(
     case .history: actions.append(.history)
     case .retry: actions.append(.retry)
     case .outbox: preconditionFailure("--outbox is read with its words by parseCommandLine")
+    case .bindKey: preconditionFailure("--bind-key is read with its key by parseCommandLine")
+    case .unbindKey: actions.append(.unbindKey)
     case .delete: actions.append(.delete(url: value!))
     case .deleteLast: actions.append(.deleteLast)
     case .listServices: actions.append(.listServices)

@@ -38,7 +38,7 @@ extension OptionID {
         case .update: .text(label: "living paste name")
         case .null, .clipboard, .primary, .image, .initConfig, .listServices, .private, .burn, .new, .noCopy, .json,
             .quiet, .verbose, .dryRun, .qr, .force, .insecure, .notify, .noNotify, .prompt, .pick, .history, .retry,
-            .outbox, .deleteLast, .help, .version, .redact:
+            .outbox, .deleteLast, .help, .version, .redact, .bindKey, .unbindKey:
             .none
         }
     }
@@ -56,7 +56,7 @@ extension OptionID {
         case .verbose: [.verbose, .json]
         case .null, .title, .lang, .private, .expiry, .quiet, .dryRun, .update, .redact: [self]
         case .file, .image, .config, .initConfig, .listServices, .importSxcu, .burn, .new, .noCopy, .qr, .force,
-            .timeout, .insecure, .prompt, .pick, .history, .retry, .outbox, .delete, .deleteLast:
+            .timeout, .insecure, .prompt, .pick, .history, .retry, .outbox, .delete, .deleteLast, .bindKey, .unbindKey:
             []
         }
     }

@@ -73,6 +73,8 @@ public enum OptionID: String, Sendable, CaseIterable {
     case noNotify = "no-notify"
     case prompt
     case pick
+    case bindKey = "bind-key"
+    case unbindKey = "unbind-key"
     // History and outbox
     case history
     case retry
@@ -166,6 +168,10 @@ public let optionTable: [OptionSpec] = [
     OptionSpec(
         id: .pick, short: nil, argument: nil, help: "choose an earlier paste in a window; copy its URL", group: .desktop
     ),
+    OptionSpec(
+        id: .bindKey, short: nil, argument: nil, help: "[KEY] bind KEY (Super+Shift+V) to paste on this desktop",
+        group: .desktop),
+    OptionSpec(id: .unbindKey, short: nil, argument: nil, help: "remove the key --bind-key bound", group: .desktop),
     // History and outbox
     OptionSpec(
         id: .history, short: nil, argument: nil, help: "list earlier pastes (with --json: JSON Lines)", group: .stores),

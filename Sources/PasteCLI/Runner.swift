@@ -53,6 +53,10 @@ struct Runner {
             return try deleteLast()
         case .importShareX(let path):
             return try importShareX(path)
+        case .bindKey(let key):
+            return try bindKey(key)
+        case .unbindKey:
+            return try unbindKey()
         case .upload:
             return try upload()
         }

@@ -155,6 +155,15 @@ public enum CurrentProcess {
         }
     }
 
+    /// The absolute path of the running program, `/proc/self/exe` resolved (what a desktop
+    /// shortcut should run), or nil when it cannot be read. Wraps `readlink`.
+    public static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { readlink("/proc/self/exe", $0.baseAddress!, $0.count - 1) }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     // MARK: - Detaching (a child that outlives its parent)
 
     /// Blanks the process's command line after `argv[0]` in place, so `/proc/PID/cmdline` (and

@@ -32,8 +32,11 @@ public final class Sway: @unchecked Sendable {
 
     /// Starts sway and waits (at most `timeout` seconds) for its socket, then for XWayland's
     /// display name.
+    /// - Parameter configHome: a folder to keep sway's config in as a person's
+    ///   `$XDG_CONFIG_HOME` does (`sway/config`, folders 0755, the file 0644: readable by
+    ///   sway's user), rather than beside the socket; `swaymsg reload` reads it again there.
     /// - Throws: `SwayError` when it cannot start; tests fail loudly then, never skip.
-    public init(timeout: Double = 20) throws {
+    public init(timeout: Double = 20, configHome: String? = nil) throws {
         guard let executable = Self.executable else {
             throw SwayError(reason: "sway is not installed (scripts/bootstrap installs it)")
         }
@@ -47,7 +50,14 @@ public final class Sway: @unchecked Sendable {
         logPath = folder + "/sway.log"
         let displayFile = folder + "/x-display"
         // The config lives beside the socket, readable by sway's user only.
-        let config = folder + "/config"
+        var config = folder + "/config"
+        if let configHome {
+            for path in [configHome, configHome + "/sway"] {
+                mkdir(path, 0o755)
+                chmod(path, 0o755)
+            }
+            config = configHome + "/sway/config"
+        }
         let text = """
             xwayland enable
             exec sh -c 'printf "%s" "$DISPLAY" > \(displayFile).part && mv \(displayFile).part \(displayFile)'
@@ -106,6 +116,14 @@ public final class Sway: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// The absolute path of sway's IPC socket (`SWAYSOCK`: `sway-ipc.UID.PID.sock` in its
+    /// runtime folder).
+    public var ipcSocketPath: String? {
+        (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory))?.first {
+            $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock")
+        }.map { runtimeDirectory + "/" + $0 }
+    }
 
     /// The absolute path of the Wayland socket.
     public var socketPath: String { runtimeDirectory + "/" + waylandDisplay }
