@@ -42,9 +42,9 @@ _paste_pastebin() {
 
     local long_options="--file --null --clipboard --primary --image --service --url --config --init-config
         --list-services --import-sxcu --title --lang --private --expiry --burn --new --update
-        --no-copy --json --quiet --verbose --dry-run --qr --force --timeout --insecure --notify
-        --no-notify --prompt --pick --bind-key --unbind-key --history --retry --outbox --delete
-        --delete-last --help --version"
+        --no-copy --json --quiet --verbose --dry-run --qr --force --redact --timeout --insecure
+        --notify --no-notify --prompt --pick --bind-key --unbind-key --history --retry --outbox
+        --delete --delete-last --help --version"
     local short_options="-f -0 -c -P -S -t -l -p -e -q -v -n -h -V"
 
     local command=${COMP_WORDS[0]} config="" word i outbox=0
