@@ -23,3 +23,22 @@ CURLcode ccurl_easy_getinfo_socket(CURL *h, CURLINFO i, curl_socket_t *v) { retu
 CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 long ccurl_global_default(void) { return CURL_GLOBAL_DEFAULT; }
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#ifndef PASTE_LINK_DYNAMIC
+int ossl_err_load_crypto_strings(void);
+int ossl_err_load_SSL_strings(void);
+static int ccurl_tls_error_text_deferred;
+#endif
+void ccurl_defer_tls_error_text(void) {
+#ifndef PASTE_LINK_DYNAMIC
+    ccurl_tls_error_text_deferred = OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS, NULL) && OPENSSL_init_ssl(OPENSSL_INIT_NO_LOAD_SSL_STRINGS, NULL);
+#endif
+}
+void ccurl_load_tls_error_text(void) {
+#ifndef PASTE_LINK_DYNAMIC
+    if (ccurl_tls_error_text_deferred) { ccurl_tls_error_text_deferred = 0; ossl_err_load_crypto_strings(); ossl_err_load_SSL_strings(); }
+#endif
+}
+void ccurl_tls_error_text(unsigned long code, char *buffer, size_t size) { ERR_error_string_n(code, buffer, size); }

@@ -7,7 +7,11 @@ public enum Curl {
     ///
     /// A `static let` is initialised exactly once, thread-safely (swift_once), so this is the
     /// "call it once" libcurl requires without any global mutable state.
-    private static let initialisation: UInt32 = curl_global_init(ccurl_global_default()).rawValue
+    /// OpenSSL's error text is not loaded here but when a failure is shown (`TLSErrorText`).
+    private static let initialisation: UInt32 = {
+        ccurl_defer_tls_error_text()
+        return curl_global_init(ccurl_global_default()).rawValue
+    }()
 
     /// Initialises libcurl for the process; later calls do nothing.
     ///

@@ -76,7 +76,11 @@ public final class EasyHandle {
     public var isStopped: (() -> Bool)?
     /// Called with libcurl's verbose trace (CURLOPT_VERBOSE + CURLOPT_DEBUGFUNCTION).
     public var onDebug: ((DebugEvent) -> Void)? {
-        didSet { _ = ccurl_easy_setopt_long(raw, CURLOPT_VERBOSE, onDebug == nil ? 0 : 1) }
+        didSet {
+            _ = ccurl_easy_setopt_long(raw, CURLOPT_VERBOSE, onDebug == nil ? 0 : 1)
+            // The trace shows OpenSSL's errors as they happen: its text is loaded first.
+            if onDebug != nil { ccurl_load_tls_error_text() }
+        }
     }
 
     /// Makes a handle with the callbacks that collect the response installed.
@@ -241,7 +245,8 @@ public final class EasyHandle {
             bodyReader?.anyFailure ?? mime?.readerFailure
             ?? (answerTimedOut ? .answerTimedOut : nil)
         return CurlError(
-            code: CurlError.Code(code), detail: String(cString: errorBuffer), localFailure: failure)
+            code: CurlError.Code(code), detail: TLSErrorText.readable(String(cString: errorBuffer)),
+            localFailure: failure)
     }
 
     /// Throws when a setopt-style call did not return CURLE_OK.

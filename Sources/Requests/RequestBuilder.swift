@@ -11,7 +11,12 @@ import SystemInterop
 /// run as it goes.
 public struct RequestBuilder: Sendable {
     /// The service to build for.
-    public var profile: ServiceProfile
+    public var profile: ServiceProfile {
+        didSet { acceptsLanguage = Self.acceptsLanguage(profile) }
+    }
+    /// Whether the service has somewhere to put a language (a field or `{lang}`): decided once
+    /// per service, not for each input (its templates are looked through).
+    private(set) var acceptsLanguage: Bool
     /// Resolves secrets and remembers them for redaction.
     public var expansion: ValueExpansion
     /// For `--dry-run`: one entry per `build` call, in order; for a JSON or XML body, the body
@@ -45,6 +50,7 @@ public struct RequestBuilder: Sendable {
 
     public init(profile: ServiceProfile, context: Context, cryptography: (any PasteCryptography)? = nil) {
         self.profile = profile
+        acceptsLanguage = Self.acceptsLanguage(profile)
         expansion = ValueExpansion(context: context)
         self.cryptography = cryptography
     }
@@ -79,8 +85,10 @@ public struct RequestBuilder: Sendable {
         }
     }
 
-    /// Whether the service has somewhere to put a language (a field or `{lang}`).
-    var acceptsLanguage: Bool { profile.langField != nil || profile.uses(.lang) }
+    /// Whether `profile` has somewhere to put a language (a field or `{lang}`).
+    static func acceptsLanguage(_ profile: ServiceProfile) -> Bool {
+        profile.langField != nil || profile.uses(.lang)
+    }
 
     /// The service's spelling of an expiry: never longer than asked (a paste must not outlive
     /// the person's wish), so counts round down and choices take the longest that fits.
@@ -120,8 +128,11 @@ public struct RequestBuilder: Sendable {
             options.language = Lexers.language(forFileName: fileName)
         }
         // Clipboard text has no name: its first bytes may say what it is (issue 43, item 3).
+        // A file whose name says plain text (`notes.txt`, `build.log`) is not guessed at: its
+        // first bytes are not even read for it.
         var guessed: String?
         if options.language == nil, acceptsLanguage, options.guessesLanguage,
+            !(fileName.map(Lexers.isPlainText(fileName:)) ?? false),
             let sample = Self.sample(of: content), let language = LanguageGuess.language(of: sample)
         {
             options.language = language

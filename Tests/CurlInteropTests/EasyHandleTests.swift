@@ -78,6 +78,29 @@ struct EasyHandleTests: ScopedSuite {
         }
     }
 
+    @Test("TLS to a server that answers in plain HTTP fails with OpenSSL's words, though its text is loaded only then")
+    func tlsErrorReadable() throws {
+        // Answers every connection at once, before reading anything: the TLS hello gets HTTP.
+        let script = """
+            import socket
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(4)
+            print("listening on http://127.0.0.1:%d" % s.getsockname()[1], flush=True)
+            while True:
+                c, _ = s.accept(); c.sendall(b"HTTP/1.1 400 Bad Request\\r\\nContent-Length: 0\\r\\n\\r\\n"); c.close()
+            """
+        let server = try ServerProcess("/usr/bin/python3", ["-c", script])
+        let handle = try EasyHandle()
+        try handle.set(.url, "https://127.0.0.1:\(server.port)/pasters/")
+        try handle.set(.noSignal, true)
+        do {
+            try handle.perform()
+            Issue.record("a TLS handshake with a plain HTTP server worked")
+        } catch {
+            #expect(error.detail.contains("SSL routines::"), "\(error.detail)")
+            #expect(!error.detail.contains("reason("), "\(error.detail)")
+        }
+    }
+
     @Test("a port nobody listens on fails to connect, with the OS errno in the transfer info")
     func refused() throws {
         let server = try MockServer()

@@ -46,4 +46,37 @@ struct LanguageGuessEndToEndTests: ScopedSuite {
         #expect(off.out.contains("\"lexer\": \"text\""), "\(off.out)")
         #expect(try mock.requests().isEmpty)
     }
+
+    @Test("a file named as plain text (.txt, .log) is not guessed; .py says python by its name")
+    func plainTextFiles() throws {
+        try paste.writeConfig("[service \"bpa.st\"]\n    url = \(mock.url("/api/v1/paste"))\n")
+        for name in ["notes.txt", "build.LOG"] {
+            let path = try paste.home.write(Self.python, to: name)
+            let dry = try paste.run(["-S", "bpa.st", "-n", "-f", path])
+            #expect(dry.status == 0, "\(dry.err)")
+            #expect(dry.out.contains("\"lexer\": \"text\""), "\(dry.out)")
+            #expect(!dry.out.contains("guessed"), "\(dry.out)")
+        }
+        let script = try paste.home.write("print(1)\n", to: "tool.py")
+        let named = try paste.run(["-S", "bpa.st", "-n", "-f", script])
+        #expect(named.out.contains("\"lexer\": \"python\""), "\(named.out)")
+        #expect(!named.out.contains("guessed"))
+    }
+
+    @Test("--retry of a kept text follows guess-language: off, it sends none; on, it guesses as a fresh run")
+    func retryFollowsTheSetting() throws {
+        for guesses in [false, true] {
+            try paste.writeConfig(
+                "[paste]\n    retries = 0\n    guess-language = \(guesses)\n"
+                    + "[service \"bpa.st\"]\n    url = \(mock.url("/api/v1/paste"))\n")
+            try mock.addFault(.status(503), count: 1, path: "/api/v1/paste")
+            let failed = try paste.run(["-S", "bpa.st", "--no-copy", "--new"], stdin: Self.python)
+            #expect(failed.status == 75, "\(failed.err)")
+            #expect(try paste.outboxIDs().count == 1)
+            let retry = try paste.run(["--retry"])
+            #expect(retry.status == 0, "\(retry.err)")
+            #expect(try paste.outboxIDs().isEmpty)
+            #expect(try lexers().last == (guesses ? "python" : "text"))
+        }
+    }
 }

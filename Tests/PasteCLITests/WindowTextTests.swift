@@ -39,6 +39,21 @@ struct WindowTextTests {
         }
     }
 
+    @Test("a command a message names takes the installed name: at the start, after a quote, a parenthesis or a space")
+    func namedCommands() {
+        var output = Output(environment: [:])
+        output.programName = "pasteup"
+        #expect(output.named("paste --retry sends it") == "pasteup --retry sends it")
+        #expect(
+            output.named("run 'paste -f x' or (paste --pick)\n\u{00A0}paste -n, \"paste -c\"")
+                == "run 'pasteup -f x' or (pasteup --pick)\n\u{00A0}pasteup -n, \"pasteup -c\"")
+        #expect(output.named("copypaste -n, paste-it -x, paste --") == "copypaste -n, paste-it -x, pasteup --")
+        #expect(output.named("no command here: paste") == "no command here: paste")
+        #expect(output.named("é paste -n") == "é pasteup -n")
+        output.programName = "paste"
+        #expect(output.named("paste --retry") == "paste --retry")
+    }
+
     @Test("--pick shows a URL once: not again under a title that is the URL")
     func pickShowsURLOnce() {
         let now = Date(timeIntervalSince1970: 1_000_000)

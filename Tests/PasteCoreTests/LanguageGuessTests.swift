@@ -149,6 +149,30 @@ struct LanguageGuessTests {
         #expect(LanguageGuess.language(of: Array(padding.utf8) + Array("def f():\n    self.x\n".utf8)) == nil)
     }
 
+    @Test("lines ending in CR LF are lines: a text copied from Windows is guessed as one with LF")
+    func crlf() {
+        let python = "import os\r\n\r\ndef main():\r\n    print(os.getcwd())\r\n"
+        #expect(LanguageGuess.language(of: Array(python.utf8)) == "python")
+        let log = "2024-01-31 12:00:00 INFO up\r\n2024-01-31 12:00:01 WARN disk\r\n"
+        #expect(LanguageGuess.language(of: Array(log.utf8)) == nil)
+    }
+
+    @Test("whitespace is Unicode's and names may be any letters, as in the text's own characters")
+    func unicode() {
+        // A line of no-break and ideographic spaces is blank; a shebang after one still counts.
+        #expect(LanguageGuess.language(of: Array("\u{00A0}\u{3000}\n\u{2003}\n".utf8)) == nil)
+        #expect(LanguageGuess.language(of: Array("\u{00A0}\n\u{2009}#!/bin/sh\necho hi\n".utf8)) == "bash")
+        // YAML keys in other scripts, nested.
+        let yaml = "größe:\n  wert: 1\nname: x\nländer:\n  - de\n"
+        #expect(LanguageGuess.language(of: Array(yaml.utf8)) == "yaml")
+        // An INI file whose keys are not ASCII.
+        let ini = "[réglages]\nclé = 1\nnom = x\n"
+        #expect(LanguageGuess.language(of: Array(ini.utf8)) == "ini")
+        // A character cut at the window's end changes nothing.
+        let cut = Array(("def f():\n    self.x = 1\n" + String(repeating: "é", count: 3000)).utf8)
+        #expect(LanguageGuess.language(of: cut) == "python")
+    }
+
     @Test("binary content is never guessed")
     func binary() {
         #expect(LanguageGuess.language(of: [0x7F, 0x45, 0x4C, 0x46, 0, 0, 1]) == nil)

@@ -64,4 +64,17 @@ CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 /// `CURL_GLOBAL_DEFAULT`: a macro built from other macros, which Swift does not import.
 long ccurl_global_default(void);
 
+// MARK: - OpenSSL's error text, loaded when a failure is shown
+
+/// Called before `curl_global_init`: `OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS)`
+/// and `OPENSSL_init_ssl(OPENSSL_INIT_NO_LOAD_SSL_STRINGS)`, so OpenSSL does not load its
+/// error text at start (about 0.9 M instructions of every run, valgrind's count). Nothing in a
+/// `PASTE_LINK=dynamic` build, whose shared libraries do not export the loaders below.
+void ccurl_defer_tls_error_text(void);
+/// Loads OpenSSL's error text (libcrypto's and libssl's own loaders, `ossl_err_load_*`, which
+/// the static archives export); later calls, and calls in a dynamic build, do nothing.
+void ccurl_load_tls_error_text(void);
+/// `ERR_error_string_n`: OpenSSL's text for a packed error code.
+void ccurl_tls_error_text(unsigned long code, char *buffer, size_t size);
+
 #endif

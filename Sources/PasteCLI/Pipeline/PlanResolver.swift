@@ -315,11 +315,13 @@ struct PlanResolver {
     static func resolveRetry(
         _ invocation: Invocation, _ configuration: Configuration, isAttended: Bool = false
     ) -> RetryPlan {
-        RetryPlan(
+        var plan = RetryPlan(
             services: configuration.services, connection: configuration.settings.connection,
             transfer: transfer(invocation, configuration.settings, showsProgress: false),
             outboxPolicy: OutboxPolicy(maximumAttempts: configuration.settings.retryMaximumAttempts),
             isDryRun: invocation.isDryRun, isForced: invocation.isForced, isAttended: isAttended)
+        plan.guessesLanguage = configuration.settings.guessesLanguage
+        return plan
     }
 
     /// Whether the run has a person at a terminal (stdin or stderr is one): `--retry` then

@@ -29,9 +29,7 @@ public enum Redaction {
 
     /// Whether a header name (lower case) names a credential (see `isSensitiveHeader`).
     static func isSensitiveHeaderName(_ name: String) -> Bool {
-        sensitiveNames.contains(name)
-            || ["auth", "token", "secret", "password", "passwd", "apikey", "api-key"].contains { name.contains($0) }
-            || name.hasSuffix("-key")
+        sensitiveNames.contains(name) || holdsAny(name, headerWords) || name.hasSuffix("-key")
     }
 
     /// The shortest value `looksLikeCredential` takes for one.
@@ -54,7 +52,7 @@ public enum Redaction {
     /// (`isSensitiveField`: `api_key`, `access_token`, `secret`, `password`), or one holding
     /// `auth` (`auth`, `oauth_signature`).
     public static func isSensitiveQuery(_ name: String) -> Bool {
-        isSensitiveField(name) || name.lowercased().contains("auth")
+        isSensitiveField(name) || holdsAny(name.lowercased(), [Array("auth".utf8)])
     }
 
     /// Whether a form field (or JSON member) of this name carries a credential: its name holds
@@ -64,8 +62,27 @@ public enum Redaction {
     /// shared word every client sends, written in the design's own example config.
     public static func isSensitiveField(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return ["token", "secret", "password", "passwd"].contains { lower.contains($0) }
-            || lower.hasSuffix("key") || lower.hasSuffix("key]")
+        return holdsAny(lower, fieldWords) || lower.hasSuffix("key") || lower.hasSuffix("key]")
+    }
+
+    /// The words that make a header name a credential's, in UTF-8.
+    private static let headerWords = ["auth", "token", "secret", "password", "passwd", "apikey", "api-key"].map {
+        Array($0.utf8)
+    }
+
+    /// The words that make a field name a credential's, in UTF-8.
+    private static let fieldWords = ["token", "secret", "password", "passwd"].map { Array($0.utf8) }
+
+    /// Whether one of `words` is somewhere in `text`, byte by byte.
+    ///
+    /// PERF(hotkey): `String.contains(String)` goes through `_StringProcessing`'s generic
+    /// searcher, whose first use alone was ~7 % of a 1 KiB dry run's instructions.
+    private static func holdsAny(_ text: String, _ words: [[UInt8]]) -> Bool {
+        let bytes = Array(text.utf8)
+        return words.contains { word in
+            bytes.count >= word.count
+                && (0...(bytes.count - word.count)).contains { bytes[$0..<($0 + word.count)].elementsEqual(word) }
+        }
     }
 
     /// The header line with its value masked when it is a credential.

@@ -29,6 +29,18 @@ public enum Lexers {
         "meson.build": "meson", "package.swift": "swift", "gemfile": "ruby", "rakefile": "ruby",
     ]
 
+    /// Extensions that say a file is plain text: no language is sent for it, and none is
+    /// guessed from its bytes.
+    static let plainTextExtensions: Set<String> = ["txt", "text", "log"]
+
+    /// Whether a file's name says it is plain text (`notes.txt`, `build.log`); a name in
+    /// `byName` (`CMakeLists.txt`) says its language instead.
+    public static func isPlainText(fileName: String) -> Bool {
+        let base = (fileName.split(separator: "/").last.map(String.init) ?? fileName).lowercased()
+        guard byName[base] == nil, let dot = base.lastIndex(of: "."), dot != base.startIndex else { return false }
+        return plainTextExtensions.contains(String(base[base.index(after: dot)...]))
+    }
+
     /// The lexer for a file name (`notes.py` → `python`), or nil when the name says nothing.
     public static func language(forFileName fileName: String) -> String? {
         let base = (fileName.split(separator: "/").last.map(String.init) ?? fileName).lowercased()

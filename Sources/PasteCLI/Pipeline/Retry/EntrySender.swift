@@ -86,7 +86,9 @@ struct EntrySender {
             chain: chain, pasteConnection: plan.connection, isInsecure: plan.transfer.isInsecure,
             context: stage.context, output: stage.output)
         return fallback.resend(
-            job, response: response, options: RetryStage.options(of: claim.entry.metadata), send: send
+            job, response: response,
+            options: RetryStage.options(of: claim.entry.metadata, guessesLanguage: plan.guessesLanguage),
+            send: send
         ) { build, route, options in
             try RetryStage.request(for: claim, size: entry.size, build: &build, route: route, options: options)
         }

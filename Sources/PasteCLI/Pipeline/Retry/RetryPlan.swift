@@ -23,4 +23,7 @@ struct RetryPlan: Sendable {
     /// Only this service's entries (by name; not `--url` entries): the background flush after a
     /// paste to it worked (`OutboxFlush`).
     var onlyService: String? = nil
+    /// `guess-language`: whether an entry's text, sent with no language, gets one guessed
+    /// (as a fresh text would; `RunPlan.options.guessesLanguage`).
+    var guessesLanguage = true
 }

@@ -46,7 +46,7 @@ struct RetryStage {
             throw PasteFailure(LivingError.notMadeYet(name: metadata.living ?? "", createEntry: nil))
         }
         do { size = try claim.contentSize() } catch { throw PasteFailure(error) }
-        let options = Self.options(of: metadata)
+        let options = Self.options(of: metadata, guessesLanguage: plan.guessesLanguage)
         // An image or a binary file was kept byte-exact with its type: it goes again as a file.
         let type = Self.mediaType(metadata.contentType)
         var build = BuildStage(service: service, context: context)
@@ -69,11 +69,13 @@ struct RetryStage {
             digest: metadata.sha256, claim: claim, repeatLock: livingLock)
     }
 
-    /// The options an entry was to be pasted with, from its metadata.
-    static func options(of metadata: OutboxEntry.Metadata) -> PasteOptions {
+    /// The options an entry was to be pasted with, from its metadata; a language is guessed
+    /// for it only where `guess-language` allows (`RetryPlan.guessesLanguage`).
+    static func options(of metadata: OutboxEntry.Metadata, guessesLanguage: Bool) -> PasteOptions {
         var options = PasteOptions(
             title: metadata.title, language: metadata.language, isPrivate: metadata.isPrivate,
             expirySeconds: metadata.expiry.flatMap { Int($0) })
+        options.guessesLanguage = guessesLanguage
         options.neverExpires = metadata.expiry == PrivateBin.never
         options.burnsAfterReading = metadata.burnsAfterReading ?? false
         return options
