@@ -242,7 +242,12 @@ struct HostileInputTests: ScopedSuite {
         #expect(try paste.outboxContents().isEmpty)
         // A raw TCP paste has no framing: what a netcat-style server received before the reset
         // may still be kept (this mock keeps it, as fiche would), never the NUL or what follows.
-        let pastes = try mock.pastes()
+        // The mock keeps it when it sees the reset, which may come after paste has exited.
+        var pastes: [MockStoredPaste] = []
+        try? waitUntil("the server to keep what it received before the reset") {
+            pastes = try mock.pastes()
+            return !pastes.isEmpty
+        }
         #expect(!pastes.isEmpty, "the server received nothing: the start was not streamed")
         #expect(pastes.allSatisfy { $0.size <= 9 << 20 })
     }
