@@ -81,7 +81,7 @@ complete -c paste -n 'not __paste_pastebin_is_coreutils' -l notify -d 'show a wi
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l no-notify -d 'never show windows'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l prompt -d 'ask for the title in a window first'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l pick -d 'choose an earlier paste in a window; copy its URL'
-complete -c paste -n 'not __paste_pastebin_is_coreutils' -l bind-key -d '[KEY] bind KEY (Super+Shift+V) to paste on this desktop'
+complete -c paste -n 'not __paste_pastebin_is_coreutils' -l bind-key -d '[KEY] bind KEY (Super+Shift+V) to paste here'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l unbind-key -d 'remove the key --bind-key bound'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l history -d 'list earlier pastes (with --json: JSON Lines)'
 complete -c paste -n 'not __paste_pastebin_is_coreutils' -l retry -d 'send what waits in the outbox (with -n: list it)'

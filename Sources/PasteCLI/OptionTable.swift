@@ -169,7 +169,7 @@ public let optionTable: [OptionSpec] = [
         id: .pick, short: nil, argument: nil, help: "choose an earlier paste in a window; copy its URL", group: .desktop
     ),
     OptionSpec(
-        id: .bindKey, short: nil, argument: nil, help: "[KEY] bind KEY (Super+Shift+V) to paste on this desktop",
+        id: .bindKey, short: nil, argument: nil, help: "[KEY] bind KEY (Super+Shift+V) to paste here",
         group: .desktop),
     OptionSpec(id: .unbindKey, short: nil, argument: nil, help: "remove the key --bind-key bound", group: .desktop),
     // History and outbox
