@@ -18,6 +18,9 @@ struct PasteInput {
     var fileName: String?
     /// Whether the text came from a selection (so a failure must leave the selection alone).
     var isFromSelection = false
+    /// Whether it is stdin, whose outbox entry the read makes as it reads (`journal`): nothing
+    /// else journals it, unless the read did not (a dry run, or a text `--redact` masks).
+    var isStandardInput = false
     /// What the content is: text (the secret guard reads it, a pastebin takes it), an image or
     /// another binary file (sent byte-exact as a file, where a service accepts files).
     var type = MediaType.plainText
@@ -216,6 +219,7 @@ struct PasteInput {
                 var input = try PasteInput(
                     bytes: buffer, label: "stdin", type: contentType(of: buffer, isWhole: true, fileName: nil))
                 input.fileName = input.type.category == .text ? nil : standardInputFileName(input.type)
+                input.isStandardInput = true
                 input.journal = journal
                 return input
             } catch {
@@ -252,6 +256,7 @@ struct PasteInput {
                 fileDescriptor: stdin.rawValue, prefix: buffer, teePath: teePath, teeHoldsPrefix: teePath != nil),
             label: "stdin", fileName: type.category == .text ? nil : standardInputFileName(type))
         input.type = type
+        input.isStandardInput = true
         input.journal = journal
         return input
     }

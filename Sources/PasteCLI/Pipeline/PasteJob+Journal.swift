@@ -34,7 +34,9 @@ extension PasteJob.FreshText {
 extension PasteInput {
     /// Stdin before its read: what its journal entry is made for (`PasteJob.FreshText.journal`).
     static func unreadStandardInput(_ stdin: StandardStream) -> PasteInput {
-        PasteInput(
+        var input = PasteInput(
             content: .stream(fileDescriptor: stdin.rawValue, prefix: [], teePath: nil), label: "stdin", fileName: nil)
+        input.isStandardInput = true
+        return input
     }
 }

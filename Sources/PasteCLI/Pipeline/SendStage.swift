@@ -175,7 +175,7 @@ struct SendStage {
             // waits in the outbox, and a newer one replaces it there (`LivingStage`). So is
             // stdin masked by `--redact` (`GuardStage.mask`), which was not journaled as it was
             // read: its masked text, the only one the outbox may hold, is nowhere else.
-            if service.living != nil || (!input.masked.isEmpty && input.label == "stdin"), input.bytes != nil {
+            if service.living != nil || (!input.masked.isEmpty && input.isStandardInput), input.bytes != nil {
                 do {
                     job.claim = try PasteJob.FreshText(input: input, metadata: metadata).journal(in: outbox)
                 } catch {
