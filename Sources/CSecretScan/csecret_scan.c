@@ -514,6 +514,16 @@ static int starts_word(const uint8_t *text, size_t index) {
     return 0;
 }
 
+static inline int is_key(uint8_t byte) { return is_alphanumeric(byte) || byte == '_' || byte == '-' || byte == '.'; }
+
+/// Whether a key name may end at `index` (see `csecret_scan_member.ends_key`): a byte is there,
+/// and it is none of a key name's. PERF(guard-text): `key`, `token` and `auth` in source code are
+/// as often the start of a longer name (`keys`, `tokenize`, `author`) as a key of their own, and
+/// each went to the Swift side to be turned away by this test (`SecretRule.mayAssign`).
+static inline int ends_key(const uint8_t *text, size_t count, size_t index) {
+    return index < count && !is_key(text[index]);
+}
+
 /// Whether the text from `start` has `member`'s shape, or ends before it is decided.
 __attribute__((always_inline)) static inline int shape_fits(const csecret_scan *scan, const csecret_scan_member *member,
                                                             const uint8_t *text, size_t count, size_t start) {
@@ -530,12 +540,14 @@ __attribute__((always_inline)) static inline int shape_fits(const csecret_scan *
 }
 
 /// Whether `member` fits the text with its pair at `p`: the literal lies in the text, its first
-/// eight bytes (or all, when fewer) are there, it starts a word if the member says so, and the
+/// eight bytes (or all, when fewer) are there, it starts a word and ends a key if the member
+/// says so, and the
 /// text from its start has its shape (or ends before the shape is decided: then the rule
 /// decides).
 __attribute__((always_inline)) static inline int member_fits(const csecret_scan *scan, const csecret_scan_member *member,
                                                              const uint8_t *text, size_t count, size_t p) {
     return literal_fits(member, text, count, p) && (!member->starts_word || starts_word(text, p - member->offset))
+           && (!member->ends_key || ends_key(text, count, p - member->offset + member->length))
            && shape_fits(scan, member, text, count, p - member->offset);
 }
 
@@ -619,6 +631,7 @@ __attribute__((always_inline)) static inline int members_fit(
         if (!literal_fits(member, text, count, p)) continue;
         size_t start = p - member->offset;
         if (member->starts_word && !starts_word(text, start)) continue;
+        if (member->ends_key && !ends_key(text, count, start + member->length)) continue;
         int32_t test = scan->shape_test_of[m];
         if (test >= 0 && !may_fit(scan->shape_tests + test, text, count, start)) continue;
         if (shape_fits(scan, member, text, count, start)) return 1;
@@ -631,6 +644,73 @@ static inline int shape_verdict(const struct shape_test *test, uint64_t alphabet
     if (alphabet == ~0ull) return 1;
     uint64_t run = (1ull << __builtin_ctzll(~alphabet)) - 1;  // the alphabet's run from the start
     return (uint32_t)__builtin_popcountll(counted & run) >= test->need;
+}
+
+/// What a vector kernel's filter saw of NUL bytes (`csecret_scan_find`'s `nul`): its steps read
+/// every byte of `from..<filtered` (their first stage's), and `seen` says whether one was 0.
+/// PERF(stream): the NUL check of text sent as text was a `memchr` of its own over every byte
+/// (0.05 s of CPU a GiB piped); the filter has the bytes in its registers already.
+struct nul_watch {
+    size_t filtered;
+    int seen;
+};
+
+/// Adds a vector kernel's 64 filter verdicts to its block's list (`passed`, `listed` long):
+/// the positions `base + i` whose bit `i` of `pass` (not 0) is set, in order. Eight are written
+/// at once whatever their number (past the last pass the entry is written but not counted, so
+/// the list has room for eight past the block's last position), more one by one only where
+/// more pass: no branch depends on how many there are. Returns the list's new length.
+__attribute__((always_inline)) static inline unsigned list_passes(uint32_t *passed, unsigned listed, uint32_t base,
+                                                                  uint64_t pass) {
+    unsigned passing = (unsigned)__builtin_popcountll(pass);
+    for (unsigned i = 0; i < 8; i++) {
+        passed[listed + i] = base + (uint32_t)__builtin_ctzll(pass | 1ull << 63);
+        pass &= pass - 1;
+    }
+    for (unsigned i = 8; pass != 0; i++) {
+        passed[listed + i] = base + (uint32_t)__builtin_ctzll(pass);
+        pass &= pass - 1;
+    }
+    return listed + passing;
+}
+
+/// The rest of a vector kernel's block once its filter listed the `listed` positions of
+/// `passed` (from `start`; the block ends two bytes before the text does): 2. the pair table
+/// and the follower for each, without a branch (a position is kept by advancing the list's end
+/// past it or not, its group into `kept_groups`); 3. the members' literals and shapes, with the
+/// kernel's quick shape test (`may_fit`), at the few kept. Appends the candidates to the output
+/// (`*written` of `capacity`); returns SIZE_MAX, or the candidate the full output has no room
+/// for. Inlined into each kernel with its own test.
+__attribute__((always_inline)) static inline size_t test_listed(
+    const csecret_scan *scan, const uint8_t *text, size_t count, size_t start, uint32_t *passed,
+    uint8_t *kept_groups, unsigned listed, int (*may_fit)(const struct shape_test *, const uint8_t *, size_t, size_t),
+    size_t *positions, uint8_t *groups, size_t capacity, size_t *written) {
+    const uint8_t *table = scan->groups;
+    unsigned kept = 0;
+    for (unsigned i = 0; i < listed; i++) {
+        size_t q = start + passed[i];
+        unsigned group = table[pair_at(text, q)];
+        uint8_t next = text[q + 2];
+        unsigned follows_here = (unsigned)(scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1;
+        passed[kept] = passed[i];
+        kept_groups[kept] = (uint8_t)group;
+        kept += follows_here;
+    }
+    size_t n = *written;
+    for (unsigned i = 0; i < kept; i++) {
+        size_t q = start + passed[i];
+        unsigned group = kept_groups[i];
+        if (!members_fit(scan, text, count, q, group, may_fit)) continue;
+        if (n == capacity) {
+            *written = n;
+            return q;
+        }
+        positions[n] = q;
+        groups[n] = (uint8_t)group;
+        n++;
+    }
+    *written = n;
+    return SIZE_MAX;
 }
 
 #ifdef CSECRET_SCAN_X86
@@ -671,8 +751,8 @@ AVX512_KERNEL static int shape_may_fit_avx512(const struct shape_test *test, con
 /// the two after its last position), or at the candidate the full output has no room for:
 /// returns where it stopped, with the output's count in `*n`.
 AVX512_KERNEL static size_t find_avx512(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p,
-                                        size_t end, size_t *positions, uint8_t *groups, size_t capacity, size_t *n) {
-    const uint8_t *table = scan->groups;
+                                        size_t end, size_t *positions, uint8_t *groups, size_t capacity, size_t *n,
+                                        struct nul_watch *watch) {
     __m512i low[3][2], high[3][2], beyond[3][2];
     for (int stage = 0; stage < 3; stage++) {
         for (int half = 0; half < 2; half++) {
@@ -690,61 +770,46 @@ AVX512_KERNEL static size_t find_avx512(const csecret_scan *scan, const uint8_t 
         size_t block_end = start + AVX512_BLOCK;
         if (block_end > end) block_end = end;
         if (block_end > count - 2) block_end = count - 2;
-        // 1. The filter.
+        // 1. The filter, and the NUL watch: the smallest byte of the steps' first stage.
         unsigned listed = 0;
+        __m512i least = _mm512_set1_epi8(-1);
         for (; p + 64 <= block_end; p += 64) {
             __m512i bytes[3];
-            __mmask64 non_ascii[3];
-            for (int stage = 0; stage < 3; stage++) {
-                bytes[stage] = _mm512_loadu_si512(text + p + stage);
-                non_ascii[stage] = _mm512_movepi8_mask(bytes[stage]);
-            }
+            for (int stage = 0; stage < 3; stage++) bytes[stage] = _mm512_loadu_si512(text + p + stage);
+            least = _mm512_min_epu8(least, bytes[0]);
             __mmask64 pass = 0;
-            for (int half = 0; half < 2; half++) {
-                __m512i classes[3];
-                for (int stage = 0; stage < 3; stage++) {
-                    __m512i ascii = _mm512_permutex2var_epi8(low[stage][half], bytes[stage], high[stage][half]);
-                    classes[stage] = _mm512_mask_blend_epi8(non_ascii[stage], ascii, beyond[stage][half]);
+            // The first and third stages' bytes hold the second's: when none is from 128 up
+            // (ASCII text, nearly every step), the lookups need no blend with the high buckets.
+            if (_mm512_movepi8_mask(_mm512_or_si512(bytes[0], bytes[2])) == 0) {
+                for (int half = 0; half < 2; half++) {
+                    __m512i classes[3];
+                    for (int stage = 0; stage < 3; stage++) {
+                        classes[stage] = _mm512_permutex2var_epi8(low[stage][half], bytes[stage], high[stage][half]);
+                    }
+                    pass |= _mm512_test_epi8_mask(_mm512_and_si512(classes[0], classes[1]), classes[2]);
                 }
-                pass |= _mm512_test_epi8_mask(_mm512_and_si512(classes[0], classes[1]), classes[2]);
+            } else {
+                __mmask64 non_ascii[3];
+                for (int stage = 0; stage < 3; stage++) non_ascii[stage] = _mm512_movepi8_mask(bytes[stage]);
+                for (int half = 0; half < 2; half++) {
+                    __m512i classes[3];
+                    for (int stage = 0; stage < 3; stage++) {
+                        __m512i ascii = _mm512_permutex2var_epi8(low[stage][half], bytes[stage], high[stage][half]);
+                        classes[stage] = _mm512_mask_blend_epi8(non_ascii[stage], ascii, beyond[stage][half]);
+                    }
+                    pass |= _mm512_test_epi8_mask(_mm512_and_si512(classes[0], classes[1]), classes[2]);
+                }
             }
-            if (pass == 0) continue;
-            unsigned passing = (unsigned)__builtin_popcountll(pass);
-            uint32_t base = (uint32_t)(p - start);
-            for (unsigned i = 0; i < 8; i++) {
-                // Past the last pass `pass` is 0: the entry is written but not counted.
-                passed[listed + i] = base + (uint32_t)__builtin_ctzll(pass | 1ull << 63);
-                pass &= pass - 1;
-            }
-            for (unsigned i = 8; pass != 0; i++) {
-                passed[listed + i] = base + (uint32_t)__builtin_ctzll(pass);
-                pass &= pass - 1;
-            }
-            listed += passing;
+            if (pass != 0) listed = list_passes(passed, listed, (uint32_t)(p - start), pass);
         }
-        // 2. The pair table and the follower (p + 2 < count: the block ends two before the text).
-        unsigned kept = 0;
-        for (unsigned i = 0; i < listed; i++) {
-            size_t q = start + passed[i];
-            unsigned group = table[pair_at(text, q)];
-            uint8_t next = text[q + 2];
-            unsigned follows_here = (unsigned)(scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1;
-            passed[kept] = passed[i];
-            kept_groups[kept] = (uint8_t)group;
-            kept += follows_here;
-        }
-        // 3. The members' literals and shapes.
-        for (unsigned i = 0; i < kept; i++) {
-            size_t q = start + passed[i];
-            unsigned group = kept_groups[i];
-            if (!members_fit(scan, text, count, q, group, shape_may_fit_avx512)) continue;
-            if (written == capacity) {
-                *n = written;
-                return q;
-            }
-            positions[written] = q;
-            groups[written] = (uint8_t)group;
-            written++;
+        watch->filtered = p;
+        watch->seen |= _mm512_testn_epi8_mask(least, least) != 0;
+        // 2. and 3. The pair table, the follower, the members' literals and shapes.
+        size_t stop = test_listed(scan, text, count, start, passed, kept_groups, listed, shape_may_fit_avx512,
+                                  positions, groups, capacity, &written);
+        if (stop != SIZE_MAX) {
+            *n = written;
+            return stop;
         }
     }
     *n = written;
@@ -802,8 +867,8 @@ AVX2_KERNEL static int shape_may_fit_avx2(const struct shape_test *test, const u
 /// bytes are left, or at the candidate the full output has no room for: returns where it
 /// stopped, with the output's count in `*n`.
 AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p,
-                                    size_t end, size_t *positions, uint8_t *groups, size_t capacity, size_t *n) {
-    const uint8_t *table = scan->groups;
+                                    size_t end, size_t *positions, uint8_t *groups, size_t capacity, size_t *n,
+                                    struct nul_watch *watch) {
     __m256i tables[3][2][2];
     for (int stage = 0; stage < 3; stage++) {
         for (int half = 0; half < 2; half++) {
@@ -823,14 +888,16 @@ AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *tex
         size_t block_end = start + AVX2_BLOCK;
         if (block_end > end) block_end = end;
         if (block_end > count - 2) block_end = count - 2;
-        // 1. The filter.
+        // 1. The filter, and the NUL watch: the smallest byte of the steps' first stage.
         unsigned listed = 0;
+        __m256i least = _mm256_set1_epi8(-1);
         for (; p + 64 <= block_end; p += 64) {
             uint64_t pass = 0;
             for (int part = 0; part < 2; part++) {
                 __m256i classes[2] = {_mm256_set1_epi8(-1), _mm256_set1_epi8(-1)};
                 for (int stage = 0; stage < 3; stage++) {
                     __m256i bytes = _mm256_loadu_si256((const __m256i *)(text + p + 32 * part + stage));
+                    if (stage == 0) least = _mm256_min_epu8(least, bytes);
                     __m256i low = _mm256_and_si256(bytes, nibble);
                     __m256i high = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), nibble);
                     for (int half = 0; half < 2; half++) {
@@ -842,43 +909,16 @@ AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *tex
                 uint32_t mask = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(any, _mm256_setzero_si256()));
                 pass |= (uint64_t)mask << (32 * part);
             }
-            if (pass == 0) continue;
-            unsigned passing = (unsigned)__builtin_popcountll(pass);
-            uint32_t base = (uint32_t)(p - start);
-            for (unsigned i = 0; i < 8; i++) {
-                // Past the last pass `pass` is 0: the entry is written but not counted.
-                passed[listed + i] = base + (uint32_t)__builtin_ctzll(pass | 1ull << 63);
-                pass &= pass - 1;
-            }
-            for (unsigned i = 8; pass != 0; i++) {
-                passed[listed + i] = base + (uint32_t)__builtin_ctzll(pass);
-                pass &= pass - 1;
-            }
-            listed += passing;
+            if (pass != 0) listed = list_passes(passed, listed, (uint32_t)(p - start), pass);
         }
-        // 2. The pair table and the follower (p + 2 < count: the block ends two before the text).
-        unsigned kept = 0;
-        for (unsigned i = 0; i < listed; i++) {
-            size_t q = start + passed[i];
-            unsigned group = table[pair_at(text, q)];
-            uint8_t next = text[q + 2];
-            unsigned follows_here = (unsigned)(scan->followers[4 * group + (next >> 6)] >> (next & 63)) & 1;
-            passed[kept] = passed[i];
-            kept_groups[kept] = (uint8_t)group;
-            kept += follows_here;
-        }
-        // 3. The members' literals and shapes.
-        for (unsigned i = 0; i < kept; i++) {
-            size_t q = start + passed[i];
-            unsigned group = kept_groups[i];
-            if (!members_fit(scan, text, count, q, group, shape_may_fit_avx2)) continue;
-            if (written == capacity) {
-                *n = written;
-                return q;
-            }
-            positions[written] = q;
-            groups[written] = (uint8_t)group;
-            written++;
+        watch->filtered = p;
+        watch->seen |= _mm256_movemask_epi8(_mm256_cmpeq_epi8(least, _mm256_setzero_si256())) != 0;
+        // 2. and 3. The pair table, the follower, the members' literals and shapes.
+        size_t stop = test_listed(scan, text, count, start, passed, kept_groups, listed, shape_may_fit_avx2,
+                                  positions, groups, capacity, &written);
+        if (stop != SIZE_MAX) {
+            *n = written;
+            return stop;
         }
         // 4. Where the filter passed too much (text whose bytes the nibbles mix up, as a line of
         // the alphabet), the table kernel is cheaper: it takes the next positions, then the
@@ -891,7 +931,10 @@ AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *tex
                 *n = written;
                 return next;
             }
+            // (The NUL watch goes on past the table kernel's positions.)
+            watch->seen |= memchr(text + p, 0, until - p) != NULL;
             p = until;
+            watch->filtered = p;
         }
     }
     *n = written;
@@ -907,23 +950,45 @@ static int prepare(size_t count, size_t from, size_t to, size_t *end, size_t *fo
     return 1;
 }
 
+/// The first NUL byte in `text[from..<to]`, or SIZE_MAX.
+static size_t first_nul(const uint8_t *text, size_t from, size_t to) {
+    if (from >= to) return SIZE_MAX;
+    const uint8_t *found = memchr(text + from, 0, to - from);
+    return found == NULL ? SIZE_MAX : (size_t)(found - text);
+}
+
 /// The range `from..<to` with `kernel` (see `csecret_scan_find`).
 static size_t find_with(const csecret_scan *scan, csecret_scan_kernel kernel, const uint8_t *text, size_t count,
-                        size_t from, size_t to, size_t *positions, uint8_t *groups, size_t capacity, size_t *found) {
+                        size_t from, size_t to, size_t *positions, uint8_t *groups, size_t capacity, size_t *found,
+                        size_t *nul) {
     size_t end;
-    if (!prepare(count, from, to, &end, found)) return to;
+    // The bytes the NUL watch answers for when the range is done.
+    size_t bytes_end = to < count ? to : count;
+    if (!prepare(count, from, to, &end, found)) {
+        if (nul != NULL) *nul = first_nul(text, from, bytes_end);
+        return to;
+    }
     size_t p = from;
     size_t n = 0;
+    // What the vector kernels' filters read: no NUL in `from..<watch.filtered` unless `seen`.
+    struct nul_watch watch = {from, 0};
 #ifdef CSECRET_SCAN_X86
     // A vector kernel takes the steps that fit; where the output filled, the table kernel takes
     // no step and returns that place.
     if (kernel == CSECRET_SCAN_AVX512_VBMI) {
-        p = find_avx512(scan, text, count, p, end, positions, groups, capacity, &n);
+        p = find_avx512(scan, text, count, p, end, positions, groups, capacity, &n, &watch);
     } else if (kernel == CSECRET_SCAN_AVX2) {
-        p = find_avx2(scan, text, count, p, end, positions, groups, capacity, &n);
+        p = find_avx2(scan, text, count, p, end, positions, groups, capacity, &n, &watch);
     }
 #endif
-    return find_portable(scan, text, count, p, end, to, positions, groups, capacity, n, found);
+    size_t next = find_portable(scan, text, count, p, end, to, positions, groups, capacity, n, found);
+    if (nul != NULL) {
+        // Only the bytes the filters did not read are looked at again (all of them, once one was
+        // 0: then its place is wanted).
+        size_t stop = next < to ? next : bytes_end;
+        *nul = first_nul(text, watch.seen ? from : watch.filtered, stop);
+    }
+    return next;
 }
 
 /// How many bytes `csecret_scan_find` searches with the portable kernel before it makes the
@@ -935,7 +1000,7 @@ static size_t find_with(const csecret_scan *scan, csecret_scan_kernel kernel, co
 #define PLAN_AFTER (256u << 10)
 
 size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
-                         size_t *positions, uint8_t *groups, size_t capacity, size_t *found) {
+                         size_t *positions, uint8_t *groups, size_t capacity, size_t *found, size_t *nul) {
     csecret_scan_kernel kernel = scan->fastest;
     if (kernel != CSECRET_SCAN_PORTABLE && !atomic_load_explicit(&scan->planned, memory_order_acquire)) {
         csecret_scan *counted = (csecret_scan *)scan;  // the counter only, an atomic
@@ -946,15 +1011,15 @@ size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t c
             plan(scan);
         }
     }
-    return find_with(scan, kernel, text, count, from, to, positions, groups, capacity, found);
+    return find_with(scan, kernel, text, count, from, to, positions, groups, capacity, found, nul);
 }
 
 size_t csecret_scan_find_with(const csecret_scan *scan, csecret_scan_kernel kernel, const uint8_t *text,
                               size_t count, size_t from, size_t to, size_t *positions, uint8_t *groups,
-                              size_t capacity, size_t *found) {
+                              size_t capacity, size_t *found, size_t *nul) {
     if (!(scan->kernels & 1u << kernel)) kernel = CSECRET_SCAN_PORTABLE;
     if (kernel != CSECRET_SCAN_PORTABLE) plan(scan);
-    return find_with(scan, kernel, text, count, from, to, positions, groups, capacity, found);
+    return find_with(scan, kernel, text, count, from, to, positions, groups, capacity, found, nul);
 }
 
 unsigned csecret_scan_kernels(const csecret_scan *scan) { return scan->kernels; }

@@ -185,7 +185,7 @@ final class SecretPrefilter: Sendable {
                     return CandidateSearch.Member(
                         pairOffset: entry.pairOffset, length: entry.literalCount, prefix: entry.prefix,
                         mask: entry.mask, fold: entry.fold, shape: shapes[index],
-                        startsWord: entry.quickTest == .startsWord)
+                        startsWord: entry.quickTest == .startsWord, endsKey: entry.quickTest == .endsKey)
                 })
         }
         search = CandidateSearch(

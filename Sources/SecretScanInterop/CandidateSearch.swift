@@ -35,9 +35,11 @@ public final class CandidateSearch: @unchecked Sendable {
     /// A trigger literal of a group, as the search tests it: where the pair sits in it, its
     /// length, its first eight bytes as a little-endian word (text fits when
     /// `(word | fold) & mask == prefix`), its shape, the runs the text must have from the
-    /// literal's start (empty: none), and whether it must start a word (`startsWord`: no ASCII
+    /// literal's start (empty: none), whether it must start a word (`startsWord`: no ASCII
     /// letter or digit before it, but for the end of a terminal colour code, a `\n`-style or a
-    /// `%XX` escape; SecretGuard's `SecretText.startsWord` without glue words).
+    /// `%XX` escape; SecretGuard's `SecretText.startsWord` without glue words), and whether it
+    /// must end a key (`endsKey`: a byte follows it, and not an ASCII letter, digit, `_`, `-` or
+    /// `.`; the first test of SecretGuard's `SecretRule.mayAssign`).
     public struct Member: Sendable {
         public var pairOffset: Int
         public var length: Int
@@ -46,10 +48,11 @@ public final class CandidateSearch: @unchecked Sendable {
         public var fold: UInt64
         public var shape: [Run]
         public var startsWord: Bool
+        public var endsKey: Bool
 
         public init(
             pairOffset: Int, length: Int, prefix: UInt64, mask: UInt64, fold: UInt64, shape: [Run],
-            startsWord: Bool = false
+            startsWord: Bool = false, endsKey: Bool = false
         ) {
             precondition(pairOffset >= 0 && pairOffset + 2 <= length, "the pair lies in the literal")
             self.pairOffset = pairOffset
@@ -59,6 +62,7 @@ public final class CandidateSearch: @unchecked Sendable {
             self.fold = fold
             self.shape = shape
             self.startsWord = startsWord
+            self.endsKey = endsKey
         }
     }
 
@@ -92,7 +96,7 @@ public final class CandidateSearch: @unchecked Sendable {
                         prefix: member.prefix, mask: member.mask, fold: member.fold,
                         offset: UInt32(member.pairOffset), length: UInt32(member.length),
                         shape_start: UInt32(runs.count), shape_count: UInt32(member.shape.count),
-                        starts_word: member.startsWord ? 1 : 0))
+                        starts_word: member.startsWord ? 1 : 0, ends_key: member.endsKey ? 1 : 0))
                 for run in member.shape {
                     runs.append(
                         csecret_scan_run(
@@ -189,26 +193,50 @@ public final class CandidateSearch: @unchecked Sendable {
     public func find(
         in text: Span<UInt8>, from: Int, to: Int, into batch: inout CandidateBatch, kernel: Kernel = .fastest
     ) -> Int {
+        find(in: text, from: from, to: to, into: &batch, kernel: kernel, watchingNUL: false).next
+    }
+
+    /// `find(in:from:to:into:kernel:)`, also saying where the first NUL byte is in what the call
+    /// went over: the bytes `from..<next`, or `from..<to` when the range is done (`nul`; nil
+    /// when none is there). The vector kernels' filters read every byte anyway, so this costs
+    /// next to nothing where they run: text sent as text needs no pass of its own for its NUL
+    /// check.
+    ///
+    /// Wraps `csecret_scan_find` with its `nul` (`csecret_scan_find_with` for a named kernel).
+    public func findWatchingNUL(
+        in text: Span<UInt8>, from: Int, to: Int, into batch: inout CandidateBatch, kernel: Kernel = .fastest
+    ) -> (next: Int, nul: Int?) {
+        find(in: text, from: from, to: to, into: &batch, kernel: kernel, watchingNUL: true)
+    }
+
+    private func find(
+        in text: Span<UInt8>, from: Int, to: Int, into batch: inout CandidateBatch, kernel: Kernel, watchingNUL: Bool
+    ) -> (next: Int, nul: Int?) {
         precondition(from >= 0 && from <= to && to <= text.count, "a range of the text")
         precondition(
             kernel.c.map { csecret_scan_kernels(search) & (1 << $0.rawValue) != 0 } ?? true, "a kernel that runs here")
         var found = 0
+        // SIZE_MAX (-1 as `Int`) when there is no NUL.
+        var nul = -1
         let next = text.withUnsafeBufferPointer { text in
             batch.positions.withUnsafeMutableBufferPointer { positions in
                 batch.groups.withUnsafeMutableBufferPointer { groups in
-                    if let named = kernel.c {
-                        csecret_scan_find_with(
-                            search, named, text.baseAddress, text.count, from, to, positions.baseAddress,
-                            groups.baseAddress, positions.count, &found)
-                    } else {
-                        csecret_scan_find(
-                            search, text.baseAddress, text.count, from, to, positions.baseAddress,
-                            groups.baseAddress, positions.count, &found)
+                    withUnsafeMutablePointer(to: &nul) { nul in
+                        let watch = watchingNUL ? nul : nil
+                        return if let named = kernel.c {
+                            csecret_scan_find_with(
+                                search, named, text.baseAddress, text.count, from, to, positions.baseAddress,
+                                groups.baseAddress, positions.count, &found, watch)
+                        } else {
+                            csecret_scan_find(
+                                search, text.baseAddress, text.count, from, to, positions.baseAddress,
+                                groups.baseAddress, positions.count, &found, watch)
+                        }
                     }
                 }
             }
         }
         batch.count = found
-        return next
+        return (next, nul >= 0 ? nul : nil)
     }
 }

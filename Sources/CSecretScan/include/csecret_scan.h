@@ -44,7 +44,9 @@ typedef struct csecret_scan_run {
 /// `runs[shape_start]` that the text must have from the literal's start (0: none), and whether
 /// the literal must start a word (`starts_word`, not 0): no ASCII letter or digit before it,
 /// unless that ends a terminal colour code (`ESC [ 1;32m`), a `\n`, `\r` or `\t` escape or a
-/// `%XX` escape (SecretGuard's `SecretText.startsWord` without glue words).
+/// `%XX` escape (SecretGuard's `SecretText.startsWord` without glue words), and whether it must
+/// end a key (`ends_key`, not 0): a byte follows the literal, and it is no key name's (not an
+/// ASCII letter, digit, `_`, `-` or `.`: the first test of SecretGuard's `SecretRule.mayAssign`).
 typedef struct csecret_scan_member {
     uint64_t prefix;
     uint64_t mask;
@@ -54,6 +56,7 @@ typedef struct csecret_scan_member {
     uint32_t shape_start;
     uint32_t shape_count;
     uint32_t starts_word;
+    uint32_t ends_key;
 } csecret_scan_member;
 
 /// The kernels, slowest first: the portable one (the pair table at every position, eight a
@@ -89,21 +92,26 @@ void csecret_scan_destroy(csecret_scan *scan);
 /// Finds the candidates `p` in `from..<to` (with `p + 1 < count`): the positions whose pair has
 /// a group, whose next byte (when `p + 2 < count`) is in that group's follower set, and where
 /// some member of the group fits: its literal lies in the text with its first eight bytes there,
-/// and the text from the literal's start has the member's shape (or ends before it is decided).
+/// it starts a word and ends a key where the member says so, and the text from the literal's
+/// start has the member's shape (or ends before it is decided).
 /// Writes each `p` to `positions` and its group to `groups`, in order, at most `capacity`, and
 /// the number written to `*found`. Returns where to go on: `to` when the range is done, less
 /// when the output filled. Runs the portable kernel until the search has been asked for 256 KiB
 /// in all, then makes the vector kernels' plans and runs the fastest (a small text never pays
 /// for planning). Threads may search at once.
+/// With `nul` (may be NULL: not looked for), also where the first NUL byte of the bytes
+/// `from..<stop` is, SIZE_MAX when there is none: `stop` is the place returned when the output
+/// filled, else `to` (or `count`, when less). The vector kernels' filters see every byte
+/// anyway: text sent as text is refused for a NUL without another pass over it.
 size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
-                         size_t *positions, uint8_t *groups, size_t capacity, size_t *found);
+                         size_t *positions, uint8_t *groups, size_t capacity, size_t *found, size_t *nul);
 
 /// `csecret_scan_find` with one kernel (`CSECRET_SCAN_PORTABLE` when `kernel` does not run
 /// here), whatever the text's size (a vector kernel's plans are made on its first call): the
 /// same positions whichever runs (the tests hold the kernels to each other).
 size_t csecret_scan_find_with(const csecret_scan *scan, csecret_scan_kernel kernel, const uint8_t *text,
                               size_t count, size_t from, size_t to, size_t *positions, uint8_t *groups,
-                              size_t capacity, size_t *found);
+                              size_t capacity, size_t *found, size_t *nul);
 
 /// The kernels that run on this processor: bit `k` for kernel `k` (the portable one always).
 unsigned csecret_scan_kernels(const csecret_scan *scan);
