@@ -46,9 +46,14 @@ public struct SecretGuard: Sendable {
     /// A scanner for a stream whose first `scannedBytes` this guard already scanned whole and
     /// found clean (`SecretScanner.init(maximumFindings:alreadyScanned:countingLines:)`); with
     /// `countingLines: false`, for a stream whose copy is at hand at the end (its outbox entry),
-    /// lines are counted only from its first finding on.
-    public func makeScanner(alreadyScanned scannedBytes: Int, countingLines: Bool = true) -> SecretScanner {
-        SecretScanner(maximumFindings: maximumFindings, alreadyScanned: scannedBytes, countingLines: countingLines)
+    /// lines are counted only from its first finding on; with `watchingNUL`, it also says where
+    /// the first NUL byte is (`SecretScanner.firstNUL`).
+    public func makeScanner(alreadyScanned scannedBytes: Int, countingLines: Bool = true, watchingNUL: Bool = false)
+        -> SecretScanner
+    {
+        SecretScanner(
+            maximumFindings: maximumFindings, alreadyScanned: scannedBytes, countingLines: countingLines,
+            watchingNUL: watchingNUL)
     }
 
     /// The findings of a scanner that was fed a whole text as it arrived (a large clipboard,

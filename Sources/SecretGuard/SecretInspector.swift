@@ -24,6 +24,12 @@ import SystemInterop
 /// place. A stream that is not teed counts its lines as it goes.
 /// PERF(stream): counting every block's lines was about half of what the guard added to a
 /// gigabyte piped (0.05-0.1 s/GiB on the scanning thread, `perf record` of the C sink run).
+///
+/// Asked to (`refusesNULs()`, by a `ContentInspection` whose checks refuse binary data), it
+/// refuses a NUL byte too, as PasteCore's NUL inspector would (`.binary`, at its offset), from
+/// what the candidate search sees of every byte on its way (`SecretScanner.firstNUL`).
+/// PERF(stream): the NUL inspector's own `memchr` over every byte was 0.05 s of CPU a GiB
+/// piped, on the same thread as the scan.
 public struct SecretInspector: ContentInspector {
     var source: String
     var scanner: SecretScanner
@@ -31,6 +37,9 @@ public struct SecretInspector: ContentInspector {
     /// outbox copy), read again up to where lines began to be counted; nil when lines are
     /// counted all the way.
     var copyPath: String?
+    /// How many bytes at the start the guard already scanned (the scanner is made again by
+    /// `refusesNULs()`).
+    private var alreadyScanned: Int64
 
     /// An inspector for the content named `source`, whose first `alreadyScanned` bytes the guard
     /// already scanned whole and found clean.
@@ -44,11 +53,23 @@ public struct SecretInspector: ContentInspector {
     public init(source: String, alreadyScanned: Int64, copyPath: String?) {
         self.source = source
         self.copyPath = copyPath
+        self.alreadyScanned = alreadyScanned
         scanner = SecretGuard().makeScanner(alreadyScanned: Int(alreadyScanned), countingLines: copyPath == nil)
+    }
+
+    /// Takes on the NUL check (`ContentChecks.refusesBinary`): from now on a NUL byte is refused
+    /// as `.binary`, before any secret. Only before the first chunk.
+    public mutating func refusesNULs() -> Bool {
+        guard scanner.bytesScanned == 0 else { return false }
+        scanner = SecretGuard().makeScanner(
+            alreadyScanned: Int(alreadyScanned), countingLines: copyPath == nil, watchingNUL: true)
+        return true
     }
 
     public mutating func inspect(_ chunk: Span<UInt8>, at offset: Int64) -> InspectionRefusal? {
         scanner.feed(chunk)
+        // A chunk with a NUL was the NUL inspector's to refuse before this one saw it.
+        if let nul = scanner.firstNUL { return .binary(source: source, offset: Int64(nul)) }
         return scanner.firstSeen.map(refusal)
     }
 

@@ -1,5 +1,6 @@
 import PasteCore
 import SecretScanInterop
+import SystemInterop
 
 /// Looks for secrets in a stream of text fed to it chunk by chunk.
 ///
@@ -77,10 +78,14 @@ public struct SecretScanner: Sendable {
     }
 
     /// Makes a scanner; with `countingLines: false` it counts lines only from its first
-    /// finding on, for the caller to place (see `lineBase`).
-    public init(maximumFindings: Int = SecretGuard.defaultMaximumFindings, countingLines: Bool = true) {
+    /// finding on, for the caller to place (see `lineBase`); with `watchingNUL`, it says where
+    /// the first NUL byte fed is (`firstNUL`).
+    public init(
+        maximumFindings: Int = SecretGuard.defaultMaximumFindings, countingLines: Bool = true, watchingNUL: Bool = false
+    ) {
         self.maximumFindings = maximumFindings
         lineBase = countingLines ? 0 : nil
+        watchesNUL = watchingNUL
     }
 
     /// A scanner for a stream whose first `scannedBytes` were already scanned whole, as one
@@ -95,10 +100,26 @@ public struct SecretScanner: Sendable {
     /// for any scanner, only from the first finding on (`lineBase`).
     public init(
         maximumFindings: Int = SecretGuard.defaultMaximumFindings, alreadyScanned scannedBytes: Int,
-        countingLines: Bool = true
+        countingLines: Bool = true, watchingNUL: Bool = false
     ) {
-        self.init(maximumFindings: maximumFindings, countingLines: countingLines)
+        self.init(maximumFindings: maximumFindings, countingLines: countingLines, watchingNUL: watchingNUL)
         evaluated = max(0, scannedBytes - Self.lookahead)
+    }
+
+    /// Whether the scanner looks for NUL bytes too (`firstNUL`): text sent as text is refused
+    /// for one (binary data), and the candidate search reads every byte anyway.
+    public let watchesNUL: Bool
+    /// Where the first NUL byte fed is (a stream offset), for a scanner that `watchesNUL`; nil
+    /// while there is none.
+    public private(set) var firstNUL: Int?
+
+    /// Looks for the first NUL byte in `chunk[range]` (the chunk at stream offset `chunkStart`),
+    /// unless one was found before or the scanner does not watch for them.
+    mutating func watchNUL(in chunk: Span<UInt8>, _ range: Range<Int>, chunkStart: Int) {
+        guard watchesNUL, firstNUL == nil, !range.isEmpty,
+            let index = Memory.firstIndex(of: 0, in: chunk.extracting(range))
+        else { return }
+        firstNUL = chunkStart + range.lowerBound + index
     }
 
     /// Whether a secret has been seen in the input so far (confirmed or not).
@@ -135,8 +156,12 @@ public struct SecretScanner: Sendable {
         guard count > 0 else { return }
         let chunkStart = bytesScanned
         bytesScanned += count
-        guard !isSaturated else { return }
+        guard !isSaturated else {
+            watchNUL(in: chunk, 0..<count, chunkStart: chunkStart)
+            return
+        }
         if count < Self.kept {
+            watchNUL(in: chunk, 0..<count, chunkStart: chunkStart)
             feedSmall(chunk)
             return
         }
@@ -152,14 +177,21 @@ public struct SecretScanner: Sendable {
                 into: &found, progress: &decodings)
             evaluated = seamEnd
         }
-        // The rest of the chunk in place: each trigger has its window inside the chunk.
+        // The rest of the chunk in place: each trigger has its window inside the chunk. The NUL
+        // watch: the search tells it over the body, the bytes before and after it are looked at
+        // here.
         let bodyFrom = max(evaluated, chunkStart + Self.lookbehind)
         let bodyTo = chunkStart + count - Self.lookahead
         if bodyTo > bodyFrom {
-            Self.evaluate(
+            watchNUL(in: chunk, 0..<(bodyFrom - chunkStart), chunkStart: chunkStart)
+            let nul = Self.evaluate(
                 chunk, base: chunkStart, from: bodyFrom - chunkStart, to: bodyTo - chunkStart, into: &found,
-                progress: &decodings)
+                progress: &decodings, watchingNUL: watchesNUL && firstNUL == nil)
+            if firstNUL == nil, let nul { firstNUL = chunkStart + nul }
+            watchNUL(in: chunk, (bodyTo - chunkStart)..<count, chunkStart: chunkStart)
             evaluated = bodyTo
+        } else {
+            watchNUL(in: chunk, 0..<count, chunkStart: chunkStart)
         }
         // Lines: up to each new finding, then as far as no future finding can start.
         found.sort { $0.start < $1.start }
@@ -271,20 +303,28 @@ public struct SecretScanner: Sendable {
     /// `text`, which the caller makes the ends of the stream whenever it cuts a window).
     ///
     /// `decoding` is false inside decoded text that undid nothing (its decodings do not run
-    /// again there).
+    /// again there). With `watchingNUL`, returns where the first NUL byte of
+    /// `text[from..<min(to, text.count - 1)]` is (nil: none), which the search tells on its way.
+    @discardableResult
     static func evaluate(
         _ text: Span<UInt8>, base: Int, from: Int, to: Int, into found: inout [SecretMatch],
-        prefilter: SecretPrefilter = .shared, decoding: Bool = true, progress: inout SecretDecodingProgress
-    ) {
+        prefilter: SecretPrefilter = .shared, decoding: Bool = true, progress: inout SecretDecodingProgress,
+        watchingNUL: Bool = false
+    ) -> Int? {
         // The pairs start at most one byte before the end.
         let end = min(to, text.count - 1)
-        guard from < end else { return }
+        guard from < end else { return nil }
         // The candidates come a batch at a time from the search (CSecretScan): each with its
         // pair's group, where a member of the group fits.
         var batch = CandidateBatch()
         var position = from
+        var nul: Int?
         while position < end {
-            position = prefilter.search.find(in: text, from: position, to: end, into: &batch)
+            if watchingNUL && nul == nil {
+                (position, nul) = prefilter.search.findWatchingNUL(in: text, from: position, to: end, into: &batch)
+            } else {
+                position = prefilter.search.find(in: text, from: position, to: end, into: &batch)
+            }
             for index in 0..<batch.count {
                 if decoding {
                     resume(before: batch.position(index), in: text, base: base, into: &found, progress: &progress)
@@ -295,6 +335,7 @@ public struct SecretScanner: Sendable {
             }
         }
         if decoding { resume(before: end, in: text, base: base, into: &found, progress: &progress) }
+        return nul
     }
 
     /// `evaluate` with no decoding progress to keep (a text looked at once).

@@ -167,4 +167,72 @@ struct StreamSecretInspectionTests {
         #expect(SecretGuard().scan(start).allSatisfy { $0.pattern != .awsAccessKeyID || $0.offset != offset })
         #expect(Self.inspect(bytes, chunk: 65_536, alreadyScanned: Int64(start.count)).refusal != nil)
     }
+
+    /// The refusal of an inspection with the NUL check and the guard (`text(in: .raw)` and
+    /// `scansSecrets`) over `bytes` cut into `chunk`-byte pieces, and whether PasteCore's NUL
+    /// inspector ran (it does not where the guard took the check on).
+    static func inspectText(
+        _ bytes: [UInt8], chunk: Int, format: RequestFormat = .raw, alreadyScanned: Int64 = 0
+    ) -> InspectionRefusal? {
+        var checks = ContentChecks.text(in: format)
+        checks.scansSecrets = true
+        checks.secretsScannedUpFront = alreadyScanned
+        let inspection = ContentInspection(checks, source: "stdin", secrets: SecretInspector.init)
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + chunk)
+            if !inspection.inspect(bytes[start..<end].span) { return inspection.refusal }
+            start = end
+        }
+        return inspection.finish() ? nil : inspection.refusal
+    }
+
+    @Test(
+        "the guard refuses a NUL byte as binary data at its offset, in place of the NUL inspector, whatever the chunks",
+        arguments: [4096, 9216, 9217, 65_536, 1 << 20])
+    func nulRefusedByTheGuard(_ chunk: Int) {
+        let filler = Array(repeating: UInt8(ascii: "x"), count: 79) + [0x0A]
+        let text = Array([[UInt8]](repeating: filler, count: 40_000).joined())
+        // Places at a chunk's start and end, inside the scanner's seam, lookbehind and lookahead,
+        // and in the middle of a chunk.
+        let places = [
+            0, 1, 1023, 1024, 8191, 9215, 9216, chunk - 1, chunk, chunk + 1, chunk + 5000, 2 * chunk - 9000,
+            text.count - 1,
+        ].filter { $0 >= 0 && $0 < text.count }
+        for place in places {
+            var bytes = text
+            bytes[place] = 0
+            bytes[min(place + 10, bytes.count - 1)] = 0
+            #expect(Self.inspectText(bytes, chunk: chunk) == .binary(source: "stdin", offset: Int64(place)), "\(place)")
+            // With the start scanned up front (the guard still sees every byte).
+            #expect(
+                Self.inspectText(bytes, chunk: chunk, alreadyScanned: 100_000)
+                    == .binary(source: "stdin", offset: Int64(place)), "\(place), start scanned")
+        }
+        #expect(Self.inspectText(text, chunk: chunk) == nil)
+    }
+
+    @Test("a NUL after a key in the same chunk is refused as binary data, as the NUL inspector before the guard did")
+    func nulBeforeTheSecret() {
+        let (bytes, offset, line) = Self.text(lines: 3000)
+        var withNUL = bytes
+        withNUL[offset + 1000] = 0
+        #expect(Self.inspectText(withNUL, chunk: 1 << 20) == .binary(source: "stdin", offset: Int64(offset + 1000)))
+        // In a chunk after the one where the key was seen: the key is refused first.
+        var later = bytes + Array(repeating: UInt8(ascii: "y"), count: 30_000)
+        later[bytes.count + 25_000] = 0
+        #expect(
+            Self.inspectText(later, chunk: 4096)
+                == .secret(source: "stdin", pattern: .awsAccessKeyID, offset: Int64(offset), line: line))
+        // Where a UTF-8 check comes between them the NUL inspector stays: the same refusal.
+        #expect(
+            Self.inspectText(withNUL, chunk: 1 << 20, format: .json)
+                == .binary(source: "stdin", offset: Int64(offset + 1000)))
+        // The check is taken on before the first chunk only.
+        var inspector = SecretInspector(source: "stdin", alreadyScanned: 0)
+        let refusal = inspector.inspect(Array("abc".utf8).span, at: 0)
+        #expect(refusal == nil)
+        let tookOn = inspector.refusesNULs()
+        #expect(!tookOn)
+    }
 }
