@@ -69,6 +69,16 @@ extension SidSuite {
         return url
     }
 
+    /// `expectURL`, and the paste behind the URL checked to hold `text` byte for byte: the URL.
+    func expectUpload(
+        of text: String, _ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        let url = try expectURL(result, sourceLocation: sourceLocation)
+        let id = try #require(pasteID(url), sourceLocation: sourceLocation)
+        #expect(try mock.rawPaste(id: id) == Data(text.utf8), sourceLocation: sourceLocation)
+        return url
+    }
+
     /// What wl-paste and xclip (through XWayland) read, each with a deadline.
     func readers(_ desktop: Desktop) throws -> (wayland: String?, x: String?) {
         let wayland = try desktop.waylandClipboard()
@@ -175,9 +185,10 @@ struct SidDesktopTests: SidSuite {
         arguments: SidCompositor.dataControl)
     func pureWayland(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
-            try desktop.waylandCopy(Data("copied in a \(compositor) app ✓".utf8))
-            let url = try expectURL(try paste(desktop, ["-c", "--url", mock.url("/pastes/create")], withX: false))
-            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied in a \(compositor) app ✓".utf8))
+            let text = "copied in a \(compositor) app ✓"
+            try desktop.waylandCopy(Data(text.utf8))
+            let url = try expectUpload(
+                of: text, try paste(desktop, ["-c", "--url", mock.url("/pastes/create")], withX: false))
             try expectReaders(desktop, url, andX: false)
         }
     }
@@ -187,12 +198,10 @@ struct SidDesktopTests: SidSuite {
         arguments: SidCompositor.allCases)
     func bothVariablesUnfocused(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
-            try desktop.waylandCopy(Data("copied in a \(compositor) app, no X window focused ✓".utf8))
-            let url = try expectURL(
-                try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
-            #expect(
-                try mock.rawPaste(id: try #require(pasteID(url)))
-                    == Data("copied in a \(compositor) app, no X window focused ✓".utf8))
+            let text = "copied in a \(compositor) app, no X window focused ✓"
+            try desktop.waylandCopy(Data(text.utf8))
+            let url = try expectUpload(
+                of: text, try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
             try expectReaders(compositor, desktop, url)
         }
     }
@@ -213,9 +222,9 @@ struct SidDesktopTests: SidSuite {
                     try desktop.waylandClipboard().out == "copied in an X app"
                 }
             }
-            let url = try expectURL(
+            let url = try expectUpload(
+                of: "copied in an X app",
                 try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
-            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied in an X app".utf8))
             try expectReaders(compositor, desktop, url)
         }
     }
@@ -249,9 +258,10 @@ struct SidDesktopTests: SidSuite {
         arguments: SidCompositor.allCases)
     func hotkey(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
-            try desktop.waylandCopy(Data("hotkey text on \(compositor)".utf8))
-            let url = try expectURL(try hotkeyPaste(compositor, desktop, ["--url", mock.url("/pastes/create")]))
-            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("hotkey text on \(compositor)".utf8))
+            let text = "hotkey text on \(compositor)"
+            try desktop.waylandCopy(Data(text.utf8))
+            let url = try expectUpload(
+                of: text, try hotkeyPaste(compositor, desktop, ["--url", mock.url("/pastes/create")]))
             try expectReaders(compositor, desktop, url, andX: false)
         }
     }
