@@ -57,21 +57,3 @@ ensure_debian_root() {
   mv -f "$cache/$name.new.tar" "$tarball"
   printf '%s' "$include" >"$tarball.packages"
 }
-
-# The shell lines that enter a root file system for one command (TestSupport's RootFileSystem
-# has the same, keep them in step): a private mount namespace, the root bound read-only onto
-# itself, this system's /dev, /proc, /sys and /tmp, fresh /run and /var/tmp; every step execs,
-# so the process started is the command itself. Use as
-#   unshare --mount --propagation private /bin/sh -c "$enter_root" sh ROOT COMMAND...
-# shellcheck disable=SC2016
-enter_root='set -e
-root=$1; shift
-mount --bind "$root" "$root"
-mount -o remount,bind,ro "$root"
-mount --rbind /dev "$root/dev"
-mount -t proc proc "$root/proc"
-mount --rbind /sys "$root/sys"
-mount --bind /tmp "$root/tmp"
-mount -t tmpfs -o mode=755 tmpfs "$root/run"
-mount -t tmpfs -o mode=1777 tmpfs "$root/var/tmp"
-exec /usr/sbin/chroot "$root" "$@"'

@@ -35,6 +35,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let fileExists = Errno(rawValue: EEXIST)
     /// `ENOTDIR`: a path component is not a directory.
     public static let notDirectory = Errno(rawValue: ENOTDIR)
+    /// `ENOTEMPTY`: the directory still holds something.
+    public static let directoryNotEmpty = Errno(rawValue: ENOTEMPTY)
     /// `EISDIR`: the path is a directory.
     public static let isDirectory = Errno(rawValue: EISDIR)
     /// `EINVAL`: an invalid argument (also: a file system that cannot do what was asked).

@@ -32,6 +32,13 @@ public enum FileSystem {
         try nothingOrErrno { unlink(path) }
     }
 
+    /// Removes an empty directory. Wraps `rmdir`.
+    ///
+    /// - Throws: `Errno` (`ENOTEMPTY` when something is still in it).
+    public static func removeDirectory(_ path: String) throws(Errno) {
+        try nothingOrErrno { rmdir(path) }
+    }
+
     /// Removes a file in a detached process, once this process has released its `flock` locks
     /// on it (at the latest when it exits): for a large file whose removal makes the file
     /// system free many blocks, which can take a while (on ext4 mounted with `discard`, about

@@ -5,11 +5,12 @@ import Foundation
 /// system's `/tmp` shared: the runtime folders, sockets and X sockets a test and the root's
 /// compositor both use live there, at the same paths for both.
 ///
-/// Each command runs in a mount namespace of its own (`unshare --mount`, private propagation):
-/// the root bound read-only onto itself (a run cannot change the cached root), `/dev`, `/proc`,
-/// `/sys` and `/tmp` of this system, and fresh `/run` and `/var/tmp`. The mounts exist only in
-/// that namespace and end with its last process: nothing is left mounted, however a test ends.
-/// The command replaces the shell (`exec`) at each step, so the process a test started is the
+/// Each command runs in a mount namespace of its own (`unshare --mount`, private propagation),
+/// set up by `scripts/enter-root` (the one implementation, scripts/bench's too): the root bound
+/// read-only onto itself (a run cannot change the cached root), `/dev`, `/proc`, `/sys` and
+/// `/tmp` of this system, and fresh `/run` and `/var/tmp`. The mounts exist only in that
+/// namespace and end with its last process: nothing is left mounted, however a test ends. The
+/// command replaces the shell (`exec`) at each step, so the process a test started is the
 /// program itself: signals reach it, and it is what exits.
 public enum RootFileSystem {
     /// The environment variable naming the sid desktops' root (set by scripts/test-desktops-sid).
@@ -21,20 +22,9 @@ public enum RootFileSystem {
         return root
     }
 
-    /// The shell lines that set up the namespace and enter the root (`$1`), then run the rest.
-    static let enter = """
-        set -e
-        root=$1; shift
-        mount --bind "$root" "$root"
-        mount -o remount,bind,ro "$root"
-        mount --rbind /dev "$root/dev"
-        mount -t proc proc "$root/proc"
-        mount --rbind /sys "$root/sys"
-        mount --bind /tmp "$root/tmp"
-        mount -t tmpfs -o mode=755 tmpfs "$root/run"
-        mount -t tmpfs -o mode=1777 tmpfs "$root/var/tmp"
-        exec /usr/sbin/chroot "$root" "$@"
-        """
+    /// The script that sets up the namespace and enters the root (its first argument), then
+    /// runs the rest: this checkout's `scripts/enter-root`.
+    static var enterRoot: String { ServerProcess.packageRoot.appendingPathComponent("scripts/enter-root").path }
 
     /// `command(_:in:)` as one line for `sh`, each word single-quoted (for a stand-in script).
     public static func shellLine(_ command: [String], in root: String?) -> String {
@@ -44,7 +34,6 @@ public enum RootFileSystem {
     /// `command` as run inside `root`, or unchanged for nil (this system).
     public static func command(_ command: [String], in root: String?) -> [String] {
         guard let root else { return command }
-        return ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", enter, "sh", root]
-            + command
+        return ["/usr/bin/unshare", "--mount", "--propagation", "private", enterRoot, root] + command
     }
 }

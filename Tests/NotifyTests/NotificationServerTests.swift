@@ -42,12 +42,28 @@ struct NotificationServerTests {
         #expect(hints.count == 3)
     }
 
-    @Test("an action invoked through the bus comes back, then the closing", arguments: [false, true])
-    func actionInvoked(unicast: Bool) throws {
+    /// A private bus with the recording server on it, and paste's connection watching the
+    /// signals: the fixture of the cases about what comes back.
+    struct Watching {
+        let bus: SessionBus
+        let recorder: RecordingNotificationServer
+        let server: NotificationServer
+    }
+
+    /// Starts the `Watching` fixture (the recorder sending its signals to paste alone when
+    /// `unicast`).
+    func watching(unicast: Bool = false) throws -> Watching {
         let bus = try SessionBus()
         let recorder = try RecordingNotificationServer(on: bus, unicast: unicast)
         let server = try NotificationServer(busAddress: bus.address, before: deadline)
         try server.watchSignals(before: deadline)
+        return Watching(bus: bus, recorder: recorder, server: server)
+    }
+
+    @Test("an action invoked through the bus comes back, then the closing", arguments: [false, true])
+    func actionInvoked(unicast: Bool) throws {
+        let fixture = try watching(unicast: unicast)
+        let (recorder, server) = (fixture.recorder, fixture.server)
         let first = try server.show(.init(summary: "one", body: ""), before: deadline)
         let second = try server.show(.init(summary: "two", body: ""), before: deadline)
         try recorder.invoke("copy", on: Int(first))
@@ -64,10 +80,8 @@ struct NotificationServerTests {
 
     @Test("a forged ActionInvoked or NotificationClosed from another client, sent to paste alone, is passed over")
     func forgedSignalsIgnored() throws {
-        let bus = try SessionBus()
-        let recorder = try RecordingNotificationServer(on: bus)
-        let server = try NotificationServer(busAddress: bus.address, before: deadline)
-        try server.watchSignals(before: deadline)
+        let fixture = try watching()
+        let (bus, recorder, server) = (fixture.bus, fixture.recorder, fixture.server)
         let id = try server.show(.init(summary: "question", body: ""), before: deadline)
         let ours = try #require(recorder.notifications.first?["sender"] as? String)
         // Unicast to paste's unique name: it passes every match rule.
@@ -86,10 +100,8 @@ struct NotificationServerTests {
 
     @Test("a server started again answers for nothing the first one showed")
     func restartedServerIgnored() throws {
-        let bus = try SessionBus()
-        let first = try RecordingNotificationServer(on: bus)
-        let server = try NotificationServer(busAddress: bus.address, before: deadline)
-        try server.watchSignals(before: deadline)
+        let fixture = try watching()
+        let (bus, first, server) = (fixture.bus, fixture.recorder, fixture.server)
         let id = try server.show(.init(summary: "one", body: ""), before: deadline)
         first.stop()
         // It owns the name now, and numbers its notifications from 1 again.
@@ -102,48 +114,64 @@ struct NotificationServerTests {
         #expect(try server.nextEvent(of: next, before: deadline) == .actionInvoked("copy"))
     }
 
-    @Test("an action invoked 50 times over is reported once; another key still is")
-    func repeatedActionOnce() throws {
-        let bus = try SessionBus()
-        let recorder = try RecordingNotificationServer(on: bus)
-        let server = try NotificationServer(busAddress: bus.address, before: deadline)
-        try server.watchSignals(before: deadline)
-        let id = try server.show(.init(summary: "once", body: ""), before: deadline)
-        try recorder.repeatAction("default", on: Int(id), count: 50)
-        try recorder.invoke("copy", on: Int(id))
-        #expect(try server.nextEvent(of: id, before: deadline) == .actionInvoked("default"))
-        #expect(try server.nextEvent(of: id, before: deadline) == .actionInvoked("copy"))
-        #expect(try server.nextEvent(of: id, before: deadline) == .closed(.dismissed))
+    /// What the recording server does to a notification, in order.
+    enum ServerStep: Sendable {
+        /// `repeatAction`: the key `count` times over, no closing.
+        case repeatAction(String, count: Int)
+        /// `invoke`: the key, then the closing (dismissed), as a click.
+        case invoke(String)
+        /// `close`, dismissed.
+        case dismiss
     }
 
-    @Test("a repeatable key is reported each time the server sends it; the others still once")
-    func repeatableKey() throws {
-        let bus = try SessionBus()
-        let recorder = try RecordingNotificationServer(on: bus)
-        let server = try NotificationServer(busAddress: bus.address, before: deadline)
-        try server.watchSignals(before: deadline)
+    /// A case of `actionsOnce`: what the server does, which keys paste takes as repeatable, and
+    /// every event paste reads, up to the closing.
+    struct RepeatCase: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var steps: [ServerStep]
+        var repeatable: Set<String> = []
+        var events: [NotificationEvent]
+    }
+
+    static let repeatCases = [
+        RepeatCase(
+            testDescription: "an action invoked 50 times over is reported once; another key still is",
+            steps: [.repeatAction("default", count: 50), .invoke("copy")],
+            events: [.actionInvoked("default"), .actionInvoked("copy"), .closed(.dismissed)]),
+        RepeatCase(
+            testDescription: "a repeatable key is reported each time the server sends it; the others still once",
+            steps: [.repeatAction("copy", count: 3), .repeatAction("default", count: 3), .dismiss],
+            repeatable: ["copy"],
+            events: [
+                .actionInvoked("copy"), .actionInvoked("copy"), .actionInvoked("copy"), .actionInvoked("default"),
+                .closed(.dismissed),
+            ]),
+    ]
+
+    @Test("each action the server sends is reported once, a repeatable key each time", arguments: repeatCases)
+    func actionsOnce(_ row: RepeatCase) throws {
+        let fixture = try watching()
+        let (recorder, server) = (fixture.recorder, fixture.server)
         let id = try server.show(.init(summary: "again", body: ""), before: deadline)
-        try recorder.repeatAction("copy", on: Int(id), count: 3)
-        try recorder.repeatAction("default", on: Int(id), count: 3)
-        try recorder.close(Int(id), reason: 2)
+        for step in row.steps {
+            switch step {
+            case .repeatAction(let key, let count): try recorder.repeatAction(key, on: Int(id), count: count)
+            case .invoke(let key): try recorder.invoke(key, on: Int(id))
+            case .dismiss: try recorder.close(Int(id), reason: 2)
+            }
+        }
         var events: [NotificationEvent] = []
-        while let event = try server.nextEvent(of: id, repeatable: ["copy"], before: deadline) {
+        while let event = try server.nextEvent(of: id, repeatable: row.repeatable, before: deadline) {
             events.append(event)
             if case .closed = event { break }
         }
-        #expect(
-            events == [
-                .actionInvoked("copy"), .actionInvoked("copy"), .actionInvoked("copy"), .actionInvoked("default"),
-                .closed(.dismissed),
-            ])
+        #expect(events == row.events)
     }
 
     @Test("shown again in place of one (replaces_id), what the server said of the old one before is passed over")
     func replacedDropsStaleSignals() throws {
-        let bus = try SessionBus()
-        let recorder = try RecordingNotificationServer(on: bus)
-        let server = try NotificationServer(busAddress: bus.address, before: deadline)
-        try server.watchSignals(before: deadline)
+        let fixture = try watching()
+        let (recorder, server) = (fixture.recorder, fixture.server)
         let id = try server.show(.init(summary: "first", body: ""), before: deadline)
         // A click: the action, then the closing, both sent before the replacement is asked for.
         try recorder.invoke("retry", on: Int(id))
@@ -161,10 +189,8 @@ struct NotificationServerTests {
 
     @Test("no event before the deadline is nil, and waits no longer than it")
     func eventDeadline() throws {
-        let bus = try SessionBus()
-        let recorder = try RecordingNotificationServer(on: bus)
-        let server = try NotificationServer(busAddress: bus.address, before: deadline)
-        try server.watchSignals(before: deadline)
+        let fixture = try watching()
+        let (recorder, server) = (fixture.recorder, fixture.server)
         let id = try server.show(.init(summary: "quiet", body: ""), before: deadline)
         let started = ContinuousClock.now
         #expect(try server.nextEvent(of: id, before: .now + .milliseconds(200)) == nil)

@@ -159,6 +159,7 @@ struct BindKeyTests {
                 == "'<Super><Shift>v'\n")
         #expect(try home.tool("dconf", ["read", ours + "command"]) == "'\(home.executable)'\n")
         #expect(try home.tool("dconf", ["read", ours + "name"]) == "'paste'\n")
+        #expect(home.hasRecord)
 
         let again = try home.paste(["--bind-key", "Super+B"])
         #expect(again.status == 64)
@@ -171,6 +172,7 @@ struct BindKeyTests {
         #expect(
             unbound.out.hasPrefix("unbound Super+Shift+V on GNOME\n  ran gsettings set \(settings) custom-keybindings"))
         #expect(try home.tool("dconf", ["dump", "/"]) == before)
+        #expect(!home.hasRecordFolder)
     }
 
     @Test("Xfce: a command shortcut read back by xfconf-query; taken keys refused; undone exactly")
@@ -205,9 +207,11 @@ struct BindKeyTests {
         #expect(
             try home.tool("xfconf-query", channel + ["-p", "/commands/custom/<Super>p"])
                 == "xfce4-display-settings --minimal\n")
+        #expect(home.hasRecord)
 
         try home.paste(["--unbind-key"]).expectSuccess()
         #expect(try home.tool("xfconf-query", channel + ["-l", "-v"]) == before)
+        #expect(!home.hasRecordFolder)
     }
 
     @Test(
@@ -255,6 +259,7 @@ struct BindKeyTests {
             try home.tool(
                 "kreadconfig5", ["--file", shortcuts, "--group", "org.kde.klipper", "--key", "show-on-mouse-pos"])
                 == "Meta+V\tCtrl+Alt+V,Meta+V,Show Clipboard Items at Mouse Position\n")
+        #expect(home.hasRecord)
 
         let unbound = try home.paste(["--unbind-key"])
         #expect(unbound.status == 0)
@@ -264,6 +269,11 @@ struct BindKeyTests {
         )
         #expect(try Data(contentsOf: URL(fileURLWithPath: shortcuts)) == before)
         #expect(!FileManager.default.fileExists(atPath: launcher))
+        #expect(!home.hasRecordFolder)
+        // Nothing bound now: the same answer as before any --bind-key.
+        let again = try home.paste(["--unbind-key"])
+        #expect(again.status == 0)
+        #expect(again.out == "no key bound by paste; nothing to undo\n")
     }
 }
 
@@ -280,6 +290,13 @@ final class KeyHome: @unchecked Sendable {
         "XDG_CURRENT_DESKTOP", "XDG_SESSION_DESKTOP", "KDE_SESSION_VERSION", "SWAYSOCK", "I3SOCK",
         "HYPRLAND_INSTANCE_SIGNATURE", "GSETTINGS_BACKEND", "DBUS_SESSION_BUS_ADDRESS", "WAYLAND_DISPLAY", "DISPLAY",
     ]
+
+    /// `--bind-key`'s record folder: `$XDG_STATE_HOME/paste/bind-key`.
+    var recordFolder: URL { home.stateHome.appendingPathComponent("paste/bind-key") }
+    /// Whether `--bind-key` left its record.
+    var hasRecord: Bool { FileManager.default.fileExists(atPath: recordFolder.appendingPathComponent("record").path) }
+    /// Whether the record's folder is there at all (`--unbind-key` removes it, empty).
+    var hasRecordFolder: Bool { FileManager.default.fileExists(atPath: recordFolder.path) }
 
     init(desktop: [String: String], bus: SessionBus? = nil) throws {
         home = try TemporaryHome()

@@ -11,22 +11,9 @@ import TestSupport
 /// excepted: it may be asked for again, from the server only; NotificationOutcomeTests).
 @Suite("Forged and repeated answers on the session bus", .temporaryHome, .mock)
 struct ForgedAnswerTests: ScopedSuite {
-    static let path = "/org/freedesktop/Notifications"
-
-    /// A forged `ActionInvoked` of `key` for notification `note`, sent by `dbus-send` (a client
-    /// that is not the server) to the connection that asked for it.
-    func forge(_ key: String, for note: [String: Any], on bus: SessionBus) throws {
-        let sender = try #require(note["sender"] as? String)
-        let id = try #require(note["id"] as? Int)
-        try bus.emit(
-            "org.freedesktop.Notifications.ActionInvoked", path: Self.path, destination: sender,
-            ["uint32:\(id)", "string:\(key)"])
-    }
-
-    /// Waits until the notifier that showed `note` has left the bus (its connection closed).
-    func waitForNotifierToLeave(_ note: [String: Any], on bus: SessionBus) throws {
-        let sender = try #require(note["sender"] as? String)
-        try waitUntil("the notifier to leave the bus", timeout: 30) { try !bus.hasOwner(sender) }
+    /// The cards' fixture, paste's config written.
+    func cards(config: String? = nil) throws -> NotificationCards {
+        try NotificationCards(home: home, mock: mock, config: config ?? pastieConfig(mock, isDefault: true))
     }
 
     /// Waits until no stand-in opener of this test runs: once the notifier has left, every one it
@@ -40,17 +27,13 @@ struct ForgedAnswerTests: ScopedSuite {
 
     @Test("a forged 'upload' to the guard's question sends nothing; the server's 'cancel' then cancels (130)")
     func forgedUpload() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try desktopRunner(home: home, bus: bus)
-        try paste.writeConfig(pastieConfig(mock, isDefault: true))
-        let run = try RunningPaste(paste, ["--notify", "--no-copy"], stdin: DesktopNotificationTests.privateKey)
-        try waitUntil("the guard's question", timeout: 30) { server.notifications.count == 1 }
-        let question = server.notifications[0]
+        let cards = try cards()
+        let server = cards.server
+        let (run, question) = try cards.guardQuestion()
         #expect(
             question["actions"] as? [String]
                 == ["redact", "Upload with secrets masked", "upload", "Upload anyway", "cancel", "Cancel"])
-        try forge("upload", for: question, on: bus)
+        try cards.forge("upload", for: question)
         try server.invoke("cancel", on: question["id"] as? Int ?? 0)
         let result = try run.finish()
         #expect(result.out == "")
@@ -62,18 +45,16 @@ struct ForgedAnswerTests: ScopedSuite {
 
     @Test("a forged 'delete' deletes nothing: the paste and its record stay")
     func forgedDelete() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try desktopRunner(home: home, bus: bus)
-        try paste.writeConfig(HistoryEndToEndTests.config(mock))
+        let cards = try cards(config: HistoryEndToEndTests.config(mock))
+        let (server, paste) = (cards.server, cards.paste)
         let result = try paste.run(["--notify", "--no-copy", "-S", "pinn"], stdin: "keep me\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         let note = try #require(server.notifications.first)
         #expect((note["actions"] as? [String])?.contains("delete") == true)
-        try forge("delete", for: note, on: bus)
+        try cards.forge("delete", for: note)
         // The server closes it: the notifier has read the forged signal by then, and leaves.
         try server.close(note["id"] as? Int ?? 0, reason: 2)
-        try waitForNotifierToLeave(note, on: bus)
+        try cards.waitForNotifierToLeave(note)
         #expect(try mock.requests().map(\.method) == ["POST"])
         #expect(try mock.pastes().count == 1)
         #expect(try paste.historyLines().count == 1)
@@ -81,62 +62,51 @@ struct ForgedAnswerTests: ScopedSuite {
 
     @Test("a forged 'default' starts no opener")
     func forgedOpen() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try desktopRunner(home: home, bus: bus)
-        try paste.writeConfig(pastieConfig(mock, isDefault: true))
+        let cards = try cards()
+        let (server, paste) = (cards.server, cards.paste)
         let result = try paste.run(["--notify", "--no-copy"], stdin: "open me\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         let note = try #require(server.notifications.first)
         #expect((note["actions"] as? [String])?.first == "default")
-        try forge("default", for: note, on: bus)
+        try cards.forge("default", for: note)
         try server.close(note["id"] as? Int ?? 0, reason: 2)
-        try waitForNotifierToLeave(note, on: bus)
+        try cards.waitForNotifierToLeave(note)
         try waitForOpeners()
         #expect(!FileManager.default.fileExists(atPath: openedFile(in: home).path))
     }
 
     @Test("the server's 'default' 50 times over runs the opener once")
     func repeatedOpenOnce() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try desktopRunner(home: home, bus: bus)
+        let cards = try cards()
+        let (server, paste) = (cards.server, cards.paste)
         // An opener that appends a line per run (the fixture's overwrites).
         try home.write(
             "#!/bin/sh\nprintf '%s\\n' \"$*\" >> \"\(openedFile(in: home).path)\"\n", to: "bin/xdg-open", mode: 0o755)
-        try paste.writeConfig(pastieConfig(mock, isDefault: true))
         let result = try paste.run(["--notify", "--no-copy"], stdin: "open me once\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = result.out.trimmingCharacters(in: .newlines)
         let note = try #require(server.notifications.first)
         try server.repeatAction("default", on: note["id"] as? Int ?? 0, count: 50)
         try server.close(note["id"] as? Int ?? 0, reason: 2)
-        try waitForNotifierToLeave(note, on: bus)
+        try cards.waitForNotifierToLeave(note)
         try waitForOpeners()
         #expect(try String(contentsOf: openedFile(in: home), encoding: .utf8) == url + "\n")
     }
 
     /// A failed run whose text waits in the outbox (a 503), and its notification.
-    func failedRun(on bus: SessionBus, server: RecordingNotificationServer) throws -> (PasteRunner, [String: Any]) {
-        let paste = try desktopRunner(home: home, bus: bus)
-        try paste.writeConfig(pastieConfig(mock, isDefault: true))
-        try mock.addFault(.status(503), count: 1, path: "/pastes/create")
-        let result = try paste.run(["--notify", "--no-copy"], stdin: "send me once\n")
-        #expect(result.status == 75, "stderr: \(result.err)")
-        let note = try #require(server.notifications.first)
-        #expect(note["actions"] as? [String] == ["default", "Retry", "retry", "Retry now"])
-        return (paste, note)
+    func failedRun(_ cards: NotificationCards) throws -> [String: Any] {
+        try cards.failedRun(["--notify", "--no-copy"], stdin: "send me once\n")
     }
 
     @Test("a forged 'retry' sends nothing: the text stays in the outbox")
     func forgedRetry() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let (paste, note) = try failedRun(on: bus, server: server)
-        try forge("retry", for: note, on: bus)
-        try forge("default", for: note, on: bus)
+        let cards = try cards()
+        let (server, paste) = (cards.server, cards.paste)
+        let note = try failedRun(cards)
+        try cards.forge("retry", for: note)
+        try cards.forge("default", for: note)
         try server.close(note["id"] as? Int ?? 0, reason: 2)
-        try waitForNotifierToLeave(note, on: bus)
+        try cards.waitForNotifierToLeave(note)
         #expect(try mock.pastes().isEmpty)
         #expect(try paste.outboxIDs().count == 1)
         #expect(server.notifications.count == 1)
@@ -144,17 +114,15 @@ struct ForgedAnswerTests: ScopedSuite {
 
     @Test("the server's 'default' and 'retry', 20 times each, send the text once (one effect, two keys)")
     func repeatedRetryOnce() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let (paste, note) = try failedRun(on: bus, server: server)
+        let cards = try cards()
+        let (server, paste) = (cards.server, cards.paste)
+        let note = try failedRun(cards)
         let id = try #require(note["id"] as? Int)
         try server.repeatAction("default", on: id, count: 20)
         try server.repeatAction("retry", on: id, count: 20)
-        try waitUntil("the card to say how the retry went", timeout: 60) {
-            server.notifications.contains { $0["replaces_id"] as? Int == id }
-        }
+        _ = try cards.replacement(of: id)
         try server.close(id, reason: 2)
-        try waitForNotifierToLeave(note, on: bus)
+        try cards.waitForNotifierToLeave(note)
         #expect(try mock.requests().filter { $0.method == "POST" }.count == 2)
         #expect(try mock.pastes().count == 1)
         #expect(try paste.outboxIDs().isEmpty)

@@ -12,37 +12,26 @@ import TestSupport
     "Notification outcomes in the same card: Retry now, Delete paste, Copy link again", .tags(.x11), .needsXServer,
     .xvfb, .temporaryHome, .mock, .serialized)
 struct NotificationOutcomeTests: ScopedSuite {
-    func runner(on bus: SessionBus) throws -> PasteRunner {
-        try desktopRunner(home: home, bus: bus, display: xvfb.display)
-    }
-
-    /// The record of the Notify that replaced notification `id`, once it came.
-    func replacement(of id: Int, on server: RecordingNotificationServer) throws -> [String: Any] {
-        try waitUntil("the card to be replaced", timeout: 60) {
-            server.notifications.contains { $0["replaces_id"] as? Int == id }
-        }
-        return try #require(server.notifications.last { $0["replaces_id"] as? Int == id })
+    /// The cards' fixture on the X display, cards as desktop notifications, `extra` added to
+    /// the config.
+    func cards(_ config: String, extra: String = "") throws -> NotificationCards {
+        try NotificationCards(
+            home: home, mock: mock, display: xvfb.display, config: config + "[paste]\nnotify-style = desktop\n" + extra)
     }
 
     @Test("Retry now: a 'Copied' card replaces the failure, with the URL, which is on the clipboard")
     func retryCopies() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try runner(on: bus)
-        try paste.writeConfig(pastieConfig(mock, isDefault: true) + "[paste]\nnotify-style = desktop\n")
-        try mock.addFault(.status(503), count: 1, path: "/pastes/create")
+        let cards = try cards(pastieConfig(mock, isDefault: true))
+        let (server, paste) = (cards.server, cards.paste)
         try xvfb.putOnClipboard("before the retry")
-        let result = try paste.run(["--notify"], stdin: "retry me\n")
-        #expect(result.status == 75, "stderr: \(result.err)")
-        let failure = try #require(server.notifications.first)
+        let failure = try cards.failedRun(["--notify"], stdin: "retry me\n")
         #expect(failure["summary"] as? String == "Paste failed")
-        #expect(failure["actions"] as? [String] == ["default", "Retry", "retry", "Retry now"])
         // It stays until dismissed or sent (the notifier's bound aside).
         #expect(failure["expire_timeout"] as? Int == 0)
         let id = try #require(failure["id"] as? Int)
         // A click on the card itself (all a server without buttons offers) retries.
         try server.invoke("default", on: id)
-        let copied = try replacement(of: id, on: server)
+        let copied = try cards.replacement(of: id)
         let paste1 = try #require(try mock.pastes().first)
         let url = mock.url("/pastes/\(paste1.id)")
         #expect(paste1.data == Data("retry me\n".utf8))
@@ -65,10 +54,8 @@ struct NotificationOutcomeTests: ScopedSuite {
 
     @Test("Delete paste: a 'Deleted' card replaces it, and the dead link is off the clipboard")
     func deleteSaysDeleted() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try runner(on: bus)
-        try paste.writeConfig(HistoryEndToEndTests.config(mock) + "[paste]\nnotify-style = desktop\n")
+        let cards = try cards(HistoryEndToEndTests.config(mock))
+        let (server, paste) = (cards.server, cards.paste)
         let result = try paste.run(["--notify", "-S", "pinn"], stdin: "delete me\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = result.out.trimmingCharacters(in: .newlines)
@@ -77,7 +64,7 @@ struct NotificationOutcomeTests: ScopedSuite {
         #expect(note["actions"] as? [String] == ["default", "Open", "copy", "Copy link", "delete", "Delete paste"])
         let id = try #require(note["id"] as? Int)
         try server.invoke("delete", on: id)
-        let deleted = try replacement(of: id, on: server)
+        let deleted = try cards.replacement(of: id)
         #expect(deleted["summary"] as? String == "Deleted")
         #expect(deleted["body"] as? String == url + "\nThe paste is gone, and its link is off the clipboard.")
         #expect(deleted["actions"] as? [String] == [])
@@ -85,16 +72,13 @@ struct NotificationOutcomeTests: ScopedSuite {
         #expect(try paste.historyLines().isEmpty)
         #expect(try xvfb.clipboardText() == "")
         // Nothing left to act on: the notifier has gone.
-        let sender = try #require(note["sender"] as? String)
-        try waitUntil("the notifier to leave", timeout: 30) { try !bus.hasOwner(sender) }
+        try cards.waitForNotifierToLeave(note)
     }
 
     @Test("Delete paste that fails says why in the card, keeps Copy link, and leaves the clipboard alone")
     func deleteFailureSaysWhy() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try runner(on: bus)
-        try paste.writeConfig(HistoryEndToEndTests.config(mock) + "[paste]\nnotify-style = desktop\n")
+        let cards = try cards(HistoryEndToEndTests.config(mock))
+        let (server, paste) = (cards.server, cards.paste)
         let result = try paste.run(["--notify", "-S", "pinn"], stdin: "keep me\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = result.out.trimmingCharacters(in: .newlines)
@@ -102,7 +86,7 @@ struct NotificationOutcomeTests: ScopedSuite {
         let id = try #require(note["id"] as? Int)
         try mock.addFault(.status(500), count: 1)
         try server.invoke("delete", on: id)
-        let refused = try replacement(of: id, on: server)
+        let refused = try cards.replacement(of: id)
         #expect(refused["summary"] as? String == "Not deleted")
         let body = try #require(refused["body"] as? String)
         #expect(body.hasPrefix(url + "\n") && body.contains("500"), "\(body)")
@@ -113,10 +97,8 @@ struct NotificationOutcomeTests: ScopedSuite {
 
     @Test("Copy link lasts: the card stays a minute, and copy works again and again, from the server only")
     func copyAgainAndAgain() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try runner(on: bus)
-        try paste.writeConfig(pastieConfig(mock, isDefault: true) + "[paste]\nnotify-style = desktop\n")
+        let cards = try cards(pastieConfig(mock, isDefault: true))
+        let (server, paste) = (cards.server, cards.paste)
         let result = try paste.run(["--notify"], stdin: "copy me often\n")
         #expect(result.status == 0, "stderr: \(result.err)")
         let url = result.out.trimmingCharacters(in: .newlines)
@@ -139,23 +121,17 @@ struct NotificationOutcomeTests: ScopedSuite {
         #expect(again["actions"] as? [String] == ["default", "Open", "copy", "Copy link"])
         // A forged copy (another client on the bus) does nothing; the server's closing ends it.
         try xvfb.putOnClipboard("forged round")
-        let sender = try #require(note["sender"] as? String)
-        try bus.emit(
-            "org.freedesktop.Notifications.ActionInvoked", path: ForgedAnswerTests.path, destination: sender,
-            ["uint32:\(id)", "string:copy"])
+        try cards.forge("copy", for: note)
         try server.close(id, reason: 2)
-        try waitUntil("the notifier to leave", timeout: 30) { try !bus.hasOwner(sender) }
+        try cards.waitForNotifierToLeave(note)
         #expect(try xvfb.clipboardText() == "forged round")
         #expect(server.notifications.count == 4)
     }
 
     @Test("notify-timeout set in the config rules a card with actions too")
     func explicitTimeoutRules() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try runner(on: bus)
-        try paste.writeConfig(
-            pastieConfig(mock, isDefault: true) + "[paste]\nnotify-style = desktop\nnotify-timeout = 7\n")
+        let cards = try cards(pastieConfig(mock, isDefault: true), extra: "notify-timeout = 7\n")
+        let (server, paste) = (cards.server, cards.paste)
         try mock.addFault(.status(503), count: 1, path: "/pastes/create")
         _ = try paste.run(["--notify"], stdin: "failing\n")
         _ = try paste.run(["--notify"], stdin: "working\n")
@@ -169,13 +145,10 @@ struct NotificationOutcomeTests: ScopedSuite {
 struct AnsweredQuestionTests: ScopedSuite {
     @Test("upload, sent by a server that keeps the notification, closes the question within a second")
     func closesAtOnce() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try desktopRunner(home: home, bus: bus)
-        try paste.writeConfig(pastieConfig(mock, isDefault: true))
-        let run = try RunningPaste(paste, ["--notify", "--no-copy"], stdin: DesktopNotificationTests.privateKey)
-        try waitUntil("the guard's question", timeout: 30) { server.notifications.count == 1 }
-        let id = try #require(server.notifications[0]["id"] as? Int)
+        let cards = try NotificationCards(home: home, mock: mock, config: pastieConfig(mock, isDefault: true))
+        let server = cards.server
+        let (run, question) = try cards.guardQuestion()
+        let id = try #require(question["id"] as? Int)
         #expect(server.closedByCall.isEmpty)
         // ActionInvoked alone, no NotificationClosed: the question is paste's to close.
         try server.repeatAction("upload", on: id, count: 1)
@@ -228,22 +201,16 @@ struct UnseenOutcomeTests: ScopedSuite {
 struct FailureCardTests: ScopedSuite {
     @Test("paste --retry sends the text: the notifier closes the card with Retry now, and leaves")
     func sentElsewhere() throws {
-        let bus = try SessionBus()
-        let server = try RecordingNotificationServer(on: bus)
-        let paste = try desktopRunner(home: home, bus: bus)
-        try paste.writeConfig(pastieConfig(mock, isDefault: true))
-        try mock.addFault(.status(503), count: 1, path: "/pastes/create")
-        let failed = try paste.run(["--notify", "--no-copy"], stdin: "sent another way\n")
-        #expect(failed.status == 75, "stderr: \(failed.err)")
-        let card = try #require(server.notifications.first)
+        let cards = try NotificationCards(home: home, mock: mock, config: pastieConfig(mock, isDefault: true))
+        let (server, paste) = (cards.server, cards.paste)
+        let card = try cards.failedRun(["--notify", "--no-copy"], stdin: "sent another way\n")
         let id = try #require(card["id"] as? Int)
         #expect(server.closedByCall.isEmpty)
         let retried = try paste.run(["--retry"])
         #expect(retried.status == 0, "stderr: \(retried.err)")
         #expect(try mock.pastes().count == 1)
         try waitUntil("the card to be closed", timeout: 30) { server.closedByCall == [id] }
-        let sender = try #require(card["sender"] as? String)
-        try waitUntil("the notifier to leave", timeout: 30) { try !bus.hasOwner(sender) }
+        try cards.waitForNotifierToLeave(card)
         #expect(server.notifications.count == 1)
     }
 }

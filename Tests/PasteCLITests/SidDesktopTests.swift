@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A compositor of Debian sid that offers data-control, and what paste must bind on it.
+/// A desktop of Debian sid, and how paste reaches its clipboard there: the rows of
+/// SidDesktopTests' per-desktop cases.
 enum SidCompositor: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// sway 1.12 (wlroots 0.20).
     case sway
@@ -10,12 +11,15 @@ enum SidCompositor: String, CaseIterable, Sendable, CustomTestStringConvertible 
     case kde
     /// labwc 0.20 (wlroots 0.20).
     case labwc
+    /// GNOME 51 (mutter): no data-control, so paste goes through XWayland.
+    case gnome
 
     var kind: Desktop.Kind {
         switch self {
         case .sway: .sway
         case .kde: .kde
         case .labwc: .labwc
+        case .gnome: .gnome
         }
     }
 
@@ -24,8 +28,17 @@ enum SidCompositor: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .sway: "sway 1.12"
         case .kde: "kwin 6.7"
         case .labwc: "labwc"
+        case .gnome: "GNOME 51"
         }
     }
+
+    /// The compositors that offer data-control (ext-data-control): paste reads and writes the
+    /// clipboard natively there, `WAYLAND_DISPLAY` alone.
+    static let dataControl: [SidCompositor] = [.sway, .kde, .labwc]
+
+    /// Whether paste reaches the clipboard through XWayland: mutter offers no data-control, so
+    /// paste needs `DISPLAY`, and what it copies reaches Wayland only once mutter carries it.
+    var isThroughXWayland: Bool { self == .gnome }
 }
 
 /// What the sid suites share: paste (this build) run in a session of a compositor started from
@@ -53,6 +66,16 @@ extension SidSuite {
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(result.out == url + "\n", sourceLocation: sourceLocation)
         #expect(url.hasPrefix(mock.url("/pastes/")), "\(url)", sourceLocation: sourceLocation)
+        return url
+    }
+
+    /// `expectURL`, and the paste behind the URL checked to hold `text` byte for byte: the URL.
+    func expectUpload(
+        of text: String, _ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        let url = try expectURL(result, sourceLocation: sourceLocation)
+        let id = try #require(pasteID(url), sourceLocation: sourceLocation)
+        #expect(try mock.rawPaste(id: id) == Data(text.utf8), sourceLocation: sourceLocation)
         return url
     }
 
@@ -95,6 +118,28 @@ extension SidSuite {
         try expectReaders(desktop, url, sourceLocation: sourceLocation)
     }
 
+    /// Checks the readers get `url` on `compositor`, now and for five seconds: wl-paste (and
+    /// xclip, when `andX`) at once where paste writes natively; both, once mutter has carried
+    /// paste's X copy to Wayland, on GNOME.
+    func expectReaders(
+        _ compositor: SidCompositor, _ desktop: Desktop, _ url: String, andX: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        if compositor.isThroughXWayland {
+            try expectReadersAfterBridge(desktop, url, sourceLocation: sourceLocation)
+        } else {
+            try expectReaders(desktop, url, andX: andX, sourceLocation: sourceLocation)
+        }
+    }
+
+    /// paste as a hotkey runs it on `compositor`: `WAYLAND_DISPLAY` alone where it writes
+    /// natively; on GNOME with `DISPLAY` too (mutter offers no data-control) and `--no-notify`
+    /// (with a display, paste would show its result in a window).
+    func hotkeyPaste(_ compositor: SidCompositor, _ desktop: Desktop, _ arguments: [String]) throws -> ProcessResult {
+        try compositor.isThroughXWayland
+            ? paste(desktop, ["--no-notify"] + arguments, withX: true) : paste(desktop, arguments, withX: false)
+    }
+
     /// Starts `kind` from the sid root for `body`, stopped after it whatever happens.
     func withDesktop(_ kind: Desktop.Kind, _ body: (Desktop) throws -> Void) throws {
         let desktop = try Desktop(kind, root: try #require(RootFileSystem.sid))
@@ -111,33 +156,39 @@ extension SidSuite {
 
 /// The Debian 12 matrix (WaylandEndToEndTests, KDEEndToEndTests, GNOMEEndToEndTests) on Debian
 /// sid's desktops: sway 1.12, kwin_wayland 6.7 and labwc through ext-data-control, GNOME 51
-/// (mutter) through XWayland; each compositor headless from the sid root, one per test.
+/// (mutter) through XWayland; each compositor headless from the sid root, one per test. GNOME is
+/// a row of each table where it behaves alike; its own cases are those where it does not.
 @Suite(
     "paste on Debian sid's desktops", .tags(.desktopsSid), .needsSidRoot, .temporaryHome, .mock, .serialized)
 struct SidDesktopTests: SidSuite {
-    // MARK: - sway 1.12, kwin 6.7, labwc: ext-data-control
-
-    @Test("-v: ext-data-control is bound, even with DISPLAY set", arguments: SidCompositor.allCases)
+    @Test("-v: ext-data-control is bound, even with DISPLAY set; on GNOME X11", arguments: SidCompositor.allCases)
     func verboseChoice(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
-            try desktop.waylandCopy(Data("dry".utf8))
+            let choice: String
+            if compositor.isThroughXWayland {
+                try desktop.xCopy(Data("dry".utf8))
+                choice = "X11 (DISPLAY \(desktop.xDisplay)) (the compositor offers no data-control; DISPLAY is set)"
+            } else {
+                try desktop.waylandCopy(Data("dry".utf8))
+                choice =
+                    "native Wayland (data-control at \(desktop.socketPath)) "
+                    + "(the compositor offers ext_data_control_manager_v1)"
+            }
             let result = try paste(desktop, ["-v", "-n", "-c", "--url", mock.url("/pastes/create")], withX: true)
             #expect(result.status == 0, "stderr: \(result.err)")
-            #expect(
-                result.err
-                    == "paste: clipboard: native Wayland (data-control at \(desktop.socketPath)) "
-                    + "(the compositor offers ext_data_control_manager_v1)\n")
+            #expect(result.err == "paste: clipboard: \(choice)\n")
         }
     }
 
     @Test(
-        "pure Wayland, nothing on PATH: read and written natively, now and 5 s later", arguments: SidCompositor.allCases
-    )
+        "pure Wayland, nothing on PATH: read and written natively, now and 5 s later",
+        arguments: SidCompositor.dataControl)
     func pureWayland(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
-            try desktop.waylandCopy(Data("copied in a \(compositor) app ✓".utf8))
-            let url = try expectURL(try paste(desktop, ["-c", "--url", mock.url("/pastes/create")], withX: false))
-            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied in a \(compositor) app ✓".utf8))
+            let text = "copied in a \(compositor) app ✓"
+            try desktop.waylandCopy(Data(text.utf8))
+            let url = try expectUpload(
+                of: text, try paste(desktop, ["-c", "--url", mock.url("/pastes/create")], withX: false))
             try expectReaders(desktop, url, andX: false)
         }
     }
@@ -147,34 +198,40 @@ struct SidDesktopTests: SidSuite {
         arguments: SidCompositor.allCases)
     func bothVariablesUnfocused(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
-            try desktop.waylandCopy(Data("no X window has the focus".utf8))
-            let url = try expectURL(
-                try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
-            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("no X window has the focus".utf8))
-            try expectReaders(desktop, url)
+            let text = "copied in a \(compositor) app, no X window focused ✓"
+            try desktop.waylandCopy(Data(text.utf8))
+            let url = try expectUpload(
+                of: text, try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
+            try expectReaders(compositor, desktop, url)
         }
     }
 
     @Test(
-        "both variables, an X window focused: an X app's text is read; both readers get the URL, now and 5 s later",
+        "both variables: an X app's text is read; both readers get the URL, now and 5 s later",
         arguments: SidCompositor.allCases)
-    func bothVariablesFocused(_ compositor: SidCompositor) throws {
+    func bothVariablesXApp(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
-            let window = try desktop.focusedXWindow()
-            defer { window.send(SIGKILL) }
+            // wlroots and kwin carry an X selection to Wayland only while an X window has the
+            // focus; mutter carries it all the same (and wl-paste, which needs a surface of its
+            // own with the focus on mutter, gets none while an X window holds it).
+            let window = try compositor.isThroughXWayland ? nil : desktop.focusedXWindow()
+            defer { window?.send(SIGKILL) }
             try desktop.xCopy(Data("copied in an X app".utf8))
-            // The bridge carries an X selection to Wayland while an X window has the focus.
-            try waitUntil("the bridge to carry xclip's text to Wayland", timeout: 20) {
-                try desktop.waylandClipboard().out == "copied in an X app"
+            if window != nil {
+                try waitUntil("the bridge to carry xclip's text to Wayland", timeout: 20) {
+                    try desktop.waylandClipboard().out == "copied in an X app"
+                }
             }
-            let url = try expectURL(
+            let url = try expectUpload(
+                of: "copied in an X app",
                 try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
-            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied in an X app".utf8))
-            try expectReaders(desktop, url)
+            try expectReaders(compositor, desktop, url)
         }
     }
 
-    @Test("an image goes to image-service byte-exact, its URL back on the clipboard", arguments: SidCompositor.allCases)
+    @Test(
+        "an image from a Wayland app goes to image-service byte-exact, its URL back on the clipboard",
+        arguments: SidCompositor.allCases)
     func image(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
             let png = try TestImages.noisePNG(side: 300)
@@ -182,77 +239,65 @@ struct SidDesktopTests: SidSuite {
             _ = try home.write(
                 "[paste]\n    image-service = 0x0\n[service \"0x0\"]\n    url = \(mock.url("/0x0/"))\n",
                 to: "config/paste/config")
-            let result = try paste(desktop, [], withX: false)
+            let result = try hotkeyPaste(compositor, desktop, [])
             #expect(result.status == 0, "stderr: \(result.err)")
             #expect(result.err == "")
             let url = result.out.trimmingCharacters(in: .newlines)
             #expect(url.hasPrefix(mock.url("/0x0/")) && url.hasSuffix(".png"), "\(url)")
             #expect(try mock.fetch(url: url).body == Data(png))
-            #expect(try desktop.waylandClipboard().out == url)
+            if compositor.isThroughXWayland {
+                try expectReadersAfterBridge(desktop, url)
+            } else {
+                #expect(try desktop.waylandClipboard().out == url)
+            }
         }
     }
 
     @Test(
-        "the hotkey path, pure Wayland: the clipboard up to the mock, the URL back, now and 5 s later",
+        "the hotkey path: the clipboard up to the mock, the URL back, now and 5 s later",
         arguments: SidCompositor.allCases)
     func hotkey(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
-            try desktop.waylandCopy(Data("hotkey text on \(compositor)".utf8))
-            let url = try expectURL(try paste(desktop, ["--url", mock.url("/pastes/create")], withX: false))
-            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("hotkey text on \(compositor)".utf8))
-            try expectReaders(desktop, url, andX: false)
+            let text = "hotkey text on \(compositor)"
+            try desktop.waylandCopy(Data(text.utf8))
+            let url = try expectUpload(
+                of: text, try hotkeyPaste(compositor, desktop, ["--url", mock.url("/pastes/create")]))
+            try expectReaders(compositor, desktop, url, andX: false)
         }
     }
 
+    /// The password-hint cases (PasswordHintCases) in `desktop`'s session.
+    func passwordHint(_ desktop: Desktop, _ compositor: SidCompositor) -> PasswordHintCases {
+        PasswordHintCases(
+            home: home, mock: mock,
+            paste: { try paste(desktop, $0, withX: compositor.isThroughXWayland) },
+            copy: { try desktop.waylandCopy($0) }, read: { try desktop.waylandClipboard(type: $0) },
+            offeredTypes: { try offeredTypes(desktop) })
+    }
+
     @Test(
-        "a password wl-copy 2.3 marks --sensitive: one line, 77, with --force too, nothing sent",
+        "a password wl-copy 2.3 marks --sensitive: one line, 77, with --force too, nothing sent (on GNOME through XWayland)",
         arguments: SidCompositor.allCases)
     func markedPasswordRefused(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
             try desktop.waylandCopy(Data("correct horse battery staple".utf8), extraArguments: ["--sensitive"])
             #expect(try offeredTypes(desktop).contains("x-kde-passwordManagerHint"))
-            for force in [false, true] {
-                let result = try paste(
-                    desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")] + (force ? ["--force"] : []),
-                    withX: false)
-                #expect(result.out == "")
-                #expect(
-                    result.err
-                        == "paste: the clipboard holds a password (the program it was copied from marks it secret), "
-                        + "so it is never uploaded, not even with --force\n")
-                #expect(result.status == 77)
-            }
-            #expect(try mock.posts().isEmpty)
+            try passwordHint(desktop, compositor).expectMarkedPasswordRefused()
         }
     }
 
     @Test(
         "a PrivateBin URL is copied natively with the mark; an ordinary URL without it",
-        arguments: SidCompositor.allCases)
+        arguments: SidCompositor.dataControl)
     func keyBearingURLMarked(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
-            try home.write(
-                "[service \"privatebin\"]\n    url = \(mock.url("/privatebin/"))\n", to: "config/paste/config")
-            try desktop.waylandCopy(Data("a note for PrivateBin".utf8))
-            let result = try paste(desktop, ["-c", "--no-notify", "-S", "privatebin"], withX: false)
-            #expect(result.status == 0, "stderr: \(result.err)")
-            let url = result.out.trimmingCharacters(in: .newlines)
-            #expect(url.contains("#"))
-            #expect(try desktop.waylandClipboard().out == url)
-            #expect(try offeredTypes(desktop).contains("x-kde-passwordManagerHint"))
-            #expect(try desktop.waylandClipboard(type: "x-kde-passwordManagerHint").out == "secret")
-
-            try desktop.waylandCopy(Data("an ordinary note".utf8))
-            let ordinary = try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: false)
-            #expect(ordinary.status == 0, "stderr: \(ordinary.err)")
-            #expect(try desktop.waylandClipboard().out == ordinary.out.trimmingCharacters(in: .newlines))
-            #expect(try !offeredTypes(desktop).contains("x-kde-passwordManagerHint"))
+            try passwordHint(desktop, compositor).expectKeyBearingURLMarked()
         }
     }
 
     @Test(
         "no X window focused: a later wl-copy takes the Wayland reader, a later xclip the X reader",
-        arguments: SidCompositor.allCases)
+        arguments: SidCompositor.dataControl)
     func laterCopiesWin(_ compositor: SidCompositor) throws {
         try withDesktop(compositor.kind) { desktop in
             try desktop.waylandCopy(Data("first".utf8))
@@ -274,92 +319,7 @@ struct SidDesktopTests: SidSuite {
         }
     }
 
-    // MARK: - GNOME 51 (mutter): XWayland
-
-    @Test("GNOME 51, -v: X11 through XWayland, since mutter offers no data-control")
-    func gnomeVerboseChoice() throws {
-        try withDesktop(.gnome) { desktop in
-            try desktop.xCopy(Data("dry".utf8))
-            let result = try paste(desktop, ["-v", "-n", "-c", "--url", mock.url("/pastes/create")], withX: true)
-            #expect(result.status == 0, "stderr: \(result.err)")
-            #expect(
-                result.err
-                    == "paste: clipboard: X11 (DISPLAY \(desktop.xDisplay)) "
-                    + "(the compositor offers no data-control; DISPLAY is set)\n")
-        }
-    }
-
-    @Test("GNOME 51: a Wayland app's text is read through XWayland; both readers get the URL, now and 5 s later")
-    func gnomeWaylandToX() throws {
-        try withDesktop(.gnome) { desktop in
-            try desktop.waylandCopy(Data("copied in a GNOME app ✓".utf8))
-            let url = try expectURL(
-                try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
-            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied in a GNOME app ✓".utf8))
-            try expectReadersAfterBridge(desktop, url)
-        }
-    }
-
-    @Test("GNOME 51: an X app's text is read; both readers get the URL, now and 5 s later")
-    func gnomeXToWayland() throws {
-        try withDesktop(.gnome) { desktop in
-            // No X window focused: mutter's bridge carries the X copy all the same (wl-paste,
-            // which needs a surface of its own with the focus on mutter, gets none while an X
-            // window holds it).
-            try desktop.xCopy(Data("copied in an X app".utf8))
-            let url = try expectURL(
-                try paste(desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true))
-            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("copied in an X app".utf8))
-            try expectReadersAfterBridge(desktop, url)
-        }
-    }
-
-    @Test(
-        "GNOME 51: an image from a Wayland app goes to image-service byte-exact, its URL back for both readers, now and 5 s later"
-    )
-    func gnomeImage() throws {
-        try withDesktop(.gnome) { desktop in
-            let png = try TestImages.noisePNG(side: 300)
-            try desktop.waylandCopy(Data(png), type: "image/png")
-            _ = try home.write(
-                "[paste]\n    image-service = 0x0\n[service \"0x0\"]\n    url = \(mock.url("/0x0/"))\n",
-                to: "config/paste/config")
-            let result = try paste(desktop, ["--no-notify"], withX: true)
-            #expect(result.status == 0, "stderr: \(result.err)")
-            #expect(result.err == "")
-            let url = result.out.trimmingCharacters(in: .newlines)
-            #expect(url.hasPrefix(mock.url("/0x0/")) && url.hasSuffix(".png"), "\(url)")
-            #expect(try mock.fetch(url: url).body == Data(png))
-            try expectReadersAfterBridge(desktop, url)
-        }
-    }
-
-    @Test("GNOME 51, the hotkey path: the clipboard up to the mock, the URL back for both readers, now and 5 s later")
-    func gnomeHotkey() throws {
-        try withDesktop(.gnome) { desktop in
-            try desktop.waylandCopy(Data("hotkey text on GNOME 51".utf8))
-            let url = try expectURL(
-                try paste(desktop, ["--no-notify", "--url", mock.url("/pastes/create")], withX: true))
-            #expect(try mock.rawPaste(id: try #require(pasteID(url))) == Data("hotkey text on GNOME 51".utf8))
-            try expectReadersAfterBridge(desktop, url)
-        }
-    }
-
-    @Test("GNOME 51: a password wl-copy 2.3 marks --sensitive is refused through XWayland, 77, nothing sent")
-    func gnomeMarkedPassword() throws {
-        try withDesktop(.gnome) { desktop in
-            try desktop.waylandCopy(Data("correct horse battery staple".utf8), extraArguments: ["--sensitive"])
-            let result = try paste(
-                desktop, ["-c", "--no-notify", "--url", mock.url("/pastes/create")], withX: true)
-            #expect(result.out == "")
-            #expect(
-                result.err
-                    == "paste: the clipboard holds a password (the program it was copied from marks it secret), "
-                    + "so it is never uploaded, not even with --force\n")
-            #expect(result.status == 77)
-            #expect(try mock.posts().isEmpty)
-        }
-    }
+    // MARK: - GNOME 51 (mutter) alone: what differs from the compositors with data-control
 
     @Test("GNOME 51: a later wl-copy reaches both readers, paste's URL neither")
     func gnomeLaterCopy() throws {

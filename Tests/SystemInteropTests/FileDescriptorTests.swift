@@ -143,6 +143,20 @@ struct FileDescriptorTests {
         #expect(throws: Errno.fileExists) { try FileSystem.createDirectory(folder.file("sub")) }
     }
 
+    @Test("removeDirectory removes an empty folder only (ENOTEMPTY, then ENOENT once gone)")
+    func removeDirectory() throws {
+        let folder = try TemporaryFolder()
+        let sub = folder.file("sub")
+        try FileSystem.createDirectory(sub)
+        try FileDescriptor.open(sub + "/kept", .writeOnly, options: .create).close()
+        #expect(throws: Errno.directoryNotEmpty) { try FileSystem.removeDirectory(sub) }
+        #expect(FileSystem.isDirectory(sub))
+        try FileSystem.removeFile(sub + "/kept")
+        try FileSystem.removeDirectory(sub)
+        #expect(!FileSystem.isDirectory(sub))
+        #expect(throws: Errno.noSuchFileOrDirectory) { try FileSystem.removeDirectory(sub) }
+    }
+
     @Test("release hands the number on unclosed; withUnowned lends one without closing it")
     func ownership() throws {
         let pair = try FileDescriptor.makeSocketPair()

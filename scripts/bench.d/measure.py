@@ -92,6 +92,31 @@ def wait_for_detached(outbox):
         time.sleep(0.002)
 
 
+def clipboard_reader(command, env):
+    """A reader of the clipboard's bytes now, by `command` (xclip -o, wl-paste): what it wrote,
+    or b"" when it hangs for 2 s (xclip -o can wait forever on an owner that is being replaced:
+    it is asked again)."""
+    def read():
+        try:
+            return subprocess.run(command, env=env, capture_output=True, timeout=2).stdout
+        except subprocess.TimeoutExpired:
+            return b""
+    return read
+
+
+def poll_clipboard(read, holds, what, clipboard="clipboard"):
+    """Polls `read` (a `clipboard_reader`) until `holds` its bytes, 10 s at most; then exits
+    saying what `clipboard` holds instead of `what`."""
+    deadline = time.monotonic() + 10
+    while True:
+        got = read()
+        if holds(got):
+            return
+        if time.monotonic() > deadline:
+            sys.exit(f"bench: the {clipboard} still holds {got[:60]!r} after 10 s, not {what}")
+        time.sleep(0.001)
+
+
 def wait_bounded(child):
     """Waits for `child` to exit, killing it after DEADLINE seconds.
 
@@ -271,23 +296,10 @@ def main():
         with open(text, "rb") as f:
             expected = f.read()
 
-        def clipboard_now():
-            # xclip -o can wait forever on an owner that is being replaced: asked again.
-            try:
-                return subprocess.run(["xclip", "-o", "-selection", "clipboard"], env=env, capture_output=True,
-                                      timeout=2).stdout
-            except subprocess.TimeoutExpired:
-                return b""
+        x_clipboard = clipboard_reader(["xclip", "-o", "-selection", "clipboard"], env)
 
         def wait_for_clipboard(holds, what):
-            deadline = time.monotonic() + 10
-            while True:
-                got = clipboard_now()
-                if holds(got):
-                    return
-                if time.monotonic() > deadline:
-                    sys.exit(f"bench: the clipboard still holds {got[:60]!r} after 10 s, not {what}")
-                time.sleep(0.001)
+            poll_clipboard(x_clipboard, holds, what)
 
         settled = {"ran": False}
 
@@ -352,19 +364,10 @@ def main():
         with open(text, "rb") as f:
             expected = f.read()
 
+        wayland_clipboard = clipboard_reader(["wl-paste", "--no-newline"], wayland_env)
+
         def wayland_wait(holds, what):
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    got = subprocess.run(["wl-paste", "--no-newline"], env=wayland_env, capture_output=True,
-                                         timeout=2).stdout
-                except subprocess.TimeoutExpired:
-                    got = b""
-                if holds(got):
-                    return
-                if time.monotonic() > deadline:
-                    sys.exit(f"bench: the Wayland clipboard still holds {got[:60]!r} after 10 s, not {what}")
-                time.sleep(0.001)
+            poll_clipboard(wayland_clipboard, holds, what, "Wayland clipboard")
 
         wayland_settled = {"ran": False}
 

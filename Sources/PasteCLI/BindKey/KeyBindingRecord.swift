@@ -92,7 +92,8 @@ struct KeyBindingRecord: Equatable {
         }
     }
 
-    /// Removes the record.
+    /// Removes the record (every file in its folder) and then the folder: nothing of it stays
+    /// in the state folder. A folder something was put in meanwhile stays.
     static func remove(_ context: Context) throws(BindKeyError) {
         let folder = folder(context)
         do {
@@ -100,8 +101,9 @@ struct KeyBindingRecord: Equatable {
                 try FileSystem.removeFile(folder + "/" + name)
             }
             try FileSystem.removeFile(folder + "/record")
+            try FileSystem.removeDirectory(folder)
         } catch {
-            if error == .noSuchFileOrDirectory { return }
+            if error == .noSuchFileOrDirectory || error == .directoryNotEmpty { return }
             throw .file(path: folder, reason: error.message)
         }
     }
