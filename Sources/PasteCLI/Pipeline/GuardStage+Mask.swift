@@ -50,7 +50,8 @@ extension GuardStage {
 
     /// Masks a text read from a file (a large `-f` file, or stdin held in its entry) into a
     /// file of the run's own, a chunk at a time, and scans the copy again before it is sent.
-    private static func maskFile(_ input: PasteInput, findings: [SecretFinding], context: Context) throws -> PasteInput {
+    private static func maskFile(_ input: PasteInput, findings: [SecretFinding], context: Context) throws -> PasteInput
+    {
         guard case .file(let path, _) = input.content else {
             throw RedactionError.cannotMask(source: input.label, limit: PasteInput.inMemoryLimit)
         }

@@ -69,7 +69,9 @@ extension GuardStage {
         guard !findings.isEmpty else { return nil }
         let masking = SecretMasking(masking: bytes, findings: findings)
         guard masking.remaining.isEmpty else { throw .stillFound(masking.remaining, source: "the \(field)") }
-        let secrets = masking.masked.map { MaskedSecret(pattern: $0.pattern, line: $0.line, column: $0.column, field: field) }
+        let secrets = masking.masked.map {
+            MaskedSecret(pattern: $0.pattern, line: $0.line, column: $0.column, field: field)
+        }
         return (String(decoding: masking.text, as: UTF8.self), secrets)
     }
 

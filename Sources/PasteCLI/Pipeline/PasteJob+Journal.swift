@@ -51,7 +51,9 @@ extension PasteJob.FreshText {
         do throws(StoreError) {
             try claim.append(prefix)
             try Outbox.copy(from: input.label, into: claim) { body in
-                try FileDescriptor.withUnowned(descriptor) { try $0.forEachChunk(chunkSize: PasteInput.journalChunk, body) }
+                try FileDescriptor.withUnowned(descriptor) {
+                    try $0.forEachChunk(chunkSize: PasteInput.journalChunk, body)
+                }
             }
         } catch {
             try? claim.discard()
