@@ -178,6 +178,18 @@ struct InProcessRedactTests: ScopedSuite {
         #expect(try harness.outboxEntries().first?["state"] as? String == "retryable")
     }
 
+    @Test("a large stdin held for --redact stops at the service's max-size: 65, nothing sent, nothing kept")
+    func streamPastMaximum() throws {
+        try harness.writeConfig(
+            harnessConfig().replacingOccurrences(of: "result = body\n", with: "result = body\nmax-size = 8400000\n"))
+        let run = try harness.run(["--no-copy", "--redact"], stdin: .pipe(Self.bigText))
+        #expect(run.status == 65)
+        #expect(run.err.hasPrefix("paste: the text is more than "), "\(run.err)")
+        #expect(run.err.hasSuffix(" bytes but 'm' accepts at most 8400000; nothing was uploaded\n"), "\(run.err)")
+        #expect(run.requests.isEmpty)
+        #expect(outboxFolderNames().isEmpty)
+    }
+
     @Test("-f past what is held in memory: masked from the file a chunk at a time")
     func largeFile() throws {
         try harness.writeConfig(harnessConfig())

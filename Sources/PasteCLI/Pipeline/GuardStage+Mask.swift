@@ -53,7 +53,7 @@ extension GuardStage {
     private static func maskFile(_ input: PasteInput, findings: [SecretFinding], context: Context) throws -> PasteInput
     {
         guard case .file(let path, _) = input.content else {
-            throw RedactionError.cannotMask(source: input.label, limit: PasteInput.inMemoryLimit)
+            throw RedactionError.cannotMask(source: input.label)
         }
         let scratch = try Outbox(context: context).makeScratchFile()
         let masked: [MaskedSecret]
@@ -124,16 +124,17 @@ extension GuardStage {
 
 /// Why `--redact` sent nothing.
 enum RedactionError: PasteError {
-    /// Text that is not held whole in memory: piped stdin or a `-f` file past `limit` bytes.
-    case cannotMask(source: String, limit: Int)
+    /// A stream that is being sent as it is read (not held whole first: only a plan that
+    /// masks holds one), which cannot be masked.
+    case cannotMask(source: String)
     /// The masked text still holds what the guard finds (a secret the mask did not cover).
     case stillFound([SecretFinding], source: String)
 
     var message: String {
         switch self {
-        case .cannotMask(let source, let limit):
-            return "refusing to upload \(source): --redact masks only text held in memory "
-                + "(at most \(limit >> 20) MiB), and this is larger; nothing was sent"
+        case .cannotMask(let source):
+            return "refusing to upload \(source): it is sent as it is read, so its secrets cannot be masked; "
+                + "nothing was sent"
         case .stillFound(let findings, let source):
             let first = findings.first.map {
                 " (\($0.pattern.nameWithArticle) at line \($0.line), column \($0.column))"

@@ -41,26 +41,42 @@ extension PasteJob.FreshText {
     /// removes it once stranded), so a text with secrets is never sent unmasked by a later
     /// `--retry`. `OutboxClaim.finishReading()` makes it an entry once it is clean.
     ///
+    /// - Parameter service: where it goes: past its `max-size` the read stops (a stream of any
+    ///   length is not written whole to be refused).
     /// - Throws: `StoreError` when the outbox cannot take it, or (`cannotRead`) stdin failed;
-    ///   the half-made entry is removed.
-    func hold(in outbox: Outbox) throws(StoreError) -> OutboxClaim {
+    ///   `StreamTooLarge` past the service's `max-size`. The half-made entry is removed.
+    func hold(in outbox: Outbox, for service: ServiceProfile) throws -> OutboxClaim {
         guard case .stream(let descriptor, let prefix, nil, _) = input.content else {
-            throw .cannotOpen(path: outbox.folder, errno: .invalidArgument)
+            throw StoreError.cannotOpen(path: outbox.folder, errno: .invalidArgument)
         }
+        let limit = service.maximumBytes.map { Int(clamping: $0) } ?? .max
+        var total = prefix.count
+        var isTooLarge = false
         let claim = try outbox.journal(.reading, metadata)
         do throws(StoreError) {
             try claim.append(prefix)
             try Outbox.copy(from: input.label, into: claim) { body in
                 try FileDescriptor.withUnowned(descriptor) {
-                    try $0.forEachChunk(chunkSize: PasteInput.journalChunk, body)
+                    try $0.forEachChunk(chunkSize: PasteInput.journalChunk) { chunk in
+                        total += chunk.count
+                        if total > limit {
+                            isTooLarge = true
+                            throw PastLimit()
+                        }
+                        try body(chunk)
+                    }
                 }
             }
         } catch {
             try? claim.discard()
-            throw error
+            guard isTooLarge else { throw error }
+            throw StreamTooLarge(service: service.name, bytesRead: total, limit: Int64(limit))
         }
         return claim
     }
+
+    /// Ends `hold`'s read at the service's `max-size`.
+    private struct PastLimit: Error {}
 }
 
 extension PasteInput {

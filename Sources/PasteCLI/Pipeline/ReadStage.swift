@@ -192,7 +192,7 @@ enum ReadStage {
             input: stream,
             metadata: SendStage.metadata(
                 of: stream, service: plan.route.service, plan: plan, options: plan.options, context: context))
-        let claim = try text.hold(in: Outbox(context: context))
+        let claim = try text.hold(in: Outbox(context: context), for: plan.route.service)
         let size: Int64
         do {
             size = try claim.contentSize()
