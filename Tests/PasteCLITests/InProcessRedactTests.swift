@@ -190,6 +190,30 @@ struct InProcessRedactTests: ScopedSuite {
         #expect(outboxFolderNames().isEmpty)
     }
 
+    /// A service's literal field (not named like a credential, which is meant to hold one) with
+    /// a token in it: masked for a service that masks, refused for one that does not.
+    @Test("a service's literal field with a token is masked for a service that masks, and named")
+    func field() throws {
+        let config = harnessConfig().replacingOccurrences(
+            of: "result = body\n", with: "result = body\nfield = note=deployed by \(Self.token)\n")
+        try harness.writeConfig(config)
+        let run = try harness.run(
+            ["--no-copy", "--redact", "--json"], stdin: .text("clean text\n"),
+            answers: [.created("https://m.test/p/13")])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.requests.first?.fields["note"] == "deployed by [redacted: github-token]")
+        #expect(
+            run.out.hasSuffix(
+                ",\"redacted\":[{\"kind\":\"github-token\",\"line\":1,\"column\":13,\"field\":\"field note\"}]}\n"),
+            "\(run.out)")
+        let said = try harness.run(
+            ["--no-copy", "--redact"], stdin: .text("another clean text\n"), answers: [.created("https://m.test/p/14")])
+        #expect(said.err == "paste: masked 1 secret in the field note: github-token at column 13\n")
+        let refused = try harness.run(["--no-copy"], stdin: .text("clean text\n"))
+        #expect(refused.status == 77)
+        #expect(refused.requests.isEmpty)
+    }
+
     @Test("-f past what is held in memory: masked from the file a chunk at a time")
     func largeFile() throws {
         try harness.writeConfig(harnessConfig())
