@@ -214,6 +214,17 @@ struct InProcessRedactTests: ScopedSuite {
         #expect(refused.requests.isEmpty)
     }
 
+    @Test("-n --redact on a large stdin: what would be masked is said, the masked size shown, nothing kept")
+    func streamDryRun() throws {
+        try harness.writeConfig(harnessConfig())
+        let run = try harness.run(["-n", "--redact"], stdin: .pipe(Self.bigText))
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err == Self.bigMaskedLine)
+        #expect(run.out.contains("\(Self.bigMasked.count) bytes"), "\(run.out.prefix(2000))")
+        #expect(run.requests.isEmpty)
+        #expect(outboxFolderNames().isEmpty)
+    }
+
     @Test("-f past what is held in memory: masked from the file a chunk at a time")
     func largeFile() throws {
         try harness.writeConfig(harnessConfig())
