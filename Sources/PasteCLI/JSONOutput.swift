@@ -28,11 +28,13 @@ enum JSONOutput {
         return "{" + members.joined(separator: ",") + "}"
     }
 
-    /// `[{"kind":"github-token","line":2,"column":13},…]`: what `--redact` masked, never a value.
+    /// `[{"kind":"github-token","line":2,"column":13},…]`: what `--redact` masked, never a value;
+    /// a secret masked in a value sent with the text names it last (`"field":"title"`).
     static func redactedArray(_ masked: [MaskedSecret]) -> String {
         "["
             + masked.map {
-                "{\"kind\":\(JSONText.quote($0.pattern.rawValue)),\"line\":\($0.line),\"column\":\($0.column)}"
+                "{\"kind\":\(JSONText.quote($0.pattern.rawValue)),\"line\":\($0.line),\"column\":\($0.column)"
+                    + ($0.field.map { ",\"field\":\(JSONText.quote($0))" } ?? "") + "}"
             }.joined(separator: ",") + "]"
     }
 

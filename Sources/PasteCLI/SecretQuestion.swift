@@ -17,8 +17,8 @@ struct SecretQuestion: Equatable {
     var message: String
     /// Whether "Upload as private" is offered.
     var offersPrivate: Bool
-    /// Whether "Upload with secrets masked" is offered: the text is held whole (a stream
-    /// cannot be masked: `GuardStage.refuseUnmaskable`).
+    /// Whether "Upload with secrets masked" is offered: the text is held whole, in memory or a
+    /// file (a stream being sent as it is read cannot be masked: `PasteInput.isMaskable`).
     var offersMasked = true
     /// Whether it comes first (the default answer): the service is public, where a pasted key
     /// is out in the open (not PrivateBin's encrypted pastes, not an always-private service).

@@ -9,12 +9,17 @@ public struct MaskedSecret: Sendable, Equatable {
     public var line: Int
     /// The column of the finding in characters, counted from 1.
     public var column: Int
+    /// The value it was in when it was not in the text: `title`, `language`, or a service's
+    /// field (`field paste[parser]`); nil for the text itself. Line and column count within
+    /// that value.
+    public var field: String?
 
     /// Makes a record of a masked secret.
-    public init(pattern: SecretPattern, line: Int, column: Int) {
+    public init(pattern: SecretPattern, line: Int, column: Int, field: String? = nil) {
         self.pattern = pattern
         self.line = line
         self.column = column
+        self.field = field
     }
 
     /// `github-token at line 3, column 7`: what stderr and a dry run say of it.
@@ -53,16 +58,10 @@ public struct SecretMasking: Sendable {
     /// Masks `findings` (the guard's scan of `text`, with their lengths) in `text`, then scans
     /// the result with `secretGuard`.
     public init(masking text: [UInt8], findings: [SecretFinding], guard secretGuard: SecretGuard = SecretGuard()) {
-        var spans: [(range: Range<Int>, pattern: SecretPattern)] = []
+        var spans: [MaskedSpan] = []
         for finding in findings.sorted(by: { $0.offset < $1.offset }) {
             guard let range = Self.span(of: finding, in: text.span) else { continue }
-            if let last = spans.last, range.lowerBound <= last.range.upperBound {
-                // Overlapping or touching: one marker, the first kind (a key block holds what
-                // its body triggered).
-                spans[spans.count - 1].range = last.range.lowerBound..<max(last.range.upperBound, range.upperBound)
-            } else {
-                spans.append((range, finding.pattern))
-            }
+            Self.add(MaskedSpan(range: range, pattern: finding.pattern), to: &spans)
         }
         var result: [UInt8] = []
         result.reserveCapacity(text.count)
@@ -74,10 +73,32 @@ public struct SecretMasking: Sendable {
         }
         result += text[position...]
         self.text = result
-        masked = findings.sorted(by: { $0.offset < $1.offset }).map {
+        masked = Self.masked(findings)
+        remaining = spans.isEmpty ? findings : secretGuard.scan(result)
+    }
+
+    /// What masking `findings` replaces, one per finding, in order of position.
+    static func masked(_ findings: [SecretFinding]) -> [MaskedSecret] {
+        findings.sorted(by: { $0.offset < $1.offset }).map {
             MaskedSecret(pattern: $0.pattern, line: $0.line, column: $0.column)
         }
-        remaining = spans.isEmpty ? findings : secretGuard.scan(result)
+    }
+
+    /// One run of bytes replaced by one marker.
+    struct MaskedSpan {
+        var range: Range<Int>
+        var pattern: SecretPattern
+    }
+
+    /// Appends `span` to `spans` (sorted by start): one that overlaps or touches the last
+    /// becomes part of it, one marker of the first kind (a key block holds what its body
+    /// triggered).
+    static func add(_ span: MaskedSpan, to spans: inout [MaskedSpan]) {
+        if let last = spans.last, span.range.lowerBound <= last.range.upperBound {
+            spans[spans.count - 1].range = last.range.lowerBound..<max(last.range.upperBound, span.range.upperBound)
+        } else {
+            spans.append(span)
+        }
     }
 
     // MARK: - Spans

@@ -39,21 +39,30 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
     /// when none was.
     public var redacted: [Redacted]?
 
-    /// One masked secret: its kind (`github-token`), line and column in the text as read.
+    /// One masked secret: its kind (`github-token`), line and column in the text as read, or
+    /// in the value it was in (`field`: `title`, `language`, `field NAME`).
     public struct Redacted: Codable, Sendable, Equatable {
         public var kind: String
         public var line: Int
         public var column: Int
+        /// The value that held it when it was not the text (absent for the text).
+        public var field: String?
 
         /// Makes a record of one masked secret.
-        public init(kind: String, line: Int, column: Int) {
+        public init(kind: String, line: Int, column: Int, field: String? = nil) {
             self.kind = kind
             self.line = line
             self.column = column
+            self.field = field
         }
 
-        /// `{"column":13,"kind":"github-token","line":2}`, keys sorted as in `jsonLine`.
-        public var jsonObject: String { "{\"column\":\(column),\"kind\":\(JSONText.quote(kind)),\"line\":\(line)}" }
+        /// `{"column":13,"kind":"github-token","line":2}`, keys sorted as in `jsonLine` (and
+        /// `"field":"title"` between column and kind for a value's).
+        public var jsonObject: String {
+            "{\"column\":\(column),"
+                + (field.map { "\"field\":\(JSONText.quote($0))," } ?? "")
+                + "\"kind\":\(JSONText.quote(kind)),\"line\":\(line)}"
+        }
     }
 
     /// The longest preview kept, in characters: enough to recognise a paste in a list.

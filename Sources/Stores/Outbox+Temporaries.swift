@@ -23,3 +23,29 @@ extension Outbox {
         }
     }
 }
+
+extension Outbox {
+    /// A file of the run's own in the outbox folder, with no name: made under a temporary name
+    /// (`.scratch.tmp-PID-RANDOM`) and unlinked at once, so it is gone when the run ends,
+    /// however it ends, and no listing or `--retry` ever takes it for an entry (a run killed
+    /// between the two leaves a temporary that a recovery pass removes once stranded).
+    ///
+    /// For what a run makes and sends but keeps only should the send fail: the masked copy
+    /// `--redact` makes of a text too large for memory, on disk beside the entries it may be
+    /// copied into (`journal(.file(path:), _:)` through `/proc/self/fd/N`).
+    ///
+    /// - Returns: The file, open for reading and writing at offset 0.
+    /// - Throws: `StoreError` when the folder or the file cannot be made.
+    public func makeScratchFile() throws(StoreError) -> FileDescriptor {
+        try AtomicFile.createPrivateFolder(folder)
+        let path = AtomicFile.temporaryPath(for: folder + "/scratch")
+        let file = try AtomicFile.open(
+            path, .readWrite, options: [.create, .exclusive, .noFollow], permissions: AtomicFile.filePermissions)
+        do {
+            try FileSystem.removeFile(path)
+        } catch {
+            throw .cannotWrite(path: path, errno: error)
+        }
+        return file
+    }
+}

@@ -90,6 +90,10 @@ public struct OutboxEntry: Sendable, Equatable {
         /// Whether it makes that living paste (`create`) or replaces its content (`update`):
         /// pending updates of one name collapse to the newest, creates never.
         public var livingAction: LivingAction?
+        /// The secrets `--redact` masked in the content (and its title), by kind and place,
+        /// never a value: the history line of a `--retry` that sends it says so as a fresh
+        /// paste's does. Nil when nothing was masked.
+        public var redacted: [HistoryRecord.Redacted]?
 
         /// What a living paste's entry does.
         public enum LivingAction: String, Codable, Sendable {
@@ -140,6 +144,7 @@ public struct OutboxEntry: Sendable, Equatable {
             case pastedDeletion = "pasted_delete"
             case living
             case livingAction = "living_action"
+            case redacted
         }
 
         /// The state, entries written before states existed being `retryable`.

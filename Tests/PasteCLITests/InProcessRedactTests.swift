@@ -75,6 +75,10 @@ struct InProcessRedactTests: ScopedSuite {
         #expect(retried.status == 0, "\(retried.err)")
         #expect(retried.requests.map(\.text) == [Self.masked])
         #expect(try harness.outboxContents().isEmpty)
+        // The retry's history line says what was masked, as a fresh paste's does.
+        let redacted = try #require(try harness.history().first?["redacted"] as? [[String: Any]])
+        #expect(redacted.map { $0["kind"] as? String } == ["github-token", "password"])
+        #expect(redacted.map { $0["line"] as? Int } == [2, 3])
     }
 
     /// The guard stops at 100 findings: a text with more masks the first 100, and the scan of
@@ -94,19 +98,181 @@ struct InProcessRedactTests: ScopedSuite {
         #expect(try harness.history().isEmpty)
     }
 
-    @Test("stdin past what is held in memory cannot be masked: refused (77) before anything is sent")
-    func streamRefused() throws {
+    /// Stdin past what is held in memory: a secret on its first line and one on its last, a
+    /// few hundred kilobytes past the 8 MiB the guard holds.
+    static let fillerLines = (PasteInput.inMemoryLimit + (512 << 10)) / 32
+    static let filler = Array(String(repeating: "2026-12-06 worker: served 12 ms\n", count: fillerLines).utf8)
+    static let bigText = Array("GH=\(token)\n".utf8) + filler + Array("password = \"s3cr3t!Pw\"\nend\n".utf8)
+    static let bigMasked =
+        Array("GH=[redacted: github-token]\n".utf8) + filler + Array("password = \"[redacted: password]\"\nend\n".utf8)
+    static let bigMaskedLine =
+        "paste: masked 2 secrets in stdin: github-token at line 1, column 4, "
+        + "password at line \(fillerLines + 2), column 1\n"
+
+    /// Every file in the outbox folder, hidden ones too: nothing is left behind.
+    func outboxFolderNames() -> [String] {
+        let folder = home.stateHome.appendingPathComponent("paste/outbox").path
+        return (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    }
+
+    @Test("stdin past what is held in memory is held whole in the outbox, scanned and masked; nothing raw is kept")
+    func streamMasked() throws {
         try harness.writeConfig(harnessConfig())
-        var bytes = Array(Self.text.utf8)
-        bytes += [UInt8](repeating: UInt8(ascii: "x"), count: PasteInput.inMemoryLimit)
-        let run = try harness.run(["--no-copy", "--redact"], stdin: .pipe(bytes))
-        #expect(run.status == 77)
+        let run = try harness.run(
+            ["--no-copy", "--redact"], stdin: .pipe(Self.bigText), answers: [.created("https://m.test/p/7")])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "https://m.test/p/7\n")
+        #expect(run.err == Self.bigMaskedLine)
+        #expect(run.requests.count == 1)
+        let isMasked = run.requests.first?.content == Self.bigMasked
+        #expect(isMasked)
+        #expect(outboxFolderNames().isEmpty)
+        let history = try harness.history()
+        #expect(history.first?["bytes"] as? Int == Self.bigMasked.count)
+        let redacted = try #require(history.first?["redacted"] as? [[String: Any]])
+        #expect(redacted.map { $0["line"] as? Int } == [1, Self.fillerLines + 2])
+    }
+
+    /// The outbox keeps only the masked copy of a large stdin, and its entry says what was
+    /// masked: `--retry` sends that copy and its history line lists the replacements.
+    @Test("a large masked stdin that fails waits masked in the outbox; --retry's history line lists what was masked")
+    func streamFailedThenRetried() throws {
+        try harness.writeConfig(harnessConfig())
+        let failed = try harness.run(
+            ["--no-copy", "--redact"], stdin: .pipe(Self.bigText), answers: [.http(503, body: "busy")])
+        #expect(failed.status == 75)
+        let contents = try harness.outboxContents()
+        #expect(contents.count == 1)
+        let isMasked = contents.first.map { Array($0.utf8) == Self.bigMasked } ?? false
+        #expect(isMasked)
+        #expect(try stateFiles().allSatisfy { !$0.contains(Self.token) && !$0.contains("s3cr3t") })
+        let entry = try #require(try harness.outboxEntries().first)
+        let kept = try #require(entry["redacted"] as? [[String: Any]])
+        #expect(kept.map { $0["kind"] as? String } == ["github-token", "password"])
+        let retried = try harness.run(["--retry", "--no-copy"], answers: [.created("https://m.test/p/8")])
+        #expect(retried.status == 0, "\(retried.err)")
+        let isSent = retried.requests.first?.content == Self.bigMasked
+        #expect(isSent)
+        let redacted = try #require(try harness.history().first?["redacted"] as? [[String: Any]])
+        #expect(redacted.map { $0["kind"] as? String } == ["github-token", "password"])
+        #expect(redacted.map { $0["line"] as? Int } == [1, Self.fillerLines + 2])
+        #expect(outboxFolderNames().isEmpty)
+    }
+
+    @Test("a large clean stdin with --redact goes byte-exact from its entry; a failure keeps it whole")
+    func streamClean() throws {
+        try harness.writeConfig(harnessConfig())
+        let clean = Self.filler + Array("no secret here\n".utf8)
+        let made = try harness.run(
+            ["--no-copy", "--redact"], stdin: .pipe(clean), answers: [.created("https://m.test/p/9")])
+        #expect(made.status == 0, "\(made.err)")
+        #expect(made.err == "")
+        let isSame = made.requests.first?.content == clean
+        #expect(isSame)
+        #expect(outboxFolderNames().isEmpty)
+        let failed = try harness.run(
+            ["--no-copy", "--redact"], stdin: .pipe(clean), answers: [.http(503, body: "busy")])
+        #expect(failed.status == 75)
+        let kept = try harness.outboxContents()
+        #expect(kept.count == 1 && kept.first.map { Array($0.utf8) == clean } == true)
+        #expect(try harness.outboxEntries().first?["state"] as? String == "retryable")
+    }
+
+    @Test("a large stdin held for --redact stops at the service's max-size: 65, nothing sent, nothing kept")
+    func streamPastMaximum() throws {
+        try harness.writeConfig(
+            harnessConfig().replacingOccurrences(of: "result = body\n", with: "result = body\nmax-size = 8400000\n"))
+        let run = try harness.run(["--no-copy", "--redact"], stdin: .pipe(Self.bigText))
+        #expect(run.status == 65)
+        #expect(run.err.hasPrefix("paste: the text is more than "), "\(run.err)")
+        #expect(run.err.hasSuffix(" bytes but 'm' accepts at most 8400000; nothing was uploaded\n"), "\(run.err)")
+        #expect(run.requests.isEmpty)
+        #expect(outboxFolderNames().isEmpty)
+    }
+
+    /// A service's literal field (not named like a credential, which is meant to hold one) with
+    /// a token in it: masked for a service that masks, refused for one that does not.
+    @Test("a service's literal field with a token is masked for a service that masks, and named")
+    func field() throws {
+        let config = harnessConfig().replacingOccurrences(
+            of: "result = body\n", with: "result = body\nfield = note=deployed by \(Self.token)\n")
+        try harness.writeConfig(config)
+        let run = try harness.run(
+            ["--no-copy", "--redact", "--json"], stdin: .text("clean text\n"),
+            answers: [.created("https://m.test/p/13")])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.requests.first?.fields["note"] == "deployed by [redacted: github-token]")
+        #expect(
+            run.out.hasSuffix(
+                ",\"redacted\":[{\"kind\":\"github-token\",\"line\":1,\"column\":13,\"field\":\"field note\"}]}\n"),
+            "\(run.out)")
+        let said = try harness.run(
+            ["--no-copy", "--redact"], stdin: .text("another clean text\n"), answers: [.created("https://m.test/p/14")])
+        #expect(said.err == "paste: masked 1 secret in the field note: github-token at column 13\n")
+        let refused = try harness.run(["--no-copy"], stdin: .text("clean text\n"))
+        #expect(refused.status == 77)
+        #expect(refused.requests.isEmpty)
+    }
+
+    @Test("-n --redact on a large stdin: what would be masked is said, the masked size shown, nothing kept")
+    func streamDryRun() throws {
+        try harness.writeConfig(harnessConfig())
+        let run = try harness.run(["-n", "--redact"], stdin: .pipe(Self.bigText))
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err == Self.bigMaskedLine)
+        #expect(run.out.contains("\(Self.bigMasked.count) bytes"), "\(run.out.prefix(2000))")
+        #expect(run.requests.isEmpty)
+        #expect(outboxFolderNames().isEmpty)
+    }
+
+    @Test("-f past what is held in memory: masked from the file a chunk at a time")
+    func largeFile() throws {
+        try harness.writeConfig(harnessConfig())
+        let path = home.root.appendingPathComponent("big.log").path
+        try Data(Self.bigText).write(to: URL(fileURLWithPath: path))
+        let run = try harness.run(
+            ["--no-copy", "--redact", "-f", path], answers: [.created("https://m.test/p/10")])
+        #expect(run.status == 0, "\(run.err)")
         #expect(
             run.err
-                == "paste: refusing to upload stdin: --redact masks only text held in memory (at most 8 MiB), "
-                + "and this is larger; nothing was sent\n")
-        #expect(run.requests.isEmpty)
-        #expect(try harness.outboxEntries().isEmpty)
+                == "paste: masked 2 secrets in '\(path)': github-token at line 1, column 4, "
+                + "password at line \(Self.fillerLines + 2), column 1\n")
+        let isMasked = run.requests.first?.content == Self.bigMasked
+        #expect(isMasked)
+        #expect(outboxFolderNames().isEmpty)
+    }
+
+    @Test("a title with a token is masked as the text is: sent, said and recorded with its place")
+    func title() throws {
+        try harness.writeConfig(harnessConfig())
+        let run = try harness.run(
+            ["--no-copy", "--redact", "-t", "release \(Self.token)"], stdin: .text("clean text\n"),
+            answers: [.created("https://m.test/p/11")])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err == "paste: masked 1 secret in the title: github-token at column 9\n")
+        #expect(run.requests.first?.fields["title"] == "release [redacted: github-token]")
+        #expect(run.requests.first?.text == "clean text\n")
+        let record = try #require(try harness.history().first)
+        #expect(record["title"] as? String == "release [redacted: github-token]")
+        let redacted = try #require(record["redacted"] as? [[String: Any]])
+        #expect(redacted.count == 1)
+        #expect(redacted.first?["field"] as? String == "title")
+        #expect(redacted.first?["column"] as? Int == 9)
+        #expect(try stateFiles().allSatisfy { !$0.contains(Self.token) })
+        let json = try harness.run(
+            ["--no-copy", "--redact", "--json", "-t", "release \(Self.token)"], stdin: .text(Self.text),
+            answers: [.created("https://m.test/p/12")])
+        #expect(json.status == 0)
+        #expect(json.err == "")
+        #expect(
+            json.out.hasSuffix(
+                ",\"redacted\":[{\"kind\":\"github-token\",\"line\":2,\"column\":13},"
+                    + "{\"kind\":\"password\",\"line\":3,\"column\":1},"
+                    + "{\"kind\":\"github-token\",\"line\":1,\"column\":9,\"field\":\"title\"}]}\n"), "\(json.out)")
+        // Without --redact the title is refused, as ever.
+        let refused = try harness.run(["--no-copy", "-t", "release \(Self.token)"], stdin: .text("clean text\n"))
+        #expect(refused.status == 77)
+        #expect(refused.requests.isEmpty)
     }
 
     @Test("--redact with --force is a usage error (64)")

@@ -102,4 +102,57 @@ struct SecretMaskingTests {
         #expect(masking.text == bytes)
         #expect(masking.masked.isEmpty && masking.remaining.isEmpty)
     }
+    // MARK: - From a file, a chunk at a time
+
+    /// `bytes` masked from a file by `SecretMasking.mask(filePath:findings:into:)`, as
+    /// `--redact` masks a text too large for memory.
+    static func maskedFromFile(_ bytes: [UInt8]) throws -> (text: [UInt8], masked: [MaskedSecret], chunks: Int) {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("masking-\(UUID().uuidString)")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let findings = try #require(SecretGuard().scan(filePath: url.path))
+        var text: [UInt8] = []
+        var chunks = 0
+        let masked = try SecretMasking.mask(filePath: url.path, findings: findings) { chunk in
+            text += chunk
+            chunks += 1
+        }
+        return (text, masked, chunks)
+    }
+
+    @Test(
+        "masked from a file, every fixture of the corpus is what masking it in memory gives",
+        arguments: SecretGuardTests.secretFiles)
+    func corpusFromFile(_ path: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let inMemory = SecretMasking(masking: bytes, findings: SecretGuard().scan(bytes))
+        let fromFile = try Self.maskedFromFile(bytes)
+        #expect(fromFile.text == inMemory.text, "\(path)")
+        #expect(fromFile.masked == inMemory.masked)
+    }
+
+    /// Past what a window holds: secrets megabytes apart (a key block among them), each masked
+    /// where it is, with its line and column counted from the file's start, the bytes between
+    /// them handed over a chunk at a time.
+    @Test("a large file: secrets megabytes apart masked in place, lines counted from the start, in chunks")
+    func largeFile() throws {
+        let filler = String(repeating: "2026-12-06 11:00:00 worker: request served in 12 ms\n", count: 40_000)
+        let key =
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+            + "QyNTUxOQAAACDc0ZkTqYhxiANt3cK6HcPm8XLC2jXYk8E1mv94qbGPRgAAAJhZ2W8rWdlv\n-----END OPENSSH PRIVATE KEY-----\n"
+        let text = "GH=\(Self.token)\n" + filler + key + filler + "last: token \(Self.token)"
+        let bytes = Array(text.utf8)
+        let inMemory = SecretMasking(masking: bytes, findings: SecretGuard().scan(bytes))
+        let fromFile = try Self.maskedFromFile(bytes)
+        let isSame = fromFile.text == inMemory.text
+        #expect(isSame)
+        #expect(inMemory.remaining.isEmpty)
+        #expect(fromFile.masked.map(\.pattern.rawValue) == ["github-token", "private-key", "github-token"])
+        #expect(fromFile.masked.map(\.line) == [1, 40_002, 80_006])
+        #expect(fromFile.masked.map(\.column) == [4, 1, 13])
+        #expect(fromFile.chunks > bytes.count / (256 << 10))
+        let masked = String(decoding: fromFile.text, as: UTF8.self)
+        #expect(masked.hasPrefix("GH=[redacted: github-token]\n2026-12-06"))
+        #expect(masked.hasSuffix("\n[redacted: private-key]\n" + filler + "last: token [redacted: github-token]"))
+    }
 }

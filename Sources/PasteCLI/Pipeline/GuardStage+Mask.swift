@@ -1,6 +1,7 @@
 import PasteCore
 import SecretGuard
 import Stores
+import SystemInterop
 
 /// Mask instead of refuse (issue 42, item 3): `--redact`, a `redact` key, or the answer "Upload
 /// with secrets masked" at a hotkey.
@@ -8,20 +9,31 @@ import Stores
 /// The text is decided here, right after the guard's scan and before anything is built, sent
 /// or journaled: from here on the input *is* the masked text, so the request, the outbox entry
 /// of a failure (`SendStage.prepare`, `RecordStage.keep`), a living paste's entry, the digest
-/// and the history's preview see only it. Stdin is not journaled as it is read when the plan
-/// masks (`ReadStage`), so the raw text never reaches the disk: its masked text is journaled at
-/// send instead (`SendStage.prepare`); an entry that was journaled anyway (stdin at a hotkey,
-/// answered "masked") is removed here.
+/// and the history's preview see only it. Stdin held in memory is not journaled as it is read
+/// when the plan masks (`ReadStage`), so its raw text never reaches the disk: its masked text
+/// is journaled at send instead (`SendStage.prepare`); an entry that was journaled anyway
+/// (stdin at a hotkey, answered "masked") is removed here.
+///
+/// Text too large for memory is masked from a file a chunk at a time
+/// (`SecretMasking.mask(filePath:findings:into:)`), memory bounded whatever its size: a `-f`
+/// file from itself, piped stdin from the outbox entry it was held in whole before anything
+/// was sent (`ReadStage`, `PasteJob.FreshText.hold`). The masked copy goes to a file of the
+/// run's own with no name (`Outbox.makeScratchFile`), which the request reads; the held entry
+/// with the raw text is removed, and the outbox keeps only the masked copy (journaled at send
+/// for stdin, on failure for a file).
 extension GuardStage {
     /// `input` with its `findings` masked.
     ///
-    /// - Throws: `RedactionError.cannotMask` for text not held in memory (a stream, a file past
-    ///   `PasteInput.inMemoryLimit`), `RedactionError.stillFound` when the masked text still
-    ///   holds something the guard finds: either way nothing is sent (77).
-    static func mask(_ input: PasteInput, findings: [SecretFinding]) throws(RedactionError) -> PasteInput {
-        guard let bytes = input.bytes else { throw .cannotMask(source: input.label, limit: PasteInput.inMemoryLimit) }
+    /// - Parameter context: where the masked copy of a text too large for memory is written
+    ///   (the outbox folder).
+    /// - Throws: `RedactionError.stillFound` when the masked text still holds something the
+    ///   guard finds (77, nothing is sent); `RedactionError.cannotMask` for a stream that is
+    ///   sent as it is read (never held: only a plan that masks holds one); for a text masked
+    ///   from a file, `InputError.unreadable` or a `StoreError` (the copy cannot be written).
+    static func mask(_ input: PasteInput, findings: [SecretFinding], context: Context) throws -> PasteInput {
+        guard let bytes = input.bytes else { return try maskFile(input, findings: findings, context: context) }
         let masking = SecretMasking(masking: bytes, findings: findings)
-        guard masking.remaining.isEmpty else { throw .stillFound(masking.remaining, source: input.label) }
+        guard masking.remaining.isEmpty else { throw RedactionError.stillFound(masking.remaining, source: input.label) }
         var masked = input
         masked.content = .bytes(masking.text)
         masked.bytes = masking.text
@@ -36,20 +48,71 @@ extension GuardStage {
         return masked
     }
 
-    /// A stream is sent as it is read: it cannot be masked (a secret past its start would be
-    /// seen only once the bytes before it are on their way). Refused before the guard looks.
-    static func refuseUnmaskable(_ input: PasteInput) throws(RedactionError) {
-        if input.type.category == .text, case .stream = input.content {
-            throw .cannotMask(source: input.label, limit: PasteInput.inMemoryLimit)
+    /// Masks a text read from a file (a large `-f` file, or stdin held in its entry) into a
+    /// file of the run's own, a chunk at a time, and scans the copy again before it is sent.
+    private static func maskFile(_ input: PasteInput, findings: [SecretFinding], context: Context) throws -> PasteInput
+    {
+        guard case .file(let path, _) = input.content else {
+            throw RedactionError.cannotMask(source: input.label)
+        }
+        let scratch = try Outbox(context: context).makeScratchFile()
+        let masked: [MaskedSecret]
+        let size: Int64
+        do {
+            masked = try SecretMasking.mask(filePath: path, findings: findings) { chunk in
+                do throws(Errno) {
+                    try scratch.writeAll(chunk)
+                } catch {
+                    throw StoreError.cannotWrite(path: Outbox(context: context).folder, errno: error)
+                }
+            }
+            size = try scratch.status().size
+        } catch let error as StoreError {
+            throw error
+        } catch let error as Errno {
+            throw InputError.unreadable(path: input.label, reason: error.message)
+        }
+        // The copy is read by its descriptor (open for the rest of the run), as a file whose
+        // name is not text is (`PasteInput.file`).
+        let copy = "/proc/self/fd/\(scratch.release())"
+        guard let remaining = SecretGuard().scan(filePath: copy) else {
+            throw InputError.unreadable(path: input.label, reason: Errno.ioError.message)
+        }
+        guard remaining.isEmpty else { throw RedactionError.stillFound(remaining, source: input.label) }
+        if let claim = input.heldClaim {
+            // The raw text, held before the scan: the outbox keeps only the masked copy.
+            try? claim.discard()
+        }
+        var result = PasteInput(content: .file(path: copy, size: size), label: input.label, fileName: input.fileName)
+        result.type = input.type
+        result.isStandardInput = input.isStandardInput
+        result.isFromSelection = input.isFromSelection
+        result.masked = masked
+        return result
+    }
+
+    /// A text the guard found clean: stdin held whole in its entry before the scan
+    /// (`ReadStage`) becomes an entry like any (`OutboxClaim.finishReading`), sent from there
+    /// and removed once the paste is recorded. Nothing for any other input.
+    ///
+    /// - Throws: `StoreError` when the entry cannot be finished (it is removed; nothing is sent).
+    static func release(_ input: PasteInput) throws(StoreError) {
+        guard let claim = input.heldClaim, claim.state == .writing else { return }
+        do {
+            try claim.finishReading()
+        } catch {
+            try? claim.discard()
+            throw error
         }
     }
 
     /// The line stderr says of a masked input (nothing under `-q` or `--json`, whose object
     /// lists them): `masked 2 secrets in stdin: github-token at line 2, column 13, …`.
     static func maskedLine(_ input: PasteInput) -> String? {
-        guard !input.masked.isEmpty else { return nil }
-        let count = input.masked.count
-        let shown = input.masked.prefix(Self.maskedListed).map(\.description)
+        let text = input.masked.filter { $0.field == nil }
+        guard !text.isEmpty else { return nil }
+        let count = text.count
+        let shown = text.prefix(Self.maskedListed).map(\.description)
         let more = count > Self.maskedListed ? ", and \(count - Self.maskedListed) more" : ""
         return "masked \(count == 1 ? "1 secret" : "\(count) secrets") in \(input.label): "
             + shown.joined(separator: ", ") + more
@@ -61,16 +124,17 @@ extension GuardStage {
 
 /// Why `--redact` sent nothing.
 enum RedactionError: PasteError {
-    /// Text that is not held whole in memory: piped stdin or a `-f` file past `limit` bytes.
-    case cannotMask(source: String, limit: Int)
+    /// A stream that is being sent as it is read (not held whole first: only a plan that
+    /// masks holds one), which cannot be masked.
+    case cannotMask(source: String)
     /// The masked text still holds what the guard finds (a secret the mask did not cover).
     case stillFound([SecretFinding], source: String)
 
     var message: String {
         switch self {
-        case .cannotMask(let source, let limit):
-            return "refusing to upload \(source): --redact masks only text held in memory "
-                + "(at most \(limit >> 20) MiB), and this is larger; nothing was sent"
+        case .cannotMask(let source):
+            return "refusing to upload \(source): it is sent as it is read, so its secrets cannot be masked; "
+                + "nothing was sent"
         case .stillFound(let findings, let source):
             let first = findings.first.map {
                 " (\($0.pattern.nameWithArticle) at line \($0.line), column \($0.column))"

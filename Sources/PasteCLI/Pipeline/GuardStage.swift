@@ -8,7 +8,8 @@ import SecretGuard
 /// a file host, and the patterns of keys and tokens say nothing about its bytes.
 ///
 /// The text is scanned whole before anything is sent: in memory, a large `-f` file from disk in
-/// chunks, a stream by the start held in memory; a large selection was scanned while it was read
+/// chunks (and so is stdin a masking plan held whole in the outbox: `ReadStage`), a stream by
+/// the start held in memory; a large selection was scanned while it was read
 /// (`ReadStage`), and its findings are taken as they are. The rest of a stream is scanned as it
 /// is sent (`streamChecks`: the request's `ContentChecks.scansSecrets`, run by the upload's
 /// inspection before libcurl has each chunk): a secret there stops the request before it is
@@ -29,13 +30,13 @@ enum GuardStage {
     ///   person said no, `RedactionError` (77) when a text cannot be masked.
     @discardableResult
     static func check(
-        _ reading: inout ReadStage.Reading, windows: DesktopWindows, options: inout PasteOptions, plan: RunPlan
+        _ reading: inout ReadStage.Reading, windows: DesktopWindows, options: inout PasteOptions, plan: RunPlan,
+        context: Context
     ) throws -> Set<Int> {
         var consented: Set<Int> = []
         for (index, input) in reading.inputs.enumerated() where input.type.category == .text {
             let service = reading.route(of: input).service
             let redacts = plan.redacts(on: service)
-            if redacts { try refuseUnmaskable(input) }
             let findings =
                 if let scanned = input.secretScan, let text = input.bytes {
                     SecretGuard().findings(of: scanned, in: text.span)
@@ -44,16 +45,20 @@ enum GuardStage {
                 } else {
                     SecretGuard().scan(input.inspectable)
                 }
-            guard !findings.isEmpty else { continue }
+            guard !findings.isEmpty else {
+                // (A dry run's held stdin is dropped as it ends: it never becomes an entry.)
+                if !plan.isDryRun { try release(input) }
+                continue
+            }
             if redacts {
-                reading.inputs[index] = try mask(input, findings: findings)
+                reading.inputs[index] = try mask(input, findings: findings, context: context)
                 continue
             }
             if windows.isShown,
-                let choice = try windows.confirmSecretUpload(findings, service: service, canMask: input.bytes != nil)
+                let choice = try windows.confirmSecretUpload(findings, service: service, canMask: input.isMaskable)
             {
                 if choice == .uploadMasked {
-                    reading.inputs[index] = try mask(input, findings: findings)
+                    reading.inputs[index] = try mask(input, findings: findings, context: context)
                     continue
                 }
                 if choice == .uploadPrivately { options.isPrivate = true }

@@ -362,6 +362,21 @@ struct PasteInput {
         return []
     }
 
+    /// The outbox entry a stream was held in whole before it was scanned (`ReadStage`, for a
+    /// plan that masks), which the input is read from; nil for anything else.
+    var heldClaim: OutboxClaim? {
+        guard case .file = content, case .success(let claim)? = journal, !claim.isRemoved else { return nil }
+        return claim
+    }
+
+    /// Whether the guard's findings can be masked in it: text in memory or in a file (a stream
+    /// is sent as it is read, unless it was held: `heldClaim`).
+    var isMaskable: Bool {
+        if bytes != nil { return true }
+        if case .file = content { return true }
+        return false
+    }
+
     /// The bytes the secret guard and the repeat check look at.
     var inspectable: [UInt8] { bytes ?? prefix }
 

@@ -29,6 +29,54 @@ extension PasteJob.FreshText {
         }
         return try outbox.journal(text, metadata)
     }
+
+    /// Holds a stream whole in a new outbox entry before anything of it is sent: its start
+    /// (in memory) then the rest of its descriptor, read to the end a chunk at a time, so
+    /// memory stays at one chunk whatever its size. For `--redact` on piped stdin past what is
+    /// held in memory (`ReadStage`): the guard scans the entry whole, then the text is sent
+    /// from it as it is, or masked from it (`GuardStage.mask`).
+    ///
+    /// The entry stays being read (`Outbox.journal(.reading, _:)`, its end not said) until the
+    /// guard decides: a run killed before that leaves a content no recovery pass adopts (it
+    /// removes it once stranded), so a text with secrets is never sent unmasked by a later
+    /// `--retry`. `OutboxClaim.finishReading()` makes it an entry once it is clean.
+    ///
+    /// - Parameter service: where it goes: past its `max-size` the read stops (a stream of any
+    ///   length is not written whole to be refused).
+    /// - Throws: `StoreError` when the outbox cannot take it, or (`cannotRead`) stdin failed;
+    ///   `StreamTooLarge` past the service's `max-size`. The half-made entry is removed.
+    func hold(in outbox: Outbox, for service: ServiceProfile) throws -> OutboxClaim {
+        guard case .stream(let descriptor, let prefix, nil, _) = input.content else {
+            throw StoreError.cannotOpen(path: outbox.folder, errno: .invalidArgument)
+        }
+        let limit = service.maximumBytes.map { Int(clamping: $0) } ?? .max
+        var total = prefix.count
+        var isTooLarge = false
+        let claim = try outbox.journal(.reading, metadata)
+        do throws(StoreError) {
+            try claim.append(prefix)
+            try Outbox.copy(from: input.label, into: claim) { body in
+                try FileDescriptor.withUnowned(descriptor) {
+                    try $0.forEachChunk(chunkSize: PasteInput.journalChunk) { chunk in
+                        total += chunk.count
+                        if total > limit {
+                            isTooLarge = true
+                            throw PastLimit()
+                        }
+                        try body(chunk)
+                    }
+                }
+            }
+        } catch {
+            try? claim.discard()
+            guard isTooLarge else { throw error }
+            throw StreamTooLarge(service: service.name, bytesRead: total, limit: Int64(limit))
+        }
+        return claim
+    }
+
+    /// Ends `hold`'s read at the service's `max-size`.
+    private struct PastLimit: Error {}
 }
 
 extension PasteInput {

@@ -166,8 +166,9 @@ enum ReadStage {
             // is read, made before the read (not for a dry run, which keeps nothing; nor when
             // the plan masks secrets: the outbox then keeps only the masked text, made at send
             // from the input `GuardStage.mask` decided).
+            let redacts = plan.redacts(on: plan.route.service)
             var journal: Result<OutboxClaim, StoreError>?
-            if !plan.isDryRun && !plan.redacts(on: plan.route.service) {
+            if !plan.isDryRun && !redacts {
                 let unread = PasteInput.unreadStandardInput(context.streams.input)
                 let text = PasteJob.FreshText(
                     input: unread,
@@ -175,8 +176,37 @@ enum ReadStage {
                         of: unread, service: plan.route.service, plan: plan, options: plan.options, context: context))
                 journal = Result { () throws(StoreError) in try text.journal(in: Outbox(context: context)) }
             }
-            return [try PasteInput.standardInput(journal: journal, from: context.streams.input)]
+            let input = try PasteInput.standardInput(journal: journal, from: context.streams.input)
+            guard redacts, input.type.category == .text, case .stream = input.content else { return [input] }
+            return [try held(input, plan: plan, context: context)]
         }
+    }
+
+    /// Stdin too large for memory, for a plan that masks: held whole in an outbox entry
+    /// (`PasteJob.FreshText.hold`) before anything is sent, and read from there on, so the
+    /// guard scans all of it and its masked copy is made from it (`GuardStage.mask`), a chunk
+    /// at a time. The non-masking stream is untouched: it is sent as it is read, and teed.
+    /// A dry run holds it too (to scan it), and drops the entry as it ends.
+    private static func held(_ stream: PasteInput, plan: RunPlan, context: Context) throws -> PasteInput {
+        let text = PasteJob.FreshText(
+            input: stream,
+            metadata: SendStage.metadata(
+                of: stream, service: plan.route.service, plan: plan, options: plan.options, context: context))
+        let claim = try text.hold(in: Outbox(context: context), for: plan.route.service)
+        let size: Int64
+        do {
+            size = try claim.contentSize()
+        } catch {
+            try? claim.discard()
+            throw error
+        }
+        var input = PasteInput(
+            content: .file(path: claim.contentDescriptorPath, size: size), label: stream.label,
+            fileName: stream.fileName)
+        input.type = stream.type
+        input.isStandardInput = true
+        input.journal = .success(claim)
+        return input
     }
 
     /// The most bytes of names `-f -` reads from stdin: a million paths of 64 bytes, far past

@@ -128,11 +128,8 @@ struct RecordStage {
             title: storedTitle(job.title), preview: preview.map(output.shown), options: job.optionsKey, type: type)
         record.deletion = deletion
         record.living = living?.name
-        var masked: [MaskedSecret] = []
-        if case .input(let fresh) = job.source { masked = fresh.input.masked }
-        if !masked.isEmpty {
-            record.redacted = masked.map { .init(kind: $0.pattern.rawValue, line: $0.line, column: $0.column) }
-        }
+        let masked = job.masked
+        if !masked.isEmpty { record.redacted = masked.map(HistoryRecord.Redacted.init(_:)) }
         var historyFailure: StoreError?
         do { try history.append(record) } catch { historyFailure = error }
         if let historyFailure, let claim = job.claim {

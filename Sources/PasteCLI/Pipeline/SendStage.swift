@@ -174,8 +174,11 @@ struct SendStage {
             // A living paste's text is journaled whatever it came from: an update that fails
             // waits in the outbox, and a newer one replaces it there (`LivingStage`). So is
             // stdin masked by `--redact` (`GuardStage.mask`), which was not journaled as it was
-            // read: its masked text, the only one the outbox may hold, is nowhere else.
-            if service.living != nil || (!input.masked.isEmpty && input.isStandardInput), input.bytes != nil {
+            // read: its masked text, the only one the outbox may hold, is nowhere else (in
+            // memory, or past that in the run's unnamed copy, copied in a chunk at a time).
+            if (service.living != nil && input.bytes != nil)
+                || (!input.masked.isEmpty && input.isStandardInput && input.isMaskable)
+            {
                 do {
                     job.claim = try PasteJob.FreshText(input: input, metadata: metadata).journal(in: outbox)
                 } catch {
@@ -229,6 +232,8 @@ struct SendStage {
             contentType: input.type.category == .text ? nil : input.type.name)
         metadata.living = service.living?.name
         metadata.livingAction = service.living.map { $0.isCreate ? .create : .update }
+        // What `--redact` masked, so a `--retry` that sends it records it in the history too.
+        if !input.masked.isEmpty { metadata.redacted = input.masked.map(HistoryRecord.Redacted.init(_:)) }
         return metadata
     }
 

@@ -78,7 +78,8 @@ struct UploadPipeline {
         var options = plan.options
         var consented: Set<Int> = []
         if !plan.isForced {
-            consented = try GuardStage.check(&reading, windows: windows, options: &options, plan: plan)
+            consented = try GuardStage.check(
+                &reading, windows: windows, options: &options, plan: plan, context: context)
             // What was masked is the text from here on (`GuardStage.mask`).
             inputs = reading.inputs
             for input in inputs { if let line = GuardStage.maskedLine(input) { output.note(line) } }
@@ -90,9 +91,19 @@ struct UploadPipeline {
             }
             if !title.isEmpty { options.title = title }
         }
-        if !plan.isForced {
+        /// The values that go with the text, masked where the plan masks, checked everywhere.
+        func maskAndCheckValues() throws {
+            let masked = try GuardStage.maskValues(&options, reading: &reading, plan: &plan)
+            if !masked.isEmpty {
+                for index in inputs.indices {
+                    inputs[index].masked += masked.carried(to: reading.route(of: inputs[index]).service.name)
+                }
+                reading.inputs = inputs
+                if let line = GuardStage.maskedLine(masked) { output.note(line) }
+            }
             try GuardStage.checkValues(options, services: reading.routesUsed.map(\.service))
         }
+        if !plan.isForced { try maskAndCheckValues() }
 
         var build = BuildStage(service: plan.route.service, context: context)
         /// The requests of every input for the services `reading` routes them to.
@@ -125,7 +136,7 @@ struct UploadPipeline {
         let asked = plan.route.service.name
         try ConsentStage(output: output, context: context).ask(plan: &plan, reading: &reading, windows: windows)
         if plan.route.service.name != asked {
-            if !plan.isForced { try GuardStage.checkValues(options, services: reading.routesUsed.map(\.service)) }
+            if !plan.isForced { try maskAndCheckValues() }
             build = BuildStage(service: plan.route.service, context: context)
             requests = try buildRequests()
         }
@@ -133,6 +144,8 @@ struct UploadPipeline {
         for route in reading.routesUsed { if let warning = route.warning { output.warning(warning) } }
         if plan.isDryRun {
             output.text(build.describe(requests, inputs: inputs))
+            // (Stdin a masking plan held in the outbox to scan it: `ReadStage`.)
+            stopsEarly()
             return .success
         }
 
