@@ -6,6 +6,12 @@ import TestSupport
 
 /// The second adversarial round's findings (issue 29), each as the person sees it: exact
 /// stdout, stderr, status and files.
+///
+/// Those that are the pipeline's decisions (a future-dated entry, ShareX's old syntax and other
+/// schemes, an outbox text edited by hand, an ideographic full stop in an answer's host, escapes
+/// inside a token) are `InProcessAdversarialTests`'s; here stay those that need the wire, a real
+/// process, a real PrivateBin exchange or the real transport (an entry's URL edited to file://
+/// is refused by libcurl's `Uploader`, which the scripted transport stands in for).
 @Suite("Second adversarial round: what still broke it", .temporaryHome, .mock, .serialized)
 struct AdversarialRoundTests: ScopedSuite {
     /// The URL of the mock's newest paste.
@@ -92,74 +98,7 @@ struct AdversarialRoundTests: ScopedSuite {
                 == "paste: \(prefix)cannot read \(what) '\(fifo)': not a regular file (a FIFO, socket or device)\n")
     }
 
-    // MARK: - Finding 3: a future-dated entry
-
-    @Test("an entry whose next attempt is a year ahead (the clock was wrong) is sent by --retry, and it says why")
-    func futureDatedEntry() throws {
-        try paste.writeConfig(pastieConfig(mock))
-        let outbox = Outbox(context: Context(environment: paste.environment))
-        let claim = try outbox.create(
-            OutboxEntry.Metadata(service: "m", created: Date()), content: Array("from a year ahead\n".utf8))
-        let next = Date().addingTimeInterval(365 * 24 * 3600)
-        try claim.recordFailure(
-            OutboxFailure(verdict: .retryable, message: "cannot connect"), nextAttempt: next)
-        let id = claim.id
-        _ = consume claim
-        let result = try paste.run(["--retry", "--no-copy"])
-        #expect(result.status == 0)
-        #expect(result.out == (try newestPasteURL()) + "\n")
-        #expect(
-            result.err
-                == "paste: outbox entry \(id) was to wait until \(JSONText.timestamp(next)), implausibly far ahead (the "
-                + "clock may have been wrong when it was written): it is due now\n")
-        #expect(try mock.rawPaste(id: try #require(pasteID(result.out))) == Data("from a year ahead\n".utf8))
-        #expect(paste.outboxFiles().isEmpty)
-    }
-
-    // MARK: - Finding 4: ShareX's old syntax in a new file
-
-    @Test(
-        "a ShareX uploader newer than 13.7.1 that uses the old $response$ or $prompt:...$ is refused with 78, naming it",
-        arguments: [
-            (#""Arguments":{"text":"{input}"},"URL":"$response$""#, "URL", "$response$"),
-            (
-                #""Arguments":{"text":"{input}","title":"$prompt:Title$"},"URL":"{response}""#, "Arguments.title",
-                "$prompt:Title$"
-            ),
-        ])
-    func oldShareXSyntax(_ keys: String, _ key: String, _ construct: String) throws {
-        let file = try paste.home.write(
-            #"{"Version":"16.1.0","Name":"old","DestinationType":"TextUploader","RequestMethod":"POST","#
-                + #""RequestURL":"\#(mock.url("/sx/text"))","Body":"MultipartFormData",\#(keys)}"#,
-            to: "old.sxcu")
-        let result = try paste.run(["-S", file, "--no-copy"], stdin: "text\n")
-        let inside = construct.dropFirst().dropLast()
-        #expect(result.status == 78)
-        #expect(result.out == "")
-        #expect(
-            result.err
-                == "paste: '\(file)': \(key): '\(construct)' is the syntax of ShareX up to 13.7.1, but the file's "
-                + "Version is newer; write it in braces ('{\(inside)}'), or give Version 13.7.1\n")
-        #expect(try mock.requests().allSatisfy { $0.path != "/sx/text" })
-    }
-
-    // MARK: - Finding 11: impossible retries
-
-    @Test(
-        "a ShareX RequestURL with another scheme is refused with 78: no scheme invented, nothing kept, no lookup",
-        arguments: ["javascript:alert(1)", "data:text/plain,x", "file:///etc/passwd"])
-    func shareXOtherScheme(_ url: String) throws {
-        let file = try paste.home.write(
-            #"{"Version":"16.1.0","Name":"s","DestinationType":"TextUploader","RequestMethod":"POST","#
-                + #""RequestURL":"\#(url)","Body":"MultipartFormData","FileFormName":"file","URL":"{response}"}"#,
-            to: "scheme.sxcu")
-        let result = try paste.run(["-S", file, "--no-copy"], stdin: "text\n")
-        let scheme = url.prefix { $0 != ":" }
-        #expect(result.status == 78)
-        #expect(result.out == "")
-        #expect(result.err == "paste: '\(file)': bad RequestURL '\(scheme):…': expected an http:// or https:// URL\n")
-        #expect(paste.outboxFiles().isEmpty)
-    }
+    // MARK: - Finding 11: an entry's URL edited by hand (checked by the transport: the real one)
 
     @Test("an outbox entry whose URL was edited to file:///etc/passwd is held by --retry with a true line, not retried")
     func editedEntryURL() throws {
@@ -186,70 +125,6 @@ struct AdversarialRoundTests: ScopedSuite {
         let again = try paste.run(["--retry", "--no-copy"])
         #expect(again.status == 0)
         #expect(again.err.hasSuffix("'paste --outbox send ID' sends one\n"))
-    }
-
-    // MARK: - Finding 13: an outbox text edited in place
-
-    @Test("an outbox entry edited in place to the same length is held by --retry with a line saying it changed")
-    func editedEntryContent() throws {
-        try paste.writeConfig(pastieConfig(mock))
-        try mock.addFault(.status(503), path: "/pastes/create")
-        #expect(try paste.run(["-S", "m", "--no-copy"], stdin: "original text\n").status == 75)
-        let id = try #require(try paste.outboxIDs().first)
-        let name = try #require(paste.outboxFiles().first { $0.hasSuffix(".content") })
-        try Data("modified text\n".utf8).write(to: paste.outboxFolder.appendingPathComponent(name))
-        try mock.clearRequests()
-        let retry = try paste.run(["--retry", "--no-copy"])
-        #expect(retry.out == "")
-        #expect(
-            retry.err
-                == "paste: outbox entry \(id) is held: its text changed since it was kept (its SHA-256 is not the one "
-                + "recorded); 'paste --outbox show \(id)' prints it, 'paste --outbox drop \(id)' drops it\n"
-                + "paste: 1 outbox entry is held: 'paste --outbox' lists it; 'paste --outbox send ID' sends one\n")
-        #expect(retry.status == 0)
-        #expect(try paste.outboxStates() == ["held"])
-        #expect(try mock.posts().isEmpty)
-        // Sent by hand, it is checked again: never the edited text as the original.
-        let send = try paste.run(["--outbox", "send", id, "--no-copy"])
-        #expect(send.status == 65)
-        #expect(try mock.posts().isEmpty)
-    }
-
-    // MARK: - Finding 12: invisible characters in an answer's URL
-
-    @Test("an answer's URL with an ideographic full stop in its host: exit 69, one line, nothing printed or recorded")
-    func ideographicFullStop() throws {
-        try paste.writeConfig(
-            pastieConfig(mock)
-                + "[service \"raw\"]\nurl = \(mock.url("/pasters/"))\nformat = raw\nresult = body\n")
-        try mock.addFault(.status(200, body: "http://127.0.0.1\u{3002}evil.example/1\n"), path: "/pasters/")
-        let result = try paste.run(["-S", "raw", "--no-copy"], stdin: "a dot that is not one\n")
-        #expect(result.status == 69)
-        #expect(result.out == "")
-        let id = try #require(try paste.outboxIDs().first)
-        #expect(
-            result.err
-                == "paste: raw gave an unusable URL: its host holds the full stop U+3002, which browsers read as a dot\n"
-                + keptLine(id: id, isHeld: true) + "\n")
-        #expect(try paste.historyLines().isEmpty)
-    }
-
-    // MARK: - Finding 6: colour codes inside a token
-
-    @Test("grep --color escapes inside a token do not hide it from the guard: 77, one line, no paste")
-    func colouredToken() throws {
-        try paste.writeConfig(pastieConfig(mock))
-        let text = "match: ghp_R7b2K9xQ4m\u{1B}[01;31m\u{1B}[KN8vL3cT6yH1pZ5wJ0sD24BzMYC\u{1B}[m\u{1B}[K end\n"
-        try mock.clearRequests()
-        let result = try paste.run(["-S", "m", "--no-copy"], stdin: text)
-        #expect(result.status == 77)
-        #expect(result.out == "")
-        #expect(
-            result.err
-                == "paste: refusing to upload: it looks like it holds a GitHub token (line 1, column 8); "
-                + "use --force to upload anyway\n")
-        #expect(try mock.posts().isEmpty)
-        #expect(paste.outboxFiles().isEmpty)
     }
 
     // MARK: - Finding 10: a long history

@@ -99,7 +99,7 @@ struct FaultRow: CustomTestStringConvertible, Sendable {
 /// What comes after, against the healed server (`paste --retry` sends a retryable entry, a held
 /// one waits for `paste --outbox send ID`), is the pipeline's decision, the same whatever the
 /// fault's bytes were: `InProcessRetryTests.heals` checks it for every row of the table in
-/// process, and `OutboxEndToEndTests` and `FaultRetryTests` keep `--retry` and `--outbox send`
+/// process, and `OutboxEndToEndTests` and `OutboxCommandTests` keep `--retry` and `--outbox send`
 /// end to end against paste-mock. Each row has its own X server, mock and home (the traits are
 /// per test case), so the rows run side by side.
 @Suite(

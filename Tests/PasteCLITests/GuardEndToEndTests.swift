@@ -4,6 +4,9 @@ import TestSupport
 
 /// The secret guard end to end: exit 77, one line naming what and where, nothing sent;
 /// `--force` sends. (The detection rate over the whole corpus is SecretGuardTests' SecretGuardTests.)
+///
+/// Every corpus sample refused, and max-size checked before sending, are
+/// `InProcessGuardTests`'s: the same pipeline, without a spawn per sample.
 @Suite("Secret guard: refused without --force, nothing sent", .temporaryHome, .mock)
 struct GuardEndToEndTests: ScopedSuite {
     static let secrets = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -11,24 +14,6 @@ struct GuardEndToEndTests: ScopedSuite {
 
     static var samples: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: secrets.path)) ?? []).sorted()
-    }
-
-    @Test("every corpus sample piped in is refused with exit 77 and one line; nothing reaches the server")
-    func refused() throws {
-        #expect(Self.samples.count > 20)
-        for sample in Self.samples {
-            let text = try Data(contentsOf: Self.secrets.appendingPathComponent(sample))
-            let result = try paste.run(["--url", mock.url("/pastes/create")], input: .bytes(text))
-            #expect(result.status == 77, "\(sample): \(result.err)")
-            let first = result.err.split(separator: "\n").first.map(String.init) ?? ""
-            #expect(first.hasPrefix("paste: refusing to upload: it looks like it holds "), "\(sample): \(result.err)")
-            #expect(first.contains("(line ") && first.hasSuffix("use --force to upload anyway"), "\(sample)")
-            // At most the hint line listing further findings.
-            #expect(result.err.split(separator: "\n").count <= 2, "\(sample): \(result.err)")
-            #expect(result.out.isEmpty)
-        }
-        #expect(try mock.requests().isEmpty)
-        #expect(try paste.outboxContents().isEmpty)
     }
 
     @Test("the line names the kind and the place; -f names the file")
@@ -51,19 +36,6 @@ struct GuardEndToEndTests: ScopedSuite {
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(try mock.rawPaste(id: try #require(pasteID(result.out))) == Data(text.utf8))
         #expect(try mock.posts().count == 1)
-    }
-
-    @Test("a max-size limit is checked before sending: exit 65, one line, nothing sent")
-    func sizeLimit() throws {
-        try paste.writeConfig(
-            "[service \"small\"]\nurl = \(mock.url("/pastes/create"))\ncontent-field = paste[body]\n"
-                + "field = paste[authorization]=burger\nmax-size = 10\n")
-        let result = try paste.run(["-S", "small"], stdin: "twelve bytes")
-        #expect(result.status == 65)
-        #expect(result.err == "paste: the text is 12 bytes but 'small' accepts at most 10; nothing was uploaded\n")
-        #expect(try mock.requests().isEmpty)
-        let fits = try paste.run(["-S", "small", "-q"], stdin: "ten bytes!")
-        #expect(fits.status == 0, "stderr: \(fits.err)")
     }
 
     @Test("a streamed stdin whose start already passes max-size is refused before sending")

@@ -35,30 +35,32 @@ struct InProcessFallbackTests: ScopedSuite {
         #expect(run.flushed == ["b"])
     }
 
-    @Test("a 503 or a 429 falls back; the reason names the status", arguments: [503, 429])
+    @Test("a 503 or a 429 falls back with the same title; the reason names the status", arguments: [503, 429])
     func statusFallsBack(_ status: Int) throws {
         try harness.writeConfig(harnessConfig(fallbacks: ["b"]))
         let run = try harness.run(
-            ["--no-copy"], stdin: .text(Self.text),
+            ["--no-copy", "-t", "notes"], stdin: .text(Self.text),
             answers: [.http(status, body: "no"), .created("https://b.test/p/2")])
         #expect(run.status == 0)
         #expect(run.out == "https://b.test/p/2\n")
         #expect(run.err == "paste: m failed (m answered HTTP \(status)): the text went to 'b' instead\n")
+        #expect(run.requests.map(\.url) == ["https://m.test/upload", "https://b.test/upload"])
+        #expect(run.requests.map { $0.fields["title"] } == ["notes", "notes"])
+        #expect(run.requests.last?.text == Self.text)
     }
 
     @Test(
-        "what may have made a paste never reaches the fallback: held",
-        arguments: [
-            ScriptedTransport.Answer.http(500, body: "boom"),
-            .failure(.timedOut(url: "https://m.test/upload", phase: .total(seconds: 1), requestSent: true)),
-            .http(400, body: "bad request"),
-        ])
-    func heldNotFallenBack(_ answer: ScriptedTransport.Answer) throws {
+        "what may have made a paste (or was refused) never reaches the fallback: held, its status and lines",
+        arguments: [InProcessFault.all[0], InProcessFault.all[4], InProcessFault.all[3]])
+    func heldNotFallenBack(_ row: InProcessFault) throws {
         try harness.writeConfig(harnessConfig(fallbacks: ["b"]))
-        let run = try harness.run(["--no-copy"], stdin: .text(Self.text), answers: [answer])
+        let run = try harness.run(["--no-copy"], stdin: .text(Self.text), answers: [row.answer])
         #expect(run.requests.map(\.url) == ["https://m.test/upload"])
+        #expect(run.status == row.status)
+        let id = try #require(try harness.outboxEntries().first?["id"] as? String)
+        #expect(
+            run.err == "paste: \(row.message)\n\(whereLine(id: id, isHeld: true, isRefusal: row.isRefusal))\n")
         #expect(try harness.outboxStates() == ["held"])
-        #expect(!run.err.contains("instead"))
     }
 
     @Test("a chain: each service once, in order; the reason gathers every failure")
@@ -100,6 +102,12 @@ struct InProcessFallbackTests: ScopedSuite {
             ["--no-copy"], stdin: .text(Self.text), answers: [Self.refused, .http(503, body: "down")])
         #expect(run.status == 75)
         #expect(run.requests.map(\.url) == ["https://m.test/upload", "https://b.test/upload"])
+        // The text waits for its own service, under the first failure.
+        let entry = try #require(try harness.outboxEntries().first)
+        let id = try #require(entry["id"] as? String)
+        #expect(entry["service"] as? String == "m")
+        #expect(
+            run.err == "paste: cannot connect to m.test:443: connection refused\n\(whereLine(id: id, isHeld: false))\n")
     }
 
     @Test("a private service never falls back to a public one, unless fallback-public names it")

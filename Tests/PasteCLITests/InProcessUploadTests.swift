@@ -199,12 +199,13 @@ struct InProcessUploadTests: ScopedSuite {
 
     // MARK: - Retry within the run
 
-    @Test("a 503 asking for 2 s is waited out and sent again: one paste, the wait said")
-    func retryAfterIsWaited() throws {
+    @Test(
+        "a 503 or a 429 asking for 2 s is waited out and sent again: one paste, the wait said", arguments: [503, 429])
+    func retryAfterIsWaited(_ status: Int) throws {
         try harness.writeConfig(harnessConfig(retries: 1))
         let run = try harness.run(
             ["--no-copy"], stdin: .text(Self.text),
-            answers: [.http(503, body: "busy", headers: ["Retry-After": "2"]), .created("https://m.test/p/3")])
+            answers: [.http(status, body: "busy", headers: ["Retry-After": "2"]), .created("https://m.test/p/3")])
         #expect(run.status == 0)
         #expect(run.out == "https://m.test/p/3\n")
         #expect(run.err == "paste: retrying in 2.0s (attempt 2 of 2)\n")
@@ -234,6 +235,7 @@ struct InProcessUploadTests: ScopedSuite {
         #expect(lines[2] == "paste: cannot connect to m.test:443: connection refused")
         #expect(lines[3] == whereLine(id: id, isHeld: false))
         #expect(try harness.outboxStates() == ["retryable"])
+        #expect(try harness.outboxContents() == [Self.text])
     }
 
     @Test("-q: the retry is not said, the failure still is")
@@ -249,18 +251,17 @@ struct InProcessUploadTests: ScopedSuite {
     }
 
     @Test(
-        "what may have made a paste is never sent twice within the run",
-        arguments: [
-            ScriptedTransport.Answer.http(500, body: "boom"),
-            .failure(.timedOut(url: InProcessFault.url, phase: .total(seconds: 1), requestSent: true)),
-            .failure(.receiveFailed(url: InProcessFault.url, detail: "Empty reply from server")),
-        ])
-    func notSentTwice(_ answer: ScriptedTransport.Answer) throws {
+        "what may have made a paste is never sent twice within the run, whatever `retries` allows",
+        arguments: [InProcessFault.all[0], InProcessFault.all[4], InProcessFault.all[7]])
+    func notSentTwice(_ row: InProcessFault) throws {
         try harness.writeConfig(harnessConfig(retries: 3))
-        let run = try harness.run(["--no-copy"], stdin: .text(Self.text), answers: [answer])
+        let run = try harness.run(["--no-copy"], stdin: .text(Self.text), answers: [row.answer])
+        #expect(run.status == row.status)
         #expect(run.requests.count == 1)
         #expect(run.waits.isEmpty)
+        #expect(!run.err.contains("retrying"), "stderr: \(run.err)")
         #expect(try harness.outboxStates() == ["held"])
+        #expect(try harness.outboxContents() == [Self.text])
     }
 
     @Test("a 502 before the body was taken is sent again: the server did nothing with it")
@@ -286,6 +287,7 @@ struct InProcessUploadTests: ScopedSuite {
         #expect(run.waits.isEmpty)
         let entry = try #require(try harness.outboxEntries().first)
         #expect(entry["state"] as? String == "retryable")
+        #expect(try harness.outboxContents() == [Self.text])
     }
 
     // MARK: - Interrupts

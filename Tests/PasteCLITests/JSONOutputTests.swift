@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
+/// `--json` end to end against paste-mock's services: a made paste's object, several files,
+/// a streamed stdin. A failure's object, for each class of failure, is
+/// `InProcessJSONFailureTests`'s.
 @Suite("--json: one object per paste", .temporaryHome, .mock)
 struct JSONOutputTests: ScopedSuite {
     @Test("url, service, bytes, sha256 (of the content), title, deletion, type")
@@ -59,75 +62,5 @@ struct JSONOutputTests: ScopedSuite {
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         #expect(object["bytes"] as? Int == text.utf8.count)
         #expect(object["sha256"] as? String == (try sha256sum(Data(text.utf8))))
-    }
-
-    // MARK: - Failures
-
-    /// A failure's case: what makes it, and what its object must say.
-    struct FailureCase: Sendable, CustomTestStringConvertible {
-        var name: String
-        var status: Int32
-        var kind: String
-        /// The outbox state the text is left in, nil for none.
-        var outboxState: String?
-        var testDescription: String { "\(status) \(name)" }
-    }
-
-    static let failureCases = [
-        FailureCase(name: "an option the service cannot honour", status: 64, kind: "usage"),
-        FailureCase(name: "empty input", status: 65, kind: "bad-input"),
-        FailureCase(name: "a missing file", status: 66, kind: "no-input"),
-        FailureCase(name: "a 400 refusal: held", status: 69, kind: "unavailable", outboxState: "held"),
-        FailureCase(name: "a 500 after the body: held", status: 69, kind: "unavailable", outboxState: "held"),
-        FailureCase(name: "a 503: waits", status: 75, kind: "temporary", outboxState: "retryable"),
-        FailureCase(name: "a private key", status: 77, kind: "refused"),
-        FailureCase(name: "an unknown service", status: 78, kind: "config"),
-        FailureCase(name: "no service chosen, nobody to ask", status: 78, kind: "config"),
-    ]
-
-    @Test("a failure prints one object on stdout: error, message, status, outbox, file", arguments: failureCases)
-    func failureObject(_ failure: FailureCase) throws {
-        let config = pastieConfig(mock, isDefault: failure.name != "no service chosen, nobody to ask")
-        try paste.writeConfig(config + "[service \"dpaste\"]\nurl = \(mock.url("/api/v2/"))\n")
-        var arguments = ["--json"]
-        var stdin = "some text\n"
-        var file: String?
-        switch failure.name {
-        case "an option the service cannot honour": arguments += ["-S", "dpaste", "-p"]
-        case "empty input": stdin = ""
-        case "a missing file": arguments += ["-f", home.root.appendingPathComponent("missing.txt").path]
-        case "a 400 refusal: held": try mock.addFault(.status(400), path: "/pastes/create")
-        case "a 500 after the body: held": try mock.addFault(.status(500), path: "/pastes/create")
-        case "a 503: waits":
-            try mock.addFault(.status(503), path: "/pastes/create")
-            arguments += ["-f", try home.write("a note\n", to: "note.txt")]
-            file = "note.txt"
-        case "a private key": stdin = DesktopNotificationTests.privateKey
-        case "an unknown service": arguments += ["-S", "nowhere"]
-        default: break
-        }
-        let result = try paste.run(arguments, stdin: stdin)
-        #expect(result.status == failure.status, "stderr: \(result.err)")
-        #expect(result.out.split(separator: "\n").count == 1, "stdout: \(result.out)")
-        let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
-        #expect(Set(object.keys) == ["error", "message", "status", "outbox", "file"])
-        #expect(object["error"] as? String == failure.kind)
-        #expect(object["status"] as? Int == Int(failure.status))
-        // The message is stderr's first line, without the program's name.
-        let firstLine = result.err.split(separator: "\n").first.map { String($0.dropFirst("paste: ".count)) }
-        #expect(object["message"] as? String == firstLine)
-        if let state = failure.outboxState {
-            let outbox = try #require(object["outbox"] as? [String: Any])
-            #expect(outbox["state"] as? String == state)
-            #expect(outbox["id"] as? String == (try paste.outboxIDs().first))
-        } else {
-            #expect(object["outbox"] is NSNull)
-            #expect(try paste.outboxIDs().isEmpty)
-        }
-        if let file {
-            #expect(object["file"] as? String == file)
-        } else {
-            #expect(object["file"] is NSNull)
-        }
     }
 }
