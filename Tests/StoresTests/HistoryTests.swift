@@ -62,7 +62,8 @@ struct HistoryTests {
         try handle2.write(contentsOf: Data("{\"bytes\":3,\"serv".utf8))
         try handle2.close()
         try history.append(keyed)
-        #expect(try history.recent(sha256: "s3", service: "pastie", options: "k", within: .seconds(60))?.url == keyed.url)
+        #expect(
+            try history.recent(sha256: "s3", service: "pastie", options: "k", within: .seconds(60))?.url == keyed.url)
         #expect(try history.records().map(\.url) == ["https://p.example/1", "https://p.example/2", keyed.url])
         // --delete rewrites the file whole: the torn bytes go, every record stays on a line of its own.
         #expect(try history.remove(url: "https://p.example/1") == 1)
