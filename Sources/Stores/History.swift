@@ -123,7 +123,9 @@ public struct History: Sendable {
         let bytes = try StoreError.attempt({ .cannotRead(path: path, errno: $0) }) { () throws(Errno) in
             try old.readAll()
         }
-        let all = History.decode(bytes)
+        // Only whole lines count as read: a line still being appended is the tail's.
+        let read = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let all = History.decode(Array(bytes[..<read]))
         let kept = all.filter { $0.url != url }
         guard kept.count != all.count else { return 0 }
         var output: [UInt8] = []
@@ -134,7 +136,8 @@ public struct History: Sendable {
         try AtomicFile.write(output, to: path)
         // What was appended to the old file since it was read: its whole lines, as written.
         let tail = try StoreError.attempt({ .cannotRead(path: path, errno: $0) }) { () throws(Errno) in
-            try old.readAll()
+            try old.seek(to: Int64(read))
+            return try old.readAll()
         }
         let carried = History.wholeRecordLines(of: tail, except: url)
         if !carried.isEmpty {

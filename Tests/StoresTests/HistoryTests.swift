@@ -39,7 +39,7 @@ struct HistoryTests {
         #expect(text.contains("\"delete_token\":\"tok\""))
     }
 
-    @Test("a torn last line is skipped, and the next record is not glued to it")
+    @Test("a torn last line is skipped; the record appended after it, on the same line, is read")
     func tornLine() throws {
         let history = History(context: context)
         try history.append(record("https://p.example/1"))
