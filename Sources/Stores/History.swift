@@ -61,7 +61,7 @@ public struct History: Sendable {
     /// Appends a record, creating the file (0600) and its folder (0700) when missing.
     ///
     /// PERF(hotkey): one `write` of the whole line with `O_APPEND` between `open`+`fstat` and
-    /// `fstat`+`close`, and nothing more (issue 44, item 3: 12 system calls, a lock and a read
+    /// `fstat`+`close`, and nothing more (issue 44, item 3: 14 system calls, a lock and a read
     /// before). The second `fstat` sees whether a `remove(url:)` renamed a new file over this
     /// one meanwhile; then the line goes again under the lock, unless the remover carried it.
     ///

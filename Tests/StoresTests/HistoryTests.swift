@@ -118,7 +118,7 @@ struct HistoryTests {
         let urls = try History(path: path).records().map(\.url)
         let expected = (0..<writers).flatMap { writer in (0..<perWriter).map { "https://p.example/\(writer)/\($0)" } }
         #expect(urls.count == expected.count, "\(urls.count) records, \(Set(expected).subtracting(urls).count) lost")
-        #expect(Set(urls) == Set(expected))
+        #expect(Set(expected).subtracting(urls).sorted().prefix(5) == [])
     }
 
     @Test("find, the repeat window, and remove")
