@@ -4,15 +4,30 @@ import SystemInterop
 
 /// The history file: one `HistoryRecord` per line (JSON Lines), newest last.
 ///
-/// Writers serialise on an exclusive `FileLock` on a sibling lock file (`history.lock`), not on
-/// the history file itself, because `remove(url:)` replaces the file by rename and a lock on the
-/// old inode would not exclude anyone from the new one. Each record goes out as one `write` to a
-/// descriptor opened with `O_APPEND`. Readers take the lock shared. A record torn by a crash
-/// (or any line that is not a record) is skipped when reading, and the next append starts on a
-/// fresh line so it is never glued to the torn one. The file is created 0600: deletion tokens
-/// are secrets. The history and its lock are opened as `AtomicFile.openRegular` does: never
-/// through a symbolic link, never a FIFO or device (an error, not a hang), never another user's.
-/// Every record's words pass the run's `Redactor` on their way in (`redaction`).
+/// A record goes in by one `write` of its whole line to a descriptor opened with `O_APPEND`,
+/// and nothing else: no lock, no look at the file before it, no `fsync` (`append`). That write
+/// is the record: once it returns the line is in the file (the page cache survives a killed
+/// process), a reader sees it, and so does the next run's own-URL and repeat look. It is made
+/// before the URL is printed or copied (`RecordStage`), so a URL a reader can get is always in
+/// the history already. `O_APPEND` writes of one line do not interleave on a local file
+/// system, so concurrent runs need no lock among themselves.
+///
+/// What the lock and the read did before (issue 44, item 3) is done by whoever meets the rare
+/// case, never on the way of a paste:
+/// - `remove(url:)` (`--delete`) replaces the file by rename under an exclusive `FileLock` on a
+///   sibling lock file (`history.lock`: a lock on the old inode would not exclude anyone from
+///   the new one). A record appended to the old file after the remover read it is carried into
+///   the new one by the remover, which reads the old file's tail after the rename; an appender
+///   whose file lost its name (`st_nlink` 0 after its write) appends again under the lock,
+///   unless the carried line is there already. Either way the record is in the new file once.
+/// - A record torn by a crash (or any line that is not a record) is skipped when reading; a
+///   record glued to a torn one is found at its `{"bytes":`, where every record starts
+///   (`record(in:decoder:)`), so no appender needs to read the file's last byte first.
+///
+/// Readers take the lock shared. The file is created 0600: deletion tokens are secrets. The
+/// history and its lock are opened as `AtomicFile.openRegular` does: never through a symbolic
+/// link, never a FIFO or device (an error, not a hang), never another user's. Every record's
+/// words pass the run's `Redactor` on their way in (`redaction`).
 public struct History: Sendable {
     /// The history file.
     public let path: String
@@ -45,34 +60,58 @@ public struct History: Sendable {
 
     /// Appends a record, creating the file (0600) and its folder (0700) when missing.
     ///
-    /// - Throws: `StoreError` when the folder, lock or file cannot be made or written.
+    /// PERF(hotkey): one `write` of the whole line with `O_APPEND` between `open`+`fstat` and
+    /// `fstat`+`close`, and nothing more (issue 44, item 3: 14 system calls, a lock and a read
+    /// before). The second `fstat` sees whether a `remove(url:)` renamed a new file over this
+    /// one meanwhile; then the line goes again under the lock, unless the remover carried it.
+    ///
+    /// - Throws: `StoreError` when the folder or file cannot be made or written.
     public func append(_ record: HistoryRecord) throws(StoreError) {
         var line = encode(redacted(record))
         line.append(UInt8(ascii: "\n"))
+        let file = try openForAppending()
+        try StoreError.attempt({ .cannotWrite(path: path, errno: $0) }) { () throws(Errno) in try file.writeAll(line) }
+        // A file that lost its name (renamed over by `remove`) may have lost the line with it.
+        let isStillNamed = ((try? file.status())?.linkCount ?? 0) > 0
+        if !isStillNamed { try appendOnce(line) }
+    }
+
+    /// The history opened for appending (`O_APPEND | O_CREAT`, as `AtomicFile.openRegular`
+    /// opens), its folder made first when it is missing.
+    private func openForAppending() throws(StoreError) -> FileDescriptor {
+        if let file = try AtomicFile.openRegular(path, .writeOnly, options: [.append, .create]) { return file }
+        // ENOENT with O_CREAT: the folder is missing (the first paste).
         try AtomicFile.createFolder(AtomicFile.folderOf(path))
+        guard let file = try AtomicFile.openRegular(path, .writeOnly, options: [.append, .create]) else {
+            throw .cannotOpen(path: path, errno: .noSuchFileOrDirectory)
+        }
+        return file
+    }
+
+    /// Appends `line` under the exclusive lock unless the file holds it already (carried over by
+    /// the `remove(url:)` that renamed the file the first write went to), on a fresh line.
+    private func appendOnce(_ line: [UInt8]) throws(StoreError) {
         let lock = try FileLock(path: lockPath, kind: .exclusive)
+        defer { withExtendedLifetime(lock) {} }
         guard let file = try AtomicFile.openRegular(path, .readWrite, options: [.append, .create]) else {
             throw .cannotOpen(path: path, errno: .noSuchFileOrDirectory)
         }
-        let size = try StoreError.attempt({ .cannotRead(path: path, errno: $0) }) { () throws(Errno) in
-            try file.status().size
+        let bytes = try StoreError.attempt({ .cannotRead(path: path, errno: $0) }) { () throws(Errno) in
+            try file.readAll()
         }
-        if size > 0,
-            try StoreError.attempt(
-                { .cannotRead(path: path, errno: $0) },
-                { () throws(Errno) in
-                    try file.read(atOffset: size - 1, upTo: 1)
-                }) != [UInt8(ascii: "\n")]
-        {
-            // The last record was torn mid-write: end its line so ours stands alone.
-            line.insert(UInt8(ascii: "\n"), at: 0)
+        if History.contains(bytes[...], line) { return }
+        var output = line
+        if let last = bytes.last, last != UInt8(ascii: "\n") { output.insert(UInt8(ascii: "\n"), at: 0) }
+        try StoreError.attempt({ .cannotWrite(path: path, errno: $0) }) { () throws(Errno) in
+            try file.writeAll(output)
         }
-        try StoreError.attempt({ .cannotWrite(path: path, errno: $0) }) { () throws(Errno) in try file.writeAll(line) }
-        withExtendedLifetime(lock) {}
     }
 
     /// Removes every record of `url` (for `--delete`), rewriting the file atomically under the
     /// lock. Lines that are not records are dropped at the same time.
+    ///
+    /// Appends take no lock (`append`): a record written to the old file after it was read
+    /// here is carried into the new one, from the old file's tail read after the rename.
     ///
     /// - Returns: How many records were removed; the file is untouched when none were.
     @discardableResult
@@ -80,8 +119,13 @@ public struct History: Sendable {
         guard FileSystem.isDirectory(AtomicFile.folderOf(path)) else { return 0 }
         let lock = try FileLock(path: lockPath, kind: .exclusive)
         defer { withExtendedLifetime(lock) {} }
-        guard let bytes = try AtomicFile.read(path) else { return 0 }
-        let all = History.decode(bytes)
+        guard let old = try AtomicFile.openRegular(path, .readOnly) else { return 0 }
+        let bytes = try StoreError.attempt({ .cannotRead(path: path, errno: $0) }) { () throws(Errno) in
+            try old.readAll()
+        }
+        // Only whole lines count as read: a line still being appended is the tail's.
+        let read = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let all = History.decode(Array(bytes[..<read]))
         let kept = all.filter { $0.url != url }
         guard kept.count != all.count else { return 0 }
         var output: [UInt8] = []
@@ -90,7 +134,34 @@ public struct History: Sendable {
             output.append(UInt8(ascii: "\n"))
         }
         try AtomicFile.write(output, to: path)
+        // What was appended to the old file since it was read: its whole lines, as written.
+        let tail = try StoreError.attempt({ .cannotRead(path: path, errno: $0) }) { () throws(Errno) in
+            try old.seek(to: Int64(read))
+            return try old.readAll()
+        }
+        let carried = History.wholeRecordLines(of: tail, except: url)
+        if !carried.isEmpty {
+            let file = try openForAppending()
+            try StoreError.attempt({ .cannotWrite(path: path, errno: $0) }) { () throws(Errno) in
+                try file.writeAll(carried)
+            }
+        }
         return all.count - kept.count
+    }
+
+    /// The lines of `tail` that end in a newline and hold a record of another URL than
+    /// `url`, byte for byte (an appender looks for its own line by its bytes: `appendOnce`).
+    static func wholeRecordLines(of tail: [UInt8], except url: String) -> [UInt8] {
+        guard let end = tail.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var carried: [UInt8] = []
+        for line in tail[...end].split(separator: UInt8(ascii: "\n")) {
+            guard let record = record(in: line, decoder: decoder), record.url != url else { continue }
+            carried += line
+            carried.append(UInt8(ascii: "\n"))
+        }
+        return carried
     }
 
     // MARK: - Reading
@@ -154,7 +225,7 @@ public struct History: Sendable {
         try forEachLineNewestFirst { line in
             // Only a line that holds the URL's bytes is decoded (URLs are sanitized: nothing in
             // them is escaped in JSON but `\/`, which the history does not write).
-            if History.contains(line, needle), let record = try? decoder.decode(HistoryRecord.self, from: Data(line)),
+            if History.contains(line, needle), let record = History.record(in: line, decoder: decoder),
                 record.url == url
             {
                 found = (seen, record)
@@ -188,7 +259,7 @@ public struct History: Sendable {
                 return false
             }
             guard line.count >= digest.count, History.contains(line, digest),
-                let record = try? decoder.decode(HistoryRecord.self, from: Data(line))
+                let record = History.record(in: line, decoder: decoder)
             else { return true }
             if record.time >= earliest && record.sha256 == sha256 && matches(record) {
                 found = record
@@ -232,24 +303,39 @@ public struct History: Sendable {
         }
     }
 
-    /// The time a record's line says it was made (`"time":"…"`), read without decoding it.
+    /// The time a record's line says it was made (`"time":"…"`), read without decoding it: the
+    /// last such key, which is the glued record's in a line a torn one begins.
     static func time(of line: ArraySlice<UInt8>) -> Date? {
         let key = Array("\"time\":\"".utf8)
-        guard let start = firstIndex(of: key, in: line) else { return nil }
+        guard let start = lastIndex(of: key, in: line) else { return nil }
         let valueStart = start + key.count
         guard let end = line[valueStart...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
         return try? Date(String(decoding: line[valueStart..<end], as: UTF8.self), strategy: .iso8601)
     }
 
-    /// Where `needle` first occurs in `line`.
-    static func firstIndex(of needle: [UInt8], in line: ArraySlice<UInt8>) -> Int? {
+    /// Where `needle` last occurs in `line`.
+    static func lastIndex(of needle: [UInt8], in line: ArraySlice<UInt8>) -> Int? {
         guard !needle.isEmpty, line.count >= needle.count else { return nil }
-        var index = line.startIndex
-        while index + needle.count <= line.endIndex {
+        var index = line.endIndex - needle.count
+        while index >= line.startIndex {
             if line[index] == needle[0] && line[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index += 1
+            index -= 1
         }
         return nil
+    }
+
+    /// How every record's line begins: `bytes` is the first of its sorted keys
+    /// (`HistoryRecord.jsonLine`). Inside a JSON string a quote is escaped, so these bytes
+    /// occur nowhere else in a record.
+    static let recordStart = Array("{\"bytes\":".utf8)
+
+    /// The record `line` holds: the whole line, or, when that does not decode, what follows its
+    /// last `recordStart` (a record appended after one a crash tore, on the same line: appends
+    /// do not look at the file's last byte). Nil when neither is a record.
+    static func record(in line: ArraySlice<UInt8>, decoder: JSONDecoder) -> HistoryRecord? {
+        if let record = try? decoder.decode(HistoryRecord.self, from: Data(line)) { return record }
+        guard let start = lastIndex(of: recordStart, in: line), start > line.startIndex else { return nil }
+        return try? decoder.decode(HistoryRecord.self, from: Data(line[start...]))
     }
 
     // MARK: - Encoding
@@ -286,9 +372,7 @@ public struct History: Sendable {
         decoder.dateDecodingStrategy = .iso8601
         var records: [HistoryRecord] = []
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            if let record = try? decoder.decode(HistoryRecord.self, from: Data(line)) {
-                records.append(record)
-            }
+            if let record = record(in: line, decoder: decoder) { records.append(record) }
         }
         return records
     }

@@ -35,6 +35,9 @@ public struct FileStatus: Sendable, Equatable {
     public var ownerID: UInt32
     /// `st_mtim`: when the file's content last changed, as time since 1970-01-01 UTC.
     public var modificationTime: Duration
+    /// `st_nlink`: how many names the file has; 0 for an open file whose last name was removed
+    /// or renamed over (the history's appender checks it: `History.append`).
+    public var linkCount: UInt64
 
     /// The permission bits (`st_mode & 0o7777`).
     public var permissions: FilePermissions { FilePermissions(rawValue: mode & 0o7777) }
@@ -50,6 +53,7 @@ public struct FileStatus: Sendable, Equatable {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
         ownerID = UInt32(status.st_uid)
+        linkCount = UInt64(status.st_nlink)
         modificationTime =
             .seconds(Int64(status.st_mtim.tv_sec)) + .nanoseconds(Int64(status.st_mtim.tv_nsec))
         kind =

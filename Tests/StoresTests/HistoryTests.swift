@@ -39,7 +39,7 @@ struct HistoryTests {
         #expect(text.contains("\"delete_token\":\"tok\""))
     }
 
-    @Test("a torn last line is skipped, and the next record is not glued to it")
+    @Test("a torn last line is skipped; the record appended after it, on the same line, is read")
     func tornLine() throws {
         let history = History(context: context)
         try history.append(record("https://p.example/1"))
@@ -48,8 +48,77 @@ struct HistoryTests {
         try handle.write(contentsOf: Data("{\"time\":\"2025-01-31T12:00:00Z\",\"serv".utf8))
         try handle.close()
         #expect(try history.records().map(\.url) == ["https://p.example/1"])
-        try history.append(record("https://p.example/2"))
+        try history.append(record("https://p.example/2", sha: "s2"))
         #expect(try history.records().map(\.url) == ["https://p.example/1", "https://p.example/2"])
+        // The append did not look at the last byte: the record follows the torn one on its line,
+        // and is found there by URL (own-URL look) and by digest (repeat window) as well.
+        let lines = try String(contentsOfFile: context.historyPath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(try history.recentRecord(url: "https://p.example/2", among: 5)?.age == 0)
+        var keyed = record("https://p.example/3", sha: "s3")
+        keyed.options = "k"
+        let handle2 = try #require(FileHandle(forWritingAtPath: context.historyPath))
+        try handle2.seekToEnd()
+        try handle2.write(contentsOf: Data("{\"bytes\":3,\"serv".utf8))
+        try handle2.close()
+        try history.append(keyed)
+        #expect(
+            try history.recent(sha256: "s3", service: "pastie", options: "k", within: .seconds(60))?.url == keyed.url)
+        #expect(try history.records().map(\.url) == ["https://p.example/1", "https://p.example/2", keyed.url])
+        // --delete rewrites the file whole: the torn bytes go, every record stays on a line of its own.
+        #expect(try history.remove(url: "https://p.example/1") == 1)
+        let rewritten = try String(contentsOfFile: context.historyPath, encoding: .utf8).split(separator: "\n")
+        #expect(rewritten.count == 2)
+        #expect(rewritten.allSatisfy { $0.hasPrefix("{\"bytes\":") })
+    }
+
+    @Test("--delete renaming the file while runs append: every appended record is kept, once")
+    func removeWhileAppending() throws {
+        let path = context.historyPath
+        let doomed = 40
+        let writers = 4
+        let perWriter = 150
+        let history = History(path: path)
+        for index in 0..<doomed { try history.append(record("https://p.example/doomed/\(index)")) }
+        let group = DispatchGroup()
+        let failures = FailureBox()
+        for writer in 0..<writers {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                let mine = History(path: path)
+                for index in 0..<perWriter {
+                    do {
+                        try mine.append(
+                            HistoryRecord(
+                                time: HistoryTests.pinned, service: "s", url: "https://p.example/\(writer)/\(index)",
+                                byteCount: Int64(index), sha256: String(repeating: "e", count: 64)))
+                    } catch {
+                        failures.add("\(error)")
+                    }
+                }
+            }
+        }
+        group.enter()
+        Thread.detachNewThread {
+            defer { group.leave() }
+            let remover = History(path: path)
+            for index in 0..<doomed {
+                do {
+                    if try remover.remove(url: "https://p.example/doomed/\(index)") != 1 {
+                        failures.add("doomed/\(index) was not removed")
+                    }
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        #expect(group.wait(timeout: .now() + 120) == .success)
+        #expect(failures.all.isEmpty, "\(failures.all)")
+        let urls = try History(path: path).records().map(\.url)
+        let expected = (0..<writers).flatMap { writer in (0..<perWriter).map { "https://p.example/\(writer)/\($0)" } }
+        #expect(urls.count == expected.count, "\(urls.count) records, \(Set(expected).subtracting(urls).count) lost")
+        #expect(Set(expected).subtracting(urls).sorted().prefix(5) == [])
     }
 
     @Test("find, the repeat window, and remove")

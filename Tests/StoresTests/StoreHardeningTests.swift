@@ -99,12 +99,13 @@ struct StoreHardeningTests {
         #expect(throws: StoreError.notRegularFile(path: context.historyPath, kind: .symbolicLink)) {
             try history.append(record)
         }
-        // The lock is taken before the history is opened: it exists now, a regular file.
+        // The lock, which `--delete` takes (an append takes none: one `O_APPEND` write), is never
+        // followed either.
         try FileManager.default.removeItem(atPath: context.historyPath)
-        try FileManager.default.removeItem(atPath: context.historyPath + ".lock")
         try FileManager.default.createSymbolicLink(atPath: context.historyPath + ".lock", withDestinationPath: target)
+        try history.append(record)
         #expect(throws: StoreError.notRegularFile(path: context.historyPath + ".lock", kind: .symbolicLink)) {
-            try history.append(record)
+            try history.remove(url: record.url)
         }
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious\n")
     }

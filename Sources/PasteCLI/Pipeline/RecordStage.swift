@@ -131,6 +131,9 @@ struct RecordStage {
         let masked = job.masked
         if !masked.isEmpty { record.redacted = masked.map(HistoryRecord.Redacted.init(_:)) }
         var historyFailure: StoreError?
+        // The record before anyone can see the URL (stdout, the clipboard's owner): it is the only
+        // copy of the deletion token, and a run started as soon as this one returns finds its own
+        // URL and its text through it. One `O_APPEND` write (`History.append`, issue 44, item 3).
         do { try history.append(record) } catch { historyFailure = error }
         if let historyFailure, let claim = job.claim {
             // Made, and recorded nowhere yet: the entry stays, held, with the link (issue 45,
