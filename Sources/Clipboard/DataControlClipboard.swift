@@ -13,9 +13,12 @@ import WaylandInterop
 /// image past `imageLimit` with `.tooLarge`, and text larger than `handOverBytes` is shown to a
 /// `TextObserver` while it arrives, on a thread joined before the read returns.
 ///
-/// Writing goes through a detached owner exactly as on X11 (`DataControlOwnerProcess`):
-/// forked while the process has one thread, spawned as `helperExecutable` with the hidden
-/// subcommand otherwise (`DetachedOwner`); `write` returns once it owns the selection.
+/// Writing after a read (the hotkey's copy, `ReadRequest.copyTarget`) goes through the read's
+/// own session, served by a child forked once the selection is ours, as on X11
+/// (`DataControlInheritedOwner`); any other write goes through a detached owner
+/// (`DataControlOwnerProcess`): forked while the process has one thread, spawned as
+/// `helperExecutable` with the hidden subcommand otherwise (`DetachedOwner`). Either returns
+/// once the compositor has made our source the selection.
 public struct DataControlClipboard: Clipboard, Sendable {
     /// The compositor's socket, absolute (`WaylandSocket.path(in:)`).
     public let socketPath: String
@@ -74,7 +77,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
     /// copied last the read fails with `.undecidedCopy`.
     public func read<State: Sendable>(_ request: ReadRequest<State>) throws(ClipboardError) -> ReadResult<State> {
         let holder = try xHolder(request.selection, timeout: request.timeout)
-        let read: (content: ClipboardContent, observation: State?, protocol: DataControlProtocol)
+        let read: (content: ClipboardContent, observation: State?, session: DataControlSession)
         do {
             read = try readContent(
                 request.selection, timeout: request.timeout, preferences: request.preferences,
@@ -91,7 +94,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
         if case .program(let isXWindowFocused, let windowManager) = holder {
             let x = try readX(request)
             switch Self.newerSide(
-                isXWindowFocused: isXWindowFocused, windowManager: windowManager, protocol: read.protocol,
+                isXWindowFocused: isXWindowFocused, windowManager: windowManager, protocol: read.session.dataControl,
                 isSame: x == content)
             {
             case .wayland: break
@@ -101,7 +104,9 @@ public struct DataControlClipboard: Clipboard, Sendable {
             case .undecided: throw .undecidedCopy(request.selection)
             }
         }
-        let write = try request.copyTarget.map { target throws(ClipboardError) in try prepareWrite(to: target) }
+        let write = try request.copyTarget.map { target throws(ClipboardError) in
+            try prepareWrite(to: target, reusing: read.session)
+        }
         return ReadResult(content: content, observation: observation, write: write)
     }
 
@@ -153,7 +158,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
     private func readContent<State: Sendable>(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
         acceptsImage: Bool
-    ) throws(ClipboardError) -> (content: ClipboardContent, observation: State?, protocol: DataControlProtocol) {
+    ) throws(ClipboardError) -> (content: ClipboardContent, observation: State?, session: DataControlSession) {
         let session = try connect(selection, timeout: timeout)
         guard let offered = session.offeredTypes(selection.seatSelection), !offered.isEmpty else {
             throw .empty(selection)
@@ -176,7 +181,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
                 observer: TextObserver<State>?.none
             ).bytes
             guard !bytes.isEmpty else { throw .empty(selection) }
-            return (.image(bytes, type: image.target.rawValue), nil, session.dataControl)
+            return (.image(bytes, type: image.target.rawValue), nil, session)
         }
         guard let text else {
             if acceptsImage { throw .noContentTarget(selection, available: offered) }
@@ -187,7 +192,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
             decodesLatin1: text == "STRING")
         guard !bytes.isEmpty else { throw .empty(selection) }
         let utf8 = text == "STRING" ? TextEncoding.utf8(fromLatin1: bytes) : bytes
-        return (.text(utf8), (observed as? TextObserver<State>)?.state, session.dataControl)
+        return (.text(utf8), (observed as? TextObserver<State>)?.state, session)
     }
 
     /// Connects and makes the device, failures as clipboard errors.
@@ -256,6 +261,16 @@ public struct DataControlClipboard: Clipboard, Sendable {
     static let readChunk = 256 << 10
 
     // MARK: - Writing
+
+    /// The write after a read (the hotkey's copy): through the read's own session, served by a
+    /// child forked once the selection is ours (`DataControlInheritedOwner`). With `DISPLAY` in
+    /// `environment` the copy is bridged as `prepareWrite(to:)` makes it, and the session closes.
+    func prepareWrite(to selection: Selection, reusing session: DataControlSession) throws(ClipboardError)
+        -> any PreparedClipboardWrite
+    {
+        if let display = environment["DISPLAY"], !display.isEmpty { return try prepareWrite(to: selection) }
+        return DataControlInheritedOwner(session: session, selection: selection, clipboard: self)
+    }
 
     /// Starts the owner ahead of the text (it connects and makes its device meanwhile);
     /// `complete(with:)` hands the text over and returns once it owns the selection.

@@ -50,6 +50,23 @@ public enum DataControlOwnerProcess {
         case .nothing: return 0
         case .readFailed: return report(.readFailed, exitStatus: 74)
         }
+        if let failure = take(selection, with: text, isSecret: isSecret, isBridged: isBridged, on: session) {
+            return report(failure, exitStatus: 69)
+        }
+        _ = report(.owning, exitStatus: 0)
+        do { try session.serve() } catch { return 0 }
+        return 0
+    }
+
+    /// Sets `selection` to `text` on `session` and confirms it (one round trip): the offer in
+    /// the text MIME types (`DataControlClipboard.offeredTypes`), with the password manager's
+    /// mark when `isSecret` and `BridgeWatch.mark` when `isBridged`. The owner process and the
+    /// forked server of a reader's session (`DataControlInheritedOwner`) both take it so.
+    ///
+    /// - Returns: nil once the selection is ours, else the status an owner reports for it.
+    static func take(
+        _ selection: Selection, with text: [UInt8], isSecret: Bool, isBridged: Bool, on session: DataControlSession
+    ) -> SelectionOwnerProcess.Status? {
         let latin1 = TextEncoding.latin1(fromUTF8: text)
         // A URL that carries its own key goes with the password manager's mark (`PasswordManagerHint`).
         let offered =
@@ -63,13 +80,11 @@ public enum DataControlOwnerProcess {
                 return type == "STRING" ? latin1 : text
             }
         } catch .notOwner {
-            return report(.notOwner, exitStatus: 69)
+            return .notOwner
         } catch {
-            return report(.cannotOpenDisplay, exitStatus: 69)
+            return .cannotOpenDisplay
         }
-        _ = report(.owning, exitStatus: 0)
-        do { try session.serve() } catch { return 0 }
-        return 0
+        return nil
     }
 
     /// Writes the status byte to stdout and points stdout at /dev/null, so the caller's

@@ -206,10 +206,17 @@ public enum CurrentProcess {
     /// the hotkey path). Without `/proc`, it falls back to that loop. Meant for a child that is
     /// single-threaded (another thread could be given a number while the list is closed).
     public static func closeInheritedDescriptors(keeping kept: Int32? = nil) {
+        closeInheritedDescriptors(keepingAll: kept.map { [$0] } ?? [])
+    }
+
+    /// Closes every descriptor from 3 up but those in `kept` (see
+    /// `closeInheritedDescriptors(keeping:)`): a Wayland owner keeps its connection and the
+    /// readers it has yet to answer.
+    public static func closeInheritedDescriptors(keepingAll kept: [Int32]) {
         var open: [Int32] = []
         let listed: ()? = try? FileSystem.forEachEntry(ofDirectory: "/proc/self/fd") { name, listing in
-            if let descriptor = Int32(String(decoding: name, as: UTF8.self)), descriptor >= 3, descriptor != kept,
-                descriptor != listing
+            if let descriptor = Int32(String(decoding: name, as: UTF8.self)), descriptor >= 3,
+                !kept.contains(descriptor), descriptor != listing
             {
                 open.append(descriptor)
             }
@@ -220,7 +227,7 @@ public enum CurrentProcess {
         }
         let limit = min(Int32(clamping: sysconf(Int32(_SC_OPEN_MAX))), 1 << 16)
         guard limit > 3 else { return }
-        for descriptor in 3..<limit where descriptor != kept { _ = close(descriptor) }
+        for descriptor in 3..<limit where !kept.contains(descriptor) { _ = close(descriptor) }
     }
 
     // MARK: - Leaving

@@ -39,6 +39,12 @@ public final class DataControlSession {
     private var isCancelled = false
     /// How long a reader may stall while we write to it.
     private var writeTimeout = Duration.seconds(30)
+    /// Whether `serve` runs: before it, a reader's request is kept (`pendingSends`), not answered.
+    private var isServing = false
+    /// Readers that asked before `serve`: the MIME type and their descriptor (ours to close).
+    private var pendingSends: [(type: String, reader: Int32)] = []
+    /// Whether `abandon` gave the connection up to a forked child.
+    private var isAbandoned = false
     /// Sync callbacks answered (each round trip waits for its own).
     private var syncsDone = 0
     private let listeners: Listeners
@@ -100,6 +106,11 @@ public final class DataControlSession {
     }
 
     deinit {
+        // Abandoned: the socket is closed and the compositor's objects are the child's; sending
+        // a destroy now could only reach another descriptor given the same number. The
+        // display's memory stays (the caller is about to leave).
+        guard !isAbandoned else { return }
+        for pending in pendingSends { close(pending.reader) }
         if let source { cwayland_source_destroy(source) }
         for offer in offerTypes.keys { cwayland_offer_destroy(offer) }
         if let device { cwayland_device_destroy(device) }
@@ -196,14 +207,41 @@ public final class DataControlSession {
     /// Serves readers of the selection set with `setSelection` until another client takes
     /// it (`cancelled`), the device goes (`finished`) or the connection is lost.
     ///
-    /// Each reader is written to in turn, within `writeTimeout`; one that goes away or stalls is
-    /// given up (the process must ignore `SIGPIPE`: `Signal.pipe.ignore()`).
+    /// Readers that asked before (while `setSelection` waited for its round trip) are answered
+    /// first, in their order; then each reader is written to in turn, within `writeTimeout`; one
+    /// that goes away or stalls is given up (the process must ignore `SIGPIPE`:
+    /// `Signal.pipe.ignore()`).
     /// - Throws: `WaylandError.deviceFinished` or `.connectionLost`; returns when cancelled.
     public func serve() throws(WaylandError) {
+        isServing = true
+        let pending = pendingSends
+        pendingSends = []
+        for (type, reader) in pending { send(type, to: reader) }
         while !isCancelled {
             if isFinished { throw .deviceFinished }
             try Self.dispatch(display, before: nil)
         }
+    }
+
+    // MARK: - Handing over to a forked child
+
+    /// The connection's socket (`wl_display_get_fd`) and the descriptors of readers waiting for
+    /// `serve`: what a forked child that serves this session must keep open.
+    public var descriptorsToKeep: [Int32] {
+        [wl_display_get_fd(display)] + pendingSends.map(\.reader)
+    }
+
+    /// Gives the connection up without a word on it, in the parent of a forked child that goes
+    /// on with this session (the X11 side's `Display.abandon`): the socket and the waiting
+    /// readers' descriptors are closed here, nothing is sent (a destroy request would end the
+    /// child's source), and nothing is freed: the caller is about to leave. Any later use of
+    /// the session is a programming error.
+    public func abandon() {
+        precondition(!isAbandoned, "WaylandInterop: session abandoned twice")
+        isAbandoned = true
+        close(wl_display_get_fd(display))
+        for pending in pendingSends { close(pending.reader) }
+        pendingSends = []
     }
 
     // MARK: - Watching
@@ -269,6 +307,12 @@ public final class DataControlSession {
     fileprivate func cancelled() { isCancelled = true }
 
     fileprivate func send(_ type: String, to fd: Int32) {
+        // Before `serve`, the answer waits for it: `setSelection`'s caller may fork the server
+        // (`descriptorsToKeep`) and must not block on, or be killed by `SIGPIPE` from, a reader.
+        guard isServing else {
+            pendingSends.append((type, fd))
+            return
+        }
         let reader = FileDescriptor(adopting: fd)
         guard let bytes = sourceData?(type), !bytes.isEmpty else { return }
         try? reader.setNonBlocking()
