@@ -1,6 +1,7 @@
+import Foundation
 import Testing
 import TestSupport
-import X11Interop
+@testable import X11Interop
 
 /// Xlib through `Display`, against a private Xvfb per test.
 @Suite("Display under Xvfb", .tags(.x11), .needsXServer)
@@ -49,6 +50,27 @@ struct DisplayTests: ScopedSuite {
         let time = try display.serverTime(using: window, before: .now + .seconds(10))
         display.setSelectionOwner(selection, to: window, at: time)
         #expect(display.selectionOwner(selection) == window)
+    }
+
+    @Test(
+        "a connection opened without the keyboard sends two requests fewer (no XKEYBOARD) and owns a selection the same",
+        .xvfb, .disabled(if: ProcessInfo.processInfo.environment["XKB_FORCE"] != nil, "XKB_FORCE keeps the keyboard"))
+    func withoutKeyboard() throws {
+        let keyboard = try Display(name: xvfb.display)
+        defer { keyboard.close() }
+        let plain = try Display(name: xvfb.display, keyboard: false)
+        defer { plain.close() }
+        // XOpenDisplay's QueryExtension(XKEYBOARD) and XkbUseExtension are not sent.
+        #expect(keyboard.nextRequestSerial - plain.nextRequestSerial == 2)
+        // The switch is Xlib's, process-wide: it is set back after the open.
+        let after = try Display(name: xvfb.display)
+        defer { after.close() }
+        #expect(after.nextRequestSerial == keyboard.nextRequestSerial)
+        let window = plain.createWindow()
+        let selection = plain.atom("PASTE_TEST_SELECTION")
+        let time = try plain.serverTime(using: window, before: .now + .seconds(10))
+        plain.setSelectionOwner(selection, to: window, at: time)
+        #expect(keyboard.selectionOwner(selection) == window)
     }
 
     @Test("a display that cannot be reached is an error, not a crash")
