@@ -17,8 +17,9 @@ public final class Display {
     private(set) var handle: OpaquePointer?
     /// The display name it was opened with (`:0`, `host:1.0`).
     public let name: String
-    /// Interned atoms, so each name costs one round trip per connection (see `Display+Atoms`).
-    var atomCache: [String: Atom] = [:]
+    /// Interned atoms, so each name costs one round trip per connection (see `Display+Atoms`);
+    /// the protocol's predefined atoms are there from the start.
+    var atomCache: [String: Atom] = Display.predefinedAtoms
     /// Events read while waiting for a particular one, delivered first by `nextEvent`.
     var queuedEvents: [Event] = []
 

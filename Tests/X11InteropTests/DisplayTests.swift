@@ -23,6 +23,20 @@ struct DisplayTests: ScopedSuite {
         #expect(batch.atoms(names) == atoms)
     }
 
+    @Test("a batch asks each name once and never a predefined atom, whose values are the server's", .xvfb)
+    func atomsBatchRequests() throws {
+        let display = try Display(name: xvfb.display)
+        defer { display.close() }
+        let unique = "PASTE_TEST_\(UInt32.random(in: 0...UInt32.max))"
+        let before = display.nextRequestSerial
+        let atoms = display.atoms(["CLIPBOARD", unique, "CLIPBOARD", "STRING", "INTEGER", unique, "PRIMARY"])
+        #expect(display.nextRequestSerial - before == 2, "one InternAtom each for CLIPBOARD and the new name")
+        #expect(atoms[0] == atoms[2] && atoms[1] == atoms[5])
+        // The server names the predefined values as the table does.
+        let predefined = Display.predefinedAtoms.sorted { $0.key < $1.key }
+        #expect(display.names(of: predefined.map(\.value)) == predefined.map(\.key))
+    }
+
     @Test("a property written is read back byte-exact, as 8-bit data of its type", .xvfb)
     func propertyRoundTrip() throws {
         let display = try Display(name: xvfb.display)
