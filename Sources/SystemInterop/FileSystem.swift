@@ -146,9 +146,9 @@ public enum FileSystem {
     }
 
     /// The buffer `readFile` reads into: the file's size and one byte more (the read that sees
-    /// the end), from 512 bytes to 64 KiB. A config of a few lines is read without the 64 KiB
-    /// buffer's sixteen fresh pages to fill with zeros first (issue 44: every start reads one);
-    /// a file that grew since `fstat` is read on to its end all the same.
+    /// the end), from 512 bytes to 64 KiB. A config of a few lines no longer has 64 KiB zeroed
+    /// for it at every start (issue 44; the heap's pages are touched later all the same, so
+    /// the page faults stay); a file that grew since `fstat` is read on to its end all the same.
     static func readChunkSize(forFileOf size: Int64) -> Int {
         Int(min(max(size, 511), (64 << 10) - 1)) + 1
     }
