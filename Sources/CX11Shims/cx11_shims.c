@@ -1,5 +1,6 @@
 #include "cx11_shims.h"
 #include <X11/Xlibint.h>
+#include <X11/XKBlib.h>
 
 unsigned long cx11_resource_mask(Display *display) {
     return ((struct _XDisplay *)display)->resource_mask;
@@ -47,6 +48,19 @@ static void cx11_install(void) {
 
 void cx11_install_handlers(void) {
     pthread_once(&install_once, cx11_install);
+}
+
+// Xlib reads `XkbIgnoreExtension`'s flag inside XOpenDisplay: opens are serialised so that one
+// opened without the keyboard never leaves another (an alert window's) without it.
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+Display *cx11_open_display(const char *name, int keyboard) {
+    pthread_mutex_lock(&open_lock);
+    if (!keyboard) XkbIgnoreExtension(True);
+    Display *display = XOpenDisplay(name);
+    if (!keyboard) XkbIgnoreExtension(False);
+    pthread_mutex_unlock(&open_lock);
+    return display;
 }
 
 int cx11_take_last_error(cx11_error_record *out) {

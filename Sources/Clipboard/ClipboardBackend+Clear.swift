@@ -56,7 +56,9 @@ extension ClipboardBackend {
     /// Leaves the X selection with no owner, on a connection of its own.
     private static func clearX11(_ selection: Selection, displayName: String) throws(ClipboardError) {
         let display: Display
-        do { display = try Display(name: displayName) } catch { throw .cannotOpenDisplay(name: displayName) }
+        do { display = try Display(name: displayName, keyboard: false) } catch {
+            throw .cannotOpenDisplay(name: displayName)
+        }
         let server = SelectionServer(display: display, selection: selection, text: [])
         guard server.clearOwnership() else {
             throw .timedOut(selection, seconds: SelectionServer.timestampTimeout.seconds)

@@ -49,7 +49,9 @@ public enum SelectionOwnerProcess {
         // by the time the URL is (about 5 ms off the hotkey path).
         guard let name = environment["DISPLAY"], !name.isEmpty else { return report(.noDisplay, exitStatus: 69) }
         let display: Display
-        do { display = try Display(name: name) } catch { return report(.cannotOpenDisplay, exitStatus: 69) }
+        do { display = try Display(name: name, keyboard: false) } catch {
+            return report(.cannotOpenDisplay, exitStatus: 69)
+        }
         let server = SelectionServer(display: display, selection: selection, text: [])
         server.fetchTimestamp()
         switch OwnerPayload.receive() {

@@ -13,10 +13,11 @@ import X11Interop
 /// 3. Convert to `UTF8_STRING`, the best text target and the one nearly every owner offers.
 ///    An answer of another type (some owners send what they hold whatever was asked) counts
 ///    as a refusal.
-///    `TARGETS` is asked first (into a second property), and its answer is looked at before
-///    `UTF8_STRING` is asked: one round trip more, since two conversions asked at once are
-///    too much for some owners (mutter 43's XWayland bridge answers one of them and drops the
-///    other, so the read timed out: GNOMEEndToEndTests' image case). An owner that offers the
+///    `TARGETS` is asked first (into a second property), and answered before `UTF8_STRING` is
+///    asked (the request that reads TARGETS' answer carries it): one round trip more, since
+///    two conversions asked at once are too much for some owners (mutter 43's XWayland bridge
+///    answers one of them and drops the other, so the read timed out: GNOMEEndToEndTests'
+///    image case). An owner that offers the
 ///    password manager's mark with the value `secret` (`PasswordManagerHint`) is refused
 ///    (`ClipboardError.markedSecret`) and its text never read.
 /// 4. Only when the owner refuses that: look at its `TARGETS` and pick the best text target it
@@ -169,8 +170,12 @@ struct SelectionReader {
         } else {
             sendConversion(to: targets, into: targetsProperty, time: time)
             display.flush()
-            offered = try awaitConversion(to: targets, into: targetsProperty) ? readTargets() : nil
+            let targetsAnswered = try awaitConversion(to: targets, into: targetsProperty)
+            // The owner has answered TARGETS: UTF8_STRING is asked now, and the request rides
+            // with the one that reads TARGETS' answer (one round trip for both; still one
+            // conversion at a time for the owner).
             sendConversion(to: utf8String, into: property, time: time)
+            offered = targetsAnswered ? readTargets() : nil
             display.flush()
             let isAnswered = try awaitConversion(to: utf8String, into: property)
             if let offered { try refuseIfMarkedSecret(offered: offered, time: time) }

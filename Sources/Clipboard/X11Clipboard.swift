@@ -120,9 +120,10 @@ public struct X11Clipboard: Clipboard, Sendable {
         return try spawnOwner(for: selection)
     }
 
-    /// Opens the display in effect.
+    /// Opens the display in effect, without the keyboard extension: a clipboard connection
+    /// reads no key (two round trips fewer, `Display(name:keyboard:)`).
     func openDisplay() throws(ClipboardError) -> Display {
         guard let name = resolvedDisplayName else { throw .noDisplay }
-        do { return try Display(name: name) } catch { throw .cannotOpenDisplay(name: name) }
+        do { return try Display(name: name, keyboard: false) } catch { throw .cannotOpenDisplay(name: name) }
     }
 }

@@ -140,7 +140,7 @@ public enum FileSystem {
         if status.kind != .regular { throw .invalidArgument }
         var bytes: [UInt8] = []
         do {
-            try file.forEachChunk(chunkSize: 64 << 10) { chunk in
+            try file.forEachChunk(chunkSize: readChunkSize(forFileOf: status.size)) { chunk in
                 bytes += chunk
                 if bytes.count > limit { throw Errno.fileTooLarge }
             }
@@ -150,6 +150,14 @@ public enum FileSystem {
             preconditionFailure("only Errno is thrown here: \(error)")
         }
         return Contents(bytes: bytes, status: status)
+    }
+
+    /// The buffer `readFile` reads into: the file's size and one byte more (the read that sees
+    /// the end), from 512 bytes to 64 KiB. A config of a few lines no longer has 64 KiB zeroed
+    /// for it at every start (issue 44; the heap's pages are touched later all the same, so
+    /// the page faults stay); a file that grew since `fstat` is read on to its end all the same.
+    static func readChunkSize(forFileOf size: Int64) -> Int {
+        Int(min(max(size, 511), (64 << 10) - 1)) + 1
     }
 
     /// Reads a file in chunks, handing each to `body` (see `FileDescriptor.forEachChunk`).

@@ -13,8 +13,13 @@ extension Display {
     }
 
     /// Interns several atoms in one round trip. Wraps `XInternAtoms`.
+    ///
+    /// Each name is asked once, however often it is listed (Xlib would send a request and read
+    /// a reply for every copy), and the protocol's predefined atoms are never asked
+    /// (`predefinedAtoms`, in the cache from the start).
     public func atoms(_ names: [String]) -> [Atom] {
-        let missing = names.filter { atomCache[$0] == nil }
+        var listed = Set<String>()
+        let missing = names.filter { atomCache[$0] == nil && listed.insert($0).inserted }
         if !missing.isEmpty {
             var cStrings = missing.map { strdup($0) }
             defer { cStrings.forEach { free($0) } }
@@ -24,6 +29,14 @@ extension Display {
         }
         return names.map { atomCache[$0]! }
     }
+
+    /// The atoms the core protocol defines, with the same value on every server (`X11/Xatom.h`;
+    /// those a clipboard or a window of ours names): known without a round trip.
+    static let predefinedAtoms: [String: Atom] = [
+        "PRIMARY": Atom(rawValue: 1), "SECONDARY": Atom(rawValue: 2), "ATOM": Atom(rawValue: 4),
+        "CARDINAL": Atom(rawValue: 6), "INTEGER": Atom(rawValue: 19), "STRING": Atom(rawValue: 31),
+        "WINDOW": Atom(rawValue: 33), "WM_NAME": Atom(rawValue: 39), "WM_CLASS": Atom(rawValue: 67),
+    ]
 
     /// The name of `atom`, or nil for `None` or an atom the server does not know.
     ///

@@ -157,6 +157,20 @@ struct FileDescriptorTests {
         #expect(throws: Errno.noSuchFileOrDirectory) { try FileSystem.removeDirectory(sub) }
     }
 
+    @Test("readFile sizes its buffer by the file (512 bytes to 64 KiB) and reads every size whole")
+    func readFileBufferSizes() throws {
+        #expect(FileSystem.readChunkSize(forFileOf: 0) == 512)
+        #expect(FileSystem.readChunkSize(forFileOf: 30) == 512)
+        #expect(FileSystem.readChunkSize(forFileOf: 4096) == 4097)
+        #expect(FileSystem.readChunkSize(forFileOf: 1 << 30) == 64 << 10)
+        let folder = try TemporaryFolder()
+        for count in [0, 1, 511, 512, 513, 4096, (64 << 10) - 1, 64 << 10, (64 << 10) + 1, 200_000] {
+            let path = folder.file("file-\(count)")
+            try FileDescriptor.open(path, .writeOnly, options: .create).writeAll(pattern(count: count))
+            #expect(try FileSystem.readFile(path).bytes == pattern(count: count), "\(count) bytes")
+        }
+    }
+
     @Test("release hands the number on unclosed; withUnowned lends one without closing it")
     func ownership() throws {
         let pair = try FileDescriptor.makeSocketPair()

@@ -1,6 +1,7 @@
+import Foundation
 import Testing
 import TestSupport
-import X11Interop
+@testable import X11Interop
 
 /// Xlib through `Display`, against a private Xvfb per test.
 @Suite("Display under Xvfb", .tags(.x11), .needsXServer)
@@ -20,6 +21,20 @@ struct DisplayTests: ScopedSuite {
         #expect(batch.name(of: atoms[0]) == "CLIPBOARD")
         // The batch is cached: asking again needs no server.
         #expect(batch.atoms(names) == atoms)
+    }
+
+    @Test("a batch asks each name once and never a predefined atom, whose values are the server's", .xvfb)
+    func atomsBatchRequests() throws {
+        let display = try Display(name: xvfb.display)
+        defer { display.close() }
+        let unique = "PASTE_TEST_\(UInt32.random(in: 0...UInt32.max))"
+        let before = display.nextRequestSerial
+        let atoms = display.atoms(["CLIPBOARD", unique, "CLIPBOARD", "STRING", "INTEGER", unique, "PRIMARY"])
+        #expect(display.nextRequestSerial - before == 2, "one InternAtom each for CLIPBOARD and the new name")
+        #expect(atoms[0] == atoms[2] && atoms[1] == atoms[5])
+        // The server names the predefined values as the table does.
+        let predefined = Display.predefinedAtoms.sorted { $0.key < $1.key }
+        #expect(display.names(of: predefined.map(\.value)) == predefined.map(\.key))
     }
 
     @Test("a property written is read back byte-exact, as 8-bit data of its type", .xvfb)
@@ -49,6 +64,28 @@ struct DisplayTests: ScopedSuite {
         let time = try display.serverTime(using: window, before: .now + .seconds(10))
         display.setSelectionOwner(selection, to: window, at: time)
         #expect(display.selectionOwner(selection) == window)
+    }
+
+    @Test(
+        "a connection opened without the keyboard sends two requests fewer (no XKEYBOARD) and owns a selection the same",
+        .xvfb, .disabled(if: ProcessInfo.processInfo.environment["XKB_FORCE"] != nil, "XKB_FORCE keeps the keyboard"))
+    func withoutKeyboard() throws {
+        let keyboard = try Display(name: xvfb.display)
+        defer { keyboard.close() }
+        let plain = try Display(name: xvfb.display, keyboard: false)
+        defer { plain.close() }
+        // XOpenDisplay's QueryExtension(XKEYBOARD) and XkbUseExtension are not sent.
+        #expect(keyboard.nextRequestSerial - plain.nextRequestSerial == 2)
+        // The switch is Xlib's, process-wide: it is set back after the open.
+        let after = try Display(name: xvfb.display)
+        defer { after.close() }
+        #expect(after.nextRequestSerial == keyboard.nextRequestSerial)
+        let window = plain.createWindow()
+        let selection = plain.atom("PASTE_TEST_SELECTION")
+        let time = try plain.serverTime(using: window, before: .now + .seconds(10))
+        plain.setSelectionOwner(selection, to: window, at: time)
+        #expect(plain.selectionOwner(selection) == window)
+        #expect(keyboard.selectionOwner(selection) == window, "the server says so to every client")
     }
 
     @Test("a display that cannot be reached is an error, not a crash")

@@ -38,6 +38,13 @@ typedef struct cx11_error_record {
 /// Installs the recording error handler and the exiting I/O error handler; later calls do nothing.
 void cx11_install_handlers(void);
 
+/// Opens a connection like `XOpenDisplay`; with `keyboard` 0, without the XKEYBOARD extension
+/// (`XkbIgnoreExtension` around the open: Xlib then skips its QueryExtension and UseExtension,
+/// two round trips at every connection). For connections that never read a key, such as the
+/// clipboard's; `XKB_FORCE` in the environment keeps the extension. The flag is Xlib's one
+/// process-wide switch, so every open goes through here, one at a time.
+Display *cx11_open_display(const char *name, int keyboard);
+
 /// Copies the last protocol error seen on this thread into `out` and clears it.
 /// Returns 1 when there was one, 0 otherwise.
 int cx11_take_last_error(cx11_error_record *out);
