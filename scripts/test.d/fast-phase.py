@@ -10,9 +10,8 @@ it as a test process of its own (`BINARY --testing-library swift-testing --filte
 SKIP`). So the workers end within about one small item of each other, whatever the estimates
 were, instead of one finishing its fixed share a minute before the other.
 
-An item is one suite, or several suites whose measured time is under `SMALL` seconds together:
-a test process costs about 0.07 s of CPU to start and list its tests, and most of the 220-odd
-suites are in-process tests that take less than that. The order comes from the measured times
+An item is the next suites in order whose expected time is a (2 x workers)th of what is left
+(see `Queue`): many suites at first, single small ones at the end. The order comes from the measured times
 in `suite-times` beside this file (one line per suite: wall seconds, CPU seconds, name), from a
 run on the 2-core VM; a suite missing there counts as its tests times the median seconds per
 test of the suites that are there. Regenerate the table after adding or changing slow suites
@@ -43,7 +42,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TIMES = os.path.join(HERE, "suite-times")
-SMALL = 2.0  # seconds: suites measured under this are run together, up to this much per item
+SMALL = 2.0  # seconds: the least an item holds (a test process costs ~0.07 s of CPU to start)
 REPORT_OVER = 5.0  # seconds of wall: items that took longer are listed at the end
 
 
@@ -91,22 +90,35 @@ def estimate(counts, times):
     return {name: times[name][0] if name in times else count * default for name, count in counts.items()}
 
 
-def make_items(weights, group):
-    """The queue: lists of suites, the largest expected first; small suites packed together."""
-    items, small, small_weight = [], [], 0.0
-    for name, weight in sorted(weights.items(), key=lambda item: (-item[1], item[0])):
-        if not group or weight >= SMALL:
-            items.append(([name], weight))
-            continue
-        small.append(name)
-        small_weight += weight
-        if small_weight >= SMALL:
-            items.append((small, small_weight))
-            small, small_weight = [], 0.0
-    if small:
-        items.append((small, small_weight))
-    items.sort(key=lambda item: -item[1])
-    return [names for names, _ in items]
+class Queue:
+    """The suites left, the slowest first; `take` hands out the next item.
+
+    Guided self-scheduling: an item is the next suites in order until their expected time is a
+    (2 x workers)th of what is left (at least `SMALL` seconds, at least one suite). Early items
+    hold many suites, so a test process has tests enough to run at once (its thread pool runs as
+    many as it has threads, and a test waiting on a child or a backoff leaves its thread to
+    another); the last items are single small suites, so the workers end close together.
+    """
+
+    def __init__(self, weights, workers, one_suite_each):
+        self.left = sorted(weights.items(), key=lambda item: (-item[1], item[0]))
+        self.workers = workers
+        self.one_suite_each = one_suite_each
+        self.lock = threading.Lock()
+
+    def take(self):
+        with self.lock:
+            if not self.left:
+                return None
+            if self.one_suite_each:
+                return [self.left.pop(0)[0]]
+            target = max(SMALL, sum(weight for _, weight in self.left) / (2 * self.workers))
+            names, total = [], 0.0
+            while self.left and (not names or total < target):
+                name, weight = self.left.pop(0)
+                names.append(name)
+                total += weight
+            return names
 
 
 def pattern(names):
@@ -124,17 +136,16 @@ def main():
     skip = re.compile(arguments.skip)
     counts = list_suites(arguments.binary, skip)
     weights = estimate(counts, read_times())
-    queue = make_items(weights, group=not arguments.record_times)
+    queue = Queue(weights, arguments.processes, one_suite_each=arguments.record_times)
     lock = threading.Lock()
     results = []  # (names, wall, cpu, status)
     statuses = []
 
     def worker(index):
         while True:
-            with lock:
-                if not queue:
-                    return
-                names = queue.pop(0)
+            names = queue.take()
+            if names is None:
+                return
             start = time.monotonic()
             child = subprocess.Popen(
                 [arguments.binary, "--testing-library", "swift-testing",
