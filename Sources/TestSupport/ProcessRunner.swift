@@ -136,18 +136,39 @@ private final class OutputCollector: @unchecked Sendable {
     }
 }
 
-/// Waits until `condition` holds, checking every few milliseconds, or throws at the deadline.
+/// Waits until `condition` holds, or throws at the deadline.
 ///
-/// This is how tests synchronise: on a condition with a deadline, never on a bare sleep.
+/// This is how tests synchronise: on a condition with a deadline, never on a bare sleep. The
+/// condition is looked at first at once, then after pauses that grow from `WaitPace.first` by
+/// half each time up to `WaitPace.longest`, and never shorter than the last look took: a look
+/// that runs a program (`xclip -o`, `paste --history`) or asks a server must not take a core
+/// for the whole wait, as it did when it was repeated every 5 ms (its cost and ours then left
+/// the other tests less of the machine); a condition that holds soon is still seen within a
+/// few milliseconds. Its last look is at the deadline.
 public func waitUntil(
     _ what: String, timeout: Double = 10, _ condition: () throws -> Bool
 ) throws {
     let deadline = Date().addingTimeInterval(timeout)
+    var pause = WaitPace.first
     while true {
+        let looked = Date()
         if try condition() { return }
-        if Date() > deadline { throw ConditionTimedOut(what: what, seconds: timeout) }
-        usleep(5_000)
+        let now = Date()
+        if now > deadline { throw ConditionTimedOut(what: what, seconds: timeout) }
+        let wait = min(max(pause, now.timeIntervalSince(looked)), deadline.timeIntervalSince(now))
+        usleep(useconds_t(max(wait, 0) * 1e6) + 1)
+        pause = min(pause * WaitPace.growth, WaitPace.longest)
     }
+}
+
+/// The pauses between two looks at a condition `waitUntil` waits for.
+enum WaitPace {
+    /// The first pause, in seconds.
+    static let first = 0.002
+    /// How much longer each pause is than the last.
+    static let growth = 1.5
+    /// The longest pause, in seconds: what a condition that held during it may be seen late.
+    static let longest = 0.1
 }
 
 /// Checks `condition` every quarter second for `seconds`, and throws the first time it does not
