@@ -192,7 +192,9 @@ struct StreamSecretInspectionTests {
         arguments: [4096, 9216, 9217, 65_536, 1 << 20])
     func nulRefusedByTheGuard(_ chunk: Int) {
         let filler = Array(repeating: UInt8(ascii: "x"), count: 79) + [0x0A]
-        let text = Array([[UInt8]](repeating: filler, count: 40_000).joined())
+        // Three chunks of text (at least 128 KiB): every place below, and no more bytes to scan
+        // 27 times in a debug build than the chunk size needs.
+        let text = Array([[UInt8]](repeating: filler, count: max(3 * chunk, 1 << 17) / filler.count + 1).joined())
         // Places at a chunk's start and end, inside the scanner's seam, lookbehind and lookahead,
         // and in the middle of a chunk.
         let places = [
