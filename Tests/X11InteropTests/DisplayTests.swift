@@ -68,14 +68,16 @@ struct DisplayTests: ScopedSuite {
 
     @Test(
         "a connection opened without the keyboard sends two requests fewer (no XKEYBOARD) and owns a selection the same",
-        .xvfb, .disabled(if: ProcessInfo.processInfo.environment["XKB_FORCE"] != nil, "XKB_FORCE keeps the keyboard"))
+        .xvfb)
     func withoutKeyboard() throws {
+        // Xlib's XKB_FORCE keeps the extension whatever the switch says: then nothing is saved.
+        let saved = ProcessInfo.processInfo.environment["XKB_FORCE"] == nil ? 2 : 0
         let keyboard = try Display(name: xvfb.display)
         defer { keyboard.close() }
         let plain = try Display(name: xvfb.display, keyboard: false)
         defer { plain.close() }
         // XOpenDisplay's QueryExtension(XKEYBOARD) and XkbUseExtension are not sent.
-        #expect(keyboard.nextRequestSerial - plain.nextRequestSerial == 2)
+        #expect(keyboard.nextRequestSerial - plain.nextRequestSerial == saved)
         // The switch is Xlib's, process-wide: it is set back after the open.
         let after = try Display(name: xvfb.display)
         defer { after.close() }
