@@ -115,7 +115,7 @@ struct TeeWriterTests {
         }
         try bytes[offset...].withUnsafeBytes { try tee.append($0) }
         try tee.flush()
-        #expect(try FileSystem.readFile(path).bytes == bytes)
+        #expect(try sameBytes(FileSystem.readFile(path).bytes, bytes))
         #expect(try FileSystem.status(ofPath: path).permissions == .ownerReadWrite)
     }
 
@@ -137,10 +137,10 @@ struct TeeWriterTests {
             try bytes[start..<min(bytes.count, start + 300_000)].withUnsafeBytes { try tee.append($0) }
         }
         try tee.flush()
-        #expect(try FileSystem.readFile(path).bytes == bytes)
+        #expect(try sameBytes(FileSystem.readFile(path).bytes, bytes))
         // Written once: only what followed the start went to the file.
         #expect(tee.bytesWritten == Int64(bytes.count - held))
-        #expect(seen.bytes == bytes)
+        #expect(sameBytes(seen.bytes, bytes))
     }
 
     @Test(
@@ -162,9 +162,9 @@ struct TeeWriterTests {
             }
             try tee.flush()
             // The bytes land whatever the observer said.
-            #expect(try FileSystem.readFile(path).bytes == bytes)
+            #expect(try sameBytes(FileSystem.readFile(path).bytes, bytes))
             if stopAfter == Int.max {
-                #expect(seen.bytes == bytes)
+                #expect(sameBytes(seen.bytes, bytes))
                 #expect(seen.calls == 4)
                 #expect(!tee.isObserverStopped)
             } else {
@@ -191,8 +191,8 @@ struct TeeWriterTests {
         }
         try bytes.withUnsafeBytes { try tee.append($0) }
         try tee.flush()
-        #expect(try FileSystem.readFile(path).bytes == bytes)
-        #expect(seen.bytes == bytes)
+        #expect(try sameBytes(FileSystem.readFile(path).bytes, bytes))
+        #expect(sameBytes(seen.bytes, bytes))
         #expect(seen.calls == 3 * TeeWriter.blockCount + 1)
     }
 
@@ -230,9 +230,9 @@ struct TeeWriterTests {
                 step = step * 7 + 4093
             }
             try tee.flush()
-            #expect(followed.bytes == bytes, "held \(held), observer stops after \(stopAfter)")
+            #expect(sameBytes(followed.bytes, bytes), "held \(held), observer stops after \(stopAfter)")
             #expect(followed.calls == (count + TeeWriter.blockSize - 1) / TeeWriter.blockSize)
-            #expect(try FileSystem.readFile(path).bytes == bytes)
+            #expect(try sameBytes(FileSystem.readFile(path).bytes, bytes))
             #expect(tee.bytesWritten == Int64(count - held))
             #expect(tee.isObserverStopped == (stopAfter <= observed.calls && count > 0))
             // Flushed again (as the handle does after any transfer): nothing more is followed.
