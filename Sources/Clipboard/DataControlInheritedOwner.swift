@@ -51,14 +51,8 @@ final class DataControlInheritedOwner: PreparedClipboardWrite {
         let kept = session.descriptorsToKeep
         switch try? CurrentProcess.fork() {
         case .child:
-            // The child: out of the caller's session and stdio (so `url=$(paste)` returns when
-            // the parent does), holding nothing but the connection and its waiting readers.
-            for stream in [StandardStream.input, .output, .error] { stream.redirectToNull() }
-            // Its command line is the parent's: none of the run's arguments stays readable there.
-            CurrentProcess.eraseArguments()
-            CurrentProcess.startSession()
-            CurrentProcess.closeInheritedDescriptors(keepingAll: kept)
-            CurrentProcess.leaveWorkingDirectory()
+            // The child, holding nothing but the connection and its waiting readers.
+            CurrentProcess.detachAsOwner(keepingAll: kept)
             // A reader that closes its pipe early must not end the owner.
             Signal.pipe.ignore()
             try? session.serve()

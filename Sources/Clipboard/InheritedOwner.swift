@@ -48,14 +48,8 @@ final class InheritedOwner: PreparedClipboardWrite {
         let connection = display.connectionFileDescriptor
         switch try? CurrentProcess.fork() {
         case .child:
-            // The child: out of the caller's session and stdio (so `url=$(paste)` returns when
-            // the parent does), holding nothing but the X connection.
-            for stream in [StandardStream.input, .output, .error] { stream.redirectToNull() }
-            // Its command line is the parent's: none of the run's arguments stays readable there.
-            CurrentProcess.eraseArguments()
-            CurrentProcess.startSession()
-            CurrentProcess.closeInheritedDescriptors(keeping: connection)
-            CurrentProcess.leaveWorkingDirectory()
+            // The child, holding nothing but the X connection.
+            CurrentProcess.detachAsOwner(keepingAll: [connection])
             server.askClipboardManagerToSave()
             server.serve()
             CurrentProcess.exitImmediately(0)

@@ -198,6 +198,19 @@ public enum CurrentProcess {
         _ = chdir("/")
     }
 
+    /// Makes a forked child a clipboard owner that outlives its parent: out of the caller's
+    /// stdio (so `url=$(paste)` returns when the parent does) and session, its command line
+    /// blanked (none of the run's arguments stays readable in `/proc`), holding no descriptor
+    /// but `kept`, and out of the working directory. The X11 and Wayland owners forked at the
+    /// hotkey (`InheritedOwner`, `DataControlInheritedOwner`) both begin so.
+    public static func detachAsOwner(keepingAll kept: [Int32]) {
+        for stream in [StandardStream.input, .output, .error] { stream.redirectToNull() }
+        eraseArguments()
+        startSession()
+        closeInheritedDescriptors(keepingAll: kept)
+        leaveWorkingDirectory()
+    }
+
     /// Closes every descriptor from 3 up but `kept`: what our caller's caller leaked to us
     /// without close-on-exec (`posix_spawn_file_actions_addclosefrom_np` is `_GNU_SOURCE`-only).
     ///
