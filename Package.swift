@@ -325,8 +325,10 @@ let package = Package(
         .executableTarget(
             name: "secret-guard-fp", dependencies: ["SecretGuard", "SystemInterop"], swiftSettings: safeSwift),
         // Writes the files generated from the option table: completions/ and docs/help.txt
-        // (`swift run paste-gen`; GeneratedFilesTests holds the repository's copies to it).
-        .executableTarget(name: "paste-gen", dependencies: ["PasteCLI", "SystemInterop"], swiftSettings: safeSwift),
+        // (`swift run paste-gen`; GeneratedFilesTests holds the repository's copies to it), and the
+        // secret guard's built-in search plan, Sources/CSecretScan/csecret_scan_builtin.h (SecretPlanFileTests).
+        .executableTarget(
+            name: "paste-gen", dependencies: ["PasteCLI", "SecretGuard", "SystemInterop"], swiftSettings: safeSwift),
         // libFuzzer targets, one per executable (libFuzzer's `main` drives `LLVMFuzzerTestOneInput`):
         // scripts/fuzz builds them with `swift build --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address`
         // in a scratch folder of their own; a plain build makes programs that say so and exit.

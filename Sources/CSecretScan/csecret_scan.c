@@ -6,6 +6,7 @@
 // positions whose pair is a trigger's, so the text the rules turn away most often (the colons
 // of log lines' timestamps, `auth` in `author`) never leaves this file.
 #include "csecret_scan.h"
+#include "csecret_scan_builtin.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -36,7 +37,10 @@ struct shape_test {
 #define BUCKETS 16
 
 struct csecret_scan {
-    uint8_t groups[CSECRET_SCAN_PAIRS];
+    /// The tables: the built-in search's point at the static constants of csecret_scan_builtin.h
+    /// (generated at build time, read-only data of the binary, never copied), another search's at
+    /// its copies, in its own allocation (`csecret_scan_create`). `CSECRET_SCAN_PAIRS` entries.
+    const uint8_t *groups;
     /// The AVX-512 kernel's filter (see `assign_buckets`): for the first byte of a pair, its
     /// second and the byte after it (`classes[stage]`), the buckets of the ASCII bytes in two
     /// halves of eight bits (`[half][byte]`), and the buckets that take every byte from 128 up
@@ -59,17 +63,17 @@ struct csecret_scan {
     pthread_mutex_t plan_lock;
     atomic_size_t portable_bytes;
     size_t member_count;
-    float frequencies[256];
+    const float *frequencies;  // 256
     /// The vector kernels' quick test of the members' shapes (see `plan_shape_tests`; only when
     /// one runs): for member `m`, `shape_tests[shape_test_of[m]]`, or none when
     /// `shape_test_of[m]` is -1.
     int32_t *shape_test_of;
     struct shape_test *shape_tests;
     size_t group_count;
-    uint64_t *followers;  // 4 words per group
-    uint32_t *member_starts;
-    csecret_scan_member *members;
-    csecret_scan_run *runs;
+    const uint64_t *followers;  // 4 words per group
+    const uint32_t *member_starts;
+    const csecret_scan_member *members;
+    const csecret_scan_run *runs;
 };
 
 
@@ -390,55 +394,102 @@ static void plan_shape_tests(csecret_scan *scan, size_t member_count) {
     }
 }
 
-csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followers, size_t group_count,
-                                  const uint32_t *member_starts, const csecret_scan_member *members,
-                                  size_t member_count, const csecret_scan_run *runs, size_t run_count,
-                                  const float *byte_frequencies) {
-    size_t follower_bytes = 4 * group_count * sizeof(uint64_t);
-    size_t start_bytes = (group_count + 1) * sizeof(uint32_t);
-    size_t member_bytes = member_count * sizeof(csecret_scan_member);
-    size_t run_bytes = run_count * sizeof(csecret_scan_run);
+/// A search of `member_count` members, with `extra` bytes (a multiple of 8) after the struct for
+/// the caller's copies of its tables, then the vector kernels' shape tests (only where one runs):
+/// one allocation, NULL when out of memory. Sets all but the tables.
+static csecret_scan *allocate(size_t member_count, size_t extra) {
     // The vector kernels' plans only where one runs: the portable kernel needs none of them.
     unsigned kernels = runnable_kernels();
     int vector = kernels != 1u << CSECRET_SCAN_PORTABLE;
     size_t test_bytes = vector ? member_count * sizeof(struct shape_test) : 0;
     size_t test_of_bytes = vector ? member_count * sizeof(int32_t) : 0;
-    // One allocation: the struct, then the members, runs and followers (8-byte aligned), the
-    // member starts, which shape test is each member's and the tests (4-byte aligned).
-    csecret_scan *scan = malloc(sizeof(csecret_scan) + member_bytes + run_bytes + follower_bytes + start_bytes
-                                + test_of_bytes + test_bytes);
+    csecret_scan *scan = malloc(sizeof(csecret_scan) + extra + test_of_bytes + test_bytes);
     if (scan == NULL) return NULL;
-    uint8_t *next = (uint8_t *)(scan + 1);
-    scan->members = (csecret_scan_member *)next;
-    next += member_bytes;
-    scan->runs = (csecret_scan_run *)next;
-    next += run_bytes;
-    scan->followers = (uint64_t *)next;
-    next += follower_bytes;
-    scan->member_starts = (uint32_t *)next;
-    next += start_bytes;
+    uint8_t *next = (uint8_t *)(scan + 1) + extra;
     scan->shape_test_of = (int32_t *)next;
     next += test_of_bytes;
     scan->shape_tests = (struct shape_test *)next;
-    memcpy(scan->groups, groups, CSECRET_SCAN_PAIRS);
-    scan->group_count = group_count;
-    if (member_bytes > 0) memcpy(scan->members, members, member_bytes);
-    if (run_bytes > 0) memcpy(scan->runs, runs, run_bytes);
-    memcpy(scan->followers, followers, follower_bytes);
-    // No byte follows group 0 (no pair): the AVX2 kernel tests the follower without a branch
-    // on the group.
-    memset(scan->followers, 0, 4 * sizeof(uint64_t));
-    memcpy(scan->member_starts, member_starts, start_bytes);
     scan->kernels = kernels;
     scan->fastest = CSECRET_SCAN_PORTABLE;
     if (kernels & 1u << CSECRET_SCAN_AVX2) scan->fastest = CSECRET_SCAN_AVX2;
     if (kernels & 1u << CSECRET_SCAN_AVX512_VBMI) scan->fastest = CSECRET_SCAN_AVX512_VBMI;
     scan->member_count = member_count;
-    memcpy(scan->frequencies, byte_frequencies, sizeof scan->frequencies);
     atomic_init(&scan->planned, !vector);
     atomic_init(&scan->portable_bytes, 0);
     pthread_mutex_init(&scan->plan_lock, NULL);
     return scan;
+}
+
+csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followers, size_t group_count,
+                                  const uint32_t *member_starts, const csecret_scan_member *members,
+                                  size_t member_count, const csecret_scan_run *runs, size_t run_count,
+                                  const float *byte_frequencies) {
+    size_t member_bytes = member_count * sizeof(csecret_scan_member);
+    size_t run_bytes = run_count * sizeof(csecret_scan_run);
+    size_t follower_bytes = 4 * group_count * sizeof(uint64_t);
+    size_t frequency_bytes = 256 * sizeof(float);
+    size_t start_bytes = ((group_count + 1) * sizeof(uint32_t) + 7) & ~(size_t)7;
+    // The copies after the struct: the members, runs and followers (8-byte aligned), the pair
+    // table, the frequencies and the member starts.
+    csecret_scan *scan = allocate(
+        member_count, member_bytes + run_bytes + follower_bytes + CSECRET_SCAN_PAIRS + frequency_bytes + start_bytes);
+    if (scan == NULL) return NULL;
+    uint8_t *next = (uint8_t *)(scan + 1);
+    if (member_bytes > 0) memcpy(next, members, member_bytes);
+    scan->members = (const csecret_scan_member *)next;
+    next += member_bytes;
+    if (run_bytes > 0) memcpy(next, runs, run_bytes);
+    scan->runs = (const csecret_scan_run *)next;
+    next += run_bytes;
+    memcpy(next, followers, follower_bytes);
+    // No byte follows group 0 (no pair): the AVX2 kernel tests the follower without a branch
+    // on the group.
+    memset(next, 0, 4 * sizeof(uint64_t));
+    scan->followers = (const uint64_t *)next;
+    next += follower_bytes;
+    memcpy(next, groups, CSECRET_SCAN_PAIRS);
+    scan->groups = next;
+    next += CSECRET_SCAN_PAIRS;
+    memcpy(next, byte_frequencies, frequency_bytes);
+    scan->frequencies = (const float *)next;
+    next += frequency_bytes;
+    memcpy(next, member_starts, (group_count + 1) * sizeof(uint32_t));
+    scan->member_starts = (const uint32_t *)next;
+    scan->group_count = group_count;
+    return scan;
+}
+
+csecret_scan *csecret_scan_create_builtin(void) {
+    csecret_scan *scan = allocate(BUILTIN_MEMBERS, 0);
+    if (scan == NULL) return NULL;
+    scan->groups = builtin_groups;
+    scan->followers = builtin_followers;
+    scan->group_count = BUILTIN_GROUPS;
+    scan->member_starts = builtin_member_starts;
+    scan->members = builtin_members;
+    scan->runs = builtin_runs;
+    scan->frequencies = builtin_frequencies;
+    return scan;
+}
+
+const csecret_scan_trigger *csecret_scan_builtin_triggers(size_t *count) {
+    *count = BUILTIN_TRIGGERS;
+    return builtin_triggers;
+}
+
+const uint32_t *csecret_scan_builtin_member_starts(size_t *count) {
+    *count = BUILTIN_GROUPS + 1;
+    return builtin_member_starts;
+}
+
+const uint32_t *csecret_scan_builtin_member_triggers(size_t *count) {
+    *count = BUILTIN_MEMBERS;
+    return builtin_member_triggers;
+}
+
+const uint8_t *csecret_scan_builtin_literals(size_t *count) {
+    *count = BUILTIN_LITERAL_BYTES;
+    return builtin_literals;
 }
 
 /// Makes the vector kernels' plans, once, on the first search that runs one (any thread): the

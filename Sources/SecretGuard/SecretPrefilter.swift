@@ -12,10 +12,15 @@ import SecretScanInterop
 /// eight bytes of the literals that chose it and their rows' shapes (`SecretRule.shape`), so
 /// that the scanner is handed only the positions where a literal is. Every trigger literal
 /// contains its pair, so nothing a trigger would find is skipped.
+///
+/// The derivation is `Plan`. For the built-in table (`shared`) it runs at build time, not in
+/// paste: `swift run paste-gen` writes the plan as C constants (CSecretScan's
+/// csecret_scan_builtin.h), which the search reads where they lie. Planning it at every start
+/// was 1.9 M instructions and some 60 page faults of every run (issue 44).
 final class SecretPrefilter: Sendable {
     /// One trigger literal: where its pair sits in it, and which row it belongs to. Plain
     /// integers only, so looking at one costs no reference counting.
-    struct Entry: Sendable {
+    struct Entry: Sendable, Equatable {
         /// Where the literal's bytes start in `literals`.
         var literalStart: Int
         var literalCount: Int
@@ -35,37 +40,36 @@ final class SecretPrefilter: Sendable {
         var fold: UInt64
     }
 
-    /// A test that rejects most false triggers with a few byte comparisons.
-    enum QuickTest: Sendable {
-        case none
+    /// A test that rejects most false triggers with a few byte comparisons (its number in the
+    /// built-in table: `csecret_scan_trigger.quick_test`).
+    enum QuickTest: Int, Sendable {
+        case none = 0
         /// The literal starts a word (`SecretText.startsWord`).
-        case startsWord
+        case startsWord = 1
         /// The literal ends a key name that a separator follows (`SecretRule.mayAssign`).
-        case endsKey
+        case endsKey = 2
     }
 
-    /// The pair `(first, second)` at index `first | second << 8` names its group (0: none).
-    let groups: [UInt8]
-    /// The entries of group `g` are `members[memberStarts[g]..<memberStarts[g + 1]]`.
+    /// The entries of group `g` (the pair table's, `Plan.groups`) are
+    /// `members[memberStarts[g]..<memberStarts[g + 1]]`.
     let memberStarts: [Int]
     let members: [Int]
     let entries: [Entry]
     /// The bytes of every literal, one after another.
     let literals: [UInt8]
-    let rules: [SecretRule]
-    /// For each row, the decoding it runs (`SecretRule.Check.decoded`), or nil: read at every
-    /// candidate instead of the row's check, which would copy its payload.
-    let ruleDecodings: [SecretDecoding?]
+    /// The pair table and the follower sets (`Plan.groups`, `Plan.followers`), nil for the
+    /// built-in table's: its search reads the generated constants, and nothing in a run needs
+    /// them in Swift (`groups`, `followers`).
+    private let ownGroups: [UInt8]?
+    private let ownFollowers: [UInt64]?
+    /// The rows and their decodings, nil for the built-in table's: `SecretRule.table` is made
+    /// at the first candidate that needs a row, not at start-up (`rules`, `ruleDecodings`).
+    private let ownRules: [SecretRule]?
+    private let ownRuleDecodings: [SecretDecoding?]?
     /// The decodings that run around their own trigger literals (`SecretDecoder.table`).
     let decoders: [SecretDecoder]
-    /// Which bytes may follow group `g`'s pair: bit `b` of the 256-bit set in words
-    /// `4g..<4g+4` is set when some member's literal has byte `b` (in either case when it
-    /// ignores case) right after its pair, or has nothing after it. A hit whose next byte is
-    /// not in the set cannot start any member: one test instead of one per member (text that
-    /// is full of a pair, `gh` in `abcdefghij`, no longer pays for five `gh…_` prefixes).
-    let followers: [UInt64]
-    /// The search for the candidates (a copy of `groups` and `followers`, with each group's
-    /// members: their literals' first eight bytes and their rows' shapes).
+    /// The search for the candidates: the pair table, each group's followers and members (their
+    /// literals' first eight bytes and their rows' shapes).
     ///
     /// PERF(guard-text): where the processor has AVX-512 VBMI, a vector kernel tests 64
     /// positions a step against the groups in sixteen buckets (exact classes of a position's
@@ -80,117 +84,75 @@ final class SecretPrefilter: Sendable {
     /// byte frequencies below place the groups in the buckets.
     let search: CandidateSearch
 
-    /// The prefilter of the built-in table.
-    static let shared = SecretPrefilter(rules: SecretRule.table)
+    /// The pair `(first, second)` at index `first | second << 8` names its group (0: none), as
+    /// the plan gives it (`Plan.groups`): for the built-in table, planned again here on first use
+    /// (by the tests; the search reads the generated constants, which SecretPlanFileTests holds to
+    /// the plan).
+    var groups: [UInt8] { ownGroups ?? Self.builtInPlan.groups }
 
-    /// The prefilter of `rules` and `decoders`: the rows' trigger literals, then the decoders'.
-    init(rules: [SecretRule], decoders: [SecretDecoder] = SecretDecoder.table) {
-        self.rules = rules
-        ruleDecodings = rules.map { rule -> SecretDecoding? in
+    /// Which bytes may follow group `g`'s pair (`Plan.followers`), as `groups`.
+    var followers: [UInt64] { ownFollowers ?? Self.builtInPlan.followers }
+
+    static let builtInPlan = Plan.builtIn
+
+    /// The rows, for each a candidate's entry may name (`Entry.rule`).
+    var rules: [SecretRule] { ownRules ?? SecretRule.table }
+
+    /// For each row, the decoding it runs (`SecretRule.Check.decoded`), or nil: read at every
+    /// candidate instead of the row's check, which would copy its payload.
+    var ruleDecodings: [SecretDecoding?] { ownRuleDecodings ?? Self.builtInRuleDecodings }
+
+    static let builtInRuleDecodings = decodings(of: SecretRule.table)
+
+    static func decodings(of rules: [SecretRule]) -> [SecretDecoding?] {
+        rules.map { rule -> SecretDecoding? in
             guard case .decoded(let decoding) = rule.check else { return nil }
             return decoding
         }
+    }
+
+    /// The prefilter of the built-in table (`SecretRule.table`, `SecretDecoder.table`), planned at
+    /// build time: its tables are the static constants of CSecretScan's csecret_scan_builtin.h,
+    /// which `swift run paste-gen` writes from `Plan.builtIn` (SecretPlanFileTests fails while
+    /// the file differs from the table). Making it costs a copy of the few hundred entries; the
+    /// pair table is read where it lies, a page at a time as the search touches it.
+    static let shared = SecretPrefilter(builtIn: CandidateSearch.BuiltInTable())
+
+    /// The prefilter of `rules` and `decoders`, planned here (`Plan`): the rows' trigger
+    /// literals, then the decoders'.
+    init(rules: [SecretRule], decoders: [SecretDecoder] = SecretDecoder.table) {
+        let plan = Plan(rules: rules, decoders: decoders)
+        ownGroups = plan.groups
+        ownFollowers = plan.followers
+        ownRules = rules
+        ownRuleDecodings = Self.decodings(of: rules)
         self.decoders = decoders
-        var triggers: [(literal: [UInt8], ignoresCase: Bool, quickTest: QuickTest, rule: Int)] = []
-        var shapes: [[CandidateSearch.Run]] = []
-        for (index, rule) in rules.enumerated() {
-            let shape = rule.shape.map {
-                CandidateSearch.Run(
-                    low: $0.set.low, high: $0.set.high, minimum: $0.length.lowerBound, maximum: $0.length.upperBound)
-            }
-            for trigger in rule.triggers {
-                triggers.append((Array(trigger.utf8), rule.ignoresCase, rule.quickTest, index))
-                shapes.append(shape)
-            }
-        }
-        for (index, decoder) in decoders.enumerated() {
-            for trigger in decoder.triggers {
-                triggers.append((Array(trigger.utf8), decoder.ignoresCase, .none, rules.count + index))
-                shapes.append([])
-            }
-        }
-        var entries: [Entry] = []
-        var literals: [UInt8] = []
-        for trigger in triggers {
-            let literal = trigger.literal
-            let offset = Self.rarestPair(in: literal, ignoringCase: trigger.ignoresCase)
-            var prefix: UInt64 = 0
-            var mask: UInt64 = 0
-            var fold: UInt64 = 0
-            for (position, byte) in literal.prefix(8).enumerated() {
-                let shift = UInt64(position * 8)
-                let folds = trigger.ignoresCase && Self.otherCase(byte) != nil
-                prefix |= UInt64(folds ? byte | 0x20 : byte) << shift
-                mask |= 0xff << shift
-                if folds { fold |= 0x20 << shift }
-            }
-            entries.append(
-                Entry(
-                    literalStart: literals.count, literalCount: literal.count, ignoresCase: trigger.ignoresCase,
-                    pairOffset: offset, rule: trigger.rule, quickTest: trigger.quickTest, prefix: prefix, mask: mask,
-                    fold: fold))
-            literals += literal
-        }
-        // A group for each pair some literal chose (in every letter case when it ignores case),
-        // numbered in the order of the pairs: sorting, not hashing, keeps this cheap at start-up.
-        var pairs: [(pair: Int, entry: Int)] = []
-        for (index, entry) in entries.enumerated() {
-            let first = literals[entry.literalStart + entry.pairOffset]
-            let second = literals[entry.literalStart + entry.pairOffset + 1]
-            let spelled = Self.spellings(of: first, second, ignoringCase: entry.ignoresCase)
-            for spelling in 0..<spelled.count { pairs.append((spelled[spelling], index)) }
-        }
-        pairs.sort { $0.pair != $1.pair ? $0.pair < $1.pair : $0.entry < $1.entry }
-        var groups = [UInt8](repeating: 0, count: CandidateSearch.pairCount)
-        var starts = [0, 0]  // group 0 (no trigger) has no members
-        var members: [Int] = []
-        members.reserveCapacity(pairs.count)
-        for (position, item) in pairs.enumerated() {
-            if position > 0 && pairs[position - 1].pair != item.pair {
-                starts.append(members.count)
-            }
-            precondition(starts.count - 1 < 256, "more than 255 distinct trigger pairs")
-            groups[item.pair] = UInt8(starts.count - 1)
-            members.append(item.entry)
-        }
-        starts.append(members.count)
-        var followers = [UInt64](repeating: 0, count: 4 * (starts.count - 1))
-        for group in 1..<(starts.count - 1) {
-            for member in starts[group]..<starts[group + 1] {
-                let entry = entries[members[member]]
-                let next = entry.pairOffset + 2
-                guard next < entry.literalCount else {
-                    for word in 0..<4 { followers[4 * group + word] = ~0 }
-                    break
-                }
-                // No array per literal: this runs at the first scan of every process.
-                let byte = literals[entry.literalStart + next]
-                followers[4 * group + Int(byte >> 6)] |= 1 << UInt64(byte & 63)
-                if entry.ignoresCase, let other = Self.otherCase(byte) {
-                    followers[4 * group + Int(other >> 6)] |= 1 << UInt64(other & 63)
-                }
-            }
-        }
-        self.followers = followers
-        self.groups = groups
-        self.memberStarts = starts
-        self.members = members
-        self.entries = entries
-        self.literals = literals
-        var groupMembers: [[CandidateSearch.Member]] = [[]]
-        for group in 1..<(starts.count - 1) {
-            groupMembers.append(
-                members[starts[group]..<starts[group + 1]].map { index in
-                    let entry = entries[index]
-                    return CandidateSearch.Member(
-                        pairOffset: entry.pairOffset, length: entry.literalCount, prefix: entry.prefix,
-                        mask: entry.mask, fold: entry.fold, shape: shapes[index],
-                        startsWord: entry.quickTest == .startsWord, endsKey: entry.quickTest == .endsKey)
-                })
-        }
+        memberStarts = plan.memberStarts
+        members = plan.members
+        entries = plan.entries
+        literals = plan.literals
         search = CandidateSearch(
-            groups: groups, followers: followers, members: groupMembers,
-            byteFrequencies: (0..<256).map { Float(Self.filterFrequency(UInt8($0))) })
+            groups: plan.groups, followers: plan.followers, members: plan.searchMembers,
+            byteFrequencies: plan.byteFrequencies)
+    }
+
+    private init(builtIn table: CandidateSearch.BuiltInTable) {
+        ownGroups = nil
+        ownFollowers = nil
+        ownRules = nil
+        ownRuleDecodings = nil
+        decoders = SecretDecoder.table
+        memberStarts = table.memberStarts
+        members = table.memberTriggers
+        literals = table.literals
+        entries = table.triggers.map { trigger in
+            Entry(
+                literalStart: trigger.literalStart, literalCount: trigger.literalCount, ignoresCase: trigger.ignoresCase,
+                pairOffset: trigger.pairOffset, rule: trigger.owner,
+                quickTest: QuickTest(rawValue: trigger.quickTest) ?? .none, prefix: trigger.prefix, mask: trigger.mask,
+                fold: trigger.fold)
+        }
+        search = table.search
     }
 
     /// The bytes of an entry's literal.
@@ -237,7 +199,7 @@ final class SecretPrefilter: Sendable {
     }
 
     /// The table indices of a pair, in every letter case when `ignoringCase`: up to four, held
-    /// without an allocation (this runs for every pair of every literal at start-up).
+    /// without an allocation.
     struct Spellings: Sendable {
         var count = 0
         var pairs = InlineArray<4, Int>(repeating: 0)
@@ -347,7 +309,7 @@ final class SecretPrefilter: Sendable {
             079 089 099 3'9 4'9 599 7,9 8,9 9.9 <(9 @d9 BI9 FL9 IA9 IP9 MI9 OW9 UN9 UP9 ],9 ``9 gP9 k:9 x99 xP9
             {}9 'H8 +=8 .j8 6'8 AM8 C78 CI8 EK8 FO8 OD8 OF8 PO8 SH8 US8 W,8 [18 _F8 za8
             """#
-        // Parsed byte by byte: this runs at the first scan of every process.
+        // Parsed byte by byte: for the plans made at run time (the built-in one is made at build time).
         var pairs: [Int: Double] = [:]
         pairs.reserveCapacity(400)
         let bytes = Array(list.utf8)

@@ -127,6 +127,9 @@ public final class CandidateSearch: @unchecked Sendable {
         self.search = search
     }
 
+    /// Takes a search made in C (`csecret_scan_create_builtin`).
+    init(_ search: OpaquePointer) { self.search = search }
+
     deinit { csecret_scan_destroy(search) }
 
     /// Which of the C kernels a search runs: they find the same candidates.
@@ -238,5 +241,63 @@ public final class CandidateSearch: @unchecked Sendable {
         }
         batch.count = found
         return (next, nul >= 0 ? nul : nil)
+    }
+}
+
+extension CandidateSearch {
+    /// One trigger literal of the built-in table (`csecret_scan_trigger`): where its bytes
+    /// start in `BuiltInTable.literals` and how many there are, whether it ignores case, where
+    /// its pair sits in it, whose it is (`owner`: the caller's row number), the caller's quick
+    /// test (0 none, 1 starts a word, 2 ends a key) and its first eight bytes as `Member` has them.
+    public struct Trigger: Sendable {
+        public var literalStart: Int
+        public var literalCount: Int
+        public var ignoresCase: Bool
+        public var pairOffset: Int
+        public var owner: Int
+        public var quickTest: Int
+        public var prefix: UInt64
+        public var mask: UInt64
+        public var fold: UInt64
+    }
+
+    /// The search of the secret guard's built-in table and what its scanner reads beside it: the
+    /// static constants CSecretScan's csecret_scan_builtin.h holds, planned at build time (`swift
+    /// run paste-gen`), so that making it plans nothing: the search reads its pair table, followers
+    /// and members where they lie (`csecret_scan_create_builtin`), and only the triggers, the
+    /// literals and the member lists are copied into Swift arrays here.
+    public struct BuiltInTable: Sendable {
+        public let search: CandidateSearch
+        /// The triggers, numbered as the members name them (`memberTriggers`).
+        public let triggers: [Trigger]
+        /// The bytes of every trigger's literal, one after another.
+        public let literals: [UInt8]
+        /// Group `g`'s members are `memberTriggers[memberStarts[g]..<memberStarts[g + 1]]`: the
+        /// trigger each is.
+        public let memberStarts: [Int]
+        public let memberTriggers: [Int]
+
+        /// Reads the built-in table (`csecret_scan_create_builtin` and the constants beside it).
+        public init() {
+            guard let search = csecret_scan_create_builtin() else {
+                preconditionFailure("out of memory for the candidate search")
+            }
+            self.search = CandidateSearch(search)
+            var count = 0
+            let triggers = csecret_scan_builtin_triggers(&count)!
+            self.triggers = UnsafeBufferPointer(start: triggers, count: count).map { trigger in
+                Trigger(
+                    literalStart: Int(trigger.literal_start), literalCount: Int(trigger.literal_count),
+                    ignoresCase: trigger.ignores_case != 0, pairOffset: Int(trigger.pair_offset),
+                    owner: Int(trigger.owner), quickTest: Int(trigger.quick_test), prefix: trigger.prefix,
+                    mask: trigger.mask, fold: trigger.fold)
+            }
+            let literals = csecret_scan_builtin_literals(&count)!
+            self.literals = Array(UnsafeBufferPointer(start: literals, count: count))
+            let starts = csecret_scan_builtin_member_starts(&count)!
+            memberStarts = UnsafeBufferPointer(start: starts, count: count).map { Int($0) }
+            let members = csecret_scan_builtin_member_triggers(&count)!
+            memberTriggers = UnsafeBufferPointer(start: members, count: count).map { Int($0) }
+        }
     }
 }

@@ -1,12 +1,17 @@
 // Writes the files generated from paste's option table: the shell completions in completions/
-// (`CompletionScript`) and docs/help.txt (`paste --help`, `helpText()`). Run from the package root
-// after changing Sources/PasteCLI/OptionTable.swift, OptionID+Completion.swift or HelpText.swift:
+// (`CompletionScript`) and docs/help.txt (`paste --help`, `helpText()`); and the one generated from
+// the secret guard's rule table: the built-in candidate search's plan, Sources/CSecretScan/
+// csecret_scan_builtin.h (`SecretGuard.generatedFiles`). Run from the package root after changing
+// Sources/PasteCLI/OptionTable.swift, OptionID+Completion.swift or HelpText.swift, or the guard's
+// rows, decoders or prefilter (SecretPattern+Table.swift, SecretDecoder.swift, SecretPrefilter*.swift):
 //
 //   swift run paste-gen [ROOT]      ROOT: the package root (default: the current folder)
 //
-// GeneratedFilesTests fails while a file in the repository differs from what this writes.
+// GeneratedFilesTests and SecretPlanFileTests fail while a file in the repository differs from what
+// this writes.
 
 import PasteCLI
+import SecretGuard
 import SystemInterop
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -37,3 +42,6 @@ for script in CompletionScript.allCases {
     write(script.text, to: "completions/" + script.fileName)
 }
 write(helpText(), to: "docs/help.txt")
+for file in SecretGuard.generatedFiles {
+    write(file.text, to: file.path)
+}

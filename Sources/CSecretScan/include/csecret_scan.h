@@ -59,6 +59,23 @@ typedef struct csecret_scan_member {
     uint32_t ends_key;
 } csecret_scan_member;
 
+/// One trigger literal of the built-in table, as the caller's scanner looks at it once the search
+/// has found its pair: where its bytes start in the built-in literals and how many there are,
+/// whether it ignores case, where its pair sits in it, the row (or decoder) it belongs to
+/// (`owner`, the caller's number), the caller's quick test (`quick_test`: 0 none, 1 the literal
+/// starts a word, 2 it ends a key) and its first eight bytes as `csecret_scan_member` has them.
+typedef struct csecret_scan_trigger {
+    uint64_t prefix;
+    uint64_t mask;
+    uint64_t fold;
+    uint32_t literal_start;
+    uint32_t literal_count;
+    uint32_t pair_offset;
+    uint32_t owner;
+    uint8_t ignores_case;
+    uint8_t quick_test;
+} csecret_scan_trigger;
+
 /// The kernels, slowest first: the portable one (the pair table at every position, eight a
 /// step), AVX2 (64 positions a step through nibble tables) and AVX-512 VBMI (64 a step through
 /// exact byte classes).
@@ -85,6 +102,20 @@ csecret_scan *csecret_scan_create(const uint8_t *groups, const uint64_t *followe
                                   const uint32_t *member_starts, const csecret_scan_member *members,
                                   size_t member_count, const csecret_scan_run *runs, size_t run_count,
                                   const float *byte_frequencies);
+
+/// The search of the secret guard's built-in table (malloc'd; NULL when out of memory): its tables
+/// are static constants made at build time (csecret_scan_builtin.h, written by `swift run
+/// paste-gen` from SecretGuard's rule table), read where they lie; nothing is copied or planned
+/// here. What the vector kernels plan is planned as for any search, on first use.
+csecret_scan *csecret_scan_create_builtin(void);
+
+/// The built-in table's triggers, the member starts of its groups (`group_count + 1`), which
+/// trigger each member is (the members in the search's order) and the triggers' literals, one
+/// after another: static constants, with their counts in `*count`.
+const csecret_scan_trigger *csecret_scan_builtin_triggers(size_t *count);
+const uint32_t *csecret_scan_builtin_member_starts(size_t *count);
+const uint32_t *csecret_scan_builtin_member_triggers(size_t *count);
+const uint8_t *csecret_scan_builtin_literals(size_t *count);
 
 /// Frees a search.
 void csecret_scan_destroy(csecret_scan *scan);
