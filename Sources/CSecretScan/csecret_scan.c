@@ -38,7 +38,7 @@ struct shape_test {
 
 struct csecret_scan {
     /// The tables: the built-in search's point at the static constants of csecret_scan_builtin.h
-    /// (generated at build time, read-only data of the binary, never copied), another search's at
+    /// (generated at build time, in the binary's .rodata, never copied), another search's at
     /// its copies, in its own allocation (`csecret_scan_create`). `CSECRET_SCAN_PAIRS` entries.
     const uint8_t *groups;
     /// The AVX-512 kernel's filter (see `assign_buckets`): for the first byte of a pair, its

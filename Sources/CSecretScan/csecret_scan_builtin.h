@@ -4,7 +4,8 @@
 //
 // The built-in candidate search's tables (csecret_scan_create_builtin) and what the scanner
 // reads beside them (csecret_scan_builtin_triggers and the others): static constants, planned
-// at build time, read where they lie in the binary's read-only data.
+// at build time, read where they lie in the binary's .rodata (no pointer among them, so no
+// relocation: the loader writes none of their pages).
 #ifndef CSECRET_SCAN_BUILTIN_H
 #define CSECRET_SCAN_BUILTIN_H
 

@@ -147,7 +147,8 @@ final class SecretPrefilter: Sendable {
         literals = table.literals
         entries = table.triggers.map { trigger in
             Entry(
-                literalStart: trigger.literalStart, literalCount: trigger.literalCount, ignoresCase: trigger.ignoresCase,
+                literalStart: trigger.literalStart, literalCount: trigger.literalCount,
+                ignoresCase: trigger.ignoresCase,
                 pairOffset: trigger.pairOffset, rule: trigger.owner,
                 quickTest: QuickTest(rawValue: trigger.quickTest) ?? .none, prefix: trigger.prefix, mask: trigger.mask,
                 fold: trigger.fold)

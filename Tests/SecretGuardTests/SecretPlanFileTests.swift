@@ -114,7 +114,9 @@ struct SecretPlanFileTests {
     func sameFindings() {
         let planned = SecretPrefilter(rules: SecretRule.table)
         #expect(!SecretGuard().scan(Array("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\n".utf8)).isEmpty)
-        for text in [Self.text, Array("key = AKIAIOSFODNN7EXAMPLF and 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\n".utf8)] {
+        for text in [
+            Self.text, Array("key = AKIAIOSFODNN7EXAMPLF and 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\n".utf8),
+        ] {
             var builtInFound: [SecretMatch] = []
             var plannedFound: [SecretMatch] = []
             SecretScanner.evaluate(text.span, base: 0, from: 0, to: text.count, into: &builtInFound)

@@ -4,9 +4,12 @@
 // through it), and in C it is a plain loop over raw bytes that the optimizer unrolls without
 // bounds checks, with the processor's vector instructions where it has them; in SecretGuard it
 // would be unsafe code. The kernel only finds positions; what they mean (the trigger literals,
-// the rules) stays in Swift: SecretGuard builds the pair table, the follower sets, the members'
-// literal prefixes and shapes and the byte frequencies, and SecretScanInterop, the only Swift
-// that imports this module, wraps these calls.
+// the rules) stays in Swift: SecretGuard plans the pair table, the follower sets, the members'
+// literal prefixes and shapes and the byte frequencies (SecretPrefilter.Plan), and SecretScanInterop,
+// the only Swift that imports this module, wraps these calls. The built-in table's plan is made at
+// build time: `swift run paste-gen` writes it as the static constants of csecret_scan_builtin.h
+// (`csecret_scan_create_builtin`), so paste plans nothing at start-up; a search of other tables
+// (the tests') is planned at run time and copied in by `csecret_scan_create`.
 //
 // Three kernels find the same positions; the fastest the processor runs is chosen at creation.
 // The AVX-512 VBMI one tests 64 positions a step against sixteen buckets of the groups: for
