@@ -22,6 +22,8 @@ extension SecretPrefilter {
         /// ignores case) right after its pair, or has nothing after it. A hit whose next byte is
         /// not in the set cannot start any member: one test instead of one per member (text that
         /// is full of a pair, `gh` in `abcdefghij`, no longer pays for five `gh…_` prefixes).
+        /// Group 0's four words are 0: the AVX2 kernel tests the follower without a branch on the
+        /// group (`csecret_scan_create` clears them; the built-in table's are written as they are).
         var followers: [UInt64]
         /// Each entry's row's shape (`SecretRule.shape`), as the search tests it.
         var shapes: [[CandidateSearch.Run]]

@@ -53,6 +53,7 @@ struct SecretPlanFileTests {
         let first = SecretPrefilter.Plan.builtIn
         let second = SecretPrefilter.Plan(rules: SecretRule.table, decoders: SecretDecoder.table)
         #expect(first.cHeader == second.cHeader)
+        #expect(first.followers[0..<4].allSatisfy { $0 == 0 }, "no byte follows group 0 (no pair)")
         #expect(first.groups.filter { $0 != 0 }.count >= first.memberStarts.count - 2)
     }
 
