@@ -115,3 +115,23 @@ struct OutboxGlanceBytesTests {
         #expect(Outbox.Glance.mayBeRetryable(Array(json.utf8)) == expected)
     }
 }
+
+@Suite("AtomicFile: a read with a limit")
+struct AtomicFileLimitedReadTests {
+    @Test("the whole of a small file, the first `limit` bytes of a larger one, nil for none")
+    func limitedRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paste-read-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let small = folder.appendingPathComponent("small").path
+        let large = folder.appendingPathComponent("large").path
+        try Data("{\"state\":\"held\"}".utf8).write(to: URL(fileURLWithPath: small))
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0) }
+        try Data(bytes).write(to: URL(fileURLWithPath: large))
+        #expect(try AtomicFile.read(small, limit: 1 << 20) == Array("{\"state\":\"held\"}".utf8))
+        #expect(try AtomicFile.read(large, limit: 100_000) == Array(bytes[..<100_000]))
+        #expect(try AtomicFile.read(large, limit: 300_000) == bytes)
+        #expect(try AtomicFile.read(large) == bytes)
+        #expect(try AtomicFile.read(folder.appendingPathComponent("none").path, limit: 10) == nil)
+    }
+}
