@@ -5,6 +5,7 @@
 #include <spawn.h>
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -25,6 +26,7 @@ int csystem_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path
     return posix_spawn_file_actions_addchdir_np(actions, path);
 }
 int csystem_gettid(void) { return gettid(); }
+int csystem_is_single_threaded(void) { return unshare(CLONE_VM) == 0 ? 1 : errno == EINVAL ? 0 : -1; }
 
 /// Arrivals per signal number. Only the handler writes them, with an atomic add: a signal may
 /// arrive on any thread, and atomic operations on lock-free integers are async-signal-safe.

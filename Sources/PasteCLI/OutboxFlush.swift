@@ -6,10 +6,10 @@ import SystemInterop
 /// waiting for that service are sent in the background, so the next good hotkey press clears
 /// the backlog.
 ///
-/// The run that made the paste looks (one listing, no recovery pass) for retryable entries of
-/// that service; when there are some, it spawns `/proc/self/exe --internal-outbox-flush NAME`
-/// in a session of its own, with no stdio of the caller (so `$(paste)` returns at once), and
-/// returns. That process outlives the run and sends them exactly as `paste --retry` would:
+/// The run that made the paste looks for retryable entries of that service without locking or
+/// changing any (`Outbox.servicesWaiting`: one directory read, one small read per entry); when
+/// there are some, it spawns `/proc/self/exe --internal-outbox-flush NAME` in a session of its
+/// own, with no stdio of the caller (so `$(paste)` returns at once), and returns. That process outlives the run and sends them exactly as `paste --retry` would:
 /// each claimed under its lock (a `--retry` running at the same moment never sends one twice),
 /// checked by the secret guard again, marked in flight, recorded in history, one try each,
 /// whatever its backoff (the service just answered).
@@ -25,10 +25,7 @@ enum OutboxFlush {
     /// - Parameter configPath: the run's `--config`, so the flush reads the same config.
     static func launch(for services: [String], configPath: String?, context: Context) {
         guard !services.isEmpty else { return }
-        let outbox = Outbox(context: context)
-        guard let listing = try? outbox.listing(recovering: false) else { return }
-        let waiting = Set(
-            listing.items.filter { $0.isSendable && $0.entry.metadata.serviceURL == nil }.map(\.entry.metadata.service))
+        let waiting = Outbox(context: context).servicesWaiting(among: Set(services))
         for service in services where waiting.contains(service) {
             let arguments =
                 [PlanResolver.helperExecutable, subcommand, service] + (configPath.map { ["--config", $0] } ?? [])

@@ -116,7 +116,14 @@ public struct HistoryRecord: Codable, Sendable, Equatable {
         if let living { fields.append(("living", JSONText.quote(living))) }
         if let redacted { fields.append(("redacted", "[" + redacted.map(\.jsonObject).joined(separator: ",") + "]")) }
         fields.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        return "{" + fields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+        // A loop, not `joined(separator:)`: that one is generic code whose metadata was made at
+        // run time, on the hotkey's path.
+        var line = "{"
+        for index in fields.indices {
+            if index > 0 { line += "," }
+            line += "\"" + fields[index].key + "\":" + fields[index].value
+        }
+        return line + "}"
     }
 
     /// The first non-blank line of `text`, trimmed, control characters dropped, and shortened to

@@ -81,7 +81,19 @@ public enum CurrentProcess {
 
     /// Whether the process runs exactly one thread: the condition for `fork` without `exec`.
     /// False when it cannot be told.
-    public static var isSingleThreaded: Bool { threadCount() == 1 }
+    ///
+    /// One system call, asked in the window between the clipboard taken and the hotkey's exit:
+    /// `unshare(CLONE_VM)`, which changes nothing in a process no other thread shares and fails
+    /// (`EINVAL`) in any other. Where a seccomp filter refuses `unshare` (`EPERM`), the count in
+    /// `/proc/self/stat` decides (three calls). A flag set when paste starts a thread would not
+    /// do: libcurl's resolver, libdispatch and the Swift runtime start threads of their own.
+    public static var isSingleThreaded: Bool {
+        switch csystem_is_single_threaded() {
+        case 1: true
+        case 0: false
+        default: threadCount() == 1
+        }
+    }
 
     /// The calling thread's kernel id: the name of its entry in `/proc/self/task`.
     /// Wraps `gettid`.

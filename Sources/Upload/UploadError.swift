@@ -235,7 +235,7 @@ struct Endpoint: Equatable {
     var port: Int?
 
     init(_ url: String) {
-        let schemeEnd = url.firstRange(of: "://")
+        let schemeEnd = Endpoint.schemeSeparator(in: url)
         scheme = schemeEnd.map { String(url[..<$0.lowerBound]).lowercased() } ?? ""
         var rest = schemeEnd.map { url[$0.upperBound...] } ?? url[...]
         if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
@@ -262,5 +262,30 @@ struct Endpoint: Equatable {
     /// The host without IPv6 brackets.
     var bareHost: String {
         host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+}
+
+extension Endpoint {
+    /// Where `://` first is in `url`, found byte by byte: `firstRange(of:)` is
+    /// `_StringProcessing`'s, whose generic searcher's metadata is made at its first use, on the
+    /// hotkey's path (every redirect's origin is an `Endpoint`).
+    static func schemeSeparator(in url: String) -> Range<String.Index>? {
+        let bytes = url.utf8
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: ":") {
+                let first = bytes.index(after: index)
+                guard first != bytes.endIndex, bytes[first] == UInt8(ascii: "/") else {
+                    index = first
+                    continue
+                }
+                let second = bytes.index(after: first)
+                if second != bytes.endIndex, bytes[second] == UInt8(ascii: "/") {
+                    return index..<bytes.index(after: second)
+                }
+            }
+            index = bytes.index(after: index)
+        }
+        return nil
     }
 }

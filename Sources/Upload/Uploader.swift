@@ -376,7 +376,8 @@ public final class Uploader {
             // libcurl's own trace does not say that a proxy was chosen, nor why: name it (by
             // its authority, never its credentials) and the key or variable that chose it.
             if let proxy = connection.proxy(for: request.url) {
-                let scheme = request.url.firstRange(of: "://").map { request.url[..<$0.lowerBound].lowercased() } ?? ""
+                let scheme =
+                    Endpoint.schemeSeparator(in: request.url).map { request.url[..<$0.lowerBound].lowercased() } ?? ""
                 let source = connection.proxySources[scheme].map { " (from \($0))" } ?? ""
                 verbose(
                     "* paste: through proxy \(proxy.kind.rawValue)://\(proxy.authority)\(source) "

@@ -73,6 +73,18 @@ struct ProcessTests {
         #expect(CurrentProcess.userID == getuid())
     }
 
+    @Test("a process of one thread is single-threaded: a child forked from this one says so")
+    func singleThreadedChild() throws {
+        // The child runs one system call and `_exit`: nothing a lock another thread held could stop.
+        let pid = Glibc.fork()
+        if pid == 0 { _exit(CurrentProcess.isSingleThreaded ? 0 : 1) }
+        try #require(pid > 0)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        #expect(status == 0)
+        #expect(!CurrentProcess.isSingleThreaded)
+    }
+
     @Test("num_threads is the 20th field of /proc/PID/stat, whatever the command name holds")
     func statLine() {
         let line = Array("4242 (a (b) c) S 1 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 7 0 1 2 3\n".utf8)

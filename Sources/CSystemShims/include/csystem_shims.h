@@ -2,8 +2,8 @@
 //
 // Why this target exists: Swift's Glibc module is built without `_GNU_SOURCE`, so the GNU
 // extensions paste relies on are not declared there (`O_DIRECT`, `POSIX_SPAWN_SETSID`,
-// `gettid`), glibc's allocator tuning (<malloc.h>) and `getrandom` (<sys/random.h>) live in
-// headers that module does not include (they come through this header unchanged), and a
+// `gettid`, `unshare`), glibc's allocator tuning (<malloc.h>) and `getrandom` (<sys/random.h>)
+// live in headers that module does not include (they come through this header unchanged), and a
 // signal handler must be a plain C function (a Swift closure may touch the runtime, which is
 // not async-signal-safe). Each shim is one line, compiled with `_GNU_SOURCE`, and only
 // SystemInterop imports this module. The design follows swift-nio's CNIOLinux: prefixed, one
@@ -56,6 +56,14 @@ void csystem_restore_caught_signals(void);
 /// `gettid` (unistd.h under `_GNU_SOURCE`, glibc >= 2.30): the calling thread's kernel id, the
 /// name of its entry in `/proc/self/task`.
 int csystem_gettid(void);
+
+/// Whether the process runs one thread, in one system call: `unshare(CLONE_VM)` (sched.h under
+/// `_GNU_SOURCE`) changes nothing in a process whose address space no other thread or process
+/// shares, and fails with `EINVAL` in any other (unshare(2): "these flags have no effect ... If
+/// the process is multithreaded, then the use of these flags results in an error"). 1: one
+/// thread; 0: more (or a `vfork`ed child still shares the memory); -1: not known (a seccomp
+/// filter that refuses `unshare` with `EPERM`, as container runtimes' default ones do).
+int csystem_is_single_threaded(void);
 
 /// Removes `path` in a detached process once this process lets go of it: a grandchild (double
 /// `fork`, its own session, default signal dispositions and no signal blocked, stdin/stdout/

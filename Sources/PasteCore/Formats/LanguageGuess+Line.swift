@@ -12,12 +12,18 @@ extension ArraySlice where Element == UInt8 {
     }
 
     /// Whether the bytes start with `prefix` (ASCII), letters compared without case.
+    /// (A loop, not `zip`: the generic `Zip2Sequence`'s metadata was made at run time, on the
+    /// hotkey's path.)
     func hasPrefix(_ prefix: String, ignoringCase: Bool) -> Bool {
         guard count >= prefix.utf8.count else { return false }
-        return zip(self, prefix.utf8).allSatisfy { byte, expected in
+        var position = startIndex
+        for expected in prefix.utf8 {
+            let byte = self[position]
             let lower = (0x41...0x5A).contains(byte) && ignoringCase ? byte | 0x20 : byte
-            return lower == expected
+            guard lower == expected else { return false }
+            position += 1
         }
+        return true
     }
 
     /// Whether the bytes end with `suffix`'s UTF-8.
