@@ -5,7 +5,8 @@ import WaylandInterop
 /// protocol (`DataControlSession`: ext-data-control-v1 where offered, else wlr-data-control),
 /// with no wl-clipboard process anywhere.
 ///
-/// Reading connects, learns the selection's offer and MIME types (two round trips), asks for
+/// Reading connects, learns the selection's offer and MIME types (two round trips; one where
+/// the backend's probe left its connection, `ClipboardBackend.probeDataControl`), asks for
 /// the best type (`textTypes`, or an image as `ImageTarget` orders them), after the password
 /// manager's mark on each side it can see (the offer's, and with `DISPLAY` the X selection's,
 /// asked first: `xHolder`), and reads the owner's answer from a socket, with the same deadline per
@@ -195,10 +196,11 @@ public struct DataControlClipboard: Clipboard, Sendable {
         return (.text(utf8), (observed as? TextObserver<State>)?.state, session)
     }
 
-    /// Connects and makes the device, failures as clipboard errors.
+    /// The session with its device: the one the backend's probe kept, else a new connection
+    /// (`DataControlSession.open`); failures as clipboard errors.
     private func connect(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> DataControlSession {
         do {
-            return try DataControlSession(socketPath: socketPath, before: .now + timeout)
+            return try DataControlSession.open(socketPath: socketPath, before: .now + timeout)
         } catch {
             throw ClipboardError(error, selection: selection, timeout: timeout)
         }
