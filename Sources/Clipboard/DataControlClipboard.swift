@@ -228,6 +228,8 @@ public struct DataControlClipboard: Clipboard, Sendable {
         var handedOver = 0
         // The whole answer keeps a pace, not only each wait (`ReadPace`).
         let pace = ReadPace(start: .now, timeout: timeout)
+        // A first read as large as a usual text; once one fills its buffer, `readChunk`.
+        var chunk = Self.firstReadChunk
         while true {
             let ready: Bool
             let wait = pace.nextWait(afterReceiving: data.count, now: .now)
@@ -236,8 +238,9 @@ public struct DataControlClipboard: Clipboard, Sendable {
             }
             guard ready else { throw pace.expired(selection, received: data.count, isPaceLimit: wait.isPaceLimit) }
             let piece: [UInt8]
-            do { piece = try pipe.readAvailable(upTo: Self.readChunk) } catch { throw .empty(selection) }
+            do { piece = try pipe.readAvailable(upTo: chunk) } catch { throw .empty(selection) }
             if piece.isEmpty { break }
+            if piece.count == chunk { chunk = Self.readChunk }
             data.append(contentsOf: piece)
             if data.count > limit {
                 if imageLimited, let imageType {
@@ -261,6 +264,11 @@ public struct DataControlClipboard: Clipboard, Sendable {
 
     /// The size of one read from the owner's socket.
     static let readChunk = 256 << 10
+
+    /// The size of the first read: a usual clipboard text fits in it. Each read's buffer is
+    /// made and zeroed anew (`readAvailable`), and two reads of `readChunk` (the text, then end
+    /// of file) zeroed half a megabyte, in pages first touched, for a kilobyte of text.
+    static let firstReadChunk = 16 << 10
 
     // MARK: - Writing
 

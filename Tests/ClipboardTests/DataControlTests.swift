@@ -149,6 +149,15 @@ struct DataControlSwayTests: ScopedSuite {
         #expect(!(try DataControlSession.open(socketPath: sway.socketPath, before: .now + Self.timeout).isFromProbe))
     }
 
+    @Test("texts at the first read's size and past it arrive whole (the reads grow)")
+    func firstReadSize() throws {
+        for size in [DataControlClipboard.firstReadChunk, DataControlClipboard.firstReadChunk + 1, 100_000] {
+            let text = (0..<size).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            try sway.waylandCopy(Data(text))
+            #expect(try clipboard.read(.clipboard, timeout: Self.timeout) == text, "\(size) bytes")
+        }
+    }
+
     @Test("a kept connection the compositor closed meanwhile gives way to a new one")
     func keptConnectionLost() throws {
         try sway.waylandCopy(Data("still here".utf8))
