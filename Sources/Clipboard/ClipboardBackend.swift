@@ -40,11 +40,12 @@ public enum ClipboardBackend: Equatable, Sendable {
 
     /// Asks the compositor at `socketPath` which data-control protocol it offers (connects,
     /// reads the registry: one round trip); nil when none, or it cannot be reached.
+    ///
+    /// Where it offers one, the connection stays open for the read that follows
+    /// (`DataControlSession.probe`): `DataControlClipboard` reads through it, with its device
+    /// asked for already, rather than connecting and reading the registry again.
     public static func probeDataControl(socketPath: String) -> DataControlProtocol? {
-        guard let globals = try? DataControlSession.globals(at: socketPath, before: .now + probeTimeout) else {
-            return nil
-        }
-        return DataControlProtocol.choose(among: globals)?.protocol
+        try? DataControlSession.probe(at: socketPath, before: .now + probeTimeout)
     }
 
     /// Picks the backend (see `choose`) and leaves out the reason.

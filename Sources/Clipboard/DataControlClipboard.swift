@@ -5,7 +5,8 @@ import WaylandInterop
 /// protocol (`DataControlSession`: ext-data-control-v1 where offered, else wlr-data-control),
 /// with no wl-clipboard process anywhere.
 ///
-/// Reading connects, learns the selection's offer and MIME types (two round trips), asks for
+/// Reading connects, learns the selection's offer and MIME types (two round trips; one where
+/// the backend's probe left its connection, `ClipboardBackend.probeDataControl`), asks for
 /// the best type (`textTypes`, or an image as `ImageTarget` orders them), after the password
 /// manager's mark on each side it can see (the offer's, and with `DISPLAY` the X selection's,
 /// asked first: `xHolder`), and reads the owner's answer from a socket, with the same deadline per
@@ -195,10 +196,11 @@ public struct DataControlClipboard: Clipboard, Sendable {
         return (.text(utf8), (observed as? TextObserver<State>)?.state, session)
     }
 
-    /// Connects and makes the device, failures as clipboard errors.
+    /// The session with its device: the one the backend's probe kept, else a new connection
+    /// (`DataControlSession.open`); failures as clipboard errors.
     private func connect(_ selection: Selection, timeout: Duration) throws(ClipboardError) -> DataControlSession {
         do {
-            return try DataControlSession(socketPath: socketPath, before: .now + timeout)
+            return try DataControlSession.open(socketPath: socketPath, before: .now + timeout)
         } catch {
             throw ClipboardError(error, selection: selection, timeout: timeout)
         }
@@ -226,6 +228,8 @@ public struct DataControlClipboard: Clipboard, Sendable {
         var handedOver = 0
         // The whole answer keeps a pace, not only each wait (`ReadPace`).
         let pace = ReadPace(start: .now, timeout: timeout)
+        // A first read as large as a usual text; once one fills its buffer, `readChunk`.
+        var chunk = Self.firstReadChunk
         while true {
             let ready: Bool
             let wait = pace.nextWait(afterReceiving: data.count, now: .now)
@@ -234,8 +238,9 @@ public struct DataControlClipboard: Clipboard, Sendable {
             }
             guard ready else { throw pace.expired(selection, received: data.count, isPaceLimit: wait.isPaceLimit) }
             let piece: [UInt8]
-            do { piece = try pipe.readAvailable(upTo: Self.readChunk) } catch { throw .empty(selection) }
+            do { piece = try pipe.readAvailable(upTo: chunk) } catch { throw .empty(selection) }
             if piece.isEmpty { break }
+            if piece.count == chunk { chunk = Self.readChunk }
             data.append(contentsOf: piece)
             if data.count > limit {
                 if imageLimited, let imageType {
@@ -259,6 +264,11 @@ public struct DataControlClipboard: Clipboard, Sendable {
 
     /// The size of one read from the owner's socket.
     static let readChunk = 256 << 10
+
+    /// The size of the first read: a usual clipboard text fits in it. Each read's buffer is
+    /// made and zeroed anew (`readAvailable`), and two reads of `readChunk` (the text, then end
+    /// of file) zeroed half a megabyte, in pages first touched, for a kilobyte of text.
+    static let firstReadChunk = 16 << 10
 
     // MARK: - Writing
 

@@ -11,6 +11,10 @@ public import SystemInterop
 /// binds the data-control manager (`DataControlProtocol.choose`: ext where offered, else wlr)
 /// and the first seat, and makes the device; a second round trip brings the device's first
 /// events: the current selection's offer and its MIME types, and the primary selection's.
+/// `probe(at:before:)` does the first half and asks for the device without waiting, keeping
+/// the connection for this process's next `open(socketPath:before:)`: a backend's probe and
+/// the read after it share one connection, and the device's round trip runs while the caller
+/// does other work.
 ///
 /// A `wl_display` belongs to one thread (like an X `Display`): this class is not `Sendable`,
 /// and nothing here dispatches from another thread. Every wait has a deadline (`poll` on the
@@ -45,8 +49,13 @@ public final class DataControlSession {
     private var pendingSends: [(type: String, reader: Int32)] = []
     /// Whether `abandon` gave the connection up to a forked child.
     private var isAbandoned = false
-    /// Sync callbacks answered (each round trip waits for its own).
+    /// Syncs sent, and their callbacks answered (in the order sent: each wait counts to its own).
+    private var syncsSent = 0
     private var syncsDone = 0
+    /// The sync sent after the device was asked for by `probe`, not waited for yet (`open` waits).
+    private var deviceSync: PendingSync?
+    /// Whether the connection was made by `probe` (and `open` took it over): for tests.
+    private(set) var isFromProbe = false
     private let listeners: Listeners
 
     /// The registry's globals, read with a connection of their own (one round trip): enough to
@@ -83,7 +92,15 @@ public final class DataControlSession {
     ///   - deadline: when to give up waiting for the compositor.
     /// - Throws: `WaylandError.cannotConnect`, `.noDataControl`, `.noSeat`, `.timedOut`,
     ///   `.connectionLost`.
-    public init(socketPath: String, before deadline: ContinuousClock.Instant) throws(WaylandError) {
+    public convenience init(socketPath: String, before deadline: ContinuousClock.Instant) throws(WaylandError) {
+        try self.init(connectingTo: socketPath, before: deadline)
+        try requestDevice()
+        try roundTrip(before: deadline)
+        if isFinished { throw .deviceFinished }
+    }
+
+    /// Connects and reads the registry (one round trip): `globals` is known, nothing is bound.
+    private init(connectingTo socketPath: String, before deadline: ContinuousClock.Instant) throws(WaylandError) {
         display = try Self.connect(socketPath)
         // Every other property has its initial value: from here on a failure runs `deinit`,
         // which frees what was made (every proxy is optional).
@@ -92,6 +109,11 @@ public final class DataControlSession {
         registry = cwayland_display_get_registry(display)
         _ = cwayland_registry_add_listener(registry, listeners.registry, context)
         try roundTrip(before: deadline)
+    }
+
+    /// Binds the data-control manager and the first seat and asks for the device; its first
+    /// events come with the next round trip's answer.
+    private func requestDevice() throws(WaylandError) {
         guard let (chosen, managerGlobal) = DataControlProtocol.choose(among: globals) else { throw .noDataControl }
         guard let seatGlobal = globals.first(where: { $0.interface == "wl_seat" }) else { throw .noSeat }
         let protocolTable = chosen.table
@@ -99,9 +121,82 @@ public final class DataControlSession {
             registry, managerGlobal.name, protocolTable.pointee.manager, managerGlobal.version)
         seat = cwayland_registry_bind(registry, seatGlobal.name, cwayland_seat_interface(), 1)
         device = cwayland_manager_get_device(manager, protocolTable, seat)
-        _ = cwayland_device_add_listener(device, listeners.device, context)
+        _ = cwayland_device_add_listener(device, listeners.device, Unmanaged.passUnretained(self).toOpaque())
         dataControl = chosen
-        try roundTrip(before: deadline)
+    }
+
+    // MARK: - The probe's connection, kept for the read
+
+    /// Tells which data-control protocol the compositor at `socketPath` offers (nil: none), and
+    /// keeps the connection for this process's next `open(socketPath:before:)` of that socket.
+    ///
+    /// Connects and reads the registry (one round trip); where data-control and a seat are
+    /// offered, binds them, asks for the device and sends a sync, flushed and not waited for:
+    /// the compositor answers while the caller goes on (a hotkey run loads its configuration
+    /// meanwhile), and `open` finds the answer waiting. The connection replaces any kept before
+    /// for the socket (which closes). A run that reads no selection leaves it unused until the
+    /// process ends.
+    ///
+    /// - Parameters:
+    ///   - socketPath: the compositor's socket, absolute.
+    ///   - deadline: when to give up waiting for the registry.
+    /// - Throws: `WaylandError.cannotConnect`, `.timedOut`, `.connectionLost`.
+    public static func probe(at socketPath: String, before deadline: ContinuousClock.Instant) throws(WaylandError)
+        -> DataControlProtocol?
+    {
+        let session = try DataControlSession(connectingTo: socketPath, before: deadline)
+        guard let chosen = DataControlProtocol.choose(among: session.globals)?.protocol else { return nil }
+        // No seat: the read's own `init` says so (`.noSeat`); nothing is kept.
+        guard (try? session.requestDevice()) != nil else { return chosen }
+        session.deviceSync = session.requestSync()
+        session.isFromProbe = true
+        // Sent now, so the compositor answers while the caller goes on; a full socket (it never
+        // is at this point) only leaves the requests for `open`'s first dispatch to send.
+        _ = wl_display_flush(session.display)
+        KeptSession.keep(session, for: socketPath)
+        return chosen
+    }
+
+    /// The session for a read of the compositor at `socketPath`: the one `probe` kept, once its
+    /// device has answered, else a new one (`init(socketPath:before:)`).
+    ///
+    /// A kept session handles the events that came after its device's first ones, without
+    /// waiting for more: a copy made since the probe is the selection it tells, as it would be
+    /// for a new connection. One that fails (the compositor closed it meanwhile, or the device
+    /// ended) is closed, and a new connection is made; only a timeout is thrown as it is.
+    /// A session kept by the process this one was forked from is never used.
+    ///
+    /// - Throws: as `init(socketPath:before:)`.
+    public static func open(socketPath: String, before deadline: ContinuousClock.Instant) throws(WaylandError)
+        -> DataControlSession
+    {
+        if let kept = KeptSession.take(for: socketPath) {
+            do {
+                try kept.awaitDevice(before: deadline)
+                return kept
+            } catch .timedOut {
+                throw .timedOut
+            } catch {}
+        }
+        return try DataControlSession(socketPath: socketPath, before: deadline)
+    }
+
+    /// Shuts the socket of the session kept for `socketPath` down, as a compositor that closed
+    /// the connection would (for tests of `open`'s new connection); false when none is kept.
+    static func shutDownKept(socketPath: String) -> Bool {
+        KeptSession.withKept(for: socketPath) { session in
+            shutdown(wl_display_get_fd(session.display), Int32(SHUT_RDWR)) == 0
+        } ?? false
+    }
+
+    /// Waits for the device `probe` asked for, then handles what has arrived since.
+    private func awaitDevice(before deadline: ContinuousClock.Instant) throws(WaylandError) {
+        guard let sync = deviceSync.take() else { return }
+        try awaitSync(sync, before: deadline)
+        if isFinished { throw .deviceFinished }
+        // Events in the socket after the sync's answer (a copy made since): handled now, so the
+        // selection is the compositor's latest.
+        try Self.dispatchArrived(display)
         if isFinished { throw .deviceFinished }
     }
 
@@ -110,6 +205,7 @@ public final class DataControlSession {
         // a destroy now could only reach another descriptor given the same number. The
         // display's memory stays (the caller is about to leave).
         guard !isAbandoned else { return }
+        if let deviceSync { wl_proxy_destroy(deviceSync.callback) }
         for pending in pendingSends { close(pending.reader) }
         if let source { cwayland_source_destroy(source) }
         for offer in offerTypes.keys { cwayland_offer_destroy(offer) }
@@ -244,6 +340,10 @@ public final class DataControlSession {
         pendingSends = []
     }
 
+    /// Drops the session without closing or sending anything: a copy inherited through `fork`,
+    /// whose socket is the parent's (or was closed, its number perhaps reused).
+    fileprivate func forget() { isAbandoned = true }
+
     // MARK: - Watching
 
     /// Dispatches until `selection` changes, then returns the MIME types of its new offer (nil:
@@ -332,11 +432,21 @@ public final class DataControlSession {
     /// Sends a `wl_display.sync` and dispatches until its `done`: every request before it is
     /// handled and every event it caused has arrived.
     private func roundTrip(before deadline: ContinuousClock.Instant) throws(WaylandError) {
-        let target = syncsDone + 1
+        try awaitSync(requestSync(), before: deadline)
+    }
+
+    /// Queues a `wl_display.sync` (sent with the next flush).
+    private func requestSync() -> PendingSync {
         let callback = cwayland_display_sync(display)
         _ = cwayland_callback_add_listener(callback, listeners.callback, Unmanaged.passUnretained(self).toOpaque())
-        defer { wl_proxy_destroy(callback) }
-        while syncsDone < target { try Self.dispatch(display, before: deadline) }
+        syncsSent += 1
+        return PendingSync(callback: callback, target: syncsSent)
+    }
+
+    /// Dispatches until `sync` is answered, then frees its callback.
+    private func awaitSync(_ sync: PendingSync, before deadline: ContinuousClock.Instant) throws(WaylandError) {
+        defer { wl_proxy_destroy(sync.callback) }
+        while syncsDone < sync.target { try Self.dispatch(display, before: deadline) }
     }
 
     /// Sends what is queued, waiting while the socket is full.
@@ -387,6 +497,16 @@ public final class DataControlSession {
         if wl_display_dispatch_pending(display) < 0 { throw lost(display) }
     }
 
+    /// Handles what is queued and what the socket holds, without waiting: libwayland's read
+    /// (`wl_display_read_events`) does not block, and finds nothing without an error.
+    private static func dispatchArrived(_ display: OpaquePointer) throws(WaylandError) {
+        while wl_display_prepare_read(display) != 0 {
+            if wl_display_dispatch_pending(display) < 0 { throw lost(display) }
+        }
+        if wl_display_read_events(display) < 0 { throw lost(display) }
+        if wl_display_dispatch_pending(display) < 0 { throw lost(display) }
+    }
+
     /// The connection's failure (`wl_display_get_error`), for a call that returned -1.
     private static func lost(_ display: OpaquePointer) -> WaylandError {
         let code = wl_display_get_error(display)
@@ -396,6 +516,53 @@ public final class DataControlSession {
 
 @available(*, unavailable, message: "a wl_display belongs to one thread")
 extension DataControlSession: Sendable {}
+
+// MARK: - The kept session
+
+/// A sync sent and not yet answered: its callback, and the count of answered syncs that means
+/// it is (`DataControlSession.syncsDone`).
+private struct PendingSync {
+    let callback: OpaquePointer?
+    let target: Int
+}
+
+/// The session `DataControlSession.probe` keeps for the process's next `open` of the same
+/// socket: a shared cache behind a `Mutex` (STYLE rule 23), one entry per socket.
+///
+/// `@unchecked Sendable`: the session is not (a `wl_display` belongs to one thread), but it is
+/// reachable only through `keep` and `take`, under the lock, so one thread at a time holds it:
+/// the one that took it, which dispatches on it from then on. The process id tells a forked
+/// child's inherited copy, which shares the parent's socket (or holds its closed number): it is
+/// never used, and never freed, since freeing sends destroy requests.
+private struct KeptSession: @unchecked Sendable {
+    let session: DataControlSession
+    let processID: pid_t
+
+    private static let kept = Mutex<[String: KeptSession]>([:])
+
+    /// Keeps `session` for `socketPath`, closing the one kept before for it (or forgetting it
+    /// without a word, when it is a forked parent's).
+    static func keep(_ session: DataControlSession, for socketPath: String) {
+        let entry = KeptSession(session: session, processID: getpid())
+        let previous = kept.withLock { kept in kept.updateValue(entry, forKey: socketPath) }
+        if let previous, previous.processID != entry.processID { previous.session.forget() }
+    }
+
+    /// Runs `body` on the session this process kept for `socketPath`, leaving it kept.
+    static func withKept<Result: Sendable>(for socketPath: String, _ body: (DataControlSession) -> Result) -> Result? {
+        kept.withLock { kept in kept[socketPath].map { body($0.session) } }
+    }
+
+    /// The session this process kept for `socketPath`, taken out; nil when there is none.
+    static func take(for socketPath: String) -> DataControlSession? {
+        let processID = getpid()
+        return kept.withLock { kept -> KeptSession? in
+            guard let entry = kept[socketPath], entry.processID == processID else { return nil }
+            kept[socketPath] = nil
+            return entry
+        }?.session
+    }
+}
 
 // MARK: - The probe's state
 

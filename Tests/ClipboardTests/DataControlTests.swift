@@ -2,9 +2,9 @@ import Foundation
 import SystemInterop
 import Testing
 import TestSupport
-import WaylandInterop
 
 @testable import Clipboard
+@testable import WaylandInterop
 
 /// Which data-control protocol is bound, and which backend a session gets: pure logic, no
 /// compositor.
@@ -122,6 +122,49 @@ struct DataControlSwayTests: ScopedSuite {
         let session = try DataControlSession(socketPath: sway.socketPath, before: .now + Self.timeout)
         #expect(session.dataControl == .wlr)
         #expect(session.offeredTypes(.regular)?.contains("text/plain;charset=utf-8") == true)
+    }
+
+    @Test("the backend's probe leaves its connection to the read, which still sees a copy made after the probe")
+    func probeConnectionIsRead() throws {
+        try sway.waylandCopy(Data("before the probe".utf8))
+        #expect(ClipboardBackend.probeDataControl(socketPath: sway.socketPath) == .wlr)
+        // The device's first events (the old copy) are in the socket; the later copy's follow.
+        try sway.waylandCopy(Data("after the probe".utf8))
+        #expect(try clipboard.read(.clipboard, timeout: Self.timeout) == Array("after the probe".utf8))
+        // That read took the kept connection: the next one connects anew.
+        let fresh = try DataControlSession.open(socketPath: sway.socketPath, before: .now + Self.timeout)
+        #expect(!fresh.isFromProbe)
+        #expect(fresh.offeredTypes(.regular)?.contains("text/plain;charset=utf-8") == true)
+
+        // Kept per socket, taken once: another socket's open leaves it where it is.
+        #expect(ClipboardBackend.probeDataControl(socketPath: sway.socketPath) == .wlr)
+        let elsewhere = sway.socketPath + "-nonexistent"
+        #expect(throws: WaylandError.self) {
+            try DataControlSession.open(socketPath: elsewhere, before: .now + Self.timeout)
+        }
+        let kept = try DataControlSession.open(socketPath: sway.socketPath, before: .now + Self.timeout)
+        #expect(kept.isFromProbe)
+        #expect(kept.dataControl == .wlr)
+        #expect(kept.offeredTypes(.regular)?.contains("text/plain;charset=utf-8") == true)
+        #expect(!(try DataControlSession.open(socketPath: sway.socketPath, before: .now + Self.timeout).isFromProbe))
+    }
+
+    @Test("texts at the first read's size and past it arrive whole (the reads grow)")
+    func firstReadSize() throws {
+        for size in [DataControlClipboard.firstReadChunk, DataControlClipboard.firstReadChunk + 1, 100_000] {
+            let text = (0..<size).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            try sway.waylandCopy(Data(text))
+            #expect(try clipboard.read(.clipboard, timeout: Self.timeout) == text, "\(size) bytes")
+        }
+    }
+
+    @Test("a kept connection the compositor closed meanwhile gives way to a new one")
+    func keptConnectionLost() throws {
+        try sway.waylandCopy(Data("still here".utf8))
+        #expect(ClipboardBackend.probeDataControl(socketPath: sway.socketPath) == .wlr)
+        // Its socket shut down, the kept session's first read fails, and `open` connects again.
+        #expect(DataControlSession.shutDownKept(socketPath: sway.socketPath))
+        #expect(try clipboard.read(.clipboard, timeout: Self.timeout) == Array("still here".utf8))
     }
 
     @Test("an empty clipboard is empty; an image is read as an image")
