@@ -28,6 +28,12 @@ enum Selections {
         return Array(result[0..<end])
     }
 
+    /// Whether two byte arrays are equal, at `memcmp`'s speed: in a debug build `Array`'s generic
+    /// `==` compares byte by byte through witness calls.
+    static func sameBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        Data(left) == Data(right)
+    }
+
     /// Gives `selection` to nobody, so the next owner is the one we wait for.
     static func clear(_ selection: Selection, on server: Xvfb) throws {
         let display = try Display(name: server.display)

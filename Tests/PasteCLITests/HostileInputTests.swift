@@ -46,9 +46,10 @@ struct HostileInputTests: ScopedSuite {
 
     // MARK: - Numbers
 
-    @Test(
-        "a --timeout out of range exits 64 stating the range, before anything is read or sent",
-        arguments: ["1e308", "1e16", "9.3e15", "inf", "nan", "-0", "0", "-1", "1e400", "8d"])
+    // Every value out of range, and every numeric config key, runs in process
+    // (`InProcessHostileInputTests`); one of each here, on the built binary.
+
+    @Test("a --timeout out of range exits 64 stating the range, before anything is read or sent", arguments: ["1e308"])
     func timeoutOutOfRange(_ value: String) throws {
         let result = try paste.run(
             ["--timeout", value, "--url", mock.url("/pastes/create"), "--no-copy"], stdin: "x\n")
@@ -74,7 +75,7 @@ struct HostileInputTests: ScopedSuite {
 
     @Test(
         "a number out of range in the config exits 78 naming file:line and the range; nothing traps",
-        arguments: numericKeys, ["1e16", "1e308", "inf", "nan", "9.3e15", "-1"])
+        arguments: [("timeout", "1e308"), ("retries", "-1")])
     func configOutOfRange(_ key: String, _ value: String) throws {
         let path = try paste.home.write("[paste]\n\(key) = \(value)\n", to: "config/paste/config")
         let result = try paste.run(["--url", mock.url("/pastes/create"), "--no-copy"], stdin: "x\n")
@@ -86,7 +87,7 @@ struct HostileInputTests: ScopedSuite {
 
     @Test("max-size out of range, or overflowing its unit, exits 78 stating the range")
     func maximumSizeOutOfRange() throws {
-        for value in ["0", "9223372036854775807K", "2048G", "1e3"] {
+        for value in ["9223372036854775807K"] {
             let path = try paste.home.write(
                 "[service \"x\"]\nurl = http://127.0.0.1:9/\nmax-size = \(value)\n", to: "config/paste/config")
             let result = try paste.run(["-S", "x", "--no-copy"], stdin: "x\n")

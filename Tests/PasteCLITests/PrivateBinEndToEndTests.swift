@@ -4,8 +4,9 @@ import Testing
 
 /// PrivateBin end to end: the built `paste` uploads to paste-mock's PrivateBin route, and
 /// pbincli 0.3.7 (PyPI, installed by scripts/bootstrap into `.build/venv`), an independent
-/// implementation, fetches the paste from the mock and decrypts it with the key in the link.
-@Suite("PrivateBin end to end, decrypted by pbincli", .temporaryHome, .mock)
+/// implementation, fetches the paste from the mock and decrypts it with the key in the link:
+/// by one pbincli server for the suite (`PbincliServer`), and once by the `pbincli` program.
+@Suite("PrivateBin end to end, decrypted by pbincli", .temporaryHome, .mock, .pbincli)
 struct PrivateBinEndToEndTests: ScopedSuite {
     /// Points the `privatebin` built-in at the mock's route.
     init() throws {
@@ -24,25 +25,38 @@ struct PrivateBinEndToEndTests: ScopedSuite {
         return pastes[0]
     }
 
-    /// `pbincli get -o FOLDER LINK`, in a home of its own (pbincli reads ~/.config/pbincli),
-    /// with no proxy in the way; the decrypted text, or the failure.
-    static func pbincliGet(_ link: String, home: TemporaryHome) throws -> Result<Data, PbincliFailure> {
-        let pbincli = ServerProcess.packageRoot.appendingPathComponent(".build/venv/bin/pbincli").path
-        try #require(
-            FileManager.default.isExecutableFile(atPath: pbincli), "\(pbincli) is missing: run scripts/bootstrap")
+    /// `pbincli get -o FOLDER LINK` into a fresh folder: the decrypted text, or the failure.
+    ///
+    /// By the suite's pbincli server (`PbincliServer`: pbincli's command line, one Python for
+    /// the suite), or with `program`, by the `pbincli` program itself, in a home of its own
+    /// (pbincli reads ~/.config/pbincli) with no proxy in the way: one test does, so that the
+    /// program and its own key derivation agree with the server's.
+    static func pbincliGet(
+        _ link: String, home: TemporaryHome, program: Bool = false
+    ) throws -> Result<Data, PbincliFailure> {
         let folder = home.root.appendingPathComponent("pbincli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var environment = home.environment()
-        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
-            environment[name] = nil
+        let status: Int32
+        let output: String
+        if program {
+            let pbincli = ServerProcess.packageRoot.appendingPathComponent(".build/venv/bin/pbincli").path
+            try #require(
+                FileManager.default.isExecutableFile(atPath: pbincli), "\(pbincli) is missing: run scripts/bootstrap")
+            var environment = home.environment()
+            for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
+                environment[name] = nil
+            }
+            environment["NO_PROXY"] = "127.0.0.1,localhost"
+            let result = try runProcess(
+                pbincli, ["get", "-o", folder.path, link], environment: environment, currentDirectory: folder.path,
+                timeout: 120)
+            (status, output) = (result.status, result.out + result.err)
+        } else {
+            (status, output) = try PbincliServer.current.get(link, into: folder.path)
         }
-        environment["NO_PROXY"] = "127.0.0.1,localhost"
-        let result = try runProcess(
-            pbincli, ["get", "-o", folder.path, link], environment: environment, currentDirectory: folder.path,
-            timeout: 120)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("paste-") }
-        guard result.status == 0, let file = files.first else {
-            return .failure(PbincliFailure(status: result.status, output: result.out + result.err))
+        guard status == 0, let file = files.first else {
+            return .failure(PbincliFailure(status: status, output: output))
         }
         return .success(try Data(contentsOf: folder.appendingPathComponent(file)))
     }
@@ -108,7 +122,7 @@ struct PrivateBinEndToEndTests: ScopedSuite {
         #expect(stored.field("formatter")?.text == "markdown")
         #expect(stored.field("expire")?.text == "never")
         let link = result.out.trimmingCharacters(in: .newlines)
-        #expect(try Self.pbincliGet(link, home: paste.home).get() == Data(awkwardText.utf8))
+        #expect(try Self.pbincliGet(link, home: paste.home, program: true).get() == Data(awkwardText.utf8))
 
         try mock.clearRequests()
         let hour = try run(["-e", "1h", "-l", "python"], stdin: "print('hi')\n")

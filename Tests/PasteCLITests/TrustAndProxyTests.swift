@@ -5,8 +5,9 @@ import TestSupport
 /// Trust and transport end to end, with real TLS: a throw-away CA (openssl), paste-mock behind a
 /// TLS-terminating forwarder (with and without a required client certificate), an HTTP forward
 /// proxy and a SOCKS5 proxy (Python standard library, Tests/PasteCLITests/Fixtures). Every
-/// server listens on 127.0.0.1 on a port the OS picks and is stopped by the test.
-@Suite("Trust, client certificates and proxies", .temporaryHome)
+/// server listens on 127.0.0.1 on a port the OS picks and is stopped by the test; the CAs are
+/// made once for the suite (`.suiteCertificates`).
+@Suite("Trust, client certificates and proxies", .temporaryHome, .suiteCertificates)
 struct TrustAndProxyTests: ScopedSuite {
     /// A paste-mock reached through TLS, signed by a private CA.
     struct TLSService {
@@ -14,11 +15,13 @@ struct TrustAndProxyTests: ScopedSuite {
         let mock: MockServer
         let tls: FixtureServer
 
-        init(requiringClientCertificate: Bool = false) throws {
-            certificates = try TestCertificates()
+        /// With the suite's main CA unless given `certificates`.
+        init(requiringClientCertificate: Bool = false, certificates: TestCertificates? = nil) throws {
+            self.certificates = certificates ?? SuiteCertificates.current.main
             mock = try MockServer(arguments: ["--url-scheme", "https"])
             tls = try FixtureServer.tlsForwarder(
-                to: mock.port, certificates: certificates, requiringClientCertificate: requiringClientCertificate)
+                to: mock.port, certificates: self.certificates,
+                requiringClientCertificate: requiringClientCertificate)
         }
 
         /// The pastie endpoint through TLS, under a host name the certificate carries.
@@ -113,7 +116,7 @@ struct TrustAndProxyTests: ScopedSuite {
         var paste = try runner()
         // The system's bundle (Debian's place in a private root) holds another CA only.
         let bundle = "/etc/ssl/certs/ca-certificates.crt"
-        let systemCA = try TestCertificates()
+        let systemCA = SuiteCertificates.current.other
         let root = try systemRoot("debian-other", [bundle: systemCA.caFile])
         paste.extraEnvironment["PASTE_TEST_SYSTEM_ROOT"] = root
         try configure(paste, service.section())
@@ -134,7 +137,7 @@ struct TrustAndProxyTests: ScopedSuite {
         #expect(lines.last == keptLine(id: try #require(try paste.outboxIDs().first), isHeld: false))
         #expect(try service.mock.pastes().isEmpty)
         // The service's own (wrong) CA wins over a right one in the environment.
-        let other = try TestCertificates()
+        let other = SuiteCertificates.current.other
         try configure(paste, service.section("ca-file = \(other.caFile)"))
         paste.extraEnvironment["SSL_CERT_FILE"] = service.certificates.caFile
         let shadowed = try paste.run(["-S", "s", "--no-copy", "--new"], stdin: "shadowed\n")
@@ -243,7 +246,7 @@ struct TrustAndProxyTests: ScopedSuite {
     func hintNamesTrustInForce(_ wrong: WrongTrust) throws {
         let service = try TLSService()
         var paste = try runner()
-        let other = try TestCertificates()
+        let other = SuiteCertificates.current.other
         let hint: String
         switch wrong {
         case .caFile:
@@ -331,7 +334,8 @@ struct TrustAndProxyTests: ScopedSuite {
 
     @Test("the mTLS service takes the paste only with the client certificate")
     func clientCertificate() throws {
-        let service = try TLSService(requiringClientCertificate: true)
+        // A CA of its own: the test changes its client key's mode.
+        let service = try TLSService(requiringClientCertificate: true, certificates: TestCertificates())
         let paste = try runner()
         let certificates = service.certificates
         try configure(paste, service.section("ca-file = \(certificates.caFile)"))
@@ -434,7 +438,7 @@ struct TrustAndProxyTests: ScopedSuite {
 
     @Test("an https:// proxy is verified with the configured CA, and carries the upload", .mock)
     func httpsProxy() throws {
-        let certificates = try TestCertificates()
+        let certificates = SuiteCertificates.current.main
         let proxy = try FixtureServer.forwardProxy(certificates: certificates)
         let paste = try runner()
         try configure(paste, "", paste: "proxy = https://127.0.0.1:\(proxy.port)\nca-file = \(certificates.caFile)")
