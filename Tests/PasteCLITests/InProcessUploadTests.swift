@@ -23,6 +23,19 @@ func harnessConfig(retries: Int = 0, fallbacks: [String] = [], extra: String = "
     return text + sections
 }
 
+/// A service `secret` that keeps its pastes private (`always-private`), with the harness's `m`
+/// as its fallback: `m` neither encrypts nor keeps pastes private, so a text goes there only
+/// when `fallback-public = m` (appended to it) allows it.
+let privateServiceSection = """
+    [service "secret"]
+    url = https://secret.test/upload
+    content-field = content
+    result = body
+    always-private = true
+    fallback = m
+
+    """
+
 /// The line that says where a failed text is (`PasteFailure.terminalLines`); `isRefusal`: the
 /// service refused it (a 4xx), so `--retry` leaves it alone.
 func whereLine(id: String, isHeld: Bool, isRefusal: Bool = false) -> String {
