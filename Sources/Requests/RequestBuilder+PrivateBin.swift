@@ -24,13 +24,13 @@ extension RequestBuilder {
     /// Encrypts the content and builds the POST; the key travels only in `linkFragment`. The
     /// preview is the body with the ciphertext left out, for `--dry-run`.
     func buildPrivateBin(
-        url: String, headers: [String], content: ContentSource, options: PasteOptions
+        url: String, headers: [String], content: ContentSource, options: PasteOptions, contentName: String?
     ) throws(PartError) -> (request: UploadRequest, preview: BodyPreview) {
         guard let cryptography else {
             preconditionFailure("RequestBuilder.cryptography must be set for format = privatebin")
         }
         // The paste is a JSON string once decrypted: only UTF-8 text survives byte for byte.
-        let bytes = try Self.bytes(of: content, checks: .text(in: .privatebin))
+        let bytes = try Self.bytes(of: content, checks: .text(in: .privatebin, naming: contentName))
         let text = String(decoding: bytes, as: UTF8.self)
         let sealed = try PartError.lift { () throws(CryptographyError) in
             try PrivateBin.seal(
@@ -42,7 +42,7 @@ extension RequestBuilder {
             url: url, method: profile.method, headers: [PrivateBin.requestedWithHeader] + headers,
             body: .rendered(sealed.body, contentType: "application/json"), result: profile.result)
         request.linkFragment = sealed.fragment
-        request.contentChecks = .text(in: .privatebin)
+        request.contentChecks = .text(in: .privatebin, naming: contentName)
         request.responseTimeout = profile.responseTimeout
         return (request, BodyPreview(text: sealed.preview, contentBytes: bytes.count))
     }

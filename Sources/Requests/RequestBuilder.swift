@@ -116,12 +116,14 @@ public struct RequestBuilder: Sendable {
     ///   - options: title, language, private, expiry.
     ///   - fileName: the `-f` file's name (for `{filename}`, and a language from its extension
     ///     when `-l` is not given and the service has somewhere to put one).
+    ///   - contentName: how refusals name the content where its path does not
+    ///     (`ContentChecks.contentName`); nil: `ContentSource.name`.
     /// - Throws: a `RequestError` for an option the service cannot honour, a `ConfigError` for
     ///   a secret that cannot be resolved, an `InspectionRefusal` for content its format cannot
     ///   carry (each as a `PartError`).
-    public mutating func build(content: ContentSource, options: PasteOptions, fileName: String? = nil)
-        throws(PartError) -> UploadRequest
-    {
+    public mutating func build(
+        content: ContentSource, options: PasteOptions, fileName: String? = nil, contentName: String? = nil
+    ) throws(PartError) -> UploadRequest {
         try PartError.lift { () throws(RequestError) in try validate(options, size: content.knownSize) }
         var options = options
         if options.language == nil, acceptsLanguage, let fileName {
@@ -153,7 +155,7 @@ public struct RequestBuilder: Sendable {
         var preview: BodyPreview?
         if profile.format == .noBody {
             // No body: the content is in the URL (percent-encoded there).
-            let text = try Self.text(of: content, checks: .text(in: .noBody))
+            let text = try Self.text(of: content, checks: .text(in: .noBody, naming: contentName))
             var markerValues = values
             markerValues[.content] = Self.contentMarker
             let markedURL =
@@ -181,7 +183,8 @@ public struct RequestBuilder: Sendable {
             headers.append(line)
         }
         if profile.format == .privatebin {
-            var (request, preview) = try buildPrivateBin(url: url, headers: headers, content: content, options: options)
+            var (request, preview) = try buildPrivateBin(
+                url: url, headers: headers, content: content, options: options, contentName: contentName)
             previews.append(preview)
             request.guessedLanguage = guessed
             return request
@@ -233,7 +236,7 @@ public struct RequestBuilder: Sendable {
         case .form:
             // Form bodies are built in memory: percent-encoding triples the size, and form
             // services take small pastes.
-            let text = try Self.text(of: content, checks: .text(in: .form))
+            let text = try Self.text(of: content, checks: .text(in: .form, naming: contentName))
             if let index = contentFieldIndex {
                 fields[index].value = text
                 body = .form(fields)
@@ -270,7 +273,7 @@ public struct RequestBuilder: Sendable {
                             option: "streamed text in a \(profile.format.rawValue) template holding {content} "
                                 + "\(holes.count) times"))
                 }
-                let text = try Self.text(of: content, checks: .text(in: profile.format))
+                let text = try Self.text(of: content, checks: .text(in: profile.format, naming: contentName))
                 values[.content] = text
                 let rendered = try expansion.render(template, values: values, rendering: rendering)
                 body = .rendered(Array(rendered.utf8), contentType: contentType)
@@ -297,7 +300,7 @@ public struct RequestBuilder: Sendable {
             errorMessage: try profile.errorMessage.map { (message) throws(PartError) in
                 try expansion.resolveBeforeAnswer(message, origin: nil, values: values)
             })
-        request.contentChecks = .text(in: profile.format)
+        request.contentChecks = .text(in: profile.format, naming: contentName)
         request.responseTimeout = profile.responseTimeout
         request.guessedLanguage = guessed
         return request
@@ -364,7 +367,7 @@ public struct RequestBuilder: Sendable {
             preconditionFailure("streams are spooled before a body that cannot stream is built")
         }
         try PartError.lift { () throws(InspectionRefusal) in
-            try ContentInspection.check(bytes, checks, source: content.name)
+            try ContentInspection.check(bytes, checks, source: checks.name(of: content))
         }
         return bytes
     }

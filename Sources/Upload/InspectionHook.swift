@@ -18,7 +18,8 @@ final class InspectionHook: BodyInspector {
         // A teed stream's copy holds every byte read once the transfer is over: the guard counts
         // its lines only from a finding on, and places it there (`SecretInspector.settle`).
         let copyPath: String? = if case .stream(_, _, let teePath?, _) = source { teePath } else { nil }
-        let inspection = ContentInspection(request.contentChecks, source: source.name) { name, scanned in
+        let inspection = ContentInspection(request.contentChecks, source: request.contentChecks.name(of: source)) {
+            name, scanned in
             SecretInspector(source: name, alreadyScanned: scanned, copyPath: copyPath)
         }
         return inspection.isEmpty ? nil : InspectionHook(inspection)

@@ -197,17 +197,7 @@ struct ClipboardEndToEndTests: ScopedSuite {
     func ownersOnOurDisplay() -> Int { ownerIDs().count }
 
     /// The `paste` processes (after the run: owners, spawned or forked) serving this suite's display.
-    func ownerIDs() -> [Int32] {
-        let ours = URL(fileURLWithPath: BuiltProducts.path(of: "paste")).resolvingSymlinksInPath().path
-        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
-        return pids.filter { pid in
-            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == ours,
-                let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
-            else { return false }
-            return String(decoding: environment, as: UTF8.self).split(separator: "\0").contains(
-                "DISPLAY=\(xvfb.display)"[...])
-        }
-    }
+    func ownerIDs() -> [Int32] { xvfb.pasteProcesses() }
 
     @Test("the clipboard owner's command line carries none of the run's arguments: no title, no URL password")
     func ownerCommandLineErased() throws {

@@ -11,17 +11,7 @@ import TestSupport
     .needsXServer, .xvfb, .temporaryHome, .mock, .serialized)
 struct HistoryBeforeOwnerTests: ScopedSuite {
     /// The `paste` processes serving this suite's display (after a run: its clipboard owner).
-    func ownerIDs() -> [Int32] {
-        let ours = URL(fileURLWithPath: BuiltProducts.path(of: "paste")).resolvingSymlinksInPath().path
-        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
-        return pids.filter { pid in
-            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == ours,
-                let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
-            else { return false }
-            return String(decoding: environment, as: UTF8.self).split(separator: "\0").contains(
-                "DISPLAY=\(xvfb.display)"[...])
-        }
-    }
+    func ownerIDs() -> [Int32] { xvfb.pasteProcesses() }
 
     @Test("the owner killed with kill -9 as the run returns: the deletion token is kept, and --delete uses it")
     func ownerKilledAtOnce() throws {

@@ -12,14 +12,12 @@ import Upload
 @Suite("In process: fallback", .temporaryHome)
 struct InProcessFallbackTests: ScopedSuite {
     static let text = "fall back 日本語\n"
-    static let refused = ScriptedTransport.Answer.failure(
-        .couldNotConnect(url: "https://m.test/upload", detail: "connection refused", requestSent: false))
 
     @Test("a refused connection hands over at once (no in-run retries): the line, the URL, history name the fallback")
     func refusedHandsOver() throws {
         try harness.writeConfig(harnessConfig(retries: 3, fallbacks: ["b"]))
         let run = try harness.run(
-            ["--no-copy", "--json"], stdin: .text(Self.text), answers: [Self.refused, .created("https://b.test/p/1")])
+            ["--no-copy", "--json"], stdin: .text(Self.text), answers: [.refused(), .created("https://b.test/p/1")])
         #expect(run.status == 0)
         #expect(
             run.err
@@ -68,7 +66,7 @@ struct InProcessFallbackTests: ScopedSuite {
         try harness.writeConfig(harnessConfig(fallbacks: ["b", "c"]))
         let run = try harness.run(
             ["--no-copy"], stdin: .text(Self.text),
-            answers: [Self.refused, .http(503, body: "down too"), .created("https://c.test/p/3")])
+            answers: [.refused(), .http(503, body: "down too"), .created("https://c.test/p/3")])
         #expect(run.status == 0)
         #expect(run.out == "https://c.test/p/3\n")
         #expect(run.requests.map(\.url) == ["https://m.test/upload", "https://b.test/upload", "https://c.test/upload"])
@@ -83,7 +81,7 @@ struct InProcessFallbackTests: ScopedSuite {
     func allDown() throws {
         try harness.writeConfig(harnessConfig(fallbacks: ["b"]))
         let run = try harness.run(
-            ["--no-copy"], stdin: .text(Self.text), answers: [Self.refused, .http(503, body: "down too")])
+            ["--no-copy"], stdin: .text(Self.text), answers: [.refused(), .http(503, body: "down too")])
         #expect(run.status == 75)
         let entry = try #require(try harness.outboxEntries().first)
         let id = try #require(entry["id"] as? String)
@@ -99,7 +97,7 @@ struct InProcessFallbackTests: ScopedSuite {
             harnessConfig(fallbacks: ["b"]).replacingOccurrences(
                 of: "url = https://b.test/upload\n", with: "url = https://b.test/upload\nfallback = m\n"))
         let run = try harness.run(
-            ["--no-copy"], stdin: .text(Self.text), answers: [Self.refused, .http(503, body: "down")])
+            ["--no-copy"], stdin: .text(Self.text), answers: [.refused(), .http(503, body: "down")])
         #expect(run.status == 75)
         #expect(run.requests.map(\.url) == ["https://m.test/upload", "https://b.test/upload"])
         // The text waits for its own service, under the first failure.
@@ -112,28 +110,14 @@ struct InProcessFallbackTests: ScopedSuite {
 
     @Test("a private service never falls back to a public one, unless fallback-public names it")
     func privateStaysPrivate() throws {
-        let secret = """
-            [service "secret"]
-            url = https://secret.test/upload
-            content-field = content
-            result = body
-            always-private = true
-            fallback = m
-
-            """
+        let secret = privateServiceSection
         try harness.writeConfig(harnessConfig() + secret)
-        let down = ScriptedTransport.Answer.failure(
-            .couldNotConnect(url: "https://secret.test/upload", detail: "connection refused", requestSent: false))
+        let down = ScriptedTransport.Answer.refused("secret")
         let kept = try harness.run(["--no-copy", "-S", "secret"], stdin: .text(Self.text), answers: [down])
         #expect(kept.status == 75)
         #expect(kept.requests.map(\.url) == ["https://secret.test/upload"])
         let id = try #require(try harness.outboxEntries().first?["id"] as? String)
-        #expect(
-            kept.err
-                == "paste: not falling back from 'secret' to 'm': 'm' neither encrypts nor keeps pastes private "
-                + "('fallback-public = m' in [service \"secret\"] allows it)\n"
-                + "paste: cannot connect to secret.test:443: connection refused\n" + whereLine(id: id, isHeld: false)
-                + "\n")
+        #expect(kept.err == privateFallbackRefusedLines(id: id))
 
         try harness.writeConfig(harnessConfig() + secret + "fallback-public = m\n")
         let allowed = try harness.run(
@@ -147,7 +131,7 @@ struct InProcessFallbackTests: ScopedSuite {
     func repeatAcrossFallback() throws {
         try harness.writeConfig(harnessConfig(fallbacks: ["b"]))
         let first = try harness.run(
-            ["--no-copy"], stdin: .text(Self.text), answers: [Self.refused, .created("https://b.test/p/4")])
+            ["--no-copy"], stdin: .text(Self.text), answers: [.refused(), .created("https://b.test/p/4")])
         #expect(first.status == 0)
         let second = try harness.run(["--no-copy"], stdin: .text(Self.text))
         #expect(second.status == 0)
@@ -163,7 +147,7 @@ struct InProcessFallbackTests: ScopedSuite {
         let second = try home.write("two\n", to: "files/two.txt")
         let run = try harness.run(
             ["--no-copy", "-f", first, "-f", second],
-            answers: [.created("https://m.test/p/one"), Self.refused, .created("https://b.test/p/two")])
+            answers: [.created("https://m.test/p/one"), .refused(), .created("https://b.test/p/two")])
         #expect(run.status == 0, "stderr: \(run.err)")
         #expect(run.out == "https://m.test/p/one\nhttps://b.test/p/two\n")
         #expect(run.requests.map(\.url) == ["https://m.test/upload", "https://m.test/upload", "https://b.test/upload"])

@@ -58,10 +58,7 @@ struct InProcessJournalTests: ScopedSuite {
         try harness.writeConfig(harnessConfig())
         let run = try harness.run(
             ["--no-copy"], stdin: .pipe(Self.streamed),
-            answers: [
-                .failure(
-                    .couldNotConnect(url: "https://m.test/upload", detail: "connection refused", requestSent: false))
-            ])
+            answers: [.refused()])
         #expect(run.status == 75)
         #expect(run.requests.first?.teedBytes == 0)
         #expect(try harness.outboxStates() == ["retryable"])

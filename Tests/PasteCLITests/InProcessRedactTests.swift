@@ -214,6 +214,106 @@ struct InProcessRedactTests: ScopedSuite {
         #expect(refused.requests.isEmpty)
     }
 
+    // MARK: - A fallback's values
+
+    static let fellBack =
+        "paste: m failed (cannot connect to m.test:443: connection refused): the text went to 'b' instead\n"
+
+    /// The harness's `m` falling back to `b`, with `extra` added to `m`'s section and to `b`'s.
+    func fallbackConfig(m: String = "", b: String = "") -> String {
+        harnessConfig(fallbacks: ["b"])
+            .replacingOccurrences(of: "url = https://m.test/upload\n", with: "url = https://m.test/upload\n" + m)
+            .replacingOccurrences(of: "url = https://b.test/upload\n", with: "url = https://b.test/upload\n" + b)
+    }
+
+    /// A fallback's literal field with a token, when the run masks on that service (`--redact`,
+    /// or the fallback's own `redact` key): masked as the run's own service's field is, the same
+    /// stderr line, `--json` and history items, through `GuardStage.maskFields`.
+    @Test(
+        "a fallback's literal field with a token is masked, said and listed, when the run masks on it",
+        arguments: [(["--redact"], ""), ([], "redact = true\n")] as [([String], String)])
+    func fallbackField(_ arguments: [String], _ key: String) throws {
+        try harness.writeConfig(fallbackConfig(b: "field = note=deployed by \(Self.token)\n" + key))
+        let said = try harness.run(
+            ["--no-copy"] + arguments, stdin: .text("clean text\n"),
+            answers: [.refused(), .created("https://b.test/p/1")])
+        #expect(said.status == 0, "\(said.err)")
+        #expect(said.out == "https://b.test/p/1\n")
+        #expect(said.err == "paste: masked 1 secret in the field note: github-token at column 13\n" + Self.fellBack)
+        #expect(said.requests.map(\.url) == ["https://m.test/upload", "https://b.test/upload"])
+        #expect(said.requests.last?.fields["note"] == "deployed by [redacted: github-token]")
+        let record = try #require(try harness.history().first)
+        #expect(record["service"] as? String == "b")
+        let redacted = try #require(record["redacted"] as? [[String: Any]])
+        #expect(redacted.map { $0["kind"] as? String } == ["github-token"])
+        #expect(redacted.map { $0["field"] as? String } == ["field note"])
+        #expect(redacted.map { $0["column"] as? Int } == [13])
+        #expect(try stateFiles().allSatisfy { !$0.contains(Self.token) })
+
+        let json = try harness.run(
+            ["--no-copy", "--json"] + arguments, stdin: .text("another clean text\n"),
+            answers: [.refused(), .created("https://b.test/p/2")])
+        #expect(json.status == 0, "\(json.err)")
+        #expect(json.err == Self.fellBack)
+        #expect(
+            json.out.hasSuffix(
+                ",\"redacted\":[{\"kind\":\"github-token\",\"line\":1,\"column\":13,\"field\":\"field note\"}]}\n"),
+            "\(json.out)")
+        #expect(json.out.contains("\"service\":\"b\""), "\(json.out)")
+    }
+
+    @Test("a fallback that does not mask still refuses its field with a token: the text waits for its own service")
+    func fallbackFieldRefused() throws {
+        try harness.writeConfig(fallbackConfig(b: "field = note=deployed by \(Self.token)\nredact = false\n"))
+        let run = try harness.run(
+            ["--no-copy"], stdin: .text("clean text\n"), answers: [.refused(), .created("https://b.test/p/3")])
+        #expect(run.status == 75)
+        #expect(run.requests.map(\.url) == ["https://m.test/upload"])
+        let id = try #require(try harness.outboxEntries().first?["id"] as? String)
+        #expect(
+            run.err
+                == "paste: not falling back to 'b': refusing to upload: the field 'note' of service 'b' looks like "
+                + "it holds a GitHub token; use --force to upload anyway\n"
+                + "paste: cannot connect to m.test:443: connection refused\n" + whereLine(id: id, isHeld: false) + "\n")
+    }
+
+    @Test("the run's own service's masked field is not listed for the fallback's paste, which does not carry it")
+    func fallbackLeavesFirstField() throws {
+        try harness.writeConfig(fallbackConfig(m: "field = note=deployed by \(Self.token)\n"))
+        let run = try harness.run(
+            ["--no-copy", "--redact", "--json", "-t", "release \(Self.token)"], stdin: .text("clean text\n"),
+            answers: [.refused(), .created("https://b.test/p/4")])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.requests.first?.fields["note"] == "deployed by [redacted: github-token]")
+        #expect(run.requests.last?.fields["note"] == nil)
+        #expect(run.requests.last?.fields["title"] == "release [redacted: github-token]")
+        #expect(
+            run.out.hasSuffix(
+                ",\"redacted\":[{\"kind\":\"github-token\",\"line\":1,\"column\":9,\"field\":\"title\"}]}\n"),
+            "\(run.out)")
+        let redacted = try #require(try harness.history().first?["redacted"] as? [[String: Any]])
+        #expect(redacted.map { $0["field"] as? String } == ["title"])
+    }
+
+    /// Stdin held whole for `--redact`, and its masked copy, are read by their descriptor
+    /// (`/proc/self/fd/N`): a refusal of what they hold still names them `stdin`.
+    @Test("a large held or masked stdin that a form cannot carry is refused as stdin", arguments: [false, true])
+    func streamRefusedAsStdin(_ hasSecret: Bool) throws {
+        try harness.writeConfig(
+            harnessConfig().replacingOccurrences(of: "result = body\n", with: "result = body\nformat = form\n"))
+        let start = Array((hasSecret ? "GH=\(Self.token)\n" : "GH=unset\n").utf8)
+        let run = try harness.run(["--no-copy", "--redact"], stdin: .pipe(start + Self.filler + [0xFF, 0x0A]))
+        #expect(run.status == 65)
+        let sent = hasSecret ? Array("GH=[redacted: github-token]\n".utf8) : start
+        #expect(
+            run.err
+                == (hasSecret ? "paste: masked 1 secret in stdin: github-token at line 1, column 4\n" : "")
+                + "paste: stdin is not UTF-8 (byte offset \(sent.count + Self.filler.count)), and format = form "
+                + "sends only UTF-8 text; nothing was pasted\n"
+                + "paste: convert it (iconv -t UTF-8), or use a service whose format is multipart or raw\n")
+        #expect(run.requests.isEmpty)
+    }
+
     @Test("-n --redact on a large stdin: what would be masked is said, the masked size shown, nothing kept")
     func streamDryRun() throws {
         try harness.writeConfig(harnessConfig())

@@ -44,10 +44,10 @@ extension InProcessRetryTests {
     @Test("--outbox says per entry when it is tried next and why it waits; once its time has passed it is due")
     func listingSaysNextTry() throws {
         try harness.writeConfig(harnessConfig())
-        _ = try failedRun(Self.refused, text: "waiting\n")
+        _ = try failedRun(.refused(), text: "waiting\n")
         // A second failure, unattended once it is due: the second backoff (one to two minutes).
         try setNextAttempt(to: "2000-01-01T00:00:00Z")
-        let retry = try harness.run(["--retry"], answers: [Self.refused])
+        let retry = try harness.run(["--retry"], answers: [.refused()])
         #expect(retry.status == 75, "stderr: \(retry.err)")
         let listing = try harness.run(["--outbox"])
         #expect(listing.status == 0)
@@ -106,12 +106,7 @@ extension InProcessRetryTests {
         let entry = try #require(try harness.outboxEntries().first)
         #expect(entry["state"] as? String == "held")
         #expect(entry["last_error"] as? String == "m answered HTTP 400: unknown field content")
-        let retry = try attended.run(["--retry"])
-        #expect(retry.status == 0)
-        #expect(retry.requests.isEmpty)
-        #expect(
-            retry.err
-                == "paste: 1 outbox entry is held: 'paste --outbox' lists it; 'paste --outbox send ID' sends one\n")
+        try retryLeavesHeld()
         #expect(try harness.outboxEntries().first?["id"] as? String == id)
 
         _ = try failedRun(.http(429, body: "slow down"), text: "later\n")
@@ -121,12 +116,12 @@ extension InProcessRetryTests {
     @Test("within one --retry, an unreachable service is tried once: its other entries wait, the others go")
     func deadServiceOncePerRun() throws {
         try harness.writeConfig(harnessConfig(fallbacks: []) + Self.liveSection)
-        for text in ["dead 1\n", "dead 2\n", "dead 3\n"] { _ = try failedRun(Self.refused, text: text) }
+        for text in ["dead 1\n", "dead 2\n", "dead 3\n"] { _ = try failedRun(.refused(), text: text) }
         _ = try harness.run(
             ["--no-copy", "-S", "live"], stdin: .text("alive\n"), answers: [.http(503, body: "busy")])
         let ids = try harness.outboxEntries().compactMap { $0["id"] as? String }
         try #require(ids.count == 4)
-        let run = try attended.run(["--retry"], answers: [Self.refused, .created("https://live.test/p/1")])
+        let run = try attended.run(["--retry"], answers: [.refused(), .created("https://live.test/p/1")])
         #expect(run.status == 75)
         #expect(run.requests.map(\.url) == ["https://m.test/upload", "https://live.test/upload"])
         #expect(run.out == "https://live.test/p/1\n")
@@ -145,11 +140,11 @@ extension InProcessRetryTests {
     @Test("two entries of an unreachable service with a fallback: it is asked once, both go to the fallback")
     func unreachableOnceThenFallback() throws {
         try harness.writeConfig(harnessConfig())
-        _ = try failedRun(Self.refused, text: "first of two\n")
-        _ = try failedRun(Self.refused, text: "second of two\n")
+        _ = try failedRun(.refused(), text: "first of two\n")
+        _ = try failedRun(.refused(), text: "second of two\n")
         try harness.writeConfig(harnessConfig(fallbacks: ["b"]))
         let run = try attended.run(
-            ["--retry"], answers: [Self.refused, .created("https://b.test/p/1"), .created("https://b.test/p/2")])
+            ["--retry"], answers: [.refused(), .created("https://b.test/p/1"), .created("https://b.test/p/2")])
         #expect(run.status == 0, "stderr: \(run.err)")
         #expect(run.requests.map(\.url) == ["https://m.test/upload", "https://b.test/upload", "https://b.test/upload"])
         #expect(run.requests.dropFirst().map(\.text) == ["first of two\n", "second of two\n"])
@@ -162,30 +157,16 @@ extension InProcessRetryTests {
 
     @Test("an entry of a private service does not fall back to a public one; with fallback-public, --outbox send does")
     func privateEntryStaysPrivate() throws {
-        let secret = """
-            [service "secret"]
-            url = https://secret.test/upload
-            content-field = content
-            result = body
-            always-private = true
-            fallback = m
-
-            """
+        let secret = privateServiceSection
         try harness.writeConfig(harnessConfig() + secret)
-        let down = ScriptedTransport.Answer.failure(
-            .couldNotConnect(url: "https://secret.test/upload", detail: "connection refused", requestSent: false))
+        let down = ScriptedTransport.Answer.refused("secret")
         let first = try harness.run(["--no-copy", "-S", "secret"], stdin: .text("private, waiting\n"), answers: [down])
         #expect(first.status == 75)
         let id = try #require(try harness.outboxEntries().first?["id"] as? String)
         let kept = try attended.run(["--retry"], answers: [down])
         #expect(kept.status == 75)
         #expect(kept.requests.map(\.url) == ["https://secret.test/upload"])
-        #expect(
-            kept.err
-                == "paste: not falling back from 'secret' to 'm': 'm' neither encrypts nor keeps pastes private "
-                + "('fallback-public = m' in [service \"secret\"] allows it)\n"
-                + "paste: cannot connect to secret.test:443: connection refused\n" + whereLine(id: id, isHeld: false)
-                + "\n")
+        #expect(kept.err == privateFallbackRefusedLines(id: id))
         #expect(try harness.outboxEntries().compactMap { $0["id"] as? String } == [id])
 
         try harness.writeConfig(harnessConfig() + secret + "fallback-public = m\n")

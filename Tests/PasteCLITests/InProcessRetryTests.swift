@@ -12,8 +12,6 @@ import Upload
 @Suite("In process: --retry and --outbox send", .temporaryHome)
 struct InProcessRetryTests: ScopedSuite {
     static let text = "sent again 日本語\n"
-    static let refused = ScriptedTransport.Answer.failure(
-        .couldNotConnect(url: "https://m.test/upload", detail: "connection refused", requestSent: false))
 
     /// The harness with a person at the terminal (stderr): `--retry` sends every retryable
     /// entry now, whatever its backoff.
@@ -28,6 +26,16 @@ struct InProcessRetryTests: ScopedSuite {
         let run = try harness.run(["--no-copy", "--new"], stdin: .text(text), answers: [answer])
         #expect(run.status != 0)
         return try #require(try harness.outboxEntries().last?["id"] as? String)
+    }
+
+    /// `--retry` (attended) over the one entry there is, held: nothing sent, 0, and one line.
+    func retryLeavesHeld() throws {
+        let retry = try attended.run(["--retry"])
+        #expect(retry.status == 0)
+        #expect(retry.requests.isEmpty)
+        #expect(
+            retry.err
+                == "paste: 1 outbox entry is held: 'paste --outbox' lists it; 'paste --outbox send ID' sends one\n")
     }
 
     @Test("a retryable entry is sent, printed, recorded and removed")
@@ -69,12 +77,7 @@ struct InProcessRetryTests: ScopedSuite {
     func heldWaitsForSend() throws {
         try harness.writeConfig(harnessConfig())
         let id = try failedRun(.http(500, body: "boom"))
-        let retry = try attended.run(["--retry"])
-        #expect(retry.status == 0)
-        #expect(retry.requests.isEmpty)
-        #expect(
-            retry.err
-                == "paste: 1 outbox entry is held: 'paste --outbox' lists it; 'paste --outbox send ID' sends one\n")
+        try retryLeavesHeld()
         let send = try harness.run(["--outbox", "send", id], answers: [.created("https://m.test/p/r2")])
         #expect(send.status == 0, "stderr: \(send.err)")
         #expect(send.out == "https://m.test/p/r2\n")
@@ -97,9 +100,9 @@ struct InProcessRetryTests: ScopedSuite {
     @Test("a service found unreachable is asked once per run: its other entries wait, said in one line")
     func unreachableOncePerRun() throws {
         try harness.writeConfig(harnessConfig())
-        _ = try failedRun(Self.refused, text: "first\n")
-        _ = try failedRun(Self.refused, text: "second\n")
-        let run = try attended.run(["--retry"], answers: [Self.refused])
+        _ = try failedRun(.refused(), text: "first\n")
+        _ = try failedRun(.refused(), text: "second\n")
+        let run = try attended.run(["--retry"], answers: [.refused()])
         #expect(run.status == 75)
         #expect(run.requests.count == 1)
         #expect(
@@ -112,9 +115,9 @@ struct InProcessRetryTests: ScopedSuite {
     @Test("an entry whose service is down goes on to that service's fallback, as a fresh text would")
     func entryFallsBack() throws {
         try harness.writeConfig(harnessConfig())
-        _ = try failedRun(Self.refused)
+        _ = try failedRun(.refused())
         try harness.writeConfig(harnessConfig(fallbacks: ["b"]))
-        let run = try attended.run(["--retry"], answers: [Self.refused, .created("https://b.test/p/r3")])
+        let run = try attended.run(["--retry"], answers: [.refused(), .created("https://b.test/p/r3")])
         #expect(run.status == 0, "stderr: \(run.err)")
         #expect(run.out == "https://b.test/p/r3\n")
         #expect(

@@ -23,6 +23,27 @@ func harnessConfig(retries: Int = 0, fallbacks: [String] = [], extra: String = "
     return text + sections
 }
 
+/// A service `secret` that keeps its pastes private (`always-private`), with the harness's `m`
+/// as its fallback: `m` neither encrypts nor keeps pastes private, so a text goes there only
+/// when `fallback-public = m` (appended to it) allows it.
+let privateServiceSection = """
+    [service "secret"]
+    url = https://secret.test/upload
+    content-field = content
+    result = body
+    always-private = true
+    fallback = m
+
+    """
+
+/// What a text for `secret` (`privateServiceSection`) says when its connection is refused and
+/// `fallback-public` does not allow `m`: no fallback, the failure, and where the text waits.
+func privateFallbackRefusedLines(id: String) -> String {
+    "paste: not falling back from 'secret' to 'm': 'm' neither encrypts nor keeps pastes private "
+        + "('fallback-public = m' in [service \"secret\"] allows it)\n"
+        + "paste: cannot connect to secret.test:443: connection refused\n" + whereLine(id: id, isHeld: false) + "\n"
+}
+
 /// The line that says where a failed text is (`PasteFailure.terminalLines`); `isRefusal`: the
 /// service refused it (a 4xx), so `--retry` leaves it alone.
 func whereLine(id: String, isHeld: Bool, isRefusal: Bool = false) -> String {

@@ -251,6 +251,13 @@ final class ScriptedTransport: Transport {
 
         /// 200 with `url` as the body (a `result = body` service).
         static func created(_ url: String) -> Answer { .http(200, body: url + "\n") }
+
+        /// The connection to the harness's service `name` (`https://NAME.test/upload`) refused
+        /// before anything was sent: a text goes on to its fallback at once.
+        static func refused(_ name: String = "m") -> Answer {
+            .failure(
+                .couldNotConnect(url: "https://\(name).test/upload", detail: "connection refused", requestSent: false))
+        }
     }
 
     /// A request as the server would have seen it.

@@ -17,6 +17,32 @@ struct HistoryTests {
             deletionToken: "tok", preview: "first line")
     }
 
+    /// Starts `writers` threads in `group`, each appending `perWriter` records
+    /// (`https://p.example/WRITER/INDEX`, digest `sha` repeated) to the history at `path`
+    /// through a `History` of its own, as separate runs do; what fails goes to `failures`.
+    static func startAppenders(
+        _ writers: Int, each perWriter: Int, to path: String, group: DispatchGroup, failures: FailureBox,
+        sha: Character, title: String? = nil
+    ) {
+        for writer in 0..<writers {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                let history = History(path: path)
+                for index in 0..<perWriter {
+                    do {
+                        try history.append(
+                            HistoryRecord(
+                                time: HistoryTests.pinned, service: "s", url: "https://p.example/\(writer)/\(index)",
+                                byteCount: Int64(index), sha256: String(repeating: sha, count: 64), title: title))
+                    } catch {
+                        failures.add("\(error)")
+                    }
+                }
+            }
+        }
+    }
+
     func mode(_ path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.posixPermissions] as? Int) ?? -1
@@ -82,23 +108,7 @@ struct HistoryTests {
         for index in 0..<doomed { try history.append(record("https://p.example/doomed/\(index)")) }
         let group = DispatchGroup()
         let failures = FailureBox()
-        for writer in 0..<writers {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                let mine = History(path: path)
-                for index in 0..<perWriter {
-                    do {
-                        try mine.append(
-                            HistoryRecord(
-                                time: HistoryTests.pinned, service: "s", url: "https://p.example/\(writer)/\(index)",
-                                byteCount: Int64(index), sha256: String(repeating: "e", count: 64)))
-                    } catch {
-                        failures.add("\(error)")
-                    }
-                }
-            }
-        }
+        Self.startAppenders(writers, each: perWriter, to: path, group: group, failures: failures, sha: "e")
         group.enter()
         Thread.detachNewThread {
             defer { group.leave() }
@@ -174,24 +184,9 @@ struct HistoryTests {
         let perWriter = 50
         let group = DispatchGroup()
         let failures = FailureBox()
-        for writer in 0..<writers {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                let history = History(path: path)
-                for index in 0..<perWriter {
-                    do {
-                        try history.append(
-                            HistoryRecord(
-                                time: HistoryTests.pinned, service: "s", url: "https://p.example/\(writer)/\(index)",
-                                byteCount: Int64(index), sha256: String(repeating: "f", count: 64),
-                                title: String(repeating: "x", count: 2000)))
-                    } catch {
-                        failures.add("\(error)")
-                    }
-                }
-            }
-        }
+        Self.startAppenders(
+            writers, each: perWriter, to: path, group: group, failures: failures, sha: "f",
+            title: String(repeating: "x", count: 2000))
         #expect(group.wait(timeout: .now() + 60) == .success)
         #expect(failures.all.isEmpty)
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")

@@ -193,6 +193,21 @@ struct StreamInspectionTests: ScopedSuite {
         #expect(overTCP == error)
     }
 
+    /// Stdin held whole in the outbox for `--redact`, or its masked copy, is read by its
+    /// descriptor: a refusal names it as its checks do (`ContentChecks.contentName`), not by
+    /// that path.
+    @Test("a file read as /proc/self/fd/N is refused under the name its checks give it")
+    func refusalNamedByChecks() throws {
+        let text = Self.text(count: 200_000) + [0xFF] + Self.text(count: 10)
+        let file = try TemporaryFile(text)
+        let handle = try #require(FileHandle(forReadingAtPath: file.path))
+        defer { try? handle.close() }
+        var request = jsonRequest(.file(path: "/proc/self/fd/\(handle.fileDescriptor)", size: Int64(text.count)))
+        request.contentChecks.contentName = "stdin"
+        let error = try #require(throws: UploadError.self) { try Uploader().send(request) }
+        #expect(error == .contentRefused(.notUTF8(source: "stdin", offset: 200_000, format: .json)))
+    }
+
     @Test("content with no checks is not inspected: a file sent as a file keeps its NUL bytes")
     func noChecks() throws {
         let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x00, 0x00, 0xFF] + Self.text(count: 100_000)

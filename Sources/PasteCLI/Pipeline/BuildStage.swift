@@ -37,7 +37,11 @@ struct BuildStage {
             if case .stream = input.content {
                 precondition(builder.profile.streamsContent, "a stream for \(builder.profile.name) is read whole first")
             }
-            request = try builder.build(content: input.content, options: options, fileName: input.fileName)
+            // A text read from a file is named as the input is: stdin held whole in the outbox,
+            // or a large text's masked copy, is read as `/proc/self/fd/N` and is still `stdin`.
+            let name: String? = if case .file = input.content { input.label } else { nil }
+            request = try builder.build(
+                content: input.content, options: options, fileName: input.fileName, contentName: name)
         } else {
             // Formats that can carry a file (multipart, raw) stream it: nothing to spool.
             request = try builder.build(

@@ -12,8 +12,10 @@ import Upload
 /// or 429; then it is built again for the next service with the same title and options where
 /// that service has them (a title, language or expiry it lacks is left out; `-p` and `--burn`
 /// never are), through the same guard (the content was checked already; the values are checked
-/// for the new service), sent once, and recorded as that service's paste (history and `--json`
-/// name it). A service that encrypts or keeps pastes private (`ServiceProfile.protectsContent`)
+/// for the new service: its literal fields masked as the run's own are when the run masks on it,
+/// `GuardStage.maskFields`, said on stderr and listed by `--json` and the history as theirs are,
+/// else refused), sent once, and recorded as that service's paste (history and `--json` name
+/// it). A service that encrypts or keeps pastes private (`ServiceProfile.protectsContent`)
 /// never falls back to one that does not, unless `fallback-public` names that service. A text
 /// piped in as a stream cannot be read twice: it never falls back (it waits in the outbox). An
 /// outbox entry sent by `--retry` or the background flush falls back the same way, from its own
@@ -26,6 +28,9 @@ struct FallbackStage {
     var isInsecure: Bool
     var context: Context
     var output: Output
+    /// How the run masks (`RunPlan.fallbackMasking`): a fallback it masks on has its literal
+    /// fields masked; nil (`--force`, an outbox entry sent again) refuses a field with a secret.
+    var masking: RunPlan.Masking?
 
     /// Where a text that fell back went, and why: for stderr and the window.
     struct Detour {
@@ -109,20 +114,26 @@ struct FallbackStage {
                 continue
             }
             var next = job
+            var target = candidate
             do {
-                try GuardStage.checkValues(adapted, services: [candidate])
+                let secrets = masking?.masks(on: candidate) == true ? try GuardStage.maskFields(of: &target) : []
+                if let line = GuardStage.maskedLine(GuardStage.MaskedValues(byService: [target.name: secrets])) {
+                    output.note(line)
+                }
+                next.carryMasked(fields: secrets, from: first, options: adapted)
+                try GuardStage.checkValues(adapted, services: [target])
                 let (connection, warning) = try PlanResolver.connection(
-                    for: candidate, paste: pasteConnection, context: context, isInsecure: isInsecure)
+                    for: target, paste: pasteConnection, context: context, isInsecure: isInsecure)
                 if let warning { output.warning(warning) }
-                var build = BuildStage(service: candidate, context: context)
+                var build = BuildStage(service: target, context: context)
                 next.request = try makeRequest(
-                    &build, RunPlan.Route(service: candidate, connection: connection, warning: warning), adapted)
+                    &build, RunPlan.Route(service: target, connection: connection, warning: warning), adapted)
             } catch {
                 output.notice(PasteFailure.fallbackFailedLine(to: candidate.name, error: error))
                 return nil
             }
             next.request.contentChecks = job.request.contentChecks
-            next.service = candidate
+            next.service = target
             next.title = adapted.title
             next.optionsKey = adapted.repeatKey
             let answer = Result { () throws(UploadError) in try send.perform(next) }

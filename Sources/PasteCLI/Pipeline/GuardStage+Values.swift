@@ -32,33 +32,54 @@ extension GuardStage {
         var result = MaskedValues()
         let services = reading.routesUsed.map(\.service)
         if services.contains(where: plan.redacts(on:)) {
-            if let title = options.title, let masked = try maskValue(title, field: "title") {
+            if let title = options.title, let masked = try maskValue(title, field: titlePlace) {
                 options.title = masked.text
                 result.everyPaste += masked.secrets
             }
-            if let language = options.language, let masked = try maskValue(language, field: "language") {
+            if let language = options.language, let masked = try maskValue(language, field: languagePlace) {
                 options.language = masked.text
                 result.everyPaste += masked.secrets
             }
         }
         for service in services where plan.redacts(on: service) {
-            var fields = service.fields
-            var secrets: [MaskedSecret] = []
-            for index in fields.indices
-            where !fields[index].value.hasReference && !Redaction.isSensitiveField(fields[index].name) {
-                guard let masked = try maskValue(fields[index].value.raw, field: "field \(fields[index].name)")
-                else { continue }
-                fields[index].value = ConfigValue(masked.text, origin: fields[index].value.origin)
-                secrets += masked.secrets
-            }
+            var masked = service
+            let secrets = try maskFields(of: &masked)
             guard !secrets.isEmpty else { continue }
             result.byService[service.name] = secrets
+            let fields = masked.fields
             if reading.route.service.name == service.name { reading.route.service.fields = fields }
             if reading.imageRoute?.service.name == service.name { reading.imageRoute?.service.fields = fields }
             if plan.route.service.name == service.name { plan.route.service.fields = fields }
         }
         return result
     }
+
+    /// Masks the literal fields of `service` (as `checkValues` reads them: those not named like
+    /// a credential, with no reference), for the run's own services (`maskValues`) and for a
+    /// fallback that masks (`FallbackStage`); what was masked, each placed as `field NAME`.
+    ///
+    /// - Throws: `RedactionError.stillFound` when a masked value still holds what the guard
+    ///   finds (77).
+    static func maskFields(of service: inout ServiceProfile) throws(RedactionError) -> [MaskedSecret] {
+        var secrets: [MaskedSecret] = []
+        for index in service.fields.indices
+        where !service.fields[index].value.hasReference && !Redaction.isSensitiveField(service.fields[index].name) {
+            let field = service.fields[index]
+            guard let masked = try maskValue(field.value.raw, field: fieldPlace(field.name)) else { continue }
+            service.fields[index].value = ConfigValue(masked.text, origin: field.value.origin)
+            secrets += masked.secrets
+        }
+        return secrets
+    }
+
+    /// How a masked secret in a service's field `name` is placed (`MaskedSecret.field`).
+    static func fieldPlace(_ name: String) -> String { "field \(name)" }
+
+    /// How a masked secret in the title is placed (`MaskedSecret.field`).
+    static let titlePlace = "title"
+
+    /// How a masked secret in the language is placed (`MaskedSecret.field`).
+    static let languagePlace = "language"
 
     /// `value` masked, with what was masked in it; nil when the guard finds nothing there.
     private static func maskValue(

@@ -12,6 +12,20 @@ extension PasteJob {
         case .outbox: claim?.entry.metadata.redacted?.compactMap(MaskedSecret.init(recorded:)) ?? []
         }
     }
+
+    /// What a fresh text that falls back from `first` carries to its fallback (`FallbackStage`):
+    /// the masked values of the fallback's `fields` in place of `first`'s, and the title's and
+    /// the language's only when `options` (as the fallback takes them) still hold them; its
+    /// history line and `--json` list what the paste it made carries. Nothing for an outbox
+    /// entry, whose masked values were kept with it.
+    mutating func carryMasked(fields: [MaskedSecret], from first: ServiceProfile, options: PasteOptions) {
+        guard case .input(var fresh) = source else { return }
+        var dropped = Set(first.fields.map { GuardStage.fieldPlace($0.name) })
+        if options.title == nil { dropped.insert(GuardStage.titlePlace) }
+        if options.language == nil { dropped.insert(GuardStage.languagePlace) }
+        fresh.input.masked = fresh.input.masked.filter { !dropped.contains($0.field ?? "") } + fields
+        source = .input(fresh)
+    }
 }
 
 extension HistoryRecord.Redacted {

@@ -12,10 +12,20 @@ extension RunPlan {
         var isRequested: Bool
         /// `redact` of `[paste]`.
         var byDefault: Bool
+
+        /// Whether what goes to `service` is masked, unless the run is forced: `--redact`,
+        /// else the service's `redact`, else `[paste]`'s.
+        func masks(on service: ServiceProfile) -> Bool {
+            isRequested || (service.redacts ?? byDefault)
+        }
     }
 
     /// Whether a text for `service` that the guard flags goes up masked.
     func redacts(on service: ServiceProfile) -> Bool {
-        !isForced && (masking.isRequested || (service.redacts ?? masking.byDefault))
+        !isForced && masking.masks(on: service)
     }
+
+    /// How the run masks, for the fallback services (`FallbackStage.masking`); nil when it
+    /// sends everything as it is (`--force`).
+    var fallbackMasking: Masking? { isForced ? nil : masking }
 }

@@ -20,25 +20,34 @@ public struct ContentChecks: Sendable, Hashable {
     /// clean (`SecretScanner.init(alreadyScanned:)`): the stream's scan only looks again at
     /// what their end cut short.
     public var secretsScannedUpFront: Int64
+    /// How refusals name the content where its path does not say what it is: stdin held whole
+    /// in the outbox, or the masked copy of a large text, both read by their descriptor
+    /// (`/proc/self/fd/N`), are `stdin` to the person. Nil: `ContentSource.name`.
+    public var contentName: String?
 
     /// Makes checks.
     public init(
         refusesBinary: Bool = false, utf8Format: RequestFormat? = nil, scansSecrets: Bool = false,
-        secretsScannedUpFront: Int64 = 0
+        secretsScannedUpFront: Int64 = 0, contentName: String? = nil
     ) {
         self.refusesBinary = refusesBinary
         self.utf8Format = utf8Format
         self.scansSecrets = scansSecrets
         self.secretsScannedUpFront = secretsScannedUpFront
+        self.contentName = contentName
     }
 
     /// Nothing checked.
     public static let none = ContentChecks()
 
-    /// The checks for text sent in `format`: no NUL, and UTF-8 where the format needs it.
-    public static func text(in format: RequestFormat) -> ContentChecks {
-        ContentChecks(refusesBinary: true, utf8Format: format.needsUTF8 ? format : nil)
+    /// The checks for text sent in `format`: no NUL, and UTF-8 where the format needs it; the
+    /// content named `contentName` in refusals, when given.
+    public static func text(in format: RequestFormat, naming contentName: String? = nil) -> ContentChecks {
+        ContentChecks(refusesBinary: true, utf8Format: format.needsUTF8 ? format : nil, contentName: contentName)
     }
+
+    /// What refusals call `content`: `contentName`, else the content's own name.
+    public func name(of content: ContentSource) -> String { contentName ?? content.name }
 }
 
 extension RequestFormat {
