@@ -373,7 +373,8 @@ extension SecretRule {
         // short names (`key=None`, `token: str`), PERF(guard-text).
         let length = max(0, value.end - value.start)
         switch rule {
-        case .random(let minimumLength), .plausible(let minimumLength): guard length >= minimumLength else { return nil }
+        case .random(let minimumLength), .plausible(let minimumLength):
+            guard length >= minimumLength else { return nil }
         case .base64(let count): guard length == count else { return nil }
         }
         let literal = SecretText.bytes(text, value.start, value.end)
