@@ -305,54 +305,77 @@ extension SecretRule {
         return SecretText.has(text, at: keyStart, "--")
     }
 
-    /// The longest of `keys` (lower case, no separators) that ends the key at `start..<end`,
-    /// compared with `_`, `-` and `.` skipped and letter case ignored. Keys of five letters or
-    /// fewer (`pass`, `token`) must be a word of their own in it (`DB_PASS`, `authToken`, not
-    /// `bypass`).
-    static func matchingKey(_ keys: [[UInt8]], in text: Span<UInt8>, _ start: Int, _ end: Int) -> [UInt8]? {
-        var best: [UInt8]?
+    /// How long the longest of `keys` (lower case, no separators) that ends the key at
+    /// `start..<end` is (0: none does), compared with `_`, `-` and `.` skipped and letter case
+    /// ignored. Keys of five letters or fewer (`pass`, `token`) must be a word of their own in
+    /// it (`DB_PASS`, `authToken`, not `bypass`). Of keys as long, the first listed.
+    static func matchingKey(_ keys: KeyList, in text: Span<UInt8>, _ start: Int, _ end: Int) -> Int {
+        let bytes = keys.bytes.span
+        let ends = keys.ends.span
+        let tails = keys.tails.span
+        let tailMasks = keys.tailMasks.span
+        // The key's last eight letters and digits, lower case, last first (as `KeyList.tails`;
+        // zeros past the first): eight of a name's bytes tested at once before one by one.
+        var textTail: UInt64 = 0
+        var taken: UInt64 = 0
+        var back = end
+        while taken < 8 && back > start {
+            back -= 1
+            guard SecretText.isAlphanumeric(text[back]) else { continue }
+            textTail |= UInt64(SecretText.lowercased(text[back])) << (8 * taken)
+            taken += 1
+        }
         var bestCount = 0
-        for key in keys where key.count > bestCount {
+        var keyStart = 0
+        for number in 0..<ends.count {
+            let keyEnd = ends[number]
+            let first = keyStart
+            keyStart = keyEnd
+            guard keyEnd - first > bestCount, (textTail ^ tails[number]) & tailMasks[number] == 0 else { continue }
             var index = end
-            var matched = true
-            for wanted in key.reversed() {
+            var wanted = keyEnd
+            while wanted > first {
                 while index > start && !SecretText.isAlphanumeric(text[index - 1]) { index -= 1 }
-                guard index > start, SecretText.lowercased(text[index - 1]) == wanted else {
-                    matched = false
-                    break
-                }
+                guard index > start, SecretText.lowercased(text[index - 1]) == bytes[wanted - 1] else { break }
                 index -= 1
+                wanted -= 1
             }
-            guard matched else { continue }
-            if key.count <= 5 && index > start {
+            guard wanted == first else { continue }
+            if keyEnd - first <= 5 && index > start {
                 // The word must start a part of the key: after a separator or a camel-case hump.
                 let before = text[index - 1]
                 let isCamel =
                     SecretText.isUpper(text[index]) && (SecretText.isLower(before) || SecretText.isDigit(before))
                 guard !SecretText.isAlphanumeric(before) || isCamel else { continue }
             }
-            best = key
-            bestCount = key.count
+            bestCount = keyEnd - first
         }
-        return best
+        return bestCount
     }
 
     /// `key = value`, `key: value`, `"key": "value"`, `key := value`, `key => value`,
     /// `<key>value</key>` and `--key value`, where the key ends in one of `keys` and the value
     /// fits `rule`.
-    static func assignment(_ text: Span<UInt8>, _ start: Int, _ end: Int, keys: [[UInt8]], value rule: ValueRule)
+    static func assignment(_ text: Span<UInt8>, _ start: Int, _ end: Int, keys: KeyList, value rule: ValueRule)
         -> Found?
     {
-        guard let key = key(around: text, start, end), key.end - key.start >= 3,
-            let matched = matchingKey(keys, in: text, key.start, key.end),
-            let value = assignedValue(text, key: key)
-        else { return nil }
+        guard let key = key(around: text, start, end), key.end - key.start >= 3 else { return nil }
+        let matched = matchingKey(keys, in: text, key.start, key.end)
+        guard matched > 0, let value = assignedValue(text, key: key) else { return nil }
         // A bare short key (`token`, `pass`) followed by `:` is often prose ("a bearer token:
         // base64url"): such a key must start its line, as in YAML.
-        if matched.count <= 5 && key.end - key.start == matched.count && text[value.separator] == 0x3a
+        if matched <= 5 && key.end - key.start == matched && text[value.separator] == 0x3a
             && !startsLine(text, key.start)
         {
             return nil
+        }
+        // The value's length before its bytes are copied out: most values in source code are
+        // short names (`key=None`, `token: str`), PERF(guard-text).
+        let length = max(0, value.end - value.start)
+        switch rule {
+        case .random(let minimumLength), .plausible(let minimumLength):
+            guard length >= minimumLength else { return nil }
+        case .base64(let count): guard length == count else { return nil }
         }
         let literal = SecretText.bytes(text, value.start, value.end)
         switch rule {
@@ -685,6 +708,10 @@ extension SecretRule {
         return (start, index + length, header)
     }
 
+    /// What ends a URL's userinfo before its `@` (no credentials then): a set, not an array
+    /// made at every URL, PERF(guard-text).
+    static let urlUserStops = SecretAlphabet("/?#\"'<>`[]{}()\\")
+
     /// `scheme://user:password@host` with a literal password.
     static func urlCredentials(_ text: Span<UInt8>, _ colon: Int) -> Found? {
         var schemeStart = colon
@@ -697,7 +724,7 @@ extension SecretRule {
         let userStart = colon + 3
         var index = userStart
         var passwordStart: Int?
-        let stops = Array("/?#\"'<>`[]{}()\\".utf8)
+        let stops = urlUserStops
         while index < text.count && index - userStart < SecretValue.maximumLength {
             let byte = text[index]
             if byte == SecretText.ascii("@") { break }

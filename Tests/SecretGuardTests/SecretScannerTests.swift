@@ -3,6 +3,7 @@ import Testing
 
 import PasteCore
 @testable import SecretGuard
+import SecretScanInterop
 
 /// The incremental scanner, the table it is derived from, and the formats' edges.
 @Suite("Secret scanner: chunks, table, formats")
@@ -117,6 +118,53 @@ struct SecretScannerTests {
                     "0..<\(from)..<\(to)")
             }
         }
+    }
+
+    @Test("the line-feed count's kernels each match a byte-by-byte count, at every alignment and tail length")
+    func lineFeedKernels() {
+        // Line feeds in runs, alone and not at all: every 64-byte step with none, one and all.
+        var random = SplitMix(seed: 12)
+        var text = [UInt8](repeating: 0x61, count: 3000)
+        for index in text.indices where random.next() % 17 == 0 { text[index] = 0x0a }
+        for index in 1000..<1200 { text[index] = 0x0a }
+        for index in 1200..<1500 { text[index] = 0x62 }
+        // The byte-by-byte answer for every range: line feeds before each offset, and the last one.
+        var before = [0]
+        var lastBefore: [Int?] = [nil]
+        for (index, byte) in text.enumerated() {
+            before.append(before[index] + (byte == 0x0a ? 1 : 0))
+            lastBefore.append(byte == 0x0a ? index : lastBefore[index])
+        }
+        let kernels = LineFeeds.Kernel.allCases.filter(\.runsHere)
+        #expect(kernels.contains(.portable) && kernels.contains(.fastest))
+        for kernel in kernels {
+            for from in 0..<70 {
+                for to in Swift.stride(from: from, through: text.count, by: 13) {
+                    let counted = LineFeeds.count(in: text.span, from: from, to: to, kernel: kernel)
+                    let last = lastBefore[to].flatMap { $0 >= from ? $0 : nil }
+                    #expect(
+                        counted.count == before[to] - before[from] && counted.last == last,
+                        "\(kernel) \(from)..<\(to)")
+                }
+            }
+        }
+    }
+
+    @Test("a key row's names: the longest that ends the key wins, a short one only as a word of its own")
+    func matchingKeys() {
+        let keys = SecretRule.KeyList([Array("token".utf8), Array("authtoken".utf8), Array("pass".utf8)])
+        func longest(_ key: String) -> Int {
+            let bytes = Array(key.utf8)
+            return SecretRule.matchingKey(keys, in: bytes.span, 0, bytes.count)
+        }
+        #expect(longest("AUTH_TOKEN") == 9)
+        #expect(longest("auth-token") == 9)
+        #expect(longest("api_token") == 5)
+        #expect(longest("apiToken") == 5)
+        #expect(longest("sometoken") == 0)
+        #expect(longest("DB_PASS") == 4)
+        #expect(longest("bypass") == 0)
+        #expect(longest("password") == 0)
     }
 
     @Test("memory stays bounded: a key 12 MiB into a stream is found, the scanner keeps 9 KiB")
