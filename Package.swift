@@ -52,10 +52,15 @@ let directMetadata: SwiftSetting = .unsafeFlags([
 /// memory safety, so unsafe code can only live in the interop layers (and direct metadata).
 let safeSwift: [SwiftSetting] = [.strictMemorySafety(), directMetadata]
 
-/// The secret guard (and paste-mock, below) optimised in debug builds too: its scanners and line counter run over every
-/// byte of the tests' 8-64 MiB streams, and unoptimised SIMD code made them the test suite's
-/// largest CPU cost (`perf record` of StreamGuardTests: `LineCounter.count` alone a fifth of it).
-/// Release builds are unchanged; `-enable-testing` still applies, so `@testable` imports work.
+/// The modules every byte of the tests' 8-64 MiB streams goes through, optimised in debug builds
+/// too: the secret guard (its scanners and line counter), PasteCore (the media-type sniff, the
+/// UTF-8 validator and inspector, JSON escaping), Upload and CurlInterop (the body reader and its
+/// encodings), SystemInterop (reads, writes, the tee), and paste-mock (below). Unoptimised, they
+/// were the test suite's largest CPU cost, in the debug `paste` children the end-to-end tests run
+/// (`perf record` of StreamGuardTests: `LineCounter.count` alone a fifth of it; then
+/// `MediaType.isUTF8Text` a third of paste's samples, `JSONText.appendEscaped` a quarter in
+/// HostileInputTests). Release builds are unchanged; `-enable-testing` still applies, so
+/// `@testable` imports work.
 let optimizedInDebug: SwiftSetting = .unsafeFlags(["-O"], .when(configuration: .debug))
 
 /// How the C libraries are linked: libcurl (with libcrypto) and Xlib (with Xft).
@@ -217,8 +222,11 @@ let package = Package(
 
         // MARK: - Interop: the only Swift that touches C pointers
         // POSIX the way apple/swift-system does it: descriptors, errno, processes, signals.
-        .target(name: "SystemInterop", dependencies: ["CSystemShims"], swiftSettings: [directMetadata]),
-        .target(name: "CurlInterop", dependencies: ["CCurlShims", "SystemInterop"], swiftSettings: [directMetadata]),
+        .target(
+            name: "SystemInterop", dependencies: ["CSystemShims"], swiftSettings: [directMetadata, optimizedInDebug]),
+        .target(
+            name: "CurlInterop", dependencies: ["CCurlShims", "SystemInterop"],
+            swiftSettings: [directMetadata, optimizedInDebug]),
         .target(
             name: "X11Interop", dependencies: ["CX11Shims", "CPng", "CJpeg", "CGif", "CWebP", "SystemInterop"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I", "-Xcc", freetypeHeaders]), directMetadata],
@@ -240,7 +248,9 @@ let package = Package(
         // At the bottom: the error protocol, exit statuses, dispositions and the sanitizer every
         // shown value passes, so that a module's errors conform where they are born.
         .target(name: "PasteErrors", swiftSettings: safeSwift),
-        .target(name: "PasteCore", dependencies: ["PasteErrors", "SystemInterop"], swiftSettings: safeSwift),
+        .target(
+            name: "PasteCore", dependencies: ["PasteErrors", "SystemInterop"],
+            swiftSettings: safeSwift + [optimizedInDebug]),
         // Above PasteCore: the stores (outbox, history, atomic files, file locks) and the request
         // side (a profile, the content and the options -> an UploadRequest; an answer -> a URL).
         .target(
@@ -256,7 +266,7 @@ let package = Package(
         .target(
             name: "Upload",
             dependencies: ["PasteCore", "SecretGuard", "CurlInterop", "CryptoInterop", "SystemInterop"],
-            swiftSettings: safeSwift),
+            swiftSettings: safeSwift + [optimizedInDebug]),
         .target(
             name: "Clipboard", dependencies: ["PasteErrors", "X11Interop", "WaylandInterop", "SystemInterop"],
             swiftSettings: safeSwift),

@@ -140,11 +140,14 @@ def main():
     lock = threading.Lock()
     results = []  # (names, wall, cpu, status)
     statuses = []
+    ended = []  # each worker's end, seconds after the phase began
 
     def worker(index):
         while True:
             names = queue.take()
             if names is None:
+                with lock:
+                    ended.append(time.monotonic() - phase_start)
                 return
             start = time.monotonic()
             child = subprocess.Popen(
@@ -167,7 +170,7 @@ def main():
                     statuses.append(status)
                     sys.stdout.write(f"test: [fast {index}] failed (status {status}): {' '.join(names)}\n")
 
-    start = time.monotonic()
+    phase_start = start = time.monotonic()
     threads = [threading.Thread(target=worker, args=(index + 1,)) for index in range(arguments.processes)]
     for thread in threads:
         thread.start()
@@ -182,6 +185,10 @@ def main():
             print(f"test:   {item_wall:6.1f} s {item_cpu:6.1f} s  {label}")
     print(f"test: fast phase: {len(results)} test processes over {len(counts)} suites, "
           f"{wall:.1f} s of wall, {cpu:.1f} s of CPU in test processes")
+    # The queue's tail: how long a core had no test process at the end (one worker done, waiting).
+    ended.sort()
+    print(f"test: fast phase: workers ended at {', '.join(f'{end:.1f}' for end in ended)} s: "
+          f"{ended[-1] - ended[0]:.1f} s with a worker idle at the end")
     if arguments.record_times:
         with open(TIMES, "w", encoding="utf-8") as table:
             table.write("# scripts/test --fast --record-times: wall and CPU seconds per suite, each run\n"
