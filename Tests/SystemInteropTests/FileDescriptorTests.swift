@@ -90,19 +90,31 @@ struct FileDescriptorTests {
         let pair = try FileDescriptor.makeSocketPair()
         let ours = pair.first
         let theirs = pair.second
+        let theirsInode = try theirs.status().inode
+        // The child's descriptors are named by what they point at, not by number: ls opens its
+        // listing at the lowest free number, which may be the very number `kept` has here.
         let child = try ChildProcess.spawn(
-            "/bin/ls", arguments: ["ls", "/proc/self/fd"], environment: [:], standardInput: .null,
+            "/bin/ls", arguments: ["ls", "-l", "/proc/self/fd"], environment: [:], standardInput: .null,
             standardOutput: .descriptor(theirs.rawValue), standardError: .null, newSession: false)
         _ = consume theirs
-        let listing = String(decoding: try ours.readAll(), as: UTF8.self).split(separator: "\n").compactMap {
-            Int32($0)
-        }
+        let lines = String(decoding: try ours.readAll(), as: UTF8.self).split(separator: "\n")
+        let targets = Dictionary(
+            lines.compactMap { line -> (Int32, String)? in
+                guard let arrow = line.range(of: " -> "),
+                    let number = line[..<arrow.lowerBound].split(separator: " ").last,
+                    let descriptor = Int32(number)
+                else { return nil }
+                return (descriptor, String(line[arrow.upperBound...]))
+            }, uniquingKeysWith: { first, _ in first })
         #expect(child.waitForExit() == 0)
         // 0, 1, 2, the descriptor ls lists the folder with (and whatever the test runner leaked
         // to us without close-on-exec); never ours.
-        #expect(Set(listing).isSuperset(of: [0, 1, 2]))
-        #expect(!listing.contains(kept.rawValue))
-        #expect(!listing.contains(ours.rawValue))
+        #expect(Set(targets.keys).isSuperset(of: [0, 1, 2]))
+        #expect(targets[1] == "socket:[\(theirsInode)]")
+        let keptPath = URL(fileURLWithPath: folder.file("kept")).resolvingSymlinksInPath().path
+        #expect(!targets.values.contains(keptPath))
+        #expect(!targets.values.contains("socket:[\(try ours.status().inode)]"))
+        _ = kept
     }
 
     @Test("a file is replaced atomically: fsync, rename over it, fsync the folder")
