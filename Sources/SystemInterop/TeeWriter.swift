@@ -25,9 +25,10 @@ internal import Synchronization
 /// (the caller, who sends each chunk as soon as it is teed, is held at most `observationLag`
 /// blocks ahead of it); a follower (`follow(with:)`) sees every block too, in order, on a third
 /// queue, beside the observer, and cannot stop anything. CurlInterop's `BodyReader` runs a
-/// stream's inspection (the secret guard) as the observer and its digest as the follower, on the
-/// copy the tee makes anyway, so they run beside the read and the send, and beside each other,
-/// instead of before them.
+/// stream's digest as the follower, on the copy the tee makes anyway, so it runs beside the read
+/// and the send instead of before them (its inspection, the secret guard, runs on the reading
+/// thread, on data still in that core's cache: cheaper than on the observer's, which reads
+/// blocks written by another core).
 ///
 /// PERF(stream): the observer and the writes are two queues, not one: a block's write (a wait
 /// for the device, 1-5 ms per MiB on the bench machine while others build) overlaps the
