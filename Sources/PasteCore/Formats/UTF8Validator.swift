@@ -21,9 +21,11 @@ public struct UTF8Validator: Sendable {
             let byte = chunk[index]
             if needed == 0 {
                 // ASCII runs are the common case: skipped many bytes a step, without the state
-                // machine (`Memory.firstNonASCII`).
+                // machine (`Memory.firstNonASCII`); a lone ASCII byte between multi-byte
+                // characters (a space in Cyrillic text) is not worth the call.
                 if byte < 0x80 {
-                    index = Memory.firstNonASCII(in: chunk, from: index + 1)
+                    index += 1
+                    if index < count, chunk[index] < 0x80 { index = Memory.firstNonASCII(in: chunk, from: index) }
                     continue
                 }
                 start = offset + Int64(index)
