@@ -211,21 +211,12 @@ final class BodyReader {
             }
             guard got > 0 else {
                 // The end: checked before libcurl learns of it (no final chunk if refused), and
-                // the tee file must hold everything before libcurl finishes the request. When
-                // the tee's thread inspects, its flush waits until every block was seen.
-                if isInspectedByTee {
-                    guard finishTee() else { return -1 }
-                    if tee!.isObserverStopped || inspector?.finish() == false {
-                        failure = .refused
-                        return -1
-                    }
-                } else {
-                    if let inspector, !inspector.finish() {
-                        failure = .refused
-                        return -1
-                    }
-                    guard finishTee() else { return -1 }
+                // the tee file must hold everything before libcurl finishes the request.
+                if let inspector, !inspector.finish() {
+                    failure = .refused
+                    return -1
                 }
+                guard finishTee() else { return -1 }
                 if let onStreamEnd {
                     self.onStreamEnd = nil
                     onStreamEnd()
@@ -317,42 +308,27 @@ final class BodyReader {
         return filled
     }
 
-    /// Whether a stream's inspector may run on its tee's thread (`startObservingOnTee`): only
-    /// where a refusal noticed a block or two late still leaves the request incomplete (HTTP:
-    /// a chunked body never gets its last chunk). A raw TCP exchange has no framing, so what
-    /// was sent before the reset may be kept: `RawConnection` inspects each chunk before it goes.
-    var mayInspectOnTee = true {
-        didSet { content?.mayInspectOnTee = mayInspectOnTee }
-    }
-    /// Whether a stream's inspector runs on its tee's thread (`startObservingOnTee`).
-    private var isInspectedByTee = false
     /// Whether a stream's observer runs on its tee's thread (`startObservingOnTee`).
     private var isObservedByTee = false
 
-    /// At a stream's first read: when it is teed, its inspector and its observer are moved to
-    /// the tee's threads, which see the copy of every block it makes anyway: the inspector as
-    /// the tee's observer (`TeeWriter.observe(with:)`), which can stop the stream, the stream
-    /// observer (the digest) as its follower (`TeeWriter.follow(with:)`), on a thread of its own.
+    /// At a stream's first read: when it is teed, its observer (the digest) is moved to the
+    /// tee's follower (`TeeWriter.follow(with:)`), which sees the copy of every block the tee
+    /// makes anyway, on a thread of its own. The inspector (the secret guard) stays here, on the
+    /// reading thread, and sees each chunk before libcurl sends it.
     ///
-    /// PERF(stream): the secret guard's scan and the SHA-256 then run beside the pipe's read and
-    /// the socket's send, and beside each other, instead of before each send (1 GiB piped: the
-    /// scan and the hash were over half of paste's CPU, all of it on the sending thread; on one
-    /// thread after the send, the scan added to the hash's time, 1.06-1.19x the `--force` run).
-    /// A refusal is seen by the sending thread at its next read (`isObserverStopped`), a block
-    /// or two later; what decides is the end, where the tee's flush waits for the threads and
-    /// the inspector's `finish` runs before libcurl learns of the end, as before.
+    /// PERF(stream): the SHA-256 (0.86 s/GiB, over half of paste's CPU on a piped gigabyte) runs
+    /// beside the pipe's read and the socket's send instead of before each send. The scan runs
+    /// on the chunk the pipe's read has just copied into libcurl's buffer, still in this core's
+    /// cache: on the tee's observing thread it read blocks another core had written, and cost a
+    /// third more (the candidate search 272-296 samples a GiB there, 180-189 here, `perf record
+    /// -F 2000`; issue 44, session 12). Every byte is also refused before it goes, not a block
+    /// or two later. (`TeeWriter.observe(with:)` can still run a stopping observer on the tee.)
     ///
-    /// The inspector and the observer are then touched only by the tee's threads until its
-    /// `flush` returns (`finishTee`: at the stream's end, and by the handle after any
-    /// transfer), so their owners read the results after the transfer, as they always did.
+    /// The observer is then touched only by the tee's thread until its `flush` returns
+    /// (`finishTee`: at the stream's end, and by the handle after any transfer), so its owner
+    /// reads the digest after the transfer, as it always did.
     private func startObservingOnTee() {
-        guard !isObservedByTee, !isInspectedByTee, let tee else { return }
-        if mayInspectOnTee, let inspector {
-            tee.observe { block in
-                inspector.inspect(block.assumingMemoryBound(to: UInt8.self).span)
-            }
-            isInspectedByTee = true
-        }
+        guard !isObservedByTee, let tee else { return }
         if let streamObserver {
             tee.follow { block in
                 streamObserver(block.assumingMemoryBound(to: UInt8.self).span)
@@ -361,19 +337,10 @@ final class BodyReader {
         }
     }
 
-    /// Inspects and observes a stream's chunk, just teed: here, or (`isInspectedByTee`,
-    /// `isObservedByTee`) on the tee's thread, whose refusal of an earlier chunk stops the
-    /// transfer now. False, with
-    /// `failure` set, when refused.
+    /// Inspects a stream's chunk, just teed, and shows it to the observer (here, or on the
+    /// tee's thread: `isObservedByTee`). False, with `failure` set, when refused.
     private func inspectStreamed(_ base: UnsafeMutableRawPointer, _ count: Int) -> Bool {
-        if isInspectedByTee {
-            if tee!.isObserverStopped {
-                failure = .refused
-                return false
-            }
-        } else if !inspect(base, count, isLast: false) {
-            return false
-        }
+        guard inspect(base, count, isLast: false) else { return false }
         if !isObservedByTee { observe(base, count) }
         return true
     }

@@ -78,10 +78,9 @@ public final class RawConnection {
         reader.onStreamEnd = onStreamEnd
         reader.isStopped = isStopped
         // No framing: what goes out before a refusal may be kept, so each chunk is inspected
-        // before it is sent, never a block later on the tee's thread.
-        reader.mayInspectOnTee = false
+        // before it is sent (as `BodyReader` does for every stream).
         // However the exchange ends, the tee holds every byte read, and its thread (which may run
-        // the inspector and the observer: `BodyReader`) is done, before the caller looks.
+        // the observer: `BodyReader`) is done, before the caller looks.
         defer { reader.finishTee() }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 1)
         defer { buffer.deallocate() }

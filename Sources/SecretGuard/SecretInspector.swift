@@ -10,12 +10,12 @@ import SystemInterop
 /// what is left before the stream's end is handed over: a chunked request never gets its final
 /// chunk, and the server never makes a paste. Memory stays flat: the scanner's tail.
 ///
-/// Where a stream is teed into the outbox (piped stdin), the scan runs on the tee's thread, over
-/// the 1 MiB blocks the tee copies anyway (CurlInterop's `BodyReader`): no copy and one wake-up
-/// per block, beside the read and the send instead of before them. An earlier scan thread fed
-/// every 64 KiB chunk (a copy and a wake-up each) cost more than it saved (1 GiB piped: 2.31 s of
-/// CPU against 2.01 s in place). Content that is not teed is scanned in place, on the thread
-/// that reads it.
+/// The scan runs in place, on the thread that reads the stream, over each chunk while the read's
+/// copy is still in that core's cache (CurlInterop's `BodyReader`; the stream's digest follows
+/// its outbox copy on another thread). A scan thread fed every 64 KiB chunk (a copy and a
+/// wake-up each) cost more than it saved (1 GiB piped: 2.31 s of CPU against 2.01 s in place),
+/// and one scanning the outbox copy's 1 MiB blocks a third more than in place (blocks another
+/// core had written; docs/performance.md, issue 44).
 ///
 /// A stream whose copy is at hand once it was refused (teed into its outbox entry: `copyPath`)
 /// has its lines counted only from the first finding on, as a file's are (`SecretGuard.scan(filePath:)`):

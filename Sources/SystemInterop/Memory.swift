@@ -26,6 +26,37 @@ public enum Memory {
             return base.distance(to: UnsafeRawPointer(found))
         }
     }
+
+    /// Where the first byte of `bytes` at or after `start` with its high bit set (not ASCII)
+    /// is, or `bytes.count` when there is none.
+    ///
+    /// PERF(stream): 32 bytes a step, as four unaligned 64-bit loads or'ed together, where a
+    /// loop over single bytes (with a bounds check each) ran at about 1 GB/s: a UTF-8 check of
+    /// a stream's 8 MiB start took 8 ms before its first byte was sent (`perf`, issue 44).
+    public static func firstNonASCII(in bytes: Span<UInt8>, from start: Int) -> Int {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, start < buffer.count else { return buffer.count }
+            let high: UInt64 = 0x8080_8080_8080_8080
+            let count = buffer.count
+            var index = start
+            while index + 32 <= count {
+                let word0 = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let word1 = base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+                let word2 = base.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
+                let word3 = base.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
+                if (word0 | word1 | word2 | word3) & high != 0 { break }
+                index += 32
+            }
+            while index + 8 <= count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & high
+                // Little-endian: the lowest set bit is the first such byte.
+                if word != 0 { return index + word.littleEndian.trailingZeroBitCount / 8 }
+                index += 8
+            }
+            while index < count, base.load(fromByteOffset: index, as: UInt8.self) < 0x80 { index += 1 }
+            return index
+        }
+    }
 }
 
 extension Memory {
@@ -44,11 +75,16 @@ extension Memory {
         let capacity = bytes.capacity
         bytes.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            let address = Int(bitPattern: base)
-            let start = (address + hugePageSize - 1) & ~(hugePageSize - 1)
-            let end = (address + capacity) & ~(hugePageSize - 1)
-            guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-            _ = madvise(pointer, end - start, MADV_HUGEPAGE)
+            adviseHugePages(UnsafeMutableRawPointer(base), count: capacity)
         }
+    }
+
+    /// `madvise(MADV_HUGEPAGE)` over the whole 2 MiB pages inside `count` bytes at `base`.
+    static func adviseHugePages(_ base: UnsafeMutableRawPointer, count: Int) {
+        let address = Int(bitPattern: base)
+        let start = (address + hugePageSize - 1) & ~(hugePageSize - 1)
+        let end = (address + count) & ~(hugePageSize - 1)
+        guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(pointer, end - start, MADV_HUGEPAGE)
     }
 }

@@ -51,6 +51,32 @@ struct ContentInspectionTests: ScopedSuite {
         }
     }
 
+    @Test("long ASCII runs are skipped many bytes a step: a bad byte anywhere in them is found at its offset")
+    func validatorAcrossASCIIRuns() {
+        // Every place in and around the 32- and 8-byte steps of `Memory.firstNonASCII`, and
+        // runs that end in a well-formed sequence the validator must still step through.
+        let run = [UInt8](repeating: UInt8(ascii: "a"), count: 100)
+        for place in 0..<run.count {
+            for bad: [UInt8] in [[0x80], [0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80]] {
+                var bytes = run
+                bytes.replaceSubrange(place..<min(place + bad.count, bytes.count), with: bad)
+                var validator = UTF8Validator()
+                #expect(validator.validate(bytes.span, at: 7) == Int64(place + 7), "\(bad) at \(place)")
+            }
+            var good = run
+            good.replaceSubrange(place..<place, with: Array("é日🎉".utf8))
+            var validator = UTF8Validator()
+            #expect(validator.validate(good.span, at: 0) == nil && validator.finish() == nil, "at \(place)")
+            let cut = Array(good[..<(place + 1)])
+            var cutValidator = UTF8Validator()
+            #expect(cutValidator.validate(cut.span, at: 0) == nil && cutValidator.finish() == Int64(place))
+        }
+        #expect(MediaType.isUTF8Text(run + [0xC3], isWhole: false))
+        #expect(!MediaType.isUTF8Text(run + [0xC3], isWhole: true))
+        #expect(!MediaType.isUTF8Text(run + [0x00] + run, isWhole: true))
+        #expect(!MediaType.isUTF8Text(run + [0xC3, 0x28] + run, isWhole: false))
+    }
+
     /// Shows `bytes` to the inspection (a span cannot be passed through `#expect`).
     func feed(_ inspection: ContentInspection, _ bytes: [UInt8]) -> Bool { inspection.inspect(bytes.span) }
 

@@ -41,6 +41,18 @@ struct FileDescriptorTests {
         #expect(try file.read(atOffset: 998, upTo: 10) == Array(pattern(count: 1000)[998...]))
     }
 
+    @Test("read(atOffset:upTo:) of a large buffer (huge pages advised) holds exactly the bytes read")
+    func readLargeAtOffset() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("data")
+        let bytes = pattern(count: (9 << 20) + 5)
+        try FileDescriptor.open(path, .writeOnly, options: .create).writeAll(bytes)
+        let file = try FileDescriptor.open(path, .readOnly)
+        #expect(try file.read(atOffset: 0, upTo: bytes.count + 1) == bytes)
+        #expect(try file.read(atOffset: 3, upTo: 4 << 20) == Array(bytes[3..<(3 + (4 << 20))]))
+        #expect(try file.read(atOffset: Int64(bytes.count), upTo: 4 << 20) == [])
+    }
+
     @Test("forEachChunk hands every byte over once, in order, one chunk at a time")
     func chunks() throws {
         let folder = try TemporaryFolder()

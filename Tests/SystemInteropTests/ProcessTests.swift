@@ -109,6 +109,29 @@ struct ProcessTests {
         #expect(Memory.contains(0, in: bytes))
         #expect(!Memory.contains(0, in: []))
     }
+
+    /// `Memory.firstNonASCII` over `bytes` from `start` (a span cannot be passed through `#expect`).
+    func firstNonASCII(_ bytes: [UInt8], from start: Int) -> Int { Memory.firstNonASCII(in: bytes.span, from: start) }
+
+    @Test("Memory.firstNonASCII finds the first byte with its high bit set, in every place of its steps")
+    func firstNonASCII() {
+        let ascii = [UInt8](repeating: 0x7F, count: 131)
+        #expect(firstNonASCII(ascii, from: 0) == 131)
+        #expect(firstNonASCII([], from: 0) == 0)
+        #expect(firstNonASCII(ascii, from: 131) == 131)
+        for place in 0..<ascii.count {
+            for high: UInt8 in [0x80, 0xC3, 0xFF] {
+                var bytes = ascii
+                bytes[place] = high
+                // And a second one later, which must not be found first.
+                if place + 9 < bytes.count { bytes[place + 9] = 0x80 }
+                for start in [0, place / 2, place] {
+                    #expect(firstNonASCII(bytes, from: start) == place, "\(high) at \(place) from \(start)")
+                }
+                #expect(firstNonASCII(bytes, from: place + 1) == (place + 9 < bytes.count ? place + 9 : 131))
+            }
+        }
+    }
 }
 
 @Suite("TeeWriter: a stream's copy on disk")

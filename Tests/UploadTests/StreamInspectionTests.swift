@@ -109,12 +109,12 @@ struct StreamInspectionTests: ScopedSuite {
     }
 
     @Test(
-        "a teed stream is inspected on the tee's thread: a NUL blocks in stops it, every byte read is teed",
+        "a teed stream is inspected as it is read: a NUL blocks in stops it, every byte read is teed",
         arguments: ["raw", "multipart", "json", "tcp"])
     func nulInTeedStream(_ shape: String) throws {
         let tcp = try TestServer(mode: "tcp")
         let tee = try TemporaryFile()
-        // Past several of the tee's 1 MiB blocks, so the refusal comes from its thread mid-way.
+        // Past several of the tee's 1 MiB blocks, so the refusal comes mid-way, blocks in flight.
         let offset = 3 * 1_048_576 + 12_345
         let text = Self.text(count: offset) + [0x00] + Self.text(count: 2 * 1_048_576)
         let pipe = FedPipe(Array(text.dropFirst(100)))

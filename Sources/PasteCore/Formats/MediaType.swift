@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemInterop
 
 /// What a paste holds: its MIME type, and whether that makes it text, an image or another
 /// binary file (which decides where it may go: `ServiceChoice`).
@@ -104,7 +105,10 @@ public struct MediaType: Sendable, Hashable {
     /// Whether `bytes` are UTF-8 with no NUL: what paste calls text. When `isWhole` is false,
     /// a character cut by the end of `bytes` (at most three bytes) is allowed.
     public static func isUTF8Text(_ bytes: [UInt8], isWhole: Bool) -> Bool {
-        if bytes.contains(0) { return false }
+        // PERF(stream): `memchr`, not `contains(0)`, and the validator skips ASCII runs many
+        // bytes a step: the check of a stream's 8 MiB start, made before its first byte is sent,
+        // took 8 ms a byte at a time.
+        if Memory.contains(0, in: bytes) { return false }
         var validator = UTF8Validator()
         guard validator.validate(bytes.span, at: 0) == nil else { return false }
         return !isWhole || validator.finish() == nil

@@ -1,3 +1,5 @@
+import SystemInterop
+
 /// An incremental UTF-8 validator (RFC 3629, Unicode's Table 3-7 of well-formed sequences): no
 /// overlong forms, no surrogates, nothing past U+10FFFF. A sequence may be split between chunks.
 public struct UTF8Validator: Sendable {
@@ -18,9 +20,12 @@ public struct UTF8Validator: Sendable {
         while index < count {
             let byte = chunk[index]
             if needed == 0 {
-                // ASCII runs are the common case: step through them without the state machine.
+                // ASCII runs are the common case: skipped many bytes a step, without the state
+                // machine (`Memory.firstNonASCII`); a lone ASCII byte between multi-byte
+                // characters (a space in Cyrillic text) is not worth the call.
                 if byte < 0x80 {
                     index += 1
+                    if index < count, chunk[index] < 0x80 { index = Memory.firstNonASCII(in: chunk, from: index) }
                     continue
                 }
                 start = offset + Int64(index)
