@@ -91,14 +91,15 @@ extension Outbox {
             return nil
         }
 
-        /// Whether the content is whole, as `OutboxListing.Item.isWhole` tells it: the length
-        /// recorded, or (in entries written before lengths were) whatever is there. Wraps `lstat`.
+        /// Whether the content is whole (`OutboxEntry.Metadata.isWhole`), its length told by
+        /// `lstat` only when one was recorded.
         func isWhole(contentPath: String) -> Bool {
-            guard let byteCount else { return state == nil }
-            guard let status = try? FileSystem.status(ofPath: contentPath, followingSymbolicLinks: false),
-                status.kind == .regular
-            else { return false }
-            return status.size == byteCount
+            OutboxEntry.Metadata.isWhole(byteCount: byteCount, state: state) {
+                guard let status = try? FileSystem.status(ofPath: contentPath, followingSymbolicLinks: false),
+                    status.kind == .regular
+                else { return nil }
+                return status.size
+            }
         }
     }
 }

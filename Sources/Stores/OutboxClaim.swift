@@ -62,8 +62,9 @@ public final class OutboxClaim {
     /// Whether the content is whole: its length is the one recorded (entries written before
     /// lengths were recorded are taken as whole once they left `writing`).
     public func isWhole() throws(StoreError) -> Bool {
-        guard let expected = entry.metadata.byteCount else { return entry.metadata.state == nil }
-        return try contentSize() == expected
+        try OutboxEntry.Metadata.isWhole(byteCount: entry.metadata.byteCount, state: entry.metadata.state) {
+            () throws(StoreError) -> Int64? in try contentSize()
+        }
     }
 
     /// Appends bytes to the content of an entry being written.

@@ -202,3 +202,17 @@ public struct OutboxEntry: Sendable, Equatable {
     /// The tag of `readingMetadataPath`.
     static let readingTag = "reading"
 }
+
+extension OutboxEntry.Metadata {
+    /// Whether an entry's content is whole: exactly the length recorded (`byteCount`); an entry
+    /// written before lengths were recorded (no `byteCount`) is whole once it left `writing` (no
+    /// `state` either), whatever is there. `contentSize` (nil: not a regular file) is asked for
+    /// only when a length was recorded. The one rule the listing, a claim and the hotkey's look
+    /// share.
+    static func isWhole<Failure: Error>(
+        byteCount: Int64?, state: OutboxEntry.State?, contentSize: () throws(Failure) -> Int64?
+    ) throws(Failure) -> Bool {
+        guard let byteCount else { return state == nil }
+        return try contentSize() == byteCount
+    }
+}

@@ -25,8 +25,8 @@ public struct OutboxListing: Sendable, Equatable {
         /// Whether the content is whole: the length recorded, or (in entries written before
         /// lengths were) whatever is there.
         public var isWhole: Bool {
-            guard let expected = entry.metadata.byteCount else { return entry.metadata.state == nil }
-            return expected == contentSize
+            OutboxEntry.Metadata.isWhole(
+                byteCount: entry.metadata.byteCount, state: entry.metadata.state, contentSize: { contentSize })
         }
 
         /// Whether `paste --retry` sends it at `now`: retryable, whole, no run holding it, and
