@@ -94,6 +94,12 @@ public struct OutboxEntry: Sendable, Equatable {
         /// never a value: the history line of a `--retry` that sends it says so as a fresh
         /// paste's does. Nil when nothing was masked.
         public var redacted: [HistoryRecord.Redacted]?
+        /// Whether the run that wrote it asked for masking (`--redact`; issue 42, item 3): a
+        /// `--retry` that sends it then masks the values that go with it (its service's literal
+        /// fields, a fallback's, the title, the language) on every service, as that run would
+        /// have; false: the config's `redact` keys decide, as they stand when it is sent. Nil in
+        /// entries written before it existed: their values are refused, never masked.
+        public var isMaskingRequested: Bool?
 
         /// What a living paste's entry does.
         public enum LivingAction: String, Codable, Sendable {
@@ -145,6 +151,7 @@ public struct OutboxEntry: Sendable, Equatable {
             case living
             case livingAction = "living_action"
             case redacted
+            case isMaskingRequested = "redact"
         }
 
         /// The state, entries written before states existed being `retryable`.
