@@ -56,20 +56,26 @@ struct BuildStage {
     /// The request for an outbox entry's content (`--retry`), read whole first for the formats
     /// that cannot stream it; an image or a binary file (`type`) goes as a file, byte-exact.
     ///
+    /// - Parameter name: how refusals of its text name it (`ContentChecks.contentName`): it is
+    ///   read through its claim's descriptor (`/proc/self/fd/N`), which names nothing the person
+    ///   knows.
     /// - Throws: why it cannot be built (`RequestError`, `ConfigError`, `InputError`), its text
     ///   where it was.
     mutating func build(
-        outboxContent path: String, size: Int64, options: PasteOptions, fileName: String?, type: MediaType
+        outboxContent path: String, size: Int64, options: PasteOptions, fileName: String?, type: MediaType,
+        name: String
     ) throws(PasteFailure) -> UploadRequest {
         do {
-            return try buildRequest(outboxContent: path, size: size, options: options, fileName: fileName, type: type)
+            return try buildRequest(
+                outboxContent: path, size: size, options: options, fileName: fileName, type: type, name: name)
         } catch {
             throw PasteFailure(error)
         }
     }
 
     private mutating func buildRequest(
-        outboxContent path: String, size: Int64, options: PasteOptions, fileName: String?, type: MediaType
+        outboxContent path: String, size: Int64, options: PasteOptions, fileName: String?, type: MediaType,
+        name: String
     ) throws(PartError) -> UploadRequest {
         if type.category != .text {
             let request = try builder.build(
@@ -80,8 +86,9 @@ struct BuildStage {
         }
         let content: ContentSource =
             builder.profile.streamsContent
-            ? .file(path: path, size: size) : try PartError.lift { () throws(InputError) in try Self.spool(file: path) }
-        let request = try builder.build(content: content, options: options, fileName: fileName)
+            ? .file(path: path, size: size)
+            : try PartError.lift { () throws(InputError) in try Self.spool(file: path, name: name) }
+        let request = try builder.build(content: content, options: options, fileName: fileName, contentName: name)
         builder.expansion.context.redactor.register(request)
         return request
     }
@@ -142,12 +149,13 @@ struct BuildStage {
         return spooled
     }
 
-    /// Reads a file whole into memory, for formats that cannot stream.
-    static func spool(file path: String) throws(InputError) -> ContentSource {
+    /// Reads a file whole into memory, for formats that cannot stream; a failure names it
+    /// `name` (an outbox entry's descriptor path names nothing the person knows).
+    static func spool(file path: String, name: String) throws(InputError) -> ContentSource {
         do {
             return .bytes(try FileSystem.readFile(path).bytes)
         } catch {
-            throw InputError.unreadable(path: path, reason: error.message)
+            throw InputError.unreadable(path: name, reason: error.message)
         }
     }
 }

@@ -14,13 +14,14 @@ import Upload
 /// never are), through the same guard (the content was checked already; the values are checked
 /// for the new service: its literal fields masked as the run's own are when the run masks on it,
 /// `GuardStage.maskFields`, said on stderr and listed by `--json` and the history as theirs are,
-/// else refused), sent once, and recorded as that service's paste (history and `--json` name
+/// else refused; under `--force`, sent as they are, as the run's own service's are), sent once, and recorded as that service's paste (history and `--json` name
 /// it). A service that encrypts or keeps pastes private (`ServiceProfile.protectsContent`)
 /// never falls back to one that does not, unless `fallback-public` names that service. A text
 /// piped in as a stream cannot be read twice: it never falls back (it waits in the outbox). An
 /// outbox entry sent by `--retry` or the background flush falls back the same way, from its own
 /// service's chain (`resend(_:response:options:send:request:)`, its content read again from the
-/// entry).
+/// entry), its values masked where the run that wrote it would have masked them
+/// (`RetryPlan.masking(of:)`).
 struct FallbackStage {
     /// The services after the run's own, in the order they are tried.
     var chain: [ServiceProfile]
@@ -28,9 +29,14 @@ struct FallbackStage {
     var isInsecure: Bool
     var context: Context
     var output: Output
-    /// How the run masks (`RunPlan.fallbackMasking`): a fallback it masks on has its literal
-    /// fields masked; nil (`--force`, an outbox entry sent again) refuses a field with a secret.
+    /// How the run masks (`RunPlan.fallbackMasking`; for an outbox entry sent again,
+    /// `RetryPlan.masking(of:)`): a fallback it masks on has its literal fields masked; nil
+    /// masks nothing.
     var masking: RunPlan.Masking?
+    /// Whether a fallback's values (its literal fields, the title, the language) are checked
+    /// by the guard (`GuardStage.checkValues`): not under `--force`, which sends the run's own
+    /// service's values as they are too.
+    var checksValues = true
 
     /// Where a text that fell back went, and why: for stderr and the window.
     struct Detour {
@@ -121,7 +127,7 @@ struct FallbackStage {
                     output.note(line)
                 }
                 next.carryMasked(fields: secrets, from: first, options: adapted)
-                try GuardStage.checkValues(adapted, services: [target])
+                if checksValues { try GuardStage.checkValues(adapted, services: [target]) }
                 let (connection, warning) = try PlanResolver.connection(
                     for: target, paste: pasteConnection, context: context, isInsecure: isInsecure)
                 if let warning { output.warning(warning) }

@@ -147,4 +147,9 @@ enum RedactionError: PasteError {
     var hint: String? { nil }
 
     var exitStatus: ExitStatus { .refused }
+
+    /// Held, as the guard's own refusals are (`GuardError.disposition`): an outbox entry whose
+    /// values cannot be masked (`--retry`) waits for the person, never as a paste that may
+    /// have been made.
+    var disposition: Disposition { Disposition(.hold, exitStatus: exitStatus, reason: .heldByGuard) }
 }

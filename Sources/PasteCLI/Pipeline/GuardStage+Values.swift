@@ -31,16 +31,7 @@ extension GuardStage {
     ) throws(RedactionError) -> MaskedValues {
         var result = MaskedValues()
         let services = reading.routesUsed.map(\.service)
-        if services.contains(where: plan.redacts(on:)) {
-            if let title = options.title, let masked = try maskValue(title, field: titlePlace) {
-                options.title = masked.text
-                result.everyPaste += masked.secrets
-            }
-            if let language = options.language, let masked = try maskValue(language, field: languagePlace) {
-                options.language = masked.text
-                result.everyPaste += masked.secrets
-            }
-        }
+        if services.contains(where: plan.redacts(on:)) { result.everyPaste = try maskTitleAndLanguage(&options) }
         for service in services where plan.redacts(on: service) {
             var masked = service
             let secrets = try maskFields(of: &masked)
@@ -52,6 +43,36 @@ extension GuardStage {
             if plan.route.service.name == service.name { plan.route.service.fields = fields }
         }
         return result
+    }
+
+    /// Masks the title, the language and the literal fields of `service` (as `checkValues`
+    /// reads them), in `options` and `service`: the values of an outbox entry sent again to a
+    /// service its masking masks on (`RetryStage`), as `maskValues` masks a fresh text's.
+    ///
+    /// - Throws: `RedactionError.stillFound` when a masked value still holds what the guard
+    ///   finds (77).
+    static func maskValues(
+        _ options: inout PasteOptions, service: inout ServiceProfile
+    ) throws(RedactionError) -> MaskedValues {
+        var result = MaskedValues(everyPaste: try maskTitleAndLanguage(&options))
+        let secrets = try maskFields(of: &service)
+        if !secrets.isEmpty { result.byService[service.name] = secrets }
+        return result
+    }
+
+    /// Masks the title and the language in `options`; what was masked, placed as `title` and
+    /// `language`.
+    private static func maskTitleAndLanguage(_ options: inout PasteOptions) throws(RedactionError) -> [MaskedSecret] {
+        var secrets: [MaskedSecret] = []
+        if let title = options.title, let masked = try maskValue(title, field: titlePlace) {
+            options.title = masked.text
+            secrets += masked.secrets
+        }
+        if let language = options.language, let masked = try maskValue(language, field: languagePlace) {
+            options.language = masked.text
+            secrets += masked.secrets
+        }
+        return secrets
     }
 
     /// Masks the literal fields of `service` (as `checkValues` reads them: those not named like

@@ -76,7 +76,7 @@ enum GuardStage {
     /// value, never what it holds.
     ///
     /// - Throws: `GuardError.secretInValue` (77).
-    static func checkValues(_ options: PasteOptions, services: [ServiceProfile]) throws {
+    static func checkValues(_ options: PasteOptions, services: [ServiceProfile]) throws(GuardError) {
         var values: [(name: String, value: String)] = []
         if let title = options.title { values.append(("the title", title)) }
         if let language = options.language { values.append(("the language", language)) }

@@ -28,7 +28,8 @@ extension PasteFailure {
 
     /// Said when a fallback's request could not be made.
     static func fallbackFailedLine(to: String, error: any Error) -> String {
-        let why = (error as? any PasteError)?.message ?? "\(error)"
+        // (An outbox entry's request is built to a `PasteFailure`: its cause says why.)
+        let why = ((error as? PasteFailure)?.cause ?? (error as? any PasteError))?.message ?? "\(error)"
         return "not falling back to '\(shown: to)': \(why)"
     }
 }

@@ -33,6 +33,9 @@ struct PasteFailure: Error {
     var text: TextPlace
     /// SIGINT, SIGTERM or SIGHUP, when one stopped the run while this paste was sent.
     var signal: Signal?
+    /// Whether an outbox entry was refused before anything of it was sent (`RetryStage.refusal`):
+    /// held, it is not a paste that may have been made.
+    var isRefusedBeforeSending = false
 
     /// A failure whose text is where it was.
     init(_ cause: some PasteError) {
@@ -145,10 +148,13 @@ struct PasteFailure: Error {
                 : state == .held && isPermanentRefusal
                     ? "the text is held in the outbox (\(id)): the service refused it, so 'paste --retry' does not "
                         + "send it again; 'paste --outbox send \(id)' sends it anyway, 'paste --outbox drop \(id)' drops it"
-                    : state == .held
-                        ? "the text is held in the outbox (\(id)): the paste may have been made; "
-                            + "'paste --outbox send \(id)' sends it anyway, 'paste --outbox drop \(id)' drops it"
-                        : "the text waits in the outbox (\(id)); 'paste --retry' sends it again"
+                    : state == .held && isRefusedBeforeSending
+                        ? "the text is held in the outbox (\(id)): nothing of it was sent; "
+                            + "'paste --outbox send \(id)' tries it again, 'paste --outbox drop \(id)' drops it"
+                        : state == .held
+                            ? "the text is held in the outbox (\(id)): the paste may have been made; "
+                                + "'paste --outbox send \(id)' sends it anyway, 'paste --outbox drop \(id)' drops it"
+                            : "the text waits in the outbox (\(id)); 'paste --retry' sends it again"
             return why + [.hint(whereItIs)]
         case .notSaved(let notSaved):
             // Both said, even under --json (which hides hints): why it failed, then that the
@@ -172,6 +178,8 @@ struct PasteFailure: Error {
         case .outbox(let id, .held) where isPermanentRefusal:
             whereItIs =
                 "The text is held in the outbox (\(id)): the service refused it; it is not sent again by itself."
+        case .outbox(let id, .held) where isRefusedBeforeSending:
+            whereItIs = "The text is held in the outbox (\(id)): nothing of it was sent."
         case .outbox(let id, .held):
             whereItIs = "The text is held in the outbox (\(id)): the paste may have been made."
         case .outbox(let id, _):

@@ -1,4 +1,5 @@
 import PasteCore
+import SecretGuard
 import Stores
 import SystemInterop
 import Upload
@@ -28,9 +29,16 @@ struct PasteJob {
         var metadata: OutboxEntry.Metadata
     }
 
-    /// An outbox entry claimed by this run: its content's size (statted once).
+    /// An outbox entry claimed by this run: its content's size (statted once), the options it
+    /// is sent with and what was masked in what it carries (`RetryStage.job(for:)`).
     struct ClaimedEntry {
         var size: Int64
+        /// Its options as sent: its metadata's, with the title and the language masked where
+        /// this run masked them (a fallback takes them from here).
+        var options: PasteOptions
+        /// What was masked in the paste: its text's and its title's as its metadata kept them
+        /// (`OutboxEntry.Metadata.redacted`), with its service's fields as masked now.
+        var masked: [MaskedSecret] = []
     }
 
     /// What is sent.

@@ -321,6 +321,7 @@ struct PlanResolver {
             outboxPolicy: OutboxPolicy(maximumAttempts: configuration.settings.retryMaximumAttempts),
             isDryRun: invocation.isDryRun, isForced: invocation.isForced, isAttended: isAttended)
         plan.guessesLanguage = configuration.settings.guessesLanguage
+        plan.masksByDefault = configuration.settings.redacts
         return plan
     }
 

@@ -227,7 +227,7 @@ struct UploadPipeline {
         if !plan.fallbacks.isEmpty {
             let fallback = FallbackStage(
                 chain: plan.fallbacks, pasteConnection: plan.pasteConnection, isInsecure: plan.transfer.isInsecure,
-                context: context, output: output, masking: plan.fallbackMasking)
+                context: context, output: output, masking: plan.fallbackMasking, checksValues: !plan.isForced)
             for position in jobs.indices
             where !interruption.hasArrived && jobs[position].service.name == plan.route.service.name {
                 guard

@@ -82,14 +82,13 @@ struct EntrySender {
     ) -> (PasteJob, Result<UploadResponse, UploadError>, FallbackStage.Detour)? {
         let chain = stage.fallbacks(of: job)
         guard !chain.isEmpty, !interruption.hasArrived, case .outbox(let entry) = job.source else { return nil }
+        // Its values masked or checked for the fallback as a fresh text's are: masked where the
+        // run that wrote it would have, unchecked under `--force`.
         let fallback = FallbackStage(
             chain: chain, pasteConnection: plan.connection, isInsecure: plan.transfer.isInsecure,
-            context: stage.context, output: stage.output)
-        return fallback.resend(
-            job, response: response,
-            options: RetryStage.options(of: claim.entry.metadata, guessesLanguage: plan.guessesLanguage),
-            send: send
-        ) { build, route, options in
+            context: stage.context, output: stage.output, masking: plan.masking(of: claim.entry.metadata),
+            checksValues: !plan.isForced)
+        return fallback.resend(job, response: response, options: entry.options, send: send) { build, route, options in
             try RetryStage.request(for: claim, size: entry.size, build: &build, route: route, options: options)
         }
     }

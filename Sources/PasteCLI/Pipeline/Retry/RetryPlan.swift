@@ -1,4 +1,5 @@
 import PasteCore
+import Stores
 
 /// What `paste --retry` and `paste --outbox send` decided before sending: each entry names its
 /// own service, so the service and its connection are looked up as each entry is sent, among
@@ -14,8 +15,12 @@ struct RetryPlan: Sendable {
     var outboxPolicy: OutboxPolicy
     /// `-n`: list what would be sent, send nothing.
     var isDryRun: Bool
-    /// `--force`: the secret guard does not stop an entry.
+    /// `--force`: the secret guard does not stop an entry, in its text or in the values that
+    /// go with it.
     var isForced: Bool
+    /// `redact` of `[paste]`, for the entries whose masking the config decides
+    /// (`masking(of:)`).
+    var masksByDefault = false
     /// Whether a person runs it (stdin or stderr is a terminal): then every retryable entry is
     /// sent now, whatever its backoff; the backoff paces only unattended runs (cron, a timer),
     /// so a dead service is not hammered.
@@ -26,4 +31,18 @@ struct RetryPlan: Sendable {
     /// `guess-language`: whether an entry's text, sent with no language, gets one guessed
     /// (as a fresh text would; `RunPlan.options.guessesLanguage`).
     var guessesLanguage = true
+
+    /// How the values that go with an entry (its service's literal fields, a fallback's, the
+    /// title, the language) are masked when it is sent (issue 42, item 3): as the run that
+    /// wrote it would have, `--redact` kept in its metadata (`isMaskingRequested`), the
+    /// services' and `[paste]`'s `redact` read as the config stands now. Nil when nothing is
+    /// masked: an entry written before the setting was kept (its values are refused, as they
+    /// were), or `--force` (which sends them as they are) on an entry whose run did not ask
+    /// for masking; a masking asked for with `--redact` holds under `--force`, as the entry's
+    /// text stays masked.
+    func masking(of metadata: OutboxEntry.Metadata) -> RunPlan.Masking? {
+        guard let isRequested = metadata.isMaskingRequested else { return nil }
+        if isForced { return isRequested ? RunPlan.Masking(isRequested: true, byDefault: false) : nil }
+        return RunPlan.Masking(isRequested: isRequested, byDefault: masksByDefault)
+    }
 }

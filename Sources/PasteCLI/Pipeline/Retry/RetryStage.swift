@@ -11,17 +11,22 @@ import Stores
 /// held alone, the others still go). Its content is read only through the claim's descriptor
 /// (`OutboxClaim.contentDescriptorPath`): a file swapped or linked in its place is never sent.
 /// A text entry passes the secret guard again before it goes (binary and image entries carry
-/// their type and skip it).
+/// their type and skip it), and so do the values that go with any entry (the title, the
+/// language, its service's literal fields: `GuardStage.checkValues`), masked first where the
+/// run that wrote it would have masked them (`RetryPlan.masking(of:)`); `--force` skips both,
+/// as it does for a fresh text.
 struct RetryStage {
     var plan: RetryPlan
     var context: Context
     var output: Output
 
-    /// The job for a claimed entry, checked by the secret guard when it is text.
+    /// The job for a claimed entry, checked by the secret guard when it is text, its values
+    /// masked or checked as a fresh text's are.
     ///
     /// - Throws: why it cannot go: its `--url` credentials were not kept, its service is not
     ///   configured any more or cannot connect (`ConfigError`), its request cannot be built
-    ///   (`RequestError`), its content cannot be read (`StoreError`), the guard holds it.
+    ///   (`RequestError`), its content cannot be read (`StoreError`), the guard holds it (in
+    ///   its text or its values: `GuardError`, `RedactionError`).
     func job(for claim: OutboxClaim) throws(PasteFailure) -> PasteJob {
         let metadata = claim.entry.metadata
         // A literal credential in `--url` was masked when the entry was stored.
@@ -46,13 +51,19 @@ struct RetryStage {
             throw PasteFailure(LivingError.notMadeYet(name: metadata.living ?? "", createEntry: nil))
         }
         do { size = try claim.contentSize() } catch { throw PasteFailure(error) }
-        let options = Self.options(of: metadata, guessesLanguage: plan.guessesLanguage)
+        var options = Self.options(of: metadata, guessesLanguage: plan.guessesLanguage)
+        // The values that go with it (the title, the language, its service's literal fields)
+        // masked before the build carries them, where the run that wrote it would have.
+        var values = GuardStage.MaskedValues()
+        if let masking = plan.masking(of: metadata), masking.masks(on: service) {
+            do { values = try GuardStage.maskValues(&options, service: &service) } catch { throw PasteFailure(error) }
+        }
         // An image or a binary file was kept byte-exact with its type: it goes again as a file.
         let type = Self.mediaType(metadata.contentType)
         var build = BuildStage(service: service, context: context)
         var request = try build.build(
             outboxContent: claim.contentDescriptorPath, size: size, options: options, fileName: metadata.fileName,
-            type: type)
+            type: type, name: Self.name(of: claim))
         do {
             let (connection, warning) = try PlanResolver.connection(
                 for: service, paste: plan.connection, context: context, isInsecure: plan.transfer.isInsecure)
@@ -63,11 +74,23 @@ struct RetryStage {
         }
         do { try verify(claim) } catch { throw PasteFailure(error) }
         do { try check(claim) } catch { throw PasteFailure(error) }
+        if let line = GuardStage.maskedLine(values) { output.note(line) }
+        // As a fresh text's: its values are checked for its service (`--force` sends them as
+        // they are, as it does a fresh text's).
+        if !plan.isForced {
+            do { try GuardStage.checkValues(options, services: [service]) } catch { throw PasteFailure(error) }
+        }
+        let masked = PasteJob.ClaimedEntry.recordedMasks(of: metadata) + values.carried(to: service.name)
         return PasteJob(
-            request: request, service: service, title: metadata.title, fileName: metadata.fileName, type: type,
-            source: .outbox(PasteJob.ClaimedEntry(size: size)), optionsKey: options.repeatKey,
-            digest: metadata.sha256, claim: claim, repeatLock: livingLock)
+            request: request, service: service, title: options.title, fileName: metadata.fileName, type: type,
+            source: .outbox(PasteJob.ClaimedEntry(size: size, options: options, masked: masked)),
+            optionsKey: options.repeatKey, digest: metadata.sha256, claim: claim, repeatLock: livingLock)
     }
+
+    /// How what the run says names an entry's text (`ContentChecks.contentName`): as its other
+    /// messages do, `outbox entry ID`, never the descriptor it is read through
+    /// (`/proc/self/fd/N`).
+    static func name(of claim: OutboxClaim) -> String { "outbox entry \(claim.id)" }
 
     /// The options an entry was to be pasted with, from its metadata; a language is guessed
     /// for it only where `guess-language` allows (`RetryPlan.guessesLanguage`).
@@ -96,7 +119,7 @@ struct RetryStage {
         let type = mediaType(metadata.contentType)
         var request = try build.build(
             outboxContent: claim.contentDescriptorPath, size: size, options: options, fileName: metadata.fileName,
-            type: type)
+            type: type, name: name(of: claim))
         request.connection = route.connection
         return request
     }
@@ -108,19 +131,26 @@ struct RetryStage {
     func check(_ claim: OutboxClaim) throws(GuardError) {
         guard !plan.isForced, Self.isText(claim.entry.metadata.contentType) else { return }
         let findings = SecretGuard().scan(filePath: claim.contentDescriptorPath) ?? []
-        if !findings.isEmpty { throw .secretsFound(findings, source: "outbox entry \(claim.id)") }
+        if !findings.isEmpty { throw .secretsFound(findings, source: Self.name(of: claim)) }
     }
 
     /// Records why a claimed entry was not sent (its service is gone, the guard, a request that
-    /// cannot be built) and returns it with where the text is: held or retryable in the outbox.
+    /// cannot be built) and returns it with where the text is: held or retryable in the outbox
+    /// (held, its words say nothing of it was sent, unless it was held already).
     static func refusal(_ failure: PasteFailure, of claim: OutboxClaim, output: Output) -> PasteFailure {
+        // Not sent now; an entry held before (an earlier attempt may have made the paste) keeps
+        // the words that say so.
+        let wasHeld = claim.entry.metadata.effectiveState == .held
         let entry: OutboxEntry
         do {
             entry = try claim.recordFailure(OutboxFailure(failure.cause, describedBy: output))
         } catch {
             return PasteFailure(error)
         }
-        return PasteFailure(cause: failure.cause, text: .outbox(id: entry.id, state: entry.metadata.effectiveState))
+        var refusal = PasteFailure(
+            cause: failure.cause, text: .outbox(id: entry.id, state: entry.metadata.effectiveState))
+        refusal.isRefusedBeforeSending = !wasHeld
+        return refusal
     }
 
     /// Checks that an entry's content is the one it recorded (its SHA-256), before it is sent:
