@@ -14,14 +14,14 @@ import Upload
 /// never are), through the same guard (the content was checked already; the values are checked
 /// for the new service: its literal fields masked as the run's own are when the run masks on it,
 /// `GuardStage.maskFields`, said on stderr and listed by `--json` and the history as theirs are,
-/// else refused; under `--force`, sent as they are, as the run's own service's are), sent once, and recorded as that service's paste (history and `--json` name
-/// it). A service that encrypts or keeps pastes private (`ServiceProfile.protectsContent`)
-/// never falls back to one that does not, unless `fallback-public` names that service. A text
-/// piped in as a stream cannot be read twice: it never falls back (it waits in the outbox). An
-/// outbox entry sent by `--retry` or the background flush falls back the same way, from its own
-/// service's chain (`resend(_:response:options:send:request:)`, its content read again from the
-/// entry), its values masked where the run that wrote it would have masked them
-/// (`RetryPlan.masking(of:)`).
+/// else refused; under `--force`, sent as they are, as the run's own service's are), sent once,
+/// and recorded as that service's paste (history and `--json` name it). A service that encrypts
+/// or keeps pastes private (`ServiceProfile.protectsContent`) never falls back to one that does
+/// not, unless `fallback-public` names that service. A text piped in as a stream cannot be read
+/// twice: it never falls back (it waits in the outbox). An outbox entry sent by `--retry` or the
+/// background flush falls back the same way, from its own service's chain
+/// (`resend(_:response:options:send:request:)`, its content read again from the entry), its
+/// values masked where the run that wrote it would have masked them (`RetryPlan.masking(of:)`).
 struct FallbackStage {
     /// The services after the run's own, in the order they are tried.
     var chain: [ServiceProfile]
