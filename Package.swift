@@ -34,7 +34,7 @@
 //   WaylandInterop -> {CWaylandProtocols -> CWayland (dlopen), SystemInterop}
 //   X11Interop -> {CX11Shims -> {CX11, CXft}, CPng, CJpeg, CGif, CWebP, SystemInterop (its poll
 //   loop)};  SystemInterop -> CSystemShims (+ Glibc)
-//   paste-mock imports none of our modules.
+//   paste-mock imports none of our modules (only CCrypto, libcrypto's header, for its SHA-256).
 //   paste and paste-mock link CGlibcFloor without importing it (glibc's newest symbols of our
 //   own, so the binaries load on glibc 2.34).
 
@@ -286,7 +286,11 @@ let package = Package(
             linkerSettings: staticCxxRuntime + leanExports),
         // The mock pastebin shares no code with the client: a shared encoder would hide its bugs.
         // Optimised in debug builds too: it hashes and keeps every byte of the tests' large streams.
-        .executableTarget(name: "paste-mock", dependencies: ["CGlibcFloor"], swiftSettings: [optimizedInDebug]),
+        // The hash is libcrypto's SHA-256 (CCrypto: the header only, no code of ours), which the
+        // listings report for every value (docs/testing.md, "The mock's listings").
+        .executableTarget(
+            name: "paste-mock", dependencies: ["CGlibcFloor", "CCrypto"], swiftSettings: [optimizedInDebug],
+            linkerSettings: cryptoLinking),
         // Tests only (never installed): drives the stores from a process the tests kill at random.
         .executableTarget(
             name: "store-exerciser", dependencies: ["PasteCore", "Stores", "SystemInterop", "TestSupport"],

@@ -6,6 +6,10 @@ import Glibc
 /// Starts the built binary with `--port 0`, learns its URL from the first stdout line (with a
 /// deadline), and talks to its control routes (`/_requests`, `/_pastes/ID`, `/_faults`) with a
 /// tiny raw-socket HTTP client, so tests depend neither on FoundationNetworking nor on curl.
+///
+/// The listings carry each value (a field, a paste's content, a raw body) by size and SHA-256,
+/// and its bytes only up to 64 KiB: compare a large one by `fingerprint` (as strong as
+/// comparing the bytes), and fetch its bytes with `data(_:)`/`body(_:)` only to look inside.
 public final class MockServer: @unchecked Sendable {
     // Safe: every stored property is set in init and never changed, except `stopped`, which
     // `lock` guards; `StreamCollector` has its own lock.
@@ -138,6 +142,34 @@ public final class MockServer: @unchecked Sendable {
         try decode([MockStoredPaste].self, from: request("GET", "/_pastes"))
     }
 
+    /// A field's bytes: from the listing when it carried them (64 KiB or less), else from the
+    /// field's own route (`GET /_requests/SEQ/fields/N`, `/_pastes/ID/fields/N`).
+    public func data(_ field: MockField) throws -> Data {
+        try bytes(field.data, at: field.href, of: "field \(field.name)")
+    }
+
+    /// A paste's content: from the listing when it carried it (64 KiB or less), else from
+    /// `GET /_pastes/ID/body`.
+    public func data(_ paste: MockStoredPaste) throws -> Data {
+        try bytes(paste.data, at: paste.href, of: "paste \(paste.id)")
+    }
+
+    /// A request's raw body (not multipart): from the listing when it carried it (64 KiB or
+    /// less), else from `GET /_requests/SEQ/body`.
+    public func body(_ request: MockRecordedRequest) throws -> Data {
+        try bytes(request.bodyData, at: request.bodyHref, of: "the body of request \(request.seq)")
+    }
+
+    private func bytes(_ listed: Data?, at href: String?, of what: String) throws -> Data {
+        if let listed { return listed }
+        guard let href else { throw Failure(description: "\(what) was not kept (--discard-bodies, or multipart)") }
+        let response = try request("GET", href)
+        guard response.status == 200 else {
+            throw Failure(description: "\(what): GET \(href) answered \(response.status)")
+        }
+        return response.body
+    }
+
     /// A paste's raw bytes (`GET /pastes/ID.txt`); throws when it does not exist.
     public func rawPaste(id: Int) throws -> Data {
         let response = try request("GET", "/pastes/\(id).txt")
@@ -171,7 +203,7 @@ public final class MockServer: @unchecked Sendable {
     /// Sends `data` to the termbin-style listener, half-closes, and returns its answer.
     public func tcpPaste(_ data: Data, timeout: Double = 10) throws -> String {
         guard let tcpPort else { throw Failure(description: "started without tcp: true") }
-        let socket = try RawSocket(port: tcpPort, timeout: timeout)
+        let socket = try RawSocket(port: tcpPort, timeout: timeout, exchange: "a paste to the tcp listener")
         try socket.send(data)
         socket.shutdownWrite()
         return String(decoding: try socket.receiveAll(), as: UTF8.self)
@@ -182,7 +214,7 @@ public final class MockServer: @unchecked Sendable {
         _ method: String, _ path: String, body: Data? = nil, contentType: String? = nil,
         headers: [(String, String)] = [], timeout: Double = 10
     ) throws -> MockHTTPResponse {
-        let socket = try RawSocket(port: port, timeout: timeout)
+        let socket = try RawSocket(port: port, timeout: timeout, exchange: "\(method) \(path)")
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         if let contentType { head += "Content-Type: \(contentType)\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -282,20 +314,27 @@ public enum MockFault: Sendable {
 /// A form field as the mock recorded it.
 public struct MockField: Decodable, Sendable {
     public var name: String
-    /// UTF-8 text or base64 (see `encoding`); nil when not kept.
+    /// UTF-8 text or base64 (see `encoding`); nil when not kept or over 64 KiB (`href` then has
+    /// the bytes: `MockServer.data(_:)`).
     public var value: String?
     /// `utf8` or `base64`.
     public var encoding: String?
     public var filename: String?
     public var contentType: String?
     public var size: Int
-    public var fnv1a64: String
+    /// SHA-256 of the value, 64 hex digits.
+    public var sha256: String
     public var kept: Bool
+    /// Where the value's bytes are served (`/_requests/SEQ/fields/N`); nil when not kept.
+    public var href: String?
 
-    /// The value's bytes.
+    /// The value's bytes, when the listing carried them (see `MockServer.data(_:)`).
     public var data: Data? { decodeValue(value, encoding) }
-    /// The value as text (nil when it was not UTF-8).
+    /// The value as text (nil when it was not UTF-8, or not listed).
     public var text: String? { encoding == "utf8" ? value : nil }
+
+    /// The value's size and digest.
+    public var fingerprint: Fingerprint { Fingerprint(size: size, sha256: sha256) }
 }
 
 /// One request in `/_requests`.
@@ -320,10 +359,13 @@ public struct MockRecordedRequest: Decodable, Sendable {
     public var fault: String?
     public var pasteId: Int?
     public var dropped: Bool
-    /// The raw body (non-multipart only): text or base64 per `bodyEncoding`.
+    /// The raw body (non-multipart only, 64 KiB or less): text or base64 per `bodyEncoding`.
     public var body: String?
     public var bodyEncoding: String?
-    public var bodyFnv1a64: String?
+    /// SHA-256 of the raw body (non-multipart only).
+    public var bodySha256: String?
+    /// Where the raw body is served (`/_requests/SEQ/body`); nil when multipart or not kept.
+    public var bodyHref: String?
 
     /// The first value of a header, case-insensitively.
     public func header(_ name: String) -> String? {
@@ -333,19 +375,27 @@ public struct MockRecordedRequest: Decodable, Sendable {
     /// The first field with this name.
     public func field(_ name: String) -> MockField? { fields.first { $0.name == name } }
 
-    /// The raw body's bytes (non-multipart requests).
+    /// The raw body's bytes, when the listing carried them (see `MockServer.body(_:)`).
     public var bodyData: Data? { decodeValue(body, bodyEncoding) }
+
+    /// The raw body's size and digest (non-multipart requests).
+    public var bodyFingerprint: Fingerprint? { bodySha256.map { Fingerprint(size: bodySize, sha256: $0) } }
 }
 
 /// A stored paste from `/_pastes/ID`.
 public struct MockStoredPaste: Decodable, Sendable {
     public var id: Int
     public var service: String
+    /// UTF-8 text or base64 (see `encoding`); nil when not kept or over 64 KiB (`href` then has
+    /// the bytes: `MockServer.data(_:)`).
     public var content: String?
     public var encoding: String?
     public var size: Int
-    public var fnv1a64: String
+    /// SHA-256 of the content, 64 hex digits.
+    public var sha256: String
     public var kept: Bool
+    /// Where the content is served (`/_pastes/ID/body`); nil when not kept.
+    public var href: String?
     public var filename: String?
     public var contentType: String?
     public var fields: [MockField]
@@ -357,8 +407,11 @@ public struct MockStoredPaste: Decodable, Sendable {
     /// How many times an update route (a gist's PATCH, a snippet's PUT) replaced its content.
     public var updates: Int?
 
-    /// The content's bytes.
+    /// The content's bytes, when the listing carried them (see `MockServer.data(_:)`).
     public var data: Data? { decodeValue(content, encoding) }
+
+    /// The content's size and digest.
+    public var fingerprint: Fingerprint { Fingerprint(size: size, sha256: sha256) }
 
     /// The first field with this name.
     public func field(_ name: String) -> MockField? { fields.first { $0.name == name } }
@@ -369,15 +422,30 @@ private func decodeValue(_ value: String?, _ encoding: String?) -> Data? {
     return encoding == "base64" ? Data(base64Encoded: value) : Data(value.utf8)
 }
 
-/// 64-bit FNV-1a as hex, the digest `paste-mock` reports (`fnv1a64`).
-public func fnv1a64Hex(_ data: Data) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in data {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x0000_0100_0000_01b3
+/// Bytes by their size and SHA-256, as the mock lists every value it received: two equal
+/// fingerprints are as good as equal bytes, without sending the bytes.
+public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
+    public var size: Int
+    /// 64 lowercase hex digits.
+    public var sha256: String
+
+    public init(size: Int, sha256: String) {
+        self.size = size
+        self.sha256 = sha256
     }
-    let digits = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
+
+    /// The fingerprint of `data`, its digest by coreutils' `sha256sum` (not the mock's, nor
+    /// paste's, SHA-256).
+    public init(of data: Data) throws {
+        let result = try runProcess("/usr/bin/sha256sum", ["-"], input: .bytes(data), timeout: 60)
+        let digest = String(result.out.prefix(64))
+        guard result.status == 0, digest.count == 64 else {
+            throw MockServer.Failure(description: "sha256sum failed (\(result.status)): \(result.err)")
+        }
+        self.init(size: data.count, sha256: digest)
+    }
+
+    public var description: String { "\(size) bytes, sha256 \(sha256)" }
 }
 
 // MARK: - Raw HTTP
@@ -420,20 +488,35 @@ public struct MockHTTPResponse: Sendable {
     }
 }
 
-/// A blocking TCP client socket to 127.0.0.1 with send/receive timeouts; closed on release.
+/// A TCP client socket to 127.0.0.1 for one exchange, with one deadline for all of it; closed
+/// on release.
+///
+/// Every send and receive is non-blocking: when the kernel has no room or no bytes yet
+/// (`EAGAIN`), the socket waits in `poll` for it, up to what is left of the deadline, and past
+/// the deadline throws saying which exchange timed out and how far it got. (It used to block
+/// with `SO_RCVTIMEO`, whose expiry surfaced as a bare "recv: errno 11" while paste-mock was
+/// still writing a listing of whole bodies under load.)
 private final class RawSocket {
     let fd: Int32
+    /// What this exchange is, for messages (`GET /_requests`).
+    private let exchange: String
+    private let port: Int
+    private let timeout: Double
+    private let deadline: ContinuousClock.Instant
 
-    init(port: Int, timeout: Double) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw MockServer.Failure(description: "socket: errno \(errno)") }
-        var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    init(port: Int, timeout: Double, exchange: String) throws {
+        self.exchange = exchange
+        self.port = port
+        self.timeout = timeout
+        deadline = .now + .milliseconds(Int64(timeout * 1000))
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw MockServer.Failure(description: "\(exchange): socket: errno \(errno)") }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port)).bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        // Blocking: a connection to a listening port on the loopback completes at once (the
+        // kernel queues it for accept); a port nobody listens on is refused at once.
         let connected = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -442,41 +525,68 @@ private final class RawSocket {
         guard connected == 0 else {
             let code = errno
             close(fd)
-            throw MockServer.Failure(description: "connect to port \(port): errno \(code)")
+            throw MockServer.Failure(description: "\(exchange): connect to port \(port): errno \(code)")
         }
     }
 
     deinit { close(fd) }
+
+    /// Waits until the socket is ready for `events` (`POLLIN`, `POLLOUT`) or the deadline
+    /// passes; `progress` says how far the exchange got, for the message.
+    private func wait(for events: Int16, _ progress: @autoclosure () -> String) throws {
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else {
+                throw MockServer.Failure(
+                    description:
+                        "\(exchange): paste-mock (port \(port)) did not answer within \(timeout) s: \(progress())")
+            }
+            let (seconds, attoseconds) = left.components
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            var entry = pollfd(fd: fd, events: events, revents: 0)
+            let ready = poll(&entry, 1, milliseconds)
+            if ready > 0 { return }
+            if ready < 0, errno != EINTR {
+                throw MockServer.Failure(description: "\(exchange): poll: errno \(errno)")
+            }
+        }
+    }
 
     func send(_ data: Data) throws {
         let bytes = [UInt8](data)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw MockServer.Failure(description: "send: errno \(errno)")
+            if n >= 0 {
+                offset += n
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                try wait(for: Int16(POLLOUT), "it took \(offset) of the \(bytes.count) bytes sent")
+            } else if errno != EINTR {
+                throw MockServer.Failure(
+                    description: "\(exchange): send: errno \(errno) after \(offset) of \(bytes.count) bytes")
             }
-            offset += n
         }
     }
 
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
-    /// Reads until the peer closes; a timeout throws.
+    /// Reads until the peer closes (the requests ask for `Connection: close`); past the deadline
+    /// it throws.
     func receiveAll() throws -> Data {
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
             if n > 0 {
                 result.append(contentsOf: buffer[..<n])
             } else if n == 0 {
                 return result
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                try wait(for: Int16(POLLIN), "\(result.count) bytes of its answer arrived")
             } else if errno != EINTR {
-                throw MockServer.Failure(description: "recv: errno \(errno) after \(result.count) bytes")
+                throw MockServer.Failure(description: "\(exchange): recv: errno \(errno) after \(result.count) bytes")
             }
         }
     }

@@ -11,13 +11,16 @@ struct FormField: Sendable {
     var contentType: String?
     /// How many bytes the value had on the wire (after decoding).
     var size = 0
-    /// FNV-1a of the value.
-    var hash = FNV1a64()
+    /// SHA-256 of the value.
+    var hash = SHA256Stream()
     /// False when `--discard-bodies` dropped the value (only size and hash remain).
     var isKept = true
 
     /// The value as UTF-8 text, or nil when it is not valid UTF-8 or not kept.
     var text: String? { isKept ? String(validating: value, as: UTF8.self) : nil }
+
+    /// The value as `/_…/fields/N` serves it.
+    var received: (bytes: [UInt8], size: Int, isKept: Bool) { (value, size, isKept) }
 }
 
 /// How a request body was encoded.
@@ -30,8 +33,8 @@ struct CollectedBody: Sendable {
     var kind: BodyKind = .none
     /// Bytes of body received (after de-chunking).
     var size = 0
-    /// FNV-1a over the whole body (not computed for multipart, whose fields carry their own).
-    var hash = FNV1a64()
+    /// SHA-256 over the whole body (not computed for multipart, whose fields carry their own).
+    var hash = SHA256Stream()
     /// The raw body for non-multipart requests.
     var raw: [UInt8] = []
     /// False when the raw body was cut (discard mode) or not kept at all (multipart).
@@ -169,6 +172,43 @@ struct BodyCollector {
 
 // MARK: - JSON rendering helpers
 
+/// How the listings (`/_requests`, `/_pastes`) show a value: a field's, a paste's content, a raw
+/// body. Every value by its size and SHA-256; its bytes too when it was kept and is at most
+/// `limit`, so a test reads small fields (titles, tokens, short texts) from the listing, while a
+/// listing after uploads of many MiB stays a few KiB: whole bodies made the listings most of a
+/// streaming suite's CPU (JSON-escaped here, decoded in the test), and under load the test's
+/// read timed out while the mock still wrote them. A larger value's bytes are at its `href`.
+enum Listed {
+    /// The largest value listed with its bytes: the size `--discard-bodies` still keeps.
+    static let limit = BodyCollector.discardKeepLimit
+
+    /// `value` and `encoding` (both null when not kept or over `limit`), `size`, `sha256`,
+    /// `kept` and `href` (null when not kept), under these key names.
+    static func value(
+        _ bytes: [UInt8], size: Int, hash: SHA256Stream, isKept: Bool, href: String,
+        keys: (value: String, encoding: String, size: String, sha256: String, kept: String?, href: String)
+    ) -> [String: Any] {
+        var object: [String: Any] = [
+            keys.size: size, keys.sha256: hash.hex, keys.href: isKept ? href : NSNull(),
+        ]
+        if let kept = keys.kept { object[kept] = isKept }
+        if isKept, bytes.count <= limit {
+            let (value, encoding) = encodedValue(bytes)
+            object[keys.value] = value
+            object[keys.encoding] = encoding
+        } else {
+            object[keys.value] = NSNull()
+            object[keys.encoding] = NSNull()
+        }
+        return object
+    }
+
+    /// The keys of a field's value and of a paste's content.
+    static let fieldKeys = (
+        value: "value", encoding: "encoding", size: "size", sha256: "sha256", kept: Optional("kept"), href: "href"
+    )
+}
+
 /// Bytes as a JSON string value: UTF-8 text when valid, else base64.
 func encodedValue(_ bytes: [UInt8]) -> (value: String, encoding: String) {
     if let text = String(validating: bytes, as: UTF8.self) { return (text, "utf8") }
@@ -176,19 +216,13 @@ func encodedValue(_ bytes: [UInt8]) -> (value: String, encoding: String) {
 }
 
 extension FormField {
-    /// The field as a JSON object for `/_requests` and `/_pastes`.
-    var jsonObject: [String: Any] {
-        let (value, encoding) = encodedValue(self.value)
-        return [
-            "name": name,
-            "value": isKept ? value : NSNull(),
-            "encoding": isKept ? encoding : NSNull(),
-            "filename": filename ?? NSNull(),
-            "content_type": contentType ?? NSNull(),
-            "size": size,
-            "fnv1a64": hash.hex,
-            "kept": isKept,
-        ]
+    /// The field as a JSON object for `/_requests` and `/_pastes`; `href` serves its bytes.
+    func jsonObject(href: String) -> [String: Any] {
+        var object = Listed.value(value, size: size, hash: hash, isKept: isKept, href: href, keys: Listed.fieldKeys)
+        object["name"] = name
+        object["filename"] = filename ?? NSNull()
+        object["content_type"] = contentType ?? NSNull()
+        return object
     }
 }
 

@@ -10,7 +10,7 @@ struct Paste: Sendable {
     /// The content; empty when not kept (`--discard-bodies`).
     var content: [UInt8]
     var size: Int
-    var hash: FNV1a64
+    var hash: SHA256Stream
     var isKept: Bool
     var filename: String?
     var contentType: String?
@@ -37,21 +37,19 @@ struct Paste: Sendable {
         self.fields = fields
     }
 
-    /// The paste as JSON for `/_pastes/ID`.
+    /// The paste as JSON for `/_pastes` and `/_pastes/ID`: its content by size and SHA-256, and
+    /// its bytes only when small (`Listed`); all of them at `/_pastes/ID/body`.
     var jsonObject: [String: Any] {
-        let (value, encoding) = encodedValue(content)
         func field(_ name: String) -> Any { fields.first { $0.name == name }?.text ?? NSNull() }
-        return [
+        var object = Listed.value(
+            content, size: size, hash: hash, isKept: isKept, href: "/_pastes/\(id)/body",
+            keys: (value: "content", encoding: "encoding", size: "size", sha256: "sha256", kept: "kept", href: "href"))
+        object.merge([
             "id": id,
             "service": service,
-            "content": isKept ? value : NSNull(),
-            "encoding": isKept ? encoding : NSNull(),
-            "size": size,
-            "fnv1a64": hash.hex,
-            "kept": isKept,
             "filename": filename ?? NSNull(),
             "content_type": contentType ?? NSNull(),
-            "fields": fields.map(\.jsonObject),
+            "fields": fields.enumerated().map { $1.jsonObject(href: "/_pastes/\(id)/fields/\($0)") },
             "token": token ?? NSNull(),
             "partial": isPartial,
             "created": created.timeIntervalSince1970,
@@ -59,7 +57,8 @@ struct Paste: Sendable {
             "parser": field("paste[parser]"),
             "title": field("paste[title]"),
             "restricted": field("paste[restricted]"),
-        ]
+        ]) { _, new in new }
+        return object
     }
 }
 
@@ -108,7 +107,7 @@ struct RequestRecord: Sendable {
             "query": query,
             "version": version,
             "headers": headers.map { [$0.name, $0.value] },
-            "fields": body.fields.map(\.jsonObject),
+            "fields": body.fields.enumerated().map { $1.jsonObject(href: "/_requests/\(seq)/fields/\($0)") },
             "body_kind": body.kind.rawValue,
             "body_size": body.size,
             "chunked": body.isChunked,
@@ -121,10 +120,13 @@ struct RequestRecord: Sendable {
             "peer_port": peerPort,
         ]
         if body.kind != .multipart {
-            object["body_fnv1a64"] = body.hash.hex
-            let (value, encoding) = encodedValue(body.raw)
-            object["body"] = body.isRawKept ? value : NSNull()
-            object["body_encoding"] = body.isRawKept ? encoding : NSNull()
+            let listed = Listed.value(
+                body.raw, size: body.size, hash: body.hash, isKept: body.isRawKept, href: "/_requests/\(seq)/body",
+                keys: (
+                    value: "body", encoding: "body_encoding", size: "body_size", sha256: "body_sha256", kept: nil,
+                    href: "body_href"
+                ))
+            object.merge(listed) { _, new in new }
         }
         return object
     }
@@ -194,6 +196,9 @@ final class MockStore: Sendable {
     }
 
     func requests() -> [RequestRecord] { contents.withLock { $0.requests } }
+
+    /// The logged request numbered `seq`, if still in the log.
+    func request(seq: Int) -> RequestRecord? { contents.withLock { c in c.requests.first { $0.seq == seq } } }
 
     func clearRequests() { contents.withLock { $0.requests.removeAll() } }
 

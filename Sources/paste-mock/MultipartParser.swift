@@ -167,29 +167,3 @@ func percentDecode(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
     }
     return out
 }
-
-/// 64-bit FNV-1a (http://www.isthe.com/chongo/tech/comp/fnv/): cheap enough to run over a
-/// gigabyte upload, so `--discard-bodies` can still tell whether content arrived intact.
-struct FNV1a64: Sendable {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    private static let prime: UInt64 = 0x0000_0100_0000_01b3
-
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        var h = value
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* Self.prime
-        }
-        value = h
-    }
-
-    mutating func update(_ bytes: ArraySlice<UInt8>) {
-        bytes.withUnsafeBytes { update($0) }
-    }
-
-    /// The digest as 16 lowercase hex digits.
-    var hex: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-}

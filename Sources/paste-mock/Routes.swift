@@ -52,6 +52,7 @@ extension PasteMock {
         default: break
         }
         if method == "GET" {
+            if let answer = listedBytes(path) { return answer }
             if let id = Self.id(in: path, prefix: "/_pastes/") {
                 guard let paste = store.paste(id: id) else { return .text(404, "no paste \(id)\n") }
                 return .json(200, paste.jsonObject)
@@ -95,6 +96,55 @@ extension PasteMock {
     }
 
     // MARK: - Control
+
+    /// `GET /_pastes/ID/body`, `/_pastes/ID/fields/N`, `/_requests/SEQ/body` and
+    /// `/_requests/SEQ/fields/N`: one value's bytes as received (what the listings show by
+    /// size and SHA-256 only when larger than `Listed.limit`); nil for any other path.
+    private func listedBytes(_ path: String) -> Response? {
+        // "", "_pastes" or "_requests", the number, then "body" or "fields" and an index.
+        let parts = Array(path.split(separator: "/", omittingEmptySubsequences: false))
+        guard parts.count == 4 || parts.count == 5, parts[0].isEmpty, parts[1] == "_pastes" || parts[1] == "_requests",
+            let number = Self.number(parts[2])
+        else { return nil }
+        let field: Int?
+        switch (parts.count, parts[3]) {
+        case (4, "body"): field = nil
+        case (5, "fields"):
+            guard let index = Self.number(parts[4]) else { return nil }
+            field = index
+        default: return nil
+        }
+        let value: (bytes: [UInt8], size: Int, isKept: Bool)?
+        if parts[1] == "_pastes" {
+            guard let paste = store.paste(id: number) else { return .text(404, "no paste \(number)\n") }
+            if let field {
+                value = paste.fields.indices.contains(field) ? paste.fields[field].received : nil
+            } else {
+                value = (paste.content, paste.size, paste.isKept)
+            }
+        } else {
+            guard let record = store.request(seq: number) else {
+                return .text(404, "no request \(number) in the log\n")
+            }
+            let body = record.body
+            if let field {
+                value = body.fields.indices.contains(field) ? body.fields[field].received : nil
+            } else if body.kind == .multipart {
+                return .text(404, "request \(number) is multipart: its parts are at /_requests/\(number)/fields/N\n")
+            } else {
+                value = (body.raw, body.size, body.isRawKept)
+            }
+        }
+        guard let value else { return .text(404, "no such value: \(path)\n") }
+        guard value.isKept else { return .text(410, "not kept (--discard-bodies): \(value.size) bytes\n") }
+        return Response(status: 200, headers: [("Content-Type", "application/octet-stream")], body: value.bytes)
+    }
+
+    /// A path segment of ASCII digits as a number.
+    private static func number(_ segment: Substring) -> Int? {
+        guard !segment.isEmpty, segment.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(segment)
+    }
 
     private func addFaults(_ request: MockRequest) -> Response {
         guard let object = try? JSONSerialization.jsonObject(with: Data(request.body.raw)) else {
@@ -142,7 +192,7 @@ extension PasteMock {
         let content =
             paste.isKept
             ? "<pre id=\"content\">\(htmlEscape(String(decoding: paste.content, as: UTF8.self)))</pre>"
-            : "<p>content not kept (\(paste.size) bytes, fnv1a64 \(paste.hash.hex))</p>"
+            : "<p>content not kept (\(paste.size) bytes, sha256 \(paste.hash.hex))</p>"
         return .html(
             200,
             """
@@ -476,8 +526,7 @@ extension PasteMock {
             if content.isKept {
                 content.value = Array(content.value.prefix(kept))
                 content.size = kept
-                content.hash = FNV1a64()
-                content.hash.update(content.value[...])
+                content.hash = SHA256Stream(content.value)
             }
             let paste = store.addPaste { id in
                 var paste = Paste(id: id, service: "partial", content: content, fields: request.body.fields)

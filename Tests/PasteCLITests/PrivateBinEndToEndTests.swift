@@ -98,7 +98,7 @@ struct PrivateBinEndToEndTests: ScopedSuite {
         #expect(object["bytes"] as? Int == text.utf8.count)
 
         // What went over the wire: JSON with PrivateBin's header, no plaintext, no key.
-        let sent = try #require(stored.data)
+        let sent = try mock.data(stored)
         #expect(sent.range(of: Data(text.utf8)) == nil)
         #expect(sent.range(of: Data(text.utf8.prefix(40))) == nil)
         #expect(sent.range(of: Data(key.utf8)) == nil)

@@ -142,8 +142,9 @@ extension PasteRunner {
 }
 
 extension MockServer {
-    /// The stored pastes whose content is exactly `text` (complete pastes of it).
+    /// The stored pastes whose content is exactly `text` (complete pastes of it): by the
+    /// listing's sizes, then the bytes of those of the same size.
     func pastes(holding text: Data) throws -> [MockStoredPaste] {
-        try pastes().filter { try rawPaste(id: $0.id) == text }
+        try pastes().filter { try $0.size == text.count && data($0) == text }
     }
 }

@@ -20,7 +20,10 @@ struct StreamingTests: ScopedSuite {
         #expect(result.out.contains("\"sha256\":\"b4a0226ee3f9b159ac06a86332dca0d90a04adef7f88934aa2a75be2a011d504\""))
         #expect(result.out.contains("\"bytes\":268435456"))
         let id = try #require(pasteID(String(result.out.split(separator: "\"")[3])))
-        #expect(try mock.paste(id: id).size == 256 << 20)
+        #expect(
+            try mock.paste(id: id).fingerprint
+                == Fingerprint(
+                    size: 256 << 20, sha256: "b4a0226ee3f9b159ac06a86332dca0d90a04adef7f88934aa2a75be2a011d504"))
         let request = try #require(try mock.posts().first)
         #expect(request.chunked)
         #expect(try paste.outboxContents().isEmpty)

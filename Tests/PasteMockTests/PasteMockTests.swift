@@ -117,7 +117,7 @@ struct PastieTests: ScopedSuite {
         #expect(paste.parser == "plaintext")
         #expect(paste.title == "My title")
         #expect(paste.restricted == "1")
-        #expect(paste.fnv1a64 == fnv1a64Hex(trickyContent))
+        #expect(paste.fingerprint == (try Fingerprint(of: trickyContent)))
 
         let raw = try curl([mock.url("/pastes/1.txt"), "-D", "-", "-o", "/dev/null"])
         #expect(raw.out.contains("Content-Type: text/plain; charset=utf-8\r\n"))
@@ -231,6 +231,62 @@ struct ControlTests: ScopedSuite {
         #expect(try mock.requests().isEmpty)
     }
 
+    @Test("values over 64 KiB are listed by size and SHA-256 alone, their bytes at their own routes")
+    func listedByDigest() throws {
+        let big = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) })
+        let file = try temporaryFile(big)
+        _ = try curl([
+            mock.url("/pastes/create"), "-F", "paste[body]=<\(file)", "-F", "paste[authorization]=burger",
+            "-o", "/dev/null",
+        ])
+        _ = try curl([
+            mock.url("/pasters/"), "-H", "Content-Type: application/octet-stream", "--data-binary", "@\(file)",
+        ])
+        let print = try Fingerprint(of: big)
+        // Two uploads of 3 MiB each: the listings stay a few KiB.
+        #expect(try mock.request("GET", "/_requests").body.count < 8 << 10)
+        #expect(try mock.request("GET", "/_pastes").body.count < 8 << 10)
+
+        let requests = try mock.requests()
+        try #require(requests.count == 2)
+        let part = try #require(requests[0].field("paste[body]"))
+        #expect(part.value == nil && part.kept)
+        #expect(part.fingerprint == print)
+        #expect(part.href == "/_requests/\(requests[0].seq)/fields/0")
+        #expect(try mock.data(part) == big)
+        // Small values are in the listing itself.
+        #expect(requests[0].field("paste[authorization]")?.text == "burger")
+        #expect(try mock.request("GET", "/_requests/\(requests[0].seq)/body").status == 404)
+
+        #expect(requests[1].bodyData == nil)
+        #expect(requests[1].bodyFingerprint == print)
+        #expect(try mock.body(requests[1]) == big)
+
+        let pastes = try mock.pastes()
+        #expect(pastes.map(\.fingerprint) == [print, print])
+        #expect(pastes.allSatisfy { $0.data == nil })
+        for paste in pastes { #expect(try mock.data(paste) == big) }
+        #expect(try mock.data(#require(pastes[0].field("paste[authorization]"))) == Data("burger".utf8))
+        for path in ["/_pastes/9/body", "/_requests/9/body", "/_pastes/1/fields/9", "/_requests/1/fields/9"] {
+            #expect(try mock.request("GET", path).status == 404, "\(path)")
+        }
+    }
+
+    @Test("an exchange with the mock past its deadline says which one timed out and how far it got")
+    func deadline() throws {
+        _ = try curl([mock.url("/pasters/"), "--data-binary", "slow"])
+        try mock.addFault(.delay(seconds: 3), path: "/pastes/1.txt", method: "GET")
+        let started = ContinuousClock.now
+        #expect {
+            try mock.request("GET", "/pastes/1.txt", timeout: 0.5)
+        } throws: { error in
+            "\(error)" == "GET /pastes/1.txt: paste-mock (port \(mock.port)) did not answer within 0.5 s: "
+                + "0 bytes of its answer arrived"
+        }
+        #expect(ContinuousClock.now - started < .seconds(2.5))
+        #expect(try mock.rawPaste(id: 1) == Data("slow".utf8))
+    }
+
     @Test("missing pastes and routes are 404")
     func notFound() throws {
         #expect(try mock.request("GET", "/pastes/99").status == 404)
@@ -262,8 +318,9 @@ struct ControlTests: ScopedSuite {
         #expect(result.out == "302")
         let paste = try mock.paste(id: 1)
         #expect(!paste.kept)
-        #expect(paste.size == data.count)
-        #expect(paste.fnv1a64 == fnv1a64Hex(data))
+        #expect(paste.fingerprint == (try Fingerprint(of: data)))
+        #expect(paste.href == nil)
+        #expect(try mock.request("GET", "/_pastes/1/body").status == 410)
         #expect(try mock.requests().first?.field("paste[authorization]")?.text == "burger")
     }
 }
@@ -337,8 +394,7 @@ struct ServiceTests: ScopedSuite {
             let stored = try mock.paste(id: index + 1)
             #expect(stored.filename == name)
             #expect(stored.contentType == type)
-            #expect(stored.size == bytes.count)
-            #expect(stored.data == bytes)
+            #expect(stored.fingerprint == (try Fingerprint(of: bytes)))
         }
         // A part with no type (nor name) of its own is served as text.
         let text = try temporaryFile(Data("plain\n".utf8), name: "noext")
