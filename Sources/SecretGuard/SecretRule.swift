@@ -165,7 +165,10 @@ extension SecretRule {
     }
 
     /// The shape of a token after (and sometimes before) its trigger literal.
-    struct TokenFormat: Sendable {
+    ///
+    /// A class, PERF(guard-text): the row's check (`match`) binds its payload at every candidate,
+    /// and a struct's binding retained and released each of its arrays (the parts, the glue).
+    final class TokenFormat: Sendable {
         /// One piece of a token.
         enum Part: Sendable {
             /// A run of bytes from an alphabet, its length within the range (greedy: a longer run
@@ -204,15 +207,15 @@ extension SecretRule {
         }
 
         /// Characters right before the literal that belong to the token (Telegram's bot id).
-        var leading: Part?
+        let leading: Part?
         /// What follows the literal.
-        var body: [Part]
-        var requirement: Requirement
+        let body: [Part]
+        let requirement: Requirement
         /// Words that may be glued before the token although they end in a letter (`bot` in
         /// Telegram's `api.telegram.org/bot<token>`).
-        var glue: [String]
+        let glue: [String]
         /// Whether the token must start a word (no letter or digit right before it).
-        var startsWord: Bool
+        let startsWord: Bool
 
         init(
             leading: Part? = nil, _ body: [Part], _ requirement: Requirement = .none, glue: [String] = [],
