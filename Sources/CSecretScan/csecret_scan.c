@@ -596,7 +596,8 @@ static int is_define(const uint8_t *text, size_t index) {
 }
 
 /// Whether a key name may end at `end`, its trigger word starting at `start` (see
-/// `csecret_scan_member.ends_key`): SecretGuard's `SecretRule.mayAssign`, byte for byte. A byte
+/// `csecret_scan_member.ends_key`; `end < count` and `text[end]` no key name's byte, tested
+/// first by `ends_key`): SecretGuard's `SecretRule.mayAssign`, byte for byte. A byte
 /// follows that is none of a key name's, then (past a quote, a `]` and a quote, and blanks) a
 /// separator: `=`, `:`, `>` of `<key>`, `|` of a table, `,` of PHP's `define('KEY', …)`, or a
 /// value after a blank when the key is a `--flag`. PERF(guard-text): `key`, `token` and `auth`
@@ -604,9 +605,9 @@ static int is_define(const uint8_t *text, size_t index) {
 /// word of an expression (`key)`, `for key in`) as a key of their own: only the first byte was
 /// tested here, and three in four of the rest went to the Swift side to be turned away by this
 /// test (57 thousand `key` candidates per 256 MiB of the bench's source code).
-static int ends_key(const uint8_t *text, size_t count, size_t start, size_t end) {
+__attribute__((noinline)) static int separator_follows(const uint8_t *text, size_t count, size_t start,
+                                                       size_t end) {
     size_t index = end;
-    if (index >= count || is_key(text[index])) return 0;
     if (is_quote(text[index])) index++;
     if (index < count && text[index] == ']') index++;
     if (index < count && is_quote(text[index])) index++;
@@ -621,6 +622,13 @@ static int ends_key(const uint8_t *text, size_t count, size_t start, size_t end)
     size_t key_start = start;
     while (key_start > 0 && end - key_start < MAXIMUM_KEY_LENGTH && is_key(text[key_start - 1])) key_start--;
     return count - key_start >= 2 && text[key_start] == '-' && text[key_start + 1] == '-';
+}
+
+/// `separator_follows` after its first test, here in line: most literals that fit are the start
+/// of a longer name (`keys`, `keyword`, `token_type`).
+__attribute__((always_inline)) static inline int ends_key(const uint8_t *text, size_t count, size_t start,
+                                                          size_t end) {
+    return end < count && !is_key(text[end]) && separator_follows(text, count, start, end);
 }
 
 /// Whether the text from `start` has `member`'s shape, or ends before it is decided.

@@ -6,7 +6,12 @@ import PasteCore
 /// The rows live in `SecretRule.table` (SecretPattern+Table.swift). Nothing else lists
 /// triggers: the scanner's prefilter (`SecretPrefilter`) is derived from the rows, so a row is
 /// the only place a kind is declared.
-struct SecretRule: Sendable {
+///
+/// A class, PERF(guard-text): the scanner calls a row's check at every candidate that reaches
+/// it, and a struct row was copied there (its triggers, its check's payload: a retain and a
+/// release each), however it was borrowed (`rules.span[row]`); a row held by reference costs
+/// none of that.
+final class SecretRule: Sendable {
     /// Which of two overlapping findings is reported: the more specific one.
     enum Rank: Int, Sendable, Comparable {
         /// A key name and a plausible value (`password = …`).
@@ -20,15 +25,15 @@ struct SecretRule: Sendable {
     }
 
     /// The kind reported.
-    var pattern: SecretPattern
+    let pattern: SecretPattern
     /// The literals that start a closer look, each at least two bytes long.
-    var triggers: [String]
+    let triggers: [String]
     /// Whether the triggers match in any letter case (`PASSWORD`, `Password`).
-    var ignoresCase: Bool
+    let ignoresCase: Bool
     /// What must hold around a trigger.
-    var check: Check
+    let check: Check
     /// Which finding wins an overlap.
-    var rank: Rank
+    let rank: Rank
 
     init(
         _ pattern: SecretPattern, _ triggers: [String], ignoringCase ignoresCase: Bool = false,

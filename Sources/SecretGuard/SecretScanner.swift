@@ -424,9 +424,8 @@ public struct SecretScanner: Sendable {
                 }
                 continue
             }
-            // The row is called where the prefilter keeps it, borrowed through a span: a copy
-            // of it (its triggers, its format's arrays) cost reference counting at every
-            // candidate, PERF(guard-text).
+            // The row is a class: a struct row was copied here at every candidate (its
+            // triggers, its format's arrays), even borrowed through a span, PERF(guard-text).
             let matched: SecretMatch?
             if let undoing = decodings[entry.rule] {
                 guard decoding else { continue }
@@ -434,7 +433,7 @@ public struct SecretScanner: Sendable {
                     undoing, window, start - windowStart, end - windowStart, base: base + windowStart,
                     progress: &progress)
             } else {
-                matched = rules.span[entry.rule].match(
+                matched = rules[entry.rule].match(
                     in: window, literalAt: start - windowStart, end: end - windowStart)
             }
             guard var match = matched else { continue }
