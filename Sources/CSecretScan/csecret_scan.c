@@ -733,12 +733,23 @@ static size_t find_portable(const csecret_scan *scan, const uint8_t *text, size_
 __attribute__((always_inline)) static inline int members_fit(
     const csecret_scan *scan, const uint8_t *text, size_t count, size_t p, unsigned group,
     int (*may_fit)(const struct shape_test *, const uint8_t *, size_t, size_t)) {
+    // The key separator test's verdict for the last literal asked (members of several rows share
+    // one: `key` is in three).
+    size_t asked_start = SIZE_MAX, asked_end = SIZE_MAX;
+    int asked = 0;
     for (uint32_t m = scan->member_starts[group]; m < scan->member_starts[group + 1]; m++) {
         const csecret_scan_member *member = scan->members + m;
         if (!literal_fits(member, text, count, p)) continue;
         size_t start = p - member->offset;
         if (member->starts_word && !starts_word(text, start)) continue;
-        if (member->ends_key && !ends_key(text, count, start, start + member->length)) continue;
+        if (member->ends_key) {
+            if (start != asked_start || start + member->length != asked_end) {
+                asked_start = start;
+                asked_end = start + member->length;
+                asked = ends_key(text, count, start, asked_end);
+            }
+            if (!asked) continue;
+        }
         int32_t test = scan->shape_test_of[m];
         if (test >= 0 && !may_fit(scan->shape_tests + test, text, count, start)) continue;
         if (shape_fits(scan, member, text, count, start)) return 1;

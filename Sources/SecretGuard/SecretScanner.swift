@@ -386,7 +386,8 @@ public struct SecretScanner: Sendable {
         // The rows and their decodings, fetched once, at the first member that reaches its row
         // (the built-in table's are made then, not at start-up): PERF(guard-text), each was a
         // computed property's array, retained and released for every member.
-        var held: (rules: [SecretRule], decodings: [SecretDecoding?])?
+        var rules: [SecretRule] = []
+        var decodings: [SecretDecoding?] = []
         for member in prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1] {
             let entry = prefilter.entries[prefilter.members[member]]
             let start = position - entry.pairOffset
@@ -414,8 +415,10 @@ public struct SecretScanner: Sendable {
             }
             let windowStart = max(0, position - lookbehind)
             let window = text.extracting(windowStart..<min(text.count, position + lookahead))
-            if held == nil { held = (prefilter.rules, prefilter.ruleDecodings) }
-            let (rules, decodings) = held!
+            if rules.isEmpty {
+                rules = prefilter.rules
+                decodings = prefilter.ruleDecodings
+            }
             guard entry.rule < rules.count else {
                 if decoding {
                     decode(
