@@ -567,12 +567,68 @@ static int starts_word(const uint8_t *text, size_t index) {
 
 static inline int is_key(uint8_t byte) { return is_alphanumeric(byte) || byte == '_' || byte == '-' || byte == '.'; }
 
-/// Whether a key name may end at `index` (see `csecret_scan_member.ends_key`): a byte is there,
-/// and it is none of a key name's. PERF(guard-text): `key`, `token` and `auth` in source code are
-/// as often the start of a longer name (`keys`, `tokenize`, `author`) as a key of their own, and
-/// each went to the Swift side to be turned away by this test (`SecretRule.mayAssign`).
-static inline int ends_key(const uint8_t *text, size_t count, size_t index) {
-    return index < count && !is_key(text[index]);
+static inline int is_quote(uint8_t byte) { return byte == '"' || byte == '\'' || byte == '`'; }
+
+static inline int is_blank(uint8_t byte) { return byte == ' ' || byte == '\t'; }
+
+static inline int is_space(uint8_t byte) { return is_blank(byte) || byte == '\n' || byte == '\r'; }
+
+/// The longest key name looked at before a trigger word (SecretGuard's
+/// `SecretRule.maximumKeyLength`).
+#define MAXIMUM_KEY_LENGTH 64
+
+/// Whether the key ending at or after `index` is the first argument of PHP's `define(`
+/// (`define('DB_PASSWORD', '…')`): SecretGuard's `SecretRule.isDefine`, byte for byte.
+static int is_define(const uint8_t *text, size_t index) {
+    size_t position = index;
+    while (position > 0 && index - position < MAXIMUM_KEY_LENGTH && is_key(text[position - 1])) position--;
+    if (position == 0 || !is_quote(text[position - 1])) return 0;
+    position--;
+    while (position > 0 && is_blank(text[position - 1])) position--;
+    if (position < 7) return 0;
+    static const char define[] = "define(";
+    for (size_t i = 0; i < 7; i++) {
+        uint8_t byte = text[position - 7 + i];
+        if (byte >= 'A' && byte <= 'Z') byte += 32;
+        if (byte != (uint8_t)define[i]) return 0;
+    }
+    return 1;
+}
+
+/// Whether a key name may end at `end`, its trigger word starting at `start` (see
+/// `csecret_scan_member.ends_key`; `end < count` and `text[end]` no key name's byte, tested
+/// first by `ends_key`): SecretGuard's `SecretRule.mayAssign`, byte for byte. A byte
+/// follows that is none of a key name's, then (past a quote, a `]` and a quote, and blanks) a
+/// separator: `=`, `:`, `>` of `<key>`, `|` of a table, `,` of PHP's `define('KEY', …)`, or a
+/// value after a blank when the key is a `--flag`. PERF(guard-text): `key`, `token` and `auth`
+/// in source code are as often the start of a longer name (`keys`, `tokenize`, `author`) or a
+/// word of an expression (`key)`, `for key in`) as a key of their own: only the first byte was
+/// tested here, and three in four of the rest went to the Swift side to be turned away by this
+/// test (57 thousand `key` candidates per 256 MiB of the bench's source code).
+__attribute__((noinline)) static int separator_follows(const uint8_t *text, size_t count, size_t start,
+                                                       size_t end) {
+    size_t index = end;
+    if (is_quote(text[index])) index++;
+    if (index < count && text[index] == ']') index++;
+    if (index < count && is_quote(text[index])) index++;
+    size_t blanks_start = index;
+    while (index < count && is_blank(text[index])) index++;
+    if (index >= count) return 0;
+    uint8_t byte = text[index];
+    if (byte == '=' || byte == ':' || byte == '>') return 1;
+    if (byte == ',' && is_define(text, start)) return 1;
+    if (byte == '|') return 1;
+    if (!(index > blanks_start && blanks_start == end && !is_space(byte))) return 0;
+    size_t key_start = start;
+    while (key_start > 0 && end - key_start < MAXIMUM_KEY_LENGTH && is_key(text[key_start - 1])) key_start--;
+    return count - key_start >= 2 && text[key_start] == '-' && text[key_start + 1] == '-';
+}
+
+/// `separator_follows` after its first test, here in line: most literals that fit are the start
+/// of a longer name (`keys`, `keyword`, `token_type`).
+__attribute__((always_inline)) static inline int ends_key(const uint8_t *text, size_t count, size_t start,
+                                                          size_t end) {
+    return end < count && !is_key(text[end]) && separator_follows(text, count, start, end);
 }
 
 /// Whether the text from `start` has `member`'s shape, or ends before it is decided.
@@ -598,7 +654,7 @@ __attribute__((always_inline)) static inline int shape_fits(const csecret_scan *
 __attribute__((always_inline)) static inline int member_fits(const csecret_scan *scan, const csecret_scan_member *member,
                                                              const uint8_t *text, size_t count, size_t p) {
     return literal_fits(member, text, count, p) && (!member->starts_word || starts_word(text, p - member->offset))
-           && (!member->ends_key || ends_key(text, count, p - member->offset + member->length))
+           && (!member->ends_key || ends_key(text, count, p - member->offset, p - member->offset + member->length))
            && shape_fits(scan, member, text, count, p - member->offset);
 }
 
@@ -677,12 +733,23 @@ static size_t find_portable(const csecret_scan *scan, const uint8_t *text, size_
 __attribute__((always_inline)) static inline int members_fit(
     const csecret_scan *scan, const uint8_t *text, size_t count, size_t p, unsigned group,
     int (*may_fit)(const struct shape_test *, const uint8_t *, size_t, size_t)) {
+    // The key separator test's verdict for the last literal asked (members of several rows share
+    // one: `key` is in three).
+    size_t asked_start = SIZE_MAX, asked_end = SIZE_MAX;
+    int asked = 0;
     for (uint32_t m = scan->member_starts[group]; m < scan->member_starts[group + 1]; m++) {
         const csecret_scan_member *member = scan->members + m;
         if (!literal_fits(member, text, count, p)) continue;
         size_t start = p - member->offset;
         if (member->starts_word && !starts_word(text, start)) continue;
-        if (member->ends_key && !ends_key(text, count, start + member->length)) continue;
+        if (member->ends_key) {
+            if (start != asked_start || start + member->length != asked_end) {
+                asked_start = start;
+                asked_end = start + member->length;
+                asked = ends_key(text, count, start, asked_end);
+            }
+            if (!asked) continue;
+        }
         int32_t test = scan->shape_test_of[m];
         if (test >= 0 && !may_fit(scan->shape_tests + test, text, count, start)) continue;
         if (shape_fits(scan, member, text, count, start)) return 1;

@@ -25,7 +25,7 @@ extension SecretPrefilter {
         /// Group 0's four words are 0: the AVX2 kernel tests the follower without a branch on the
         /// group (`csecret_scan_create` clears them; the built-in table's are written as they are).
         var followers: [UInt64]
-        /// Each entry's row's shape (`SecretRule.shape`), as the search tests it.
+        /// Each entry's shape (`SecretRule.shape(literal:)`), as the search tests it.
         var shapes: [[CandidateSearch.Run]]
         /// `SecretPrefilter.filterFrequency` of every byte: the vector kernels' buckets are
         /// planned by it.
@@ -42,14 +42,15 @@ extension SecretPrefilter {
             var triggers: [(literal: [UInt8], ignoresCase: Bool, quickTest: QuickTest, rule: Int)] = []
             var triggerShapes: [[CandidateSearch.Run]] = []
             for (index, rule) in rules.enumerated() {
-                let shape = rule.shape.map {
-                    CandidateSearch.Run(
-                        low: $0.set.low, high: $0.set.high, minimum: $0.length.lowerBound,
-                        maximum: $0.length.upperBound)
-                }
                 for trigger in rule.triggers {
-                    triggers.append((Array(trigger.utf8), rule.ignoresCase, rule.quickTest, index))
-                    triggerShapes.append(shape)
+                    let literal = Array(trigger.utf8)
+                    triggers.append((literal, rule.ignoresCase, rule.quickTest, index))
+                    triggerShapes.append(
+                        rule.shape(literal: literal).map {
+                            CandidateSearch.Run(
+                                low: $0.set.low, high: $0.set.high, minimum: $0.length.lowerBound,
+                                maximum: $0.length.upperBound)
+                        })
                 }
             }
             for (index, decoder) in decoders.enumerated() {

@@ -19,8 +19,44 @@ extension SecretRule {
     /// `:`, the user and `:` (what `pgpass` checks, in full). Log lines are full of
     /// `12:34:56.789` and `10.0.0.1:5432`, true triggers (`:1`, `:5`) at three places a line;
     /// this shape turns them away inside the search, before any Swift runs.
+    ///
+    /// A token (with nothing before its literal) is its literal and its parts one after another,
+    /// each of its alphabet or its fixed text, so the run of their bytes from the literal's start
+    /// is at least as long as the shortest literal and each part's least length, even when the
+    /// token is wrapped (`wrappedToken`: the line breaks are in the run's set). PERF(guard-text):
+    /// Discord's `OT`, `NT`… start every upper-case word of prose (36 thousand candidates per
+    /// 256 MiB of the bench's), turned away in Swift after their second letter.
     var shape: [(set: SecretAlphabet, length: ClosedRange<Int>)] {
         switch check {
+        case .token(let format):
+            guard format.leading == nil, let shortest = triggers.map(\.utf8.count).min() else { return [] }
+            var set = SecretAlphabet("\r\n")
+            var least = shortest
+            var bytes = triggers.flatMap(\.utf8)
+            for part in format.body {
+                switch part {
+                case .run(let alphabet, let length):
+                    set.low |= alphabet.low
+                    set.high |= alphabet.high
+                    least += length.lowerBound
+                case .literal(let literal):
+                    bytes += literal.utf8
+                    least += literal.utf8.count
+                }
+            }
+            guard bytes.allSatisfy({ $0 < 128 }) else { return [] }
+            for byte in bytes {
+                set.insert(byte)
+                if ignoresCase, let other = SecretPrefilter.otherCase(byte) { set.insert(other) }
+            }
+            return [(set, least...Int(UInt32.max))]
+        case .basicAuthorization, .bearerAuthorization:
+            // `authorization`, a quote, a `]`, blanks and `:`, `=` or `,` (what `authorization`
+            // reads first). PERF(guard-text prose): the word is common in licences.
+            return [
+                (SecretAlphabet("a-zA-Z"), 13...13), (SecretAlphabet("\"'`"), 0...1), (SecretAlphabet("]"), 0...1),
+                (SecretAlphabet(" \t"), 0...Int(UInt32.max)), (SecretAlphabet(":=,"), 1...1),
+            ]
         case .pgpass:
             let colon = SecretAlphabet(":")
             return [
@@ -28,6 +64,22 @@ extension SecretRule {
                 (colon, 1...1), (Self.pgpassNameCharacters, 1...64), (colon, 1...1),
             ]
         default: return []
+        }
+    }
+
+    /// The shape the candidate search tests for `literal`, one of the row's triggers: the row's
+    /// own (`shape`), or, for a row with none, each byte of a literal longer than the eight the
+    /// search compares at once (the scanner compares the rest before the row's check runs).
+    /// PERF(guard-text): `operator unseal`'s first eight bytes are in every Python module that
+    /// imports `operator`, and in prose.
+    func shape(literal: [UInt8]) -> [(set: SecretAlphabet, length: ClosedRange<Int>)] {
+        let own = shape
+        guard own.isEmpty, literal.count > 8, literal.allSatisfy({ $0 < 128 }) else { return own }
+        return literal.map { byte in
+            var set = SecretAlphabet("")
+            set.insert(byte)
+            if ignoresCase, let other = SecretPrefilter.otherCase(byte) { set.insert(other) }
+            return (set, 1...1)
         }
     }
 
@@ -550,7 +602,11 @@ extension SecretRule {
         var entry: Int?
         var position = start - 1
         while position >= 0 {
-            if (SecretText.has(text, at: position, "machine") || SecretText.has(text, at: position, "default"))
+            // (The first letter before the words: PERF(guard-text prose), `password` and a word
+            // after it is common in prose, and the walk goes back over the whole window.)
+            let first = text[position]
+            if (first == SecretText.ascii("m") || first == SecretText.ascii("d"))
+                && (SecretText.has(text, at: position, "machine") || SecretText.has(text, at: position, "default"))
                 && (position == 0 || SecretText.isSpace(text[position - 1]))
                 && SecretText.isSpace(text[min(position + 7, text.count - 1)])
             {

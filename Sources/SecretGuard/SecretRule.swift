@@ -6,7 +6,12 @@ import PasteCore
 /// The rows live in `SecretRule.table` (SecretPattern+Table.swift). Nothing else lists
 /// triggers: the scanner's prefilter (`SecretPrefilter`) is derived from the rows, so a row is
 /// the only place a kind is declared.
-struct SecretRule: Sendable {
+///
+/// A class, PERF(guard-text): the scanner calls a row's check at every candidate that reaches
+/// it, and a struct row was copied there (its triggers, its check's payload: a retain and a
+/// release each), however it was borrowed (`rules.span[row]`); a row held by reference costs
+/// none of that.
+final class SecretRule: Sendable {
     /// Which of two overlapping findings is reported: the more specific one.
     enum Rank: Int, Sendable, Comparable {
         /// A key name and a plausible value (`password = …`).
@@ -20,15 +25,15 @@ struct SecretRule: Sendable {
     }
 
     /// The kind reported.
-    var pattern: SecretPattern
+    let pattern: SecretPattern
     /// The literals that start a closer look, each at least two bytes long.
-    var triggers: [String]
+    let triggers: [String]
     /// Whether the triggers match in any letter case (`PASSWORD`, `Password`).
-    var ignoresCase: Bool
+    let ignoresCase: Bool
     /// What must hold around a trigger.
-    var check: Check
+    let check: Check
     /// Which finding wins an overlap.
-    var rank: Rank
+    let rank: Rank
 
     init(
         _ pattern: SecretPattern, _ triggers: [String], ignoringCase ignoresCase: Bool = false,
@@ -165,7 +170,10 @@ extension SecretRule {
     }
 
     /// The shape of a token after (and sometimes before) its trigger literal.
-    struct TokenFormat: Sendable {
+    ///
+    /// A class, PERF(guard-text): the row's check (`match`) binds its payload at every candidate,
+    /// and a struct's binding retained and released each of its arrays (the parts, the glue).
+    final class TokenFormat: Sendable {
         /// One piece of a token.
         enum Part: Sendable {
             /// A run of bytes from an alphabet, its length within the range (greedy: a longer run
@@ -204,15 +212,15 @@ extension SecretRule {
         }
 
         /// Characters right before the literal that belong to the token (Telegram's bot id).
-        var leading: Part?
+        let leading: Part?
         /// What follows the literal.
-        var body: [Part]
-        var requirement: Requirement
+        let body: [Part]
+        let requirement: Requirement
         /// Words that may be glued before the token although they end in a letter (`bot` in
         /// Telegram's `api.telegram.org/bot<token>`).
-        var glue: [String]
+        let glue: [String]
         /// Whether the token must start a word (no letter or digit right before it).
-        var startsWord: Bool
+        let startsWord: Bool
 
         init(
             leading: Part? = nil, _ body: [Part], _ requirement: Requirement = .none, glue: [String] = [],

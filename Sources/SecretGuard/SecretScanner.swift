@@ -383,6 +383,11 @@ public struct SecretScanner: Sendable {
         // The key rows' quick test, asked once for the members with the same literal (`key` in
         // two rows): the last literal's bounds and its verdict.
         var askedKey = (start: -1, end: -1, mayAssign: false)
+        // The rows and their decodings, fetched once, at the first member that reaches its row
+        // (the built-in table's are made then, not at start-up): PERF(guard-text), each was a
+        // computed property's array, retained and released for every member.
+        var rules: [SecretRule] = []
+        var decodings: [SecretDecoding?] = []
         for member in prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1] {
             let entry = prefilter.entries[prefilter.members[member]]
             let start = position - entry.pairOffset
@@ -410,7 +415,11 @@ public struct SecretScanner: Sendable {
             }
             let windowStart = max(0, position - lookbehind)
             let window = text.extracting(windowStart..<min(text.count, position + lookahead))
-            guard entry.rule < prefilter.rules.count else {
+            if rules.isEmpty {
+                rules = prefilter.rules
+                decodings = prefilter.ruleDecodings
+            }
+            guard entry.rule < rules.count else {
                 if decoding {
                     decode(
                         prefilter.decoders[entry.rule - prefilter.rules.count], window, start - windowStart,
@@ -418,18 +427,16 @@ public struct SecretScanner: Sendable {
                 }
                 continue
             }
-            // The row is called where the prefilter keeps it, borrowed through a span: a copy
-            // of it (its triggers, its format's arrays) cost reference counting at every
-            // candidate, PERF(guard-text).
+            // The row is a class: a struct row was copied here at every candidate (its
+            // triggers, its format's arrays), even borrowed through a span, PERF(guard-text).
             let matched: SecretMatch?
-            if let undoing = prefilter.ruleDecodings[entry.rule] {
+            if let undoing = decodings[entry.rule] {
                 guard decoding else { continue }
                 matched = SecretRule.decodedMatch(
                     undoing, window, start - windowStart, end - windowStart, base: base + windowStart,
                     progress: &progress)
             } else {
-                let rules = prefilter.rules
-                matched = rules.span[entry.rule].match(
+                matched = rules[entry.rule].match(
                     in: window, literalAt: start - windowStart, end: end - windowStart)
             }
             guard var match = matched else { continue }

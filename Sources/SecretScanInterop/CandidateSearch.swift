@@ -38,8 +38,8 @@ public final class CandidateSearch: @unchecked Sendable {
     /// literal's start (empty: none), whether it must start a word (`startsWord`: no ASCII
     /// letter or digit before it, but for the end of a terminal colour code, a `\n`-style or a
     /// `%XX` escape; SecretGuard's `SecretText.startsWord` without glue words), and whether it
-    /// must end a key (`endsKey`: a byte follows it, and not an ASCII letter, digit, `_`, `-` or
-    /// `.`; the first test of SecretGuard's `SecretRule.mayAssign`).
+    /// must end a key (`endsKey`: a byte follows it, not an ASCII letter, digit, `_`, `-` or `.`,
+    /// and a separator after it: SecretGuard's `SecretRule.mayAssign`, byte for byte).
     public struct Member: Sendable {
         public var pairOffset: Int
         public var length: Int

@@ -48,8 +48,10 @@ typedef struct csecret_scan_run {
 /// the literal must start a word (`starts_word`, not 0): no ASCII letter or digit before it,
 /// unless that ends a terminal colour code (`ESC [ 1;32m`), a `\n`, `\r` or `\t` escape or a
 /// `%XX` escape (SecretGuard's `SecretText.startsWord` without glue words), and whether it must
-/// end a key (`ends_key`, not 0): a byte follows the literal, and it is no key name's (not an
-/// ASCII letter, digit, `_`, `-` or `.`: the first test of SecretGuard's `SecretRule.mayAssign`).
+/// end a key (`ends_key`, not 0): a byte follows the literal, it is no key name's (not an ASCII
+/// letter, digit, `_`, `-` or `.`), and a separator comes after it (SecretGuard's
+/// `SecretRule.mayAssign`, byte for byte: `=`, `:`, `>`, `|`, `,` of PHP's `define(`, or a value
+/// after a `--flag` and a blank).
 typedef struct csecret_scan_member {
     uint64_t prefix;
     uint64_t mask;
