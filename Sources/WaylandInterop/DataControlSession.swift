@@ -209,6 +209,17 @@ public final class DataControlSession {
         } ?? false
     }
 
+    /// Sends the device a request its protocol does not have, which a compositor answers with
+    /// `wl_display.error` and the connection's end, and waits for that answer (for tests of the
+    /// error's line against a real compositor).
+    func provokeProtocolError(before deadline: ContinuousClock.Instant) throws(WaylandError) {
+        wire.request(device, Self.undefinedOpcode)
+        try roundTrip(before: deadline)
+    }
+
+    /// An opcode no data-control device has (it has three requests).
+    static let undefinedOpcode: UInt16 = 99
+
     /// Waits for the device `probe` asked for, then handles what has arrived since.
     func awaitDevice(before deadline: ContinuousClock.Instant) throws(WaylandError) {
         guard let sync = deviceSync.take() else { return }

@@ -2,7 +2,8 @@ public import SystemInterop
 
 /// A failure of a Wayland connection or of the data-control protocol, translated out of C.
 public enum WaylandError: Error, Equatable, Sendable {
-    /// `wl_display_connect` failed: no compositor listens at `socket` (or it refused us).
+    /// Connecting to the compositor's socket failed: no compositor listens at `socket` (or it
+    /// refused us).
     case cannotConnect(socket: String, errno: Errno)
     /// The compositor offers neither `ext_data_control_manager_v1` nor
     /// `zwlr_data_control_manager_v1` (GNOME's mutter, weston).
