@@ -143,6 +143,8 @@ extension WaylandError {
         case .noSeat: "it has no seat"
         case .timedOut: "it did not answer"
         case .connectionLost(let errno): "the connection was lost (\(errno.message))"
+        case .protocolError(let interface, let code, let message):
+            "it reported a protocol error on \(interface) (code \(code)): \(message)"
         case .deviceFinished: "the seat went away"
         case .notOwner: "another client set the selection first"
         case .noPrimarySelection: "it keeps no primary selection"

@@ -1,44 +1,52 @@
-internal import CWaylandProtocols
 internal import Glibc
 internal import Synchronization
 public import SystemInterop
 
 /// A connection to a Wayland compositor with a data-control device on its seat: reads the
 /// selections and sets them, without a surface or keyboard focus. The one owner of the
-/// `wl_display` and of every proxy made on it.
+/// connection (`WaylandWire`, paste's own wire client) and of every object made on it.
 ///
-/// Opening it (`init`) connects (`wl_display_connect`), reads the registry (one round trip),
-/// binds the data-control manager (`DataControlProtocol.choose`: ext where offered, else wlr)
-/// and the first seat, and makes the device; a second round trip brings the device's first
-/// events: the current selection's offer and its MIME types, and the primary selection's.
+/// Opening it (`init`) connects, reads the registry (one round trip), binds the data-control
+/// manager (`DataControlProtocol.choose`: ext where offered, else wlr) and the first seat, and
+/// makes the device; a second round trip brings the device's first events: the current
+/// selection's offer and its MIME types, and the primary selection's.
 /// `probe(at:before:)` does the first half and asks for the device without waiting, keeping
 /// the connection for this process's next `open(socketPath:before:)`: a backend's probe and
 /// the read after it share one connection, and the device's round trip runs while the caller
 /// does other work.
 ///
-/// A `wl_display` belongs to one thread (like an X `Display`): this class is not `Sendable`,
+/// The objects are the protocol's ids: the display is 1, the ones this client makes count up
+/// from 2 (never reused: the compositor takes a new id that is one past the highest, or a freed
+/// one), the ones the compositor makes (offers) are its own, from 0xff000000. Each event is
+/// read by what its object is (`WaylandObject`); an event for an object not known (one
+/// destroyed meanwhile) is dropped, its descriptors closed.
+///
+/// A connection belongs to one thread (like an X `Display`): this class is not `Sendable`,
 /// and nothing here dispatches from another thread. Every wait has a deadline (`poll` on the
-/// display's descriptor); listeners are `@convention(c)` trampolines that find this object in
-/// their user data (unretained: the object outlives every proxy it owns, all destroyed in
-/// `deinit` before the display is disconnected).
+/// connection's socket).
 public final class DataControlSession {
-    private let display: OpaquePointer
-    private var registry: OpaquePointer?
-    private var manager: OpaquePointer?
-    private var seat: OpaquePointer?
-    private var device: OpaquePointer?
+    private let wire: WaylandWire
+    /// What each id this session knows is.
+    private var objects: [UInt32: WaylandObject] = [WaylandObject.displayID: .display]
+    /// The id the next object this client makes gets.
+    private var nextID: UInt32 = WaylandObject.displayID + 1
+    private var registry: UInt32 = 0
+    private var manager: UInt32 = 0
+    private var device: UInt32 = 0
+    /// The version the manager was bound at (the device's version too).
+    private var managerVersion: UInt32 = 0
     /// The protocol in use (set once the manager is bound).
     public private(set) var dataControl = DataControlProtocol.wlr
     /// What the registry announced.
     public private(set) var globals: [WaylandGlobal] = []
     /// Offers announced and the MIME types each one named so far.
-    private var offerTypes: [OpaquePointer: [String]] = [:]
+    private var offerTypes: [UInt32: [String]] = [:]
     /// The offers of the current selection and primary selection (nil: nothing selected).
-    private var regularOffer: OpaquePointer?
-    private var primaryOffer: OpaquePointer?
+    private var regularOffer: UInt32?
+    private var primaryOffer: UInt32?
     private var isFinished = false
     /// The source of ours that is the selection, what it serves, and whether it was replaced.
-    private var source: OpaquePointer?
+    private var source: UInt32?
     private var sourceData: ((String) -> [UInt8]?)?
     private var isCancelled = false
     /// How long a reader may stall while we write to it.
@@ -56,7 +64,6 @@ public final class DataControlSession {
     private var deviceSync: PendingSync?
     /// Whether the connection was made by `probe` (and `open` took it over): for tests.
     private(set) var isFromProbe = false
-    private let listeners: Listeners
 
     /// The registry's globals, read with a connection of their own (one round trip): enough to
     /// tell whether a compositor has data-control (`DataControlProtocol.choose`), for choosing a
@@ -68,21 +75,7 @@ public final class DataControlSession {
     public static func globals(at socketPath: String, before deadline: ContinuousClock.Instant) throws(WaylandError)
         -> [WaylandGlobal]
     {
-        let display = try connect(socketPath)
-        let probe = Probe()
-        let listeners = Listeners()
-        let context = Unmanaged.passUnretained(probe).toOpaque()
-        let registry = cwayland_display_get_registry(display)
-        _ = cwayland_registry_add_listener(registry, listeners.probeRegistry, context)
-        let callback = cwayland_display_sync(display)
-        _ = cwayland_callback_add_listener(callback, listeners.probeCallback, context)
-        defer {
-            wl_proxy_destroy(callback)
-            wl_proxy_destroy(registry)
-            wl_display_disconnect(display)
-        }
-        while !probe.isDone { try dispatch(display, before: deadline) }
-        return probe.globals
+        try DataControlSession(connectingTo: socketPath, before: deadline).globals
     }
 
     /// Connects and makes the device (see the type's summary).
@@ -91,38 +84,65 @@ public final class DataControlSession {
     ///   - socketPath: the compositor's socket, absolute.
     ///   - deadline: when to give up waiting for the compositor.
     /// - Throws: `WaylandError.cannotConnect`, `.noDataControl`, `.noSeat`, `.timedOut`,
-    ///   `.connectionLost`.
+    ///   `.connectionLost`, `.protocolError`.
     public convenience init(socketPath: String, before deadline: ContinuousClock.Instant) throws(WaylandError) {
         try self.init(connectingTo: socketPath, before: deadline)
+        try makeDevice(before: deadline)
+    }
+
+    /// Makes the device and waits for its first events (the second round trip of `init`).
+    func makeDevice(before deadline: ContinuousClock.Instant) throws(WaylandError) {
         try requestDevice()
         try roundTrip(before: deadline)
         if isFinished { throw .deviceFinished }
     }
 
     /// Connects and reads the registry (one round trip): `globals` is known, nothing is bound.
-    private init(connectingTo socketPath: String, before deadline: ContinuousClock.Instant) throws(WaylandError) {
-        display = try Self.connect(socketPath)
-        // Every other property has its initial value: from here on a failure runs `deinit`,
-        // which frees what was made (every proxy is optional).
-        listeners = Listeners()
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        registry = cwayland_display_get_registry(display)
-        _ = cwayland_registry_add_listener(registry, listeners.registry, context)
+    private convenience init(connectingTo socketPath: String, before deadline: ContinuousClock.Instant)
+        throws(WaylandError)
+    {
+        try self.init(wire: WaylandWire(connectingTo: socketPath), before: deadline)
+    }
+
+    /// Asks for the registry on `wire` and waits for its globals (for tests: a scripted
+    /// compositor at the other end of a socket pair).
+    init(wire: WaylandWire, before deadline: ContinuousClock.Instant) throws(WaylandError) {
+        self.wire = wire
+        // Every other property has its initial value: from here on a failure runs `deinit`.
+        registry = make(.registry)
+        wire.request(WaylandObject.displayID, WaylandObject.getRegistry, "n", words: [registry])
         try roundTrip(before: deadline)
     }
 
     /// Binds the data-control manager and the first seat and asks for the device; its first
     /// events come with the next round trip's answer.
-    private func requestDevice() throws(WaylandError) {
+    func requestDevice() throws(WaylandError) {
         guard let (chosen, managerGlobal) = DataControlProtocol.choose(among: globals) else { throw .noDataControl }
         guard let seatGlobal = globals.first(where: { $0.interface == "wl_seat" }) else { throw .noSeat }
-        let protocolTable = chosen.table
-        manager = cwayland_registry_bind(
-            registry, managerGlobal.name, protocolTable.pointee.manager, managerGlobal.version)
-        seat = cwayland_registry_bind(registry, seatGlobal.name, cwayland_seat_interface(), 1)
-        device = cwayland_manager_get_device(manager, protocolTable, seat)
-        _ = cwayland_device_add_listener(device, listeners.device, Unmanaged.passUnretained(self).toOpaque())
         dataControl = chosen
+        manager = bind(managerGlobal, as: .manager)
+        managerVersion = managerGlobal.version
+        // Version 1: paste reads none of the seat's events and sends it no request.
+        let seat = bind(WaylandGlobal(name: seatGlobal.name, interface: seatGlobal.interface, version: 1), as: .seat)
+        device = make(.device)
+        wire.request(manager, WaylandObject.getDataDevice, "no", words: [device, seat])
+    }
+
+    /// `wl_registry.bind` of `global` at its version, as a new object of `kind`.
+    private func bind(_ global: WaylandGlobal, as kind: WaylandObject) -> UInt32 {
+        let id = make(kind)
+        // A new_id without a fixed interface goes on the wire as interface, version, id.
+        wire.request(
+            registry, WaylandObject.bind, "usun", words: [global.name, global.version, id], string: global.interface)
+        return id
+    }
+
+    /// A new id for an object of `kind` this client makes.
+    private func make(_ kind: WaylandObject) -> UInt32 {
+        let id = nextID
+        nextID += 1
+        objects[id] = kind
+        return id
     }
 
     // MARK: - The probe's connection, kept for the read
@@ -140,7 +160,7 @@ public final class DataControlSession {
     /// - Parameters:
     ///   - socketPath: the compositor's socket, absolute.
     ///   - deadline: when to give up waiting for the registry.
-    /// - Throws: `WaylandError.cannotConnect`, `.timedOut`, `.connectionLost`.
+    /// - Throws: `WaylandError.cannotConnect`, `.timedOut`, `.connectionLost`, `.protocolError`.
     public static func probe(at socketPath: String, before deadline: ContinuousClock.Instant) throws(WaylandError)
         -> DataControlProtocol?
     {
@@ -152,7 +172,7 @@ public final class DataControlSession {
         session.isFromProbe = true
         // Sent now, so the compositor answers while the caller goes on; a full socket (it never
         // is at this point) only leaves the requests for `open`'s first dispatch to send.
-        _ = wl_display_flush(session.display)
+        session.wire.flushIfPossible()
         KeptSession.keep(session, for: socketPath)
         return chosen
     }
@@ -185,37 +205,44 @@ public final class DataControlSession {
     /// the connection would (for tests of `open`'s new connection); false when none is kept.
     static func shutDownKept(socketPath: String) -> Bool {
         KeptSession.withKept(for: socketPath) { session in
-            shutdown(wl_display_get_fd(session.display), Int32(SHUT_RDWR)) == 0
+            shutdown(session.wire.socket, Int32(SHUT_RDWR)) == 0
         } ?? false
     }
 
+    /// Sends the device a request its protocol does not have, which a compositor answers with
+    /// `wl_display.error` and the connection's end, and waits for that answer (for tests of the
+    /// error's line against a real compositor).
+    func provokeProtocolError(before deadline: ContinuousClock.Instant) throws(WaylandError) {
+        wire.request(device, Self.undefinedOpcode)
+        try roundTrip(before: deadline)
+    }
+
+    /// An opcode no data-control device has (it has three requests).
+    static let undefinedOpcode: UInt16 = 99
+
     /// Waits for the device `probe` asked for, then handles what has arrived since.
-    private func awaitDevice(before deadline: ContinuousClock.Instant) throws(WaylandError) {
+    func awaitDevice(before deadline: ContinuousClock.Instant) throws(WaylandError) {
         guard let sync = deviceSync.take() else { return }
         try awaitSync(sync, before: deadline)
         if isFinished { throw .deviceFinished }
         // Events in the socket after the sync's answer (a copy made since): handled now, so the
         // selection is the compositor's latest.
-        try Self.dispatchArrived(display)
+        try dispatchArrived()
         if isFinished { throw .deviceFinished }
     }
 
     deinit {
         // Abandoned: the socket is closed and the compositor's objects are the child's; sending
-        // a destroy now could only reach another descriptor given the same number. The
-        // display's memory stays (the caller is about to leave).
+        // a destroy now could only reach another descriptor given the same number.
         guard !isAbandoned else { return }
-        if let deviceSync { wl_proxy_destroy(deviceSync.callback) }
         for pending in pendingSends { close(pending.reader) }
-        if let source { cwayland_source_destroy(source) }
-        for offer in offerTypes.keys { cwayland_offer_destroy(offer) }
-        if let device { cwayland_device_destroy(device) }
-        if let seat { wl_proxy_destroy(seat) }
-        if let manager { cwayland_manager_destroy(manager) }
-        if let registry { wl_proxy_destroy(registry) }
-        // Sends the destroy requests, then closes the socket (`wl_display_disconnect` does not flush).
-        _ = wl_display_flush(display)
-        wl_display_disconnect(display)
+        // The destroy requests, sent if the socket takes them (the compositor frees the
+        // objects when the connection closes in any case); the wire closes itself after.
+        if let source { wire.request(source, WaylandObject.destroy) }
+        for offer in offerTypes.keys { wire.request(offer, WaylandObject.destroy) }
+        if device != 0 { wire.request(device, WaylandObject.destroy) }
+        if manager != 0 { wire.request(manager, WaylandObject.destroyManager) }
+        wire.flushIfPossible()
     }
 
     // MARK: - Reading
@@ -229,7 +256,7 @@ public final class DataControlSession {
 
     /// Asks the owner of `selection` for its data as `mimeType`.
     ///
-    /// Wraps `…_offer_v1.receive`: the owner writes to the other end of the returned descriptor
+    /// Sends `…_offer_v1.receive`: the owner writes to the other end of the returned descriptor
     /// and closes it; read it to its end, with deadlines (the owner is another program). The
     /// request is flushed before this returns, and no dispatching is needed while reading.
     /// - Returns: our end (a socket that reads like a pipe), or nil when nothing is selected.
@@ -241,14 +268,14 @@ public final class DataControlSession {
         do { pair = try FileDescriptor.makeSocketPair() } catch { throw .transferFailed(errno: error) }
         let ours = pair.first
         let theirs = pair.second
-        // libwayland duplicates the descriptor when it marshals the request: ours to close.
-        cwayland_offer_receive(offer, mimeType, theirs.rawValue)
+        // The wire duplicates the descriptor when it queues the request: ours to close.
+        wire.request(offer, WaylandObject.receive, "sh", string: mimeType, descriptor: theirs.rawValue)
         _ = consume theirs
-        try Self.flush(display, before: deadline)
+        try wire.flush(before: deadline)
         return ours
     }
 
-    private func offer(of selection: SeatSelection) -> OpaquePointer? {
+    private func offer(of selection: SeatSelection) -> UInt32? {
         switch selection {
         case .regular: regularOffer
         case .primary: primaryOffer
@@ -272,16 +299,14 @@ public final class DataControlSession {
         before deadline: ContinuousClock.Instant, data: @escaping (String) -> [UInt8]?
     ) throws(WaylandError) {
         precondition(source == nil, "WaylandInterop: one source per session")
-        // `set_primary_selection` came with wlr-data-control version 2 (ext has it from the start):
-        // sent on a version 1 device it would be a protocol error that ends the connection.
-        if selection == .primary, dataControl == .wlr, wl_proxy_get_version(device) < 2 { throw .noPrimarySelection }
-        let made = cwayland_manager_create_source(manager, dataControl.table)
+        if selection == .primary, !hasPrimarySelection { throw .noPrimarySelection }
+        let made = make(.source)
+        wire.request(manager, WaylandObject.createDataSource, "n", words: [made])
         source = made
         sourceData = data
         self.writeTimeout = writeTimeout
-        _ = cwayland_source_add_listener(made, listeners.source, Unmanaged.passUnretained(self).toOpaque())
-        for type in mimeTypes { cwayland_source_offer(made, type) }
-        cwayland_device_set_selection(device, made, selection == .primary)
+        for type in mimeTypes { wire.request(made, WaylandObject.offerType, "s", string: type) }
+        requestSetSelection(selection, to: made)
         try roundTrip(before: deadline)
         if isCancelled { throw .notOwner }
         if isFinished { throw .deviceFinished }
@@ -295,9 +320,19 @@ public final class DataControlSession {
     public func clearSelection(_ selection: SeatSelection, before deadline: ContinuousClock.Instant)
         throws(WaylandError)
     {
-        if selection == .primary, dataControl == .wlr, wl_proxy_get_version(device) < 2 { throw .noPrimarySelection }
-        cwayland_device_set_selection(device, nil, selection == .primary)
+        if selection == .primary, !hasPrimarySelection { throw .noPrimarySelection }
+        requestSetSelection(selection, to: nil)
         try roundTrip(before: deadline)
+    }
+
+    /// `set_primary_selection` came with wlr-data-control version 2 (ext has it from the start):
+    /// sent on a version 1 device it would be a protocol error that ends the connection.
+    private var hasPrimarySelection: Bool { dataControl == .ext || managerVersion >= 2 }
+
+    /// `…_device_v1.set_selection` or `set_primary_selection` of `source` (nil: none).
+    private func requestSetSelection(_ selection: SeatSelection, to source: UInt32?) {
+        let opcode = selection == .primary ? WaylandObject.setPrimarySelection : WaylandObject.setSelection
+        wire.request(device, opcode, "?o", words: [source ?? 0])
     }
 
     /// Serves readers of the selection set with `setSelection` until another client takes
@@ -315,16 +350,16 @@ public final class DataControlSession {
         for (type, reader) in pending { send(type, to: reader) }
         while !isCancelled {
             if isFinished { throw .deviceFinished }
-            try Self.dispatch(display, before: nil)
+            try dispatch(before: nil)
         }
     }
 
     // MARK: - Handing over to a forked child
 
-    /// The connection's socket (`wl_display_get_fd`) and the descriptors of readers waiting for
-    /// `serve`: what a forked child that serves this session must keep open.
+    /// The connection's socket and the descriptors of readers waiting for `serve`: what a
+    /// forked child that serves this session must keep open.
     public var descriptorsToKeep: [Int32] {
-        [wl_display_get_fd(display)] + pendingSends.map(\.reader)
+        [wire.socket] + pendingSends.map(\.reader)
     }
 
     /// Gives the connection up without a word on it, in the parent of a forked child that goes
@@ -335,14 +370,17 @@ public final class DataControlSession {
     public func abandon() {
         precondition(!isAbandoned, "WaylandInterop: session abandoned twice")
         isAbandoned = true
-        close(wl_display_get_fd(display))
+        wire.abandon()
         for pending in pendingSends { close(pending.reader) }
         pendingSends = []
     }
 
     /// Drops the session without closing or sending anything: a copy inherited through `fork`,
     /// whose socket is the parent's (or was closed, its number perhaps reused).
-    fileprivate func forget() { isAbandoned = true }
+    fileprivate func forget() {
+        isAbandoned = true
+        wire.forget()
+    }
 
     // MARK: - Watching
 
@@ -359,7 +397,7 @@ public final class DataControlSession {
         let current = offer(of: selection)
         while offer(of: selection) == current {
             if isFinished { throw .deviceFinished }
-            try Self.dispatch(display, before: deadline)
+            try dispatch(before: deadline)
         }
         return offeredTypes(selection)
     }
@@ -369,24 +407,103 @@ public final class DataControlSession {
     ///
     /// - Returns: false when `interrupter` was interrupted already (the caller then stops).
     public func attach(_ interrupter: DataControlInterrupter) -> Bool {
-        interrupter.attach(socket: wl_display_get_fd(display))
+        interrupter.attach(socket: wire.socket)
     }
 
-    // MARK: - Events (called by the trampolines)
+    // MARK: - Events
 
-    fileprivate func announce(_ global: WaylandGlobal) { globals.append(global) }
-
-    fileprivate func syncDone() { syncsDone += 1 }
-
-    fileprivate func newOffer(_ offer: OpaquePointer) {
-        offerTypes[offer] = []
-        _ = cwayland_offer_add_listener(offer, listeners.offer, Unmanaged.passUnretained(self).toOpaque())
+    /// Handles the events read and whole, in order.
+    ///
+    /// - Returns: whether there was one.
+    private func handleEvents() throws(WaylandError) -> Bool {
+        var handled = false
+        while var event = try wire.next() {
+            handled = true
+            try handle(&event)
+            wire.consume(event)
+        }
+        return handled
     }
 
-    fileprivate func offerType(_ offer: OpaquePointer, _ type: String) { offerTypes[offer, default: []].append(type) }
+    /// Gives one event its meaning (wayland.xml and protocols/*.xml say what each carries).
+    private func handle(_ event: inout WaylandEvent) throws(WaylandError) {
+        let id = event.object
+        // Not known: an object destroyed meanwhile (an offer replaced, a callback answered).
+        // Only a source's `send` carries a descriptor, and sources stay known.
+        guard let kind = objects[id] else { return }
+        switch (kind, event.opcode) {
+        case (.display, WaylandObject.error):
+            try wire.decode(&event, "?ou?s")
+            let object = event.word(0)
+            throw wire.fail(
+                .protocolError(
+                    interface: objects[object].map(interfaceName) ?? "object \(object)", code: event.word(1),
+                    message: event.string(2) ?? ""))
+        case (.display, WaylandObject.deleteID):
+            try wire.decode(&event, "u")
+            // The compositor is done with it: an id this client made stays unused (`nextID`).
+            let deleted = event.word(0)
+            if deleted != source { objects[deleted] = nil }
+        case (.registry, WaylandObject.global):
+            try wire.decode(&event, "usu")
+            globals.append(
+                WaylandGlobal(name: event.word(0), interface: event.string(1) ?? "", version: event.word(2)))
+        case (.registry, _), (.seat, _):
+            // `global_remove`; the seat's capabilities: nothing paste needs.
+            break
+        case (.callback, WaylandObject.done):
+            syncsDone += 1
+            objects[id] = nil
+        case (.device, WaylandObject.dataOffer):
+            try wire.decode(&event, "n")
+            let offer = event.word(0)
+            objects[offer] = .offer
+            offerTypes[offer] = []
+        case (.device, WaylandObject.selection):
+            try wire.decode(&event, "?o")
+            selectionChanged(.regular, to: event.word(0))
+        case (.device, WaylandObject.finished):
+            isFinished = true
+        case (.device, WaylandObject.primarySelection):
+            try wire.decode(&event, "?o")
+            selectionChanged(.primary, to: event.word(0))
+        case (.offer, WaylandObject.offerType):
+            try wire.decode(&event, "s")
+            if let type = event.string(0) { offerTypes[id]?.append(type) }
+        case (.source, WaylandObject.send):
+            try wire.decode(&event, "sh")
+            let reader = event.descriptor(1)
+            guard id == source, let type = event.string(0) else {
+                close(reader)
+                return
+            }
+            send(type, to: reader)
+        case (.source, WaylandObject.cancelled):
+            if id == source { isCancelled = true }
+        default:
+            // An event the protocol does not have (libwayland ends the connection the same way).
+            throw wire.fail(.connectionLost(errno: Errno(rawValue: EPROTO)))
+        }
+    }
 
-    fileprivate func selectionChanged(_ selection: SeatSelection, to offer: OpaquePointer?) {
-        let previous: OpaquePointer?
+    /// The interface of an object of `kind`, for a protocol error's message.
+    private func interfaceName(_ kind: WaylandObject) -> String {
+        let prefix = dataControl == .ext ? "ext_data_control_" : "zwlr_data_control_"
+        return switch kind {
+        case .display: "wl_display"
+        case .registry: "wl_registry"
+        case .callback: "wl_callback"
+        case .seat: "wl_seat"
+        case .manager: prefix + "manager_v1"
+        case .device: prefix + "device_v1"
+        case .source: prefix + "source_v1"
+        case .offer: prefix + "offer_v1"
+        }
+    }
+
+    private func selectionChanged(_ selection: SeatSelection, to id: UInt32) {
+        let offer = id == 0 ? nil : id
+        let previous: UInt32?
         switch selection {
         case .regular:
             previous = regularOffer
@@ -398,15 +515,12 @@ public final class DataControlSession {
         // The protocol: a new selection makes the previous offer useless; destroy it.
         if let previous, previous != regularOffer, previous != primaryOffer {
             offerTypes[previous] = nil
-            cwayland_offer_destroy(previous)
+            objects[previous] = nil
+            wire.request(previous, WaylandObject.destroy)
         }
     }
 
-    fileprivate func finished() { isFinished = true }
-
-    fileprivate func cancelled() { isCancelled = true }
-
-    fileprivate func send(_ type: String, to fd: Int32) {
+    private func send(_ type: String, to fd: Int32) {
         // Before `serve`, the answer waits for it: `setSelection`'s caller may fork the server
         // (`descriptorsToKeep`) and must not block on, or be killed by `SIGPIPE` from, a reader.
         guard isServing else {
@@ -419,15 +533,7 @@ public final class DataControlSession {
         try? reader.writeAll(bytes, before: .now + writeTimeout)
     }
 
-    // MARK: - The display
-
-    /// `wl_display_connect` with an absolute socket path (never the process's environment).
-    private static func connect(_ socketPath: String) throws(WaylandError) -> OpaquePointer {
-        guard let display = wl_display_connect(socketPath) else {
-            throw .cannotConnect(socket: socketPath, errno: Errno(rawValue: errno))
-        }
-        return display
-    }
+    // MARK: - Round trips and dispatching
 
     /// Sends a `wl_display.sync` and dispatches until its `done`: every request before it is
     /// handled and every event it caused has arrived.
@@ -437,99 +543,101 @@ public final class DataControlSession {
 
     /// Queues a `wl_display.sync` (sent with the next flush).
     private func requestSync() -> PendingSync {
-        let callback = cwayland_display_sync(display)
-        _ = cwayland_callback_add_listener(callback, listeners.callback, Unmanaged.passUnretained(self).toOpaque())
+        wire.request(WaylandObject.displayID, WaylandObject.sync, "n", words: [make(.callback)])
         syncsSent += 1
-        return PendingSync(callback: callback, target: syncsSent)
+        return PendingSync(target: syncsSent)
     }
 
-    /// Dispatches until `sync` is answered, then frees its callback.
+    /// Dispatches until `sync` is answered.
     private func awaitSync(_ sync: PendingSync, before deadline: ContinuousClock.Instant) throws(WaylandError) {
-        defer { wl_proxy_destroy(sync.callback) }
-        while syncsDone < sync.target { try Self.dispatch(display, before: deadline) }
+        while syncsDone < sync.target { try dispatch(before: deadline) }
     }
 
-    /// Sends what is queued, waiting while the socket is full.
-    private static func flush(_ display: OpaquePointer, before deadline: ContinuousClock.Instant?) throws(WaylandError)
-    {
-        while wl_display_flush(display) < 0 {
-            let failure = errno
-            guard failure == EAGAIN else { throw .connectionLost(errno: Errno(rawValue: failure)) }
-            let fd = wl_display_get_fd(display)
-            let ready =
-                (try? FileDescriptor.withUnowned(fd) { (socket) throws(Errno) in
-                    try socket.wait(for: .writable, before: deadline)
-                }) ?? false
-            if !ready { throw .timedOut }
-        }
+    /// Handles the events read, or else sends what is queued, waits for events until
+    /// `deadline` and handles them.
+    private func dispatch(before deadline: ContinuousClock.Instant?) throws(WaylandError) {
+        if try handleEvents() { return }
+        try wire.flush(before: deadline)
+        guard try wire.wait(for: .readable, before: deadline) else { throw .timedOut }
+        _ = try wire.read()
+        _ = try handleEvents()
     }
 
-    /// Dispatches what is queued, or else waits for events until `deadline` and dispatches
-    /// them: the poll-based loop of `wl_display_prepare_read` (libwayland's way for a caller
-    /// that waits with its own deadline).
-    private static func dispatch(_ display: OpaquePointer, before deadline: ContinuousClock.Instant?)
-        throws(WaylandError)
-    {
-        if wl_display_prepare_read(display) != 0 {
-            // Events are queued already: handle them, the caller looks again.
-            if wl_display_dispatch_pending(display) < 0 { throw lost(display) }
-            return
-        }
-        do { try flush(display, before: deadline) } catch {
-            wl_display_cancel_read(display)
-            throw error
-        }
-        let fd = wl_display_get_fd(display)
-        let ready: Bool
-        do {
-            ready = try FileDescriptor.withUnowned(fd) { (socket) throws(Errno) in
-                try socket.wait(for: .readable, before: deadline)
-            }
-        } catch {
-            wl_display_cancel_read(display)
-            throw .connectionLost(errno: error)
-        }
-        guard ready else {
-            wl_display_cancel_read(display)
-            throw .timedOut
-        }
-        if wl_display_read_events(display) < 0 { throw lost(display) }
-        if wl_display_dispatch_pending(display) < 0 { throw lost(display) }
-    }
-
-    /// Handles what is queued and what the socket holds, without waiting: libwayland's read
-    /// (`wl_display_read_events`) does not block, and finds nothing without an error.
-    private static func dispatchArrived(_ display: OpaquePointer) throws(WaylandError) {
-        while wl_display_prepare_read(display) != 0 {
-            if wl_display_dispatch_pending(display) < 0 { throw lost(display) }
-        }
-        if wl_display_read_events(display) < 0 { throw lost(display) }
-        if wl_display_dispatch_pending(display) < 0 { throw lost(display) }
-    }
-
-    /// The connection's failure (`wl_display_get_error`), for a call that returned -1.
-    private static func lost(_ display: OpaquePointer) -> WaylandError {
-        let code = wl_display_get_error(display)
-        return .connectionLost(errno: Errno(rawValue: code != 0 ? code : EPIPE))
+    /// Handles what is read and what the socket holds, without waiting.
+    private func dispatchArrived() throws(WaylandError) {
+        _ = try handleEvents()
+        while try wire.read() { _ = try handleEvents() }
     }
 }
 
-@available(*, unavailable, message: "a wl_display belongs to one thread")
+@available(*, unavailable, message: "a Wayland connection belongs to one thread")
 extension DataControlSession: Sendable {}
 
-// MARK: - The kept session
+// MARK: - The objects
 
-/// A sync sent and not yet answered: its callback, and the count of answered syncs that means
-/// it is (`DataControlSession.syncsDone`).
+/// What an object of a session is, and the opcodes of the requests and events paste uses
+/// (wayland.xml; protocols/*.xml, where ext and wlr number theirs alike).
+enum WaylandObject {
+    case display, registry, callback, seat, manager, device, source, offer
+
+    /// `wl_display`, the one object that exists before any request.
+    static let displayID: UInt32 = 1
+
+    // Requests.
+    /// `wl_display.sync`.
+    static let sync: UInt16 = 0
+    /// `wl_display.get_registry`.
+    static let getRegistry: UInt16 = 1
+    /// `wl_registry.bind`.
+    static let bind: UInt16 = 0
+    /// The manager's `create_data_source`.
+    static let createDataSource: UInt16 = 0
+    /// The manager's `get_data_device`.
+    static let getDataDevice: UInt16 = 1
+    /// The manager's `destroy`.
+    static let destroyManager: UInt16 = 2
+    /// The device's `set_selection`.
+    static let setSelection: UInt16 = 0
+    /// The device's `set_primary_selection` (wlr since version 2).
+    static let setPrimarySelection: UInt16 = 2
+    /// The `destroy` of a device, a source and an offer.
+    static let destroy: UInt16 = 1
+    /// The source's `offer` request and the offer's `offer` event: a MIME type.
+    static let offerType: UInt16 = 0
+    /// The offer's `receive`.
+    static let receive: UInt16 = 0
+
+    // Events.
+    /// `wl_display.error`.
+    static let error: UInt16 = 0
+    /// `wl_display.delete_id`.
+    static let deleteID: UInt16 = 1
+    /// `wl_registry.global`.
+    static let global: UInt16 = 0
+    /// `wl_callback.done`.
+    static let done: UInt16 = 0
+    /// The device's `data_offer`, `selection`, `finished` and `primary_selection`.
+    static let dataOffer: UInt16 = 0
+    static let selection: UInt16 = 1
+    static let finished: UInt16 = 2
+    static let primarySelection: UInt16 = 3
+    /// The source's `send` and `cancelled`.
+    static let send: UInt16 = 0
+    static let cancelled: UInt16 = 1
+}
+
+/// A sync sent and not yet answered: the count of answered syncs that means it is
+/// (`DataControlSession.syncsDone`).
 private struct PendingSync {
-    let callback: OpaquePointer?
     let target: Int
 }
+
+// MARK: - The kept session
 
 /// The session `DataControlSession.probe` keeps for the process's next `open` of the same
 /// socket: a shared cache behind a `Mutex` (STYLE rule 23), one entry per socket.
 ///
-/// `@unchecked Sendable`: the session is not (a `wl_display` belongs to one thread), but it is
+/// `@unchecked Sendable`: the session is not (a connection belongs to one thread), but it is
 /// reachable only through `keep` and `take`, under the lock, so one thread at a time holds it:
 /// the one that took it, which dispatches on it from then on. The process id tells a forked
 /// child's inherited copy, which shares the parent's socket (or holds its closed number): it is
@@ -562,85 +670,6 @@ private struct KeptSession: @unchecked Sendable {
             return entry
         }?.session
     }
-}
-
-// MARK: - The probe's state
-
-/// What `DataControlSession.globals(at:before:)` collects.
-private final class Probe {
-    var globals: [WaylandGlobal] = []
-    var isDone = false
-}
-
-// MARK: - Listeners
-
-extension DataControlProtocol {
-    /// The protocol's interface table (C statics: valid for the life of the process).
-    var table: UnsafePointer<cwayland_data_control_protocol> {
-        switch self {
-        case .ext: cwayland_data_control_ext()
-        case .wlr: cwayland_data_control_wlr()
-        }
-    }
-}
-
-/// The listener tables, one allocation each, owned by the session (libwayland keeps the
-/// pointers, so they must outlive every proxy they are set on).
-private final class Listeners {
-    let registry = make(
-        cwayland_registry_listener(
-            global: { data, _, name, interface, version in
-                session(data).announce(
-                    WaylandGlobal(name: name, interface: String(cString: interface!), version: version))
-            },
-            global_remove: { _, _, _ in }))
-    let callback = make(cwayland_callback_listener(done: { data, _, _ in session(data).syncDone() }))
-    let probeRegistry = make(
-        cwayland_registry_listener(
-            global: { data, _, name, interface, version in
-                Unmanaged<Probe>.fromOpaque(data!).takeUnretainedValue().globals.append(
-                    WaylandGlobal(name: name, interface: String(cString: interface!), version: version))
-            },
-            global_remove: { _, _, _ in }))
-    let probeCallback = make(
-        cwayland_callback_listener(done: { data, _, _ in
-            Unmanaged<Probe>.fromOpaque(data!).takeUnretainedValue().isDone = true
-        }))
-    let device = make(
-        cwayland_device_listener(
-            data_offer: { data, _, offer in session(data).newOffer(offer!) },
-            selection: { data, _, offer in session(data).selectionChanged(.regular, to: offer) },
-            finished: { data, _ in session(data).finished() },
-            primary_selection: { data, _, offer in session(data).selectionChanged(.primary, to: offer) }))
-    let offer = make(
-        cwayland_offer_listener(offer: { data, offer, type in
-            session(data).offerType(offer!, String(cString: type!))
-        }))
-    let source = make(
-        cwayland_source_listener(
-            send: { data, _, type, fd in session(data).send(String(cString: type!), to: fd) },
-            cancelled: { data, _ in session(data).cancelled() }))
-
-    private static func make<Listener>(_ listener: Listener) -> UnsafeMutablePointer<Listener> {
-        let pointer = UnsafeMutablePointer<Listener>.allocate(capacity: 1)
-        pointer.initialize(to: listener)
-        return pointer
-    }
-
-    deinit {
-        registry.deallocate()
-        callback.deallocate()
-        probeRegistry.deallocate()
-        probeCallback.deallocate()
-        device.deallocate()
-        offer.deallocate()
-        source.deallocate()
-    }
-}
-
-/// The session a trampoline's user data points at (unretained: it outlives its proxies).
-private func session(_ data: UnsafeMutableRawPointer?) -> DataControlSession {
-    Unmanaged<DataControlSession>.fromOpaque(data!).takeUnretainedValue()
 }
 
 /// Ends the blocking waits of a `DataControlSession` that runs on another thread: the thread

@@ -158,6 +158,30 @@ struct DataControlSwayTests: ScopedSuite {
         }
     }
 
+    @Test("a protocol error sway reports ends the session with one line naming the object")
+    func protocolError() throws {
+        let session = try DataControlSession(socketPath: sway.socketPath, before: .now + Self.timeout)
+        let error = try #require(
+            #expect(throws: WaylandError.self) { try session.provokeProtocolError(before: .now + Self.timeout) })
+        // libwayland-server reports a request an interface does not have against wl_display
+        // (code 1, invalid_method), naming the object in its words: "invalid method 99, object
+        // zwlr_data_control_device_v1@6" on sway 1.7 (the shape varies by version).
+        guard case .protocolError(let interface, let code, let message) = error else {
+            Issue.record("not a protocol error: \(error)")
+            return
+        }
+        #expect(interface == "wl_display")
+        #expect(code == 1)
+        #expect(message.contains("invalid method \(DataControlSession.undefinedOpcode)"))
+        #expect(message.contains("zwlr_data_control_device_v1"))
+        #expect(
+            ClipboardError.compositorFailed(error).message
+                == "the Wayland compositor's clipboard failed: it reported a protocol error on wl_display (code 1): "
+                + message)
+        // The connection is over: a later wait says so at once, with the same error.
+        #expect(throws: error) { try session.clearSelection(.regular, before: .now + Self.timeout) }
+    }
+
     @Test("a kept connection the compositor closed meanwhile gives way to a new one")
     func keptConnectionLost() throws {
         try sway.waylandCopy(Data("still here".utf8))
