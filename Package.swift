@@ -44,8 +44,10 @@ import PackageDescription
 /// accessor calls rather than by demangling their names at run time, the compiler's default to
 /// save code size: that demangling was over a third of paste's own time on a hotkey press
 /// (`perf record`; `paste --version` 3.5 -> 2.7 ms of CPU). Applied to every target of the client.
+/// With it, `-function-sections`: each function in a section of its own, so that the linker can
+/// place the functions a run executes side by side (`linkOrder` below).
 let directMetadata: SwiftSetting = .unsafeFlags([
-    "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
+    "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-Xfrontend", "-function-sections",
 ])
 
 /// Settings for every Swift target that is not an `…Interop` module: Swift 6 mode and strict
@@ -108,6 +110,22 @@ let staticCxxRuntime: [LinkerSetting] =
 /// (issue 44: `paste --version` 2.00 -> 1.78 million instructions, valgrind's count).
 let leanExports: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "--version-script=" + Context.packageDirectory + "/link/paste.exports"])
+]
+/// paste is linked by lld, in the order of `link/paste.order`: the functions a hotkey run, a dry
+/// run and `--version` execute (recorded with callgrind by `scripts/link-order`) come first in
+/// `.text`, side by side, instead of scattered over 18 MB among the ones the run never calls.
+/// The kernel maps a binary's code 64 KiB at a time around each page fault, so fewer faults
+/// bring in what a run needs (docs/performance.md, "A lean start"). The order only moves code:
+/// a name the file lists that no longer exists is skipped, a function it does not list is placed
+/// after the ones it does (`--no-warn-symbol-ordering`); a stale file costs speed, never
+/// correctness. Gold, swiftc's default here, can order only sections named in its file, and
+/// Debian's archives (OpenSSL, libcurl, Xlib) are not built with a section per function; lld
+/// moves the section holding each name, so their files' code comes along.
+let linkOrder: [LinkerSetting] = [
+    .unsafeFlags([
+        "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/link/paste.order",
+        "-Xlinker", "--no-warn-symbol-ordering",
+    ])
 ]
 let curlShimSettings: [CSetting] = linkDynamically ? [.define("PASTE_LINK_DYNAMIC")] : []
 let x11Linking: [LinkerSetting] =
@@ -275,7 +293,7 @@ let package = Package(
         // MARK: - Executables
         .executableTarget(
             name: "paste", dependencies: ["PasteCLI", "SystemInterop", "CGlibcFloor"], swiftSettings: safeSwift,
-            linkerSettings: staticCxxRuntime + leanExports),
+            linkerSettings: staticCxxRuntime + leanExports + linkOrder),
         // The mock pastebin shares no code with the client: a shared encoder would hide its bugs.
         // Optimised in debug builds too: it hashes and keeps every byte of the tests' large streams.
         // The hash is libcrypto's SHA-256 (CCrypto: the header only, no code of ours), which the
