@@ -1,6 +1,9 @@
 import Foundation
+import QRInterop
 import Testing
 import TestSupport
+
+@testable import PasteCLI
 
 /// A run that copies its URL through a forked owner ends at the fork (`Seams.leave`): its
 /// status, its stdout and stderr, its history line and its look for a background flush are all
@@ -50,6 +53,42 @@ struct LeaveAtForkTests: ScopedSuite {
         #expect(ownerIDs().count == 1)
         #expect(try paste.historyLines().count == 1)
         #expect(try paste.outboxContents().count == 1)
+    }
+
+    @Test("with a QR code to draw after the copy the run does not leave at the fork: the code follows the URL")
+    func qrCodeStillDrawn() throws {
+        try xvfb.putOnClipboard("a text whose link is drawn\n")
+        // On a terminal (script(1)), where --qr draws the code on stderr once the URL is copied.
+        let command =
+            "'\(BuiltProducts.path(of: "paste"))' -c --qr --no-notify --url '\(mock.url("/pastes/create"))'"
+        let result = try runProcess(
+            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: paste.environment, timeout: 60)
+        #expect(result.status == 0, "\(result.out)")
+        let url = try #require(result.out.split(separator: "\r\n").first.map(String.init))
+        #expect(url.hasPrefix(mock.baseURL + "/pastes/"))
+        let code = try QRCode.encode(url)
+        #expect(
+            result.out == url + "\r\n" + QRPicture.halfBlocks(code, inColour: false).replacing("\n", with: "\r\n"))
+        #expect(try xvfb.clipboardText() == url)
+        #expect(ownerIDs().count == 1)
+    }
+
+    @Test("under script -c, where the run leads its session, the owner outlives the hangup at the run's end")
+    func ownerOutlivesSessionHangup() throws {
+        // The parent leaves microseconds after the fork, often before its child has run; as the
+        // session's leader its end hangs up the terminal's process group, which the child is in
+        // until its `setsid` (without the block of SIGHUP across the fork, 18 of 20 died).
+        for round in 1...5 {
+            try xvfb.putOnClipboard("round \(round)\n")
+            let command =
+                "'\(BuiltProducts.path(of: "paste"))' -c --no-notify --url '\(mock.url("/pastes/create"))'"
+            let result = try runProcess(
+                "/usr/bin/script", ["-qec", command, "/dev/null"], environment: paste.environment, timeout: 60)
+            #expect(result.status == 0, "\(result.out)")
+            let url = result.out.trimmingCharacters(in: .newlines)
+            #expect(url.hasPrefix(mock.baseURL + "/pastes/"), "round \(round): \(result.out)")
+            #expect(try xvfb.clipboardText() == url, "round \(round): the owner is gone")
+        }
     }
 
     @Test("a hotkey run that works still sends the service's waiting entries in the background")
