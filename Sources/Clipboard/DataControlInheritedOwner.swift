@@ -49,7 +49,7 @@ final class DataControlInheritedOwner: PreparedClipboardWrite {
                 ?? .helperFailed(.reported(status: failure.rawValue))
         }
         let kept = session.descriptorsToKeep
-        switch try? CurrentProcess.fork() {
+        switch try? CurrentProcess.forkLeavingSession() {
         case .child:
             // The child, holding nothing but the connection and its waiting readers.
             CurrentProcess.detachAsOwner(keepingAll: kept)

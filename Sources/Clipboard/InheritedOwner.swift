@@ -46,7 +46,7 @@ final class InheritedOwner: PreparedClipboardWrite {
             throw failure
         }
         let connection = display.connectionFileDescriptor
-        switch try? CurrentProcess.fork() {
+        switch try? CurrentProcess.forkLeavingSession() {
         case .child:
             // The child, holding nothing but the X connection.
             CurrentProcess.detachAsOwner(keepingAll: [connection])

@@ -62,6 +62,15 @@ public struct Signal: Hashable, Sendable {
         _ = Glibc.signal(rawValue, SIG_IGN)
     }
 
+    /// Drops an arrival of this signal that waits blocked, keeping the signal's disposition:
+    /// setting `SIG_IGN` discards a pending signal (POSIX `sigaction`), and the old action is
+    /// put back at once. Wraps `signal` twice; for a signal the process does not catch (a
+    /// forked child's, whose caught signals were given their default back).
+    public func discardPending() {
+        let previous = Glibc.signal(rawValue, SIG_IGN)
+        _ = Glibc.signal(rawValue, previous)
+    }
+
     /// How many times the signal arrived since `catchArrivals()`.
     public var arrivalCount: Int { Int(csystem_signal_count(rawValue)) }
 

@@ -30,6 +30,10 @@ struct DeliverStage {
     private(set) var lastImage: Alerts.Notification.Image?
     /// Whether history holds a way to delete the last paste (its deletion token or link).
     private(set) var isLastDeletable = false
+    /// Ends the process once the URL is copied, when nothing is left to show (`Seams.leave`):
+    /// the run's status is decided by then, its results printed, its history written, the
+    /// outbox looked at. nil: `finish` returns, as in process.
+    var leave: (@Sendable (ExitStatus) -> Never)?
 
     /// Shows one paste's result.
     ///
@@ -68,10 +72,16 @@ struct DeliverStage {
     /// Copies the last URL and, at a hotkey when every paste was made, says so in a window:
     /// "Copied" only once the copy is done (the owner holds the selection: a reader gets it).
     ///
+    /// A copy with nothing after it (no QR code, no success window) is the run's last act:
+    /// with `leave` set, the process ends right there with `status`, so the parent of a forked
+    /// owner does not unwind the run through pages it now shares with its child.
+    ///
     /// - Parameter clipboard: the session's clipboard, for a copy not begun earlier.
     func finish(clipboard: SessionClipboard) -> ExitStatus {
         guard let url = lastURL else { return status }
+        let showsMore = windows.plan.showsQR || (windows.isShown && status == .success)
         let outcome = copy.map { copyToClipboard(url, to: $0, clipboard: clipboard) } ?? .notAsked
+        if copy != nil, !showsMore, let leave { leave(status) }
         var code: QRCode?
         if windows.plan.showsQR {
             do {

@@ -5,9 +5,11 @@ import Upload
 
 /// What a run reaches beyond its process through, beside its `Context` (whose `streams` carry
 /// its output, its stdin and the terminal facts): the transport its requests go through, the
-/// wait of a retry's backoff, and the background flush it starts once a service worked.
+/// wait of a retry's backoff, the background flush it starts once a service worked, and the
+/// way out of a run whose clipboard owner was just forked.
 ///
-/// `live` is the real world: libcurl, `nanosleep`, a detached `paste --internal-outbox-flush`.
+/// `live` is the real world: libcurl, `nanosleep`, a detached `paste --internal-outbox-flush`,
+/// `_exit`.
 /// The in-process harness (`PipelineHarness` in PasteCLITests) swaps each for a recording: a
 /// scripted transport that answers each request as its test says, a wait that only notes how
 /// long it was asked for, a flush that only notes which services it would have sent for. So
@@ -24,11 +26,22 @@ struct Seams: Sendable {
     /// A signal a test delivers to the run (`Interruption`); nil in a real run, whose signals
     /// are the process's.
     var signals: SimulatedSignals?
+    /// Ends the process with a status once the URL is copied and nothing is left to show
+    /// (`DeliverStage.finish`): stdio flushed, then `_exit`, without unwinding the run. nil in
+    /// process (the harness), where the run returns its status as every other run does.
+    ///
+    /// PERF(hotkey): the parent of a just-forked owner shares every written page with it
+    /// copy-on-write; unwinding the pipeline (releases, `free`, metadata caches) copied ~45 of
+    /// them and was ~0.15 ms of a 5 ms run between the `fork` and the exit (docs/performance.md,
+    /// "The parent leaves at the fork"). The one exit outside main.swift, as `Coreutils.exec`
+    /// is the one `exec`.
+    var leave: (@Sendable (ExitStatus) -> Never)? = nil
 
     /// The real world.
     static let live = Seams(
         transport: Uploader.factory, sleep: { CurrentProcess.sleep(for: $0, unless: $1) },
-        launchFlush: { OutboxFlush.launch(for: $0, configPath: $1, context: $2) }, signals: nil)
+        launchFlush: { OutboxFlush.launch(for: $0, configPath: $1, context: $2) }, signals: nil,
+        leave: { CurrentProcess.exit($0.rawValue) })
 }
 
 /// A signal delivered by a test to an in-process run: its `Interruption` sees it as if it had

@@ -168,12 +168,15 @@ struct UploadPipeline {
             isVerbose: plan.transfer.isVerbose,
             windows: signal == nil ? windows : DesktopWindows(plan: .none, output: output), output: output)
         for (result, input) in zip(results, inputs) { deliver.deliver(result, fileName: input.fileName, input: input) }
-        let status = deliver.finish(clipboard: clipboard)
-        // The services that just worked send what waits for them, in the background.
+        // The services that just worked send what waits for them, in the background. Looked for
+        // before the copy (one `lstat` when there is no outbox folder), so that a run whose owner
+        // is forked has nothing left to do but leave (`DeliverStage.leave`; docs/outbox.md).
         if signal == nil {
             let worked = results.compactMap { try? $0.get() }.filter { !$0.isRepeat }.map(\.service)
             seams.launchFlush(Array(Set(worked)).sorted(), plan.windows.configPath, context)
         }
+        deliver.leave = seams.leave
+        let status = deliver.finish(clipboard: clipboard)
         return signal.map { Interruption.exitStatus(for: $0) } ?? status
     }
 
