@@ -5,7 +5,6 @@
 // table up eight positions a step with one branch for all eight. The rest runs only at the rare
 // positions whose pair is a trigger's, so the text the rules turn away most often (the colons
 // of log lines' timestamps, `auth` in `author`) never leaves this file.
-#include "csecret_lines.h"
 #include "csecret_scan.h"
 #include "csecret_scan_builtin.h"
 
@@ -769,14 +768,9 @@ static inline int shape_verdict(const struct shape_test *test, uint64_t alphabet
 /// every byte of `from..<filtered` (their first stage's), and `seen` says whether one was 0.
 /// PERF(stream): the NUL check of text sent as text was a `memchr` of its own over every byte
 /// (0.05 s of CPU a GiB piped); the filter has the bytes in its registers already.
-/// The filter counts the line feeds of the same bytes on its way (`feeds`, of
-/// `from..<filtered`: one compare and a byte-wide add a step, summed once a block), for
-/// `csecret_scan_find`'s `feeds`. PERF(guard-text): a finding's line was counted in a pass of its
-/// own over the text before it, a second read of a file up to its first finding.
 struct nul_watch {
     size_t filtered;
     int seen;
-    size_t feeds;
 };
 
 /// Adds a vector kernel's 64 filter verdicts to its block's list (`passed`, `listed` long):
@@ -886,7 +880,6 @@ AVX512_KERNEL static size_t find_avx512(const csecret_scan *scan, const uint8_t 
         }
     }
     size_t written = *n;
-    const __m512i line_feed = _mm512_set1_epi8('\n'), minus_one = _mm512_set1_epi8(-1);
     // The block's listed positions (from its start), room for eight past the last.
     uint32_t passed[AVX512_BLOCK + 8];
     uint8_t kept_groups[AVX512_BLOCK + 8];
@@ -898,13 +891,10 @@ AVX512_KERNEL static size_t find_avx512(const csecret_scan *scan, const uint8_t 
         // 1. The filter, and the NUL watch: the smallest byte of the steps' first stage.
         unsigned listed = 0;
         __m512i least = _mm512_set1_epi8(-1);
-        // The block's line feeds, a count per byte lane (at most 16 steps a block).
-        __m512i feeds = _mm512_setzero_si512();
         for (; p + 64 <= block_end; p += 64) {
             __m512i bytes[3];
             for (int stage = 0; stage < 3; stage++) bytes[stage] = _mm512_loadu_si512(text + p + stage);
             least = _mm512_min_epu8(least, bytes[0]);
-            feeds = _mm512_mask_sub_epi8(feeds, _mm512_cmpeq_epi8_mask(bytes[0], line_feed), feeds, minus_one);
             __mmask64 pass = 0;
             // The first and third stages' bytes hold the second's: when none is from 128 up
             // (ASCII text, nearly every step), the lookups need no blend with the high buckets.
@@ -932,7 +922,6 @@ AVX512_KERNEL static size_t find_avx512(const csecret_scan *scan, const uint8_t 
         }
         watch->filtered = p;
         watch->seen |= _mm512_testn_epi8_mask(least, least) != 0;
-        watch->feeds += (size_t)_mm512_reduce_add_epi64(_mm512_sad_epu8(feeds, _mm512_setzero_si512()));
         // 2. and 3. The pair table, the follower, the members' literals and shapes.
         size_t stop = test_listed(scan, text, count, start, passed, kept_groups, listed, shape_may_fit_avx512,
                                   positions, groups, capacity, &written);
@@ -1008,7 +997,6 @@ AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *tex
         }
     }
     __m256i nibble = _mm256_set1_epi8(0x0f);
-    const __m256i line_feed = _mm256_set1_epi8('\n');
     size_t written = *n;
     // The block's listed positions (from its start), room for eight past the last.
     uint32_t passed[AVX2_BLOCK + 8];
@@ -1021,18 +1009,13 @@ AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *tex
         // 1. The filter, and the NUL watch: the smallest byte of the steps' first stage.
         unsigned listed = 0;
         __m256i least = _mm256_set1_epi8(-1);
-        // The block's line feeds, a count per byte lane (at most 32 a block).
-        __m256i feeds = _mm256_setzero_si256();
         for (; p + 64 <= block_end; p += 64) {
             uint64_t pass = 0;
             for (int part = 0; part < 2; part++) {
                 __m256i classes[2] = {_mm256_set1_epi8(-1), _mm256_set1_epi8(-1)};
                 for (int stage = 0; stage < 3; stage++) {
                     __m256i bytes = _mm256_loadu_si256((const __m256i *)(text + p + 32 * part + stage));
-                    if (stage == 0) {
-                        least = _mm256_min_epu8(least, bytes);
-                        feeds = _mm256_sub_epi8(feeds, _mm256_cmpeq_epi8(bytes, line_feed));
-                    }
+                    if (stage == 0) least = _mm256_min_epu8(least, bytes);
                     __m256i low = _mm256_and_si256(bytes, nibble);
                     __m256i high = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), nibble);
                     for (int half = 0; half < 2; half++) {
@@ -1048,9 +1031,6 @@ AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *tex
         }
         watch->filtered = p;
         watch->seen |= _mm256_movemask_epi8(_mm256_cmpeq_epi8(least, _mm256_setzero_si256())) != 0;
-        __m256i sums = _mm256_sad_epu8(feeds, _mm256_setzero_si256());
-        watch->feeds += (size_t)(_mm256_extract_epi64(sums, 0) + _mm256_extract_epi64(sums, 1) +
-                                 _mm256_extract_epi64(sums, 2) + _mm256_extract_epi64(sums, 3));
         // 2. and 3. The pair table, the follower, the members' literals and shapes.
         size_t stop = test_listed(scan, text, count, start, passed, kept_groups, listed, shape_may_fit_avx2,
                                   positions, groups, capacity, &written);
@@ -1071,8 +1051,6 @@ AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *tex
             }
             // (The NUL watch goes on past the table kernel's positions.)
             watch->seen |= memchr(text + p, 0, until - p) != NULL;
-            size_t last;
-            watch->feeds += csecret_count_byte(text + p, until - p, '\n', &last);
             p = until;
             watch->filtered = p;
         }
@@ -1090,12 +1068,6 @@ static int prepare(size_t count, size_t from, size_t to, size_t *end, size_t *fo
     return 1;
 }
 
-/// How many line feeds `text[from..<to]` holds.
-static size_t line_feeds(const uint8_t *text, size_t from, size_t to) {
-    size_t last;
-    return from < to ? csecret_count_byte(text + from, to - from, '\n', &last) : 0;
-}
-
 /// The first NUL byte in `text[from..<to]`, or SIZE_MAX.
 static size_t first_nul(const uint8_t *text, size_t from, size_t to) {
     if (from >= to) return SIZE_MAX;
@@ -1106,20 +1078,18 @@ static size_t first_nul(const uint8_t *text, size_t from, size_t to) {
 /// The range `from..<to` with `kernel` (see `csecret_scan_find`).
 static size_t find_with(const csecret_scan *scan, csecret_scan_kernel kernel, const uint8_t *text, size_t count,
                         size_t from, size_t to, size_t *positions, uint8_t *groups, size_t capacity, size_t *found,
-                        size_t *nul, size_t *feeds) {
+                        size_t *nul) {
     size_t end;
-    // The bytes the NUL watch and the line feeds answer for when the range is done.
+    // The bytes the NUL watch answers for when the range is done.
     size_t bytes_end = to < count ? to : count;
     if (!prepare(count, from, to, &end, found)) {
         if (nul != NULL) *nul = first_nul(text, from, bytes_end);
-        if (feeds != NULL) *feeds = line_feeds(text, from, bytes_end);
         return to;
     }
     size_t p = from;
     size_t n = 0;
-    // What the vector kernels' filters read: no NUL in `from..<watch.filtered` unless `seen`,
-    // and `feeds` line feeds.
-    struct nul_watch watch = {from, 0, 0};
+    // What the vector kernels' filters read: no NUL in `from..<watch.filtered` unless `seen`.
+    struct nul_watch watch = {from, 0};
 #ifdef CSECRET_SCAN_X86
     // A vector kernel takes the steps that fit; where the output filled, the table kernel takes
     // no step and returns that place.
@@ -1136,13 +1106,6 @@ static size_t find_with(const csecret_scan *scan, csecret_scan_kernel kernel, co
         size_t stop = next < to ? next : bytes_end;
         *nul = first_nul(text, watch.seen ? from : watch.filtered, stop);
     }
-    if (feeds != NULL) {
-        // The filters' count, with the bytes they did not read, or less those they read past
-        // where the full output stopped the search.
-        size_t stop = next < to ? next : bytes_end;
-        *feeds = stop >= watch.filtered ? watch.feeds + line_feeds(text, watch.filtered, stop)
-                                        : watch.feeds - line_feeds(text, stop, watch.filtered);
-    }
     return next;
 }
 
@@ -1155,8 +1118,7 @@ static size_t find_with(const csecret_scan *scan, csecret_scan_kernel kernel, co
 #define PLAN_AFTER (256u << 10)
 
 size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
-                         size_t *positions, uint8_t *groups, size_t capacity, size_t *found, size_t *nul,
-                         size_t *feeds) {
+                         size_t *positions, uint8_t *groups, size_t capacity, size_t *found, size_t *nul) {
     csecret_scan_kernel kernel = scan->fastest;
     if (kernel != CSECRET_SCAN_PORTABLE && !atomic_load_explicit(&scan->planned, memory_order_acquire)) {
         csecret_scan *counted = (csecret_scan *)scan;  // the counter only, an atomic
@@ -1167,15 +1129,15 @@ size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t c
             plan(scan);
         }
     }
-    return find_with(scan, kernel, text, count, from, to, positions, groups, capacity, found, nul, feeds);
+    return find_with(scan, kernel, text, count, from, to, positions, groups, capacity, found, nul);
 }
 
 size_t csecret_scan_find_with(const csecret_scan *scan, csecret_scan_kernel kernel, const uint8_t *text,
                               size_t count, size_t from, size_t to, size_t *positions, uint8_t *groups,
-                              size_t capacity, size_t *found, size_t *nul, size_t *feeds) {
+                              size_t capacity, size_t *found, size_t *nul) {
     if (!(scan->kernels & 1u << kernel)) kernel = CSECRET_SCAN_PORTABLE;
     if (kernel != CSECRET_SCAN_PORTABLE) plan(scan);
-    return find_with(scan, kernel, text, count, from, to, positions, groups, capacity, found, nul, feeds);
+    return find_with(scan, kernel, text, count, from, to, positions, groups, capacity, found, nul);
 }
 
 unsigned csecret_scan_kernels(const csecret_scan *scan) { return scan->kernels; }

@@ -36,16 +36,24 @@ public struct SecretGuard: Sendable {
     }
 
     /// A scanner for text that arrives in chunks (a stream, a clipboard read in increments),
-    /// with this guard's cap on findings.
-    public func makeScanner() -> SecretScanner {
-        SecretScanner(maximumFindings: maximumFindings)
+    /// with this guard's cap on findings; with `countingLines: false`, for text still at hand
+    /// at the end, lines are counted only from its first finding on, and the findings placed
+    /// afterwards (`findings(of:in:)`, `SecretLinePlacer`).
+    public func makeScanner(countingLines: Bool = true) -> SecretScanner {
+        SecretScanner(maximumFindings: maximumFindings, countingLines: countingLines)
     }
 
     /// A scanner for a stream whose first `scannedBytes` this guard already scanned whole and
-    /// found clean (`SecretScanner.init(maximumFindings:alreadyScanned:watchingNUL:)`); with
-    /// `watchingNUL`, it also says where the first NUL byte is (`SecretScanner.firstNUL`).
-    public func makeScanner(alreadyScanned scannedBytes: Int, watchingNUL: Bool = false) -> SecretScanner {
-        SecretScanner(maximumFindings: maximumFindings, alreadyScanned: scannedBytes, watchingNUL: watchingNUL)
+    /// found clean (`SecretScanner.init(maximumFindings:alreadyScanned:countingLines:)`); with
+    /// `countingLines: false`, for a stream whose copy is at hand at the end (its outbox entry),
+    /// lines are counted only from its first finding on; with `watchingNUL`, it also says where
+    /// the first NUL byte is (`SecretScanner.firstNUL`).
+    public func makeScanner(alreadyScanned scannedBytes: Int, countingLines: Bool = true, watchingNUL: Bool = false)
+        -> SecretScanner
+    {
+        SecretScanner(
+            maximumFindings: maximumFindings, alreadyScanned: scannedBytes, countingLines: countingLines,
+            watchingNUL: watchingNUL)
     }
 
     /// The findings of a scanner that was fed a whole text as it arrived (a large clipboard,
@@ -54,6 +62,14 @@ public struct SecretGuard: Sendable {
     public func findings(of scanner: SecretScanner) -> [SecretFinding] {
         var finished = scanner
         return finished.finish()
+    }
+
+    /// `findings(of:)` of a scanner that was fed `text`, on their lines and columns in it
+    /// (counted over what the scanner did not count: see `SecretScanner.lineBase`).
+    public func findings(of scanner: SecretScanner, in text: Span<UInt8>) -> [SecretFinding] {
+        var finished = scanner
+        let found = finished.finish()
+        return SecretLinePlacer.place(found, countedFrom: finished.lineBase ?? 0, in: text)
     }
 
     /// Throws when `text` holds a secret.

@@ -17,9 +17,11 @@ import SystemInterop
 /// and one scanning the outbox copy's 1 MiB blocks a third more than in place (blocks another
 /// core had written; docs/performance.md, issue 44).
 ///
-/// Lines are counted as the content goes by, by the candidate search on its way
-/// (`SecretScanner.feeds`): a refusal is on its exact line at once, and a teed copy is never read
-/// again.
+/// A stream whose copy is at hand once it was refused (teed into its outbox entry: `copyPath`)
+/// has its lines counted only from the first finding on, as a file's are (`SecretGuard.scan(filePath:)`):
+/// the refusal's line is relative to where counting began until it is settled (`settle(_:)`,
+/// after the transfer, the tee flushed), which counts the line feeds of the copy before that
+/// place. A stream that is not teed counts its lines as it goes.
 /// PERF(stream): counting every block's lines was about half of what the guard added to a
 /// gigabyte piped (0.05-0.1 s/GiB on the scanning thread, `perf record` of the C sink run).
 ///
@@ -31,6 +33,10 @@ import SystemInterop
 public struct SecretInspector: ContentInspector {
     var source: String
     var scanner: SecretScanner
+    /// The file that holds the content from its start once the transfer is over (a stream's
+    /// outbox copy), read again up to where lines began to be counted; nil when lines are
+    /// counted all the way.
+    var copyPath: String?
     /// How many bytes at the start the guard already scanned (the scanner is made again by
     /// `refusesNULs()`).
     private var alreadyScanned: Int64
@@ -38,16 +44,25 @@ public struct SecretInspector: ContentInspector {
     /// An inspector for the content named `source`, whose first `alreadyScanned` bytes the guard
     /// already scanned whole and found clean.
     public init(source: String, alreadyScanned: Int64) {
+        self.init(source: source, alreadyScanned: alreadyScanned, copyPath: nil)
+    }
+
+    /// An inspector for the content named `source`, whose first `alreadyScanned` bytes the guard
+    /// already scanned whole and found clean, and whose bytes `copyPath` holds from the start
+    /// once the transfer is over (nil: none does, lines are counted as the content goes by).
+    public init(source: String, alreadyScanned: Int64, copyPath: String?) {
         self.source = source
+        self.copyPath = copyPath
         self.alreadyScanned = alreadyScanned
-        scanner = SecretGuard().makeScanner(alreadyScanned: Int(alreadyScanned))
+        scanner = SecretGuard().makeScanner(alreadyScanned: Int(alreadyScanned), countingLines: copyPath == nil)
     }
 
     /// Takes on the NUL check (`ContentChecks.refusesBinary`): from now on a NUL byte is refused
     /// as `.binary`, before any secret. Only before the first chunk.
     public mutating func refusesNULs() -> Bool {
         guard scanner.bytesScanned == 0 else { return false }
-        scanner = SecretGuard().makeScanner(alreadyScanned: Int(alreadyScanned), watchingNUL: true)
+        scanner = SecretGuard().makeScanner(
+            alreadyScanned: Int(alreadyScanned), countingLines: copyPath == nil, watchingNUL: true)
         return true
     }
 
@@ -60,6 +75,22 @@ public struct SecretInspector: ContentInspector {
 
     public mutating func finish(at length: Int64) -> InspectionRefusal? {
         scanner.finish().first.map(refusal)
+    }
+
+    /// The refusal on its line in the whole content: the line feeds of the copy before where the
+    /// scanner began counting (`SecretScanner.lineBase`) added. A copy that cannot be read, or
+    /// ends early (a tee write that failed), places it by what was read.
+    public func settle(_ refusal: InspectionRefusal) -> InspectionRefusal {
+        guard let copyPath, let base = scanner.lineBase, base > 0,
+            case .secret(let source, let pattern, let offset, let line) = refusal
+        else { return refusal }
+        var lines = SecretLineCounter()
+        if let file = try? FileDescriptor.open(copyPath, .readOnly) {
+            _ = try? file.forEachChunk(upTo: base, chunkSize: SecretGuard.fileChunkBytes) { chunk in
+                lines.advance(over: chunk.span, from: 0, to: chunk.count)
+            }
+        }
+        return .secret(source: source, pattern: pattern, offset: offset, line: lines.line + line - 1)
     }
 
     private func refusal(_ finding: SecretFinding) -> InspectionRefusal {

@@ -72,3 +72,58 @@ struct SecretLineCounter: Sendable {
             block[offset &+ 15])
     }
 }
+
+/// Puts the findings of a scanner that counted lines only from its first finding on
+/// (`SecretScanner.lineBase`) on their lines and columns in the whole text: the text before
+/// that offset is fed again from its start, and counted, and nothing after it. A scanner that
+/// counted from 0 needs none of it.
+public struct SecretLinePlacer: Sendable {
+    /// The findings, their lines and columns counted from `base`.
+    private let findings: [SecretFinding]
+    private let base: Int
+    /// The text before `base`, counted so far.
+    private var lines = SecretLineCounter()
+
+    /// A placer of `findings`, whose lines and columns count from offset `base` (line 1 and
+    /// column 1 are that offset's).
+    public init(_ findings: [SecretFinding], countedFrom base: Int) {
+        self.findings = findings
+        self.base = base
+    }
+
+    /// Whether the text before `base` is all counted: the rest is not needed.
+    public var isDone: Bool { lines.position >= base }
+
+    /// Counts the next chunk of the text (fed from its start), as far as `base`.
+    public mutating func feed(_ chunk: Span<UInt8>) {
+        guard !isDone else { return }
+        lines.advance(over: chunk, from: 0, to: min(chunk.count, base - lines.position))
+    }
+
+    /// The findings in the whole text's lines and columns: a finding on the first line counted
+    /// continues the line `base` is on. (Had the text ended before `base`, a file that shrank
+    /// since it was scanned, its end stands for it.)
+    public func finish() -> [SecretFinding] {
+        findings.map { finding in
+            var placed = finding
+            if finding.line == 1 {
+                placed.line = lines.line
+                placed.column = lines.column + finding.column - 1
+            } else {
+                placed.line = lines.line + finding.line - 1
+            }
+            return placed
+        }
+    }
+
+    /// `findings` of a scanner that counted from `base`, placed in `text`, the whole text they
+    /// were found in.
+    public static func place(_ findings: [SecretFinding], countedFrom base: Int, in text: Span<UInt8>)
+        -> [SecretFinding]
+    {
+        guard base > 0, !findings.isEmpty else { return findings }
+        var placer = SecretLinePlacer(findings, countedFrom: base)
+        placer.feed(text)
+        return placer.finish()
+    }
+}

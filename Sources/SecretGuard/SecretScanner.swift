@@ -52,14 +52,16 @@ public struct SecretScanner: Sendable {
     var evaluated = 0
     /// Lines and columns, counted up to `lines.position`.
     var lines = SecretLineCounter()
-    /// The line feeds of the stream before offset `position`: what the candidate search counted
-    /// as it went (`CandidateSearch.findCountingLineFeeds`), and the bytes it skipped
-    /// (`init(alreadyScanned:)`). A finding's line is this count less the line feeds between it
-    /// and `position` (or `lines` counted on to it, whichever is nearer), and its column the
-    /// scalars after the last line feed before it: no pass of its own over the text before it.
-    /// PERF(guard-text): a scanner of a file counted lines only from its first finding on, and the
-    /// file was read again up to there to place them (the bench's source code: 256 MiB again).
-    var feeds = LineFeedTally()
+    /// Where lines and columns are counted from, as the text goes by: 0 for a stream's scanner,
+    /// which counts them all the way. A scanner of text that is still at hand at the end (a
+    /// file, a clipboard read) counts nothing until its first finding, and from then on counts
+    /// from the start of what it still holds (the kept tail): its findings' lines and columns
+    /// are from this offset, and the caller places them over the text before it
+    /// (`SecretLinePlacer`). A text with no finding, nearly every paste, is never counted; nil
+    /// while nothing was found.
+    public private(set) var lineBase: Int?
+    /// Whether lines are being counted (from `lineBase`).
+    var countsLines: Bool { lineBase != nil }
     /// Findings that a trigger not yet looked at could still replace (one it overlaps).
     var pending: [PendingFinding] = []
     var isFinished = false
@@ -75,16 +77,14 @@ public struct SecretScanner: Sendable {
         var column: Int
     }
 
-    /// The line feeds of a stream before an offset (`SecretScanner.feeds`).
-    struct LineFeedTally: Sendable {
-        var position = 0
-        var count = 0
-    }
-
-    /// Makes a scanner; with `watchingNUL`, it says where the first NUL byte fed is
-    /// (`firstNUL`).
-    public init(maximumFindings: Int = SecretGuard.defaultMaximumFindings, watchingNUL: Bool = false) {
+    /// Makes a scanner; with `countingLines: false` it counts lines only from its first
+    /// finding on, for the caller to place (see `lineBase`); with `watchingNUL`, it says where
+    /// the first NUL byte fed is (`firstNUL`).
+    public init(
+        maximumFindings: Int = SecretGuard.defaultMaximumFindings, countingLines: Bool = true, watchingNUL: Bool = false
+    ) {
         self.maximumFindings = maximumFindings
+        lineBase = countingLines ? 0 : nil
         watchesNUL = watchingNUL
     }
 
@@ -95,13 +95,14 @@ public struct SecretScanner: Sendable {
     /// right), but only triggers from `scannedBytes - lookahead` on are looked at: a trigger
     /// before that had its whole window inside the scanned text, so it was looked at there
     /// exactly as the stream would show it; the triggers after it saw that text end early and
-    /// are looked at again with what follows. The line feeds of the skipped bytes are still
-    /// counted (a vector count, far cheaper than the scan).
+    /// are looked at again with what follows. Lines are still counted over the skipped bytes
+    /// (a vector count, far cheaper than the scan), unless `countingLines` is false: then, as
+    /// for any scanner, only from the first finding on (`lineBase`).
     public init(
         maximumFindings: Int = SecretGuard.defaultMaximumFindings, alreadyScanned scannedBytes: Int,
-        watchingNUL: Bool = false
+        countingLines: Bool = true, watchingNUL: Bool = false
     ) {
-        self.init(maximumFindings: maximumFindings, watchingNUL: watchingNUL)
+        self.init(maximumFindings: maximumFindings, countingLines: countingLines, watchingNUL: watchingNUL)
         evaluated = max(0, scannedBytes - Self.lookahead)
     }
 
@@ -164,7 +165,6 @@ public struct SecretScanner: Sendable {
             feedSmall(chunk)
             return
         }
-        countSkippedFeeds(in: chunk, at: chunkStart)
         var found: [SecretMatch] = []
         // Triggers near the seam, with the kept tail before them: in a small copy.
         let seamLength = min(count, Self.kept)
@@ -174,7 +174,7 @@ public struct SecretScanner: Sendable {
             Self.append(chunk, 0..<seamLength, to: &seam)
             Self.evaluate(
                 seam.span, base: tailStart, from: evaluated - tailStart, to: seamEnd - tailStart,
-                into: &found, progress: &decodings, lineFeeds: &feeds)
+                into: &found, progress: &decodings)
             evaluated = seamEnd
         }
         // The rest of the chunk in place: each trigger has its window inside the chunk. The NUL
@@ -186,7 +186,7 @@ public struct SecretScanner: Sendable {
             watchNUL(in: chunk, 0..<(bodyFrom - chunkStart), chunkStart: chunkStart)
             let nul = Self.evaluate(
                 chunk, base: chunkStart, from: bodyFrom - chunkStart, to: bodyTo - chunkStart, into: &found,
-                progress: &decodings, watchingNUL: watchesNUL && firstNUL == nil, lineFeeds: &feeds)
+                progress: &decodings, watchingNUL: watchesNUL && firstNUL == nil)
             if firstNUL == nil, let nul { firstNUL = chunkStart + nul }
             watchNUL(in: chunk, (bodyTo - chunkStart)..<count, chunkStart: chunkStart)
             evaluated = bodyTo
@@ -195,13 +195,16 @@ public struct SecretScanner: Sendable {
         }
         // Lines: up to each new finding, then as far as no future finding can start.
         found.sort { $0.start < $1.start }
+        if !found.isEmpty { startCountingLines() }
         for match in found {
-            moveLines(to: match.start, chunk: chunk, chunkStart: chunkStart)
+            countLines(to: match.start, chunk: chunk, chunkStart: chunkStart)
             add(PendingFinding(match: match, line: lines.line, column: lines.column))
         }
-        moveLines(
-            to: min(bytesScanned, max(lines.position, evaluated - Self.lookbehind)), chunk: chunk,
-            chunkStart: chunkStart)
+        if countsLines {
+            countLines(
+                to: min(bytesScanned, max(lines.position, evaluated - Self.lookbehind)), chunk: chunk,
+                chunkStart: chunkStart)
+        }
         keepTail(of: chunk, chunkStart: chunkStart)
         confirm(before: evaluated - Self.lookbehind)
     }
@@ -212,25 +215,25 @@ public struct SecretScanner: Sendable {
     mutating func feedSmall(_ chunk: Span<UInt8>) {
         Self.append(chunk, 0..<chunk.count, to: &tail)
         let text = tail
-        let none: [UInt8] = []
-        countSkippedFeeds(in: text.span, at: tailStart)
         let end = bytesScanned - Self.lookahead
         var found: [SecretMatch] = []
         if end > evaluated {
             Self.evaluate(
                 text.span, base: tailStart, from: evaluated - tailStart, to: end - tailStart, into: &found,
-                progress: &decodings, lineFeeds: &feeds)
+                progress: &decodings)
             evaluated = end
         }
         found.sort { $0.start < $1.start }
+        if !found.isEmpty { startCountingLines() }
         for match in found {
-            moveLines(to: match.start, chunk: none.span, chunkStart: bytesScanned)
+            lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
             add(PendingFinding(match: match, line: lines.line, column: lines.column))
         }
-        // (Capped at what was fed: `evaluated` may start ahead, `init(alreadyScanned:)`.)
-        moveLines(
-            to: min(bytesScanned, max(lines.position, evaluated - Self.lookbehind)), chunk: none.span,
-            chunkStart: bytesScanned)
+        if countsLines {
+            // (Capped at what was fed: `evaluated` may start ahead, `init(alreadyScanned:)`.)
+            let counted = min(bytesScanned, max(lines.position, evaluated - Self.lookbehind))
+            lines.advance(over: text.span, from: lines.position - tailStart, to: counted - tailStart)
+        }
         if tail.count >= 2 * Self.kept {
             tail.removeFirst(tail.count - Self.kept)
             tailStart = bytesScanned - tail.count
@@ -250,9 +253,9 @@ public struct SecretScanner: Sendable {
                 progress: &decodings)
             evaluated = bytesScanned
             found.sort { $0.start < $1.start }
-            let none: [UInt8] = []
+            if !found.isEmpty { startCountingLines() }
             for match in found {
-                moveLines(to: match.start, chunk: none.span, chunkStart: bytesScanned)
+                lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
                 add(PendingFinding(match: match, line: lines.line, column: lines.column))
             }
         }
@@ -260,13 +263,13 @@ public struct SecretScanner: Sendable {
         return findings
     }
 
-    /// Counts the line feeds of bytes the search skips (`init(alreadyScanned:)`) as they are fed:
-    /// those of `text` (at stream offset `start`, ending at `bytesScanned`) before `evaluated`.
-    mutating func countSkippedFeeds(in text: Span<UInt8>, at start: Int) {
-        let end = min(evaluated, bytesScanned)
-        guard feeds.position < end else { return }
-        feeds.count += LineFeeds.count(in: text, from: feeds.position - start, to: end - start).count
-        feeds.position = end
+    /// At the first finding of a scanner that was not counting lines: counts from the start of
+    /// the kept tail, the earliest byte still held (a match starts no earlier: checks look at
+    /// most `lookbehind` bytes back, and the tail keeps more).
+    mutating func startCountingLines() {
+        guard lineBase == nil else { return }
+        lineBase = tailStart
+        lines = SecretLineCounter(position: tailStart)
     }
 
     // MARK: - Whole texts
@@ -308,21 +311,6 @@ public struct SecretScanner: Sendable {
         prefilter: SecretPrefilter = .shared, decoding: Bool = true, progress: inout SecretDecodingProgress,
         watchingNUL: Bool = false
     ) -> Int? {
-        var uncounted = LineFeedTally()
-        return evaluate(
-            text, base: base, from: from, to: to, into: &found, prefilter: prefilter, decoding: decoding,
-            progress: &progress, watchingNUL: watchingNUL, lineFeeds: &uncounted, countingLineFeeds: false)
-    }
-
-    /// `evaluate`, adding to `lineFeeds` (with `countingLineFeeds`) the line feeds of the bytes the search went
-    /// over, `from..<min(to, text.count - 1)` (stream offsets from `base`), which must start where
-    /// the tally ends.
-    @discardableResult
-    static func evaluate(
-        _ text: Span<UInt8>, base: Int, from: Int, to: Int, into found: inout [SecretMatch],
-        prefilter: SecretPrefilter = .shared, decoding: Bool = true, progress: inout SecretDecodingProgress,
-        watchingNUL: Bool = false, lineFeeds: inout LineFeedTally, countingLineFeeds: Bool = true
-    ) -> Int? {
         // The pairs start at most one byte before the end.
         let end = min(to, text.count - 1)
         guard from < end else { return nil }
@@ -331,16 +319,8 @@ public struct SecretScanner: Sendable {
         var batch = CandidateBatch()
         var position = from
         var nul: Int?
-        assert(!countingLineFeeds || lineFeeds.position == base + from, "the line feeds are counted in order")
         while position < end {
-            if countingLineFeeds {
-                let searched = prefilter.search.findCountingLineFeeds(
-                    in: text, from: position, to: end, into: &batch, watchingNUL: watchingNUL && nul == nil)
-                position = searched.next
-                if nul == nil { nul = searched.nul }
-                lineFeeds.count += searched.lineFeeds
-                lineFeeds.position = base + position
-            } else if watchingNUL && nul == nil {
+            if watchingNUL && nul == nil {
                 (position, nul) = prefilter.search.findWatchingNUL(in: text, from: position, to: end, into: &batch)
             } else {
                 position = prefilter.search.find(in: text, from: position, to: end, into: &batch)
@@ -498,66 +478,16 @@ public struct SecretScanner: Sendable {
 
     // MARK: - Bookkeeping
 
-    /// Puts `lines` at stream offset `target` (from `lines.position` on, within what is held: the
-    /// kept tail, then `chunk` at `chunkStart`). Where the search's count (`feeds`) is nearer
-    /// than `lines`, the line is that count less the line feeds from `target` to it, and the
-    /// column the scalars after the last line feed before `target` (found backwards: one line);
-    /// else, or where no line feed lies between, the bytes from `lines.position` are counted.
-    mutating func moveLines(to target: Int, chunk: Span<UInt8>, chunkStart: Int) {
-        guard target > lines.position else { return }
-        let text = tail
-        let held = text.span
-        if feeds.position >= target && feeds.position - target < target - lines.position {
-            var after = 0
-            Self.forEachPiece(of: target..<feeds.position, held, at: tailStart, chunk, at: chunkStart) {
-                after += LineFeeds.count(in: $0, from: $1.lowerBound, to: $1.upperBound).count
-            }
-            let before = feeds.count - after
-            if before > lines.line - 1 {
-                // A line feed lies in `lines.position..<target`: the last one starts the line.
-                var column = 1
-                var found = false
-                Self.forEachPiece(
-                    of: lines.position..<target, held, at: tailStart, chunk, at: chunkStart, backwards: true
-                ) { piece, range in
-                    guard !found else { return }
-                    var index = range.upperBound
-                    while index > range.lowerBound {
-                        index -= 1
-                        if piece[index] == 0x0a {
-                            found = true
-                            break
-                        }
-                    }
-                    column += SecretLineCounter.scalars(
-                        in: piece, from: found ? index + 1 : range.lowerBound, to: range.upperBound)
-                }
-                lines = SecretLineCounter(position: target, line: before + 1, column: column)
-                return
-            }
+    /// Counts lines up to stream offset `target`, over the kept tail and then the chunk.
+    mutating func countLines(to target: Int, chunk: Span<UInt8>, chunkStart: Int) {
+        if lines.position < chunkStart {
+            let text = tail
+            lines.advance(
+                over: text.span, from: lines.position - tailStart, to: min(target, chunkStart) - tailStart)
         }
-        var counter = lines
-        Self.forEachPiece(of: lines.position..<target, held, at: tailStart, chunk, at: chunkStart) {
-            counter.advance(over: $0, from: $1.lowerBound, to: $1.upperBound)
+        if target > lines.position {
+            lines.advance(over: chunk, from: lines.position - chunkStart, to: target - chunkStart)
         }
-        lines = counter
-    }
-
-    /// Calls `body` with the parts of stream offsets `range` in `tail` (at stream offset
-    /// `tailStart`) and in `chunk` (at `chunkStart`, right after the tail), each with its range
-    /// in that text: in order, or the last first.
-    static func forEachPiece(
-        of range: Range<Int>, _ tail: Span<UInt8>, at tailStart: Int, _ chunk: Span<UInt8>, at chunkStart: Int,
-        backwards: Bool = false, _ body: (Span<UInt8>, Range<Int>) -> Void
-    ) {
-        guard !range.isEmpty else { return }
-        precondition(range.lowerBound >= tailStart, "a range of the held text")
-        let tailEnd = min(range.upperBound, chunkStart)
-        let inTail = range.lowerBound < tailEnd ? (range.lowerBound - tailStart)..<(tailEnd - tailStart) : nil
-        let chunkFrom = max(range.lowerBound, chunkStart)
-        if !backwards, let inTail { body(tail, inTail) }
-        if chunkFrom < range.upperBound { body(chunk, (chunkFrom - chunkStart)..<(range.upperBound - chunkStart)) }
-        if backwards, let inTail { body(tail, inTail) }
     }
 
     /// Keeps the last `kept` bytes of the stream.

@@ -196,8 +196,7 @@ public final class CandidateSearch: @unchecked Sendable {
     public func find(
         in text: Span<UInt8>, from: Int, to: Int, into batch: inout CandidateBatch, kernel: Kernel = .fastest
     ) -> Int {
-        find(in: text, from: from, to: to, into: &batch, kernel: kernel, watchingNUL: false, countingLineFeeds: false)
-            .next
+        find(in: text, from: from, to: to, into: &batch, kernel: kernel, watchingNUL: false).next
     }
 
     /// `find(in:from:to:into:kernel:)`, also saying where the first NUL byte is in what the call
@@ -210,61 +209,38 @@ public final class CandidateSearch: @unchecked Sendable {
     public func findWatchingNUL(
         in text: Span<UInt8>, from: Int, to: Int, into batch: inout CandidateBatch, kernel: Kernel = .fastest
     ) -> (next: Int, nul: Int?) {
-        let found = find(
-            in: text, from: from, to: to, into: &batch, kernel: kernel, watchingNUL: true, countingLineFeeds: false)
-        return (found.next, found.nul)
-    }
-
-    /// `find(in:from:to:into:kernel:)`, also saying how many line feeds (`\n`) the bytes it went
-    /// over hold (`lineFeeds`: of `from..<next`, or `from..<to` when the range is done), and, with
-    /// `watchingNUL`, where the first NUL byte among them is (see `findWatchingNUL`). The vector
-    /// kernels' filters count them as they read the bytes: a scan carries its line number along
-    /// without a pass of its own.
-    ///
-    /// Wraps `csecret_scan_find` with its `feeds` (`csecret_scan_find_with` for a named kernel).
-    public func findCountingLineFeeds(
-        in text: Span<UInt8>, from: Int, to: Int, into batch: inout CandidateBatch, kernel: Kernel = .fastest,
-        watchingNUL: Bool = false
-    ) -> (next: Int, nul: Int?, lineFeeds: Int) {
-        find(
-            in: text, from: from, to: to, into: &batch, kernel: kernel, watchingNUL: watchingNUL,
-            countingLineFeeds: true)
+        find(in: text, from: from, to: to, into: &batch, kernel: kernel, watchingNUL: true)
     }
 
     private func find(
-        in text: Span<UInt8>, from: Int, to: Int, into batch: inout CandidateBatch, kernel: Kernel, watchingNUL: Bool,
-        countingLineFeeds: Bool
-    ) -> (next: Int, nul: Int?, lineFeeds: Int) {
+        in text: Span<UInt8>, from: Int, to: Int, into batch: inout CandidateBatch, kernel: Kernel, watchingNUL: Bool
+    ) -> (next: Int, nul: Int?) {
         precondition(from >= 0 && from <= to && to <= text.count, "a range of the text")
         precondition(
             kernel.c.map { csecret_scan_kernels(search) & (1 << $0.rawValue) != 0 } ?? true, "a kernel that runs here")
         var found = 0
         // SIZE_MAX (-1 as `Int`) when there is no NUL.
         var nul = -1
-        var feeds = 0
         let next = text.withUnsafeBufferPointer { text in
             batch.positions.withUnsafeMutableBufferPointer { positions in
                 batch.groups.withUnsafeMutableBufferPointer { groups in
                     withUnsafeMutablePointer(to: &nul) { nul in
-                        withUnsafeMutablePointer(to: &feeds) { feeds in
-                            let watch = watchingNUL ? nul : nil
-                            let counted = countingLineFeeds ? feeds : nil
-                            return if let named = kernel.c {
-                                csecret_scan_find_with(
-                                    search, named, text.baseAddress, text.count, from, to, positions.baseAddress,
-                                    groups.baseAddress, positions.count, &found, watch, counted)
-                            } else {
-                                csecret_scan_find(
-                                    search, text.baseAddress, text.count, from, to, positions.baseAddress,
-                                    groups.baseAddress, positions.count, &found, watch, counted)
-                            }
+                        let watch = watchingNUL ? nul : nil
+                        return if let named = kernel.c {
+                            csecret_scan_find_with(
+                                search, named, text.baseAddress, text.count, from, to, positions.baseAddress,
+                                groups.baseAddress, positions.count, &found, watch)
+                        } else {
+                            csecret_scan_find(
+                                search, text.baseAddress, text.count, from, to, positions.baseAddress,
+                                groups.baseAddress, positions.count, &found, watch)
                         }
                     }
                 }
             }
         }
         batch.count = found
-        return (next, nul >= 0 ? nul : nil, feeds)
+        return (next, nul >= 0 ? nul : nil)
     }
 }
 

@@ -15,9 +15,12 @@ final class InspectionHook: BodyInspector {
     /// The hook for `request`, or nil when its content needs no checks.
     static func make(for request: UploadRequest) -> InspectionHook? {
         guard let source = request.body.streamedContent else { return nil }
+        // A teed stream's copy holds every byte read once the transfer is over: the guard counts
+        // its lines only from a finding on, and places it there (`SecretInspector.settle`).
+        let copyPath: String? = if case .stream(_, _, let teePath?, _) = source { teePath } else { nil }
         let inspection = ContentInspection(request.contentChecks, source: request.contentChecks.name(of: source)) {
             name, scanned in
-            SecretInspector(source: name, alreadyScanned: scanned)
+            SecretInspector(source: name, alreadyScanned: scanned, copyPath: copyPath)
         }
         return inspection.isEmpty ? nil : InspectionHook(inspection)
     }

@@ -32,10 +32,10 @@ struct ObservedReadTests: ScopedSuite {
         }
     }
 
-    /// The secret guard's scanner as paste makes it for a clipboard, with the sizes of the
-    /// pieces it was fed.
+    /// The secret guard's scanner as paste makes it for a clipboard (lines placed after the
+    /// read, over the text), with the sizes of the pieces it was fed.
     struct Scan: Sendable {
-        var scanner = SecretGuard().makeScanner()
+        var scanner = SecretGuard().makeScanner(countingLines: false)
         var pieces: [Int] = []
     }
 
@@ -122,7 +122,7 @@ struct ObservedReadTests: ScopedSuite {
         #expect(read.text == text)
         let scan = try #require(read.observation)
         #expect(Array(scan.pieces.prefix(2)) == Array(probe.pieces.prefix(2)), "split where the probe was")
-        let findings = SecretGuard().findings(of: scan.scanner)
+        let findings = SecretGuard().findings(of: scan.scanner, in: read.text.span)
         #expect(findings == SecretGuard().scan(text), "offsets, lines and columns as in the whole text")
         #expect(findings.map(\.pattern) == [.gitHubToken, .awsAccessKeyID, .gitHubToken])
         #expect(findings.map(\.offset) == [first - 17, second - 9, (3 << 20) - 200])

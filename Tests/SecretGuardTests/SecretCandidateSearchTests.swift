@@ -275,52 +275,6 @@ struct SecretCandidateSearchTests {
                 .nul == nil)
     }
 
-    @Test(
-        "the line-feed count gives the line feeds of what each call went over, for every kernel, however the batch fills",
-        arguments: SecretPrefilter.shared.search.kernels, [8, CandidateBatch.defaultCapacity])
-    func lineFeedCount(_ kernel: CandidateSearch.Kernel, capacity: Int) {
-        // Text dense in triggers (so the batch fills and calls stop early, inside a vector
-        // block), with line feeds: CRLF line ends every so often, runs of many line feeds across
-        // the vector kernels' steps and blocks (64 and 1024 positions), a line feed as the first
-        // and as the last byte, and some bytes from 128 up.
-        var text = Array([[UInt8]](repeating: Self.denseText, count: 2).joined())
-        for index in stride(from: 0, to: text.count, by: 997) where text[index] == UInt8(ascii: "e") {
-            text[index] = 0xe9
-        }
-        for index in stride(from: 50, to: text.count - 1, by: 83) {
-            text[index] = UInt8(ascii: "\r")
-            text[index + 1] = UInt8(ascii: "\n")
-        }
-        for run in [(1000, 100), (2040, 600), (5000, 64), (70_000, 3000)] {
-            for index in run.0..<(run.0 + run.1) { text[index] = UInt8(ascii: "\n") }
-        }
-        text[0] = UInt8(ascii: "\n")
-        text[text.count - 1] = UInt8(ascii: "\n")
-        let allFeeds = [UInt8](repeating: UInt8(ascii: "\n"), count: 5000)
-        for sample in [text, allFeeds] {
-            for (from, to) in [(0, sample.count), (0, sample.count - 1), (1, sample.count - 1), (999, 4001)] {
-                var batch = CandidateBatch(capacity: capacity)
-                var position = from
-                var counted = 0
-                var candidates: [[Int]] = []
-                while position < to {
-                    let (next, _, feeds) = Self.prefilter.search.findCountingLineFeeds(
-                        in: sample.span, from: position, to: to, into: &batch, kernel: kernel)
-                    // What this call went over: up to where it stopped, or to the range's end.
-                    let wentOver = sample[position..<(next < to ? next : to)]
-                    #expect(
-                        feeds == wentOver.count { $0 == UInt8(ascii: "\n") },
-                        "\(kernel) \(from)..<\(to) at \(position)")
-                    counted += feeds
-                    for index in 0..<batch.count { candidates.append([batch.position(index), batch.group(index)]) }
-                    position = next
-                }
-                #expect(counted == sample[from..<to].count { $0 == UInt8(ascii: "\n") }, "\(from)..<\(to)")
-                #expect(candidates == Self.found(sample, from: from, to: to, kernel: kernel))
-            }
-        }
-    }
-
     @Test("the kernels agree on random bytes of every value, with triggers planted in them")
     func randomBytes() {
         var generator = SplitMix(seed: 2812)

@@ -51,67 +51,6 @@ struct SecretGuardFileTests: ScopedSuite {
         #expect(fromFile.first?.column == 5, "after two characters of two and three bytes")
     }
 
-    @Test(
-        "lines and columns carried with the search: across vector blocks and chunks, after many line feeds, in CRLF text, at 1:1"
-    )
-    func linesCarriedWithTheSearch() throws {
-        let token = Array(("ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC").utf8)
-        var text: [UInt8] = []
-        var planted: [Int] = []
-        func plant() {
-            planted.append(text.count)
-            text += token
-        }
-        // Line 1, column 1.
-        plant()
-        text += Array(" first\n".utf8)
-        // Short lines over many of the kernels' 1024-position blocks, then one after them.
-        text += Array(String(repeating: "short line\n", count: 3_000).utf8)
-        text += Array("after blocks ".utf8)
-        plant()
-        text += Array("\n".utf8)
-        // CRLF lines, wide characters, and a token mid-line and at a line's start.
-        text += Array(String(repeating: "ligne déjà ✓\r\n", count: 2_000).utf8)
-        text += Array("déjà ✓ ".utf8)
-        plant()
-        text += Array("\r\n".utf8)
-        plant()
-        text += Array("\r\n".utf8)
-        // Right after a run of many line feeds (more than a block of them).
-        text += [UInt8](repeating: 0x0a, count: 5_000)
-        plant()
-        text += Array("\n".utf8)
-        // At the end of a line longer than the scanner keeps, which starts chunks before it.
-        text += Array(String(repeating: "é words without end ", count: 3_000).utf8)
-        plant()
-        text += Array("\n".utf8)
-        // Past 256 KiB (the vector kernels run), a line starting just before a 256 KiB chunk's end.
-        text += Array(String(repeating: "a log line of some length, nothing in it\n", count: 6_000).utf8)
-        let edge = 2 * SecretGuard.fileChunkBytes - 10
-        text += Array(String(repeating: "x", count: max(0, edge - text.count) % 41).utf8) + Array("\n".utf8)
-        text += Array("  ".utf8)
-        plant()
-        text += Array(" last\n".utf8)
-        let expected = planted.map { Self.naivePlace(text, $0) }
-        #expect(expected.first! == (1, 1))
-
-        let whole = SecretGuard().scan(text)
-        #expect(whole.map(\.offset) == planted, "\(whole)")
-        #expect(whole.map(\.line) == expected.map(\.line))
-        #expect(whole.map(\.column) == expected.map(\.column))
-        for size in [4_096, 9_216, 65_536, SecretGuard.fileChunkBytes, text.count] {
-            var scanner = SecretGuard().makeScanner()
-            var start = 0
-            while start < text.count {
-                scanner.feed(Array(text[start..<min(start + size, text.count)]).span)
-                start += size
-            }
-            #expect(SecretGuard().findings(of: scanner) == whole, "chunks of \(size)")
-        }
-        let path = try home.write(String(decoding: text, as: UTF8.self), to: "lines.txt")
-        #expect(try #require(SecretGuard().scan(filePath: path)) == whole)
-    }
-
     /// The line and column of `offset` in `text` counted from `base` (line 1, column 1 there),
     /// byte by byte: what the placer must agree with.
     static func naivePlace(_ text: [UInt8], _ offset: Int, from base: Int = 0) -> (line: Int, column: Int) {
@@ -126,7 +65,33 @@ struct SecretGuardFileTests: ScopedSuite {
         return (line, column)
     }
 
-    @Test("a scanner fed in chunks gives the whole text's lines, columns and offsets")
+    @Test("the line placer puts findings counted from any offset where the whole text has them, however it is fed")
+    func linePlacerChunks() throws {
+        let text = Array("ab\ncdé\n\nfg ✓ hi\nlast".utf8)
+        let offsets = [4, 9, 15, text.count - 1]
+        for base in 0...4 {
+            let relative = offsets.map { offset in
+                let place = Self.naivePlace(text, offset, from: base)
+                return SecretFinding(
+                    pattern: .gitHubToken, offset: offset, line: place.line, column: place.column, excerpt: "ghp_…")
+            }
+            let expected = offsets.map { Self.naivePlace(text, $0) }
+            let whole = SecretLinePlacer.place(relative, countedFrom: base, in: text.span)
+            #expect(whole.map(\.line) == expected.map(\.line), "base \(base)")
+            #expect(whole.map(\.column) == expected.map(\.column), "base \(base)")
+            for cut in 1..<text.count {
+                let (head, rest) = (Array(text[..<cut]), Array(text[cut...]))
+                var placer = SecretLinePlacer(relative, countedFrom: base)
+                placer.feed(head.span)
+                if !placer.isDone { placer.feed(rest.span) }
+                #expect(placer.finish() == whole, "base \(base), cut at \(cut)")
+            }
+        }
+    }
+
+    @Test(
+        "a scanner that counts lines from its first finding gives the whole text's lines, columns and offsets once placed"
+    )
     func deferredCountingScanner() throws {
         let token = "ghp_" + "R7b2K9xQ4mN8vL3cT6yH1pZ5wJ0sD24BzMYC"
         // The first finding far into a line longer than what the scanner keeps, so counting
@@ -138,14 +103,18 @@ struct SecretGuardFileTests: ScopedSuite {
         let whole = SecretGuard().scan(text)
         #expect(whole.map(\.line) == [1, 3_003], "\(whole)")
         for size in [4_096, 10_000, 20_000, 65_536] {
-            var scanner = SecretGuard().makeScanner()
+            var scanner = SecretGuard().makeScanner(countingLines: false)
             var start = 0
             while start < text.count {
                 let chunk = Array(text[start..<min(start + size, text.count)])
                 scanner.feed(chunk.span)
                 start += size
             }
-            #expect(SecretGuard().findings(of: scanner) == whole, "chunks of \(size)")
+            #expect(SecretGuard().findings(of: scanner, in: text.span) == whole, "chunks of \(size)")
+            var finished = scanner
+            _ = finished.finish()
+            // In one chunk (the largest size) the first finding is in the first chunk: counted from 0.
+            #expect(((finished.lineBase ?? -1) > 0) == (size < text.count), "where counting began (chunks of \(size))")
         }
     }
 }

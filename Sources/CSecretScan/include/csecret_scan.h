@@ -139,19 +139,15 @@ void csecret_scan_destroy(csecret_scan *scan);
 /// `from..<stop` is, SIZE_MAX when there is none: `stop` is the place returned when the output
 /// filled, else `to` (or `count`, when less). The vector kernels' filters see every byte
 /// anyway: text sent as text is refused for a NUL without another pass over it.
-/// With `feeds` (may be NULL), also how many line feeds (`\n`) the same bytes hold (`from..<stop`):
-/// the vector kernels' filters count them on their way, so a scan knows every finding's line
-/// without a pass of its own over the text (or a second read of a file).
 size_t csecret_scan_find(const csecret_scan *scan, const uint8_t *text, size_t count, size_t from, size_t to,
-                         size_t *positions, uint8_t *groups, size_t capacity, size_t *found, size_t *nul,
-                         size_t *feeds);
+                         size_t *positions, uint8_t *groups, size_t capacity, size_t *found, size_t *nul);
 
 /// `csecret_scan_find` with one kernel (`CSECRET_SCAN_PORTABLE` when `kernel` does not run
 /// here), whatever the text's size (a vector kernel's plans are made on its first call): the
 /// same positions whichever runs (the tests hold the kernels to each other).
 size_t csecret_scan_find_with(const csecret_scan *scan, csecret_scan_kernel kernel, const uint8_t *text,
                               size_t count, size_t from, size_t to, size_t *positions, uint8_t *groups,
-                              size_t capacity, size_t *found, size_t *nul, size_t *feeds);
+                              size_t capacity, size_t *found, size_t *nul);
 
 /// The kernels that run on this processor: bit `k` for kernel `k` (the portable one always).
 unsigned csecret_scan_kernels(const csecret_scan *scan);

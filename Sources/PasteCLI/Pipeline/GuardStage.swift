@@ -38,8 +38,8 @@ enum GuardStage {
             let service = reading.route(of: input).service
             let redacts = plan.redacts(on: service)
             let findings =
-                if let scanned = input.secretScan, input.bytes != nil {
-                    SecretGuard().findings(of: scanned)
+                if let scanned = input.secretScan, let text = input.bytes {
+                    SecretGuard().findings(of: scanned, in: text.span)
                 } else if input.bytes == nil, case .file(let path, _) = input.content {
                     SecretGuard().scan(filePath: path) ?? []
                 } else {
