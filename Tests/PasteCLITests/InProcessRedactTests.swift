@@ -204,7 +204,7 @@ struct InProcessRedactTests: ScopedSuite {
         #expect(run.requests.first?.fields["note"] == "deployed by [redacted: github-token]")
         #expect(
             run.out.hasSuffix(
-                ",\"redacted\":[{\"kind\":\"github-token\",\"line\":1,\"column\":13,\"field\":\"field note\"}]}\n"),
+                ",\"redacted\":[\(Self.maskedField)]}\n"),
             "\(run.out)")
         let said = try harness.run(
             ["--no-copy", "--redact"], stdin: .text("another clean text\n"), answers: [.created("https://m.test/p/14")])
@@ -215,6 +215,9 @@ struct InProcessRedactTests: ScopedSuite {
     }
 
     // MARK: - A fallback's values
+
+    /// `--json`'s item for the `note` field's masked token (the harness's `field note`).
+    static let maskedField = "{\"kind\":\"github-token\",\"line\":1,\"column\":13,\"field\":\"field note\"}"
 
     static let fellBack =
         "paste: m failed (cannot connect to m.test:443: connection refused): the text went to 'b' instead\n"
@@ -257,7 +260,7 @@ struct InProcessRedactTests: ScopedSuite {
         #expect(json.err == Self.fellBack)
         #expect(
             json.out.hasSuffix(
-                ",\"redacted\":[{\"kind\":\"github-token\",\"line\":1,\"column\":13,\"field\":\"field note\"}]}\n"),
+                ",\"redacted\":[\(Self.maskedField)]}\n"),
             "\(json.out)")
         #expect(json.out.contains("\"service\":\"b\""), "\(json.out)")
     }

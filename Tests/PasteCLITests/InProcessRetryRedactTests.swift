@@ -19,6 +19,7 @@ struct InProcessRetryRedactTests: ScopedSuite {
     static let maskedNote = "deployed by [redacted: github-token]"
     static let maskedLine = "paste: masked 1 secret in the field note: github-token at column 13\n"
     static let fellBack = InProcessRedactTests.fellBack
+    static let maskedField = InProcessRedactTests.maskedField
 
     /// The harness with a person at the terminal: `--retry` sends every retryable entry now.
     var attended: PipelineHarness {
@@ -111,7 +112,7 @@ struct InProcessRetryRedactTests: ScopedSuite {
         #expect(json.err == Self.fellBack)
         #expect(
             json.out.hasSuffix(
-                ",\"redacted\":[{\"kind\":\"github-token\",\"line\":1,\"column\":13,\"field\":\"field note\"}]}\n"),
+                ",\"redacted\":[\(Self.maskedField)]}\n"),
             "\(json.out)")
         #expect(json.out.contains("\"service\":\"b\""), "\(json.out)")
     }
@@ -182,7 +183,7 @@ struct InProcessRetryRedactTests: ScopedSuite {
         #expect(
             retry.out.hasSuffix(
                 ",\"redacted\":[{\"kind\":\"github-token\",\"line\":1,\"column\":9,\"field\":\"title\"},"
-                    + "{\"kind\":\"github-token\",\"line\":1,\"column\":13,\"field\":\"field note\"}]}\n"),
+                    + "\(Self.maskedField)]}\n"),
             "\(retry.out)")
         let redacted = try #require(try harness.history().first?["redacted"] as? [[String: Any]])
         #expect(redacted.map { $0["field"] as? String } == ["title", "field note"])
