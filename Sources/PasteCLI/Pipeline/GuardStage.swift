@@ -59,6 +59,7 @@ enum GuardStage {
             {
                 if choice == .uploadMasked {
                     reading.inputs[index] = try mask(input, findings: findings, context: context)
+                    reading.inputs[index].isMaskingChosen = true
                     continue
                 }
                 if choice == .uploadPrivately { options.isPrivate = true }

@@ -34,6 +34,11 @@ struct PasteInput {
     /// The secrets `--redact` (or the question's "Upload with secrets masked") replaced in
     /// `bytes`: kind, line and column, never a value (`GuardStage.mask`).
     var masked: [MaskedSecret] = []
+    /// Whether the person chose the masking at the guard's question ("Upload with secrets
+    /// masked"; `GuardStage.check`): its outbox entry then records masking as asked (`redact`,
+    /// `SendStage.metadata`), as `--redact` would, so a `--retry` of it masks as the person
+    /// chose.
+    var isMaskingChosen = false
 
     /// What is kept in memory before deciding to stream: enough for any hand-typed paste, small
     /// enough to keep memory flat for logs of any size.

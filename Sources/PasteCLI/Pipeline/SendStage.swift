@@ -234,9 +234,9 @@ struct SendStage {
         metadata.livingAction = service.living.map { $0.isCreate ? .create : .update }
         // What `--redact` masked, so a `--retry` that sends it records it in the history too.
         if !input.masked.isEmpty { metadata.redacted = input.masked.map(HistoryRecord.Redacted.init(_:)) }
-        // Whether `--redact` asked for masking, so a `--retry` masks its values as this run
-        // would have (`RetryPlan.masking(of:)`).
-        metadata.isMaskingRequested = plan.masking.isRequested
+        // Whether masking was asked for: `--redact`, or the person's answer "Upload with secrets
+        // masked" at a hotkey; so a `--retry` masks as this run did (`RetryPlan.masking(of:)`).
+        metadata.isMaskingRequested = plan.masking.isRequested || input.isMaskingChosen
         return metadata
     }
 
