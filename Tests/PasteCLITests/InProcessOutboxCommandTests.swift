@@ -171,7 +171,7 @@ struct InProcessOutboxCommandTests: ScopedSuite {
         let id = try #require(try harness.outboxEntries().first?["id"] as? String)
         let retry = try harness.run(["--retry"])
         #expect(retry.status == 0, "stderr: \(retry.err)")
-        #expect(retry.err.hasPrefix("paste: refusing to upload 'outbox entry \(id)': it looks like it holds "))
+        #expect(retry.err.hasPrefix("paste: refusing to upload outbox entry \(id): it looks like it holds "))
         #expect(retry.requests.isEmpty)
         #expect(try harness.outboxStates() == ["held"])
         let send = try harness.run(["--outbox", "send", id, "--force"], answers: [.created("https://m.test/p/k")])

@@ -91,7 +91,7 @@ struct StreamGuardTests: ScopedSuite {
         // Sent again, the guard looks again: still held.
         let again = try paste.run(["--outbox", "send", id, "--no-copy"], timeout: 300)
         #expect(again.status == 77, "stderr: \(again.err)")
-        #expect(again.err.hasPrefix("paste: refusing to upload 'outbox entry \(id)': it looks like it holds an AWS"))
+        #expect(again.err.hasPrefix("paste: refusing to upload outbox entry \(id): it looks like it holds an AWS"))
         #expect(try paste.outboxStates() == ["held"])
         #expect(try mock.pastes().isEmpty)
         // The person decides: --force sends it, byte-exact, and the entry leaves the outbox.

@@ -127,11 +127,12 @@ struct RetryStage {
     /// The secret guard, again, on a text entry about to be sent (unless `--force`): a text
     /// put in the outbox long ago, or planted there, is looked at like a fresh one.
     ///
-    /// - Throws: `GuardError.secretsFound`; the entry is then held.
-    func check(_ claim: OutboxClaim) throws(GuardError) {
+    /// - Throws: `EntryHeldByGuard` (the guard's refusal, naming the entry); the entry is then
+    ///   held.
+    func check(_ claim: OutboxClaim) throws(EntryHeldByGuard) {
         guard !plan.isForced, Self.isText(claim.entry.metadata.contentType) else { return }
         let findings = SecretGuard().scan(filePath: claim.contentDescriptorPath) ?? []
-        if !findings.isEmpty { throw .secretsFound(findings, source: Self.name(of: claim)) }
+        if !findings.isEmpty { throw EntryHeldByGuard(findings: findings, id: claim.id) }
     }
 
     /// Records why a claimed entry was not sent (its service is gone, the guard, a request that
