@@ -94,11 +94,14 @@ public struct OutboxEntry: Sendable, Equatable {
         /// never a value: the history line of a `--retry` that sends it says so as a fresh
         /// paste's does. Nil when nothing was masked.
         public var redacted: [HistoryRecord.Redacted]?
-        /// Whether the run that wrote it asked for masking (`--redact`; issue 42, item 3): a
-        /// `--retry` that sends it then masks the values that go with it (its service's literal
-        /// fields, a fallback's, the title, the language) on every service, as that run would
-        /// have; false: the config's `redact` keys decide, as they stand when it is sent. Nil in
-        /// entries written before it existed: their values are refused, never masked.
+        /// Whether masking was asked for this text (issue 42, item 3): `--redact` on the run that
+        /// wrote it or on a `--retry` that sent it since, or the person's answer "Upload with
+        /// secrets masked" at a hotkey. A `--retry` that sends it then masks what the guard
+        /// finds in its text, and the values that go with it (its service's literal fields, a
+        /// fallback's, the title, the language) on every service, as that run would have;
+        /// false: its text is refused where the guard finds anything, and the config's `redact`
+        /// keys decide for its values, as they stand when it is sent. Nil in entries written
+        /// before it existed: their values are refused, never masked.
         public var isMaskingRequested: Bool?
 
         /// What a living paste's entry does.

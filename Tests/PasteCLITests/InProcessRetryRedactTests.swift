@@ -297,18 +297,33 @@ struct InProcessRetryRedactTests: ScopedSuite {
     }
 }
 
-/// `RetryPlan.masking(of:)` as a table: what an entry's kept `redact`, `--force` and
-/// `[paste]`'s `redact` make of how its values are masked.
-@Suite("RetryPlan.masking(of:): an entry's kept --redact, --force and the config")
+/// `RetryPlan.masking(of:)` and `masksText(of:)` as tables: what an entry's kept `redact`,
+/// `--redact` on the retry, `--force` and `[paste]`'s `redact` make of how its values and its
+/// text are masked.
+@Suite("RetryPlan.masking(of:): an entry's kept --redact, --redact now, --force and the config")
 struct RetryMaskingTableTests {
     struct Row: Sendable, CustomTestStringConvertible {
         var kept: Bool?
         var isForced: Bool
         var masksByDefault: Bool
         var expected: RunPlan.Masking?
+        /// `--redact` on the retry (never with `--force`: a usage error).
+        var isRequestedNow = false
         var testDescription: String {
-            "kept \(String(describing: kept)), forced \(isForced), [paste] \(masksByDefault)"
+            "kept \(String(describing: kept)), forced \(isForced), [paste] \(masksByDefault), now \(isRequestedNow)"
         }
+    }
+
+    /// A retry's plan with `--force` and `--redact` as given.
+    static func plan(isForced: Bool, isRequestedNow: Bool, masksByDefault: Bool = false) -> RetryPlan {
+        var plan = RetryPlan(
+            services: [], connection: ConnectionSettings(),
+            transfer: RunPlan.Transfer(
+                transport: TransportOptions(), isVerbose: false, showsProgress: false, retryPolicy: RetryPolicy()),
+            outboxPolicy: OutboxPolicy(maximumAttempts: 20), isDryRun: false, isForced: isForced)
+        plan.masksByDefault = masksByDefault
+        plan.isMaskingRequested = isRequestedNow
+        return plan
     }
 
     static let rows: [Row] = [
@@ -319,18 +334,34 @@ struct RetryMaskingTableTests {
         Row(kept: true, isForced: false, masksByDefault: false, expected: .init(isRequested: true, byDefault: false)),
         Row(kept: false, isForced: true, masksByDefault: true, expected: nil),
         Row(kept: true, isForced: true, masksByDefault: true, expected: .init(isRequested: true, byDefault: false)),
+        // `--retry --redact`: masked on every service, whatever the entry kept.
+        Row(
+            kept: nil, isForced: false, masksByDefault: false, expected: .init(isRequested: true, byDefault: false),
+            isRequestedNow: true),
+        Row(
+            kept: false, isForced: false, masksByDefault: true, expected: .init(isRequested: true, byDefault: true),
+            isRequestedNow: true),
     ]
 
     @Test("masking per entry", arguments: rows)
     func masking(_ row: Row) {
-        var plan = RetryPlan(
-            services: [], connection: ConnectionSettings(),
-            transfer: RunPlan.Transfer(
-                transport: TransportOptions(), isVerbose: false, showsProgress: false, retryPolicy: RetryPolicy()),
-            outboxPolicy: OutboxPolicy(maximumAttempts: 20), isDryRun: false, isForced: row.isForced)
-        plan.masksByDefault = row.masksByDefault
+        let plan = Self.plan(
+            isForced: row.isForced, isRequestedNow: row.isRequestedNow, masksByDefault: row.masksByDefault)
         var metadata = OutboxEntry.Metadata(service: "m", created: Date(timeIntervalSince1970: 0))
         metadata.isMaskingRequested = row.kept
         #expect(plan.masking(of: metadata) == row.expected)
+    }
+
+    @Test(
+        "the text is masked with --redact now or a kept redact, never under --force",
+        arguments: [
+            (nil, false, false, false), (false, false, false, false), (true, false, false, true),
+            (nil, false, true, true), (false, false, true, true), (true, true, false, false),
+            (false, true, false, false),
+        ] as [(Bool?, Bool, Bool, Bool)])
+    func masksText(_ kept: Bool?, _ isForced: Bool, _ isRequestedNow: Bool, _ expected: Bool) {
+        var metadata = OutboxEntry.Metadata(service: "m", created: Date(timeIntervalSince1970: 0))
+        metadata.isMaskingRequested = kept
+        #expect(Self.plan(isForced: isForced, isRequestedNow: isRequestedNow).masksText(of: metadata) == expected)
     }
 }

@@ -55,6 +55,34 @@ extension GuardStage {
         guard case .file(let path, _) = input.content else {
             throw RedactionError.cannotMask(source: input.label)
         }
+        let copy = try maskedCopy(ofFile: path, label: input.label, findings: findings, context: context)
+        if let claim = input.heldClaim {
+            // The raw text, held before the scan: the outbox keeps only the masked copy.
+            try? claim.discard()
+        }
+        var result = PasteInput(
+            content: .file(path: copy.path, size: copy.size), label: input.label, fileName: input.fileName)
+        result.type = input.type
+        result.isStandardInput = input.isStandardInput
+        result.isFromSelection = input.isFromSelection
+        result.masked = copy.masked
+        return result
+    }
+
+    /// A masked copy of the text in the file at `path`: written a chunk at a time to a file of
+    /// the run's own with no name (`Outbox.makeScratchFile`), then scanned again. For a text
+    /// too large for memory (`maskFile`) and for an outbox entry sent with `--redact`
+    /// (`RetryStage`), whose entry keeps its text as it was until the masked paste is made.
+    ///
+    /// - Parameter label: what messages call the text (`stdin`, a path, `outbox entry ID`).
+    /// - Returns: the copy, read by its descriptor (`/proc/self/fd/N`, open for the rest of the
+    ///   run, as a file whose name is not text is: `PasteInput.file`), its size, and what was
+    ///   masked.
+    /// - Throws: `RedactionError.stillFound` when the copy still holds what the guard finds;
+    ///   `InputError.unreadable` or a `StoreError` (the copy cannot be written).
+    static func maskedCopy(
+        ofFile path: String, label: String, findings: [SecretFinding], context: Context
+    ) throws -> (path: String, size: Int64, masked: [MaskedSecret]) {
         let scratch = try Outbox(context: context).makeScratchFile()
         let masked: [MaskedSecret]
         let size: Int64
@@ -70,25 +98,14 @@ extension GuardStage {
         } catch let error as StoreError {
             throw error
         } catch let error as Errno {
-            throw InputError.unreadable(path: input.label, reason: error.message)
+            throw InputError.unreadable(path: label, reason: error.message)
         }
-        // The copy is read by its descriptor (open for the rest of the run), as a file whose
-        // name is not text is (`PasteInput.file`).
         let copy = "/proc/self/fd/\(scratch.release())"
         guard let remaining = SecretGuard().scan(filePath: copy) else {
-            throw InputError.unreadable(path: input.label, reason: Errno.ioError.message)
+            throw InputError.unreadable(path: label, reason: Errno.ioError.message)
         }
-        guard remaining.isEmpty else { throw RedactionError.stillFound(remaining, source: input.label) }
-        if let claim = input.heldClaim {
-            // The raw text, held before the scan: the outbox keeps only the masked copy.
-            try? claim.discard()
-        }
-        var result = PasteInput(content: .file(path: copy, size: size), label: input.label, fileName: input.fileName)
-        result.type = input.type
-        result.isStandardInput = input.isStandardInput
-        result.isFromSelection = input.isFromSelection
-        result.masked = masked
-        return result
+        guard remaining.isEmpty else { throw RedactionError.stillFound(remaining, source: label) }
+        return (copy, size, masked)
     }
 
     /// A text the guard found clean: stdin held whole in its entry before the scan
@@ -109,12 +126,18 @@ extension GuardStage {
     /// The line stderr says of a masked input (nothing under `-q` or `--json`, whose object
     /// lists them): `masked 2 secrets in stdin: github-token at line 2, column 13, …`.
     static func maskedLine(_ input: PasteInput) -> String? {
-        let text = input.masked.filter { $0.field == nil }
+        maskedLine(input.masked, in: input.label)
+    }
+
+    /// The line stderr says of the secrets `masked` in the text called `label` (those in a
+    /// value it carries are said by the values' own line); nil when none was.
+    static func maskedLine(_ masked: [MaskedSecret], in label: String) -> String? {
+        let text = masked.filter { $0.field == nil }
         guard !text.isEmpty else { return nil }
         let count = text.count
         let shown = text.prefix(Self.maskedListed).map(\.description)
         let more = count > Self.maskedListed ? ", and \(count - Self.maskedListed) more" : ""
-        return "masked \(count == 1 ? "1 secret" : "\(count) secrets") in \(input.label): "
+        return "masked \(count == 1 ? "1 secret" : "\(count) secrets") in \(label): "
             + shown.joined(separator: ", ") + more
     }
 

@@ -39,6 +39,14 @@ struct PasteJob {
         /// What was masked in the paste: its text's and its title's as its metadata kept them
         /// (`OutboxEntry.Metadata.redacted`), with its service's fields as masked now.
         var masked: [MaskedSecret] = []
+        /// Where its text is read from: the claim's content (`OutboxClaim.contentDescriptorPath`),
+        /// or the masked copy `--redact` made of it (`RetryStage.job(for:)`), which a fallback
+        /// sends too.
+        var contentPath: String
+        /// The SHA-256 of what is sent, when it is not the entry's own (a masked copy): the
+        /// history records the paste's digest, so a later paste of the unmasked text is never
+        /// taken for a repeat of it.
+        var sentDigest: String?
     }
 
     /// What is sent.

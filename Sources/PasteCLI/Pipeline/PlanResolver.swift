@@ -322,6 +322,7 @@ struct PlanResolver {
             isDryRun: invocation.isDryRun, isForced: invocation.isForced, isAttended: isAttended)
         plan.guessesLanguage = configuration.settings.guessesLanguage
         plan.masksByDefault = configuration.settings.redacts
+        plan.isMaskingRequested = invocation.redacts
         return plan
     }
 

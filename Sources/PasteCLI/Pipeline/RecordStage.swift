@@ -84,9 +84,26 @@ struct RecordStage {
     /// one): its first line, unless the secret guard finds something in it (an entry sent
     /// with `--force` may hold a secret, and a preview must never keep one).
     static func preview(of claim: OutboxClaim) -> String? {
-        guard let start = try? claim.readContentPrefix(upTo: HistoryRecord.previewWindow),
-            let preview = HistoryRecord.preview(of: start),
-            SecretGuard().scan(Array(preview.utf8)).isEmpty
+        guard let start = try? claim.readContentPrefix(upTo: HistoryRecord.previewWindow) else { return nil }
+        return preview(ofStart: start)
+    }
+
+    /// The history preview of the masked copy `--redact` made of an entry's text and sent in
+    /// its place (`PasteJob.ClaimedEntry.contentPath`), as `preview(of:)` makes the entry's.
+    static func preview(ofFile path: String) -> String? {
+        let start: [UInt8]
+        do throws(Errno) {
+            let file = try FileDescriptor.open(path, .readOnly)
+            start = try file.read(atOffset: 0, upTo: HistoryRecord.previewWindow)
+        } catch {
+            return nil
+        }
+        return preview(ofStart: start)
+    }
+
+    /// The first line of `start`, unless the secret guard finds something in it.
+    private static func preview(ofStart start: [UInt8]) -> String? {
+        guard let preview = HistoryRecord.preview(of: start), SecretGuard().scan(Array(preview.utf8)).isEmpty
         else { return nil }
         return preview
     }
@@ -115,8 +132,14 @@ struct RecordStage {
                 ? input.bytes.flatMap { HistoryRecord.preview(of: $0) } : nil
         case .outbox(let claimed):
             size = claimed.size
-            digest = job.claim.map { $0.entry.metadata.sha256 ?? Self.digest(ofFile: $0.contentDescriptorPath) } ?? ""
-            preview = job.type.category == .text && keepsPreviews ? job.claim.flatMap(Self.preview(of:)) : nil
+            // (What `--redact` masked in it now was sent from a copy: its digest and first line.)
+            digest =
+                claimed.sentDigest
+                ?? job.claim.map { $0.entry.metadata.sha256 ?? Self.digest(ofFile: $0.contentDescriptorPath) } ?? ""
+            preview =
+                job.type.category == .text && keepsPreviews
+                ? (claimed.sentDigest == nil
+                    ? job.claim.flatMap(Self.preview(of:)) : Self.preview(ofFile: claimed.contentPath)) : nil
         }
         let outcome = answer.outcome
         // A living paste's record first: a run killed after this never makes it a second time.

@@ -89,7 +89,7 @@ struct EntrySender {
             context: stage.context, output: stage.output, masking: plan.masking(of: claim.entry.metadata),
             checksValues: !plan.isForced)
         return fallback.resend(job, response: response, options: entry.options, send: send) { build, route, options in
-            try RetryStage.request(for: claim, size: entry.size, build: &build, route: route, options: options)
+            try RetryStage.request(for: claim, content: entry, build: &build, route: route, options: options)
         }
     }
 

@@ -51,6 +51,13 @@ struct RetryStage {
             throw PasteFailure(LivingError.notMadeYet(name: metadata.living ?? "", createEntry: nil))
         }
         do { size = try claim.contentSize() } catch { throw PasteFailure(error) }
+        // `--redact` now: the entry keeps that masking was asked for it, so a later `--retry`
+        // (cron's, after this one failed) masks it too (`RetryPlan.masksText(of:)`).
+        if plan.isMaskingRequested && metadata.isMaskingRequested != true {
+            var asked = metadata
+            asked.isMaskingRequested = true
+            do { try claim.describe(asked) } catch { throw PasteFailure(error) }
+        }
         var options = Self.options(of: metadata, guessesLanguage: plan.guessesLanguage)
         // The values that go with it (the title, the language, its service's literal fields)
         // masked before the build carries them, where the run that wrote it would have.
@@ -60,9 +67,20 @@ struct RetryStage {
         }
         // An image or a binary file was kept byte-exact with its type: it goes again as a file.
         let type = Self.mediaType(metadata.contentType)
+        // Its text, masked where masking was asked for it: sent from a masked copy, the entry
+        // keeping its text as it was until the masked paste is made.
+        var content = PasteJob.ClaimedEntry(size: size, options: options, contentPath: claim.contentDescriptorPath)
+        let isScanned = plan.masksText(of: metadata) && Self.isText(metadata.contentType)
+        if isScanned {
+            do { content = try masked(claim, content) } catch let error as PasteError {
+                throw PasteFailure(error)
+            } catch {
+                throw PasteFailure(InputError.unreadable(path: Self.name(of: claim), reason: "\(error)"))
+            }
+        }
         var build = BuildStage(service: service, context: context)
         var request = try build.build(
-            outboxContent: claim.contentDescriptorPath, size: size, options: options, fileName: metadata.fileName,
+            outboxContent: content.contentPath, size: content.size, options: options, fileName: metadata.fileName,
             type: type, name: Self.name(of: claim))
         do {
             let (connection, warning) = try PlanResolver.connection(
@@ -72,19 +90,47 @@ struct RetryStage {
         } catch {
             throw PasteFailure(error)
         }
-        do { try verify(claim) } catch { throw PasteFailure(error) }
-        do { try check(claim) } catch { throw PasteFailure(error) }
+        // (A text masked above was verified and scanned already.)
+        if !isScanned {
+            do { try verify(claim) } catch { throw PasteFailure(error) }
+            do { try check(claim) } catch { throw PasteFailure(error) }
+        }
+        if let line = GuardStage.maskedLine(content.masked, in: Self.name(of: claim)) { output.note(line) }
         if let line = GuardStage.maskedLine(values) { output.note(line) }
         // As a fresh text's: its values are checked for its service (`--force` sends them as
         // they are, as it does a fresh text's).
         if !plan.isForced {
             do { try GuardStage.checkValues(options, services: [service]) } catch { throw PasteFailure(error) }
         }
-        let masked = PasteJob.ClaimedEntry.recordedMasks(of: metadata) + values.carried(to: service.name)
+        content.options = options
+        content.masked =
+            PasteJob.ClaimedEntry.recordedMasks(of: metadata) + content.masked + values.carried(to: service.name)
         return PasteJob(
             request: request, service: service, title: options.title, fileName: metadata.fileName, type: type,
-            source: .outbox(PasteJob.ClaimedEntry(size: size, options: options, masked: masked)),
-            optionsKey: options.repeatKey, digest: metadata.sha256, claim: claim, repeatLock: livingLock)
+            source: .outbox(content), optionsKey: options.repeatKey, digest: content.sentDigest ?? metadata.sha256,
+            claim: claim, repeatLock: livingLock)
+    }
+
+    /// An entry's text with what the guard finds in it masked (`RetryPlan.masksText(of:)`):
+    /// verified against its digest, scanned, and when anything is found, `content` made to read
+    /// from a masked copy (`GuardStage.maskedCopy`), with its size, its digest and what was
+    /// masked (`content.masked`, this text's only). Unchanged when nothing is found.
+    ///
+    /// - Throws: `ContentChanged` (held); `RedactionError.stillFound` when the copy still holds
+    ///   what the guard finds (held, as the guard's refusals are); `InputError` or `StoreError`
+    ///   when the copy cannot be made.
+    private func masked(_ claim: OutboxClaim, _ content: PasteJob.ClaimedEntry) throws -> PasteJob.ClaimedEntry {
+        try verify(claim)
+        let findings = SecretGuard().scan(filePath: claim.contentDescriptorPath) ?? []
+        guard !findings.isEmpty else { return content }
+        let copy = try GuardStage.maskedCopy(
+            ofFile: claim.contentDescriptorPath, label: Self.name(of: claim), findings: findings, context: context)
+        var masked = content
+        masked.contentPath = copy.path
+        masked.size = copy.size
+        masked.masked = copy.masked
+        masked.sentDigest = RecordStage.digest(ofFile: copy.path)
+        return masked
     }
 
     /// How what the run says names an entry's text (`ContentChecks.contentName`): as its other
@@ -111,14 +157,16 @@ struct RetryStage {
         return (try? FallbackStage.chain(from: job.service, among: plan.services)) ?? []
     }
 
-    /// The request for an entry's content to another service (a fallback), as `job(for:)` builds it.
+    /// The request for an entry's content (its text as `job(for:)` sends it: masked there, the
+    /// masked copy) to another service (a fallback), as `job(for:)` builds it.
     static func request(
-        for claim: OutboxClaim, size: Int64, build: inout BuildStage, route: RunPlan.Route, options: PasteOptions
+        for claim: OutboxClaim, content: PasteJob.ClaimedEntry, build: inout BuildStage, route: RunPlan.Route,
+        options: PasteOptions
     ) throws -> UploadRequest {
         let metadata = claim.entry.metadata
         let type = mediaType(metadata.contentType)
         var request = try build.build(
-            outboxContent: claim.contentDescriptorPath, size: size, options: options, fileName: metadata.fileName,
+            outboxContent: content.contentPath, size: content.size, options: options, fileName: metadata.fileName,
             type: type, name: name(of: claim))
         request.connection = route.connection
         return request
