@@ -117,6 +117,28 @@ struct InProcessRetryRedactTests: ScopedSuite {
         #expect(json.out.contains("\"service\":\"b\""), "\(json.out)")
     }
 
+    @Test("--retry --redact on an entry kept with --force: the masked copy goes to its service and on to a fallback")
+    func retryRedactFallsBack() throws {
+        let text = "deploy with \(Self.token)\n"
+        let masked = "deploy with [redacted: github-token]\n"
+        let id = try leaveEntry(["--force"], text: text)
+        try harness.writeConfig(config(b: Self.field))
+        let retry = try attended.run(["--retry", "--redact"], answers: [.refused(), .created("https://b.test/p/4")])
+        #expect(retry.status == 0, "\(retry.err)")
+        #expect(retry.out == "https://b.test/p/4\n")
+        #expect(
+            retry.err
+                == "paste: masked 1 secret in outbox entry \(id): github-token at line 1, column 13\n"
+                + Self.maskedLine + Self.fellBack)
+        #expect(retry.requests.map(\.text) == [masked, masked])
+        #expect(retry.requests.last?.fields["note"] == Self.maskedNote)
+        let record = try #require(try harness.history().first)
+        let redacted = try #require(record["redacted"] as? [[String: Any]])
+        #expect(redacted.map { $0["field"] as? String } == [nil, "field note"])
+        #expect(try harness.outboxEntries().isEmpty)
+        #expect(!stateHoldsToken())
+    }
+
     @Test("retry to a fallback that does not mask: its field is refused, the entry waits for its own service (75)")
     func fallbackFieldRefused() throws {
         let id = try leaveEntry()
