@@ -62,6 +62,10 @@ public struct SecretScanner: Sendable {
     public private(set) var lineBase: Int?
     /// Whether lines are being counted (from `lineBase`).
     var countsLines: Bool { lineBase != nil }
+    /// Whether lines are never counted, not even from the first finding on: every finding is
+    /// on line 1, column 1 until the caller places it by its offset (a regular file, whose line
+    /// feeds another thread counts beside the scan: `SecretGuard.scan(filePath:)`).
+    var defersLines = false
     /// Findings that a trigger not yet looked at could still replace (one it overlaps).
     var pending: [PendingFinding] = []
     var isFinished = false
@@ -197,7 +201,7 @@ public struct SecretScanner: Sendable {
         found.sort { $0.start < $1.start }
         if !found.isEmpty { startCountingLines() }
         for match in found {
-            countLines(to: match.start, chunk: chunk, chunkStart: chunkStart)
+            if countsLines { countLines(to: match.start, chunk: chunk, chunkStart: chunkStart) }
             add(PendingFinding(match: match, line: lines.line, column: lines.column))
         }
         if countsLines {
@@ -226,7 +230,9 @@ public struct SecretScanner: Sendable {
         found.sort { $0.start < $1.start }
         if !found.isEmpty { startCountingLines() }
         for match in found {
-            lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+            if countsLines {
+                lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+            }
             add(PendingFinding(match: match, line: lines.line, column: lines.column))
         }
         if countsLines {
@@ -255,7 +261,9 @@ public struct SecretScanner: Sendable {
             found.sort { $0.start < $1.start }
             if !found.isEmpty { startCountingLines() }
             for match in found {
-                lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+                if countsLines {
+                    lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+                }
                 add(PendingFinding(match: match, line: lines.line, column: lines.column))
             }
         }
@@ -267,7 +275,7 @@ public struct SecretScanner: Sendable {
     /// the kept tail, the earliest byte still held (a match starts no earlier: checks look at
     /// most `lookbehind` bytes back, and the tail keeps more).
     mutating func startCountingLines() {
-        guard lineBase == nil else { return }
+        guard lineBase == nil, !defersLines else { return }
         lineBase = tailStart
         lines = SecretLineCounter(position: tailStart)
     }
