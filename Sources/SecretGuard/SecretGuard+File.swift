@@ -16,8 +16,16 @@ extension SecretGuard {
     static let fileChunkBytes = 256 << 10
 
     /// The blocks of a file's line-feed index (`LineFeeds.FileIndex`): a finding is placed from
-    /// its block's count and the bytes of the block before it (read again: at most this much).
+    /// its block's count and the bytes of the block before it (read again: at most a block).
     static let lineBlockBytes = 16 << 10
+
+    /// The blocks of the line-feed index of a file of `size` bytes: `lineBlockBytes`, or larger
+    /// for a file of more than 256 MiB, so that the index stays at 16,384 blocks (256 KiB).
+    static func lineBlockBytes(forFileOf size: Int) -> Int {
+        var bytes = lineBlockBytes
+        while bytes << 14 < size { bytes <<= 1 }
+        return bytes
+    }
 
     /// From what size on a regular file's line feeds are counted on a thread of their own, beside
     /// the scan, once the scan has found something: below it, after the scan, on this thread (a
@@ -59,7 +67,9 @@ extension SecretGuard {
         let isRegular = status?.kind == .regular
         var scanner = makeScanner(countingLines: !isRegular)
         scanner.defersLines = isRegular
-        let startsThread = isRegular && Int(status?.size ?? 0) >= threshold
+        let size = Int(status?.size ?? 0)
+        let startsThread = isRegular && size >= threshold
+        let blockBytes = Self.lineBlockBytes(forFileOf: size)
         var counting: LineFeedCounting?
         let descriptor = file.rawValue
         do {
@@ -68,7 +78,7 @@ extension SecretGuard {
                 if let counting {
                     counting.scanned(scanner.bytesScanned)
                 } else if startsThread, scanner.hasFindings {
-                    counting = LineFeedCounting(descriptor: descriptor, blockBytes: Self.lineBlockBytes)
+                    counting = LineFeedCounting(descriptor: descriptor, blockBytes: blockBytes)
                     counting?.scanned(scanner.bytesScanned)
                 }
             }
@@ -82,10 +92,10 @@ extension SecretGuard {
             return found
         }
         // Only the blocks before the last finding's are needed.
-        let needed = farthest / Self.lineBlockBytes * Self.lineBlockBytes
+        let needed = farthest / blockBytes * blockBytes
         let index =
             counting?.finish(upTo: needed)
-            ?? LineFeeds.index(ofFileDescriptor: file.rawValue, blockBytes: Self.lineBlockBytes) { (needed, true) }
+            ?? LineFeeds.index(ofFileDescriptor: file.rawValue, blockBytes: blockBytes) { (needed, true) }
         return Self.place(found, in: file, index: index)
     }
 

@@ -170,6 +170,14 @@ struct SecretGuardFileTests: ScopedSuite {
         #expect(try #require(SecretGuard().scan(filePath: path)) == whole)
     }
 
+    @Test("a file's line-feed index keeps to 16,384 blocks: 16 KiB ones up to 256 MiB, larger past it")
+    func lineBlockSizes() {
+        #expect(SecretGuard.lineBlockBytes(forFileOf: 0) == 16 << 10)
+        #expect(SecretGuard.lineBlockBytes(forFileOf: 256 << 20) == 16 << 10)
+        #expect(SecretGuard.lineBlockBytes(forFileOf: (256 << 20) + 1) == 32 << 10)
+        #expect(SecretGuard.lineBlockBytes(forFileOf: 10 << 30) == 1 << 20)
+    }
+
     @Test("the line-feed index of a file counts each block's line feeds and finds its last, however far it is let read")
     func lineFeedIndex() throws {
         var text = Array(String(repeating: "a\nbb\r\nccc é\n", count: 3_000).utf8)
