@@ -54,11 +54,11 @@ public struct SecretScanner: Sendable {
     var lines = SecretLineCounter()
     /// Where lines and columns are counted from, as the text goes by: 0 for a stream's scanner,
     /// which counts them all the way. A scanner of text that is still at hand at the end (a
-    /// file, a clipboard read) counts nothing until its first finding, and from then on counts
+    /// clipboard read, a teed stream) counts nothing until its first finding, and from then on counts
     /// from the start of what it still holds (the kept tail): its findings' lines and columns
     /// are from this offset, and the caller places them over the text before it
     /// (`SecretLinePlacer`). A text with no finding, nearly every paste, is never counted; nil
-    /// while nothing was found.
+    /// while nothing was found, and always for a scanner that `defersLines` (a regular file).
     public private(set) var lineBase: Int?
     /// Whether lines are being counted (from `lineBase`).
     var countsLines: Bool { lineBase != nil }
