@@ -18,7 +18,7 @@ import SystemInterop
 /// core had written; docs/performance.md, issue 44).
 ///
 /// A stream whose copy is at hand once it was refused (teed into its outbox entry: `copyPath`)
-/// has its lines counted only from the first finding on, as a file's are (`SecretGuard.scan(filePath:)`):
+/// has its lines counted only from the first finding on, as a large clipboard's are (`SecretLinePlacer`):
 /// the refusal's line is relative to where counting began until it is settled (`settle(_:)`,
 /// after the transfer, the tee flushed), which counts the line feeds of the copy before that
 /// place. A stream that is not teed counts its lines as it goes.

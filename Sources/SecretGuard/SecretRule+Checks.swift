@@ -362,10 +362,12 @@ extension SecretRule {
     /// ignored. Keys of five letters or fewer (`pass`, `token`) must be a word of their own in
     /// it (`DB_PASS`, `authToken`, not `bypass`). Of keys as long, the first listed.
     static func matchingKey(_ keys: KeyList, in text: Span<UInt8>, _ start: Int, _ end: Int) -> Int {
-        let bytes = keys.bytes.span
-        let ends = keys.ends.span
-        let tails = keys.tails.span
-        let tailMasks = keys.tailMasks.span
+        // (Held here: a span of a class's array may not outlive the access.)
+        let (bytesHeld, endsHeld, tailsHeld, tailMasksHeld) = (keys.bytes, keys.ends, keys.tails, keys.tailMasks)
+        let bytes = bytesHeld.span
+        let ends = endsHeld.span
+        let tails = tailsHeld.span
+        let tailMasks = tailMasksHeld.span
         // The key's last eight letters and digits, lower case, last first (as `KeyList.tails`;
         // zeros past the first): eight of a name's bytes tested at once before one by one.
         var textTail: UInt64 = 0

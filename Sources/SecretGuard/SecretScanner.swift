@@ -54,14 +54,18 @@ public struct SecretScanner: Sendable {
     var lines = SecretLineCounter()
     /// Where lines and columns are counted from, as the text goes by: 0 for a stream's scanner,
     /// which counts them all the way. A scanner of text that is still at hand at the end (a
-    /// file, a clipboard read) counts nothing until its first finding, and from then on counts
+    /// clipboard read, a teed stream) counts nothing until its first finding, and from then on counts
     /// from the start of what it still holds (the kept tail): its findings' lines and columns
     /// are from this offset, and the caller places them over the text before it
     /// (`SecretLinePlacer`). A text with no finding, nearly every paste, is never counted; nil
-    /// while nothing was found.
+    /// while nothing was found, and always for a scanner that `defersLines` (a regular file).
     public private(set) var lineBase: Int?
     /// Whether lines are being counted (from `lineBase`).
     var countsLines: Bool { lineBase != nil }
+    /// Whether lines are never counted, not even from the first finding on: every finding is
+    /// on line 1, column 1 until the caller places it by its offset (a regular file, whose line
+    /// feeds another thread counts beside the scan: `SecretGuard.scan(filePath:)`).
+    var defersLines = false
     /// Findings that a trigger not yet looked at could still replace (one it overlaps).
     var pending: [PendingFinding] = []
     var isFinished = false
@@ -197,7 +201,7 @@ public struct SecretScanner: Sendable {
         found.sort { $0.start < $1.start }
         if !found.isEmpty { startCountingLines() }
         for match in found {
-            countLines(to: match.start, chunk: chunk, chunkStart: chunkStart)
+            if countsLines { countLines(to: match.start, chunk: chunk, chunkStart: chunkStart) }
             add(PendingFinding(match: match, line: lines.line, column: lines.column))
         }
         if countsLines {
@@ -226,7 +230,9 @@ public struct SecretScanner: Sendable {
         found.sort { $0.start < $1.start }
         if !found.isEmpty { startCountingLines() }
         for match in found {
-            lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+            if countsLines {
+                lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+            }
             add(PendingFinding(match: match, line: lines.line, column: lines.column))
         }
         if countsLines {
@@ -255,7 +261,9 @@ public struct SecretScanner: Sendable {
             found.sort { $0.start < $1.start }
             if !found.isEmpty { startCountingLines() }
             for match in found {
-                lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+                if countsLines {
+                    lines.advance(over: text.span, from: lines.position - tailStart, to: match.start - tailStart)
+                }
                 add(PendingFinding(match: match, line: lines.line, column: lines.column))
             }
         }
@@ -267,7 +275,7 @@ public struct SecretScanner: Sendable {
     /// the kept tail, the earliest byte still held (a match starts no earlier: checks look at
     /// most `lookbehind` bytes back, and the tail keeps more).
     mutating func startCountingLines() {
-        guard lineBase == nil else { return }
+        guard lineBase == nil, !defersLines else { return }
         lineBase = tailStart
         lines = SecretLineCounter(position: tailStart)
     }
@@ -319,6 +327,10 @@ public struct SecretScanner: Sendable {
         var batch = CandidateBatch()
         var position = from
         var nul: Int?
+        // The rows and their decodings, fetched once a call, at the first candidate that reaches
+        // a row (`look`).
+        var rules: [SecretRule] = []
+        var decodings: [SecretDecoding?] = []
         while position < end {
             if watchingNUL && nul == nil {
                 (position, nul) = prefilter.search.findWatchingNUL(in: text, from: position, to: end, into: &batch)
@@ -331,7 +343,7 @@ public struct SecretScanner: Sendable {
                 }
                 look(
                     group: batch.group(index), at: batch.position(index), in: text, base: base, prefilter: prefilter,
-                    decoding: decoding, into: &found, progress: &progress)
+                    decoding: decoding, rules: &rules, decodings: &decodings, into: &found, progress: &progress)
             }
         }
         if decoding { resume(before: end, in: text, base: base, into: &found, progress: &progress) }
@@ -375,7 +387,8 @@ public struct SecretScanner: Sendable {
     /// Runs the checks of the triggers in `group`, whose pair starts at `position`.
     static func look(
         group: Int, at position: Int, in text: Span<UInt8>, base: Int, prefilter: SecretPrefilter, decoding: Bool,
-        into found: inout [SecretMatch], progress: inout SecretDecodingProgress
+        rules: inout [SecretRule], decodings: inout [SecretDecoding?], into found: inout [SecretMatch],
+        progress: inout SecretDecodingProgress
     ) {
         // (The search tested the byte after the pair and found some member's first eight bytes,
         // its shape and, for a row that wants it, that it starts a word; which member, and the
@@ -383,11 +396,11 @@ public struct SecretScanner: Sendable {
         // The key rows' quick test, asked once for the members with the same literal (`key` in
         // two rows): the last literal's bounds and its verdict.
         var askedKey = (start: -1, end: -1, mayAssign: false)
-        // The rows and their decodings, fetched once, at the first member that reaches its row
-        // (the built-in table's are made then, not at start-up): PERF(guard-text), each was a
-        // computed property's array, retained and released for every member.
-        var rules: [SecretRule] = []
-        var decodings: [SecretDecoding?] = []
+        // The rows and their decodings (`rules`, `decodings`: the caller's, empty until then),
+        // fetched at the first member that reaches its row (the built-in table's are made then,
+        // not at start-up): PERF(guard-text), each was a computed property's array, retained
+        // and released for every member, and then for every candidate (53 thousand pairs per
+        // 64 MiB of the bench's source code).
         for member in prefilter.memberStarts[group]..<prefilter.memberStarts[group + 1] {
             let entry = prefilter.entries[prefilter.members[member]]
             let start = position - entry.pairOffset
