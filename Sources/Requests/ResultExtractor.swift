@@ -265,11 +265,12 @@ public enum ResultExtractor {
         guard let schemeEnd = base.firstRange(of: "://") else { return target == base }
         let afterScheme = base[schemeEnd.upperBound...]
         let root = String(base[..<(afterScheme.firstIndex(of: "/") ?? base.endIndex)])
-        var forms: Set<String> = [base, root]
+        // An array: four short strings are compared faster than they are hashed.
+        var forms = [base, root]
         if let slash = base.lastIndex(of: "/"), slash > schemeEnd.upperBound {
             let parent = String(base[..<slash])
-            forms.insert(parent)
-            forms.insert(parent + "/new")
+            forms.append(parent)
+            forms.append(parent + "/new")
         }
         return forms.contains(target)
     }

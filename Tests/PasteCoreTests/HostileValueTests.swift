@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PasteCore
+@testable import PasteErrors
 
 @Suite("Values shown on a terminal, URLs from servers, numeric ranges")
 struct HostileValueTests {
@@ -95,6 +96,51 @@ struct HostileValueTests {
         ] {
             #expect(Sanitizer.validateURL(url) == .success(url))
         }
+    }
+
+    @Test(
+        "the plain-URL pass accepts only what every check accepts, and gives the same URL",
+        arguments: [
+            "https://paste.example/abc", "http://127.0.0.1:8080/pastes/12", "HTTP://X.TEST/A", "hTTpS://x.test",
+            " https://x.test/a\n", "\thttps://x.test/a \n\n", "https://x.test/a\r\n", "https://x.test/a\r",
+            "\r\nhttps://x.test/a", "https://x.test/p/a@b?mail=a@b#c@d", "http://a@b/", "http://a/@b",
+            "https://x.test\\@evil.example/", "http://x?y@z", "http://x#@z", "http:/x.test/", "http:x.test",
+            "http://", "http:///x", "http://\\x", "http://?x", "http://#x", "https:", "ftp://x.test/",
+            "javascript://x.test/%0aalert(1)", "https://x.test/\"", "https://x.test/<a>", "https://x.test/`",
+            "https://x.test/a b", "https://x.test/\u{7F}", "https://x.test/\u{1}", "httpss://x.test/",
+            ":https://x.test", "https//x.test", "https://x.test:8080",
+            "https://" + String(repeating: "a", count: 2_041),
+            "https://" + String(repeating: "a", count: 2_040), "https://bücher.example/x", "https://x.test/ü",
+        ])
+    func plainURLAgrees(_ url: String) {
+        if let plain = Sanitizer.plainHTTPURL(url) {
+            #expect(Sanitizer.checkedURL(url) == .success(plain))
+        }
+        #expect(Sanitizer.validateURL(url) == Sanitizer.checkedURL(url))
+    }
+
+    @Test(
+        "JSON escaping: text with nothing to escape is itself; quotes, backslashes and controls are escaped",
+        arguments: [
+            ("https://x.test/a?b=c#d", "https://x.test/a?b=c#d"), ("bücher ☃ \u{7F}", "bücher ☃ \u{7F}"), ("", ""),
+            ("a\"b", "a\\\"b"), ("a\\b", "a\\\\b"), ("é\n", "é\\n"), ("\u{1}\u{1F}", "\\u0001\\u001f"),
+            ("tab\there", "tab\\there"), ("\r\n", "\\r\\n"),
+        ])
+    func jsonEscape(_ text: String, _ escaped: String) {
+        #expect(JSONText.escape(text) == escaped)
+        let input = Array(text.utf8)
+        var bytes: [UInt8] = []
+        JSONText.appendEscaped(input.span, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == escaped)
+    }
+
+    @Test("the plain-URL pass takes the ordinary answers")
+    func plainURLTaken() {
+        #expect(Sanitizer.plainHTTPURL("http://127.0.0.1:8080/pastes/12\n") == "http://127.0.0.1:8080/pastes/12")
+        #expect(Sanitizer.plainHTTPURL("https://dpaste.com/ABCDEFGHJ") == "https://dpaste.com/ABCDEFGHJ")
+        #expect(Sanitizer.plainHTTPURL("https://x.test/p?q=a@b") == "https://x.test/p?q=a@b")
+        #expect(Sanitizer.plainHTTPURL("https://a@x.test/") == nil)
+        #expect(Sanitizer.plainHTTPURL("https://x.test/\u{200B}") == nil)
     }
 
     @Test("each URL problem reads as one line naming the character")

@@ -73,6 +73,35 @@ struct TemplateTests {
         }
     }
 
+    @Test(
+        "a built-in's value, parsed when first read, is what parsing it at once gives; a bad one is literal",
+        arguments: [
+            #"{"files": {"{filename}": {"content": "{content}"}}}"#, "https://x.test/{title:untitled}", "plain",
+            "{a {b}", "${env:HOME", "{nosuchhole}", "{{content}} {content:{title}}", "",
+        ])
+    func builtInValueParsedLater(_ raw: String) {
+        let later = ConfigValue(raw)
+        let copy = later
+        let expected = (try? Template(configText: raw, use: .request)) ?? Template(literal: raw)
+        #expect(later.template == expected)
+        #expect(copy.template == expected)
+        var changed = later
+        changed.template = Template(literal: "other")
+        #expect(changed.template == Template(literal: "other"))
+        #expect(later.template == expected)
+    }
+
+    @Test("every built-in service's values parse as templates (none falls back to literal text by mistake)")
+    func builtInValuesParse() {
+        for profile in BuiltInServices.all {
+            for value in profile.requestTemplates {
+                #expect(throws: Never.self, "\(profile.name): \(value.raw)") {
+                    try Template(configText: value.raw, use: .request)
+                }
+            }
+        }
+    }
+
     @Test("the config spelling prints back to the same parts")
     func roundTrip() throws {
         for text in [

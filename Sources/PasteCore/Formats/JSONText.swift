@@ -3,7 +3,14 @@ import FoundationEssentials
 /// JSON string escaping and a small JSON value, without Foundation's serialization.
 public enum JSONText {
     /// The text as the inside of a JSON string (no surrounding quotes), per RFC 8259 §7.
+    ///
+    /// PERF(hotkey): text with nothing to escape (a URL, a digest, a service name, most
+    /// previews) is returned as it is after one pass over its UTF-8 bytes; the scalar loop below
+    /// was 117,000 instructions for the seven strings of one history line (callgrind).
     public static func escape(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return text
+        }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {

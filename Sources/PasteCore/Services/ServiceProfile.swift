@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How the request body is shaped for a service.
 public enum RequestFormat: String, Sendable, CaseIterable {
     /// `multipart/form-data` (the classic pastie API, 0x0.st).
@@ -24,7 +26,17 @@ public struct ConfigValue: Sendable, Equatable {
     /// The text as written, after unquoting.
     public var raw: String
     /// The text parsed: placeholders, references and (in results) answer values.
-    public var template: Template
+    public var template: Template {
+        get {
+            switch parsed {
+            case .done(let template): template
+            case .later(let later): later.template
+            }
+        }
+        set { parsed = .done(newValue) }
+    }
+    /// `template`, or what makes it when first read (`init(_:origin:)`).
+    private var parsed: Parsed
     /// Where it was written (`nil` for built-ins).
     public var origin: (path: String, line: Int)?
     /// The config key it was written at (`header`, `proxy`), for messages; nil when not from a
@@ -33,9 +45,13 @@ public struct ConfigValue: Sendable, Equatable {
 
     /// Makes a value; built-ins have no origin. Text that is not a valid template is taken
     /// literally: values read from a file go through `init(parsing:use:origin:)`, which checks.
+    ///
+    /// PERF(hotkey): the text is parsed when `template` is first read, not here. The built-in
+    /// services are made this way on every start, and their JSON bodies' templates were
+    /// 450,000 instructions to parse (callgrind), for services a run mostly never uses.
     public init(_ raw: String, origin: (path: String, line: Int)? = nil) {
         self.raw = raw
-        self.template = (try? Template(configText: raw, use: .request)) ?? Template(literal: raw)
+        self.parsed = .later(LaterTemplate(raw))
         self.origin = origin
     }
 
@@ -44,7 +60,7 @@ public struct ConfigValue: Sendable, Equatable {
         throws(TemplateProblem)
     {
         self.raw = raw
-        self.template = try Template(configText: raw, use: use)
+        self.parsed = .done(try Template(configText: raw, use: use))
         self.origin = origin
     }
 
@@ -52,12 +68,37 @@ public struct ConfigValue: Sendable, Equatable {
     /// has one.
     public init(template: Template, origin: (path: String, line: Int)?) {
         self.raw = (try? template.configText()) ?? ""
-        self.template = template
+        self.parsed = .done(template)
         self.origin = origin
     }
 
     /// Whether the value reads a secret through `${env:…}`, `${file:…}` or `${cmd:…}`.
     public var hasReference: Bool { template.hasReference }
+
+    /// A template parsed already, or one parsed when first read.
+    private enum Parsed: Sendable {
+        case done(Template)
+        case later(LaterTemplate)
+    }
+
+    /// A value's text, parsed the first time its template is read and kept (copies of the
+    /// value share it: the text it parses never changes). Text that is not a valid template is
+    /// taken literally, as `init(_:origin:)` always took it.
+    private final class LaterTemplate: Sendable {
+        private let raw: String
+        private let made = Mutex<Template?>(nil)
+
+        init(_ raw: String) { self.raw = raw }
+
+        var template: Template {
+            made.withLock { made in
+                if let made { return made }
+                let template = (try? Template(configText: raw, use: .request)) ?? Template(literal: raw)
+                made = template
+                return template
+            }
+        }
+    }
 
     public static func == (lhs: ConfigValue, rhs: ConfigValue) -> Bool {
         lhs.raw == rhs.raw && lhs.template == rhs.template && lhs.origin?.path == rhs.origin?.path
