@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -30,8 +29,6 @@ enum {
 
 struct cwayland_wire {
     int socket;
-    /// Whether reads peek (`cwayland_wire_set_peeking`).
-    int is_peeking;
     /// Read bytes: [in_head, in_tail) is not yet handled.
     size_t in_head, in_tail;
     /// Received descriptors, a ring: in_descriptor_count of them from in_descriptor_head.
@@ -75,7 +72,6 @@ struct cwayland_wire *cwayland_wire_adopt(int socket_fd) {
         return NULL;
     }
     wire->socket = socket_fd;
-    wire->is_peeking = 0;
     wire->in_head = wire->in_tail = 0;
     wire->in_descriptor_head = wire->in_descriptor_count = 0;
     wire->out_length = wire->out_descriptor_count = 0;
@@ -200,8 +196,7 @@ int cwayland_wire_flush(struct cwayland_wire *wire) {
 
 // MARK: - Events
 
-/// One recvmsg into the read buffer with `flags`, its descriptors queued (see cwayland_wire_read).
-static int receive(struct cwayland_wire *wire, int flags) {
+int cwayland_wire_read(struct cwayland_wire *wire) {
     if (wire->in_head > 0) {
         memmove(wire->in, wire->in + wire->in_head, wire->in_tail - wire->in_head);
         wire->in_tail -= wire->in_head;
@@ -221,8 +216,8 @@ static int receive(struct cwayland_wire *wire, int flags) {
         .msg_iov = &space, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes};
     ssize_t count;
     do {
-        count = recvmsg(wire->socket, &message, flags | MSG_CMSG_CLOEXEC);
-    } while (count < 0 && errno == EINTR && (flags & MSG_PEEK) == 0);
+        count = recvmsg(wire->socket, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    } while (count < 0 && errno == EINTR);
     if (count < 0) return -1;
     int lost = (message.msg_flags & MSG_CTRUNC) != 0;
     for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
@@ -248,31 +243,6 @@ static int receive(struct cwayland_wire *wire, int flags) {
         return -1;
     }
     return (int)count;
-}
-
-int cwayland_wire_read(struct cwayland_wire *wire) { return receive(wire, MSG_DONTWAIT); }
-
-int cwayland_wire_set_peeking(struct cwayland_wire *wire, int on) {
-    int offset = on ? 0 : -1;
-    if (setsockopt(wire->socket, SOL_SOCKET, SO_PEEK_OFF, &offset, sizeof offset) != 0) return -1;
-    wire->is_peeking = on;
-    return 0;
-}
-
-int cwayland_wire_peek(struct cwayland_wire *wire, int64_t timeout_us) {
-    if (!wire->is_peeking) {
-        errno = EINVAL;
-        return -1;
-    }
-    // A blocking peek waits for bytes past the peek offset (unix_stream_read_generic), which
-    // poll cannot: the receive timeout bounds it. The child that reads after us reads without
-    // blocking, so the timeout left on the socket does not touch it.
-    struct timeval timeout = {.tv_sec = (time_t)(timeout_us / 1000000), .tv_usec = (suseconds_t)(timeout_us % 1000000)};
-    if (timeout.tv_sec == 0 && timeout.tv_usec == 0) timeout.tv_usec = 1;
-    if (setsockopt(wire->socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout) != 0) return -1;
-    int count = receive(wire, MSG_PEEK);
-    if (count < 0 && errno == EWOULDBLOCK) errno = EAGAIN;
-    return count;
 }
 
 int cwayland_wire_next(struct cwayland_wire *wire, struct cwayland_wire_message *message) {

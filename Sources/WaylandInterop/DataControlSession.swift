@@ -49,10 +49,6 @@ public final class DataControlSession {
     private var source: UInt32?
     /// The MIME types offered on `source` so far.
     private var sourceTypes: [String] = []
-    /// The sync sent with `set_selection` (`requestSelection`), not waited for yet.
-    private var selectionSync: PendingSync?
-    /// Whether reads peek (`shareForConfirmation`).
-    private var isPeeking = false
     private var sourceData: ((String) -> [UInt8]?)?
     private var isCancelled = false
     /// How long a reader may stall while we write to it.
@@ -293,7 +289,7 @@ public final class DataControlSession {
     /// Makes the source and offers `mimeTypes`, without setting it as a selection: sent now (if
     /// the socket takes it), so the compositor handles it while the caller waits for something
     /// else (the hotkey's upload), and after that only `set_selection` and its round trip are
-    /// left (`setSelection`, `requestSelection`). Until then nothing on the seat changes:
+    /// left (`setSelection`). Until then nothing on the seat changes:
     /// released unset, the source goes with the session.
     ///
     /// - Parameter mimeTypes: the types offered first; `setSelection`'s must begin with them.
@@ -324,7 +320,7 @@ public final class DataControlSession {
 
     /// Makes a source offering `mimeTypes` (or offers the rest on the one `prepareSource`
     /// made), sets it as `selection`, and confirms it with a round trip: no `cancelled` by then
-    /// means the seat's selection is ours (`requestSelection`, then `confirmSelection`).
+    /// means the seat's selection is ours.
     ///
     /// - Parameters:
     ///   - data: the bytes to send for a MIME type a reader asks for (nil: none, the reader
@@ -337,67 +333,15 @@ public final class DataControlSession {
         _ selection: SeatSelection, offering mimeTypes: [String], writeTimeout: Duration,
         before deadline: ContinuousClock.Instant, data: @escaping (String) -> [UInt8]?
     ) throws(WaylandError) {
-        try requestSelection(
-            selection, offering: mimeTypes, writeTimeout: writeTimeout, before: deadline, data: data)
-        try confirmSelection(before: deadline)
-    }
-
-    /// The first half of `setSelection`: the source's remaining types, `set_selection` and a
-    /// sync, sent (flushed) and not waited for.
-    ///
-    /// - Throws: `WaylandError.noPrimarySelection`, or a connection failure.
-    public func requestSelection(
-        _ selection: SeatSelection, offering mimeTypes: [String], writeTimeout: Duration,
-        before deadline: ContinuousClock.Instant, data: @escaping (String) -> [UInt8]?
-    ) throws(WaylandError) {
-        precondition(selectionSync == nil && sourceData == nil, "WaylandInterop: one selection per source")
+        precondition(sourceData == nil, "WaylandInterop: one selection per source")
         if selection == .primary, !hasPrimarySelection { throw .noPrimarySelection }
         offerOnSource(mimeTypes)
         sourceData = data
         self.writeTimeout = writeTimeout
         requestSetSelection(selection, to: source)
-        selectionSync = requestSync()
-        try wire.flush(before: deadline)
-    }
-
-    /// The second half of `setSelection`: waits for the sync sent with `set_selection`; no
-    /// `cancelled` by then means the selection is ours. After `shareForConfirmation`, it reads
-    /// without taking (`WaylandWire.peek`): the forked child reads the same events after it.
-    ///
-    /// - Throws: `WaylandError.notOwner`, `.deviceFinished`, `.timedOut`, or a connection failure.
-    public func confirmSelection(before deadline: ContinuousClock.Instant) throws(WaylandError) {
-        guard let sync = selectionSync else { preconditionFailure("WaylandInterop: no selection requested") }
-        if isPeeking {
-            while syncsDone < sync.target {
-                if try handleEvents() { continue }
-                guard try wire.peek(before: deadline) else { throw .timedOut }
-            }
-        } else {
-            try awaitSync(sync, before: deadline)
-        }
+        try roundTrip(before: deadline)
         if isCancelled { throw .notOwner }
         if isFinished { throw .deviceFinished }
-    }
-
-    /// Prepares the connection to be shared with a child forked next, before the selection is
-    /// confirmed: this process confirms it (`confirmSelection`) by reading without taking, so
-    /// the child, which waits until told to go on, reads every event itself after (the offer of
-    /// our own selection, the sync's answer, a reader's `send` and its descriptor); the fork
-    /// runs while the compositor answers. The child calls `takeOverFromConfirmer` first.
-    /// Nothing may be flushed on the session from here on in this process.
-    ///
-    /// - Returns: false when the socket cannot be read so (nothing changed: confirm, then fork).
-    public func shareForConfirmation() -> Bool {
-        guard wire.setPeeking(true) else { return false }
-        isPeeking = true
-        return true
-    }
-
-    /// In the child forked after `shareForConfirmation`, once the parent has confirmed the
-    /// selection: reads take what they read again, from the first byte the parent peeked.
-    public func takeOverFromConfirmer() {
-        _ = wire.setPeeking(false)
-        isPeeking = false
     }
 
     /// Leaves `selection` empty (`set_selection` with no source, as the protocol allows): its

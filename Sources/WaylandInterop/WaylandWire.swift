@@ -100,35 +100,6 @@ final class WaylandWire {
         throw fail(.connectionLost(errno: Errno(rawValue: code)))
     }
 
-    /// Turns reading without taking on or off (`cwayland_wire_set_peeking`): on, `peek` reads
-    /// and every byte stays in the socket for a forked child that reads after this process.
-    ///
-    /// - Returns: false when the socket has no peek offset (nothing changed).
-    func setPeeking(_ isOn: Bool) -> Bool {
-        cwayland_wire_set_peeking(wire, isOn ? 1 : 0) == 0
-    }
-
-    /// With peeking on, waits until bytes past those peeked arrive or `deadline` passes, and
-    /// reads them without taking them. Wraps `cwayland_wire_peek`.
-    ///
-    /// - Returns: false at the deadline.
-    /// - Throws: `WaylandError.connectionLost` (`EPIPE` when the compositor closed it).
-    func peek(before deadline: ContinuousClock.Instant) throws(WaylandError) -> Bool {
-        if let failure { throw failure }
-        while true {
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return false }
-            let (seconds, attoseconds) = left.components
-            let count = cwayland_wire_peek(wire, seconds * 1_000_000 + attoseconds / 1_000_000_000_000 + 1)
-            if count > 0 { return true }
-            if count == 0 { throw fail(.connectionLost(errno: .brokenPipe)) }
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN { return false }
-            throw fail(.connectionLost(errno: Errno(rawValue: code)))
-        }
-    }
-
     /// Waits until the socket is `readiness` or `deadline` passes (nil: no limit).
     ///
     /// - Returns: false at the deadline.

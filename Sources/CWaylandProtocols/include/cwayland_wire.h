@@ -89,19 +89,4 @@ int cwayland_wire_decode(struct cwayland_wire *wire, const char *signature, stru
 /// Drops the event `cwayland_wire_next` found (its strings with it).
 void cwayland_wire_consume(struct cwayland_wire *wire, const struct cwayland_wire_message *message);
 
-/// Reading without taking, for a process that shares the socket with a forked child that will
-/// read the same events after it (`DataControlSession.shareForConfirmation`): on, the socket's
-/// peek offset is set (SO_PEEK_OFF, 0: the first byte not yet read) and `cwayland_wire_peek`
-/// reads from there on, leaving every byte and descriptor in the socket; off, the offset is
-/// cleared (-1) for whoever reads next. The offset belongs to the socket, not the descriptor:
-/// the child turns it off before its first read. 0, or -1 with errno (a socket without peek
-/// offsets: nothing changed).
-int cwayland_wire_set_peeking(struct cwayland_wire *wire, int on);
-/// With peeking on: waits at most `timeout_us` microseconds (> 0) for bytes past those peeked
-/// already and reads them as `cwayland_wire_read` does, without taking them from the socket (a
-/// descriptor beside them arrives as a copy). poll cannot wait for these: the socket stays
-/// readable while it holds bytes peeked already. The bytes read (> 0), 0 when the compositor
-/// closed the connection, or -1 with errno (EAGAIN: the timeout passed; EINTR: a signal).
-int cwayland_wire_peek(struct cwayland_wire *wire, int64_t timeout_us);
-
 #endif
