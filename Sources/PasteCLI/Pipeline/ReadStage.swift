@@ -127,7 +127,11 @@ enum ReadStage {
             selection, timeout: plan.clipboardTimeout, preferences: preferences(plan), observer: secretObserver(plan),
             copyTarget: copyTarget)
         // libcurl's and OpenSSL's set-up (`Uploader.init`), while the owner answers.
-        request.whileOwnerAnswers = { _ = Uploader() }
+        request.whileOwnerAnswers = {
+            _ = Uploader()
+            // The language guess's tables (`LanguageGuess`, built on first use), on a line of no language.
+            _ = LanguageGuess.language(of: Array("warm up\n".utf8))
+        }
         return request
     }
 
