@@ -82,7 +82,8 @@ public struct DataControlClipboard: Clipboard, Sendable {
         do {
             read = try readContent(
                 request.selection, timeout: request.timeout, preferences: request.preferences,
-                observer: request.observer, acceptsImage: request.acceptsImage)
+                observer: request.observer, acceptsImage: request.acceptsImage,
+                whileOwnerAnswers: request.whileOwnerAnswers)
         } catch .empty(let selection) {
             // Nothing on the Wayland side: an X program's copy is the only one.
             guard case .program = holder else { throw .empty(selection) }
@@ -158,7 +159,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
     /// The one read behind `read(_:)`: text, or an image when `acceptsImage`.
     private func readContent<State: Sendable>(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
-        acceptsImage: Bool
+        acceptsImage: Bool, whileOwnerAnswers: (@Sendable () -> Void)? = nil
     ) throws(ClipboardError) -> (content: ClipboardContent, observation: State?, session: DataControlSession) {
         let session = try connect(selection, timeout: timeout)
         guard let offered = session.offeredTypes(selection.seatSelection), !offered.isEmpty else {
@@ -190,7 +191,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
         }
         let (bytes, observed) = try receive(
             text, from: session, selection, timeout: timeout, limits: preferences, imageType: nil, observer: observer,
-            decodesLatin1: text == "STRING")
+            decodesLatin1: text == "STRING", whileOwnerAnswers: whileOwnerAnswers)
         guard !bytes.isEmpty else { throw .empty(selection) }
         let utf8 = text == "STRING" ? TextEncoding.utf8(fromLatin1: bytes) : bytes
         return (.text(utf8), (observed as? TextObserver<State>)?.state, session)
@@ -211,7 +212,7 @@ public struct DataControlClipboard: Clipboard, Sendable {
     private func receive<State: Sendable>(
         _ type: String, from session: DataControlSession, _ selection: Selection, timeout: Duration,
         limits: ContentPreferences, imageType: ImageTarget?, observer: TextObserver<State>?,
-        decodesLatin1: Bool = false
+        decodesLatin1: Bool = false, whileOwnerAnswers: (@Sendable () -> Void)? = nil
     ) throws(ClipboardError) -> (bytes: [UInt8], observed: (any ChunkObserving)?) {
         let received: FileDescriptor?
         do {
@@ -220,6 +221,8 @@ public struct DataControlClipboard: Clipboard, Sendable {
             throw ClipboardError(error, selection: selection, timeout: timeout)
         }
         guard let pipe = received else { throw .empty(selection) }
+        // The request is on its way to the owner: the caller's work that needs no text runs now.
+        whileOwnerAnswers?()
         // An image stops at the lower of its own limit and the read limit, each with its message.
         let imageLimited = imageType != nil && limits.imageLimit <= limits.readLimit
         let limit = imageLimited ? limits.imageLimit : limits.readLimit

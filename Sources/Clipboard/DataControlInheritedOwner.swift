@@ -4,8 +4,14 @@ import WaylandInterop
 /// Puts text on a Wayland selection through the reader's data-control session, served by a
 /// forked child: the hotkey's copy, the Wayland counterpart of X11's `InheritedOwner`.
 ///
-/// `complete(with:isSecret:)`: sets the selection on the session the read used (its device is
-/// bound already) and confirms it with one round trip (`DataControlOwnerProcess.take`: no
+/// Made after the read (before the upload), it makes the source and offers the types every
+/// text has (`DataControlSession.prepareSource`, `DataControlOwnerProcess.preparedTypes`): the
+/// compositor handles them during the upload, and nothing on the seat changes until
+/// `complete`, so a failed upload leaves the clipboard as it was.
+///
+/// `complete(with:isSecret:)`: offers the rest (`STRING` for Latin-1 text, the password
+/// manager's mark), sets the selection on the session the read used (its device is bound
+/// already) and confirms it with one round trip (`DataControlOwnerProcess.take`: no
 /// `cancelled` by then means the compositor made our source the seat's selection, so a reader
 /// gets the text), then forks. The child leaves our session and stdio, keeps only the
 /// connection and the readers that asked meanwhile (`DataControlSession.descriptorsToKeep`),
@@ -33,6 +39,7 @@ final class DataControlInheritedOwner: PreparedClipboardWrite {
         self.session = session
         self.selection = selection
         self.clipboard = clipboard
+        session.prepareSource(offering: DataControlOwnerProcess.preparedTypes)
     }
 
     /// The mark is offered when asked for: the server (or the owner it falls back on) offers it.

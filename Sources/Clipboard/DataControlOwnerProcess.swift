@@ -59,32 +59,51 @@ public enum DataControlOwnerProcess {
     }
 
     /// Sets `selection` to `text` on `session` and confirms it (one round trip): the offer in
-    /// the text MIME types (`DataControlClipboard.offeredTypes`), with the password manager's
-    /// mark when `isSecret` and `BridgeWatch.mark` when `isBridged`. The owner process and the
-    /// forked server of a reader's session (`DataControlInheritedOwner`) both take it so.
+    /// the text MIME types (`offering`). The owner process and the forked server of a reader's
+    /// session (`DataControlInheritedOwner`) both take it so.
     ///
     /// - Returns: nil once the selection is ours, else the status an owner reports for it.
     static func take(
         _ selection: Selection, with text: [UInt8], isSecret: Bool, isBridged: Bool, on session: DataControlSession
     ) -> SelectionOwnerProcess.Status? {
-        let latin1 = TextEncoding.latin1(fromUTF8: text)
-        // A URL that carries its own key goes with the password manager's mark (`PasswordManagerHint`).
-        let offered =
-            DataControlClipboard.offeredTypes(latin1: latin1 != nil) + (isSecret ? [PasswordManagerHint.name] : [])
-            + (isBridged ? [BridgeWatch.mark] : [])
+        let offer = offering(text, isSecret: isSecret, isBridged: isBridged)
         do {
             try session.setSelection(
-                selection.seatSelection, offering: offered, writeTimeout: readerTimeout, before: .now + setUpTimeout
-            ) { type in
+                selection.seatSelection, offering: offer.types, writeTimeout: readerTimeout,
+                before: .now + setUpTimeout, data: offer.data)
+        } catch {
+            return status(for: error)
+        }
+        return nil
+    }
+
+    /// What an owner of `text` offers: the text MIME types (`DataControlClipboard.offeredTypes`,
+    /// which begin with `preparedTypes`), with the password manager's mark when `isSecret` and
+    /// `BridgeWatch.mark` when `isBridged`, and the bytes each one serves.
+    static func offering(_ text: [UInt8], isSecret: Bool, isBridged: Bool) -> (
+        types: [String], data: (String) -> [UInt8]?
+    ) {
+        let latin1 = TextEncoding.latin1(fromUTF8: text)
+        // A URL that carries its own key goes with the password manager's mark (`PasswordManagerHint`).
+        let types =
+            DataControlClipboard.offeredTypes(latin1: latin1 != nil) + (isSecret ? [PasswordManagerHint.name] : [])
+            + (isBridged ? [BridgeWatch.mark] : [])
+        return (
+            types,
+            { type in
                 if type == PasswordManagerHint.name { return isSecret ? PasswordManagerHint.secret : nil }
                 return type == "STRING" ? latin1 : text
             }
-        } catch .notOwner {
-            return .notOwner
-        } catch {
-            return .cannotOpenDisplay
-        }
-        return nil
+        )
+    }
+
+    /// The types every owner offers whatever its text (`offering`'s first ones): a source can
+    /// offer them before the text is known (`DataControlSession.prepareSource`).
+    static let preparedTypes = DataControlClipboard.offeredTypes(latin1: false)
+
+    /// The status an owner reports for a failure to take the selection.
+    static func status(for error: WaylandError) -> SelectionOwnerProcess.Status {
+        error == .notOwner ? .notOwner : .cannotOpenDisplay
     }
 
     /// Writes the status byte to stdout and points stdout at /dev/null, so the caller's

@@ -21,6 +21,11 @@ public struct ReadRequest<State: Sendable>: Sendable {
     /// `write` may then take over what the read used (on X11 the connection, its window and
     /// the server time: the hotkey path). Nil when no copy follows.
     public var copyTarget: Selection?
+    /// Work that does not need the text, run once while the owner is asked for it and has not
+    /// answered yet (the hotkey's upload set-up: libcurl's and OpenSSL's initialisation), on the
+    /// reading thread; nil for none. The Wayland reader runs it (the owner's answer is an idle
+    /// millisecond there: wl-copy forks a writer per reader).
+    public var whileOwnerAnswers: (@Sendable () -> Void)?
 
     /// Describes a read with an observer.
     ///

@@ -47,6 +47,8 @@ public final class DataControlSession {
     private var isFinished = false
     /// The source of ours that is the selection, what it serves, and whether it was replaced.
     private var source: UInt32?
+    /// The MIME types offered on `source` so far.
+    private var sourceTypes: [String] = []
     private var sourceData: ((String) -> [UInt8]?)?
     private var isCancelled = false
     /// How long a reader may stall while we write to it.
@@ -284,8 +286,41 @@ public final class DataControlSession {
 
     // MARK: - Writing
 
-    /// Makes a source offering `mimeTypes`, sets it as `selection`, and confirms it with a
-    /// round trip: no `cancelled` by then means the seat's selection is ours.
+    /// Makes the source and offers `mimeTypes`, without setting it as a selection: sent now (if
+    /// the socket takes it), so the compositor handles it while the caller waits for something
+    /// else (the hotkey's upload), and after that only `set_selection` and its round trip are
+    /// left (`setSelection`). Until then nothing on the seat changes:
+    /// released unset, the source goes with the session.
+    ///
+    /// - Parameter mimeTypes: the types offered first; `setSelection`'s must begin with them.
+    public func prepareSource(offering mimeTypes: [String]) {
+        precondition(source == nil, "WaylandInterop: one source per session")
+        offerOnSource(mimeTypes)
+        wire.flushIfPossible()
+    }
+
+    /// Makes the source if there is none, and offers those of `mimeTypes` not offered yet
+    /// (`mimeTypes` begins with those).
+    private func offerOnSource(_ mimeTypes: [String]) {
+        let made: UInt32
+        if let source {
+            made = source
+        } else {
+            made = make(.source)
+            wire.request(manager, WaylandObject.createDataSource, "n", words: [made])
+            source = made
+        }
+        precondition(
+            mimeTypes.starts(with: sourceTypes), "WaylandInterop: the types offered must begin with those prepared")
+        for type in mimeTypes.dropFirst(sourceTypes.count) {
+            wire.request(made, WaylandObject.offerType, "s", string: type)
+        }
+        sourceTypes = mimeTypes
+    }
+
+    /// Makes a source offering `mimeTypes` (or offers the rest on the one `prepareSource`
+    /// made), sets it as `selection`, and confirms it with a round trip: no `cancelled` by then
+    /// means the seat's selection is ours.
     ///
     /// - Parameters:
     ///   - data: the bytes to send for a MIME type a reader asks for (nil: none, the reader
@@ -298,15 +333,12 @@ public final class DataControlSession {
         _ selection: SeatSelection, offering mimeTypes: [String], writeTimeout: Duration,
         before deadline: ContinuousClock.Instant, data: @escaping (String) -> [UInt8]?
     ) throws(WaylandError) {
-        precondition(source == nil, "WaylandInterop: one source per session")
+        precondition(sourceData == nil, "WaylandInterop: one selection per source")
         if selection == .primary, !hasPrimarySelection { throw .noPrimarySelection }
-        let made = make(.source)
-        wire.request(manager, WaylandObject.createDataSource, "n", words: [made])
-        source = made
+        offerOnSource(mimeTypes)
         sourceData = data
         self.writeTimeout = writeTimeout
-        for type in mimeTypes { wire.request(made, WaylandObject.offerType, "s", string: type) }
-        requestSetSelection(selection, to: made)
+        requestSetSelection(selection, to: source)
         try roundTrip(before: deadline)
         if isCancelled { throw .notOwner }
         if isFinished { throw .deviceFinished }

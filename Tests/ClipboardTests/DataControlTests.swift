@@ -1,5 +1,6 @@
 import Foundation
 import SystemInterop
+import Synchronization
 import Testing
 import TestSupport
 
@@ -189,6 +190,18 @@ struct DataControlSwayTests: ScopedSuite {
         // Its socket shut down, the kept session's first read fails, and `open` connects again.
         #expect(DataControlSession.shutDownKept(socketPath: sway.socketPath))
         #expect(try clipboard.read(.clipboard, timeout: Self.timeout) == Array("still here".utf8))
+    }
+
+    @Test("the caller's work that needs no text runs once while the owner answers, and not for an empty clipboard")
+    func whileOwnerAnswers() throws {
+        let calls = Mutex(0)
+        var request = ReadRequest(.clipboard, timeout: Self.timeout, acceptsImage: false)
+        request.whileOwnerAnswers = { calls.withLock { $0 += 1 } }
+        #expect(throws: ClipboardError.empty(.clipboard)) { try clipboard.read(request) }
+        #expect(calls.withLock { $0 } == 0)
+        try sway.waylandCopy(Data("asked for, then read".utf8))
+        #expect(try clipboard.read(request).content == .text(Array("asked for, then read".utf8)))
+        #expect(calls.withLock { $0 } == 1)
     }
 
     @Test("an empty clipboard is empty; an image is read as an image")

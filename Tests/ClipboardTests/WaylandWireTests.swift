@@ -136,6 +136,58 @@ struct WaylandWireTests {
         #expect(try compositor.readAvailable(upTo: 4096) == asked.flatMap(\.bytes))
     }
 
+    @Test("a source prepared before the upload leaves set_selection and one sync after it; a cancel is no copy")
+    func preparedSource() throws {
+        for isCancelled in [false, true] {
+            let pair = try FileDescriptor.makeSocketPair()
+            let compositor = pair.second
+            // The scripted session's set-up: registry 2, sync 3; manager 4, seat 5, device 6, sync 7.
+            try compositor.writeAll(
+                [
+                    ScriptedMessage(2, 0, [.word(1), .string("wl_seat"), .word(8)]),
+                    .init(2, 0, [.word(2), .string("zwlr_data_control_manager_v1"), .word(2)]),
+                    .init(3, 0, [.word(0)]),
+                ].flatMap(\.bytes))
+            let session = try DataControlSession(
+                wire: WaylandWire(adopting: pair.first), before: .now + Self.deadline)
+            try compositor.writeAll(ScriptedMessage(7, 0, [.word(0)]).bytes)
+            try session.makeDevice(before: .now + Self.deadline)
+            try compositor.setNonBlocking()
+            _ = try compositor.readAvailable(upTo: 4096)
+
+            // Before the upload: the source (8) and the types every text has, sent at once.
+            session.prepareSource(offering: ["text/plain;charset=utf-8", "UTF8_STRING"])
+            let prepared: [ScriptedMessage] = [
+                .init(4, 0, [.word(8)]),  // create_data_source
+                .init(8, 0, [.string("text/plain;charset=utf-8")]),
+                .init(8, 0, [.string("UTF8_STRING")]),
+            ]
+            #expect(try compositor.readAvailable(upTo: 4096) == prepared.flatMap(\.bytes))
+
+            // After it: the rest of the types, set_selection and one sync (9), nothing else;
+            // the compositor's answer, queued ahead (a `cancelled` first: another client's copy).
+            try compositor.writeAll(
+                ((isCancelled ? [ScriptedMessage(8, 1, [])] : []) + [.init(9, 0, [.word(0)])]).flatMap(\.bytes))
+            let set = {
+                try session.setSelection(
+                    .regular, offering: ["text/plain;charset=utf-8", "UTF8_STRING", "STRING"],
+                    writeTimeout: .seconds(1), before: .now + Self.deadline
+                ) { _ in Array("http://example.invalid/1".utf8) }
+            }
+            if isCancelled {
+                #expect(throws: WaylandError.notOwner) { try set() }
+            } else {
+                try set()
+            }
+            let selected: [ScriptedMessage] = [
+                .init(8, 0, [.string("STRING")]),
+                .init(6, 0, [.word(8)]),  // set_selection
+                .init(1, 0, [.word(9)]),  // sync
+            ]
+            #expect(try compositor.readAvailable(upTo: 4096) == selected.flatMap(\.bytes))
+        }
+    }
+
     @Test("a protocol error from the compositor is one clear line")
     func protocolError() throws {
         let pair = try FileDescriptor.makeSocketPair()

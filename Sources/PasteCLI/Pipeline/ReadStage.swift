@@ -2,6 +2,7 @@ import Clipboard
 import PasteCore
 import SecretGuard
 import Stores
+import Upload
 import SystemInterop
 
 /// Read, the pipeline's first stage: the inputs of an upload (a selection, stdin or `-f` files),
@@ -122,9 +123,16 @@ enum ReadStage {
     private static func request(
         _ selection: Selection, _ plan: RunPlan, copyTarget: Selection?
     ) -> ReadRequest<SecretScanner> {
-        ReadRequest(
+        var request = ReadRequest(
             selection, timeout: plan.clipboardTimeout, preferences: preferences(plan), observer: secretObserver(plan),
             copyTarget: copyTarget)
+        // libcurl's and OpenSSL's set-up (`Uploader.init`), while the owner answers.
+        request.whileOwnerAnswers = {
+            _ = Uploader()
+            // The language guess's tables (`LanguageGuess`, built on first use), on a line of no language.
+            _ = LanguageGuess.language(of: Array("warm up\n".utf8))
+        }
+        return request
     }
 
     /// How a selection is read: its image first with `--image` (or for a service that takes no
