@@ -23,8 +23,10 @@ public struct ReadRequest<State: Sendable>: Sendable {
     public var copyTarget: Selection?
     /// Work that does not need the text, run once while the owner is asked for it and has not
     /// answered yet (the hotkey's upload set-up: libcurl's and OpenSSL's initialisation), on the
-    /// reading thread; nil for none. The Wayland reader runs it (the owner's answer is an idle
-    /// millisecond there: wl-copy forks a writer per reader).
+    /// reading thread; nil for none. The Wayland reader runs it once its `receive` is sent (the
+    /// owner's answer is an idle millisecond there: wl-copy forks a writer per reader), the X11
+    /// reader once its first `ConvertSelection` is (the owner's answer is a round trip through
+    /// the server and the owner's process).
     public var whileOwnerAnswers: (@Sendable () -> Void)?
 
     /// Describes a read with an observer.

@@ -71,6 +71,9 @@ struct SelectionReader {
     var readLimit = ContentPreferences.defaultReadLimit
     /// Sees the text of an INCR transfer as it arrives (each conversion starts from this state).
     var observer: (any ChunkObserving)?
+    /// Work that needs no text, run once while the owner answers the first conversion of a
+    /// read (`ReadRequest.whileOwnerAnswers`: the hotkey's upload set-up).
+    var whileOwnerAnswers: (@Sendable () -> Void)?
 
     init(display: Display, selection: Selection, timeout: Duration) {
         self.display = display
@@ -121,7 +124,7 @@ struct SelectionReader {
             return (content, observed, time)
         }
         // Step 4 first: the owner's image, when it offers one.
-        let offered = try offeredTargets(time: time)
+        let offered = try offeredTargets(time: time, whileOwnerAnswers: whileOwnerAnswers)
         if offered == nil, display.selectionOwner(selectionAtom) == nil { throw .empty(selection) }
         if let offered { try refuseIfMarkedSecret(offered: offered, time: time) }
         if let offered, let (_, name) = ImageTarget.preferred(among: offered) {
@@ -170,6 +173,8 @@ struct SelectionReader {
         } else {
             sendConversion(to: targets, into: targetsProperty, time: time)
             display.flush()
+            // The owner is asked: the caller's work that needs no text runs while it answers.
+            whileOwnerAnswers?()
             let targetsAnswered = try awaitConversion(to: targets, into: targetsProperty)
             // The owner has answered TARGETS: UTF8_STRING is asked now, and the request rides
             // with the one that reads TARGETS' answer (one round trip for both; still one
@@ -241,9 +246,12 @@ struct SelectionReader {
     }
 
     /// The names of the targets the owner offers, or nil when it refuses `TARGETS`.
-    private func offeredTargets(time: Timestamp) throws(ClipboardError) -> [String]? {
+    private func offeredTargets(
+        time: Timestamp, whileOwnerAnswers: (@Sendable () -> Void)? = nil
+    ) throws(ClipboardError) -> [String]? {
         sendConversion(to: targets, into: targetsProperty, time: time)
         display.flush()
+        whileOwnerAnswers?()
         guard try awaitConversion(to: targets, into: targetsProperty) else { return nil }
         return readTargets()
     }

@@ -64,6 +64,7 @@ public struct X11Clipboard: Clipboard, Sendable {
         var reader = SelectionReader(display: display, selection: request.selection, timeout: request.timeout)
         reader.readLimit = request.preferences.readLimit
         reader.observer = request.observer
+        reader.whileOwnerAnswers = request.whileOwnerAnswers
         let read: (content: ClipboardContent, observed: (any ChunkObserving)?, time: Timestamp)
         do {
             if request.acceptsImage {

@@ -97,6 +97,29 @@ struct ObservedReadTests: ScopedSuite {
         #expect(plain.observation == nil)
     }
 
+    @Test("the caller's work that needs no text runs once while xclip answers, on the reading thread")
+    func whileOwnerAnswers() throws {
+        let server = xvfb
+        let text = Array("asked for, then read\n".utf8)
+        try Self.putWithXclip(text, on: server)
+        // A text read, a content read and one that prefers an image (which asks TARGETS first).
+        let requests: [(String, ReadRequest<Never>)] = [
+            ("text", ReadRequest(.clipboard, timeout: Self.timeout, acceptsImage: false)),
+            ("content", ReadRequest(.clipboard, timeout: Self.timeout)),
+            (
+                "image first",
+                ReadRequest(.clipboard, timeout: Self.timeout, preferences: ContentPreferences(prefersImage: true))
+            ),
+        ]
+        for (name, var request) in requests {
+            let threads = Mutex<[Int32]>([])
+            request.whileOwnerAnswers = { threads.withLock { $0.append(CurrentProcess.currentThreadKernelID) } }
+            let read = try Selections.clipboard(server).read(request)
+            #expect(read.content == .text(text), "\(name)")
+            #expect(threads.withLock { $0 } == [CurrentProcess.currentThreadKernelID], "\(name): once, here")
+        }
+    }
+
     @Test("secrets split across xclip's increments are found as in the whole text, at the same offsets")
     func secretsAcrossIncrements() throws {
         let server = xvfb
