@@ -217,6 +217,29 @@ struct InProcessRedactTests: ScopedSuite {
     // MARK: - A fallback's values
 
     /// `--json`'s item for the `note` field's masked token (the harness's `field note`).
+    /// A history record of a paste made on the fallback `b` with its field note masked: the
+    /// masked item listed (kind, field, column).
+    static func expectMaskedFieldListed(
+        in record: [String: Any], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(record["service"] as? String == "b", sourceLocation: sourceLocation)
+        let redacted = try #require(record["redacted"] as? [[String: Any]], sourceLocation: sourceLocation)
+        #expect(redacted.map { $0["kind"] as? String } == ["github-token"], sourceLocation: sourceLocation)
+        #expect(redacted.map { $0["field"] as? String } == ["field note"], sourceLocation: sourceLocation)
+        #expect(redacted.map { $0["column"] as? Int } == [13], sourceLocation: sourceLocation)
+    }
+
+    /// A `--json` run that fell back to `b` with its field note masked: its object lists the
+    /// masked item and names `b`.
+    static func expectFellBackMasked(
+        _ json: PipelineHarness.Run, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(json.status == 0, "\(json.err)", sourceLocation: sourceLocation)
+        #expect(json.err == fellBack, sourceLocation: sourceLocation)
+        #expect(json.out.hasSuffix(",\"redacted\":[\(maskedField)]}\n"), "\(json.out)", sourceLocation: sourceLocation)
+        #expect(json.out.contains("\"service\":\"b\""), "\(json.out)", sourceLocation: sourceLocation)
+    }
+
     static let maskedField = "{\"kind\":\"github-token\",\"line\":1,\"column\":13,\"field\":\"field note\"}"
 
     static let fellBack =
@@ -245,24 +268,13 @@ struct InProcessRedactTests: ScopedSuite {
         #expect(said.err == "paste: masked 1 secret in the field note: github-token at column 13\n" + Self.fellBack)
         #expect(said.requests.map(\.url) == ["https://m.test/upload", "https://b.test/upload"])
         #expect(said.requests.last?.fields["note"] == "deployed by [redacted: github-token]")
-        let record = try #require(try harness.history().first)
-        #expect(record["service"] as? String == "b")
-        let redacted = try #require(record["redacted"] as? [[String: Any]])
-        #expect(redacted.map { $0["kind"] as? String } == ["github-token"])
-        #expect(redacted.map { $0["field"] as? String } == ["field note"])
-        #expect(redacted.map { $0["column"] as? Int } == [13])
+        try Self.expectMaskedFieldListed(in: try #require(try harness.history().first))
         #expect(try stateFiles().allSatisfy { !$0.contains(Self.token) })
 
         let json = try harness.run(
             ["--no-copy", "--json"] + arguments, stdin: .text("another clean text\n"),
             answers: [.refused(), .created("https://b.test/p/2")])
-        #expect(json.status == 0, "\(json.err)")
-        #expect(json.err == Self.fellBack)
-        #expect(
-            json.out.hasSuffix(
-                ",\"redacted\":[\(Self.maskedField)]}\n"),
-            "\(json.out)")
-        #expect(json.out.contains("\"service\":\"b\""), "\(json.out)")
+        Self.expectFellBackMasked(json)
     }
 
     @Test("a fallback that does not mask still refuses its field with a token: the text waits for its own service")

@@ -61,8 +61,7 @@ struct LeaveAtForkTests: ScopedSuite {
         // On a terminal (script(1)), where --qr draws the code on stderr once the URL is copied.
         let command =
             "'\(BuiltProducts.path(of: "paste"))' -c --qr --no-notify --url '\(mock.url("/pastes/create"))'"
-        let result = try runProcess(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: paste.environment, timeout: 60)
+        let result = try paste.runOnTerminal(command)
         #expect(result.status == 0, "\(result.out)")
         let url = try #require(result.out.split(separator: "\r\n").first.map(String.init))
         #expect(url.hasPrefix(mock.baseURL + "/pastes/"))
@@ -82,8 +81,7 @@ struct LeaveAtForkTests: ScopedSuite {
             try xvfb.putOnClipboard("round \(round)\n")
             let command =
                 "'\(BuiltProducts.path(of: "paste"))' -c --no-notify --url '\(mock.url("/pastes/create"))'"
-            let result = try runProcess(
-                "/usr/bin/script", ["-qec", command, "/dev/null"], environment: paste.environment, timeout: 60)
+            let result = try paste.runOnTerminal(command)
             #expect(result.status == 0, "\(result.out)")
             let url = result.out.trimmingCharacters(in: .newlines)
             #expect(url.hasPrefix(mock.baseURL + "/pastes/"), "round \(round): \(result.out)")

@@ -179,8 +179,7 @@ struct UnseenOutcomeTests: ScopedSuite {
         let kept = try String(contentsOf: store, encoding: .utf8)
         #expect(kept.hasSuffix("\tPasted: \(url)\n"), "\(kept)")
         let command = "'\(BuiltProducts.path(of: "paste"))' --outbox"
-        let terminal = try runProcess(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: paste.environment, timeout: 60)
+        let terminal = try paste.runOnTerminal(command)
         #expect(terminal.status == 0, "\(terminal.out)")
         let lines = terminal.out.split(separator: "\r\n").map(String.init)
         #expect(lines.count == 2, "\(lines)")
@@ -189,8 +188,7 @@ struct UnseenOutcomeTests: ScopedSuite {
         #expect(said.hasSuffix("): Pasted: \(url)"), "\(said)")
         #expect(lines.last == "paste: the outbox is empty")
         #expect(!FileManager.default.fileExists(atPath: store.path))
-        let again = try runProcess(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: paste.environment, timeout: 60)
+        let again = try paste.runOnTerminal(command)
         #expect(again.out == "paste: the outbox is empty\r\n")
     }
 }

@@ -35,6 +35,12 @@ struct PasteRunner {
         try run(arguments, input: .bytes(Data(text.utf8)))
     }
 
+    /// Runs the shell command `command` on a terminal of its own (`script -qec`, its output
+    /// into /dev/null as a typescript): what paste does at a terminal (its lines end `\r\n`).
+    func runOnTerminal(_ command: String, timeout: Double = 60) throws -> ProcessResult {
+        try runProcess("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment, timeout: timeout)
+    }
+
     /// Runs `producer | paste ARGUMENTS` in a shell, paste under `/usr/bin/time -f %M`: the run,
     /// and the peak resident set (KiB) of paste itself, not of the pipeline; nil when `time`
     /// wrote no figure. (After a failed paste the figure follows `time`'s "Command exited with

@@ -50,8 +50,7 @@ struct QRTests: ScopedSuite {
         let paste = PasteRunner(home: home)
         let command =
             "printf 'qr me' | '\(BuiltProducts.path(of: "paste"))' --qr --no-copy --url '\(mock.url("/pastes/create"))'"
-        let result = try runProcess(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: paste.environment, timeout: 60)
+        let result = try paste.runOnTerminal(command)
         #expect(result.status == 0, "\(result.out)")
         let url = try #require(result.out.split(separator: "\r\n").first.map(String.init))
         let code = try QRCode.encode(url)
