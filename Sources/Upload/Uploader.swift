@@ -13,9 +13,16 @@ public final class Uploader {
     /// The options every transfer uses.
     public let options: TransportOptions
 
-    /// Makes an uploader. Calls `Curl.globalInit()`, which only the first call performs.
+    /// Makes an uploader. Calls `prepare()`.
     public init(options: TransportOptions = TransportOptions()) {
         self.options = options
+        Self.prepare()
+    }
+
+    /// Sets libcurl and OpenSSL up (`Curl.globalInit()`, which only the first call performs):
+    /// done by the first uploader made, or earlier by a caller with time to spare (the hotkey,
+    /// while the clipboard's owner answers). It must run while the process has one thread.
+    public static func prepare() {
         try? Curl.globalInit()  // a failure resurfaces, typed, when the first handle is made
     }
 

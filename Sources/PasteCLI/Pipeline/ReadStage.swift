@@ -128,9 +128,8 @@ enum ReadStage {
             copyTarget: copyTarget)
         // libcurl's and OpenSSL's set-up (`Uploader.init`), while the owner answers.
         request.whileOwnerAnswers = {
-            _ = Uploader()
-            // The language guess's tables (`LanguageGuess`, built on first use), on a line of no language.
-            _ = LanguageGuess.language(of: Array("warm up\n".utf8))
+            Uploader.prepare()
+            LanguageGuess.prepare()
         }
         return request
     }

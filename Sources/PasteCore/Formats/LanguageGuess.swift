@@ -22,6 +22,12 @@ public enum LanguageGuess {
     /// One line of the sample: its bytes, without the `\n` (nor a `\r` before it).
     typealias Line = ArraySlice<UInt8>
 
+    /// Builds the guess's tables now (they are made on first use: `table`), so that a guess
+    /// made later costs only its scan (the hotkey builds them while the clipboard's owner answers).
+    public static func prepare() {
+        _ = table
+    }
+
     /// The Pygments lexer name the text looks like, or nil (plain text).
     public static func language(of bytes: some Collection<UInt8>) -> String? {
         let sample = Array(bytes.prefix(window))
