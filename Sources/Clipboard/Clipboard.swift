@@ -51,6 +51,13 @@ public protocol Clipboard {
     /// caller's work; `complete(with:)` hands over the text. Released without `complete`, the
     /// selection keeps what it had.
     func prepareWrite(to selection: Selection) throws(ClipboardError) -> any PreparedClipboardWrite
+
+    /// This clipboard with a read of `selection` begun now, before the caller knows how it will
+    /// read (its configuration is not loaded yet): the returned clipboard's first read of
+    /// `selection` continues it, so the server's and the owner's first answers come while the
+    /// caller works. Never throws: a failure is the read's to throw, as it would have. Released
+    /// unread, what was begun ends. By default nothing is begun (`self`).
+    func beginRead(_ selection: Selection) -> any Clipboard
 }
 
 /// A write whose slow part may already have begun (see `Clipboard.prepareWrite`).
@@ -102,6 +109,8 @@ final class DeferredWrite: PreparedClipboardWrite {
 }
 
 extension Clipboard {
+    public func beginRead(_ selection: Selection) -> any Clipboard { self }
+
     /// The default time to wait for a selection owner's answer before `ClipboardError.timedOut`.
     public static var defaultReadTimeout: Duration { .seconds(2) }
 

@@ -77,13 +77,23 @@ public struct DataControlClipboard: Clipboard, Sendable {
     /// that no bridge carried to Wayland is read from X, and when nothing tells which side was
     /// copied last the read fails with `.undecidedCopy`.
     public func read<State: Sendable>(_ request: ReadRequest<State>) throws(ClipboardError) -> ReadResult<State> {
+        try read(request, continuing: nil, askedType: nil, answer: nil)
+    }
+
+    /// `read(_:)`, continuing on `session` when a read was begun (`beginRead`), with the
+    /// owner's `answer` to `askedType` already on its way.
+    func read<State: Sendable>(
+        _ request: ReadRequest<State>, continuing session: DataControlSession?, askedType: String?,
+        answer: consuming FileDescriptor?
+    ) throws(ClipboardError) -> ReadResult<State> {
         let holder = try xHolder(request.selection, timeout: request.timeout)
         let read: (content: ClipboardContent, observation: State?, session: DataControlSession)
         do {
             read = try readContent(
                 request.selection, timeout: request.timeout, preferences: request.preferences,
                 observer: request.observer, acceptsImage: request.acceptsImage,
-                whileOwnerAnswers: request.whileOwnerAnswers)
+                whileOwnerAnswers: request.whileOwnerAnswers, continuing: session, askedType: askedType,
+                answer: answer)
         } catch .empty(let selection) {
             // Nothing on the Wayland side: an X program's copy is the only one.
             guard case .program = holder else { throw .empty(selection) }
@@ -159,9 +169,11 @@ public struct DataControlClipboard: Clipboard, Sendable {
     /// The one read behind `read(_:)`: text, or an image when `acceptsImage`.
     private func readContent<State: Sendable>(
         _ selection: Selection, timeout: Duration, preferences: ContentPreferences, observer: TextObserver<State>?,
-        acceptsImage: Bool, whileOwnerAnswers: (@Sendable () -> Void)? = nil
+        acceptsImage: Bool, whileOwnerAnswers: (@Sendable () -> Void)? = nil, continuing: DataControlSession?,
+        askedType: String?, answer: consuming FileDescriptor?
     ) throws(ClipboardError) -> (content: ClipboardContent, observation: State?, session: DataControlSession) {
-        let session = try connect(selection, timeout: timeout)
+        let session: DataControlSession
+        if let continuing { session = continuing } else { session = try connect(selection, timeout: timeout) }
         guard let offered = session.offeredTypes(selection.seatSelection), !offered.isEmpty else {
             throw .empty(selection)
         }
@@ -189,9 +201,12 @@ public struct DataControlClipboard: Clipboard, Sendable {
             if acceptsImage { throw .noContentTarget(selection, available: offered) }
             throw .noTextTarget(selection, available: offered)
         }
+        // The answer asked for by `beginRead`, when it is the type this read wants (it is unless
+        // an image won); any other is dropped, and its owner sees the reader go.
+        if askedType != text { _ = answer.take() }
         let (bytes, observed) = try receive(
             text, from: session, selection, timeout: timeout, limits: preferences, imageType: nil, observer: observer,
-            decodesLatin1: text == "STRING", whileOwnerAnswers: whileOwnerAnswers)
+            decodesLatin1: text == "STRING", whileOwnerAnswers: whileOwnerAnswers, asked: answer.take())
         guard !bytes.isEmpty else { throw .empty(selection) }
         let utf8 = text == "STRING" ? TextEncoding.utf8(fromLatin1: bytes) : bytes
         return (.text(utf8), (observed as? TextObserver<State>)?.state, session)
@@ -212,13 +227,16 @@ public struct DataControlClipboard: Clipboard, Sendable {
     private func receive<State: Sendable>(
         _ type: String, from session: DataControlSession, _ selection: Selection, timeout: Duration,
         limits: ContentPreferences, imageType: ImageTarget?, observer: TextObserver<State>?,
-        decodesLatin1: Bool = false, whileOwnerAnswers: (@Sendable () -> Void)? = nil
+        decodesLatin1: Bool = false, whileOwnerAnswers: (@Sendable () -> Void)? = nil,
+        asked: consuming FileDescriptor? = nil
     ) throws(ClipboardError) -> (bytes: [UInt8], observed: (any ChunkObserving)?) {
-        let received: FileDescriptor?
-        do {
-            received = try session.receive(selection.seatSelection, as: type, before: .now + timeout)
-        } catch {
-            throw ClipboardError(error, selection: selection, timeout: timeout)
+        var received: FileDescriptor? = asked.take()
+        if received == nil {
+            do {
+                received = try session.receive(selection.seatSelection, as: type, before: .now + timeout)
+            } catch {
+                throw ClipboardError(error, selection: selection, timeout: timeout)
+            }
         }
         guard let pipe = received else { throw .empty(selection) }
         // The request is on its way to the owner: the caller's work that needs no text runs now.
@@ -272,6 +290,31 @@ public struct DataControlClipboard: Clipboard, Sendable {
     /// made and zeroed anew (`readAvailable`), and two reads of `readChunk` (the text, then end
     /// of file) zeroed half a megabyte, in pages first touched, for a kilobyte of text.
     static let firstReadChunk = 16 << 10
+
+    // MARK: - Reading begun early
+
+    /// Begins a read of `selection` before the request that says how to read it
+    /// (`DataControlBegunRead`): the session (the probe's, once its device answered) and, when
+    /// the offer has a text type and no password manager's mark, the `receive` of its best text
+    /// type, flushed: the owner writes while the caller loads its configuration. Nothing is
+    /// begun with `DISPLAY` set (the X side is asked first, `xHolder`), nor when the session
+    /// cannot be had: the read then connects and fails as it would have.
+    public func beginRead(_ selection: Selection) -> any Clipboard {
+        if let display = environment["DISPLAY"], !display.isEmpty { return self }
+        let deadline = ContinuousClock.now + Self.defaultReadTimeout
+        guard let session = try? DataControlSession.open(socketPath: socketPath, before: deadline) else { return self }
+        let begun = DataControlBegunRead(clipboard: self, selection: selection, session: session)
+        guard let offered = session.offeredTypes(selection.seatSelection),
+            !offered.contains(PasswordManagerHint.name), let text = Self.preferredText(among: offered)
+        else { return begun }
+        do {
+            begun.answer = try session.receive(selection.seatSelection, as: text, before: deadline)
+            begun.askedType = text
+        } catch {
+            // The read meets the connection's failure itself, and says it as it would have.
+        }
+        return begun
+    }
 
     // MARK: - Writing
 

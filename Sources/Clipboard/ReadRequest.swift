@@ -26,7 +26,10 @@ public struct ReadRequest<State: Sendable>: Sendable {
     /// reading thread; nil for none. The Wayland reader runs it once its `receive` is sent (the
     /// owner's answer is an idle millisecond there: wl-copy forks a writer per reader), the X11
     /// reader once its first `ConvertSelection` is (the owner's answer is a round trip through
-    /// the server and the owner's process).
+    /// the server and the owner's process). After a read begun ahead (`Clipboard.beginRead`),
+    /// whose first request was answered while the caller loaded its configuration, the X11
+    /// reader runs it in the wait for its second (`UTF8_STRING`), the Wayland reader as it
+    /// begins to read the answer already asked for.
     public var whileOwnerAnswers: (@Sendable () -> Void)?
 
     /// Describes a read with an observer.

@@ -56,7 +56,9 @@ import X11Interop
 struct SelectionReader {
     let display: Display
     let selection: Selection
-    let timeout: Duration
+    /// How long each wait for the server or the owner lasts; set again by a read that continues
+    /// one begun before the configuration gave its timeout (`askTargetsAhead`).
+    var timeout: Duration
     /// Our unmapped window: the requestor, listening to its own property changes.
     let window: Window
     /// The property on `window` where owners put their answers.
@@ -74,6 +76,9 @@ struct SelectionReader {
     /// Work that needs no text, run once while the owner answers the first conversion of a
     /// read (`ReadRequest.whileOwnerAnswers`: the hotkey's upload set-up).
     var whileOwnerAnswers: (@Sendable () -> Void)?
+    /// The server time `TARGETS` was asked with by `askTargetsAhead`, before the read itself
+    /// began; nil when the read asks it (every read asks `TARGETS` first, and once).
+    private(set) var targetsAskedAt: Timestamp?
 
     init(display: Display, selection: Selection, timeout: Duration) {
         self.display = display
@@ -94,6 +99,32 @@ struct SelectionReader {
             atoms[0], atoms[1], atoms[2], atoms[3], atoms[4], atoms[5], atoms[6]
         )
         (targetsProperty, hint) = (atoms[7], atoms[8])
+    }
+
+    /// Asks the owner for `TARGETS` now, ahead of the read that will come (the first request
+    /// of every read, see `readText` and `readContent`), when the server time asked in `init`
+    /// is here already: it came before the atoms' reply, so it is, unless the server sends
+    /// events late. Flushed, not waited for: the owner answers while the caller works (a hotkey
+    /// run loads its configuration and plans the run meanwhile, `X11Clipboard.beginRead`).
+    /// Nothing is asked when the time is not here: the read then asks as it always does.
+    mutating func askTargetsAhead() {
+        guard let time = try? display.awaitServerTime(using: window, before: .now) else { return }
+        sendConversion(to: targets, into: targetsProperty, time: time)
+        display.flush()
+        targetsAskedAt = time
+    }
+
+    /// Waits, until `deadline` at most, for the owner's answer to the `TARGETS` that
+    /// `askTargetsAhead` asked, when the read that was to follow never came: an owner writes
+    /// its answer on our window, and one that finds the window gone may die of it (xclip:
+    /// Xlib's default handler exits on its `BadWindow`, and the clipboard's text goes with it).
+    /// Once its `SelectionNotify` is here, the owner is done with the window.
+    func awaitTargetsAskedAhead(before deadline: ContinuousClock.Instant) {
+        guard targetsAskedAt != nil else { return }
+        _ = display.waitForEvent(before: deadline) { [window, selectionAtom, targets] event in
+            guard case .selectionNotify(let notify) = event else { return false }
+            return notify.requestor == window && notify.selection == selectionAtom && notify.target == targets
+        }
     }
 
     /// Runs steps 1–5 and returns the text as UTF-8.
@@ -141,6 +172,7 @@ struct SelectionReader {
 
     /// Step 2, asked for in `init` and answered on the atoms' round trip.
     private func awaitTime() throws(ClipboardError) -> Timestamp {
+        if let targetsAskedAt { return targetsAskedAt }
         do { return try display.awaitServerTime(using: window, before: .now + timeout) } catch {
             throw .timedOut(selection, seconds: timeout.seconds)
         }
@@ -171,10 +203,13 @@ struct SelectionReader {
             offered = known
             step3 = try convert(to: utf8String, time: time, imageLimit: imageLimit)
         } else {
-            sendConversion(to: targets, into: targetsProperty, time: time)
-            display.flush()
-            // The owner is asked: the caller's work that needs no text runs while it answers.
-            whileOwnerAnswers?()
+            let isAskedAhead = targetsAskedAt != nil
+            if !isAskedAhead {
+                sendConversion(to: targets, into: targetsProperty, time: time)
+                display.flush()
+                // The owner is asked: the caller's work that needs no text runs while it answers.
+                whileOwnerAnswers?()
+            }
             let targetsAnswered = try awaitConversion(to: targets, into: targetsProperty)
             // The owner has answered TARGETS: UTF8_STRING is asked now, and the request rides
             // with the one that reads TARGETS' answer (one round trip for both; still one
@@ -182,6 +217,9 @@ struct SelectionReader {
             sendConversion(to: utf8String, into: property, time: time)
             offered = targetsAnswered ? readTargets() : nil
             display.flush()
+            // TARGETS asked ahead had the caller's own work to hide its answer (the
+            // configuration's load): this work waits for UTF8_STRING's instead.
+            if isAskedAhead { whileOwnerAnswers?() }
             let isAnswered = try awaitConversion(to: utf8String, into: property)
             if let offered { try refuseIfMarkedSecret(offered: offered, time: time) }
             step3 = isAnswered ? try collect(target: utf8String, targetName: nil, imageLimit: imageLimit) : nil
@@ -249,8 +287,10 @@ struct SelectionReader {
     private func offeredTargets(
         time: Timestamp, whileOwnerAnswers: (@Sendable () -> Void)? = nil
     ) throws(ClipboardError) -> [String]? {
-        sendConversion(to: targets, into: targetsProperty, time: time)
-        display.flush()
+        if targetsAskedAt == nil {
+            sendConversion(to: targets, into: targetsProperty, time: time)
+            display.flush()
+        }
         whileOwnerAnswers?()
         guard try awaitConversion(to: targets, into: targetsProperty) else { return nil }
         return readTargets()

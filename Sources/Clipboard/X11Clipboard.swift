@@ -60,8 +60,22 @@ public struct X11Clipboard: Clipboard, Sendable {
     /// nothing runs beside the read and the upload (see `InheritedOwner`). The read starts no
     /// thread, so the owner is still forked when the process was single-threaded before it.
     public func read<State: Sendable>(_ request: ReadRequest<State>) throws(ClipboardError) -> ReadResult<State> {
-        let display = try openDisplay()
-        var reader = SelectionReader(display: display, selection: request.selection, timeout: request.timeout)
+        try read(request, continuing: nil)
+    }
+
+    /// `read(_:)`, continuing on `begun`'s connection when one was begun (`beginRead`): its
+    /// window, atoms, server time and `TARGETS` asked already.
+    func read<State: Sendable>(
+        _ request: ReadRequest<State>, continuing begun: SelectionReader?
+    ) throws(ClipboardError) -> ReadResult<State> {
+        var reader: SelectionReader
+        if var begun {
+            begun.timeout = request.timeout
+            reader = begun
+        } else {
+            reader = SelectionReader(display: try openDisplay(), selection: request.selection, timeout: request.timeout)
+        }
+        let display = reader.display
         reader.readLimit = request.preferences.readLimit
         reader.observer = request.observer
         reader.whileOwnerAnswers = request.whileOwnerAnswers
@@ -85,6 +99,24 @@ public struct X11Clipboard: Clipboard, Sendable {
         let owner = InheritedOwner(
             display: display, window: reader.window, time: read.time, target: target, fallback: self)
         return ReadResult(content: read.content, observation: observation, write: owner)
+    }
+
+    /// Begins a read of `selection` now, ahead of the request that will say how to read it
+    /// (`X11BegunRead`): connects, makes the window, interns the atoms with the server time (one
+    /// round trip) and asks the owner for `TARGETS`, flushed and not waited for, so the server
+    /// and the owner answer while the caller loads its configuration. A display that cannot be
+    /// opened is kept as the read's error, thrown as the read would have thrown it.
+    public func beginRead(_ selection: Selection) -> any Clipboard {
+        let begun: X11BegunRead.Begun
+        do throws(ClipboardError) {
+            var reader = SelectionReader(
+                display: try openDisplay(), selection: selection, timeout: Self.defaultReadTimeout)
+            reader.askTargetsAhead()
+            begun = .reading(reader)
+        } catch {
+            begun = .failed(error)
+        }
+        return X11BegunRead(clipboard: self, selection: selection, begun: begun)
     }
 
     /// Throws `ClipboardError.markedSecret` when the owner of `selection` offers the password

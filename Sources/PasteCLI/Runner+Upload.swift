@@ -9,7 +9,13 @@ extension Runner {
     func upload() throws -> ExitStatus {
         let resolver = PlanResolver(
             invocation: invocation, context: context, facts: .current(for: invocation, streams: context.streams))
-        let clipboard = resolver.makeClipboard()
+        var clipboard = resolver.makeClipboard()
+        // A run that reads a selection (known from argv and stdin's kind alone) begins the read
+        // now: the server and the selection's owner answer its first requests while the
+        // config is read and the run planned (`Clipboard.beginRead`).
+        if case .selection(let selection, _) = resolver.input, case .available(let session) = clipboard {
+            clipboard = .available(session.beginRead(selection))
+        }
         // Begins the copy of the URL as early as can be (nothing has run yet but argv parsing
         // and the look at stdin), so the clipboard's owner is ready when the URL is; unused, it
         // leaves without touching the clipboard. A run that reads the clipboard copies through
@@ -21,6 +27,7 @@ extension Runner {
         do {
             configuration = try loadConfiguration()
         } catch {
+            clipboard = .unavailable(.noDisplay)  // The begun read ends: nothing will be read.
             let windows = DesktopWindows(plan: resolver.windows(for: Settings()), output: output)
             if windows.isShown { windows.notifyFailure(error) }
             throw error
@@ -39,6 +46,8 @@ extension Runner {
             // `[paste] clipboard` named another backend than the environment suggested: the
             // early owner (if any) leaves unused, and the run uses that backend's clipboard.
             if plan.clipboardBackend != resolver.clipboardBackend {
+                // The read begun on the environment's backend ends here (its connection closes).
+                clipboard = .unavailable(.noDisplay)
                 return try UploadPipeline(context: context, output: output, seams: seams).upload(
                     plan, clipboard: PlanResolver.makeClipboard(plan.clipboardBackend, context: context),
                     earlyOwner: nil)
