@@ -999,11 +999,13 @@ AVX2_KERNEL static int shape_may_fit_avx2(const struct shape_test *test, const u
 /// this many, then tested.
 #define AVX2_BLOCK 1024
 /// Where more than this many of a block's positions pass the filter, the table kernel takes the
-/// next `AVX2_TABLE_RUN` positions: past one in seven the filter and its passes cost more than
-/// the table at every position (measured on Zen 1 over the bench's clipboard text, a line of
-/// the alphabet: 15 % pass, 82 ms the AVX2 kernel alone, 48 ms with this; the log lines, 6 %,
-/// are not slowed).
-#define AVX2_DENSE 140
+/// next `AVX2_TABLE_RUN` positions: past one in four the filter and its passes cost more than
+/// the table at every position. Measured on Zen 1 over the bench's clipboard text, a line of
+/// the alphabet (15 % pass), with one in seven: 82 ms the AVX2 kernel alone, 48 ms with the
+/// table. Since the pair bits (`test_listed`) a pass costs less: on Zen 3 the AVX2 kernel alone
+/// takes that text in 33 ms and the table in 38-39, and 3.7 % of the source code's blocks,
+/// which passed one in seven, went to the table for no gain (docs/performance.md, session 15).
+#define AVX2_DENSE 256
 #define AVX2_TABLE_RUN 16384
 
 /// The AVX2 kernel, in blocks of `AVX2_BLOCK` positions, each in three passes. First the filter,
