@@ -35,6 +35,15 @@ struct shape_test {
 /// The filter's buckets: every group is in one, and a bucket holds the union of its groups'
 /// first bytes, second bytes and followers.
 #define BUCKETS 16
+/// The AVX2 kernel's buckets, in halves of eight (one lookup table a half): 24, where 16 let
+/// through one position in ten of log lines (the nibbles' cross products of 207 groups).
+/// PERF(guard-text), Zen 3: the third half costs six `vpshufb` more a 32-byte step and lets
+/// through half as many positions (log lines 9.8 -> 5.0 %, code 5.6 -> 3.9 %, prose 6.7 ->
+/// 3.8 %); the kernel alone over the bench's 256 MiB, best of 15: log lines 169 -> 148 ms,
+/// code 117 -> 126, prose 99 -> 110 (docs/performance.md, session 15). Four halves (3.4 % of
+/// log lines) spend more on the filter than they save.
+#define NIBBLE_HALVES 3
+#define NIBBLE_BUCKETS (8 * NIBBLE_HALVES)
 
 struct csecret_scan {
     /// The tables: the built-in search's point at the static constants of csecret_scan_builtin.h
@@ -50,7 +59,11 @@ struct csecret_scan {
     /// The AVX2 kernel's filter, buckets of its own (see `assign_nibble_buckets`): for each
     /// stage and half, the buckets of each low nibble (`nibbles[stage][half][0][n]`) and of each
     /// high nibble (`[1][n]`).
-    uint8_t nibbles[3][2][2][16];
+    uint8_t nibbles[3][NIBBLE_HALVES][2][16];
+    /// The pairs that have a group, a bit each (bit `pair & 63` of `pair_bits[pair >> 6]`): the
+    /// AVX2 kernel tests the positions its filter passes against these 8 KiB, which stay in the
+    /// first-level cache, before the pair table's 64 KiB (see `test_listed`).
+    uint64_t pair_bits[CSECRET_SCAN_PAIRS / 64];
     /// The kernels that run here (bit `k`: `csecret_scan_kernel` `k`) and the fastest of them.
     unsigned kernels;
     csecret_scan_kernel fastest;
@@ -220,11 +233,11 @@ static struct nibble_set nibbles_of(const uint64_t set[4]) {
 
 /// The bucket, `skip` aside, whose estimated rate grows least with `add` in it: that growth in
 /// `*growth` and the bucket's rate then in `*grown_rate` (the first of equals).
-static int cheapest_bucket(struct nibble_set buckets[BUCKETS][3], const double rates[BUCKETS],
+static int cheapest_bucket(struct nibble_set buckets[NIBBLE_BUCKETS][3], const double rates[NIBBLE_BUCKETS],
                            const struct nibble_set add[3], int skip, const float sums[16][2][256], double *growth,
                            double *grown_rate) {
     int best = -1;
-    for (int bucket = 0; bucket < BUCKETS; bucket++) {
+    for (int bucket = 0; bucket < NIBBLE_BUCKETS; bucket++) {
         if (bucket == skip) continue;
         struct nibble_set grown[3];
         memcpy(grown, buckets[bucket], sizeof grown);
@@ -239,7 +252,7 @@ static int cheapest_bucket(struct nibble_set buckets[BUCKETS][3], const double r
     return best;
 }
 
-/// Puts every group in one of the AVX2 kernel's sixteen buckets and writes its nibble tables.
+/// Puts every group in one of the AVX2 kernel's twenty-four buckets (`NIBBLE_BUCKETS`) and writes its nibble tables.
 /// That kernel looks each of a position's three bytes up by its two nibbles (as Teddy does), so
 /// a bucket passes the cross product of its groups' nibbles as well as their pairs: `ke` and
 /// `y_` in one bucket pass `ky`, but also every byte of `k`'s low nibble and `e`'s high one.
@@ -268,8 +281,8 @@ static void assign_nibble_buckets(csecret_scan *scan, const float *frequencies) 
         }
     }
     uint8_t bucket_of[256];
-    struct nibble_set buckets[BUCKETS][3];
-    double rates[BUCKETS];
+    struct nibble_set buckets[NIBBLE_BUCKETS][3];
+    double rates[NIBBLE_BUCKETS];
     memset(buckets, 0, sizeof buckets);
     memset(rates, 0, sizeof rates);
     // Greedy: each group where the rate grows least.
@@ -306,7 +319,7 @@ static void assign_nibble_buckets(csecret_scan *scan, const float *frequencies) 
         if (moved == 0) break;
     }
     memset(scan->nibbles, 0, sizeof scan->nibbles);
-    for (int bucket = 0; bucket < BUCKETS; bucket++) {
+    for (int bucket = 0; bucket < NIBBLE_BUCKETS; bucket++) {
         uint8_t bit = (uint8_t)(1u << (bucket & 7));
         int half = bucket >> 3;
         for (int stage = 0; stage < 3; stage++) {
@@ -502,7 +515,13 @@ static void plan(const csecret_scan *search) {
     if (atomic_load_explicit(&scan->planned, memory_order_acquire)) return;
     pthread_mutex_lock(&scan->plan_lock);
     if (!atomic_load_explicit(&scan->planned, memory_order_relaxed)) {
-        if (scan->kernels & 1u << CSECRET_SCAN_AVX2) assign_nibble_buckets(scan, scan->frequencies);
+        if (scan->kernels & 1u << CSECRET_SCAN_AVX2) {
+            assign_nibble_buckets(scan, scan->frequencies);
+            memset(scan->pair_bits, 0, sizeof scan->pair_bits);
+            for (size_t pair = 0; pair < CSECRET_SCAN_PAIRS; pair++) {
+                if (scan->groups[pair] != 0) scan->pair_bits[pair >> 6] |= 1ull << (pair & 63);
+            }
+        }
         if (scan->kernels & 1u << CSECRET_SCAN_AVX512_VBMI) assign_buckets(scan, scan->frequencies);
         plan_shape_tests(scan, scan->member_count);
         atomic_store_explicit(&scan->planned, 1, memory_order_release);
@@ -795,16 +814,30 @@ __attribute__((always_inline)) static inline unsigned list_passes(uint32_t *pass
 /// The rest of a vector kernel's block once its filter listed the `listed` positions of
 /// `passed` (from `start`; the block ends two bytes before the text does): 2. the pair table
 /// and the follower for each, without a branch (a position is kept by advancing the list's end
-/// past it or not, its group into `kept_groups`); 3. the members' literals and shapes, with the
-/// kernel's quick shape test (`may_fit`), at the few kept. Appends the candidates to the output
-/// (`*written` of `capacity`); returns SIZE_MAX, or the candidate the full output has no room
-/// for. Inlined into each kernel with its own test.
+/// past it or not, its group into `kept_groups`), first the pair bits alone where `pair_bits_first`
+/// (the AVX2 kernel's: most of its passes are no trigger's pair); 3. the members' literals and
+/// shapes, with the kernel's quick shape test (`may_fit`), at the few kept. Appends the
+/// candidates to the output (`*written` of `capacity`); returns SIZE_MAX, or the candidate the
+/// full output has no room for. Inlined into each kernel with its own test.
 __attribute__((always_inline)) static inline size_t test_listed(
     const csecret_scan *scan, const uint8_t *text, size_t count, size_t start, uint32_t *passed,
-    uint8_t *kept_groups, unsigned listed, int (*may_fit)(const struct shape_test *, const uint8_t *, size_t, size_t),
-    size_t *positions, uint8_t *groups, size_t capacity, size_t *written) {
+    uint8_t *kept_groups, unsigned listed, int pair_bits_first,
+    int (*may_fit)(const struct shape_test *, const uint8_t *, size_t, size_t), size_t *positions, uint8_t *groups,
+    size_t capacity, size_t *written) {
     const uint8_t *table = scan->groups;
     unsigned kept = 0;
+    if (pair_bits_first) {
+        // PERF(guard-text): of the AVX2 filter's passes on log lines four in five are no
+        // trigger's pair; a bit each in 8 KiB turns them away before the 64 KiB table, which
+        // the first-level cache does not hold (kernel alone, Zen 3: 194 -> 170 ms a 256 MiB).
+        unsigned paired = 0;
+        for (unsigned i = 0; i < listed; i++) {
+            unsigned pair = pair_at(text, start + passed[i]);
+            passed[paired] = passed[i];
+            paired += (unsigned)(scan->pair_bits[pair >> 6] >> (pair & 63)) & 1;
+        }
+        listed = paired;
+    }
     for (unsigned i = 0; i < listed; i++) {
         size_t q = start + passed[i];
         unsigned group = table[pair_at(text, q)];
@@ -923,7 +956,7 @@ AVX512_KERNEL static size_t find_avx512(const csecret_scan *scan, const uint8_t 
         watch->filtered = p;
         watch->seen |= _mm512_testn_epi8_mask(least, least) != 0;
         // 2. and 3. The pair table, the follower, the members' literals and shapes.
-        size_t stop = test_listed(scan, text, count, start, passed, kept_groups, listed, shape_may_fit_avx512,
+        size_t stop = test_listed(scan, text, count, start, passed, kept_groups, listed, 0, shape_may_fit_avx512,
                                   positions, groups, capacity, &written);
         if (stop != SIZE_MAX) {
             *n = written;
@@ -966,11 +999,13 @@ AVX2_KERNEL static int shape_may_fit_avx2(const struct shape_test *test, const u
 /// this many, then tested.
 #define AVX2_BLOCK 1024
 /// Where more than this many of a block's positions pass the filter, the table kernel takes the
-/// next `AVX2_TABLE_RUN` positions: past one in seven the filter and its passes cost more than
-/// the table at every position (measured on Zen 1 over the bench's clipboard text, a line of
-/// the alphabet: 15 % pass, 82 ms the AVX2 kernel alone, 48 ms with this; the log lines, 6 %,
-/// are not slowed).
-#define AVX2_DENSE 140
+/// next `AVX2_TABLE_RUN` positions: past one in four the filter and its passes cost more than
+/// the table at every position. Measured on Zen 1 over the bench's clipboard text, a line of
+/// the alphabet (15 % pass), with one in seven: 82 ms the AVX2 kernel alone, 48 ms with the
+/// table. Since the pair bits (`test_listed`) a pass costs less: on Zen 3 the AVX2 kernel alone
+/// takes that text in 33 ms and the table in 38-39, and 3.7 % of the source code's blocks,
+/// which passed one in seven, went to the table for no gain (docs/performance.md, session 15).
+#define AVX2_DENSE 256
 #define AVX2_TABLE_RUN 16384
 
 /// The AVX2 kernel, in blocks of `AVX2_BLOCK` positions, each in three passes. First the filter,
@@ -987,9 +1022,9 @@ AVX2_KERNEL static int shape_may_fit_avx2(const struct shape_test *test, const u
 AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p,
                                     size_t end, size_t *positions, uint8_t *groups, size_t capacity, size_t *n,
                                     struct nul_watch *watch) {
-    __m256i tables[3][2][2];
+    __m256i tables[3][NIBBLE_HALVES][2];
     for (int stage = 0; stage < 3; stage++) {
-        for (int half = 0; half < 2; half++) {
+        for (int half = 0; half < NIBBLE_HALVES; half++) {
             for (int which = 0; which < 2; which++) {
                 tables[stage][half][which] =
                     _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)scan->nibbles[stage][half][which]));
@@ -1012,18 +1047,20 @@ AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *tex
         for (; p + 64 <= block_end; p += 64) {
             uint64_t pass = 0;
             for (int part = 0; part < 2; part++) {
-                __m256i classes[2] = {_mm256_set1_epi8(-1), _mm256_set1_epi8(-1)};
+                __m256i classes[NIBBLE_HALVES];
+                for (int half = 0; half < NIBBLE_HALVES; half++) classes[half] = _mm256_set1_epi8(-1);
                 for (int stage = 0; stage < 3; stage++) {
                     __m256i bytes = _mm256_loadu_si256((const __m256i *)(text + p + 32 * part + stage));
                     if (stage == 0) least = _mm256_min_epu8(least, bytes);
                     __m256i low = _mm256_and_si256(bytes, nibble);
                     __m256i high = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), nibble);
-                    for (int half = 0; half < 2; half++) {
+                    for (int half = 0; half < NIBBLE_HALVES; half++) {
                         classes[half] = _mm256_and_si256(classes[half], _mm256_shuffle_epi8(tables[stage][half][0], low));
                         classes[half] = _mm256_and_si256(classes[half], _mm256_shuffle_epi8(tables[stage][half][1], high));
                     }
                 }
-                __m256i any = _mm256_or_si256(classes[0], classes[1]);
+                __m256i any = classes[0];
+                for (int half = 1; half < NIBBLE_HALVES; half++) any = _mm256_or_si256(any, classes[half]);
                 uint32_t mask = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(any, _mm256_setzero_si256()));
                 pass |= (uint64_t)mask << (32 * part);
             }
@@ -1032,7 +1069,7 @@ AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *tex
         watch->filtered = p;
         watch->seen |= _mm256_movemask_epi8(_mm256_cmpeq_epi8(least, _mm256_setzero_si256())) != 0;
         // 2. and 3. The pair table, the follower, the members' literals and shapes.
-        size_t stop = test_listed(scan, text, count, start, passed, kept_groups, listed, shape_may_fit_avx2,
+        size_t stop = test_listed(scan, text, count, start, passed, kept_groups, listed, 1, shape_may_fit_avx2,
                                   positions, groups, capacity, &written);
         if (stop != SIZE_MAX) {
             *n = written;

@@ -14,7 +14,7 @@
 // Three kernels find the same positions; the fastest the processor runs is chosen at creation.
 // The AVX-512 VBMI one tests 64 positions a step against sixteen buckets of the groups: for
 // each of a position's three bytes one 128-entry lookup per eight buckets, exact byte classes.
-// The AVX2 one tests 64 a step against sixteen buckets of its own, by the bytes' two nibbles
+// The AVX2 one tests 64 a step against twenty-four buckets of its own, by the bytes' two nibbles
 // (as Teddy, the SIMD search of Hyperscan and ripgrep, does): a looser filter, so its buckets
 // are planned by what the nibbles let through, and the positions that pass are listed a block
 // at a time and taken to the pair table without a branch each. Only the positions that pass go
