@@ -24,15 +24,7 @@ struct BegunReadTests: ScopedSuite {
         let server = xvfb
         let text = Array("asked for ahead, then read\n".utf8)
         try Self.put(text, .clipboard, on: server)
-        let requests: [(String, ReadRequest<Never>)] = [
-            ("text", ReadRequest(.clipboard, timeout: Self.timeout, acceptsImage: false)),
-            ("content", ReadRequest(.clipboard, timeout: Self.timeout)),
-            (
-                "image first",
-                ReadRequest(.clipboard, timeout: Self.timeout, preferences: ContentPreferences(prefersImage: true))
-            ),
-        ]
-        for (name, var request) in requests {
+        for (name, var request) in ObservedReadTests.readKinds {
             let begun = try #require(Selections.clipboard(server).beginRead(.clipboard) as? X11BegunRead)
             #expect(begun.isPending, "\(name): TARGETS asked")
             let threads = Mutex<[Int32]>([])

@@ -15,6 +15,19 @@ import TestSupport
 @Suite("Observed and limited reads", .tags(.x11), .needsXServer, .sharedXvfb, .serialized)
 struct ObservedReadTests: ScopedSuite {
     static let timeout = Duration.seconds(10)
+
+    /// A text read, a content read and one that prefers an image (which asks TARGETS first), of
+    /// the clipboard, each named.
+    static var readKinds: [(String, ReadRequest<Never>)] {
+        [
+            ("text", ReadRequest(.clipboard, timeout: timeout, acceptsImage: false)),
+            ("content", ReadRequest(.clipboard, timeout: timeout)),
+            (
+                "image first",
+                ReadRequest(.clipboard, timeout: timeout, preferences: ContentPreferences(prefersImage: true))
+            ),
+        ]
+    }
     static let noLimit = ContentPreferences.defaultReadLimit
 
     /// What an observer saw: the pieces' sizes, the pieces joined, and the threads it ran on.
@@ -102,16 +115,7 @@ struct ObservedReadTests: ScopedSuite {
         let server = xvfb
         let text = Array("asked for, then read\n".utf8)
         try Self.putWithXclip(text, on: server)
-        // A text read, a content read and one that prefers an image (which asks TARGETS first).
-        let requests: [(String, ReadRequest<Never>)] = [
-            ("text", ReadRequest(.clipboard, timeout: Self.timeout, acceptsImage: false)),
-            ("content", ReadRequest(.clipboard, timeout: Self.timeout)),
-            (
-                "image first",
-                ReadRequest(.clipboard, timeout: Self.timeout, preferences: ContentPreferences(prefersImage: true))
-            ),
-        ]
-        for (name, var request) in requests {
+        for (name, var request) in Self.readKinds {
             let threads = Mutex<[Int32]>([])
             request.whileOwnerAnswers = { threads.withLock { $0.append(CurrentProcess.currentThreadKernelID) } }
             let read = try Selections.clipboard(server).read(request)
