@@ -35,15 +35,19 @@ struct shape_test {
 /// The filter's buckets: every group is in one, and a bucket holds the union of its groups'
 /// first bytes, second bytes and followers.
 #define BUCKETS 16
-/// The AVX2 kernel's buckets, in halves of eight (one lookup table a half): 24, where 16 let
-/// through one position in ten of log lines (the nibbles' cross products of 207 groups).
-/// PERF(guard-text), Zen 3: the third half costs six `vpshufb` more a 32-byte step and lets
-/// through half as many positions (log lines 9.8 -> 5.0 %, code 5.6 -> 3.9 %, prose 6.7 ->
-/// 3.8 %); the kernel alone over the bench's 256 MiB, best of 15: log lines 169 -> 148 ms,
-/// code 117 -> 126, prose 99 -> 110 (docs/performance.md, session 15). Four halves (3.4 % of
-/// log lines) spend more on the filter than they save.
-#define NIBBLE_HALVES 3
-#define NIBBLE_BUCKETS (8 * NIBBLE_HALVES)
+/// The AVX2 kernel's buckets, in halves of eight (one lookup table a half), in two plans: 16
+/// buckets (two halves, `NARROW`) and 24 (three, `WIDE`). With 207 groups, 16 buckets let
+/// through one position in ten of log lines (the nibbles' cross products), 24 half as many for
+/// six `vpshufb` more a 32-byte step; text that few positions pass (code, prose, a stream of one
+/// byte) pays those six for little. The kernel runs the plan that costs its text least
+/// (`struct avx2_width`).
+/// PERF(guard-text), Zen 3, share of positions that pass, 16 -> 24 buckets: log lines 9.8 ->
+/// 5.0 %, code 5.6 -> 3.9 %, prose 6.7 -> 3.8 %; the kernel alone over the bench's 256 MiB,
+/// best of 15: log lines 169 -> 148 ms, code 117 -> 126, prose 99 -> 110 (docs/performance.md,
+/// sessions 15 and 16). Four halves (3.4 % of log lines) spend more on the filter than they save.
+#define NIBBLE_NARROW 2
+#define NIBBLE_WIDE 3
+#define NIBBLE_BUCKETS (8 * NIBBLE_WIDE)
 
 struct csecret_scan {
     /// The tables: the built-in search's point at the static constants of csecret_scan_builtin.h
@@ -56,10 +60,11 @@ struct csecret_scan {
     /// (`high[stage][half]`).
     uint8_t classes[3][2][128];
     uint8_t high[3][2];
-    /// The AVX2 kernel's filter, buckets of its own (see `assign_nibble_buckets`): for each
-    /// stage and half, the buckets of each low nibble (`nibbles[stage][half][0][n]`) and of each
-    /// high nibble (`[1][n]`).
-    uint8_t nibbles[3][NIBBLE_HALVES][2][16];
+    /// The AVX2 kernel's filter, buckets of its own (see `assign_nibble_buckets`), one plan of
+    /// each width (`nibbles[halves - NIBBLE_NARROW]`): for each stage and half, the buckets of
+    /// each low nibble (`[stage][half][0][n]`) and of each high nibble (`[1][n]`); the narrow
+    /// plan leaves its third half empty.
+    uint8_t nibbles[2][3][NIBBLE_WIDE][2][16];
     /// The pairs that have a group, a bit each (bit `pair & 63` of `pair_bits[pair >> 6]`): the
     /// AVX2 kernel tests the positions its filter passes against these 8 KiB, which stay in the
     /// first-level cache, before the pair table's 64 KiB (see `test_listed`).
@@ -234,10 +239,10 @@ static struct nibble_set nibbles_of(const uint64_t set[4]) {
 /// The bucket, `skip` aside, whose estimated rate grows least with `add` in it: that growth in
 /// `*growth` and the bucket's rate then in `*grown_rate` (the first of equals).
 static int cheapest_bucket(struct nibble_set buckets[NIBBLE_BUCKETS][3], const double rates[NIBBLE_BUCKETS],
-                           const struct nibble_set add[3], int skip, const float sums[16][2][256], double *growth,
-                           double *grown_rate) {
+                           int bucket_count, const struct nibble_set add[3], int skip, const float sums[16][2][256],
+                           double *growth, double *grown_rate) {
     int best = -1;
-    for (int bucket = 0; bucket < NIBBLE_BUCKETS; bucket++) {
+    for (int bucket = 0; bucket < bucket_count; bucket++) {
         if (bucket == skip) continue;
         struct nibble_set grown[3];
         memcpy(grown, buckets[bucket], sizeof grown);
@@ -252,7 +257,8 @@ static int cheapest_bucket(struct nibble_set buckets[NIBBLE_BUCKETS][3], const d
     return best;
 }
 
-/// Puts every group in one of the AVX2 kernel's twenty-four buckets (`NIBBLE_BUCKETS`) and writes its nibble tables.
+/// Puts every group in one of `8 * halves` buckets of the AVX2 kernel and writes that plan's
+/// nibble tables (`tables`, one of `scan->nibbles`).
 /// That kernel looks each of a position's three bytes up by its two nibbles (as Teddy does), so
 /// a bucket passes the cross product of its groups' nibbles as well as their pairs: `ke` and
 /// `y_` in one bucket pass `ky`, but also every byte of `k`'s low nibble and `e`'s high one.
@@ -261,7 +267,9 @@ static int cheapest_bucket(struct nibble_set buckets[NIBBLE_BUCKETS][3], const d
 /// placement is greedy, and a later group can make an earlier one's choice a poor one). Two
 /// rounds, of 150 groups and 16 buckets on 16-bit sets: 0.35 ms on this project's slowest
 /// machine, for a tenth less time on log lines (more rounds gain nothing).
-static void assign_nibble_buckets(csecret_scan *scan, const float *frequencies) {
+static void assign_nibble_buckets(const csecret_scan *scan, const float *frequencies, int halves,
+                                  uint8_t tables[3][NIBBLE_WIDE][2][16]) {
+    int bucket_count = 8 * halves;
     size_t group_count = scan->group_count;
     uint64_t byte_sets[256][3][4];
     size_t order[256];
@@ -289,7 +297,7 @@ static void assign_nibble_buckets(csecret_scan *scan, const float *frequencies) 
     for (size_t index = 0; index + 1 < group_count; index++) {
         size_t group = order[index];
         double growth = 0, rate = 0;
-        int best = cheapest_bucket(buckets, rates, sets[group], -1, sums, &growth, &rate);
+        int best = cheapest_bucket(buckets, rates, bucket_count, sets[group], -1, sums, &growth, &rate);
         bucket_of[group] = (uint8_t)best;
         nibble_union(buckets[best], sets[group]);
         rates[best] = rate;
@@ -306,7 +314,7 @@ static void assign_nibble_buckets(csecret_scan *scan, const float *frequencies) 
             }
             double rate_without = nibble_rate(without, sums);
             double growth = 0, rate = 0;
-            int best = cheapest_bucket(buckets, rates, sets[group], from, sums, &growth, &rate);
+            int best = cheapest_bucket(buckets, rates, bucket_count, sets[group], from, sums, &growth, &rate);
             // A clear gain only (rounding never makes a move).
             if (!(growth < (rates[from] - rate_without) * (1 - 1e-9))) continue;
             bucket_of[group] = (uint8_t)best;
@@ -318,14 +326,14 @@ static void assign_nibble_buckets(csecret_scan *scan, const float *frequencies) 
         }
         if (moved == 0) break;
     }
-    memset(scan->nibbles, 0, sizeof scan->nibbles);
-    for (int bucket = 0; bucket < NIBBLE_BUCKETS; bucket++) {
+    memset(tables, 0, 3 * sizeof tables[0]);
+    for (int bucket = 0; bucket < bucket_count; bucket++) {
         uint8_t bit = (uint8_t)(1u << (bucket & 7));
         int half = bucket >> 3;
         for (int stage = 0; stage < 3; stage++) {
             for (int n = 0; n < 16; n++) {
-                if ((buckets[bucket][stage].low >> n) & 1) scan->nibbles[stage][half][0][n] |= bit;
-                if ((buckets[bucket][stage].high >> n) & 1) scan->nibbles[stage][half][1][n] |= bit;
+                if ((buckets[bucket][stage].low >> n) & 1) tables[stage][half][0][n] |= bit;
+                if ((buckets[bucket][stage].high >> n) & 1) tables[stage][half][1][n] |= bit;
             }
         }
     }
@@ -516,7 +524,9 @@ static void plan(const csecret_scan *search) {
     pthread_mutex_lock(&scan->plan_lock);
     if (!atomic_load_explicit(&scan->planned, memory_order_relaxed)) {
         if (scan->kernels & 1u << CSECRET_SCAN_AVX2) {
-            assign_nibble_buckets(scan, scan->frequencies);
+            for (int halves = NIBBLE_NARROW; halves <= NIBBLE_WIDE; halves++) {
+                assign_nibble_buckets(scan, scan->frequencies, halves, scan->nibbles[halves - NIBBLE_NARROW]);
+            }
             memset(scan->pair_bits, 0, sizeof scan->pair_bits);
             for (size_t pair = 0; pair < CSECRET_SCAN_PAIRS; pair++) {
                 if (scan->groups[pair] != 0) scan->pair_bits[pair >> 6] |= 1ull << (pair & 63);
@@ -1008,30 +1018,106 @@ AVX2_KERNEL static int shape_may_fit_avx2(const struct shape_test *test, const u
 #define AVX2_DENSE 256
 #define AVX2_TABLE_RUN 16384
 
-/// The AVX2 kernel, in blocks of `AVX2_BLOCK` positions, each in three passes. First the filter,
-/// 64 positions a step: for each of a position's three bytes and each half of the buckets, one
+/// Which of its plans the AVX2 kernel runs (`NIBBLE_NARROW` or `NIBBLE_WIDE` halves), by what
+/// the narrow one lets through: the narrow plan runs a window of `AVX2_WINDOW` blocks, and when
+/// more than `AVX2_WIDE_LIMIT` of their positions passed, the wide plan runs the next
+/// `AVX2_WIDE_RUN` blocks (a MiB), then the narrow one is tried again. Kept per thread, across calls: a
+/// file or a stream is searched in chunks of 64 KiB to 1 MiB, one call each (or fewer where
+/// the output fills), and a thread searches one text at a time. Either plan finds the same
+/// candidates; only the time differs.
+/// PERF(guard-text), Zen 3: past about one position in eleven that the narrow plan passes, the
+/// wide plan's six `vpshufb` cost less than the passes they turn away. The bench's log lines pass
+/// 9-11 % in every window, prose 6-8 %, source code mostly 3-8 % (docs/performance.md, session 16).
+struct avx2_width {
+    int wide;
+    unsigned blocks;
+    unsigned passes;
+    /// The blocks filtered with each plan (`csecret_scan_avx2_blocks`).
+    size_t filtered[2];
+};
+#define AVX2_WINDOW 16
+#define AVX2_WIDE_LIMIT (AVX2_WINDOW * AVX2_BLOCK * 9 / 100)
+#define AVX2_WIDE_RUN 1024
+static _Thread_local struct avx2_width avx2_width;
+
+/// The width for the next block, `listed` of this one's positions having passed.
+static inline void choose_width(struct avx2_width *width, unsigned listed) {
+    width->filtered[width->wide]++;
+    width->blocks++;
+    if (width->wide) {
+        if (width->blocks < AVX2_WIDE_RUN) return;
+        width->wide = 0;
+    } else {
+        width->passes += listed;
+        if (width->blocks < AVX2_WINDOW) return;
+        width->wide = width->passes > AVX2_WIDE_LIMIT;
+    }
+    width->blocks = 0;
+    width->passes = 0;
+}
+
+/// The AVX2 kernel's filter over one block's steps, `p` to `block_end`, with the plan of
+/// `halves` halves (`tables`, a constant at each call, so each plan gets its own loop): 64
+/// positions a step, for each of a position's three bytes and each half of the buckets, one
 /// lookup (`vpshufb`) by its low nibble and one by its high nibble, as Teddy does; the passing
-/// positions go into a list, eight written at once whatever their number (more only when more
-/// pass), so that no branch depends on how many there are. Then the pair table and the
+/// positions go into `passed` (from `start`), eight written at once whatever their number (more
+/// only when more pass), so that no branch depends on how many there are. Keeps the smallest
+/// byte of the steps' first stage in `*least` (the NUL watch); returns where it stopped, with
+/// the list's length in `*listed`.
+AVX2_KERNEL __attribute__((always_inline)) static inline size_t filter_avx2(
+    const uint8_t tables_of[3][NIBBLE_WIDE][2][16], int halves, const uint8_t *text, size_t p, size_t start,
+    size_t block_end, uint32_t *passed, unsigned *listed, __m256i *least) {
+    __m256i tables[3][NIBBLE_WIDE][2];
+    for (int stage = 0; stage < 3; stage++) {
+        for (int half = 0; half < halves; half++) {
+            for (int which = 0; which < 2; which++) {
+                tables[stage][half][which] =
+                    _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)tables_of[stage][half][which]));
+            }
+        }
+    }
+    __m256i nibble = _mm256_set1_epi8(0x0f);
+    unsigned count = 0;
+    __m256i smallest = *least;
+    for (; p + 64 <= block_end; p += 64) {
+        uint64_t pass = 0;
+        for (int part = 0; part < 2; part++) {
+            __m256i classes[NIBBLE_WIDE];
+            for (int half = 0; half < halves; half++) classes[half] = _mm256_set1_epi8(-1);
+            for (int stage = 0; stage < 3; stage++) {
+                __m256i bytes = _mm256_loadu_si256((const __m256i *)(text + p + 32 * part + stage));
+                if (stage == 0) smallest = _mm256_min_epu8(smallest, bytes);
+                __m256i low = _mm256_and_si256(bytes, nibble);
+                __m256i high = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), nibble);
+                for (int half = 0; half < halves; half++) {
+                    classes[half] = _mm256_and_si256(classes[half], _mm256_shuffle_epi8(tables[stage][half][0], low));
+                    classes[half] = _mm256_and_si256(classes[half], _mm256_shuffle_epi8(tables[stage][half][1], high));
+                }
+            }
+            __m256i any = classes[0];
+            for (int half = 1; half < halves; half++) any = _mm256_or_si256(any, classes[half]);
+            uint32_t mask = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(any, _mm256_setzero_si256()));
+            pass |= (uint64_t)mask << (32 * part);
+        }
+        if (pass != 0) count = list_passes(passed, count, (uint32_t)(p - start), pass);
+    }
+    *least = smallest;
+    *listed = count;
+    return p;
+}
+
+/// The AVX2 kernel, in blocks of `AVX2_BLOCK` positions, each in three passes. First the filter
+/// (`filter_avx2`, with the plan `struct avx2_width` chooses). Then the pair table and the
 /// follower for each listed position, again without a branch: a position is kept by advancing
 /// the list's end past it or not. Then the rest of the test, at the few kept. (On log lines one
-/// position in seventeen passes the filter and more than half of those are no trigger's pair:
+/// position in ten passes the narrow filter and more than half of those are no trigger's pair:
 /// a branch for each, mispredicted as often as not, cost more than the filter.) Stops where fewer than 66
 /// bytes are left, or at the candidate the full output has no room for: returns where it
 /// stopped, with the output's count in `*n`.
 AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *text, size_t count, size_t p,
                                     size_t end, size_t *positions, uint8_t *groups, size_t capacity, size_t *n,
                                     struct nul_watch *watch) {
-    __m256i tables[3][NIBBLE_HALVES][2];
-    for (int stage = 0; stage < 3; stage++) {
-        for (int half = 0; half < NIBBLE_HALVES; half++) {
-            for (int which = 0; which < 2; which++) {
-                tables[stage][half][which] =
-                    _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)scan->nibbles[stage][half][which]));
-            }
-        }
-    }
-    __m256i nibble = _mm256_set1_epi8(0x0f);
+    struct avx2_width *width = &avx2_width;
     size_t written = *n;
     // The block's listed positions (from its start), room for eight past the last.
     uint32_t passed[AVX2_BLOCK + 8];
@@ -1044,28 +1130,13 @@ AVX2_KERNEL static size_t find_avx2(const csecret_scan *scan, const uint8_t *tex
         // 1. The filter, and the NUL watch: the smallest byte of the steps' first stage.
         unsigned listed = 0;
         __m256i least = _mm256_set1_epi8(-1);
-        for (; p + 64 <= block_end; p += 64) {
-            uint64_t pass = 0;
-            for (int part = 0; part < 2; part++) {
-                __m256i classes[NIBBLE_HALVES];
-                for (int half = 0; half < NIBBLE_HALVES; half++) classes[half] = _mm256_set1_epi8(-1);
-                for (int stage = 0; stage < 3; stage++) {
-                    __m256i bytes = _mm256_loadu_si256((const __m256i *)(text + p + 32 * part + stage));
-                    if (stage == 0) least = _mm256_min_epu8(least, bytes);
-                    __m256i low = _mm256_and_si256(bytes, nibble);
-                    __m256i high = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), nibble);
-                    for (int half = 0; half < NIBBLE_HALVES; half++) {
-                        classes[half] = _mm256_and_si256(classes[half], _mm256_shuffle_epi8(tables[stage][half][0], low));
-                        classes[half] = _mm256_and_si256(classes[half], _mm256_shuffle_epi8(tables[stage][half][1], high));
-                    }
-                }
-                __m256i any = classes[0];
-                for (int half = 1; half < NIBBLE_HALVES; half++) any = _mm256_or_si256(any, classes[half]);
-                uint32_t mask = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(any, _mm256_setzero_si256()));
-                pass |= (uint64_t)mask << (32 * part);
-            }
-            if (pass != 0) listed = list_passes(passed, listed, (uint32_t)(p - start), pass);
+        if (width->wide) {
+            p = filter_avx2(scan->nibbles[NIBBLE_WIDE - NIBBLE_NARROW], NIBBLE_WIDE, text, p, start, block_end, passed,
+                            &listed, &least);
+        } else {
+            p = filter_avx2(scan->nibbles[0], NIBBLE_NARROW, text, p, start, block_end, passed, &listed, &least);
         }
+        choose_width(width, listed);
         watch->filtered = p;
         watch->seen |= _mm256_movemask_epi8(_mm256_cmpeq_epi8(least, _mm256_setzero_si256())) != 0;
         // 2. and 3. The pair table, the follower, the members' literals and shapes.
@@ -1180,6 +1251,15 @@ size_t csecret_scan_find_with(const csecret_scan *scan, csecret_scan_kernel kern
 unsigned csecret_scan_kernels(const csecret_scan *scan) { return scan->kernels; }
 
 csecret_scan_kernel csecret_scan_fastest(const csecret_scan *scan) { return scan->fastest; }
+
+void csecret_scan_avx2_blocks(size_t counts[2]) {
+#ifdef CSECRET_SCAN_X86
+    counts[0] = avx2_width.filtered[0];
+    counts[1] = avx2_width.filtered[1];
+#else
+    counts[0] = counts[1] = 0;
+#endif
+}
 
 int csecret_scan_planned(const csecret_scan *scan) {
     return atomic_load_explicit(&((csecret_scan *)scan)->planned, memory_order_acquire);

@@ -171,6 +171,18 @@ public final class CandidateSearch: @unchecked Sendable {
         }
     }
 
+    /// How many blocks of 1,024 positions the AVX2 kernel has filtered on the calling thread
+    /// with its narrow plan (16 buckets) and with its wide one (24), since the thread began
+    /// (`csecret_scan_avx2_blocks`): it runs the wide one only where the narrow one lets
+    /// through about one position in eleven or more.
+    public static var avx2BlocksOnThisThread: (narrow: Int, wide: Int) {
+        var counts = (0, 0)
+        withUnsafeMutableBytes(of: &counts) { counts in
+            csecret_scan_avx2_blocks(counts.baseAddress!.assumingMemoryBound(to: Int.self))
+        }
+        return (counts.0, counts.1)
+    }
+
     /// The kernels that run on this processor, slowest first (`csecret_scan_kernels`): always
     /// `.portable`.
     public var kernels: [Kernel] {

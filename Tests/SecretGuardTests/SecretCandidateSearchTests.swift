@@ -319,6 +319,43 @@ struct SecretCandidateSearchTests {
                 == Self.expected(text, from: 1000, to: text.count - 1000))
     }
 
+    @Test(
+        "the AVX2 kernel runs its narrow plan over text few positions pass, its wide one where many do, and comes back: the same candidates as the table kernel"
+    )
+    func avx2PlansSwitch() throws {
+        guard Self.prefilter.search.kernels.contains(.avx2) else { return }
+        // Prose with a trigger planted every forty lines (under one position in eleven passes
+        // the narrow plan) around a stretch of log lines dense with triggers (more pass): 1.5
+        // MiB of prose on each side, half a MiB more than the wide plan's run (1,024 blocks), so
+        // that whatever plan this thread's last search left, each runs over candidates here.
+        var generator = SplitMix(seed: 4216)
+        let literals = SecretGuard.triggerLiterals.map { Array($0.utf8) }
+        let sentence = Array("The committee read the quarterly figures over coffee, and nobody asked why.\n".utf8)
+        func prose(_ count: Int, into text: inout [UInt8]) {
+            let end = text.count + count
+            var line = 0
+            while text.count < end {
+                text += sentence
+                line += 1
+                if line % 40 == 0 { text += literals[Int(generator.next() % UInt64(literals.count))] + Array(" = x\n".utf8) }
+            }
+        }
+        var text: [UInt8] = []
+        prose(1_536 << 10, into: &text)
+        while text.count < (1_536 + 64) << 10 { text += Self.denseText.prefix(4096) }
+        prose(1_536 << 10, into: &text)
+        let before = CandidateSearch.avx2BlocksOnThisThread
+        let found = Self.found(text, from: 0, to: text.count, kernel: .avx2)
+        let after = CandidateSearch.avx2BlocksOnThisThread
+        let portable = Self.found(text, from: 0, to: text.count, kernel: .portable)
+        #expect(portable.count > 2000)
+        #expect(found == portable)
+        // Each plan ran over a good part of the text: the narrow one over most of the prose, the
+        // wide one over the log lines (from their second window of 16 blocks on).
+        #expect(after.narrow - before.narrow > 800, "\(before) -> \(after)")
+        #expect(after.wide - before.wide > 40, "\(before) -> \(after)")
+    }
+
     /// What makes `entry`'s literal a candidate when it follows: a `.pgpass` line's rest, an
     /// `Authorization` header's separator, a token's least length of its alphabet, a key's
     /// separator and value (nothing for a row whose literal alone is enough).

@@ -14,10 +14,11 @@
 // Three kernels find the same positions; the fastest the processor runs is chosen at creation.
 // The AVX-512 VBMI one tests 64 positions a step against sixteen buckets of the groups: for
 // each of a position's three bytes one 128-entry lookup per eight buckets, exact byte classes.
-// The AVX2 one tests 64 a step against twenty-four buckets of its own, by the bytes' two nibbles
-// (as Teddy, the SIMD search of Hyperscan and ripgrep, does): a looser filter, so its buckets
-// are planned by what the nibbles let through, and the positions that pass are listed a block
-// at a time and taken to the pair table without a branch each. Only the positions that pass go
+// The AVX2 one tests 64 a step against buckets of its own, by the bytes' two nibbles (as Teddy,
+// the SIMD search of Hyperscan and ripgrep, does): a looser filter, so its buckets are planned
+// by what the nibbles let through, sixteen and twenty-four (it runs the twenty-four only where
+// the sixteen let through about one position in eleven or more), and the positions that pass
+// are listed a block at a time and taken to the pair table without a branch each. Only the positions that pass go
 // on to the pair table. The portable one looks the pair table up at every position, eight a step.
 #ifndef CSECRET_SCAN_H
 #define CSECRET_SCAN_H
@@ -158,5 +159,10 @@ int csecret_scan_planned(const csecret_scan *scan);
 
 /// The kernel `csecret_scan_find` runs once planned: the fastest of those that run here.
 csecret_scan_kernel csecret_scan_fastest(const csecret_scan *scan);
+
+/// How many blocks of 1,024 positions the AVX2 kernel has filtered on the calling thread with
+/// each of its plans, since the thread began: `counts[0]` with the narrow one (16 buckets),
+/// `counts[1]` with the wide one (24). It chooses between them by what the text lets through.
+void csecret_scan_avx2_blocks(size_t counts[2]);
 
 #endif
