@@ -27,7 +27,7 @@ extension Runner {
         do {
             configuration = try loadConfiguration()
         } catch {
-            clipboard = .unavailable(.noDisplay)  // The begun read ends: nothing will be read.
+            clipboard.release()  // The begun read ends: nothing will be read.
             let windows = DesktopWindows(plan: resolver.windows(for: Settings()), output: output)
             if windows.isShown { windows.notifyFailure(error) }
             throw error
@@ -47,7 +47,7 @@ extension Runner {
             // early owner (if any) leaves unused, and the run uses that backend's clipboard.
             if plan.clipboardBackend != resolver.clipboardBackend {
                 // The read begun on the environment's backend ends here (its connection closes).
-                clipboard = .unavailable(.noDisplay)
+                clipboard.release()
                 return try UploadPipeline(context: context, output: output, seams: seams).upload(
                     plan, clipboard: PlanResolver.makeClipboard(plan.clipboardBackend, context: context),
                     earlyOwner: nil)
