@@ -430,7 +430,7 @@ def main():
         # The removal of the sent gigabyte's outbox copy, which paste leaves to a detached process,
         # is waited for after each of our runs (untimed), so it never slows the next run.
         outbox = os.path.join(env["XDG_STATE_HOME"], "paste", "outbox")
-        stream_rounds = max(3, rounds // 3)
+        stream_rounds = max(5, rounds // 2) if rounds >= 5 else rounds
         fed = {"pipe_from": producer}
         settled = dict(fed, after=lambda: wait_for_detached(outbox))
         # Two servers: paste-mock discarding bodies (it hashes each byte it throws away with
@@ -601,7 +601,7 @@ def main():
         # Every text's paste and rg run in each round, in a rotating order: the machine's speed
         # wanders over a case's seconds (a text's median moved by a third between two runs here),
         # and texts timed one after another compared their moments as much as the guard.
-        text_rounds = max(5, rounds // 2)
+        text_rounds = rounds
         kinds = (("log lines", write_log_lines), ("source code", write_source_code), ("prose", write_prose))
         commands, options = {}, {}
         for kind, writer in kinds:
