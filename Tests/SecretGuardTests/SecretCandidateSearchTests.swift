@@ -337,7 +337,9 @@ struct SecretCandidateSearchTests {
             while text.count < end {
                 text += sentence
                 line += 1
-                if line % 40 == 0 { text += literals[Int(generator.next() % UInt64(literals.count))] + Array(" = x\n".utf8) }
+                if line % 40 == 0 {
+                    text += literals[Int(generator.next() % UInt64(literals.count))] + Array(" = x\n".utf8)
+                }
             }
         }
         var text: [UInt8] = []
