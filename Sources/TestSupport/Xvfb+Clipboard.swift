@@ -33,18 +33,8 @@ extension Xvfb {
 
     /// Starts `xclip -i` owning the CLIPBOARD with `data` (as `type`, UTF8_STRING by default) and
     /// waits until it offers that target.
-    ///
-    /// xclip forks a server that keeps whatever stdio it got: it gets a file and /dev/null,
-    /// nothing of ours, and is not waited for.
     public func startXclip(_ data: Data, type: String? = nil) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("clip-\(UUID().uuidString)")
-        try data.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let input = try FileHandle(forReadingFrom: file)
-        _ = try SpawnedProcess(
-            "/usr/bin/xclip", ["-i", "-selection", "clipboard"] + (type.map { ["-t", $0] } ?? []),
-            environment: environment, standardInput: .handle(input))
-        try? input.close()
+        try spawnXclipOwner(data, type: type, environment: environment)
         try waitUntil("xclip to own the clipboard") {
             (try? clipboardTargets(timeout: Self.probeTimeout))?.contains(type ?? "UTF8_STRING") == true
         }
@@ -62,4 +52,23 @@ public struct ClipboardTargetsUnread: Error, CustomStringConvertible {
     public var status: Int32
     public var stderr: String
     public var description: String { "xclip -o -t TARGETS exited \(status): \(stderr)" }
+}
+
+/// Starts `xclip -i` owning `selection` ("clipboard" or "primary") with `data` (as `type`,
+/// UTF8_STRING by default) on the display `environment` names, and returns without waiting for
+/// it to own it: each caller waits for what it needs to see.
+///
+/// xclip forks a server that keeps whatever stdio it got: it gets a file (already unlinked when
+/// this returns) and /dev/null, nothing of ours, and is not waited for.
+public func spawnXclipOwner(
+    _ data: Data, selection: String = "clipboard", type: String? = nil, environment: [String: String]
+) throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("clip-\(UUID().uuidString)")
+    try data.write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let input = try FileHandle(forReadingFrom: file)
+    defer { try? input.close() }
+    _ = try SpawnedProcess(
+        "/usr/bin/xclip", ["-i", "-selection", selection] + (type.map { ["-t", $0] } ?? []),
+        environment: environment, standardInput: .handle(input))
 }

@@ -8,13 +8,7 @@ import TestSupport
 extension ClipboardEndToEndTests {
     /// Puts `text` on PRIMARY with xclip (which stays as its owner) and waits until it is there.
     func putOnPrimary(_ text: String) throws {
-        let file = home.root.appendingPathComponent("primary-\(UUID().uuidString)")
-        try Data(text.utf8).write(to: file)
-        let input = try FileHandle(forReadingFrom: file)
-        _ = try SpawnedProcess(
-            "/usr/bin/xclip", ["-i", "-selection", "primary"], environment: xvfb.environment,
-            standardInput: .handle(input))
-        try? input.close()
+        try spawnXclipOwner(Data(text.utf8), selection: "primary", environment: xvfb.environment)
         try waitUntil("xclip to own PRIMARY") {
             let read = try? runProcess(
                 "/usr/bin/xclip", ["-o", "-selection", "primary"], environment: xvfb.environment, timeout: 5)

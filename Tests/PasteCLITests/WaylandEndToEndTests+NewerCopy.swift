@@ -15,13 +15,7 @@ extension WaylandEndToEndTests {
     /// Copies `text` with xclip through XWayland (xclip stays as the owner, given a file and
     /// nothing of ours) and waits until xclip reads it back.
     func xCopy(_ text: String) throws {
-        let file = home.root.appendingPathComponent("x-\(UUID().uuidString).txt")
-        try Data(text.utf8).write(to: file)
-        let input = try FileHandle(forReadingFrom: file)
-        _ = try SpawnedProcess(
-            "/usr/bin/xclip", ["-i", "-selection", "clipboard"], environment: sway.toolEnvironment,
-            standardInput: .handle(input))
-        try? input.close()
+        try spawnXclipOwner(Data(text.utf8), environment: sway.toolEnvironment)
         try waitUntil("xclip to own the clipboard", timeout: 20) { try sway.xClipboard().out == text }
     }
 

@@ -170,17 +170,8 @@ struct WaylandEndToEndTests: CompositorSuite {
 
     @Test("[paste] clipboard = x11 keeps to X11 (XWayland) with data-control there, and -v says so")
     func configuredX11() throws {
-        // An X owner, which X readers reach without any focus: xclip, given a file and nothing of ours.
-        let file = home.root.appendingPathComponent("x-owned.txt")
-        try Data("owned by an X client".utf8).write(to: file)
-        let input = try FileHandle(forReadingFrom: file)
-        _ = try SpawnedProcess(
-            "/usr/bin/xclip", ["-i", "-selection", "clipboard"], environment: sway.toolEnvironment,
-            standardInput: .handle(input))
-        try? input.close()
-        try waitUntil("xclip to own the clipboard", timeout: 20) {
-            try sway.xClipboard().out == "owned by an X client"
-        }
+        // An X owner, which X readers reach without any focus.
+        try xCopy("owned by an X client")
         _ = try home.write("[paste]\n    clipboard = x11\n", to: "config/paste/config")
         let result = try paste(["-v", "-n", "-c", "--url", mock.url("/pastes/create")], withX: true)
         #expect(result.status == 0, "stderr: \(result.err)")
