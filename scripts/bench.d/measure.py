@@ -250,6 +250,15 @@ def ratio_row(name, ours, anchor, target):
     return [name, ms(ours), ms(anchor), f"{ratio:.2f}x", target, verdict(ratio, target) if target != "-" else "-"]
 
 
+def paired_ratio_row(name, ours, anchor, target):
+    """A table row from two lists of times taken round by round: their medians, and the median of
+    each round's own ratio (the machine's speed wanders over a case's minute, and two medians
+    could come from different moments)."""
+    ratio = statistics.median(mine / theirs for mine, theirs in zip(ours, anchor))
+    return [name, ms(statistics.median(ours)), ms(statistics.median(anchor)), f"{ratio:.2f}x", target,
+            verdict(ratio, target)]
+
+
 def ms(seconds):
     return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.2f} s"
 
@@ -461,13 +470,10 @@ def main():
                                   medians["curl"], "<= 1.6x"))
             rows.append(ratio_row(f"stdin {size} MiB piped{label}, --force, wall vs curl -T -", medians["force"],
                                   medians["curl"], "<= 1.6x"))
-            # The guard's own cost: the median of each round's guarded run against that round's
-            # --force run (the machine's speed wanders over a case's minute; the two medians
-            # could come from different moments).
-            guard_ratio = statistics.median(guard / force for guard, force in zip(times["guard"], times["force"]))
-            rows.append([f"stdin {size} MiB piped{label}, guard on vs --force (median of the rounds' ratios)",
-                         ms(medians["guard"]), ms(medians["force"]), f"{guard_ratio:.2f}x", "<= 1.05x",
-                         verdict(guard_ratio, "<= 1.05")])
+            # The guard's own cost: each round's guarded run against that round's --force run.
+            rows.append(paired_ratio_row(
+                f"stdin {size} MiB piped{label}, guard on vs --force (median of the rounds' ratios)", times["guard"],
+                times["force"], "<= 1.05x"))
             if server_pid:
                 # What the cores are asked for, one run each: a client that needs more CPU than
                 # curl has less of the rest to use. All the CPU time spent divided by the cores is
@@ -619,13 +625,10 @@ def main():
             medians[kind] = statistics.median(times[("paste", kind)])
             rows.append(ratio_row(f"guard {size} MiB {kind}: paste -n -f vs rg -j1 -c -F -f LITERALS", medians[kind],
                                   statistics.median(times[("rg", kind)]), "<= 2.0x"))
-        # The slower of the two against the log lines of the same round, then the median of those
-        # ratios.
+        # The slower of the two against the log lines of the same round.
         slowest = [max(pair) for pair in zip(times[("paste", "source code")], times[("paste", "prose")])]
-        ratio = statistics.median(slower / logs for slower, logs in zip(slowest, times[("paste", "log lines")]))
-        rows.append([f"guard {size} MiB: slower of source code and prose vs log lines (paste)",
-                     ms(statistics.median(slowest)), ms(medians["log lines"]), f"{ratio:.2f}x", "<= 1.0x",
-                     verdict(ratio, "<= 1.0")])
+        rows.append(paired_ratio_row(f"guard {size} MiB: slower of source code and prose vs log lines (paste)",
+                                     slowest, times[("paste", "log lines")], "<= 1.0x"))
         megabytes = (size << 20) / 1e6
         notes.append("guard-text throughput (with process start-up): " + ", ".join(
             f"{kind} {megabytes / seconds:.0f} MB/s" for kind, seconds in medians.items()))
