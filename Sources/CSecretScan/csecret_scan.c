@@ -13,6 +13,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// What the vector kernels' stages let through, counted only in a build for measuring
+/// (`scripts/guard-kernel` defines `CSECRET_SCAN_COUNTS` and reads `csecret_scan_counts`): the
+/// positions the filter listed, those whose pair has a group, those whose follower fits too, the
+/// candidates, and the last by group (which triggers the text wakes). Compiled out of paste.
+#ifdef CSECRET_SCAN_COUNTS
+static struct {
+    size_t listed, paired, kept, candidates;
+    size_t kept_by_group[256];
+} csecret_scan_counts;
+#define COUNT(stage, n) (csecret_scan_counts.stage += (n))
+#define COUNT_GROUP(group) (csecret_scan_counts.kept_by_group[(group)]++)
+#else
+#define COUNT(stage, n) ((void)0)
+#define COUNT_GROUP(group) ((void)0)
+#endif
+
 static inline int in_set(const uint64_t set[2], uint8_t byte) {
     return byte < 128 && ((set[byte >> 6] >> (byte & 63)) & 1);
 }
@@ -838,6 +854,7 @@ __attribute__((always_inline)) static inline size_t test_listed(
     size_t capacity, size_t *written) {
     const uint8_t *table = scan->groups;
     unsigned kept = 0;
+    COUNT(listed, listed);
     if (pair_bits_first) {
         // PERF(guard-text): of the AVX2 filter's passes on log lines four in five are no
         // trigger's pair; a bit each in 8 KiB turns them away before the 64 KiB table, which
@@ -850,6 +867,7 @@ __attribute__((always_inline)) static inline size_t test_listed(
         }
         listed = paired;
     }
+    COUNT(paired, listed);
     for (unsigned i = 0; i < listed; i++) {
         size_t q = start + passed[i];
         unsigned group = table[pair_at(text, q)];
@@ -860,14 +878,17 @@ __attribute__((always_inline)) static inline size_t test_listed(
         kept += follows_here;
     }
     size_t n = *written;
+    COUNT(kept, kept);
     for (unsigned i = 0; i < kept; i++) {
         size_t q = start + passed[i];
         unsigned group = kept_groups[i];
+        COUNT_GROUP(group);
         if (!members_fit(scan, text, count, q, group, may_fit)) continue;
         if (n == capacity) {
             *written = n;
             return q;
         }
+        COUNT(candidates, 1);
         positions[n] = q;
         groups[n] = (uint8_t)group;
         n++;
