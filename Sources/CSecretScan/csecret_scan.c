@@ -16,17 +16,18 @@
 /// What the vector kernels' stages let through, counted only in a build for measuring
 /// (`scripts/guard-kernel` defines `CSECRET_SCAN_COUNTS` and reads `csecret_scan_counts`): the
 /// positions the filter listed, those whose pair has a group, those whose follower fits too, the
-/// candidates, and the last by group (which triggers the text wakes). Compiled out of paste.
+/// candidates, and the last two by group (which triggers the text wakes, and which hand the
+/// caller work). Compiled out of paste.
 #ifdef CSECRET_SCAN_COUNTS
 static struct {
     size_t listed, paired, kept, candidates;
-    size_t kept_by_group[256];
+    size_t kept_by_group[256], candidates_by_group[256];
 } csecret_scan_counts;
 #define COUNT(stage, n) (csecret_scan_counts.stage += (n))
-#define COUNT_GROUP(group) (csecret_scan_counts.kept_by_group[(group)]++)
+#define COUNT_GROUP(stage, group) (csecret_scan_counts.stage##_by_group[(group)]++)
 #else
 #define COUNT(stage, n) ((void)0)
-#define COUNT_GROUP(group) ((void)0)
+#define COUNT_GROUP(stage, group) ((void)0)
 #endif
 
 static inline int in_set(const uint64_t set[2], uint8_t byte) {
@@ -882,13 +883,14 @@ __attribute__((always_inline)) static inline size_t test_listed(
     for (unsigned i = 0; i < kept; i++) {
         size_t q = start + passed[i];
         unsigned group = kept_groups[i];
-        COUNT_GROUP(group);
+        COUNT_GROUP(kept, group);
         if (!members_fit(scan, text, count, q, group, may_fit)) continue;
         if (n == capacity) {
             *written = n;
             return q;
         }
         COUNT(candidates, 1);
+        COUNT_GROUP(candidates, group);
         positions[n] = q;
         groups[n] = (uint8_t)group;
         n++;

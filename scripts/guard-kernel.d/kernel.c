@@ -95,8 +95,8 @@ static void print_counts(size_t size, int top) {
             }
         }
         if (most == 0) break;
-        printf("  group %3u: %9zu (%4.1f %% of those with a follower)", which, most,
-               100.0 * (double)most / (double)csecret_scan_counts.kept);
+        printf("  group %3u: %9zu (%4.1f %% of those with a follower), %6zu candidates:", which, most,
+               100.0 * (double)most / (double)csecret_scan_counts.kept, csecret_scan_counts.candidates_by_group[which]);
         for (uint32_t m = builtin_member_starts[which]; m < builtin_member_starts[which + 1]; m++) {
             putchar(' ');
             print_literal(builtin_member_triggers[m], builtin_members[m].offset);
