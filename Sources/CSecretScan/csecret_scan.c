@@ -17,7 +17,9 @@
 /// (`scripts/guard-kernel` defines `CSECRET_SCAN_COUNTS` and reads `csecret_scan_counts`): the
 /// positions the filter listed, those whose pair has a group, those whose follower fits too, the
 /// candidates, and the last two by group (which triggers the text wakes, and which hand the
-/// caller work). Compiled out of paste.
+/// caller work). The AVX-512 kernel tests no pair bits (its "paired" are all it listed); where
+/// the output fills, the rest of that block is counted again when the search goes on; one
+/// thread only. Compiled out of paste.
 #ifdef CSECRET_SCAN_COUNTS
 static struct {
     size_t listed, paired, kept, candidates;
