@@ -178,18 +178,32 @@ final class SecretPrefilter: Sendable {
 
     // MARK: - Choosing the pair
 
-    /// The offset of the pair in `literal` least likely to occur in ordinary text, among those
-    /// with a byte after them when the literal has three or more: that byte is the pair's
-    /// follower, tested in the search's inner loop before anything else.
+    /// The offset of the pair in `literal` least likely to occur in the text people paste, among
+    /// those with a byte after them when the literal has three or more: that byte is the pair's
+    /// follower, tested in the search's inner loop before anything else, so what a choice costs
+    /// is how often the pair and its follower occur together (`estimatedTriple`); a literal of
+    /// two bytes has only its pair.
+    ///
+    /// PERF(guard-text): by the pair alone, `password` took `wo` (rarer by its bytes than `ss` or
+    /// `sw`), and with its follower that is the `wor` of `work`, `world` and a log line's
+    /// `worker`: a third of the bench's prose positions that reached a member. By the three
+    /// bytes it takes `ssw`. Over the bench's 256 MiB (`scripts/guard-kernel`, the kernel alone,
+    /// the two plans alternating, medians of seven rounds' ratios): log lines 0.89x, prose
+    /// 0.89x, source code 0.99x (docs/performance.md, session 17).
     static func rarestPair(in literal: [UInt8], ignoringCase: Bool) -> Int {
         var best = 0
         var bestCost = Double.infinity
         for offset in 0..<(literal.count - (literal.count >= 3 ? 2 : 1)) {
             var cost = 0.0
-            let spelled = spellings(of: literal[offset], literal[offset + 1], ignoringCase: ignoringCase)
-            for index in 0..<spelled.count {
-                let pair = spelled[index]
-                cost += estimatedFrequency(UInt8(truncatingIfNeeded: pair), UInt8(truncatingIfNeeded: pair >> 8))
+            if literal.count >= 3 {
+                cost = estimatedTriple(
+                    literal[offset], literal[offset + 1], literal[offset + 2], ignoringCase: ignoringCase)
+            } else {
+                let spelled = spellings(of: literal[offset], literal[offset + 1], ignoringCase: ignoringCase)
+                for index in 0..<spelled.count {
+                    let pair = spelled[index]
+                    cost += estimatedFrequency(UInt8(truncatingIfNeeded: pair), UInt8(truncatingIfNeeded: pair >> 8))
+                }
             }
             if cost < bestCost {
                 best = offset
@@ -197,6 +211,32 @@ final class SecretPrefilter: Sendable {
             }
         }
         return best
+    }
+
+    /// How often the three bytes are expected together per byte of the text people paste, in
+    /// every letter case when `ignoringCase`: half code and prose, half log lines, as the vector
+    /// kernels' buckets are planned (`filterFrequency`). In code and prose, a chain of the pairs'
+    /// estimates (`estimatedFrequency`): the first pair's frequency times how often its middle
+    /// byte goes on to the third; in log lines, the bytes' frequencies (`logFrequencies`: no
+    /// pairs were measured there). Chosen by code and prose alone, the pairs were rare there but
+    /// made of log lines' bytes (`lu`, digits, `=`): the AVX2 filter passed 8.5 % of the bench's
+    /// log lines instead of 5.0 %, and they took 1.36x as long.
+    static func estimatedTriple(_ first: UInt8, _ second: UInt8, _ third: UInt8, ignoringCase: Bool) -> Double {
+        func cases(_ byte: UInt8) -> [UInt8] {
+            guard ignoringCase, let other = otherCase(byte) else { return [byte] }
+            return [byte, other]
+        }
+        var total = 0.0
+        for a in cases(first) {
+            for b in cases(second) {
+                for c in cases(third) {
+                    let ordinary = estimatedFrequency(a, b) * estimatedFrequency(b, c) / byteFrequency(b)
+                    let logs = logFrequency(a) * logFrequency(b) * logFrequency(c)
+                    total += 0.5 * ordinary + 0.5 * logs
+                }
+            }
+        }
+        return total
     }
 
     /// The table indices of a pair, in every letter case when `ignoringCase`: up to four, held
@@ -252,6 +292,11 @@ final class SecretPrefilter: Sendable {
     static func frequency(of byte: UInt8, printable: [Int], newline: Double) -> Double {
         guard byte >= 0x20 && byte < 0x7f else { return byte == 0x0a ? newline : 0.000_01 }
         return Double(printable[Int(byte) - 0x20]) / 100_000
+    }
+
+    /// The frequency of a byte in log lines, per byte (`logFrequencies`).
+    static func logFrequency(_ byte: UInt8) -> Double {
+        frequency(of: byte, printable: logFrequencies, newline: 0.014)
     }
 
     /// The frequency of a byte in the text people paste, per byte, as the search's vector

@@ -35,11 +35,21 @@ struct SecretPrefilterFollowerTests {
     @Test("text full of a trigger pair that starts no literal is dropped at the pair, with the same findings")
     func pairWithoutLiteral() throws {
         let prefilter = SecretPrefilter.shared
-        let group = Int(prefilter.groups[Int(UInt8(ascii: "g")) | Int(UInt8(ascii: "h")) << 8])
-        try #require(group != 0, "gh is the pair of the GitHub prefixes")
-        #expect(Self.follows(UInt8(ascii: "p"), group: group, in: prefilter))
-        #expect(!Self.follows(UInt8(ascii: "i"), group: group, in: prefilter))
-        let line = Array("0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTU\n".utf8)
+        // The pair the search looks for in `ghp_` (GitHub's prefixes), and a letter that follows
+        // it in no literal of its group.
+        let entry = try #require(
+            prefilter.entries.first { prefilter.literal(of: $0) == Array("ghp_".utf8) }, "ghp_ is a trigger")
+        let literal = prefilter.literal(of: entry)
+        let (first, second) = (literal[entry.pairOffset], literal[entry.pairOffset + 1])
+        let group = Int(prefilter.groups[Int(first) | Int(second) << 8])
+        try #require(group != 0)
+        #expect(Self.follows(literal[entry.pairOffset + 2], group: group, in: prefilter))
+        let stranger = try #require(
+            Array("abcdefghijklmnopqrstuvwxyz".utf8).first { !Self.follows($0, group: group, in: prefilter) })
+        // Lines full of the pair, each time followed by that letter.
+        let line =
+            Array("0123456789 ".utf8) + Array(repeating: [first, second, stranger, 0x20], count: 12).flatMap { $0 }
+            + [0x0a]
         var text: [UInt8] = []
         for _ in 0..<2000 { text += line }
         text += Array("token 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\n".utf8)
