@@ -111,13 +111,16 @@ enum SecretName {
     /// `connect.sid`, `_gh_sess`, `remember_token`).
     static func isSessionCookie(_ name: [UInt8]) -> Bool {
         let parts = words(name)
-        let joined = parts.joined()
-        let sessionWords: Set<String> = [
-            "session", "sessionid", "sess", "sid", "jsessionid", "phpsessid", "aspsessionid", "auth", "token", "jwt",
-            "remember", "login", "access", "refresh", "identity", "sso", "saml",
-        ]
         if parts.contains(where: { $0 == "csrf" || $0 == "xsrf" || $0 == "csrftoken" }) { return false }
-        if parts.contains(where: sessionWords.contains) { return true }
+        if parts.contains(where: sessionCookieWords.contains) { return true }
+        let joined = parts.joined()
         return joined.hasSuffix("session") || joined.hasSuffix("sessid") || joined.hasSuffix("sessionid")
     }
+
+    /// The words of a session or login cookie's name (`isSessionCookie`): made once, not at
+    /// each cookie pair.
+    static let sessionCookieWords: Set<String> = [
+        "session", "sessionid", "sess", "sid", "jsessionid", "phpsessid", "aspsessionid", "auth", "token", "jwt",
+        "remember", "login", "access", "refresh", "identity", "sso", "saml",
+    ]
 }

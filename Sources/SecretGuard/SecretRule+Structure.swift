@@ -46,7 +46,7 @@ extension SecretRule {
         case .authorization: holds = SecretValue.isAuthorization(literal)
         case .cookie:
             holds = cookiePairs(literal).contains {
-                SecretName.isSessionCookie($0.name) && SecretValue.isRandom($0.value)
+                SecretValue.isRandom($0.value) && SecretName.isSessionCookie($0.name)
             }
         }
         guard holds else { return nil }
@@ -418,7 +418,7 @@ extension SecretRule {
         if start >= 4 && SecretText.has(text, at: start - 4, "set-", ignoringCase: true) {
             pairs = Array(pairs.prefix(1))
         }
-        guard pairs.contains(where: { SecretName.isSessionCookie($0.name) && SecretValue.isRandom($0.value) }) else {
+        guard pairs.contains(where: { SecretValue.isRandom($0.value) && SecretName.isSessionCookie($0.name) }) else {
             return nil
         }
         return (start, lineEnd, SecretText.string(text, start, start + 6) + ": …")
