@@ -457,10 +457,26 @@ extension SecretRule {
                 SecretText.classes(text, value.start, value.end).digit
             else { return nil }
         }
-        // Harmless whatever the value: Helm's `checksum/secret`, `public_key`, `example_token`.
+        // Harmless whatever the value: Helm's `checksum/secret`, `public_key`, `example_token`,
+        // a segment of a reference (`arn:aws:secretsmanager:…:secret:prod/db-AbC123`).
         // (Asked after the value: its words cost more than the value's shape, PERF(guard-text).)
-        if isHarmless(text, key.start, key.end) { return nil }
+        if isHarmless(text, key.start, key.end) || isInReference(text, key.start) { return nil }
         return (key.start, value.end, SecretText.string(text, key.start, key.end) + "=…")
+    }
+
+    /// Whether the key at `keyStart` is glued to a `:` inside a reference to where a secret is
+    /// kept (`SecretValue.referencePrefixes`: `arn:aws:secretsmanager:…:secret:name`,
+    /// `vault:secret/…`): the word it is in, back to a blank, a quote or `=`, starts with one.
+    static func isInReference(_ text: Span<UInt8>, _ keyStart: Int) -> Bool {
+        guard keyStart > 0, text[keyStart - 1] == SecretText.ascii(":") else { return false }
+        var wordStart = keyStart - 1
+        while wordStart > 0 && keyStart - wordStart < SecretValue.maximumLength {
+            let byte = text[wordStart - 1]
+            if SecretText.isSpace(byte) || SecretText.isQuote(byte) || byte == SecretText.ascii("=") { break }
+            wordStart -= 1
+        }
+        let word = SecretText.bytes(text, wordStart, keyStart).map(SecretText.lowercased)
+        return SecretValue.referencePrefixes.contains { word.starts(with: $0) }
     }
 
     /// Whether `text[start..<end]` is an environment variable's name: upper-case letters,
@@ -543,6 +559,23 @@ extension SecretRule {
         }
         skipBlanks()
         guard index < text.count else { return nil }
+        // A value in escaped quotes, inside a JSON string (`password=\"…\"` in a Docker log's
+        // line): up to the same escaped quote.
+        if index + 1 < text.count && text[index] == SecretText.ascii("\\") && SecretText.isQuote(text[index + 1]) {
+            let quote = text[index + 1]
+            let valueStart = index + 2
+            var valueEnd = valueStart
+            while valueEnd + 1 < text.count
+                && !(text[valueEnd] == SecretText.ascii("\\") && text[valueEnd + 1] == quote)
+                && text[valueEnd] != 0x0a && text[valueEnd] != quote
+                && valueEnd - valueStart <= SecretValue.maximumTokenLength
+            {
+                valueEnd += 1
+            }
+            guard valueEnd + 1 < text.count, text[valueEnd] == SecretText.ascii("\\"), text[valueEnd + 1] == quote
+            else { return nil }
+            return (valueStart, valueEnd, true, separator)
+        }
         let isQuoted = SecretText.isQuote(text[index])
         let valueStart = isQuoted ? index + 1 : index
         var valueEnd = valueStart

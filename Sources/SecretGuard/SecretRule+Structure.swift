@@ -236,14 +236,25 @@ extension SecretRule {
         }
         let arguments = shellWords(text, from: end)
         var password: (start: Int, end: Int)?
+        // The word the password was taken from, and whether a quoted word is glued to its end
+        // (`-p'pw'`, `-u user:'pw'`: `shellWords` keeps the quoted part as a word of its own).
+        var taken = -1
+        func gluedQuote(after index: Int) -> Bool {
+            index + 1 < arguments.count && arguments[index + 1].start == arguments[index].end + 1
+                && SecretText.isQuote(text[arguments[index].end])
+        }
         func option(_ short: String?, _ long: [String], attached: Bool, separate: Bool = true) {
             var index = 0
             while index < arguments.count && password == nil {
                 let word = arguments[index]
                 let bytes = SecretText.bytes(text, word.start, word.end)
                 let string = String(decoding: bytes, as: UTF8.self)
-                if let short, separate, string == short, index + 1 < arguments.count {
+                if let short, attached, string == short, gluedQuote(after: index) {
                     password = (arguments[index + 1].start, arguments[index + 1].end)
+                    taken = index + 1
+                } else if let short, separate, string == short, index + 1 < arguments.count {
+                    password = (arguments[index + 1].start, arguments[index + 1].end)
+                    taken = index + 1
                 } else if let short, attached, string.hasPrefix(short), string.count > short.count,
                     !string.hasPrefix("--")
                 {
@@ -264,10 +275,14 @@ extension SecretRule {
         case .curl:
             option("-u", ["--user", "--proxy-user"], attached: true)
             guard let found = password else { return nil }
-            // `user:password`: the password after the first colon.
+            // `user:password`: the password after the first colon, or quoted after it.
             let value = SecretText.bytes(text, found.start, found.end)
             guard let colon = value.firstIndex(of: SecretText.ascii(":")), colon > 0 else { return nil }
-            password = (found.start + colon + 1, found.end)
+            if colon == value.count - 1, taken >= 0, gluedQuote(after: taken) {
+                password = (arguments[taken + 1].start, arguments[taken + 1].end)
+            } else {
+                password = (found.start + colon + 1, found.end)
+            }
         case .mysql:
             // `-p` alone asks for the password; the word after it is the database.
             option("-p", ["--password"], attached: true, separate: false)

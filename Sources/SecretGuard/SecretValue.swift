@@ -109,6 +109,47 @@ enum SecretValue {
         return body.allSatisfy { SecretText.isAlphanumeric($0) || $0 == 0x2b || $0 == 0x2f }
     }
 
+    /// Whether a value is one character, of more than one byte, repeated: a password field
+    /// shown masked (`••••••••`, `●●●●`).
+    static func isOneCharacterRepeated(_ value: [UInt8]) -> Bool {
+        guard let first = value.first, first >= 0xc0 else { return false }
+        let width = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : 2
+        guard value.count >= 2 * width, value.count % width == 0 else { return false }
+        return value.indices.allSatisfy { value[$0] == value[$0 % width] }
+    }
+
+    /// Whether a value is shown elided: a few characters, `..` or `…`, a few more
+    /// (`22JY..y2`, `sk-…AbCd` as dashboards and logs show a token), at most
+    /// `elidedPartLength` on each side.
+    static func isElided(_ value: [UInt8]) -> Bool {
+        let ellipsis: [UInt8] = [0xe2, 0x80, 0xa6]
+        var index = 0
+        while index < value.count {
+            let dots =
+                value[index] == 0x2e
+                ? value[index...].prefix { $0 == 0x2e }.count
+                : value[index...].starts(with: ellipsis) ? 3 : 0
+            if dots >= (value[index] == 0x2e ? 2 : 3) {
+                let after = value.count - index - dots
+                return index > 0 && index <= elidedPartLength && after > 0 && after <= elidedPartLength
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// The most characters on either side of an elided value's dots.
+    static let elidedPartLength = 8
+
+    /// Credentials that vendors publish in their documentation for everyone to use, whole
+    /// (each source in docs/secret-guard.md): Stripe's test-mode keys of its API reference and
+    /// the Azure storage emulator's (Azurite's) fixed account key. AWS's are known by their
+    /// `EXAMPLE` (`isPlaceholder`'s fragments).
+    static let publishedExamples: Set<[UInt8]> = [
+        "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    ].reduce(into: []) { $0.insert(Array($1.utf8)) }
+
     /// How long a mixed-case run with digits must be to be taken for random.
     static let randomLength = 20
 
@@ -116,8 +157,9 @@ enum SecretValue {
     /// variable reference (`$VAR`, `${VAR}`, `%VAR%`, `<password>`, `@VAR@`), or a stock word.
     static func isPlaceholder(_ value: [UInt8]) -> Bool {
         guard let first = value.first, let last = value.last else { return true }
-        if value.allSatisfy({ $0 == first }) { return true }
-        if isSealedCiphertext(value) { return true }
+        if value.allSatisfy({ $0 == first }) || isOneCharacterRepeated(value) { return true }
+        if isSealedCiphertext(value) || isElided(value) { return true }
+        if publishedExamples.contains(value) { return true }
         let inner = value.dropFirst()
         let isName = !inner.isEmpty && inner.allSatisfy { SecretText.isWord($0) || $0 == 0x2e }
         switch first {
