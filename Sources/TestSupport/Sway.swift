@@ -179,11 +179,29 @@ public final class Sway: @unchecked Sendable {
     }
 
     /// Opens an X window (`xlogo`) through XWayland and waits until sway gives it the focus
-    /// (new windows get it): X clients may read a Wayland selection only while an X window
-    /// has the focus. The window goes when the returned process is killed (or with sway).
+    /// (new windows get it; sway is asked for it every 3 s, as `Desktop.focusedXWindow` does):
+    /// X clients may read a Wayland selection only while an X window has the focus. The window
+    /// goes when the returned process is killed (or with sway).
     public func focusedXWindow() throws -> SpawnedProcess {
         let window = try SpawnedProcess("/usr/bin/xlogo", [], environment: toolEnvironment)
-        try waitUntil("the X window to have sway's focus", timeout: 20) { try isXWindowFocused() }
+        var nudgeAt = Date().addingTimeInterval(3)
+        do {
+            try waitUntil("the X window to have sway's focus", timeout: 20) {
+                guard window.isRunning else { throw SwayError(reason: "xlogo exited before it had the focus") }
+                if try isXWindowFocused() { return true }
+                if Date() >= nudgeAt, let socket = ipcSocketPath {
+                    nudgeAt = Date().addingTimeInterval(3)
+                    var environment = toolEnvironment
+                    environment["SWAYSOCK"] = socket
+                    _ = try? runProcess(
+                        "/usr/bin/swaymsg", ["[shell=\"xwayland\"] focus"], environment: environment, timeout: 10)
+                }
+                return false
+            }
+        } catch {
+            window.send(SIGKILL)
+            throw error
+        }
         return window
     }
 
