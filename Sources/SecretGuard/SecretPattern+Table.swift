@@ -73,8 +73,8 @@ extension SecretRule {
                 "glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glimt-", "glcbt-", "gloas-", "glagent-",
                 "glffct-",
             ],
-            .token(.run(.base64URL, 20...1024, .letterAndDigit))),
-        SecretRule(.gitLabToken, ["GR1348941"], .token(.run(.base64URL, 20...64, .letterAndDigit))),
+            .token(.run(.base64URL, 20...1024, .letterAndDigitOrMixedCase))),
+        SecretRule(.gitLabToken, ["GR1348941"], .token(.run(.base64URL, 20...64, .letterAndDigitOrMixedCase))),
         SecretRule(.npmToken, ["npm_"], .token(.run(.alphanumeric, 36...36, .letterAndDigit))),
         SecretRule(
             .pyPIToken, ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], .token(.run(.base64URL, 50...4096))),

@@ -191,6 +191,9 @@ extension SecretRule {
         case .letterAndDigit:
             let found = SecretText.classes(text, bodyStart, end)
             return (found.lower || found.upper) && found.digit
+        case .letterAndDigitOrMixedCase:
+            let found = SecretText.classes(text, bodyStart, end)
+            return ((found.lower || found.upper) && found.digit) || (found.lower && found.upper)
         case .gitHubChecksum:
             // Thirty random base62 characters, then their CRC32 in six base62 digits.
             guard end - bodyStart == 36, let tail = SecretText.base62(text, end - 6, end) else { return false }

@@ -194,6 +194,9 @@ extension SecretRule {
             case mixedCase
             /// At least one letter and one digit after the literal.
             case letterAndDigit
+            /// A letter and a digit, or both letter cases, after the literal: a random run of
+            /// twenty base64url characters has no digit one time in thirty (GitLab's tokens).
+            case letterAndDigitOrMixedCase
             /// GitHub's CRC32 tail: the last six characters are the base62 CRC32 of the thirty
             /// before them (github.blog, "Behind GitHub's new authentication token formats", 2021).
             case gitHubChecksum
