@@ -280,6 +280,8 @@ extension SecretRule {
             // `key=value` log line; PERF(guard-text log lines).)
             .namedSecret, ["\"value\"", "\"Value\"", "value:", "Value:", "value =", " value=\"", " Value=\""],
             .namedPair, rank: .context),
+        // A Terraform `random_password`'s result in a state file.
+        SecretRule(.namedSecret, ["\"random_password\""], .terraformRandomPassword, rank: .context),
         // The password options of common clients (`curl -u user:pw`, `mysql -pPW`, …).
         SecretRule(.commandLinePassword, SecretRule.commandTriggers.map(\.0), .commandLine, rank: .context),
         // Session cookies in `Cookie:` and `Set-Cookie:` headers (and `document.cookie =`).

@@ -127,6 +127,7 @@ extension SecretRule {
         case .namedPair: found = Self.namedPair(text, start, end)
         case .commandLine: found = Self.commandLine(text, start, end)
         case .cookie: found = Self.cookie(text, start, end)
+        case .terraformRandomPassword: found = Self.terraformRandomPassword(text, start, end)
         case .decoded(let decoding):
             // Alone, with no earlier region: the scanner calls `decodedMatch` with its progress.
             var progress = SecretDecodingProgress()

@@ -179,6 +179,40 @@ extension SecretRule {
         return (position + 1, SecretText.bytes(text, position + 1, keyEnd))
     }
 
+    // MARK: Terraform state
+
+    /// How far after `"random_password"` a state file's `"result"` is looked for.
+    static let terraformResultReach = 4096
+
+    /// The password a Terraform `random_password` made, in a state file: its type (`"type":
+    /// "random_password"`) and, further in the same resource, `"result": "…"` (the provider
+    /// marks it sensitive, but the state holds it in the clear). Up to the next resource's
+    /// `"type"`, at most `terraformResultReach` bytes on.
+    static func terraformRandomPassword(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        // `"type": "random_password"`: the literal is the value of a `type` field.
+        var before = start - 1
+        while before >= 0 && SecretText.isBlank(text[before]) { before -= 1 }
+        guard before >= 0, text[before] == SecretText.ascii(":") else { return nil }
+        let limit = min(text.count, end + terraformResultReach)
+        var index = end
+        while index < limit {
+            if SecretText.has(text, at: index, "\"type\"") { return nil }
+            if SecretText.has(text, at: index, "\"result\"") {
+                guard let value = fieldValue(text, after: index + 7), value.end < text.count,
+                    SecretText.isQuote(text[value.end])
+                else { return nil }
+                // Any printable characters (its `special` set has `$`, `@`, `-`), six or more.
+                let literal = SecretText.bytes(text, value.start, value.end)
+                guard literal.count >= 6, literal.count <= SecretValue.maximumLength,
+                    literal.allSatisfy({ $0 > 0x20 && $0 < 0x7f }), !SecretValue.isPlaceholder(literal)
+                else { return nil }
+                return (index + 1, value.end, "random_password result = …")
+            }
+            index += 1
+        }
+        return nil
+    }
+
     // MARK: Command lines
 
     /// The clients whose password options the command-line row knows, by trigger.

@@ -21,7 +21,7 @@ extension SecretRule {
         switch check {
         case .token, .jsonWebToken, .privateKeyBlock, .pgpBlock, .puttyKeyFile, .decoded:
             value = nil
-        case .namedPair:
+        case .namedPair, .terraformRandomPassword:
             // A quoted value field: inside its quotes; a bare YAML scalar: the whole match.
             value =
                 end < text.count && SecretText.isQuote(text[end])

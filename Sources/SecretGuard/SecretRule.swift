@@ -154,6 +154,9 @@ extension SecretRule {
         case commandLine
         /// A session cookie in a `Cookie:` or `Set-Cookie:` header.
         case cookie
+        /// The `result` of a Terraform `random_password` in a state file
+        /// (`SecretRule.terraformRandomPassword`).
+        case terraformRandomPassword
         /// Not a kind but an encoding: the region around the trigger decoded, then scanned
         /// with the whole table (`SecretDecoding`).
         case decoded(SecretDecoding)

@@ -221,6 +221,23 @@ struct SecretStructureTests {
             secret: "export STRIPE_SECRET_KEY=\"sk_test_4eC39HqLyjWDarjtT1zdp7dX\"\n",
             kind: .secretAssignment,
             twin: "export STRIPE_SECRET_KEY=\"sk_test_4eC39HqLyjWDarjtT1zdp7dc\"\n"),
+        Shape(
+            name: "a Terraform random_password's result in a state file",
+            secret: """
+                {"resources": [{"mode": "managed", "type": "random_password", "name": "db",
+                  "instances": [{"schema_version": 3, "attributes": {"id": "none", "length": 24,
+                    "result": "x$Q7-vR2@kL9_mT4!pW8#zN3", "special": true}}]}]}
+
+                """,
+            kind: .namedSecret,
+            twin: """
+                {"resources": [{"mode": "managed", "type": "random_password", "name": "db",
+                  "instances": [{"attributes": {"id": "none", "length": 24, "result": ""}}]},
+                  {"mode": "managed", "type": "aws_instance", "instances": [{"attributes":
+                    {"result": "i-0abc123def4567890"}}]}]}
+                resource "random_password" "db" { length = 24 }
+
+                """),
     ]
 
     static let storageKey = "J+KIb4qKbcE52gK3GGmUWRnUFq9Bw7ngu4uqBvLt2MP+ci2xTbB7OaD7FxalJ+jN4E++GTqaIpEOdOsy2k1ztg=="
