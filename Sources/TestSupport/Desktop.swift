@@ -328,29 +328,40 @@ public final class Desktop: @unchecked Sendable {
     /// exits, or never gets the focus, fails with what the root's active window was and the
     /// compositor's log.
     public func focusedXWindow() throws -> SpawnedProcess {
-        let command = RootFileSystem.command(["/usr/bin/xlogo"], in: root)
-        let window = try SpawnedProcess(command[0], Array(command.dropFirst()), environment: toolEnvironment)
-        var nudgeAt = Date().addingTimeInterval(Self.focusNudgeEvery)
-        var nudged = false
-        do {
-            try waitUntil("the X window to have \(kind)'s focus", timeout: 20) {
-                guard window.isRunning else { throw DesktopError(reason: "xlogo exited before it had the focus") }
-                if try isXLogoActive() { return true }
-                if kind == .sway, Date() >= nudgeAt {
-                    nudged = true
-                    nudgeAt = Date().addingTimeInterval(Self.focusNudgeEvery)
-                    focusXLogoThroughSway()
+        // Twice: a window that never got the focus (the root's active window stayed 0x0 although
+        // sway was asked, desktops-sid, session 18) is closed and a new one opened.
+        var attempt = 1
+        while true {
+            let command = RootFileSystem.command(["/usr/bin/xlogo"], in: root)
+            let window = try SpawnedProcess(command[0], Array(command.dropFirst()), environment: toolEnvironment)
+            var nudgeAt = Date().addingTimeInterval(Self.focusNudgeEvery)
+            var nudged = false
+            do {
+                try waitUntil("the X window to have \(kind)'s focus", timeout: 12) {
+                    guard window.isRunning else { throw DesktopError(reason: "xlogo exited before it had the focus") }
+                    if try isXLogoActive() { return true }
+                    if kind == .sway, Date() >= nudgeAt {
+                        nudged = true
+                        nudgeAt = Date().addingTimeInterval(Self.focusNudgeEvery)
+                        focusXLogoThroughSway()
+                    }
+                    return false
                 }
-                return false
+                return window
+            } catch {
+                window.send(SIGKILL)
+                _ = window.wait(seconds: 5)
+                if attempt < 2 {
+                    attempt += 1
+                    continue
+                }
+                let active = (try? runTool("/usr/bin/xprop", ["-root", "_NET_ACTIVE_WINDOW"], timeout: 10).out) ?? "?"
+                throw DesktopError(
+                    reason: "\(error), twice\(nudged ? " (sway was asked to focus it)" : ""); the root's "
+                        + "\(active.trimmingCharacters(in: .whitespacesAndNewlines)); \(kind)'s log: \(log.suffix(1500))"
+                )
             }
-        } catch {
-            window.send(SIGKILL)
-            let active = (try? runTool("/usr/bin/xprop", ["-root", "_NET_ACTIVE_WINDOW"], timeout: 10).out) ?? "?"
-            throw DesktopError(
-                reason: "\(error)\(nudged ? " (sway was asked to focus it)" : ""); the root's "
-                    + "\(active.trimmingCharacters(in: .whitespacesAndNewlines)); \(kind)'s log: \(log.suffix(1500))")
         }
-        return window
     }
 
     /// How long `focusedXWindow` waits for sway to focus a new X window by itself, and then
