@@ -480,7 +480,7 @@ extension SecretRule {
             wordStart -= 1
         }
         let word = SecretText.bytes(text, wordStart, keyStart).map(SecretText.lowercased)
-        return SecretValue.referencePrefixes.contains { word.starts(with: $0) }
+        return SecretValue.startsWithReference(word)
     }
 
     /// Whether `text[start..<end]` is an environment variable's name: upper-case letters,

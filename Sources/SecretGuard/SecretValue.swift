@@ -175,7 +175,7 @@ enum SecretValue {
         }
         let lower = value.map(SecretText.lowercased)
         if placeholderWords.contains(where: { $0 == lower }) { return true }
-        if referencePrefixes.contains(where: { lower.starts(with: $0) }) { return true }
+        if startsWithReference(lower) { return true }
         return placeholderFragments.contains { fragment in
             lower.count >= fragment.count
                 && (0...(lower.count - fragment.count)).contains {
@@ -271,6 +271,12 @@ enum SecretValue {
             term *= y2
         }
         return exponent + 2 * sum / 0.6931471805599453
+    }
+
+    /// Whether `lowercased` (a value or a word, already lower case) starts with one of
+    /// `referencePrefixes`.
+    static func startsWithReference(_ lowercased: [UInt8]) -> Bool {
+        referencePrefixes.contains { lowercased.starts(with: $0) }
     }
 
     /// References that name where a secret is kept, never the secret: a value that starts with

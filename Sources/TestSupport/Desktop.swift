@@ -371,13 +371,9 @@ public final class Desktop: @unchecked Sendable {
     /// Asks sway (`swaymsg`, on the IPC socket in its runtime folder) to focus the `xlogo`
     /// window; what it answers does not matter (the focus is looked at again).
     func focusXLogoThroughSway() {
-        guard
-            let socket = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory))?.first(where: {
-                $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock")
-            })
-        else { return }
+        guard let socket = Sway.ipcSocket(in: runtimeDirectory) else { return }
         var environment = toolEnvironment
-        environment["SWAYSOCK"] = runtimeDirectory + "/" + socket
+        environment["SWAYSOCK"] = socket
         _ = try? runTool("/usr/bin/swaymsg", ["[class=\"XLogo\"] focus"], environment: environment, timeout: 10)
     }
 

@@ -119,10 +119,14 @@ public final class Sway: @unchecked Sendable {
 
     /// The absolute path of sway's IPC socket (`SWAYSOCK`: `sway-ipc.UID.PID.sock` in its
     /// runtime folder).
-    public var ipcSocketPath: String? {
-        (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory))?.first {
+    public var ipcSocketPath: String? { Self.ipcSocket(in: runtimeDirectory) }
+
+    /// The absolute path of the sway IPC socket in the runtime folder `folder`, if there is one
+    /// (`Desktop` looks its sway's up the same way).
+    static func ipcSocket(in folder: String) -> String? {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder))?.first {
             $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock")
-        }.map { runtimeDirectory + "/" + $0 }
+        }.map { folder + "/" + $0 }
     }
 
     /// The absolute path of the Wayland socket.
@@ -207,13 +211,9 @@ public final class Sway: @unchecked Sendable {
 
     /// Whether sway's focused view is an XWayland one (`swaymsg -t get_tree`).
     func isXWindowFocused() throws -> Bool {
-        guard
-            let socket = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory))?.first(where: {
-                $0.hasPrefix("sway-ipc.")
-            })
-        else { return false }
+        guard let socket = ipcSocketPath else { return false }
         var environment = toolEnvironment
-        environment["SWAYSOCK"] = runtimeDirectory + "/" + socket
+        environment["SWAYSOCK"] = socket
         let tree = try runProcess("/usr/bin/swaymsg", ["-r", "-t", "get_tree"], environment: environment, timeout: 10)
         guard tree.status == 0, let root = try? JSONSerialization.jsonObject(with: tree.stdout) else { return false }
         func focusedShell(_ node: Any) -> String? {
