@@ -38,11 +38,14 @@ enum SecretName {
         "consumer", "partner", "merchant",
     ]
 
-    /// Words that make a name harmless wherever they stand in it.
+    /// Words that make a name harmless wherever they stand in it. Anti-forgery tokens (`csrf`,
+    /// Rails' `authenticity_token`, ASP.NET's `__RequestVerificationToken`) are among them: a
+    /// form's or a header's token, which proves nothing without the session it belongs to.
     static let harmlessAnywhere: Set<String> = [
         "checksum", "checksums", "hash", "hashed", "digest", "fingerprint", "public", "publishable", "pub", "example",
         "examples", "sample", "placeholder", "dummy", "fake", "mock", "sha", "sha1", "sha256", "sha512", "md5",
-        "integrity",
+        "integrity", "csrf", "xsrf", "csrftoken", "xsrftoken", "csrfmiddlewaretoken", "antiforgery", "authenticity",
+        "requestverificationtoken",
     ]
 
     /// Last words that make a name harmless: the name of something about the secret, not it.

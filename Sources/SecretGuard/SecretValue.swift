@@ -144,10 +144,12 @@ enum SecretValue {
     /// Credentials that vendors publish in their documentation for everyone to use, whole
     /// (each source in docs/secret-guard.md): Stripe's test-mode keys of its API reference and
     /// the Azure storage emulator's (Azurite's) fixed account key. AWS's are known by their
-    /// `EXAMPLE` (`isPlaceholder`'s fragments).
+    /// `EXAMPLE` (`isPlaceholder`'s fragments). And the TOTP secret of Google Authenticator's
+    /// key-URI documentation (`otpauth://totp/…?secret=JBSWY3DPEHPK3PXP`), in every 2FA tutorial.
     static let publishedExamples: Set<[UInt8]> = [
         "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
         "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+        "JBSWY3DPEHPK3PXP",
     ].reduce(into: []) { $0.insert(Array($1.utf8)) }
 
     /// How long a mixed-case run with digits must be to be taken for random.

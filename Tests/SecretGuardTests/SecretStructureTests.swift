@@ -221,6 +221,19 @@ struct SecretStructureTests {
             secret: "export STRIPE_SECRET_KEY=\"sk_test_4eC39HqLyjWDarjtT1zdp7dX\"\n",
             kind: .secretAssignment,
             twin: "export STRIPE_SECRET_KEY=\"sk_test_4eC39HqLyjWDarjtT1zdp7dc\"\n"),
+        // Probes of session 19 (hard clean text written before its hold-out was seen).
+        Shape(
+            name: "an anti-forgery token is no credential, a session token in the same form is",
+            secret: "<input type=\"hidden\" name=\"session_token\" value=\"a8Bq2mZ0xYkLw3rT9uNvC1dEfGhIjKl4\">\n",
+            kind: .namedSecret,
+            twin: "<input type=\"hidden\" name=\"csrfmiddlewaretoken\" value=\"a8Bq2mZ0xYkLw3rT9uNvC1dEfGhIjKl4\">\n"
+                + "<input type=\"hidden\" name=\"authenticity_token\" value=\"a8Bq2mZ0xYkLw3rT9uNvC1dEfGhIjKl4\">\n"
+                + "X-CSRF-Token: a8Bq2mZ0xYkLw3rT9uNvC1dEfGhIjKl4\n"),
+        Shape(
+            name: "the TOTP secret of the key-URI documentation stays quiet, another one does not",
+            secret: "otpauth://totp/Example:alice@example.com?secret=KR4XIZLSEB2WC3DBNVSS4ZDPMNZQ&issuer=Example\n",
+            kind: .secretAssignment,
+            twin: "otpauth://totp/Example:alice@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Example\n"),
         Shape(
             name: "a Terraform random_password's result in a state file",
             secret: """
