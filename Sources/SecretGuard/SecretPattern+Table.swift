@@ -249,7 +249,7 @@ extension SecretRule {
             // (`pass` alone only starting a line: as a trigger of its own, in any case, it cost
             // the prefilter a pair in every `path=` of a log line; PERF(guard-text log lines).)
             triggers: [
-                "password", "passwd", "pwd", "passphrase", "_pass", "-pass", "\npass:", "\npass=", "authtok", "bindpw",
+                "password", "passwd", "pwd", "passphrase", "_pass", "-pass", "\npass", "authtok", "bindpw",
             ],
             value: .plausible(minimumLength: SecretValue.minimumLength)),
         // nslcd.conf and ldap.conf write `bindpw <password>`, with no `=`.

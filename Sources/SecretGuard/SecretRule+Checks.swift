@@ -417,6 +417,8 @@ extension SecretRule {
     static func assignment(_ text: Span<UInt8>, _ start: Int, _ end: Int, keys: KeyList, value rule: ValueRule)
         -> Found?
     {
+        // (`\npass`: the key starts after the line break its trigger begins with.)
+        let start = text[start] == 0x0a ? start + 1 : start
         guard let key = key(around: text, start, end), key.end - key.start >= 3 else { return nil }
         let matched = matchingKey(keys, in: text, key.start, key.end)
         guard matched > 0, let value = assignedValue(text, key: key) else { return nil }
@@ -450,6 +452,7 @@ extension SecretRule {
                 && startsLine(text, key.start) && isEnvironmentName(text, key.start, key.end)
             guard literal.count >= minimumLength,
                 SecretValue.isPlausible(literal, isQuoted: value.isQuoted || isEnvLine)
+                    || value.isQuoted && SecretValue.isGroupedAppPassword(literal)
             else {
                 return nil
             }

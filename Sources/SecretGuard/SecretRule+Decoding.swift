@@ -212,9 +212,11 @@ extension SecretRule {
         var trimmed = valueEnd
         while trimmed > index && SecretText.isBlank(text[trimmed - 1]) { trimmed -= 1 }
         let value = SecretText.bytes(text, index, trimmed)
-        // The rest of the line is the value, a literal (taken as quoted: never a reference).
-        guard value.count >= 3, !value.contains(where: SecretText.isBlank),
-            SecretValue.isPlausible(value, isQuoted: true)
+        // The rest of the line is the value, a literal (taken as quoted: never a reference), or
+        // an app password as Google shows it (`abcd efgh ijkl mnop`, msmtprc's favourite).
+        guard
+            value.count >= 3 && !value.contains(where: SecretText.isBlank)
+                && SecretValue.isPlausible(value, isQuoted: true) || SecretValue.isGroupedAppPassword(value)
         else { return nil }
         return (start, trimmed, SecretText.string(text, start, end) + " …")
     }

@@ -217,7 +217,7 @@ extension SecretRule {
 
     /// The clients whose password options the command-line row knows, by trigger.
     enum Client {
-        case curl, mysql, sshpass, redis, htpasswd, registryLogin, openssl
+        case curl, mysql, sshpass, redis, htpasswd, registryLogin, openssl, secureString, nmcli
     }
 
     /// A client's trigger literals: its name and a blank (`curl `), or `pass:` for OpenSSL.
@@ -231,6 +231,10 @@ extension SecretRule {
         ("skopeo login ", .registryLogin), ("oras login ", .registryLogin), ("nerdctl login ", .registryLogin),
         ("-passin pass:", .openssl), ("-passout pass:", .openssl), ("-pass pass:", .openssl),
         ("-password pass:", .openssl),
+        // PowerShell's `ConvertTo-SecureString 'pw' -AsPlainText -Force`; NetworkManager's
+        // `nmcli dev wifi connect SSID password pw` (and `wifi-sec.psk pw`).
+        ("ConvertTo-SecureString ", .secureString), ("convertto-securestring ", .secureString),
+        ("nmcli ", .nmcli),
     ]
 
     /// A password on the command line of the client named at `start..<end`.
@@ -328,6 +332,11 @@ extension SecretRule {
             option("-p", ["--password"], attached: false)
         case .htpasswd:
             password = htpasswdPassword(text, arguments)
+        case .secureString:
+            password = secureStringPlainText(text, arguments)
+        case .nmcli:
+            // `password` (and the Wi-Fi key's property names) take the next word.
+            option(nil, ["password", "wifi-sec.psk", "802-11-wireless-security.psk"], attached: false)
         case .openssl:
             return nil
         }
@@ -335,6 +344,34 @@ extension SecretRule {
         let value = SecretText.bytes(text, password.start, password.end)
         guard SecretValue.isCommandPassword(value) else { return nil }
         return (start, password.end, SecretText.string(text, start, end - 1) + " … (password)")
+    }
+
+    /// `ConvertTo-SecureString [-String] 'pw' -AsPlainText`: the string, when `-AsPlainText`
+    /// says it is plain text (without it the string is an encrypted standard string, which only
+    /// its user's key opens). PowerShell's parameters are in any case and may be shortened.
+    static func secureStringPlainText(_ text: Span<UInt8>, _ arguments: [(start: Int, end: Int)]) -> (
+        start: Int, end: Int
+    )? {
+        var string: (start: Int, end: Int)?
+        var isPlainText = false
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            let lowered = SecretText.bytes(text, word.start, word.end).map(SecretText.lowercased)
+            if lowered.first == SecretText.ascii("-") {
+                let name = String(decoding: lowered.dropFirst(), as: UTF8.self)
+                if name.count >= 2 && "asplaintext".hasPrefix(name) { isPlainText = true }
+                if name == "string", index + 1 < arguments.count {
+                    string = string ?? arguments[index + 1]
+                    index += 1
+                }
+            } else if string == nil, lowered.first != SecretText.ascii("["), lowered.first != SecretText.ascii("(") {
+                // (Not a cast or an expression: `[string]$x`, `(Get-Content …)`.)
+                string = word
+            }
+            index += 1
+        }
+        return isPlainText ? string : nil
     }
 
     /// `htpasswd -b[c…] file user password` (or `-nb user password`): the last positional.

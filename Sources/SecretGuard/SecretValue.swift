@@ -39,6 +39,7 @@ enum SecretValue {
         var hasUpper = false
         var hasDigit = false
         var hasSymbol = false
+        var hasParen = false
         for byte in value {
             if SecretText.isLower(byte) {
                 hasLower = true
@@ -48,12 +49,19 @@ enum SecretValue {
                 hasDigit = true
             } else if byte == 0x5f || byte == 0x2d || byte == 0x2e {
                 continue
+            } else if isQuoted && (byte == 0x28 || byte == 0x29) {
+                // A paren in a quoted literal: Django's generated keys draw from
+                // `a-z0-9!@#$%^&*(-_=+)`, so most of them hold one. Random-looking values only
+                // (`"hash(pw)"`, `"NOW()"` are code kept in a string).
+                hasParen = true
+                hasSymbol = true
             } else if SecretText.isSpace(byte) || byte < 0x20 || "(){}[]<>\\\"'`,".utf8.contains(byte) {
                 return false
             } else {
                 hasSymbol = true
             }
         }
+        if hasParen && !hasRandomShape(value) { return false }
         let classes = [hasLower, hasUpper, hasDigit, hasSymbol].filter { $0 }.count
         // snake_case, kebab-case, SCREAMING_CASE and dotted names: identifiers, not secrets.
         if !hasDigit && !hasSymbol && !(hasLower && hasUpper) {
@@ -64,6 +72,21 @@ enum SecretValue {
         // a real password has a digit somewhere.
         if !hasDigit || isReference(value) { return false }
         return classes >= 2
+    }
+
+    /// Whether `value` is an app password as Google shows it: four groups of four lower-case
+    /// letters, one blank between them (`abcd efgh ijkl mnop`; Google Account Help, "Sign in
+    /// with app passwords"). Under a password's name it is a credential despite its blanks.
+    static func isGroupedAppPassword(_ value: [UInt8]) -> Bool {
+        guard value.count == 19 else { return false }
+        for (index, byte) in value.enumerated() {
+            if index % 5 == 4 {
+                guard byte == 0x20 else { return false }
+            } else {
+                guard SecretText.isLower(byte) else { return false }
+            }
+        }
+        return true
     }
 
     /// Whether an unquoted value is an identifier or dotted path with `_` or `.` in it
@@ -177,7 +200,7 @@ enum SecretValue {
         }
         let lower = value.map(SecretText.lowercased)
         if placeholderWords.contains(where: { $0 == lower }) { return true }
-        if startsWithReference(lower) { return true }
+        if startsWithReference(lower) || hasSubstitution(lower) { return true }
         return placeholderFragments.contains { fragment in
             lower.count >= fragment.count
                 && (0...(lower.count - fragment.count)).contains {
@@ -297,9 +320,30 @@ enum SecretValue {
         "12345678", "qwerty",
     ].map { Array($0.utf8) }
 
+    /// Whether `value` holds a substitution: `$(command …)` or `%(name)s`, a name (or a
+    /// command and its words) in parentheses after `$` or `%`. Not any `%(` or `$(`: Django's
+    /// generated keys draw from `a-z0-9!@#$%^&*(-_=+)`, so `…py%(&8447(…` is random.
+    static func hasSubstitution(_ value: [UInt8]) -> Bool {
+        var index = 0
+        while index + 3 < value.count {
+            defer { index += 1 }
+            guard value[index] == 0x24 || value[index] == 0x25, value[index + 1] == 0x28,
+                SecretText.isLetter(value[index + 2]) || value[index + 2] == 0x5f
+            else { continue }
+            var inner = index + 3
+            while inner < value.count,
+                SecretText.isWord(value[inner]) || " .-/:".utf8.contains(value[inner])
+            {
+                inner += 1
+            }
+            if inner < value.count && value[inner] == 0x29 { return true }
+        }
+        return false
+    }
+
     /// Fragments that mark a value as a placeholder wherever they appear.
     static let placeholderFragments: [[UInt8]] = [
-        "${", "{{", "%(", "$(", "example", "placeholder", "changeme", "change_me", "change-me",
+        "${", "{{", "example", "placeholder", "changeme", "change_me", "change-me",
         "your", "xxxx", "****", "....", "redacted", "dummy", "sample", "fake", "insert", "replace",
     ].map { Array($0.utf8) }
 }

@@ -235,6 +235,33 @@ struct SecretStructureTests {
             kind: .secretAssignment,
             twin: "otpauth://totp/Example:alice@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Example\n"),
         Shape(
+            name: "pass= starting a line (an INI file), not Python's pass",
+            secret: "[database]\nhost=db\nuser=app\npass=Tr0ub4dor&3xq\n",
+            kind: .passwordAssignment,
+            twin: "class Empty:\n    pass\n\npass\npass = None\n"),
+        Shape(
+            name: "a Django key with parentheses and %(, not a substitution or a call in a string",
+            secret: "SECRET_KEY = '7qs^nf6akqp=mk=umyv#py%(&8447(ab1_o!tnz$@e!kjcbhg$'\n",
+            kind: .secretAssignment,
+            twin: "SECRET_KEY = \"%(django_secret)s\"\nsecret_key = \"$(cat /run/secrets/django)\"\n"
+                + "password = \"hash(password)\"\n"),
+        Shape(
+            name: "an app password as Google shows it, in an msmtprc",
+            secret: "account gmail\nhost smtp.gmail.com\nuser jane@gmail.com\npassword cfom rien riwn lvmh\n",
+            kind: .passwordAssignment,
+            twin: "account gmail\nhost smtp.gmail.com\nuser jane@gmail.com\npassword is kept in the keyring\n"),
+        Shape(
+            name: "PowerShell's ConvertTo-SecureString of plain text",
+            secret: "$cred = ConvertTo-SecureString 'Tr0ub4dor&3xq' -AsPlainText -Force\n",
+            kind: .commandLinePassword,
+            twin: "$cred = ConvertTo-SecureString $env:SVC_PASSWORD -AsPlainText -Force\n"
+                + "$cred = ConvertTo-SecureString '01000000d08c9ddf0115d1118c7a00c04fc297eb01000000'\n"),
+        Shape(
+            name: "nmcli's Wi-Fi password",
+            secret: "nmcli dev wifi connect HomeNet password \"Tr0ub4dor&3xq\"\n",
+            kind: .commandLinePassword,
+            twin: "nmcli --ask dev wifi connect HomeNet password\nnmcli dev wifi connect HomeNet password \"$WIFI_PSK\"\n"),
+        Shape(
             name: "a Terraform random_password's result in a state file",
             secret: """
                 {"resources": [{"mode": "managed", "type": "random_password", "name": "db",
