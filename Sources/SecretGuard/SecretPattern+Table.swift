@@ -296,6 +296,8 @@ extension SecretRule {
             triggers: ["key"], value: .random(minimumLength: SecretValue.minimumRandomLength)),
         // msmtprc, fetchmailrc and the like: `password <value>` on a line of its own.
         SecretRule(.passwordAssignment, ["password", "passwd"], .lineKeyword, rank: .generic),
+        // A chat line: "user is admin, password is …".
+        SecretRule(.passwordAssignment, ["password is ", "Password is "], .proseKeyword, rank: .generic),
 
         // MARK: Encodings undone around their triggers (SecretDecoding)
         .decoding(.jsonEscapes),

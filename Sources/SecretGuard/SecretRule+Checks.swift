@@ -124,6 +124,7 @@ extension SecretRule {
         case .vaultUnseal: found = Self.vaultUnseal(text, start, end)
         case .saslPassword: found = Self.saslPassword(text, start, end)
         case .lineKeyword: found = Self.lineKeyword(text, start, end)
+        case .proseKeyword: found = Self.proseKeyword(text, start, end)
         case .namedPair: found = Self.namedPair(text, start, end)
         case .commandLine: found = Self.commandLine(text, start, end)
         case .cookie: found = Self.cookie(text, start, end)

@@ -220,4 +220,33 @@ extension SecretRule {
         else { return nil }
         return (start, trimmed, SecretText.string(text, start, end) + " …")
     }
+
+    /// `password is <value>` in prose, as a chat line gives it ("user is admin, password is
+    /// …"): the next word (inside its quotes or backticks, without a sentence's last `.`, `,`
+    /// or `;`). Prose says "the password is required", "is stored", "is \`changeme\`": the
+    /// value must be no word of it, eight characters or more with a digit and three character
+    /// classes (lower, upper, digit, symbol), and no placeholder.
+    static func proseKeyword(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        var index = end
+        var quote: UInt8?
+        if index < text.count && (SecretText.isQuote(text[index]) || text[index] == SecretText.ascii("`")) {
+            quote = text[index]
+            index += 1
+        }
+        let valueStart = index
+        while index < text.count && !SecretText.isSpace(text[index]) && text[index] != quote
+            && index - valueStart <= SecretValue.maximumLength
+        {
+            index += 1
+        }
+        var valueEnd = index
+        if let quote {
+            guard valueEnd < text.count, text[valueEnd] == quote else { return nil }
+        } else {
+            while valueEnd > valueStart && ".,;".utf8.contains(text[valueEnd - 1]) { valueEnd -= 1 }
+        }
+        let value = SecretText.bytes(text, valueStart, valueEnd)
+        guard value.count >= 8, SecretValue.isProsePassword(value) else { return nil }
+        return (start, valueEnd, SecretText.string(text, start, end - 1) + " …")
+    }
 }

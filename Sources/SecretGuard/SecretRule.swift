@@ -148,6 +148,9 @@ extension SecretRule {
         /// A keyword starting its line, a blank and the value to the line's end
         /// (`bindpw secret` in nslcd.conf).
         case lineKeyword
+        /// `password is <value>` in prose (a chat line), the value a word that no prose has
+        /// (`SecretRule.proseKeyword`).
+        case proseKeyword
         /// A value field whose object names a secret (`SecretRule.namedPair`).
         case namedPair
         /// A client's password option on its command line (`SecretRule.commandLine`).

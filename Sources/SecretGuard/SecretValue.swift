@@ -74,6 +74,17 @@ enum SecretValue {
         return classes >= 2
     }
 
+    /// Whether a word said to be a password in prose is one (`SecretRule.proseKeyword`): a
+    /// plausible password with a digit and three character classes, not a placeholder.
+    static func isProsePassword(_ value: [UInt8]) -> Bool {
+        var classes = 0
+        if value.contains(where: SecretText.isLower) { classes += 1 }
+        if value.contains(where: SecretText.isUpper) { classes += 1 }
+        if value.contains(where: SecretText.isDigit) { classes += 1 } else { return false }
+        if value.contains(where: { !SecretText.isAlphanumeric($0) }) { classes += 1 }
+        return classes >= 3 && isPlausible(value, isQuoted: true)
+    }
+
     /// Whether `value` is an app password as Google shows it: four groups of four lower-case
     /// letters, one blank between them (`abcd efgh ijkl mnop`; Google Account Help, "Sign in
     /// with app passwords"). Under a password's name it is a credential despite its blanks.

@@ -257,6 +257,12 @@ struct SecretStructureTests {
             twin: "$cred = ConvertTo-SecureString $env:SVC_PASSWORD -AsPlainText -Force\n"
                 + "$cred = ConvertTo-SecureString '01000000d08c9ddf0115d1118c7a00c04fc297eb01000000'\n"),
         Shape(
+            name: "a password said in a chat line, not the prose about passwords",
+            secret: "[10:31] bob: staging is up, user is admin, password is Tr0ub4dor&3xq\n",
+            kind: .passwordAssignment,
+            twin: "The password is required. Your password is too short (minimum is 8 characters).\n"
+                + "The default password is changeme; the password is ${DB_PASSWORD} in CI.\n"),
+        Shape(
             name: "nmcli's Wi-Fi password",
             secret: "nmcli dev wifi connect HomeNet password \"Tr0ub4dor&3xq\"\n",
             kind: .commandLinePassword,
