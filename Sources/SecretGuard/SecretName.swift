@@ -35,7 +35,7 @@ enum SecretName {
         "api", "app", "application", "access", "account", "auth", "routing", "signing", "master", "encryption",
         "private", "secret", "session", "license", "licence", "shared", "client", "integration", "service", "webhook",
         "admin", "ingest", "storage", "subscription", "primary", "secondary", "hmac", "jwt", "x", "write", "deploy",
-        "consumer", "partner", "merchant",
+        "consumer", "partner", "merchant", "encrypt", "gossip",
     ]
 
     /// Words that make a name harmless wherever they stand in it. Anti-forgery tokens (`csrf`,
@@ -58,6 +58,28 @@ enum SecretName {
         "description", "help", "error", "message", "list", "index", "chars", "characters", "provider", "manager",
         "store", "storage", "vault", "helper", "command", "cmd", "function", "method", "class",
     ]
+
+    /// Words that make `token` after them no credential: a page of results (`NextToken`,
+    /// `pageToken`, `ContinuationToken`), a request's idempotency (AWS's `ClientToken`,
+    /// `IdempotencyToken`), a sync cursor; Braintree's `client_token` is made for the browser.
+    static let harmlessTokenQualifiers: Set<String> = [
+        "next", "page", "continuation", "pagination", "idempotency", "client", "sync", "cursor", "resume",
+    ]
+
+    /// Words that make `KEY` a lookup key, a public key's fingerprint or a key meant to be
+    /// public, not a secret (`CACHE_KEY`, `PRIMARY_KEY`, Docker images' `GPG_KEY`, reCAPTCHA's
+    /// `SITE_KEY`).
+    static let lookupKeyWords: Set<String> = [
+        "cache", "primary", "foreign", "sort", "partition", "lookup", "lock", "dedup", "idempotency", "row", "map",
+        "dict", "hash", "index", "cursor", "gpg", "pgp", "ssh", "host", "sign", "release", "repo", "apt", "yum",
+        "object", "bucket", "s3", "prefix", "field", "column", "table", "metric", "label", "config", "setting",
+        "translation", "i18n", "storage", "site",
+    ]
+
+    /// Whether a name's words end in `token` after one of `harmlessTokenQualifiers`.
+    static func isHarmlessToken(_ words: [String]) -> Bool {
+        words.count > 1 && words[words.count - 1] == "token" && harmlessTokenQualifiers.contains(words[words.count - 2])
+    }
 
     /// The lower-case words of `name`, cut at anything not a letter or digit and at camel-case
     /// humps (`DBPassword` → `db password`).
@@ -96,6 +118,7 @@ enum SecretName {
         let parts = words(name)
         guard let last = parts.last else { return .none }
         if parts.contains(where: harmlessAnywhere.contains) || harmlessLast.contains(last) { return .none }
+        if isHarmlessToken(parts) { return .none }
         if last == "authorization" { return .authorization }
         if last == "cookie" { return .cookie }
         for (index, word) in parts.enumerated() {

@@ -40,7 +40,7 @@ extension SecretRule {
                     [.run(SecretAlphabet("a-zA-Z0-9_~.-"), 31...34)],
                     .digitBeforeLiteral))),
         SecretRule(.digitalOceanToken, ["dop_v1_", "doo_v1_", "dor_v1_"], .token(.run(.lowerHex, 64...64))),
-        SecretRule(.vaultToken, ["hvs.", "hvb.", "hvr."], .token(.run(.base64URL, 90...300))),
+        SecretRule(.vaultToken, ["hvs.", "hvb.", "hvr."], .token(.run(.base64URL, 24...300))),
         SecretRule(
             .terraformToken, [".atlasv1."],
             .token(
@@ -296,6 +296,32 @@ extension SecretRule {
             triggers: ["key"], value: .random(minimumLength: SecretValue.minimumRandomLength)),
         // msmtprc, fetchmailrc and the like: `password <value>` on a line of its own.
         SecretRule(.passwordAssignment, ["password", "passwd"], .lineKeyword, rank: .generic),
+        // SQL: `CREATE ROLE … PASSWORD '…'`, `IDENTIFIED BY '…'`.
+        SecretRule(
+            .passwordAssignment, ["PASSWORD '", "password '", "IDENTIFIED BY '", "identified by '"],
+            .sqlPassword, rank: .context),
+        // A credential's constructor: `NetworkCredential("u", "pw")`, `HTTPBasicAuth("u", "pw")`.
+        SecretRule(.passwordAssignment, SecretRule.credentialCalls, .credentialCall, rank: .context),
+        // A request header set by a web server or proxy: `proxy_set_header X-Api-Key "…";`.
+        SecretRule(.namedSecret, SecretRule.headerDirectives, .headerDirective, rank: .context),
+        // Any environment variable's `…_KEY` with a long random value (`INGEST_KEY`, `UPSTREAM_API_KEY`).
+        .assignment(
+            .secretAssignment, keys: ["key"], triggers: ["key"], value: .randomUnderEnvironmentKey(minimumLength: 32)),
+        // A secret named with its encoding after it: `WEBHOOK_SECRET_B64`, `SIGNING_KEY_HEX`,
+        // `api_token_base64`; the value must look random.
+        .assignment(
+            .secretAssignment,
+            keys: ["_b64", "_hex", "_base64"].flatMap { encoding in
+                (["secret", "token", "password"] + SecretName.keyQualifiers.sorted().map { $0 + "_key" }).map {
+                    $0 + encoding
+                }
+            },
+            // (Spelled as constants and environment variables are, not in any case: `_hex` in any
+            // case put the prefilter's narrow plan over the bench's prose, PERF(guard-text).)
+            triggers: ["_B64", "_HEX", "_BASE64"], ignoringCase: false,
+            value: .random(minimumLength: SecretValue.minimumRandomLength)),
+        // Consul's gossip key: `"encrypt": "<base64 of 32 bytes>"` (`consul keygen`).
+        .assignment(.secretAssignment, keys: ["encrypt"], triggers: ["encrypt"], value: .base64(count: 44)),
         // A chat line: "user is admin, password is …".
         SecretRule(.passwordAssignment, ["password is ", "Password is "], .proseKeyword, rank: .generic),
 

@@ -125,6 +125,9 @@ extension SecretRule {
         case .saslPassword: found = Self.saslPassword(text, start, end)
         case .lineKeyword: found = Self.lineKeyword(text, start, end)
         case .proseKeyword: found = Self.proseKeyword(text, start, end)
+        case .sqlPassword: found = Self.sqlPassword(text, start, end)
+        case .credentialCall: found = Self.credentialCall(text, start, end)
+        case .headerDirective: found = Self.headerDirective(text, start, end)
         case .namedPair: found = Self.namedPair(text, start, end)
         case .commandLine: found = Self.commandLine(text, start, end)
         case .cookie: found = Self.cookie(text, start, end)
@@ -146,6 +149,23 @@ extension SecretRule {
     // MARK: - Tokens
 
     /// The literal, then the format's parts; the whole token a word of its own.
+    /// Whether a token's body (`text[start..<end]`, after its prefix) only stands in for one:
+    /// one character repeated (`AKIAXXXXXXXXXXXXXXXX`, `ghp_000…`) or `xxxx` in any case in it
+    /// (`sk_live_xxxxxxxxxxxx1234`). Random bodies have four x in a row one time in 25,000.
+    static func isFilledIn(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        guard end - start >= 4 else { return false }
+        let first = text[start]
+        var same = true
+        var xRun = 0
+        for index in start..<end {
+            let byte = text[index]
+            if byte != first { same = false }
+            xRun = byte == 0x78 || byte == 0x58 ? xRun + 1 : 0
+            if xRun == 4 { return true }
+        }
+        return same
+    }
+
     static func token(_ format: TokenFormat, _ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
         var tokenStart = start
         if case .run(let set, let length)? = format.leading {
@@ -169,7 +189,8 @@ extension SecretRule {
             }
         }
         if format.startsWord && !SecretText.endsWord(text, at: index) { return nil }
-        guard requirement(format.requirement, holdsIn: text, tokenStart: tokenStart, literalAt: start, end, index)
+        guard requirement(format.requirement, holdsIn: text, tokenStart: tokenStart, literalAt: start, end, index),
+            !isFilledIn(text, end, index)
         else { return nil }
         let shown = min(end - tokenStart, 24)
         let excerpt =
@@ -436,11 +457,13 @@ extension SecretRule {
         switch rule {
         case .random(let minimumLength), .plausible(let minimumLength):
             guard length >= minimumLength else { return nil }
+        case .randomUnderEnvironmentKey(let minimumLength):
+            guard length >= minimumLength, isEnvironmentKey(text, key.start, key.end) else { return nil }
         case .base64(let count): guard length == count else { return nil }
         }
         let literal = SecretText.bytes(text, value.start, value.end)
         switch rule {
-        case .random(let minimumLength):
+        case .random(let minimumLength), .randomUnderEnvironmentKey(let minimumLength):
             // A key is token characters: `AuthenticationString(os.urandom(32))` is code.
             guard literal.count >= minimumLength, literal.allSatisfy(SecretValue.tokenCharacters.contains),
                 SecretValue.isRandom(literal)
@@ -460,8 +483,9 @@ extension SecretRule {
         case .base64(let count):
             // AWS's documented example keys (`wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`) are in
             // every tutorial: `isPlaceholder` knows `example`.
-            guard literal.count == count, !SecretValue.isPlaceholder(literal),
-                literal.allSatisfy({ SecretText.isAlphanumeric($0) || $0 == 0x2b || $0 == 0x2f }),
+            let body = literal.prefix { $0 != 0x3d }
+            guard literal.count == count, !SecretValue.isPlaceholder(literal), literal.count - body.count <= 2,
+                body.allSatisfy({ SecretText.isAlphanumeric($0) || $0 == 0x2b || $0 == 0x2f }),
                 SecretText.classes(text, value.start, value.end).digit
             else { return nil }
         }
@@ -487,6 +511,16 @@ extension SecretRule {
         return SecretValue.startsWithReference(word)
     }
 
+    /// Whether `text[start..<end]` is an environment variable's name of two words or more that
+    /// ends in `_KEY` and names no lookup key or fingerprint (`SecretName.lookupKeyWords`).
+    static func isEnvironmentKey(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        guard end - start >= 5, SecretText.has(text, at: end - 4, "_KEY"), isEnvironmentName(text, start, end) else {
+            return false
+        }
+        let words = SecretName.words(SecretText.bytes(text, start, end))
+        return !words.contains(where: SecretName.lookupKeyWords.contains)
+    }
+
     /// Whether `text[start..<end]` is an environment variable's name: upper-case letters,
     /// digits and `_`.
     static func isEnvironmentName(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Bool {
@@ -509,7 +543,7 @@ extension SecretRule {
             pathStart -= 1
         }
         let words = SecretName.words(SecretText.bytes(text, pathStart, end))
-        return words.contains(where: SecretName.harmlessAnywhere.contains)
+        return words.contains(where: SecretName.harmlessAnywhere.contains) || SecretName.isHarmlessToken(words)
     }
 
     /// Whether only blanks, a list dash, a quote or `export` stand between `index` and the
@@ -559,6 +593,9 @@ extension SecretRule {
             index += 1
             // `==` and `::` are not assignments.
             guard index >= text.count || text[index] != symbol else { return nil }
+            // A declared type between the name and the value: `apiKey: string = "…"`,
+            // `SECRET: &[u8] = b"…"`, `api_key: str = "…"`, `val password: String = "…"`.
+            if symbol == SecretText.ascii(":"), let typed = typedValueStart(text, from: index) { index = typed }
         } else if index < text.count && text[index] == SecretText.ascii("|") && isTableCell(text, keyStart: key.start) {
             // A pipe table's row: `| DB_PASSWORD | s3cr3t |`.
             index += 1
@@ -584,6 +621,8 @@ extension SecretRule {
             else { return nil }
             return (valueStart, valueEnd, true, separator)
         }
+        // A string literal's prefix: Python's and Rust's `b"…"`, `r'…'`, C#'s `@"…"`.
+        if index + 1 < text.count && isStringPrefix(text[index]) && SecretText.isQuote(text[index + 1]) { index += 1 }
         let isQuoted = SecretText.isQuote(text[index])
         let valueStart = isQuoted ? index + 1 : index
         var valueEnd = valueStart
@@ -617,6 +656,38 @@ extension SecretRule {
         // A value closed by the quote opened before its key was a quoted literal.
         let isClosed = openQuote != nil && valueEnd < text.count && text[valueEnd] == openQuote
         return (valueStart, valueEnd, isQuoted || isClosed, separator)
+    }
+
+    /// After a name's `:`, a declared type, `=` and a string literal (`: &'static str = "…"`):
+    /// where the literal starts (its prefix or quote). Nil for anything else (a YAML value, a
+    /// default that is no literal: `api_key: str = Field(…)`).
+    static func typedValueStart(_ text: Span<UInt8>, from start: Int) -> Int? {
+        var index = start
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        let typeStart = index
+        guard index < text.count, SecretText.isLetter(text[index]) || text[index] == SecretText.ascii("&") else {
+            return nil
+        }
+        while index < text.count && index - typeStart < 48
+            && (SecretText.isWord(text[index]) || SecretText.isBlank(text[index]) || "&'[]<>.?".utf8.contains(text[index]))
+        {
+            index += 1
+        }
+        guard index + 1 < text.count, text[index] == SecretText.ascii("="), text[index + 1] != SecretText.ascii("="),
+            text[index + 1] != SecretText.ascii(">")
+        else { return nil }
+        index += 1
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        guard index + 1 < text.count else { return nil }
+        let isLiteral =
+            SecretText.isQuote(text[index]) || isStringPrefix(text[index]) && SecretText.isQuote(text[index + 1])
+        return isLiteral ? index : nil
+    }
+
+    /// Whether `byte` may prefix a string literal right before its quote (`b`, `r`, `u`, `@`).
+    static func isStringPrefix(_ byte: UInt8) -> Bool {
+        byte == SecretText.ascii("b") || byte == SecretText.ascii("r") || byte == SecretText.ascii("u")
+            || byte == SecretText.ascii("B") || byte == SecretText.ascii("R") || byte == SecretText.ascii("@")
     }
 
     /// Whether the key at `keyStart` opens a table cell: a `|` (and blanks) before it, as the

@@ -217,7 +217,7 @@ extension SecretRule {
 
     /// The clients whose password options the command-line row knows, by trigger.
     enum Client {
-        case curl, mysql, sshpass, redis, htpasswd, registryLogin, openssl, secureString, nmcli
+        case curl, mysql, sshpass, redis, htpasswd, registryLogin, openssl, secureString, nmcli, lftp
     }
 
     /// A client's trigger literals: its name and a blank (`curl `), or `pass:` for OpenSSL.
@@ -233,8 +233,8 @@ extension SecretRule {
         ("-password pass:", .openssl),
         // PowerShell's `ConvertTo-SecureString 'pw' -AsPlainText -Force`; NetworkManager's
         // `nmcli dev wifi connect SSID password pw` (and `wifi-sec.psk pw`).
-        ("ConvertTo-SecureString ", .secureString), ("convertto-securestring ", .secureString),
-        ("nmcli ", .nmcli),
+        ("ConvertTo-SecureString ", .secureString),
+        ("wifi connect ", .nmcli), ("lftp -u ", .lftp),
     ]
 
     /// A password on the command line of the client named at `start..<end`.
@@ -272,7 +272,8 @@ extension SecretRule {
             let before = text[start - 1]
             guard !SecretText.isKey(before) || before == SecretText.ascii("/") else { return nil }
         }
-        let arguments = shellWords(text, from: end)
+        // (lftp's trigger holds its `-u`: the words from its first blank.)
+        let arguments = shellWords(text, from: client == .lftp ? start + 5 : end)
         var password: (start: Int, end: Int)?
         // The word the password was taken from, and whether a quoted word is glued to its end
         // (`-p'pw'`, `-u user:'pw'`: `shellWords` keeps the quoted part as a word of its own).
@@ -334,6 +335,13 @@ extension SecretRule {
             password = htpasswdPassword(text, arguments)
         case .secureString:
             password = secureStringPlainText(text, arguments)
+        case .lftp:
+            // `-u user,password`: the password after the first comma.
+            option("-u", ["--user"], attached: false)
+            guard let found = password else { return nil }
+            let value = SecretText.bytes(text, found.start, found.end)
+            guard let comma = value.firstIndex(of: SecretText.ascii(",")), comma > 0 else { return nil }
+            password = (found.start + comma + 1, found.end)
         case .nmcli:
             // `password` (and the Wi-Fi key's property names) take the next word.
             option(nil, ["password", "wifi-sec.psk", "802-11-wireless-security.psk"], attached: false)
@@ -342,7 +350,11 @@ extension SecretRule {
         }
         guard let password else { return nil }
         let value = SecretText.bytes(text, password.start, password.end)
-        guard SecretValue.isCommandPassword(value) else { return nil }
+        // (In single quotes a `$` is itself, not a variable: `-p'Q$9…'`.)
+        let isSingleQuoted =
+            password.start > 0 && password.end < text.count && text[password.start - 1] == 0x27
+            && text[password.end] == 0x27
+        guard SecretValue.isCommandPassword(value, isSingleQuoted: isSingleQuoted) else { return nil }
         return (start, password.end, SecretText.string(text, start, end - 1) + " … (password)")
     }
 
@@ -519,5 +531,102 @@ extension SecretRule {
             while let last = cookieValue.last, SecretText.isBlank(last) { cookieValue.removeLast() }
             return (Array(trimmed[..<equals]), cookieValue)
         }
+    }
+
+    // MARK: SQL, calls and web server directives
+
+    /// `PASSWORD '…'` (PostgreSQL's `CREATE`/`ALTER ROLE`, MySQL's `SET PASSWORD … =` and
+    /// `IDENTIFIED BY '…'`): the quoted literal, when it is a plausible password and not a hash
+    /// the server stores (`'md5…'`, `'SCRAM-SHA-256$…'`, MySQL's `'*<40 hex>'`: `IDENTIFIED BY
+    /// PASSWORD '*…'`).
+    static func sqlPassword(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        let quote = text[end - 1]
+        var index = end
+        while index < text.count && text[index] != quote && text[index] != 0x0a
+            && index - end <= SecretValue.maximumLength
+        {
+            index += 1
+        }
+        guard index < text.count, text[index] == quote else { return nil }
+        let value = SecretText.bytes(text, end, index)
+        guard SecretValue.isPlausible(value, isQuoted: true), !SecretValue.isStoredPasswordHash(value) else {
+            return nil
+        }
+        return (start, index, SecretText.string(text, start, end - 1) + "…")
+    }
+
+    /// The constructors of a user-and-password credential: the second argument, a string
+    /// literal (the first may be anything: a literal, a variable).
+    static let credentialCalls = [
+        "NetworkCredential(", "PasswordAuthentication(", "HTTPBasicAuth(", "HTTPDigestAuth(", "HttpBasicAuth(",
+        "UsernamePasswordCredentials(",
+    ]
+
+    /// `NetworkCredential("user", "pw", …)`, `HTTPBasicAuth(user, "pw")`, `auth=("u", "pw")`.
+    static func credentialCall(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        // The call's name is a word of its own (`new NetworkCredential(`, `requests.auth.HTTPBasicAuth(`).
+        if start > 0 && text[end - 1] == SecretText.ascii("(") && SecretText.isWord(text[start]) {
+            guard !SecretText.isWord(text[start - 1]) else { return nil }
+        }
+        let highest = min(text.count, end + 256)
+        var index = end
+        func skipBlanks() { while index < highest && SecretText.isBlank(text[index]) { index += 1 } }
+        // The first argument: a literal, or anything up to a comma outside parentheses.
+        skipBlanks()
+        guard index < highest else { return nil }
+        if SecretText.isQuote(text[index]) {
+            let quote = text[index]
+            index += 1
+            while index < highest && text[index] != quote && text[index] != 0x0a { index += 1 }
+            guard index < highest else { return nil }
+            index += 1
+        } else {
+            var depth = 0
+            while index < highest && text[index] != 0x0a && !(depth == 0 && text[index] == SecretText.ascii(",")) {
+                if text[index] == SecretText.ascii("(") { depth += 1 }
+                if text[index] == SecretText.ascii(")") {
+                    guard depth > 0 else { return nil }
+                    depth -= 1
+                }
+                index += 1
+            }
+        }
+        skipBlanks()
+        guard index < highest, text[index] == SecretText.ascii(",") else { return nil }
+        index += 1
+        skipBlanks()
+        if index + 1 < highest && isStringPrefix(text[index]) && SecretText.isQuote(text[index + 1]) { index += 1 }
+        guard index < highest, SecretText.isQuote(text[index]) else { return nil }
+        let quote = text[index]
+        let valueStart = index + 1
+        index = valueStart
+        while index < highest && text[index] != quote && text[index] != 0x0a { index += 1 }
+        guard index < highest, text[index] == quote else { return nil }
+        let value = SecretText.bytes(text, valueStart, index)
+        guard SecretValue.isCredential(value) else { return nil }
+        return (start, index, SecretText.string(text, start, end) + "…, …)")
+    }
+
+    /// The directives of web servers and proxies that set a request header.
+    static let headerDirectives = [
+        "proxy_set_header ", "grpc_set_header ", "RequestHeader set ", "RequestHeader append ", "RequestHeader add ",
+    ]
+
+    /// `proxy_set_header X-Api-Key "…";` (nginx), `RequestHeader set Authorization "Bearer …"`
+    /// (Apache), `http-request set-header X-Auth-Token …` (HAProxy): the header's value, judged
+    /// by the header's name as a name/value pair is.
+    static func headerDirective(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        let words = shellWords(text, from: end)
+        guard words.count >= 2 else { return nil }
+        let name = SecretText.bytes(text, words[0].start, words[0].end)
+        let value = SecretText.bytes(text, words[1].start, words[1].end)
+        let isCredential: Bool
+        switch SecretName.verdict(name) {
+        case .secret: isCredential = SecretValue.isCredential(value)
+        case .authorization: isCredential = SecretValue.isAuthorization(value)
+        case .none, .cookie: isCredential = false
+        }
+        guard isCredential else { return nil }
+        return (start, words[1].end, SecretText.string(text, start, end) + SecretText.string(text, words[0].start, words[0].end) + " …")
     }
 }

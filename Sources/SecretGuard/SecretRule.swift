@@ -48,10 +48,11 @@ final class SecretRule: Sendable {
     }
 
     /// A row for a key-and-value kind: the triggers are the last words of the keys, so
-    /// `aws_secret_access_key` is looked at wherever `key` occurs, unless `triggers` are given.
+    /// `aws_secret_access_key` is looked at wherever `key` occurs, unless `triggers` are given
+    /// (in any case, unless `ignoringCase` is false).
     static func assignment(
-        _ pattern: SecretPattern, keys: [String], triggers: [String]? = nil, value: ValueRule,
-        rank: Rank = .generic
+        _ pattern: SecretPattern, keys: [String], triggers: [String]? = nil, ignoringCase: Bool = true,
+        value: ValueRule, rank: Rank = .generic
     ) -> SecretRule {
         let words =
             triggers
@@ -60,7 +61,8 @@ final class SecretRule: Sendable {
         for word in words where !unique.contains(word) { unique.append(word) }
         let normalized = keys.map { Array($0.utf8.filter { $0 != UInt8(ascii: "_") }) }
         return SecretRule(
-            pattern, unique, ignoringCase: true, .assignment(keys: KeyList(normalized), value: value), rank: rank)
+            pattern, unique, ignoringCase: ignoringCase, .assignment(keys: KeyList(normalized), value: value),
+            rank: rank)
     }
 
     /// A key-and-value row's key names (lower case, no `_`), one after another in one array.
@@ -148,6 +150,14 @@ extension SecretRule {
         /// A keyword starting its line, a blank and the value to the line's end
         /// (`bindpw secret` in nslcd.conf).
         case lineKeyword
+        /// `PASSWORD '…'` and `IDENTIFIED BY '…'` in SQL (`SecretRule.sqlPassword`).
+        case sqlPassword
+        /// A credential's constructor with a user and a password (`NetworkCredential("u", "pw")`,
+        /// `HTTPBasicAuth(…)`, `auth=("u", "pw")`: `SecretRule.credentialCall`).
+        case credentialCall
+        /// A web server's directive that sets a request header (`proxy_set_header X-Api-Key …;`,
+        /// `RequestHeader set Api-Key "…"`: `SecretRule.headerDirective`).
+        case headerDirective
         /// `password is <value>` in prose (a chat line), the value a word that no prose has
         /// (`SecretRule.proseKeyword`).
         case proseKeyword
@@ -173,7 +183,12 @@ extension SecretRule {
         /// A random-looking literal of at least `minimumLength` bytes (`SecretValue.isRandom`):
         /// for names that hold a key as often as an identifier (`routing_key`, `app_key`).
         case random(minimumLength: Int)
-        /// Exactly `count` characters of standard base64 (`A–Z a–z 0–9 + /`).
+        /// `random`, under an environment variable's name of two words or more ending in `_KEY`
+        /// (`INGEST_KEY`, `UPSTREAM_API_KEY`) that names no lookup key (`CACHE_KEY`) or public
+        /// key's fingerprint (`GPG_KEY`).
+        case randomUnderEnvironmentKey(minimumLength: Int)
+        /// Exactly `count` characters of standard base64 (`A–Z a–z 0–9 + /`, `=` padding at the
+        /// end).
         case base64(count: Int)
     }
 

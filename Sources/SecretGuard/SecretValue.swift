@@ -85,6 +85,33 @@ enum SecretValue {
         return classes >= 3 && isPlausible(value, isQuoted: true)
     }
 
+    /// Whether `value` counts up: hex whose bytes do (`000102…0f`, the key of FIPS-197's and
+    /// most ciphers' test vectors) or whose digits do (`0123456789abcdef0123…`), sixteen
+    /// characters or more. No key is made that way.
+    static func isCountingSequence(_ value: [UInt8]) -> Bool {
+        guard value.count >= 16, value.allSatisfy(SecretText.isHex) else { return false }
+        func digit(_ byte: UInt8) -> Int { SecretText.isDigit(byte) ? Int(byte) - 0x30 : Int(byte | 0x20) - 0x61 + 10 }
+        let digitsCount = (1..<value.count).allSatisfy { (digit(value[$0 - 1]) + 1) % 16 == digit(value[$0]) }
+        if digitsCount { return true }
+        guard value.count % 2 == 0 else { return false }
+        var previous = -1
+        for pair in stride(from: 0, to: value.count, by: 2) {
+            let byte = digit(value[pair]) * 16 + digit(value[pair + 1])
+            if previous >= 0 && byte != (previous + 1) % 256 { return false }
+            previous = byte
+        }
+        return true
+    }
+
+    /// Whether `value` is a password hash as a database server stores it: PostgreSQL's
+    /// `md5<32 hex>` and `SCRAM-SHA-256$…`, MySQL's `*<40 hex>`.
+    static func isStoredPasswordHash(_ value: [UInt8]) -> Bool {
+        if value.starts(with: Array("SCRAM-SHA-256$".utf8)) { return true }
+        if value.count == 35 && value.starts(with: Array("md5".utf8)) { return value.dropFirst(3).allSatisfy(SecretText.isHex) }
+        if value.count == 41 && value.first == 0x2a { return value.dropFirst().allSatisfy(SecretText.isHex) }
+        return false
+    }
+
     /// Whether `value` is an app password as Google shows it: four groups of four lower-case
     /// letters, one blank between them (`abcd efgh ijkl mnop`; Google Account Help, "Sign in
     /// with app passwords"). Under a password's name it is a credential despite its blanks.
@@ -179,11 +206,18 @@ enum SecretValue {
     /// (each source in docs/secret-guard.md): Stripe's test-mode keys of its API reference and
     /// the Azure storage emulator's (Azurite's) fixed account key. AWS's are known by their
     /// `EXAMPLE` (`isPlaceholder`'s fragments). And the TOTP secret of Google Authenticator's
-    /// key-URI documentation (`otpauth://totp/…?secret=JBSWY3DPEHPK3PXP`), in every 2FA tutorial.
+    /// key-URI documentation (`otpauth://totp/…?secret=JBSWY3DPEHPK3PXP`), in every 2FA tutorial;
+    /// the private keys of the RFCs' test vectors, in every test of an implementation.
     static let publishedExamples: Set<[UInt8]> = [
         "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
         "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
         "JBSWY3DPEHPK3PXP",
+        // RFC 8032's Ed25519 test vectors (TEST 1-3) and RFC 7748's X25519 ones (Alice, Bob).
+        "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+        "4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
+        "c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7",
+        "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a",
+        "5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb",
     ].reduce(into: []) { $0.insert(Array($1.utf8)) }
 
     /// How long a mixed-case run with digits must be to be taken for random.
@@ -194,7 +228,7 @@ enum SecretValue {
     static func isPlaceholder(_ value: [UInt8]) -> Bool {
         guard let first = value.first, let last = value.last else { return true }
         if value.allSatisfy({ $0 == first }) || isOneCharacterRepeated(value) { return true }
-        if isSealedCiphertext(value) || isElided(value) { return true }
+        if isSealedCiphertext(value) || isElided(value) || isCountingSequence(value) { return true }
         if publishedExamples.contains(value) { return true }
         let inner = value.dropFirst()
         let isName = !inner.isEmpty && inner.allSatisfy { SecretText.isWord($0) || $0 == 0x2e }
@@ -247,10 +281,12 @@ enum SecretValue {
     }
 
     /// Whether a password given on a command line is a literal: three characters or more, not
-    /// a placeholder, a variable (`$PW`, `%PW%`) or a command substitution.
-    static func isCommandPassword(_ value: [UInt8]) -> Bool {
+    /// a placeholder, a variable (`$PW`, `%PW%`) or a command substitution (a `$` in single
+    /// quotes is a literal `$`).
+    static func isCommandPassword(_ value: [UInt8], isSingleQuoted: Bool = false) -> Bool {
         guard value.count >= 3, value.count <= maximumLength, !isPlaceholder(value) else { return false }
-        if value.contains(0x24) || value.first == 0x2d || value.first == 0x40 { return false }  // $VAR, -x, @file
+        // $VAR, -x, @file; in single quotes each is the character itself.
+        if !isSingleQuoted && (value.contains(0x24) || value.first == 0x2d || value.first == 0x40) { return false }
         // Printable ASCII only: `pass:…` in documentation is an ellipsis, not a password.
         return value.allSatisfy { $0 > 0x20 && $0 < 0x7f }
     }
@@ -319,7 +355,7 @@ enum SecretValue {
     /// one is not looked at.
     static let referencePrefixes: [[UInt8]] = [
         "vault:", "ref+", "op://", "arn:", "secretsmanager:", "ssm:", "awssm:", "gcpsm:", "azkv:", "sops:", "env:",
-        "file:", "secret:", "secretref:", "projects/", "keyvault:", "bws:", "doppler:", "infisical:", "k8s:",
+        "file:", "secret:", "secretref:", "secret/", "kv/", "projects/", "keyvault:", "bws:", "doppler:", "infisical:", "k8s:",
     ].map { Array($0.utf8) }
 
     /// Whole values that are stock placeholders.

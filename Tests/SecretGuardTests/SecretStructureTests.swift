@@ -262,6 +262,77 @@ struct SecretStructureTests {
             kind: .passwordAssignment,
             twin: "The password is required. Your password is too short (minimum is 8 characters).\n"
                 + "The default password is changeme; the password is ${DB_PASSWORD} in CI.\n"),
+        // A third hold-out of session 19 (scripts/secret-guard-blind --half third-twin: written
+        // without reading the guard or the corpora before it; its twin seed tuned on).
+        Shape(
+            name: "a typed declaration and a byte string: the literal after the type",
+            secret: "const WEBHOOK_SECRET: &[u8] = b\"M8aiJdi9SoPFNymvXwe4YFnRGFqmrhDd\";\n",
+            kind: .secretAssignment,
+            twin: "api_key: str = Field(default=\"\")\nlet secret: &str = env!(\"WEBHOOK_SECRET\");\n"
+                + "password: String = \"password\"\n"),
+        Shape(
+            name: "a type declared in TypeScript",
+            secret: "const apiKey: string = \"M8aiJdi9SoPFNymvXwe4YFnRGFqmrhDd\";\n",
+            kind: .secretAssignment,
+            twin: "const apiKey: string = process.env.API_KEY ?? \"\";\n"),
+        Shape(
+            name: "a secret named with its encoding, not a public key, a colour or a counting test key",
+            secret: "const WEBHOOK_SECRET_HEX: &str = \"032d6e469f8141694fcc227712a24c69d94c4531004033d26fce44e555f96845\";\n",
+            kind: .secretAssignment,
+            twin: "PUBLIC_KEY_HEX = \"032d6e469f8141694fcc227712a24c69d94c4531004033d26fce44e555f96845\"\n"
+                + "COLOR_HEX = \"#1a2b3c\"\nAES128_KEY_HEX = \"000102030405060708090a0b0c0d0e0f\"\n"
+                + "AES192_KEY = \"000102030405060708090a0b0c0d0e0f1011121314151617\"\n"),
+        Shape(
+            name: "a password in SQL, not the hash a server stores",
+            secret: "ALTER ROLE ledger WITH NOSUPERUSER LOGIN PASSWORD 'Mti#^5dp@CxOM70';\n",
+            kind: .passwordAssignment,
+            twin: "ALTER ROLE ledger WITH LOGIN PASSWORD 'SCRAM-SHA-256$4096:c2FsdA==$c3RvcmVk:c2VydmVy';\n"
+                + "GRANT ALL ON *.* TO 'app'@'%' IDENTIFIED BY PASSWORD '*6BB4837EB74329105EE4568DDA7DC67ED2CA2AD9';\n"),
+        Shape(
+            name: "a credential's constructor with a literal password",
+            secret: "Credentials = new NetworkCredential(\"etl_user\", \"y&I90MSGO2eT6&\", \"CORP\"),\n",
+            kind: .passwordAssignment,
+            twin: "Credentials = new NetworkCredential(user, password, domain),\n"
+                + "auth = HTTPBasicAuth(\"svc\", os.environ[\"SVC_PASSWORD\"])\n"),
+        Shape(
+            name: "a web server's request header with a key, not with a variable",
+            secret: "    proxy_set_header X-Auth-Token \"hrW4CxT7rdJ95aIWIAJpQ4N1wdRkNV\";\n",
+            kind: .namedSecret,
+            twin: "    proxy_set_header X-Request-Id $request_id;\n    proxy_set_header Authorization \"\";\n"
+                + "    RequestHeader set X-Api-Key \"%{API_KEY}e\"\n"),
+        Shape(
+            name: "lftp's -u user,password",
+            secret: "+ lftp -u deploy,F5qNY2eMA7xbQiKi0f4ylGQ_BAnrIGcGHN16bvZNlw4 -e 'mirror -R dist /var/www; quit' sftp://h\n",
+            kind: .commandLinePassword,
+            twin: "+ lftp -u deploy -e 'mirror -R dist /var/www; quit' sftp://h\n"),
+        Shape(
+            name: "Consul's gossip key, not its switch or a variable",
+            secret: "{\n  \"datacenter\": \"dc1\",\n  \"encrypt\": \"CiK4fJnnRHzRBInhwG6MYyE8PqeFBhhg+v30pde5vLk=\"\n}\n",
+            kind: .secretAssignment,
+            twin: "{\n  \"encrypt\": true,\n  \"encrypt_verify_incoming\": true\n}\nencrypt = \"${var.gossip_key}\"\n"),
+        Shape(
+            name: "any environment variable's _KEY with a long random value, not a fingerprint or a site key",
+            secret: "env {\n  INGEST_KEY = \"71032c9bbe253a10e7a0c6647b131a75\"\n}\n",
+            kind: .secretAssignment,
+            twin: "GPG_KEY=A035C8C19219BA821ECEA86B64E628F8D684696D\n"
+                + "RECAPTCHA_SITE_KEY=6LUm7bvn8LIsT-7j2BPLYeuVpJapZ49fMohSD3KH\nCACHE_KEY = \"71032c9bbe253a10e7a0c6647b131a75\"\n"),
+        Shape(
+            name: "Vault's root token is short, its placeholder is filled in",
+            secret: "Initial Root Token: hvs.DGsRD0xazJsBj9yRemgTAxlE\n",
+            kind: .vaultToken,
+            twin: "Initial Root Token: hvs.xxxxxxxxxxxxxxxxxxxxxxxx\nAWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX\n"),
+        Shape(
+            name: "a paging or idempotency token, a Vault path and a test vector are no secret",
+            secret: "{\"SessionToken\": \"e55cfb7591f749c0b01ea270ed52bd4cQ\"}\n",
+            kind: .secretAssignment,
+            twin: "{\"ClientToken\": \"e55cfb75-91f7-49c0-b01e-a270ed52bd4c\", \"NextToken\": \"e55cfb7591f749c0b01ea270ed52bd4cQ\"}\n"
+                + "smtp_password: \"{{ lookup('hashi_vault', 'secret=secret/data/smtp:password') }}\"\n"
+                + "  \"secret_key\": \"9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60\",\n"),
+        Shape(
+            name: "a $ in a single-quoted password is the character, in double quotes a variable",
+            secret: "mysql -u root -p'Q$9xkL2#mv' app\n",
+            kind: .commandLinePassword,
+            twin: "mysql -u root -p\"$DB_PASS\" app\n"),
         Shape(
             name: "nmcli's Wi-Fi password",
             secret: "nmcli dev wifi connect HomeNet password \"Tr0ub4dor&3xq\"\n",
