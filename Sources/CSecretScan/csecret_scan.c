@@ -649,7 +649,7 @@ static int is_define(const uint8_t *text, size_t index) {
 /// `csecret_scan_member.ends_key`; `end < count` and `text[end]` no key name's byte, tested
 /// first by `ends_key`): SecretGuard's `SecretRule.mayAssign`, byte for byte. A byte
 /// follows that is none of a key name's, then (past a quote, a `]` and a quote, and blanks) a
-/// separator: `=`, `:`, `>` of `<key>`, `|` of a table, `,` of PHP's `define('KEY', …)`, or a
+/// separator: `=`, `:`, `>` of `<key>`, R's `<-`, `|` of a table, `,` of PHP's `define('KEY', …)`, or a
 /// value after a blank when the key is a `--flag`. PERF(guard-text): `key`, `token` and `auth`
 /// in source code are as often the start of a longer name (`keys`, `tokenize`, `author`) or a
 /// word of an expression (`key)`, `for key in`) as a key of their own: only the first byte was
@@ -666,6 +666,7 @@ __attribute__((noinline)) static int separator_follows(const uint8_t *text, size
     if (index >= count) return 0;
     uint8_t byte = text[index];
     if (byte == '=' || byte == ':' || byte == '>') return 1;
+    if (byte == '<' && index + 1 < count && text[index + 1] == '-') return 1;
     if (byte == ',' && is_define(text, start)) return 1;
     if (byte == '|') return 1;
     if (!(index > blanks_start && blanks_start == end && !is_space(byte))) return 0;

@@ -27,7 +27,7 @@ enum SecretName {
     static let secretWords: Set<String> = [
         "password", "passwd", "pwd", "passphrase", "pass", "secret", "secrets", "token", "tokens", "credential",
         "credentials", "creds", "apikey", "authkey", "authtoken", "privatekey", "clientsecret", "bindpw", "authtok",
-        "passcode", "pat",
+        "passcode", "pat", "psk",
     ]
 
     /// Words that make `key` after them a secret (`api key`, `routing key`).
@@ -35,7 +35,7 @@ enum SecretName {
         "api", "app", "application", "access", "account", "auth", "routing", "signing", "master", "encryption",
         "private", "secret", "session", "license", "licence", "shared", "client", "integration", "service", "webhook",
         "admin", "ingest", "storage", "subscription", "primary", "secondary", "hmac", "jwt", "x", "write", "deploy",
-        "consumer", "partner", "merchant", "encrypt", "gossip",
+        "consumer", "partner", "merchant", "encrypt", "gossip", "wlan", "wifi", "wpa", "wireless", "network",
     ]
 
     /// Words that make a name harmless wherever they stand in it. Anti-forgery tokens (`csrf`,
@@ -73,7 +73,7 @@ enum SecretName {
         "cache", "primary", "foreign", "sort", "partition", "lookup", "lock", "dedup", "idempotency", "row", "map",
         "dict", "hash", "index", "cursor", "gpg", "pgp", "ssh", "host", "sign", "release", "repo", "apt", "yum",
         "object", "bucket", "s3", "prefix", "field", "column", "table", "metric", "label", "config", "setting",
-        "translation", "i18n", "storage", "site",
+        "translation", "i18n", "storage", "site", "anon", "anonymous",
     ]
 
     /// Whether a name's words end in `token` after one of `harmlessTokenQualifiers`.

@@ -25,7 +25,7 @@ extension SecretRule {
         .assignment(
             .awsSecretAccessKey, keys: ["aws_secret_access_key", "secret_access_key", "aws_secret_key"],
             value: .base64(count: 40), rank: .context),
-        SecretRule(.googleAPIKey, ["AIza"], .token(.run(.base64URL, 35...35))),
+        SecretRule(.googleAPIKey, ["AIza"], .token(.run(.base64URL, 35...35, .notInFirebaseConfig))),
         SecretRule(.googleOAuthToken, ["ya29."], .token(.run(.base64URL, 20...4096, .letterAndDigit))),
         SecretRule(.googleOAuthClientSecret, ["GOCSPX-"], .token(.run(.base64URL, 28...28))),
         SecretRule(
@@ -245,11 +245,11 @@ extension SecretRule {
         // `pass` only as the last part of a key (`DB_PASS`): Python's `pass` is everywhere.
         // `authtok` is sssd's (`ldap_default_authtok`), `bindpw` nslcd's and ldap.conf's.
         .assignment(
-            .passwordAssignment, keys: ["password", "passwd", "pwd", "passphrase", "pass", "authtok", "bindpw"],
+            .passwordAssignment, keys: ["password", "passwd", "pwd", "passphrase", "pass", "authtok", "bindpw", "psk"],
             // (`pass` alone only starting a line: as a trigger of its own, in any case, it cost
             // the prefilter a pair in every `path=` of a log line; PERF(guard-text log lines).)
             triggers: [
-                "password", "passwd", "pwd", "passphrase", "_pass", "-pass", "\npass", "authtok", "bindpw",
+                "password", "passwd", "pwd", "passphrase", "_pass", "-pass", "\npass", "authtok", "bindpw", "psk",
             ],
             value: .plausible(minimumLength: SecretValue.minimumLength)),
         // nslcd.conf and ldap.conf write `bindpw <password>`, with no `=`.
@@ -298,10 +298,13 @@ extension SecretRule {
         SecretRule(.passwordAssignment, ["password", "passwd"], .lineKeyword, rank: .generic),
         // SQL: `CREATE ROLE … PASSWORD '…'`, `IDENTIFIED BY '…'`.
         SecretRule(
-            .passwordAssignment, ["PASSWORD '", "password '", "IDENTIFIED BY '", "identified by '"],
+            // (In SQL's upper case, as pg_dump and mysqldump write it.)
+            .passwordAssignment, ["PASSWORD '", "IDENTIFIED BY '"],
             .sqlPassword, rank: .context),
         // A credential's constructor: `NetworkCredential("u", "pw")`, `HTTPBasicAuth("u", "pw")`.
-        SecretRule(.passwordAssignment, SecretRule.credentialCalls, .credentialCall, rank: .context),
+        SecretRule(.passwordAssignment, SecretRule.credentialCalls.map(\.call), .credentialCall, rank: .context),
+        // OpenWrt's UCI: `option key '…'` (Wi-Fi), `option password '…'`.
+        SecretRule(.passwordAssignment, ["option key ", "option password "], .uciOption, rank: .context),
         // A request header set by a web server or proxy: `proxy_set_header X-Api-Key "…";`.
         SecretRule(.namedSecret, SecretRule.headerDirectives, .headerDirective, rank: .context),
         // Any environment variable's `…_KEY` with a long random value (`INGEST_KEY`, `UPSTREAM_API_KEY`).

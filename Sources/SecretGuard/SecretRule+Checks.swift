@@ -126,6 +126,7 @@ extension SecretRule {
         case .lineKeyword: found = Self.lineKeyword(text, start, end)
         case .proseKeyword: found = Self.proseKeyword(text, start, end)
         case .sqlPassword: found = Self.sqlPassword(text, start, end)
+        case .uciOption: found = Self.uciOption(text, start, end)
         case .credentialCall: found = Self.credentialCall(text, start, end)
         case .headerDirective: found = Self.headerDirective(text, start, end)
         case .namedPair: found = Self.namedPair(text, start, end)
@@ -149,6 +150,16 @@ extension SecretRule {
     // MARK: - Tokens
 
     /// The literal, then the format's parts; the whole token a word of its own.
+    /// Whether `text[start..<end]` stands in a Firebase web app's config: `authDomain`,
+    /// `messagingSenderId` or `firebaseapp.com` within 512 bytes around it.
+    static func isInFirebaseConfig(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        let from = max(0, start - 512)
+        let to = min(text.count, end + 512)
+        return ["authDomain", "messagingSenderId", "firebaseapp.com"].contains {
+            SecretText.find(text, $0, from: from, to: to) != nil
+        }
+    }
+
     /// Whether a token's body (`text[start..<end]`, after its prefix) only stands in for one:
     /// one character repeated (`AKIAXXXXXXXXXXXXXXXX`, `ghp_000…`) or `xxxx` in any case in it
     /// (`sk_live_xxxxxxxxxxxx1234`). Random bodies have four x in a row one time in 25,000.
@@ -190,7 +201,8 @@ extension SecretRule {
         }
         if format.startsWord && !SecretText.endsWord(text, at: index) { return nil }
         guard requirement(format.requirement, holdsIn: text, tokenStart: tokenStart, literalAt: start, end, index),
-            !isFilledIn(text, end, index)
+            !isFilledIn(text, end, index), !SecretValue.publishedExamples.contains(SecretText.bytes(text, tokenStart, index)),
+            !SecretValue.publishedExamples.contains(SecretText.bytes(text, end, index))
         else { return nil }
         let shown = min(end - tokenStart, 24)
         let excerpt =
@@ -236,6 +248,8 @@ extension SecretRule {
             return SecretText.has(text, at: bodyStart + offset, marker)
         case .notFollowedBy(let words):
             return !words.contains { SecretText.has(text, at: bodyStart, $0) }
+        case .notInFirebaseConfig:
+            return !isInFirebaseConfig(text, tokenStart, end)
         }
     }
 
@@ -334,9 +348,11 @@ extension SecretRule {
         guard let header = SecretText.decodeBase64(text, start, start + headerLength),
             header.first == SecretText.ascii("{"), SecretText.contains(header, "\"alg\"")
         else { return nil }
-        // jwt.io's example token (`"sub": "1234567890", "name": "John Doe"`), in every tutorial.
+        // jwt.io's example token (`"sub": "1234567890", "name": "John Doe"`), in every tutorial;
+        // Supabase's anon key (`"role":"anon"`), made to be shipped in a web page.
         if let payload = SecretText.decodeBase64(text, payloadStart, payloadStart + payloadLength),
-            SecretText.contains(payload, "John Doe"), SecretText.contains(payload, "1234567890")
+            SecretText.contains(payload, "John Doe") && SecretText.contains(payload, "1234567890")
+                || SecretText.contains(payload, "\"role\":\"anon\"")
         {
             return nil
         }
@@ -371,6 +387,10 @@ extension SecretRule {
         guard index < text.count else { return false }
         let byte = text[index]
         if byte == SecretText.ascii("=") || byte == SecretText.ascii(":") || byte == SecretText.ascii(">") {
+            return true
+        }
+        // R's `<-`.
+        if byte == SecretText.ascii("<") && index + 1 < text.count && text[index + 1] == SecretText.ascii("-") {
             return true
         }
         if byte == SecretText.ascii(","), isDefine(text, keyStart: start) { return true }
@@ -442,6 +462,8 @@ extension SecretRule {
         // (`\npass`: the key starts after the line break its trigger begins with.)
         let start = text[start] == 0x0a ? start + 1 : start
         guard let key = key(around: text, start, end), key.end - key.start >= 3 else { return nil }
+        // (The name first: the row shares `key` with others, PERF(guard-text source code).)
+        if case .randomUnderEnvironmentKey = rule, !isEnvironmentKey(text, key.start, key.end) { return nil }
         let matched = matchingKey(keys, in: text, key.start, key.end)
         guard matched > 0, let value = assignedValue(text, key: key) else { return nil }
         // A bare short key (`token`, `pass`) followed by `:` is often prose ("a bearer token:
@@ -475,7 +497,7 @@ extension SecretRule {
                 value.separator == key.end && value.start == key.end + 1 && text[key.end] == SecretText.ascii("=")
                 && startsLine(text, key.start) && isEnvironmentName(text, key.start, key.end)
             guard literal.count >= minimumLength,
-                SecretValue.isPlausible(literal, isQuoted: value.isQuoted || isEnvLine)
+                SecretValue.isPlausible(literal, isQuoted: value.isQuoted || isEnvLine, allowsBrackets: value.isQuoted)
                     || value.isQuoted && SecretValue.isGroupedAppPassword(literal)
             else {
                 return nil
@@ -489,6 +511,8 @@ extension SecretRule {
                 SecretText.classes(text, value.start, value.end).digit
             else { return nil }
         }
+        // A Firebase web app's API key under `apiKey` (the Google API key row's own test).
+        if literal.starts(with: Array("AIza".utf8)), isInFirebaseConfig(text, key.start, value.end) { return nil }
         // Harmless whatever the value: Helm's `checksum/secret`, `public_key`, `example_token`,
         // a segment of a reference (`arn:aws:secretsmanager:…:secret:prod/db-AbC123`).
         // (Asked after the value: its words cost more than the value's shape, PERF(guard-text).)
@@ -584,7 +608,9 @@ extension SecretRule {
             return (valueStart, valueEnd, true, index)
         }
         let separator = index
-        if SecretText.has(text, at: index, ":=") || SecretText.has(text, at: index, "=>") {
+        if SecretText.has(text, at: index, ":=") || SecretText.has(text, at: index, "=>")
+            || SecretText.has(text, at: index, "<-")
+        {
             index += 2
         } else if index < text.count && text[index] == SecretText.ascii(","), isDefine(text, keyStart: key.start) {
             index += 1
@@ -647,7 +673,8 @@ extension SecretRule {
         } else {
             while valueEnd < text.count && !SecretText.isSpace(text[valueEnd])
                 && text[valueEnd] != SecretText.ascii(",") && text[valueEnd] != SecretText.ascii(";")
-                && text[valueEnd] != openQuote && !(isQuery && text[valueEnd] == SecretText.ascii("&"))
+                && text[valueEnd] != openQuote
+                && !(text[valueEnd] == SecretText.ascii("&") && (isQuery || startsPair(text, valueEnd + 1)))
                 && valueEnd - valueStart <= SecretValue.maximumTokenLength
             {
                 valueEnd += 1
@@ -688,6 +715,14 @@ extension SecretRule {
     static func isStringPrefix(_ byte: UInt8) -> Bool {
         byte == SecretText.ascii("b") || byte == SecretText.ascii("r") || byte == SecretText.ascii("u")
             || byte == SecretText.ascii("B") || byte == SecretText.ascii("R") || byte == SecretText.ascii("@")
+    }
+
+    /// Whether a form-encoded pair starts at `index` (a name and `=`): what ends an unquoted value
+    /// at `&` (`access_token=…&scope=repo`), where a password's own `&` (`Tr0ub4dor&3xq`) does not.
+    static func startsPair(_ text: Span<UInt8>, _ index: Int) -> Bool {
+        var position = index
+        while position < text.count && position - index < 32 && SecretText.isWord(text[position]) { position += 1 }
+        return position > index && position < text.count && text[position] == SecretText.ascii("=")
     }
 
     /// Whether the key at `keyStart` opens a table cell: a `|` (and blanks) before it, as the

@@ -194,7 +194,10 @@ extension SecretRule {
         let valueStart = index + 1
         let valueEnd = SecretText.lineEnd(text, of: valueStart)
         let value = SecretText.bytes(text, valueStart, valueEnd)
-        guard !value.contains(where: SecretText.isBlank), value.count >= 3, !SecretValue.isPlaceholder(value)
+        // (Or a Google app password as Google shows it, with its blanks.)
+        guard
+            !value.contains(where: SecretText.isBlank) && value.count >= 3 && !SecretValue.isPlaceholder(value)
+                || SecretValue.isGroupedAppPassword(value)
         else { return nil }
         return (hostStart, valueEnd, "sasl_passwd " + SecretText.string(text, hostStart, hostEnd) + " …")
     }

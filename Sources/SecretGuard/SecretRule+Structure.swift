@@ -217,7 +217,7 @@ extension SecretRule {
 
     /// The clients whose password options the command-line row knows, by trigger.
     enum Client {
-        case curl, mysql, sshpass, redis, htpasswd, registryLogin, openssl, secureString, nmcli, lftp
+        case curl, mysql, sshpass, redis, htpasswd, registryLogin, openssl, secureString, nmcli, lftp, redisAuth
     }
 
     /// A client's trigger literals: its name and a blank (`curl `), or `pass:` for OpenSSL.
@@ -234,7 +234,7 @@ extension SecretRule {
         // PowerShell's `ConvertTo-SecureString 'pw' -AsPlainText -Force`; NetworkManager's
         // `nmcli dev wifi connect SSID password pw` (and `wifi-sec.psk pw`).
         ("ConvertTo-SecureString ", .secureString),
-        ("wifi connect ", .nmcli), ("lftp -u ", .lftp),
+        ("wifi connect ", .nmcli), ("lftp -u ", .lftp), ("> AUTH ", .redisAuth),
     ]
 
     /// A password on the command line of the client named at `start..<end`.
@@ -267,8 +267,9 @@ extension SecretRule {
 
     /// A password on the command line of `client`, named at `start..<end`.
     static func commandLine(_ text: Span<UInt8>, _ start: Int, _ end: Int, client: Client) -> Found? {
-        // The client's name is a word of its own (`/usr/bin/curl`, `$ curl`, `(curl`).
-        if start > 0 {
+        // The client's name is a word of its own (`/usr/bin/curl`, `$ curl`, `(curl`); redis-cli's
+        // prompt ends its host and port.
+        if start > 0 && client != .redisAuth {
             let before = text[start - 1]
             guard !SecretText.isKey(before) || before == SecretText.ascii("/") else { return nil }
         }
@@ -335,6 +336,10 @@ extension SecretRule {
             password = htpasswdPassword(text, arguments)
         case .secureString:
             password = secureStringPlainText(text, arguments)
+        case .redisAuth:
+            // redis-cli's prompt, `host:port> AUTH [user] password`: the last of one or two words.
+            guard !arguments.isEmpty else { return nil }
+            password = arguments.count >= 2 ? arguments[1] : arguments[0]
         case .lftp:
             // `-u user,password`: the password after the first comma.
             option("-u", ["--user"], attached: false)
@@ -354,7 +359,13 @@ extension SecretRule {
         let isSingleQuoted =
             password.start > 0 && password.end < text.count && text[password.start - 1] == 0x27
             && text[password.end] == 0x27
-        guard SecretValue.isCommandPassword(value, isSingleQuoted: isSingleQuoted) else { return nil }
+        let isQuoted =
+            password.start > 0 && password.end < text.count && SecretText.isQuote(text[password.start - 1])
+            && text[password.end] == text[password.start - 1]
+        guard
+            SecretValue.isCommandPassword(value, isSingleQuoted: isSingleQuoted)
+                || isQuoted && SecretValue.isPassphrase(value)
+        else { return nil }
         return (start, password.end, SecretText.string(text, start, end - 1) + " … (password)")
     }
 
@@ -549,21 +560,30 @@ extension SecretRule {
         }
         guard index < text.count, text[index] == quote else { return nil }
         let value = SecretText.bytes(text, end, index)
-        guard SecretValue.isPlausible(value, isQuoted: true), !SecretValue.isStoredPasswordHash(value) else {
+        guard SecretValue.isPlausible(value, isQuoted: true, allowsBrackets: true), !SecretValue.isStoredPasswordHash(value)
+        else {
             return nil
         }
         return (start, index, SecretText.string(text, start, end - 1) + "…")
     }
 
-    /// The constructors of a user-and-password credential: the second argument, a string
-    /// literal (the first may be anything: a literal, a variable).
-    static let credentialCalls = [
-        "NetworkCredential(", "PasswordAuthentication(", "HTTPBasicAuth(", "HTTPDigestAuth(", "HttpBasicAuth(",
-        "UsernamePasswordCredentials(",
+    /// The calls that take a user and a password: which argument is the password (from 1), a
+    /// string literal (those before it may be anything: literals, variables). (.NET's and requests'; each
+    /// literal costs the prefilter on every text, PERF(guard-text source code).)
+    static let credentialCalls: [(call: String, password: Int)] = [
+        ("NetworkCredential(", 2), ("HTTPBasicAuth(", 2), ("HTTPDigestAuth(", 2),
+        // A database's connection with a DSN, a user and a password: Perl's DBI, PHP's PDO and
+        // mysqli, Java's JDBC. (Not MATLAB's `database(`: its literal put the prefilter's wide
+        // plan over prose, PERF(guard-text).)
+        ("DBI->connect(", 3), ("new PDO(", 3), ("mysqli_connect(", 3), ("getConnection(", 3),
     ]
 
-    /// `NetworkCredential("user", "pw", …)`, `HTTPBasicAuth(user, "pw")`, `auth=("u", "pw")`.
+    /// `NetworkCredential("user", "pw", …)`, `HTTPBasicAuth(user, "pw")`,
+    /// `DBI->connect($dsn, 'user', 'pw', …)`.
     static func credentialCall(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        guard let position = credentialCalls.first(where: { SecretText.has(text, at: start, $0.call) })?.password else {
+            return nil
+        }
         // The call's name is a word of its own (`new NetworkCredential(`, `requests.auth.HTTPBasicAuth(`).
         if start > 0 && text[end - 1] == SecretText.ascii("(") && SecretText.isWord(text[start]) {
             guard !SecretText.isWord(text[start - 1]) else { return nil }
@@ -571,29 +591,32 @@ extension SecretRule {
         let highest = min(text.count, end + 256)
         var index = end
         func skipBlanks() { while index < highest && SecretText.isBlank(text[index]) { index += 1 } }
-        // The first argument: a literal, or anything up to a comma outside parentheses.
-        skipBlanks()
-        guard index < highest else { return nil }
-        if SecretText.isQuote(text[index]) {
-            let quote = text[index]
-            index += 1
-            while index < highest && text[index] != quote && text[index] != 0x0a { index += 1 }
+        // The arguments before the password: literals, or anything up to a comma outside
+        // parentheses.
+        for _ in 1..<position {
+            skipBlanks()
             guard index < highest else { return nil }
-            index += 1
-        } else {
-            var depth = 0
-            while index < highest && text[index] != 0x0a && !(depth == 0 && text[index] == SecretText.ascii(",")) {
-                if text[index] == SecretText.ascii("(") { depth += 1 }
-                if text[index] == SecretText.ascii(")") {
-                    guard depth > 0 else { return nil }
-                    depth -= 1
-                }
+            if SecretText.isQuote(text[index]) {
+                let quote = text[index]
                 index += 1
+                while index < highest && text[index] != quote && text[index] != 0x0a { index += 1 }
+                guard index < highest else { return nil }
+                index += 1
+            } else {
+                var depth = 0
+                while index < highest && text[index] != 0x0a && !(depth == 0 && text[index] == SecretText.ascii(",")) {
+                    if text[index] == SecretText.ascii("(") { depth += 1 }
+                    if text[index] == SecretText.ascii(")") {
+                        guard depth > 0 else { return nil }
+                        depth -= 1
+                    }
+                    index += 1
+                }
             }
+            skipBlanks()
+            guard index < highest, text[index] == SecretText.ascii(",") else { return nil }
+            index += 1
         }
-        skipBlanks()
-        guard index < highest, text[index] == SecretText.ascii(",") else { return nil }
-        index += 1
         skipBlanks()
         if index + 1 < highest && isStringPrefix(text[index]) && SecretText.isQuote(text[index + 1]) { index += 1 }
         guard index < highest, SecretText.isQuote(text[index]) else { return nil }
@@ -607,13 +630,13 @@ extension SecretRule {
         return (start, index, SecretText.string(text, start, end) + "…, …)")
     }
 
-    /// The directives of web servers and proxies that set a request header.
+    /// The directives of web servers and proxies that set a request header (nginx's, Apache's).
     static let headerDirectives = [
-        "proxy_set_header ", "grpc_set_header ", "RequestHeader set ", "RequestHeader append ", "RequestHeader add ",
+        "proxy_set_header ", "RequestHeader set ",
     ]
 
     /// `proxy_set_header X-Api-Key "…";` (nginx), `RequestHeader set Authorization "Bearer …"`
-    /// (Apache), `http-request set-header X-Auth-Token …` (HAProxy): the header's value, judged
+    /// (Apache): the header's value, judged
     /// by the header's name as a name/value pair is.
     static func headerDirective(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
         let words = shellWords(text, from: end)
@@ -628,5 +651,29 @@ extension SecretRule {
         }
         guard isCredential else { return nil }
         return (start, words[1].end, SecretText.string(text, start, end) + SecretText.string(text, words[0].start, words[0].end) + " …")
+    }
+
+    /// OpenWrt's UCI: `option key '…'` (a Wi-Fi network's passphrase) and `option password '…'`,
+    /// quoted or not: a plausible password, or a passphrase of words in quotes.
+    static func uciOption(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        guard start == 0 || SecretText.isSpace(text[start - 1]) else { return nil }
+        var index = end
+        let quote: UInt8? = index < text.count && SecretText.isQuote(text[index]) ? text[index] : nil
+        if quote != nil { index += 1 }
+        let valueStart = index
+        while index < text.count && text[index] != 0x0a && index - valueStart <= SecretValue.maximumLength
+            && (quote.map { text[index] != $0 } ?? !SecretText.isSpace(text[index]))
+        {
+            index += 1
+        }
+        if let quote { guard index < text.count, text[index] == quote else { return nil } }
+        let value = SecretText.bytes(text, valueStart, index)
+        guard
+            SecretValue.isPlausible(value, isQuoted: true, allowsBrackets: quote != nil)
+                || quote != nil && SecretValue.isPassphrase(value)
+        else {
+            return nil
+        }
+        return (start, index, SecretText.string(text, start, end - 1) + " …")
     }
 }

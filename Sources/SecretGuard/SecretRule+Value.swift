@@ -65,7 +65,7 @@ extension SecretRule {
             while index > start && text[index - 1] == SecretText.ascii("=") { index -= 1 }
             while index > start && bearerCharacters.contains(text[index - 1]) && text[index - 1] != 0x3d { index -= 1 }
             value = index
-        case .commandLine, .proseKeyword, .sqlPassword, .credentialCall, .headerDirective:
+        case .commandLine, .proseKeyword, .sqlPassword, .credentialCall, .headerDirective, .uciOption:
             value =
                 SecretText.find(text, "pass:", from: start, to: end).map { $0 + 5 }
                 ?? quotedOrWordStart(text, before: end, from: start)

@@ -150,6 +150,8 @@ extension SecretRule {
         /// A keyword starting its line, a blank and the value to the line's end
         /// (`bindpw secret` in nslcd.conf).
         case lineKeyword
+        /// OpenWrt's `option key '…'` and `option password '…'` (`SecretRule.uciOption`).
+        case uciOption
         /// `PASSWORD '…'` and `IDENTIFIED BY '…'` in SQL (`SecretRule.sqlPassword`).
         case sqlPassword
         /// A credential's constructor with a user and a password (`NetworkCredential("u", "pw")`,
@@ -235,6 +237,11 @@ extension SecretRule {
             /// The text after the literal does not start with any of these (`sk-ant-` is not
             /// OpenAI's).
             case notFollowedBy([String])
+            /// Not in a Firebase web app's config (`authDomain`, `messagingSenderId` or
+            /// `firebaseapp.com` within 512 bytes around): Firebase's API keys name a project and
+            /// are made to be shipped in a page ("Learn about using and managing API keys for
+            /// Firebase"); other Google API keys are secrets.
+            case notInFirebaseConfig
         }
 
         /// Characters right before the literal that belong to the token (Telegram's bot id).

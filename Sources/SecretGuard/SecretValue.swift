@@ -21,14 +21,16 @@ enum SecretValue {
     /// `api_key_header` or `SECRET_KEY` are not secrets. Unquoted (config files, `.env`): the
     /// same, but must hold a digit or a symbol and nothing that makes it an expression (calls,
     /// indexing, `$VAR`).
-    static func isPlausible(_ value: [UInt8], isQuoted: Bool) -> Bool {
+    static func isPlausible(_ value: [UInt8], isQuoted: Bool, allowsBrackets: Bool = false) -> Bool {
         // PERF(guard-text source code): the shape first, the placeholder test (the costliest,
         // and the same verdict whichever comes first) only for a value that has it.
-        hasPlausibleShape(value, isQuoted: isQuoted) && !isPlaceholder(value)
+        hasPlausibleShape(value, isQuoted: isQuoted, allowsBrackets: allowsBrackets) && !isPlaceholder(value)
     }
 
     /// `isPlausible` but for the placeholder test.
-    static func hasPlausibleShape(_ value: [UInt8], isQuoted: Bool) -> Bool {
+    /// - Parameter allowsBrackets: the value is a string literal between its own quotes (not a
+    ///   field judged as if quoted): brackets and commas may be a password's.
+    static func hasPlausibleShape(_ value: [UInt8], isQuoted: Bool, allowsBrackets: Bool = false) -> Bool {
         guard value.count >= minimumLength else { return false }
         // Longer than a password: one token (an AWS session token), or a blob that is none.
         if value.count > maximumLength {
@@ -49,10 +51,11 @@ enum SecretValue {
                 hasDigit = true
             } else if byte == 0x5f || byte == 0x2d || byte == 0x2e {
                 continue
-            } else if isQuoted && (byte == 0x28 || byte == 0x29) {
-                // A paren in a quoted literal: Django's generated keys draw from
-                // `a-z0-9!@#$%^&*(-_=+)`, so most of them hold one. Random-looking values only
-                // (`"hash(pw)"`, `"NOW()"` are code kept in a string).
+            } else if allowsBrackets && "(){}[]<>,".utf8.contains(byte) {
+                // Brackets and commas in a quoted literal: Django's generated keys draw from
+                // `a-z0-9!@#$%^&*(-_=+)`, password managers' from all of ASCII's symbols. Not
+                // around a name (`"hash(pw)"`, `"{password}"`, `"[REDACTED]"`: code and
+                // templates kept in a string), and random-looking or of three classes.
                 hasParen = true
                 hasSymbol = true
             } else if SecretText.isSpace(byte) || byte < 0x20 || "(){}[]<>\\\"'`,".utf8.contains(byte) {
@@ -61,16 +64,28 @@ enum SecretValue {
                 hasSymbol = true
             }
         }
-        if hasParen && !hasRandomShape(value) { return false }
         let classes = [hasLower, hasUpper, hasDigit, hasSymbol].filter { $0 }.count
+        if hasParen
+            && (hasTemplateSlot(value) || SecretText.contains(value, "://")
+                || !(classes >= 3 && value.count >= 10 || hasRandomShape(value)))
+        {
+            return false
+        }
         // snake_case, kebab-case, SCREAMING_CASE and dotted names: identifiers, not secrets.
         if !hasDigit && !hasSymbol && !(hasLower && hasUpper) {
             if value.contains(0x5f) || value.contains(0x2d) || value.contains(0x2e) { return false }
         }
         if isQuoted { return classes >= 2 || value.count >= 12 }
         // Unquoted in code is mostly a reference (`config.api_key`, `String?`); in a config file
-        // a real password has a digit somewhere.
-        if !hasDigit || isReference(value) { return false }
+        // a real password has a digit somewhere, or mixes both cases and two symbols or more over
+        // ten characters or more (`A?#sL^VyAHy%j`: no name, type or expression looks so).
+        if isReference(value) { return false }
+        if !hasDigit {
+            // (Two symbols, one of them inside: a type's `Substring?` or `NSString!` is no password.)
+            let symbols = value.dropLast().filter { !SecretText.isAlphanumeric($0) && !"_-.".utf8.contains($0) }.count
+            return hasLower && hasUpper && value.count >= 10 && symbols >= 1
+                && value.filter({ !SecretText.isAlphanumeric($0) && !"_-.".utf8.contains($0) }).count >= 2
+        }
         return classes >= 2
     }
 
@@ -103,6 +118,26 @@ enum SecretValue {
         return true
     }
 
+    /// Whether `value` is a token its vendor makes to be public: Mapbox's `pk.eyJ…` (its secret
+    /// ones are `sk.`), Stripe's publishable `pk_live_`/`pk_test_`.
+    static func isPublicToken(_ value: [UInt8]) -> Bool {
+        value.starts(with: Array("pk.eyJ".utf8)) || value.starts(with: Array("pk_live_".utf8))
+            || value.starts(with: Array("pk_test_".utf8))
+    }
+
+    /// Whether a quoted value is a passphrase of words (`'camel nutmeg9025 ginger maple?'`): 8 to
+    /// 63 printable characters (a WPA passphrase's bounds), three words or more, a digit or a
+    /// symbol, not a placeholder.
+    static func isPassphrase(_ value: [UInt8]) -> Bool {
+        guard value.count >= 8, value.count <= 63, value.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }),
+            value.first != 0x20, value.last != 0x20
+        else { return false }
+        let words = value.split(separator: 0x20)
+        guard words.count >= 3, words.count * 2 <= value.count - words.count + 1 else { return false }
+        let hasDigitOrSymbol = value.contains { SecretText.isDigit($0) || ($0 != 0x20 && !SecretText.isLetter($0)) }
+        return hasDigitOrSymbol && !isPlaceholder(value)
+    }
+
     /// Whether `value` is a password hash as a database server stores it: PostgreSQL's
     /// `md5<32 hex>` and `SCRAM-SHA-256$…`, MySQL's `*<40 hex>`.
     static func isStoredPasswordHash(_ value: [UInt8]) -> Bool {
@@ -125,6 +160,23 @@ enum SecretValue {
             }
         }
         return true
+    }
+
+    /// Whether `value` holds a bracket around a name, or empty brackets: a call (`hash(pw)`,
+    /// `NOW()`), a template's slot (`{password}`, `<token>`) or a mark (`[REDACTED]`).
+    /// Four brackets or more are a random key's (Django's `7)3)e(i))(j-zd_m92v)83om9)…`), not code's.
+    static func hasTemplateSlot(_ value: [UInt8]) -> Bool {
+        let pairs: [(UInt8, UInt8)] = [(0x28, 0x29), (0x7b, 0x7d), (0x5b, 0x5d), (0x3c, 0x3e)]
+        if value.filter({ "(){}[]<>".utf8.contains($0) }).count >= 4 { return false }
+        for (index, byte) in value.enumerated() {
+            guard let close = pairs.first(where: { $0.0 == byte })?.1 else { continue }
+            var inner = index + 1
+            while inner < value.count && (SecretText.isWord(value[inner]) || value[inner] == 0x2e || value[inner] == 0x2d) {
+                inner += 1
+            }
+            if inner < value.count && value[inner] == close { return true }
+        }
+        return false
     }
 
     /// Whether an unquoted value is an identifier or dotted path with `_` or `.` in it
@@ -212,6 +264,9 @@ enum SecretValue {
         "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
         "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
         "JBSWY3DPEHPK3PXP",
+        // GitHub's OAuth documentation's access token; Azurite's key above also stands in a
+        // connection string.
+        "gho_16C7e42F292c6912E7710c838347Ae178B4a",
         // RFC 8032's Ed25519 test vectors (TEST 1-3) and RFC 7748's X25519 ones (Alice, Bob).
         "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
         "4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
@@ -229,11 +284,13 @@ enum SecretValue {
         guard let first = value.first, let last = value.last else { return true }
         if value.allSatisfy({ $0 == first }) || isOneCharacterRepeated(value) { return true }
         if isSealedCiphertext(value) || isElided(value) || isCountingSequence(value) { return true }
-        if publishedExamples.contains(value) { return true }
+        if publishedExamples.contains(value) || isPublicToken(value) { return true }
         let inner = value.dropFirst()
         let isName = !inner.isEmpty && inner.allSatisfy { SecretText.isWord($0) || $0 == 0x2e }
         switch first {
-        case 0x24: if isName || inner.first == 0x7b || inner.first == 0x28 { return true }  // $VAR ${VAR} $(cmd)
+        case 0x24:  // $VAR ${VAR} $(cmd) $config.key (not `$birch.Papaya4708`: a password)
+            let isVariable = isName && (!inner.contains(0x2e) || inner.allSatisfy { !SecretText.isUpper($0) && !SecretText.isDigit($0) })
+            if isVariable || inner.first == 0x7b || inner.first == 0x28 { return true }
         case 0x25, 0x40:  // %VAR% @VAR@ %(name)s %s
             if last == first && value.count > 2 && value.dropFirst().dropLast().allSatisfy(SecretText.isWord) {
                 return true
@@ -355,7 +412,7 @@ enum SecretValue {
     /// one is not looked at.
     static let referencePrefixes: [[UInt8]] = [
         "vault:", "ref+", "op://", "arn:", "secretsmanager:", "ssm:", "awssm:", "gcpsm:", "azkv:", "sops:", "env:",
-        "file:", "secret:", "secretref:", "secret/", "kv/", "projects/", "keyvault:", "bws:", "doppler:", "infisical:", "k8s:",
+        "file:", "secret:", "secretref:", "secret/", "kv/", "@microsoft.keyvault(", "projects/", "keyvault:", "bws:", "doppler:", "infisical:", "k8s:",
     ].map { Array($0.utf8) }
 
     /// Whole values that are stock placeholders.

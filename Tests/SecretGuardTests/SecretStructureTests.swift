@@ -333,6 +333,64 @@ struct SecretStructureTests {
             secret: "mysql -u root -p'Q$9xkL2#mv' app\n",
             kind: .commandLinePassword,
             twin: "mysql -u root -p\"$DB_PASS\" app\n"),
+        // A fourth hold-out of session 19 (scripts/secret-guard-blind --half fourth-twin: bug
+        // reports, tools' verbose output, IDE and home-lab configs; written blind to the guard
+        // and to the three corpora before it; its twin seed tuned on).
+        Shape(
+            name: "R's <- assignment",
+            secret: "airtable_token <- \"patgODqRh4vxEiifS.5b9d2454476ce6d13f9af8f43d8e27553740671562cc10375284f66ecd937933\"\n",
+            kind: .secretAssignment,
+            twin: "airtable_token <- Sys.getenv(\"AIRTABLE_TOKEN\")\nif (x <-1) y\n"),
+        Shape(
+            name: "a database's connection call with a literal password",
+            secret: "my $dbh = DBI->connect($dsn, 'webapp', 'L0tusCedar1963*', { RaiseError => 1 });\n",
+            kind: .passwordAssignment,
+            twin: "my $dbh = DBI->connect($dsn, $user, $password, { RaiseError => 1 });\n"
+                + "Connection c = DriverManager.getConnection(url, props);\n"),
+        Shape(
+            name: "OpenWrt's Wi-Fi key, a passphrase of words in quotes",
+            secret: "config wifi-iface 'default_radio0'\n\toption ssid 'HomeNet'\n\toption key 'camel nutmeg9025 ginger maple?'\n",
+            kind: .passwordAssignment,
+            twin: "config wifi-iface 'default_radio0'\n\toption encryption 'psk2'\n\toption key 'your key here'\n"),
+        Shape(
+            name: "a Wi-Fi pre-shared key under psk",
+            secret: "iot_wifi_psk: 'AFSFxKDQr78PdMiKkYwkENuP3u'\n",
+            kind: .passwordAssignment,
+            twin: "wifi:\n  password: !secret iot_wifi_psk\n"),
+        Shape(
+            name: "redis-cli's AUTH at its prompt",
+            secret: "192.168.10.204:6379> AUTH default 7fpL!Ej%bMFyPi=\nOK\n",
+            kind: .commandLinePassword,
+            twin: "192.168.10.204:6379> AUTH default $REDIS_PASSWORD\n(error) WRONGPASS\n"),
+        Shape(
+            name: "a Google app password in postfix's sasl_passwd",
+            secret: "[smtp.gmail.com]:587 homelab.jrg@gmail.com:sdwk ajbl vwxj dnjc\n",
+            kind: .passwordAssignment,
+            twin: "[smtp.gmail.com]:587 homelab.jrg@gmail.com:$GMAIL_APP_PASSWORD\n"),
+        Shape(
+            name: "an unquoted password without a digit, not a type",
+            secret: "    password: A?#sL^VyAHy%j\n",
+            kind: .passwordAssignment,
+            twin: "    let password: Substring?\n    var password: NSString!\n"),
+        Shape(
+            name: "a quoted key of all of ASCII's symbols, not a template's slot or a Key Vault reference",
+            secret: "export BORG_PASSPHRASE='jQ6U]oMW{c#^-#m2DT+d@b'\n",
+            kind: .passwordAssignment,
+            twin: "export BORG_PASSPHRASE='{passphrase}'\nexport BORG_PASSPHRASE='[REDACTED]'\n"
+                + "SMTP_PASSWORD=@Microsoft.KeyVault(SecretUri=https://kv.vault.azure.net/secrets/smtp/)\n"),
+        Shape(
+            name: "public keys of web apps: Firebase's config, Supabase's anon key, Mapbox's pk.",
+            secret: "const maps = { apiKey: \"AIzaSyYjzof6mniUx-WQa_O1O20EE5i-6xKeDl7\" };\n",
+            kind: .googleAPIKey,
+            twin: "const firebaseConfig = {\n  apiKey: \"AIzaSyYjzof6mniUx-WQa_O1O20EE5i-6xKeDl7\",\n"
+                + "  authDomain: \"reporting-t64nl.firebaseapp.com\",\n};\n"
+                + "mapboxgl.accessToken = 'pk.eyJ1Ijoiam9uYXMubW9yZWF1IiwiYSI6ImNsMTJ4dHR1OHpzdnFxems0c25hYmx3dWEifQ.zukyYU5ymsZPTnapxag0dI';\n"
+                + "SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6ImhidWhhdW9hbXp1YmN2cnFjc2JwIiwicm9sZSI6ImFub24iLCJpYXQiOjE2OTU5MDEyNTEsImV4cCI6MjAxMTQzNDA1MX0.MHiwCHyA-9LWeu0XCpQ7WHMbb7eLGK8domYWpblzOks\n"),
+        Shape(
+            name: "GitHub's documentation token and a form-encoded answer",
+            secret: "access_token=gho_16C7e42F292c6912E7710c838347Ae178B4b&scope=repo%2Cgist&token_type=bearer\n",
+            kind: .secretAssignment,
+            twin: "access_token=gho_16C7e42F292c6912E7710c838347Ae178B4a&scope=repo%2Cgist&token_type=bearer\n"),
         Shape(
             name: "nmcli's Wi-Fi password",
             secret: "nmcli dev wifi connect HomeNet password \"Tr0ub4dor&3xq\"\n",
