@@ -201,7 +201,8 @@ extension SecretRule {
         }
         if format.startsWord && !SecretText.endsWord(text, at: index) { return nil }
         guard requirement(format.requirement, holdsIn: text, tokenStart: tokenStart, literalAt: start, end, index),
-            !isFilledIn(text, end, index), !SecretValue.publishedExamples.contains(SecretText.bytes(text, tokenStart, index)),
+            !isFilledIn(text, end, index),
+            !SecretValue.publishedExamples.contains(SecretText.bytes(text, tokenStart, index)),
             !SecretValue.publishedExamples.contains(SecretText.bytes(text, end, index))
         else { return nil }
         let shown = min(end - tokenStart, 24)
@@ -696,7 +697,8 @@ extension SecretRule {
             return nil
         }
         while index < text.count && index - typeStart < 48
-            && (SecretText.isWord(text[index]) || SecretText.isBlank(text[index]) || "&'[]<>.?".utf8.contains(text[index]))
+            && (SecretText.isWord(text[index]) || SecretText.isBlank(text[index])
+                || "&'[]<>.?".utf8.contains(text[index]))
         {
             index += 1
         }

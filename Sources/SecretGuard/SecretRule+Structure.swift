@@ -560,7 +560,8 @@ extension SecretRule {
         }
         guard index < text.count, text[index] == quote else { return nil }
         let value = SecretText.bytes(text, end, index)
-        guard SecretValue.isPlausible(value, isQuoted: true, allowsBrackets: true), !SecretValue.isStoredPasswordHash(value)
+        guard SecretValue.isPlausible(value, isQuoted: true, allowsBrackets: true),
+            !SecretValue.isStoredPasswordHash(value)
         else {
             return nil
         }
@@ -650,7 +651,10 @@ extension SecretRule {
         case .none, .cookie: isCredential = false
         }
         guard isCredential else { return nil }
-        return (start, words[1].end, SecretText.string(text, start, end) + SecretText.string(text, words[0].start, words[0].end) + " …")
+        return (
+            start, words[1].end,
+            SecretText.string(text, start, end) + SecretText.string(text, words[0].start, words[0].end) + " …"
+        )
     }
 
     /// OpenWrt's UCI: `option key '…'` (a Wi-Fi network's passphrase) and `option password '…'`,

@@ -142,7 +142,9 @@ enum SecretValue {
     /// `md5<32 hex>` and `SCRAM-SHA-256$…`, MySQL's `*<40 hex>`.
     static func isStoredPasswordHash(_ value: [UInt8]) -> Bool {
         if value.starts(with: Array("SCRAM-SHA-256$".utf8)) { return true }
-        if value.count == 35 && value.starts(with: Array("md5".utf8)) { return value.dropFirst(3).allSatisfy(SecretText.isHex) }
+        if value.count == 35 && value.starts(with: Array("md5".utf8)) {
+            return value.dropFirst(3).allSatisfy(SecretText.isHex)
+        }
         if value.count == 41 && value.first == 0x2a { return value.dropFirst().allSatisfy(SecretText.isHex) }
         return false
     }
@@ -171,7 +173,9 @@ enum SecretValue {
         for (index, byte) in value.enumerated() {
             guard let close = pairs.first(where: { $0.0 == byte })?.1 else { continue }
             var inner = index + 1
-            while inner < value.count && (SecretText.isWord(value[inner]) || value[inner] == 0x2e || value[inner] == 0x2d) {
+            while inner < value.count
+                && (SecretText.isWord(value[inner]) || value[inner] == 0x2e || value[inner] == 0x2d)
+            {
                 inner += 1
             }
             if inner < value.count && value[inner] == close { return true }
@@ -289,7 +293,9 @@ enum SecretValue {
         let isName = !inner.isEmpty && inner.allSatisfy { SecretText.isWord($0) || $0 == 0x2e }
         switch first {
         case 0x24:  // $VAR ${VAR} $(cmd) $config.key (not `$birch.Papaya4708`: a password)
-            let isVariable = isName && (!inner.contains(0x2e) || inner.allSatisfy { !SecretText.isUpper($0) && !SecretText.isDigit($0) })
+            let isVariable =
+                isName
+                && (!inner.contains(0x2e) || inner.allSatisfy { !SecretText.isUpper($0) && !SecretText.isDigit($0) })
             if isVariable || inner.first == 0x7b || inner.first == 0x28 { return true }
         case 0x25, 0x40:  // %VAR% @VAR@ %(name)s %s
             if last == first && value.count > 2 && value.dropFirst().dropLast().allSatisfy(SecretText.isWord) {
@@ -412,7 +418,8 @@ enum SecretValue {
     /// one is not looked at.
     static let referencePrefixes: [[UInt8]] = [
         "vault:", "ref+", "op://", "arn:", "secretsmanager:", "ssm:", "awssm:", "gcpsm:", "azkv:", "sops:", "env:",
-        "file:", "secret:", "secretref:", "secret/", "kv/", "@microsoft.keyvault(", "projects/", "keyvault:", "bws:", "doppler:", "infisical:", "k8s:",
+        "file:", "secret:", "secretref:", "secret/", "kv/", "@microsoft.keyvault(", "projects/", "keyvault:", "bws:",
+        "doppler:", "infisical:", "k8s:",
     ].map { Array($0.utf8) }
 
     /// Whole values that are stock placeholders.

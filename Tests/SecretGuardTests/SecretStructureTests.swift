@@ -277,7 +277,8 @@ struct SecretStructureTests {
             twin: "const apiKey: string = process.env.API_KEY ?? \"\";\n"),
         Shape(
             name: "a secret named with its encoding, not a public key, a colour or a counting test key",
-            secret: "const WEBHOOK_SECRET_HEX: &str = \"032d6e469f8141694fcc227712a24c69d94c4531004033d26fce44e555f96845\";\n",
+            secret:
+                "const WEBHOOK_SECRET_HEX: &str = \"032d6e469f8141694fcc227712a24c69d94c4531004033d26fce44e555f96845\";\n",
             kind: .secretAssignment,
             twin: "PUBLIC_KEY_HEX = \"032d6e469f8141694fcc227712a24c69d94c4531004033d26fce44e555f96845\"\n"
                 + "COLOR_HEX = \"#1a2b3c\"\nAES128_KEY_HEX = \"000102030405060708090a0b0c0d0e0f\"\n"
@@ -302,12 +303,14 @@ struct SecretStructureTests {
                 + "    RequestHeader set X-Api-Key \"%{API_KEY}e\"\n"),
         Shape(
             name: "lftp's -u user,password",
-            secret: "+ lftp -u deploy,F5qNY2eMA7xbQiKi0f4ylGQ_BAnrIGcGHN16bvZNlw4 -e 'mirror -R dist /var/www; quit' sftp://h\n",
+            secret:
+                "+ lftp -u deploy,F5qNY2eMA7xbQiKi0f4ylGQ_BAnrIGcGHN16bvZNlw4 -e 'mirror -R dist /var/www; quit' sftp://h\n",
             kind: .commandLinePassword,
             twin: "+ lftp -u deploy -e 'mirror -R dist /var/www; quit' sftp://h\n"),
         Shape(
             name: "Consul's gossip key, not its switch or a variable",
-            secret: "{\n  \"datacenter\": \"dc1\",\n  \"encrypt\": \"CiK4fJnnRHzRBInhwG6MYyE8PqeFBhhg+v30pde5vLk=\"\n}\n",
+            secret:
+                "{\n  \"datacenter\": \"dc1\",\n  \"encrypt\": \"CiK4fJnnRHzRBInhwG6MYyE8PqeFBhhg+v30pde5vLk=\"\n}\n",
             kind: .secretAssignment,
             twin: "{\n  \"encrypt\": true,\n  \"encrypt_verify_incoming\": true\n}\nencrypt = \"${var.gossip_key}\"\n"),
         Shape(
@@ -315,7 +318,8 @@ struct SecretStructureTests {
             secret: "env {\n  INGEST_KEY = \"71032c9bbe253a10e7a0c6647b131a75\"\n}\n",
             kind: .secretAssignment,
             twin: "GPG_KEY=A035C8C19219BA821ECEA86B64E628F8D684696D\n"
-                + "RECAPTCHA_SITE_KEY=6LUm7bvn8LIsT-7j2BPLYeuVpJapZ49fMohSD3KH\nCACHE_KEY = \"71032c9bbe253a10e7a0c6647b131a75\"\n"),
+                + "RECAPTCHA_SITE_KEY=6LUm7bvn8LIsT-7j2BPLYeuVpJapZ49fMohSD3KH\nCACHE_KEY = \"71032c9bbe253a10e7a0c6647b131a75\"\n"
+        ),
         Shape(
             name: "Vault's root token is short, its placeholder is filled in",
             secret: "Initial Root Token: hvs.DGsRD0xazJsBj9yRemgTAxlE\n",
@@ -325,7 +329,8 @@ struct SecretStructureTests {
             name: "a paging or idempotency token, a Vault path and a test vector are no secret",
             secret: "{\"SessionToken\": \"e55cfb7591f749c0b01ea270ed52bd4cQ\"}\n",
             kind: .secretAssignment,
-            twin: "{\"ClientToken\": \"e55cfb75-91f7-49c0-b01e-a270ed52bd4c\", \"NextToken\": \"e55cfb7591f749c0b01ea270ed52bd4cQ\"}\n"
+            twin:
+                "{\"ClientToken\": \"e55cfb75-91f7-49c0-b01e-a270ed52bd4c\", \"NextToken\": \"e55cfb7591f749c0b01ea270ed52bd4cQ\"}\n"
                 + "smtp_password: \"{{ lookup('hashi_vault', 'secret=secret/data/smtp:password') }}\"\n"
                 + "  \"secret_key\": \"9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60\",\n"),
         Shape(
@@ -338,7 +343,8 @@ struct SecretStructureTests {
         // and to the three corpora before it; its twin seed tuned on).
         Shape(
             name: "R's <- assignment",
-            secret: "airtable_token <- \"patgODqRh4vxEiifS.5b9d2454476ce6d13f9af8f43d8e27553740671562cc10375284f66ecd937933\"\n",
+            secret:
+                "airtable_token <- \"patgODqRh4vxEiifS.5b9d2454476ce6d13f9af8f43d8e27553740671562cc10375284f66ecd937933\"\n",
             kind: .secretAssignment,
             twin: "airtable_token <- Sys.getenv(\"AIRTABLE_TOKEN\")\nif (x <-1) y\n"),
         Shape(
@@ -349,7 +355,8 @@ struct SecretStructureTests {
                 + "Connection c = DriverManager.getConnection(url, props);\n"),
         Shape(
             name: "OpenWrt's Wi-Fi key, a passphrase of words in quotes",
-            secret: "config wifi-iface 'default_radio0'\n\toption ssid 'HomeNet'\n\toption key 'camel nutmeg9025 ginger maple?'\n",
+            secret:
+                "config wifi-iface 'default_radio0'\n\toption ssid 'HomeNet'\n\toption key 'camel nutmeg9025 ginger maple?'\n",
             kind: .passwordAssignment,
             twin: "config wifi-iface 'default_radio0'\n\toption encryption 'psk2'\n\toption key 'your key here'\n"),
         Shape(
@@ -385,7 +392,8 @@ struct SecretStructureTests {
             twin: "const firebaseConfig = {\n  apiKey: \"AIzaSyYjzof6mniUx-WQa_O1O20EE5i-6xKeDl7\",\n"
                 + "  authDomain: \"reporting-t64nl.firebaseapp.com\",\n};\n"
                 + "mapboxgl.accessToken = 'pk.eyJ1Ijoiam9uYXMubW9yZWF1IiwiYSI6ImNsMTJ4dHR1OHpzdnFxems0c25hYmx3dWEifQ.zukyYU5ymsZPTnapxag0dI';\n"
-                + "SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6ImhidWhhdW9hbXp1YmN2cnFjc2JwIiwicm9sZSI6ImFub24iLCJpYXQiOjE2OTU5MDEyNTEsImV4cCI6MjAxMTQzNDA1MX0.MHiwCHyA-9LWeu0XCpQ7WHMbb7eLGK8domYWpblzOks\n"),
+                + "SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6ImhidWhhdW9hbXp1YmN2cnFjc2JwIiwicm9sZSI6ImFub24iLCJpYXQiOjE2OTU5MDEyNTEsImV4cCI6MjAxMTQzNDA1MX0.MHiwCHyA-9LWeu0XCpQ7WHMbb7eLGK8domYWpblzOks\n"
+        ),
         Shape(
             name: "GitHub's documentation token and a form-encoded answer",
             secret: "access_token=gho_16C7e42F292c6912E7710c838347Ae178B4b&scope=repo%2Cgist&token_type=bearer\n",
@@ -395,7 +403,9 @@ struct SecretStructureTests {
             name: "nmcli's Wi-Fi password",
             secret: "nmcli dev wifi connect HomeNet password \"Tr0ub4dor&3xq\"\n",
             kind: .commandLinePassword,
-            twin: "nmcli --ask dev wifi connect HomeNet password\nnmcli dev wifi connect HomeNet password \"$WIFI_PSK\"\n"),
+            twin:
+                "nmcli --ask dev wifi connect HomeNet password\nnmcli dev wifi connect HomeNet password \"$WIFI_PSK\"\n"
+        ),
         Shape(
             name: "a Terraform random_password's result in a state file",
             secret: """
