@@ -25,7 +25,7 @@ extension SecretRule {
         .assignment(
             .awsSecretAccessKey, keys: ["aws_secret_access_key", "secret_access_key", "aws_secret_key"],
             value: .base64(count: 40), rank: .context),
-        SecretRule(.googleAPIKey, ["AIza"], .token(.run(.base64URL, 35...35, .notInFirebaseConfig))),
+        SecretRule(.googleAPIKey, ["AIza"], .token(.run(.base64URL, 35...35, .notPublicByDesign))),
         SecretRule(.googleOAuthToken, ["ya29."], .token(.run(.base64URL, 20...4096, .letterAndDigit))),
         SecretRule(.googleOAuthClientSecret, ["GOCSPX-"], .token(.run(.base64URL, 28...28))),
         SecretRule(

@@ -150,6 +150,21 @@ extension SecretRule {
     // MARK: - Tokens
 
     /// The literal, then the format's parts; the whole token a word of its own.
+    /// Whether the token at `text[start..<end]` is one its vendor makes to be shipped in a web
+    /// page or an app, whichever row found it (a vendor's, or a name/value pair's): a Firebase
+    /// web app's API key in its config ("Learn about using and managing API keys for Firebase"),
+    /// Mapbox's `pk.` and Stripe's publishable `pk_` (`SecretValue.isPublicToken`, which
+    /// `isPlaceholder` asks as well: it needs no context). (Supabase's anon JWT is told by its
+    /// payload, which only `jsonWebToken` decodes.)
+    static func isPublicByDesign(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        guard start < end, end <= text.count else { return false }
+        switch text[start] {
+        case 0x41: return SecretText.has(text, at: start, "AIza") && isInFirebaseConfig(text, start, end)
+        case 0x70: return SecretValue.isPublicToken(SecretText.bytes(text, start, min(end, start + 8)))
+        default: return false
+        }
+    }
+
     /// Whether `text[start..<end]` stands in a Firebase web app's config: `authDomain`,
     /// `messagingSenderId` or `firebaseapp.com` within 512 bytes around it.
     static func isInFirebaseConfig(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Bool {
@@ -249,8 +264,8 @@ extension SecretRule {
             return SecretText.has(text, at: bodyStart + offset, marker)
         case .notFollowedBy(let words):
             return !words.contains { SecretText.has(text, at: bodyStart, $0) }
-        case .notInFirebaseConfig:
-            return !isInFirebaseConfig(text, tokenStart, end)
+        case .notPublicByDesign:
+            return !isPublicByDesign(text, tokenStart, end)
         }
     }
 
@@ -512,8 +527,8 @@ extension SecretRule {
                 SecretText.classes(text, value.start, value.end).digit
             else { return nil }
         }
-        // A Firebase web app's API key under `apiKey` (the Google API key row's own test).
-        if literal.starts(with: Array("AIza".utf8)), isInFirebaseConfig(text, key.start, value.end) { return nil }
+        // A token made to be public, under any name (`apiKey:` in a Firebase config).
+        if isPublicByDesign(text, value.start, value.end) { return nil }
         // Harmless whatever the value: Helm's `checksum/secret`, `public_key`, `example_token`,
         // a segment of a reference (`arn:aws:secretsmanager:…:secret:prod/db-AbC123`).
         // (Asked after the value: its words cost more than the value's shape, PERF(guard-text).)
@@ -827,7 +842,7 @@ extension SecretRule {
     /// `Password=…;` or `Pwd=…;` in a `key=value;` string that also names a server, host,
     /// data source, database or user.
     static func connectionString(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
-        guard start == 0 || !SecretText.isKey(text[start - 1]) else { return nil }
+        guard SecretText.startsName(text, at: start) else { return nil }
         var index = end
         while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
         guard index < text.count, text[index] == SecretText.ascii("="),

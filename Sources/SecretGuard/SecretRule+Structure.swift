@@ -25,7 +25,7 @@ extension SecretRule {
     /// object is the value of (`"db_password": {"sensitive": true, "value": "…"}`).
     static func namedPair(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
         // The field name must stand alone: not `default_value:` or `valueFrom:`.
-        if start > 0 && (SecretText.isKey(text[start - 1])) { return nil }
+        guard SecretText.startsName(text, at: start) else { return nil }
         let wordStart = SecretText.isQuote(text[start]) || SecretText.isBlank(text[start]) ? start + 1 : start
         guard let value = fieldValue(text, after: wordStart + 5) else { return nil }
         let literal = SecretText.bytes(text, value.start, value.end)
@@ -133,7 +133,7 @@ extension SecretRule {
         guard lowered == SecretText.ascii("n") || lowered == SecretText.ascii("k") else { return nil }
         let word = lowered == SecretText.ascii("n") ? "name" : "key"
         guard SecretText.has(text, at: index, word, ignoringCase: true) else { return nil }
-        guard index == 0 || !SecretText.isKey(text[index - 1]) else { return nil }
+        guard SecretText.startsName(text, at: index) else { return nil }
         var position = index + word.utf8.count
         guard position < text.count, !SecretText.isKey(text[position]) else { return nil }
         if SecretText.isQuote(text[position]) { position += 1 }
@@ -252,8 +252,7 @@ extension SecretRule {
                 position -= 1
                 if text[position] == 0x0a && !(position > 0 && text[position - 1] == SecretText.ascii("\\")) { break }
                 if SecretText.has(text, at: position, "curl ")
-                    && (position == 0 || !SecretText.isKey(text[position - 1])
-                        || text[position - 1] == SecretText.ascii("/"))
+                    && SecretText.startsName(text, at: position, after: SecretText.ascii("/"))
                 {
                     found = position
                     break
@@ -269,9 +268,8 @@ extension SecretRule {
     static func commandLine(_ text: Span<UInt8>, _ start: Int, _ end: Int, client: Client) -> Found? {
         // The client's name is a word of its own (`/usr/bin/curl`, `$ curl`, `(curl`); redis-cli's
         // prompt ends its host and port.
-        if start > 0 && client != .redisAuth {
-            let before = text[start - 1]
-            guard !SecretText.isKey(before) || before == SecretText.ascii("/") else { return nil }
+        if client != .redisAuth {
+            guard SecretText.startsName(text, at: start, after: SecretText.ascii("/")) else { return nil }
         }
         // (lftp's trigger holds its `-u`: the words from its first blank.)
         let arguments = shellWords(text, from: client == .lftp ? start + 5 : end)
@@ -551,14 +549,8 @@ extension SecretRule {
     /// the server stores (`'md5…'`, `'SCRAM-SHA-256$…'`, MySQL's `'*<40 hex>'`: `IDENTIFIED BY
     /// PASSWORD '*…'`).
     static func sqlPassword(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
-        let quote = text[end - 1]
-        var index = end
-        while index < text.count && text[index] != quote && text[index] != 0x0a
-            && index - end <= SecretValue.maximumLength
-        {
-            index += 1
-        }
-        guard index < text.count, text[index] == quote else { return nil }
+        guard let index = SecretText.closingQuote(text, text[end - 1], from: end, limit: SecretValue.maximumLength + 1)
+        else { return nil }
         let value = SecretText.bytes(text, end, index)
         guard SecretValue.isPlausible(value, isQuoted: true, allowsBrackets: true),
             !SecretValue.isStoredPasswordHash(value)
@@ -586,8 +578,8 @@ extension SecretRule {
             return nil
         }
         // The call's name is a word of its own (`new NetworkCredential(`, `requests.auth.HTTPBasicAuth(`).
-        if start > 0 && text[end - 1] == SecretText.ascii("(") && SecretText.isWord(text[start]) {
-            guard !SecretText.isWord(text[start - 1]) else { return nil }
+        if text[end - 1] == SecretText.ascii("(") && SecretText.isWord(text[start]) {
+            guard SecretText.startsName(text, at: start, after: SecretText.ascii(".")) else { return nil }
         }
         let highest = min(text.count, end + 256)
         var index = end
@@ -598,11 +590,11 @@ extension SecretRule {
             skipBlanks()
             guard index < highest else { return nil }
             if SecretText.isQuote(text[index]) {
-                let quote = text[index]
-                index += 1
-                while index < highest && text[index] != quote && text[index] != 0x0a { index += 1 }
-                guard index < highest else { return nil }
-                index += 1
+                guard
+                    let closing = SecretText.closingQuote(
+                        text, text[index], from: index + 1, limit: highest - index - 1)
+                else { return nil }
+                index = closing + 1
             } else {
                 var depth = 0
                 while index < highest && text[index] != 0x0a && !(depth == 0 && text[index] == SecretText.ascii(",")) {
@@ -620,15 +612,12 @@ extension SecretRule {
         }
         skipBlanks()
         if index + 1 < highest && isStringPrefix(text[index]) && SecretText.isQuote(text[index + 1]) { index += 1 }
-        guard index < highest, SecretText.isQuote(text[index]) else { return nil }
-        let quote = text[index]
-        let valueStart = index + 1
-        index = valueStart
-        while index < highest && text[index] != quote && text[index] != 0x0a { index += 1 }
-        guard index < highest, text[index] == quote else { return nil }
-        let value = SecretText.bytes(text, valueStart, index)
+        guard index < highest, SecretText.isQuote(text[index]),
+            let valueEnd = SecretText.closingQuote(text, text[index], from: index + 1, limit: highest - index - 1)
+        else { return nil }
+        let value = SecretText.bytes(text, index + 1, valueEnd)
         guard SecretValue.isCredential(value) else { return nil }
-        return (start, index, SecretText.string(text, start, end) + "…, …)")
+        return (start, valueEnd, SecretText.string(text, start, end) + "…, …)")
     }
 
     /// The directives of web servers and proxies that set a request header (nginx's, Apache's).
@@ -661,16 +650,22 @@ extension SecretRule {
     /// quoted or not: a plausible password, or a passphrase of words in quotes.
     static func uciOption(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
         guard start == 0 || SecretText.isSpace(text[start - 1]) else { return nil }
-        var index = end
-        let quote: UInt8? = index < text.count && SecretText.isQuote(text[index]) ? text[index] : nil
-        if quote != nil { index += 1 }
-        let valueStart = index
-        while index < text.count && text[index] != 0x0a && index - valueStart <= SecretValue.maximumLength
-            && (quote.map { text[index] != $0 } ?? !SecretText.isSpace(text[index]))
-        {
-            index += 1
+        let quote: UInt8? = end < text.count && SecretText.isQuote(text[end]) ? text[end] : nil
+        let valueStart = quote == nil ? end : end + 1
+        var index = valueStart
+        if let quote {
+            guard
+                let closing = SecretText.closingQuote(
+                    text, quote, from: valueStart, limit: SecretValue.maximumLength + 1)
+            else { return nil }
+            index = closing
+        } else {
+            while index < text.count && !SecretText.isSpace(text[index])
+                && index - valueStart <= SecretValue.maximumLength
+            {
+                index += 1
+            }
         }
-        if let quote { guard index < text.count, text[index] == quote else { return nil } }
         let value = SecretText.bytes(text, valueStart, index)
         guard
             SecretValue.isPlausible(value, isQuoted: true, allowsBrackets: quote != nil)

@@ -237,11 +237,9 @@ extension SecretRule {
             /// The text after the literal does not start with any of these (`sk-ant-` is not
             /// OpenAI's).
             case notFollowedBy([String])
-            /// Not in a Firebase web app's config (`authDomain`, `messagingSenderId` or
-            /// `firebaseapp.com` within 512 bytes around): Firebase's API keys name a project and
-            /// are made to be shipped in a page ("Learn about using and managing API keys for
-            /// Firebase"); other Google API keys are secrets.
-            case notInFirebaseConfig
+            /// Not a token its vendor makes to be public (`SecretRule.isPublicByDesign`: a
+            /// Firebase web app's API key in its config; other Google API keys are secrets).
+            case notPublicByDesign
         }
 
         /// Characters right before the literal that belong to the token (Telegram's bot id).

@@ -123,7 +123,32 @@ enum SecretText {
         String(decoding: bytes(text, start, end), as: UTF8.self)
     }
 
+    /// The index of the `quote` that closes a literal whose first byte is at `start`: on the same
+    /// line, fewer than `limit` bytes on (and inside the text); nil when the line or the limit
+    /// comes first. What every quoted argument is read with (`sqlPassword`, `credentialCall`,
+    /// `uciOption`).
+    static func closingQuote(_ text: Span<UInt8>, _ quote: UInt8, from start: Int, limit: Int) -> Int? {
+        let highest = min(text.count, start + limit)
+        var index = start
+        while index < highest {
+            let byte = text[index]
+            if byte == quote { return index }
+            if byte == 0x0a { return nil }
+            index += 1
+        }
+        return nil
+    }
+
     // MARK: - Word boundaries
+
+    /// Whether a name starts at `index`: at the start, or after a byte no name is made of
+    /// (`isKey`), or after `separator` (a path's `/` before a command, a member's `.` before a
+    /// call). `default_value:` holds no `value:`, `my-curl` no `curl`.
+    static func startsName(_ text: Span<UInt8>, at index: Int, after separator: UInt8? = nil) -> Bool {
+        guard index > 0 else { return true }
+        let previous = text[index - 1]
+        return !isKey(previous) || previous == separator
+    }
 
     /// Whether a token may start at `index`: at the start, after a byte that is not a letter or
     /// digit (so `_` and `-` may glue it to a word: `my_ghp_…`), after a terminal escape

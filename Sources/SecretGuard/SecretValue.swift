@@ -41,7 +41,7 @@ enum SecretValue {
         var hasUpper = false
         var hasDigit = false
         var hasSymbol = false
-        var hasParen = false
+        var hasBracket = false
         for byte in value {
             if SecretText.isLower(byte) {
                 hasLower = true
@@ -56,7 +56,7 @@ enum SecretValue {
                 // `a-z0-9!@#$%^&*(-_=+)`, password managers' from all of ASCII's symbols. Not
                 // around a name (`"hash(pw)"`, `"{password}"`, `"[REDACTED]"`: code and
                 // templates kept in a string), and random-looking or of three classes.
-                hasParen = true
+                hasBracket = true
                 hasSymbol = true
             } else if SecretText.isSpace(byte) || byte < 0x20 || "(){}[]<>\\\"'`,".utf8.contains(byte) {
                 return false
@@ -65,7 +65,7 @@ enum SecretValue {
             }
         }
         let classes = [hasLower, hasUpper, hasDigit, hasSymbol].filter { $0 }.count
-        if hasParen
+        if hasBracket
             && (hasTemplateSlot(value) || SecretText.contains(value, "://")
                 || !(classes >= 3 && value.count >= 10 || hasRandomShape(value)))
         {
