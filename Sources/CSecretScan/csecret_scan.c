@@ -645,6 +645,25 @@ static int is_define(const uint8_t *text, size_t index) {
     return 1;
 }
 
+/// Whether the key ending at `end` (its trigger word starting at `start`) is a string literal
+/// (in `"` or `'`) and the first of a call's arguments, the second a literal too, `comma` the
+/// `,` between them
+/// (`.option("password", "…")`, `setProperty("db.password", "…")`): SecretGuard's
+/// `SecretRule.isArgumentPair`, byte for byte.
+static int is_argument_pair(const uint8_t *text, size_t count, size_t start, size_t end, size_t comma) {
+    size_t position = start;
+    while (position > 0 && start - position < MAXIMUM_KEY_LENGTH && is_key(text[position - 1])) position--;
+    if (position == 0 || end >= count || text[end] != text[position - 1]) return 0;
+    uint8_t quote = text[position - 1];
+    if (quote != '"' && quote != '\'') return 0;
+    position--;
+    while (position > 0 && is_blank(text[position - 1])) position--;
+    if (position == 0 || text[position - 1] != '(') return 0;
+    size_t index = comma + 1;
+    while (index < count && is_blank(text[index])) index++;
+    return index < count && (text[index] == '"' || text[index] == '\'');
+}
+
 /// Whether a key name may end at `end`, its trigger word starting at `start` (see
 /// `csecret_scan_member.ends_key`; `end < count` and `text[end]` no key name's byte, tested
 /// first by `ends_key`): SecretGuard's `SecretRule.mayAssign`, byte for byte. A byte
@@ -667,7 +686,7 @@ __attribute__((noinline)) static int separator_follows(const uint8_t *text, size
     uint8_t byte = text[index];
     if (byte == '=' || byte == ':' || byte == '>') return 1;
     if (byte == '<' && index + 1 < count && text[index + 1] == '-') return 1;
-    if (byte == ',' && is_define(text, start)) return 1;
+    if (byte == ',' && (is_define(text, start) || is_argument_pair(text, count, start, end, index))) return 1;
     if (byte == '|') return 1;
     if (!(index > blanks_start && blanks_start == end && !is_space(byte))) return 0;
     size_t key_start = start;

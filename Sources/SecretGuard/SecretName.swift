@@ -36,6 +36,8 @@ enum SecretName {
         "private", "secret", "session", "license", "licence", "shared", "client", "integration", "service", "webhook",
         "admin", "ingest", "storage", "subscription", "primary", "secondary", "hmac", "jwt", "x", "write", "deploy",
         "consumer", "partner", "merchant", "encrypt", "gossip", "wlan", "wifi", "wpa", "wireless", "network",
+        // GitHub Packages' `gpr.key` beside `gpr.user` in Gradle's properties.
+        "gpr",
     ]
 
     /// Words that make a name harmless wherever they stand in it. Anti-forgery tokens (`csrf`,

@@ -25,7 +25,8 @@ extension SecretRule {
         .assignment(
             .awsSecretAccessKey, keys: ["aws_secret_access_key", "secret_access_key", "aws_secret_key"],
             value: .base64(count: 40), rank: .context),
-        SecretRule(.googleAPIKey, ["AIza"], .token(.run(.base64URL, 35...35, .notPublicByDesign))),
+        // (A Firebase app's key in its config is public by design: `SecretRule.isPublicByDesign`.)
+        SecretRule(.googleAPIKey, ["AIza"], .token(.run(.base64URL, 35...35))),
         SecretRule(.googleOAuthToken, ["ya29."], .token(.run(.base64URL, 20...4096, .letterAndDigit))),
         SecretRule(.googleOAuthClientSecret, ["GOCSPX-"], .token(.run(.base64URL, 28...28))),
         SecretRule(
@@ -249,7 +250,8 @@ extension SecretRule {
             // (`pass` alone only starting a line: as a trigger of its own, in any case, it cost
             // the prefilter a pair in every `path=` of a log line; PERF(guard-text log lines).)
             triggers: [
-                "password", "passwd", "pwd", "passphrase", "_pass", "-pass", "\npass", "authtok", "bindpw", "psk",
+                "password", "passwd", "pwd", "passphrase", "_pass", "-pass", "\npass", "authtok", "bindpw",
+                "psk",
             ],
             value: .plausible(minimumLength: SecretValue.minimumLength)),
         // nslcd.conf and ldap.conf write `bindpw <password>`, with no `=`.
@@ -325,8 +327,17 @@ extension SecretRule {
             value: .random(minimumLength: SecretValue.minimumRandomLength)),
         // Consul's gossip key: `"encrypt": "<base64 of 32 bytes>"` (`consul keygen`).
         .assignment(.secretAssignment, keys: ["encrypt"], triggers: ["encrypt"], value: .base64(count: 44)),
+        // A property list's `<key>APIKey</key>` `<string>…</string>` (Info.plist).
+        SecretRule(.namedSecret, ["</key>"], .plistPair, rank: .context),
+        // A secret's environment variable with a literal default: `os.getenv("API_KEY", "…")`.
+        SecretRule(.namedSecret, SecretRule.environmentLookups, .environmentDefault, rank: .context),
+        // A session cookie made in code: `System.Net.Cookie("sessionid", "…")` (Copy as PowerShell).
+        SecretRule(.sessionCookie, ["System.Net.Cookie("], .cookieCall, rank: .context),
         // A chat line: "user is admin, password is …".
-        SecretRule(.passwordAssignment, ["password is ", "Password is "], .proseKeyword, rank: .generic),
+        // And "login is zoe / …", "account is admin / …" (`SecretRule.proseLogin`).
+        SecretRule(
+            .passwordAssignment, ["password is ", "Password is ", "login is ", "Login is ", "account is "],
+            .proseKeyword, rank: .generic),
 
         // MARK: Encodings undone around their triggers (SecretDecoding)
         .decoding(.jsonEscapes),

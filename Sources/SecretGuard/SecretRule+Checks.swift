@@ -129,6 +129,9 @@ extension SecretRule {
         case .uciOption: found = Self.uciOption(text, start, end)
         case .credentialCall: found = Self.credentialCall(text, start, end)
         case .headerDirective: found = Self.headerDirective(text, start, end)
+        case .plistPair: found = Self.plistPair(text, start, end)
+        case .environmentDefault: found = Self.environmentDefault(text, start, end)
+        case .cookieCall: found = Self.cookieCall(text, start, end)
         case .namedPair: found = Self.namedPair(text, start, end)
         case .commandLine: found = Self.commandLine(text, start, end)
         case .cookie: found = Self.cookie(text, start, end)
@@ -139,9 +142,13 @@ extension SecretRule {
             return Self.decodedMatch(decoding, text, start, end, base: 0, progress: &progress)
         }
         guard let found else { return nil }
+        let valueStart = Self.valueStart(of: check, in: text, found)
+        // A token made to be public is declined here, once for every row that can find it (the
+        // Google API key's, a name/value pair's, a property list's).
+        if Self.isPublicByDesign(text, valueStart, found.end) { return nil }
         return SecretMatch(
             pattern: pattern, start: found.start, end: found.end, excerpt: found.excerpt, rank: rank,
-            valueOffset: Self.valueStart(of: check, in: text, found) - found.start)
+            valueOffset: valueStart - found.start)
     }
 
     /// Where a check found its secret, and what to show of it.
@@ -151,7 +158,7 @@ extension SecretRule {
 
     /// The literal, then the format's parts; the whole token a word of its own.
     /// Whether the token at `text[start..<end]` is one its vendor makes to be shipped in a web
-    /// page or an app, whichever row found it (a vendor's, or a name/value pair's): a Firebase
+    /// page or an app, whichever row found it (`match` asks for every row): a Firebase
     /// web app's API key in its config ("Learn about using and managing API keys for Firebase"),
     /// Mapbox's `pk.` and Stripe's publishable `pk_` (`SecretValue.isPublicToken`, which
     /// `isPlaceholder` asks as well: it needs no context). (Supabase's anon JWT is told by its
@@ -165,12 +172,19 @@ extension SecretRule {
         }
     }
 
-    /// Whether `text[start..<end]` stands in a Firebase web app's config: `authDomain`,
-    /// `messagingSenderId` or `firebaseapp.com` within 512 bytes around it.
+    /// What names a Firebase app's config: a web app's (`authDomain`, `messagingSenderId`,
+    /// `firebaseapp.com`), an iOS app's `GoogleService-Info.plist` (`GOOGLE_APP_ID`,
+    /// `GCM_SENDER_ID`) and an Android app's `google-services.json` (`mobilesdk_app_id`).
+    static let firebaseConfigMarks = [
+        "authDomain", "messagingSenderId", "firebaseapp.com", "GOOGLE_APP_ID", "GCM_SENDER_ID", "mobilesdk_app_id",
+    ]
+
+    /// Whether `text[start..<end]` stands in a Firebase app's config: one of
+    /// `firebaseConfigMarks` within 512 bytes around it.
     static func isInFirebaseConfig(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Bool {
         let from = max(0, start - 512)
         let to = min(text.count, end + 512)
-        return ["authDomain", "messagingSenderId", "firebaseapp.com"].contains {
+        return firebaseConfigMarks.contains {
             SecretText.find(text, $0, from: from, to: to) != nil
         }
     }
@@ -264,8 +278,6 @@ extension SecretRule {
             return SecretText.has(text, at: bodyStart + offset, marker)
         case .notFollowedBy(let words):
             return !words.contains { SecretText.has(text, at: bodyStart, $0) }
-        case .notPublicByDesign:
-            return !isPublicByDesign(text, tokenStart, end)
         }
     }
 
@@ -409,7 +421,11 @@ extension SecretRule {
         if byte == SecretText.ascii("<") && index + 1 < text.count && text[index + 1] == SecretText.ascii("-") {
             return true
         }
-        if byte == SecretText.ascii(","), isDefine(text, keyStart: start) { return true }
+        if byte == SecretText.ascii(","),
+            isDefine(text, keyStart: start) || isArgumentPair(text, start: start, end: end, comma: index)
+        {
+            return true
+        }
         if byte == SecretText.ascii("|") { return true }
         guard index > blanksStart, blanksStart == end, !SecretText.isSpace(byte) else { return false }
         var keyStart = start
@@ -484,11 +500,10 @@ extension SecretRule {
         guard matched > 0, let value = assignedValue(text, key: key) else { return nil }
         // A bare short key (`token`, `pass`) followed by `:` is often prose ("a bearer token:
         // base64url"): such a key must start its line, as in YAML.
-        if matched <= 5 && key.end - key.start == matched && text[value.separator] == 0x3a
+        // (Or the value is a password no prose has: "creds: root:…" in a chat line.)
+        let needsProsePassword =
+            matched <= 5 && key.end - key.start == matched && text[value.separator] == 0x3a
             && !startsLine(text, key.start)
-        {
-            return nil
-        }
         // The value's length before its bytes are copied out: most values in source code are
         // short names (`key=None`, `token: str`), PERF(guard-text).
         let length = max(0, value.end - value.start)
@@ -500,6 +515,7 @@ extension SecretRule {
         case .base64(let count): guard length == count else { return nil }
         }
         let literal = SecretText.bytes(text, value.start, value.end)
+        if needsProsePassword && !SecretValue.isProsePassword(literal) { return nil }
         switch rule {
         case .random(let minimumLength), .randomUnderEnvironmentKey(let minimumLength):
             // A key is token characters: `AuthenticationString(os.urandom(32))` is code.
@@ -514,7 +530,9 @@ extension SecretRule {
                 && startsLine(text, key.start) && isEnvironmentName(text, key.start, key.end)
             guard literal.count >= minimumLength,
                 SecretValue.isPlausible(literal, isQuoted: value.isQuoted || isEnvLine, allowsBrackets: value.isQuoted)
-                    || value.isQuoted && SecretValue.isGroupedAppPassword(literal)
+                    || SecretValue.isJoinedPassphrase(literal)
+                    || value.isQuoted
+                        && (SecretValue.isGroupedAppPassword(literal) || SecretValue.isSchemeCredential(literal))
             else {
                 return nil
             }
@@ -527,8 +545,6 @@ extension SecretRule {
                 SecretText.classes(text, value.start, value.end).digit
             else { return nil }
         }
-        // A token made to be public, under any name (`apiKey:` in a Firebase config).
-        if isPublicByDesign(text, value.start, value.end) { return nil }
         // Harmless whatever the value: Helm's `checksum/secret`, `public_key`, `example_token`,
         // a segment of a reference (`arn:aws:secretsmanager:…:secret:prod/db-AbC123`).
         // (Asked after the value: its words cost more than the value's shape, PERF(guard-text).)
@@ -628,7 +644,11 @@ extension SecretRule {
             || SecretText.has(text, at: index, "<-")
         {
             index += 2
-        } else if index < text.count && text[index] == SecretText.ascii(","), isDefine(text, keyStart: key.start) {
+        } else if index < text.count && text[index] == SecretText.ascii(","),
+            isDefine(text, keyStart: key.start)
+                || isArgumentPair(text, start: key.start, end: key.end, comma: index)
+                    && !SecretText.has(text, at: key.start - 8, "lookup(")
+        {
             index += 1
         } else if index < text.count && (text[index] == SecretText.ascii("=") || text[index] == SecretText.ascii(":")) {
             let symbol = text[index]
@@ -950,7 +970,10 @@ extension SecretRule {
         while index < text.count && index - userStart < SecretValue.maximumLength {
             let byte = text[index]
             if byte == SecretText.ascii("@") { break }
-            if SecretText.isSpace(byte) || stops.contains(byte) { return nil }
+            // (A `#` after the password's colon is the password's: a fragment has a path first.)
+            if SecretText.isSpace(byte) || stops.contains(byte) && !(byte == 0x23 && passwordStart != nil) {
+                return nil
+            }
             if byte == SecretText.ascii(":") && passwordStart == nil { passwordStart = index + 1 }
             index += 1
         }
@@ -959,6 +982,9 @@ extension SecretRule {
         else { return nil }
         let password = SecretText.bytes(text, passwordStart, index)
         guard password.count >= 3, !SecretValue.isPlaceholder(password) else { return nil }
+        // A password that is the user's name is an image's default (`postgres:postgres@`,
+        // `guest:guest@`), which no one chose or keeps.
+        guard password != SecretText.bytes(text, userStart, passwordStart - 1) else { return nil }
         let prefix = SecretText.string(text, schemeStart, passwordStart)
         let hostLength = SecretText.run(text, from: index + 1, max: 64, hostCharacters)
         let host = SecretText.string(text, index + 1, index + 1 + hostLength)

@@ -120,6 +120,30 @@ extension SecretRule {
         return SecretText.has(text, at: position - 7, "define(", ignoringCase: true)
     }
 
+    /// Whether the key ending at `end` (its trigger word starting at `start`) is a string
+    /// literal (in `"` or `'`) and a call's first argument, the second a literal too, `comma`
+    /// the `,` between them: a name and its value given to a call (`.option("password", "…")` of
+    /// Spark's readers, `setProperty("db.password", "…")`, `headers.put("X-Api-Key", "…")`).
+    /// (Not Ansible's `lookup('amazon.aws.aws_secret', 'prod/db')`, whose first argument names
+    /// a plugin: `assignedValue` turns it away.)
+    static func isArgumentPair(_ text: Span<UInt8>, start: Int, end: Int, comma: Int) -> Bool {
+        var position = start
+        while position > 0 && start - position < maximumKeyLength && SecretText.isKey(text[position - 1]) {
+            position -= 1
+        }
+        guard position > 0, end < text.count, text[end] == text[position - 1],
+            text[end] == SecretText.ascii("\"") || text[end] == SecretText.ascii("'")
+        else { return false }
+        // The call's first argument: a list of names (`["password", "psk"]`, `{ "pw", "salt" }`)
+        // or code spans in prose (`` `DB_PASS`, `authToken` ``) are not a name and its value.
+        position -= 1
+        while position > 0 && SecretText.isBlank(text[position - 1]) { position -= 1 }
+        guard position > 0, text[position - 1] == SecretText.ascii("(") else { return false }
+        var index = comma + 1
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        return index < text.count && (text[index] == SecretText.ascii("\"") || text[index] == SecretText.ascii("'"))
+    }
+
     /// `_auth = <base64 of user:password>` (npm's `.npmrc`, also after a registry:
     /// `//registry.example/:_auth=…`), the value optionally quoted.
     static func npmAuth(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
@@ -230,6 +254,7 @@ extension SecretRule {
     /// value must be no word of it, eight characters or more with a digit and three character
     /// classes (lower, upper, digit, symbol), and no placeholder.
     static func proseKeyword(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        if !SecretText.has(text, at: start, "password", ignoringCase: true) { return proseLogin(text, start, end) }
         var index = end
         var quote: UInt8?
         if index < text.count && (SecretText.isQuote(text[index]) || text[index] == SecretText.ascii("`")) {
@@ -251,5 +276,52 @@ extension SecretRule {
         let value = SecretText.bytes(text, valueStart, valueEnd)
         guard value.count >= 8, SecretValue.isProsePassword(value) else { return nil }
         return (start, valueEnd, SecretText.string(text, start, end - 1) + " …")
+    }
+
+    /// A word of prose, in quotes or backticks or bare: its bounds inside them, reading from
+    /// `index` (a bare word ends at a blank, or before a sentence's `.`, `,` or `;`).
+    static func proseWord(_ text: Span<UInt8>, from index: Int) -> (start: Int, end: Int, next: Int)? {
+        guard index < text.count else { return nil }
+        if SecretText.isQuote(text[index]) {
+            guard
+                let closing = SecretText.closingQuote(
+                    text, text[index], from: index + 1, limit: SecretValue.maximumLength)
+            else { return nil }
+            return (index + 1, closing, closing + 1)
+        }
+        var wordEnd = index
+        while wordEnd < text.count && !SecretText.isSpace(text[wordEnd]) && wordEnd - index <= SecretValue.maximumLength
+        {
+            wordEnd += 1
+        }
+        var valueEnd = wordEnd
+        while valueEnd > index && ".,;".utf8.contains(text[valueEnd - 1]) { valueEnd -= 1 }
+        return valueEnd > index ? (index, valueEnd, wordEnd) : nil
+    }
+
+    /// A login in prose, its user and password after `login is` or `account is` ("login is
+    /// \`zoe\` / \`…\`", "account is admin / …", "login is admin:…"): the password a word no prose
+    /// has (`SecretValue.isProsePassword`) or a passphrase of joined words.
+    static func proseLogin(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        guard let user = proseWord(text, from: end) else { return nil }
+        var index = user.next
+        var password: (start: Int, end: Int, next: Int)?
+        if let colon = (user.start..<user.end).first(where: { text[$0] == SecretText.ascii(":") }), colon + 1 < user.end
+        {
+            // `admin:…`, one word.
+            password = (colon + 1, user.end, user.next)
+        } else {
+            while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+            guard index < text.count, text[index] == SecretText.ascii("/") else { return nil }
+            index += 1
+            while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+            password = proseWord(text, from: index)
+        }
+        guard let password else { return nil }
+        let value = SecretText.bytes(text, password.start, password.end)
+        guard value.count >= 8, SecretValue.isProsePassword(value) || SecretValue.isJoinedPassphrase(value) else {
+            return nil
+        }
+        return (start, password.end, SecretText.string(text, start, end - 1) + " … / …")
     }
 }

@@ -632,17 +632,102 @@ extension SecretRule {
         let words = shellWords(text, from: end)
         guard words.count >= 2 else { return nil }
         let name = SecretText.bytes(text, words[0].start, words[0].end)
-        let value = SecretText.bytes(text, words[1].start, words[1].end)
-        let isCredential: Bool
-        switch SecretName.verdict(name) {
-        case .secret: isCredential = SecretValue.isCredential(value)
-        case .authorization: isCredential = SecretValue.isAuthorization(value)
-        case .none, .cookie: isCredential = false
-        }
-        guard isCredential else { return nil }
+        guard isNamedCredential(name, SecretText.bytes(text, words[1].start, words[1].end)) else { return nil }
         return (
             start, words[1].end,
             SecretText.string(text, start, end) + SecretText.string(text, words[0].start, words[0].end) + " …"
+        )
+    }
+
+    /// Whether `name` holds a secret and `value` is one, as a name/value pair is judged (a
+    /// header directive's, a property list's).
+    static func isNamedCredential(_ name: [UInt8], _ value: [UInt8]) -> Bool {
+        switch SecretName.verdict(name) {
+        case .secret: SecretValue.isCredential(value)
+        case .authorization: SecretValue.isAuthorization(value)
+        case .none, .cookie: false
+        }
+    }
+
+    /// A property list's pair (`Info.plist`, an app's settings): `<key>APIKey</key>`, then,
+    /// after blanks or a line break, `<string>…</string>`, judged by the key's name as a
+    /// name/value pair is. (The trigger is `</key>`.)
+    static func plistPair(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        var nameStart = start
+        while nameStart > 0 && start - nameStart < maximumKeyLength && text[nameStart - 1] != SecretText.ascii(">")
+            && text[nameStart - 1] != 0x0a
+        {
+            nameStart -= 1
+        }
+        guard nameStart >= 5, SecretText.has(text, at: nameStart - 5, "<key>") else { return nil }
+        var index = end
+        while index < text.count && index - end < 64 && SecretText.isSpace(text[index]) { index += 1 }
+        guard SecretText.has(text, at: index, "<string>") else { return nil }
+        let valueStart = index + 8
+        var valueEnd = valueStart
+        while valueEnd < text.count && valueEnd - valueStart <= SecretValue.maximumLength
+            && text[valueEnd] != SecretText.ascii("<") && text[valueEnd] != 0x0a
+        {
+            valueEnd += 1
+        }
+        guard SecretText.has(text, at: valueEnd, "</string>") else { return nil }
+        let name = SecretText.bytes(text, nameStart, start)
+        guard isNamedCredential(name, SecretText.bytes(text, valueStart, valueEnd)) else { return nil }
+        return (nameStart - 5, valueEnd, "<key>" + SecretText.string(text, nameStart, start) + "</key> …")
+    }
+
+    /// The lookups of an environment variable that take a default (`os.getenv("X", "…")`,
+    /// `os.environ.get("X", "…")`, Ruby's `ENV.fetch("X", "…")`): the default is a literal in
+    /// the code. (Not Node's `process.env.X || "…"`: its literal cost the candidate search a
+    /// tenth more over log lines, PERF(guard-text).)
+    static let environmentLookups = ["getenv(", "environ.get(", "ENV.fetch("]
+
+    /// A literal default for a secret's environment variable: `os.getenv("API_KEY", "…")`. The
+    /// variable's name must hold a secret, and the default be one.
+    static func environmentDefault(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        let highest = min(text.count, end + 512)
+        var index = end
+        func skipBlanks() { while index < highest && SecretText.isBlank(text[index]) { index += 1 } }
+        guard index < highest, SecretText.isQuote(text[index]),
+            let nameEnd = SecretText.closingQuote(text, text[index], from: index + 1, limit: maximumKeyLength)
+        else { return nil }
+        let nameStart = index + 1
+        index = nameEnd + 1
+        skipBlanks()
+        guard index < highest, text[index] == SecretText.ascii(",") else { return nil }
+        index += 1
+        skipBlanks()
+        guard nameEnd > nameStart, index < highest, SecretText.isQuote(text[index]),
+            let valueEnd = SecretText.closingQuote(text, text[index], from: index + 1, limit: highest - index - 1),
+            SecretName.verdict(SecretText.bytes(text, nameStart, nameEnd)) == .secret,
+            SecretValue.isCredential(SecretText.bytes(text, index + 1, valueEnd))
+        else { return nil }
+        return (start, valueEnd, SecretText.string(text, start, nameEnd) + " default …")
+    }
+
+    /// A cookie made in code, its name and value the call's first two literals: .NET's
+    /// `System.Net.Cookie("sessionid", "…", "/", "host")` (Chrome's "Copy as PowerShell" writes
+    /// every cookie of the request so). A session's cookie with a random value, as in a header.
+    static func cookieCall(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        let highest = min(text.count, end + 512)
+        var index = end
+        while index < highest && SecretText.isBlank(text[index]) { index += 1 }
+        guard index < highest, SecretText.isQuote(text[index]),
+            let nameEnd = SecretText.closingQuote(text, text[index], from: index + 1, limit: maximumKeyLength)
+        else { return nil }
+        let name = SecretText.bytes(text, index + 1, nameEnd)
+        index = nameEnd + 1
+        while index < highest && SecretText.isBlank(text[index]) { index += 1 }
+        guard index < highest, text[index] == SecretText.ascii(",") else { return nil }
+        index += 1
+        while index < highest && SecretText.isBlank(text[index]) { index += 1 }
+        guard index < highest, SecretText.isQuote(text[index]),
+            let valueEnd = SecretText.closingQuote(text, text[index], from: index + 1, limit: highest - index - 1),
+            SecretName.isSessionCookie(name), SecretValue.isRandom(SecretText.bytes(text, index + 1, valueEnd))
+        else { return nil }
+        return (
+            start, valueEnd,
+            SecretText.string(text, start, end) + "\"" + String(decoding: name, as: UTF8.self) + "\", …)"
         )
     }
 

@@ -65,7 +65,10 @@ extension SecretRule {
             while index > start && text[index - 1] == SecretText.ascii("=") { index -= 1 }
             while index > start && bearerCharacters.contains(text[index - 1]) && text[index - 1] != 0x3d { index -= 1 }
             value = index
-        case .commandLine, .proseKeyword, .sqlPassword, .credentialCall, .headerDirective, .uciOption:
+        case .plistPair:
+            value = SecretText.find(text, "<string>", from: start, to: end).map { $0 + 8 }
+        case .commandLine, .proseKeyword, .sqlPassword, .credentialCall, .headerDirective, .uciOption,
+            .environmentDefault, .cookieCall:
             value =
                 SecretText.find(text, "pass:", from: start, to: end).map { $0 + 5 }
                 ?? quotedOrWordStart(text, before: end, from: start)

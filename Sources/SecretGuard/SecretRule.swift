@@ -160,6 +160,14 @@ extension SecretRule {
         /// A web server's directive that sets a request header (`proxy_set_header X-Api-Key …;`,
         /// `RequestHeader set Api-Key "…"`: `SecretRule.headerDirective`).
         case headerDirective
+        /// A property list's `<key>…</key>` and the `<string>` after it (`SecretRule.plistPair`).
+        case plistPair
+        /// A literal default of a secret's environment variable (`os.getenv("API_KEY", "…")`:
+        /// `SecretRule.environmentDefault`).
+        case environmentDefault
+        /// A cookie made in code (`New-Object System.Net.Cookie("sessionid", "…", …)`:
+        /// `SecretRule.cookieCall`).
+        case cookieCall
         /// `password is <value>` in prose (a chat line), the value a word that no prose has
         /// (`SecretRule.proseKeyword`).
         case proseKeyword
@@ -237,9 +245,6 @@ extension SecretRule {
             /// The text after the literal does not start with any of these (`sk-ant-` is not
             /// OpenAI's).
             case notFollowedBy([String])
-            /// Not a token its vendor makes to be public (`SecretRule.isPublicByDesign`: a
-            /// Firebase web app's API key in its config; other Google API keys are secrets).
-            case notPublicByDesign
         }
 
         /// Characters right before the literal that belong to the token (Telegram's bot id).

@@ -152,6 +152,28 @@ enum SecretValue {
         return false
     }
 
+    /// Whether `value` is a passphrase of words joined by `_` or `-` and ending in digits, as
+    /// password managers make them (`basil_ember_glacier_falcon20`, `cobalt-tundra-pixel-28`):
+    /// three words or more, each of three lower-case letters or more, the last two digits or
+    /// more (as a word of its own or after the last letters). Names in code end in a word or a
+    /// short version (`create_user_table`, `cache_key_v2`).
+    static func isJoinedPassphrase(_ value: [UInt8]) -> Bool {
+        guard value.count >= 12, value.count <= 64, let last = value.last, SecretText.isDigit(last) else {
+            return false
+        }
+        let separator = value.first { $0 == 0x5f || $0 == 0x2d }
+        guard let separator else { return false }
+        var words = value.split(separator: separator, omittingEmptySubsequences: false)
+        let digits = words.last!.reversed().prefix { SecretText.isDigit($0) }.count
+        if digits == words.last!.count {
+            words.removeLast()
+        } else {
+            words[words.count - 1] = words.last!.dropLast(digits)
+        }
+        return digits >= 2 && words.count >= 3
+            && words.allSatisfy { $0.count >= 3 && $0.allSatisfy(SecretText.isLower) }
+    }
+
     /// Whether `value` is an app password as Google shows it: four groups of four lower-case
     /// letters, one blank between them (`abcd efgh ijkl mnop`; Google Account Help, "Sign in
     /// with app passwords"). Under a password's name it is a credential despite its blanks.
@@ -280,6 +302,10 @@ enum SecretValue {
         "c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7",
         "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a",
         "5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb",
+        // Kubernetes' documentation's Secret ("Managing Secrets using Configuration File":
+        // `password: MWYyZDFlMmU2N2Rm`, base64 of `1f2d1e2e67df`); the MongoDB manual's
+        // connection string (`myDBReader:D1fficultP%40ssw0rd@mongodb0.example.com`).
+        "MWYyZDFlMmU2N2Rm", "1f2d1e2e67df", "D1fficultP%40ssw0rd", "D1fficultP@ssw0rd",
     ].reduce(into: []) { $0.insert(Array($1.utf8)) }
 
     /// How long a mixed-case run with digits must be to be taken for random.
@@ -307,6 +333,12 @@ enum SecretValue {
             if first == 0x25 && (inner.first == 0x28 || value.count <= 3) { return true }
         case 0x7b: return true  // {name}, {{ template }}
         case 0x3c: if last == 0x3e { return true }  // <password>
+        case 0x5b:  // [MASKED] (GitLab's), [REDACTED], [FILTERED]: a mark, not a value
+            if last == 0x5d && value.count > 2
+                && value.dropFirst().dropLast().allSatisfy({ SecretText.isLetter($0) || $0 == 0x20 || $0 == 0x5f })
+            {
+                return true
+            }
         default: break
         }
         let lower = value.map(SecretText.lowercased)
@@ -344,6 +376,13 @@ enum SecretValue {
         let token = Array(credential)
         return token.count >= 12 && !token.contains(0x20)
             && (hasRandomShape(token) || hasPlausibleShape(token, isQuoted: true)) && !isPlaceholder(token)
+    }
+
+    /// Whether a quoted value is an authorization scheme and its credential (`token = "Bearer
+    /// …"` in a registry's config, `auth: 'Basic …'`): the scheme spelled as headers spell it.
+    static func isSchemeCredential(_ value: [UInt8]) -> Bool {
+        let schemes = ["Bearer ", "bearer ", "Basic ", "Token ", "token "]
+        return schemes.contains { value.starts(with: $0.utf8) } && isAuthorization(value)
     }
 
     /// Whether a password given on a command line is a literal: three characters or more, not
@@ -458,6 +497,6 @@ enum SecretValue {
     /// Fragments that mark a value as a placeholder wherever they appear.
     static let placeholderFragments: [[UInt8]] = [
         "${", "{{", "example", "placeholder", "changeme", "change_me", "change-me",
-        "your", "xxxx", "****", "....", "redacted", "dummy", "sample", "fake", "insert", "replace",
+        "your", "xxxx", "***", "....", "redacted", "dummy", "sample", "fake", "insert", "replace",
     ].map { Array($0.utf8) }
 }

@@ -423,6 +423,80 @@ struct SecretStructureTests {
                 resource "random_password" "db" { length = 24 }
 
                 """),
+        // Session 20: my probes of package managers', data tools' and devtools' text, then
+        // the fifth hold-out's twin seed (scripts/secret-guard-blind.d/fifth.py).
+        Shape(
+            name: "a name and its value as a call's first two arguments (Spark's .option), not a list or a lookup",
+            secret: "df = (spark.read.format(\"jdbc\")\n    .option(\"user\", \"etl_reader\")\n"
+                + "    .option(\"password\", \"oMlXq07PPV8nXTHF7^0-\")\n    .load())\n",
+            kind: .passwordAssignment,
+            twin: "fields = (\"password\", \"Password\")\nwords = [\"password\", \"wifi-sec.psk\"]\n"
+                + "{ \"passwordPASSWORDpassword\", \"saltSALTsaltSALTsalt\", 4096 },\n"
+                + "aws_secret: \"{{ lookup('amazon.aws.aws_secret', 'prod/ingest-worker') }}\"\n"
+                + "Rejected: `password`, `Password1`, `Summer2024!`.\n"),
+        Shape(
+            name: "a property list's key and the string after it",
+            secret: "<dict>\n\t<key>CFBundleName</key>\n\t<string>Acme</string>\n\t<key>APIKey</key>\n"
+                + "\t<string>z4NiaBfuRMFFw8Px6diSsjKORGs68JJN</string>\n</dict>\n",
+            kind: .namedSecret,
+            twin: "<key>APIKey</key>\n<string>$(ACME_API_KEY)</string>\n<key>CFBundleVersion</key>\n"
+                + "<string>20261207.3</string>\n"
+                // An iOS app's Firebase config: public by design, as a web app's.
+                + "<key>API_KEY</key>\n<string>AIzaSyYjzof6mniUx-WQa_O1O20EE5i-6xKeDl7</string>\n"
+                + "<key>GOOGLE_APP_ID</key>\n<string>1:123456789012:ios:0123456789abcdef</string>\n"),
+        Shape(
+            name: "a secret's environment variable with a literal default",
+            secret: "API_KEY = os.getenv(\"ACME_API_KEY\", \"UJhnWbvKLEO1F33H6MsMvd4siHAsAxXisPmW8Uca\")\n",
+            kind: .namedSecret,
+            twin:
+                "API_KEY = os.getenv(\"ACME_API_KEY\", \"\")\nLEVEL = os.environ.get(\"LOG_LEVEL\", \"Warning2024x\")\n"
+                + "KEY = ENV.fetch(\"SECRET_KEY\", \"changeme\")\n"),
+        Shape(
+            name: "a session cookie made in code (Copy as PowerShell)",
+            secret: "$session.Cookies.Add((New-Object System.Net.Cookie(\"sessionid\", "
+                + "\"usce89bbhdiw1qbo71ixmvwakkgr7kj2\", \"/\", \"app.acme.io\")))\n",
+            kind: .sessionCookie,
+            twin:
+                "$session.Cookies.Add((New-Object System.Net.Cookie(\"theme\", \"usce89bbhdiw1qbo71ixmvwakkgr7kj2\", \"/\", \"app.acme.io\")))\n"
+        ),
+        Shape(
+            name: "a scheme and its credential as a quoted value (a registry's token)",
+            secret: "[registries.acme]\ntoken = \"Bearer UuErsEz5jhy0I9lO7F3vlfFrGYJ3GxeY\"\n",
+            kind: .secretAssignment,
+            twin: "[registries.acme]\ntoken = \"Bearer ${CARGO_TOKEN}\"\nlabel = \"Bearer token (from the vault)\"\n"),
+        Shape(
+            name: "a login in a chat line: user / password, creds: user:password",
+            secret:
+                "diego82  11:08 PM\nactually just log in yourself, login is `fatima` / `basil_ember_glacier_falcon20`\n",
+            kind: .passwordAssignment,
+            twin: "the login is required / optional depending on the realm\nyour account is locked / disabled\n"
+                + "creds: see the vault entry\n"),
+        Shape(
+            name: "creds: mid-line, with a password no prose has",
+            secret: "ftanaka  12:52 PM\nactually just log in yourself, creds: root:Bc^urT1NTj=gAmZh!QUhLy9vjUJQ\n",
+            kind: .secretAssignment,
+            twin: "we keep the creds: root:see-vault for now\n"),
+        Shape(
+            name: "a passphrase of joined words under a password's name",
+            secret: "[web]\nweb1 ansible_host=10.0.0.5\nansible_become_password=saffron_juniper_amber_gecko43\n",
+            kind: .passwordAssignment,
+            twin: "ansible_become_password=saffron_juniper_amber_gecko\nmigration = create_user_table_v2\n"
+                + "password_field = user_password_input\n"),
+        Shape(
+            name: "a password with a # in a URL, not a fragment",
+            secret:
+                "mongoUri: 'mongodb+srv://mkeller:dkTMy%Xg#pVnB0MjpJz@cluster2.snvb0.mongodb.net/app?retryWrites=true',\n",
+            kind: .urlCredentials,
+            twin: "open http://localhost:8080/#/login:help@docs for help\n"),
+        Shape(
+            name: "masks, a user's own name as password, and the manuals' examples are not secrets",
+            secret: "$ docker login -u \"$CI_REGISTRY_USER\" -p \"Xk9#mQ2vL8pR\" $CI_REGISTRY\n",
+            kind: .commandLinePassword,
+            twin: "$ docker login -u \"$CI_REGISTRY_USER\" -p \"[MASKED]\" $CI_REGISTRY\n"
+                + "config dump: {\"hf_token\": \"hf_***\", \"slack_token\": \"xoxb-***\"}\n"
+                + "DATABASE_URL=postgres://postgres:postgres@localhost:5432/search_indexer\n"
+                + "data:\n  username: YWRtaW4=\n  password: MWYyZDFlMmU2N2Rm\n"
+                + "mongodb://myDBReader:D1fficultP%40ssw0rd@mongodb0.example.com:27017/?authSource=admin\n"),
     ]
 
     static let storageKey = "J+KIb4qKbcE52gK3GGmUWRnUFq9Bw7ngu4uqBvLt2MP+ci2xTbB7OaD7FxalJ+jN4E++GTqaIpEOdOsy2k1ztg=="
