@@ -49,6 +49,11 @@ extension SecretRule {
         SecretRule(
             .dopplerToken, ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
             .token(.run(.alphanumeric, 40...44))),
+        // A service token names its environment (Doppler's "Auth Token Formats": `dp.st.dev.…`).
+        SecretRule(
+            .dopplerToken, ["dp.st."],
+            .token(
+                TokenFormat([.run(SecretAlphabet("a-z0-9_-"), 2...35), .literal("."), .run(.alphanumeric, 40...44)]))),
         SecretRule(.databricksToken, ["dapi"], .token(.run(.lowerHex, 32...32, .letterAndDigit))),
         SecretRule(.vaultUnsealKey, ["Unseal Key", "operator unseal"], .vaultUnseal, rank: .context),
         // (Its own trigger: `key` is everywhere, and the secret row already looks at it.)
@@ -336,7 +341,7 @@ extension SecretRule {
         // A chat line: "user is admin, password is …".
         // And "login is zoe / …", "account is admin / …" (`SecretRule.proseLogin`).
         SecretRule(
-            .passwordAssignment, ["password is ", "Password is ", "login is ", "Login is ", "account is "],
+            .passwordAssignment, ["password is ", "Password is ", "pw is ", "login is ", "Login is ", "account is "],
             .proseKeyword, rank: .generic),
 
         // MARK: Encodings undone around their triggers (SecretDecoding)

@@ -495,7 +495,11 @@ extension SecretRule {
         let start = text[start] == 0x0a ? start + 1 : start
         guard let key = key(around: text, start, end), key.end - key.start >= 3 else { return nil }
         // (The name first: the row shares `key` with others, PERF(guard-text source code).)
-        if case .randomUnderEnvironmentKey = rule, !isEnvironmentKey(text, key.start, key.end) { return nil }
+        // (`key` alone: a query's `?key=…`, or a quoted literal of both letter cases, below.)
+        let isBareKey = key.end - key.start == 3
+        if case .randomUnderEnvironmentKey = rule, !isBareKey, !isEnvironmentKey(text, key.start, key.end) {
+            return nil
+        }
         let matched = matchingKey(keys, in: text, key.start, key.end)
         guard matched > 0, let value = assignedValue(text, key: key) else { return nil }
         // A bare short key (`token`, `pass`) followed by `:` is often prose ("a bearer token:
@@ -511,7 +515,7 @@ extension SecretRule {
         case .random(let minimumLength), .plausible(let minimumLength):
             guard length >= minimumLength else { return nil }
         case .randomUnderEnvironmentKey(let minimumLength):
-            guard length >= minimumLength, isEnvironmentKey(text, key.start, key.end) else { return nil }
+            guard length >= minimumLength, isBareKey || isEnvironmentKey(text, key.start, key.end) else { return nil }
         case .base64(let count): guard length == count else { return nil }
         }
         let literal = SecretText.bytes(text, value.start, value.end)
@@ -522,6 +526,18 @@ extension SecretRule {
             guard literal.count >= minimumLength, literal.allSatisfy(SecretValue.tokenCharacters.contains),
                 SecretValue.isRandom(literal)
             else { return nil }
+            // `key` alone names dictionaries' and caches' keys as often: an API key in a query
+            // (`/v2/feed?key=…&since=…`) or a quoted literal of both letter cases (`key =
+            // "3ZzY8ss…"`; not a hash's hex or base32).
+            if case .randomUnderEnvironmentKey = rule, isBareKey, !isEnvironmentKey(text, key.start, key.end) {
+                let isQuery = key.start > 0 && (text[key.start - 1] == 0x3f || text[key.start - 1] == 0x26)
+                let hasBothCases =
+                    literal.contains(where: SecretText.isUpper) && literal.contains(where: SecretText.isLower)
+                // (Letters, digits, `-` and `_`: an object store's `?key=photos/2024/a.jpg` is a path.)
+                guard isQuery || value.isQuoted && hasBothCases,
+                    literal.allSatisfy({ SecretText.isWord($0) || $0 == 0x2d })
+                else { return nil }
+            }
         case .plausible(let minimumLength):
             // A `.env` line (`DB_PASSWORD=…`, upper case, starting its line, no blanks around
             // `=`) holds a literal, never a reference to a variable.

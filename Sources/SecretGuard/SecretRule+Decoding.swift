@@ -248,13 +248,14 @@ extension SecretRule {
         return (start, trimmed, SecretText.string(text, start, end) + " …")
     }
 
-    /// `password is <value>` in prose, as a chat line gives it ("user is admin, password is
-    /// …"): the next word (inside its quotes or backticks, without a sentence's last `.`, `,`
+    /// `password is <value>` (or `pw is`) in prose, as a chat line gives it ("user is admin,
+    /// password is …"): the next word (inside its quotes or backticks, without a sentence's last `.`, `,`
     /// or `;`). Prose says "the password is required", "is stored", "is \`changeme\`": the
     /// value must be no word of it, eight characters or more with a digit and three character
     /// classes (lower, upper, digit, symbol), and no placeholder.
     static func proseKeyword(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
-        if !SecretText.has(text, at: start, "password", ignoringCase: true) { return proseLogin(text, start, end) }
+        // (`pw is `, `password is `: a `p`; `login is `, `account is `: a login.)
+        if text[start] | 0x20 != SecretText.ascii("p") { return proseLogin(text, start, end) }
         var index = end
         var quote: UInt8?
         if index < text.count && (SecretText.isQuote(text[index]) || text[index] == SecretText.ascii("`")) {

@@ -306,6 +306,11 @@ enum SecretValue {
         // `password: MWYyZDFlMmU2N2Rm`, base64 of `1f2d1e2e67df`); the MongoDB manual's
         // connection string (`myDBReader:D1fficultP%40ssw0rd@mongodb0.example.com`).
         "MWYyZDFlMmU2N2Rm", "1f2d1e2e67df", "D1fficultP%40ssw0rd", "D1fficultP@ssw0rd",
+        // Doppler's "Auth Token Formats" page: one body for every kind of token.
+        "dp.ct.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi", "dp.pt.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi",
+        "dp.st.dev.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi", "dp.sa.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi",
+        "dp.said.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi", "dp.scim.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi",
+        "dp.audit.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi", "bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi",
     ].reduce(into: []) { $0.insert(Array($1.utf8)) }
 
     /// How long a mixed-case run with digits must be to be taken for random.

@@ -497,6 +497,26 @@ struct SecretStructureTests {
                 + "DATABASE_URL=postgres://postgres:postgres@localhost:5432/search_indexer\n"
                 + "data:\n  username: YWRtaW4=\n  password: MWYyZDFlMmU2N2Rm\n"
                 + "mongodb://myDBReader:D1fficultP%40ssw0rd@mongodb0.example.com:27017/?authSource=admin\n"),
+        // The sixth hold-out's twin seed (scripts/secret-guard-blind.d/sixth.py).
+        Shape(
+            name: "an API key under `key` alone: in a query, or quoted in both letter cases",
+            secret:
+                "ERROR upstream call failed: GET https://api.quantix.ai/v2/feed?key=CeaiMC-5lfQNExZuUC4OzmXw7cJedSOl"
+                + "&since=1757846004 -> 401\n",
+            kind: .secretAssignment,
+            twin: "cache.set(key=\"user:1234:profile\")\nkey = \"a8f5f167f44f4964e6c998dee827110c\"\n"
+                + "GET /objects?key=user-avatars/2024/07/portrait-0193.jpg&page=2\n"),
+        Shape(
+            name: "`pw is` in a chat line",
+            secret: "[12:22] hana: user is admin, pw is Zeph@GnfZ6l429_\n",
+            kind: .passwordAssignment,
+            twin: "[12:22] hana: the new pw is required on first login\n"),
+        Shape(
+            name: "Doppler's documentation token is a published example",
+            secret: "Service token: dp.st.prd.Zq3vK8mT1xW9rB4nY7cH2jL6pD0sF5gA3eU8iO1kQ4wX\n",
+            kind: .dopplerToken,
+            twin: "Service token: dp.st.dev.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi\n"
+                + "Personal token: dp.pt.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi\n"),
     ]
 
     static let storageKey = "J+KIb4qKbcE52gK3GGmUWRnUFq9Bw7ngu4uqBvLt2MP+ci2xTbB7OaD7FxalJ+jN4E++GTqaIpEOdOsy2k1ztg=="
