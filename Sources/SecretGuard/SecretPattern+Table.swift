@@ -339,10 +339,9 @@ extension SecretRule {
         // A session cookie made in code: `System.Net.Cookie("sessionid", "…")` (Copy as PowerShell).
         SecretRule(.sessionCookie, ["System.Net.Cookie("], .cookieCall, rank: .context),
         // A chat line: "user is admin, password is …".
-        // And "login is zoe / …", "account is admin / …" (`SecretRule.proseLogin`).
-        SecretRule(
-            .passwordAssignment, ["password is ", "Password is ", "pw is ", "login is ", "Login is ", "account is "],
-            .proseKeyword, rank: .generic),
+        SecretRule(.passwordAssignment, ["password is ", "Password is ", "pw is "], .proseKeyword, rank: .generic),
+        // And "login is zoe / …", "account is admin / …".
+        SecretRule(.passwordAssignment, ["login is ", "Login is ", "account is "], .proseLogin, rank: .generic),
 
         // MARK: Encodings undone around their triggers (SecretDecoding)
         .decoding(.jsonEscapes),

@@ -125,6 +125,7 @@ extension SecretRule {
         case .saslPassword: found = Self.saslPassword(text, start, end)
         case .lineKeyword: found = Self.lineKeyword(text, start, end)
         case .proseKeyword: found = Self.proseKeyword(text, start, end)
+        case .proseLogin: found = Self.proseLogin(text, start, end)
         case .sqlPassword: found = Self.sqlPassword(text, start, end)
         case .uciOption: found = Self.uciOption(text, start, end)
         case .credentialCall: found = Self.credentialCall(text, start, end)
@@ -156,7 +157,6 @@ extension SecretRule {
 
     // MARK: - Tokens
 
-    /// The literal, then the format's parts; the whole token a word of its own.
     /// Whether the token at `text[start..<end]` is one its vendor makes to be shipped in a web
     /// page or an app, whichever row found it (`match` asks for every row): a Firebase
     /// web app's API key in its config ("Learn about using and managing API keys for Firebase"),
@@ -206,6 +206,7 @@ extension SecretRule {
         return same
     }
 
+    /// The literal, then the format's parts; the whole token a word of its own.
     static func token(_ format: TokenFormat, _ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
         var tokenStart = start
         if case .run(let set, let length)? = format.leading {
@@ -496,9 +497,12 @@ extension SecretRule {
         guard let key = key(around: text, start, end), key.end - key.start >= 3 else { return nil }
         // (The name first: the row shares `key` with others, PERF(guard-text source code).)
         // (`key` alone: a query's `?key=…`, or a quoted literal of both letter cases, below.)
+        // (Asked once, for the rule that reads environment names only.)
         let isBareKey = key.end - key.start == 3
-        if case .randomUnderEnvironmentKey = rule, !isBareKey, !isEnvironmentKey(text, key.start, key.end) {
-            return nil
+        var isEnvironment = false
+        if case .randomUnderEnvironmentKey = rule {
+            isEnvironment = isEnvironmentKey(text, key.start, key.end)
+            guard isBareKey || isEnvironment else { return nil }
         }
         let matched = matchingKey(keys, in: text, key.start, key.end)
         guard matched > 0, let value = assignedValue(text, key: key) else { return nil }
@@ -515,7 +519,7 @@ extension SecretRule {
         case .random(let minimumLength), .plausible(let minimumLength):
             guard length >= minimumLength else { return nil }
         case .randomUnderEnvironmentKey(let minimumLength):
-            guard length >= minimumLength, isBareKey || isEnvironmentKey(text, key.start, key.end) else { return nil }
+            guard length >= minimumLength else { return nil }
         case .base64(let count): guard length == count else { return nil }
         }
         let literal = SecretText.bytes(text, value.start, value.end)
@@ -529,7 +533,7 @@ extension SecretRule {
             // `key` alone names dictionaries' and caches' keys as often: an API key in a query
             // (`/v2/feed?key=…&since=…`) or a quoted literal of both letter cases (`key =
             // "3ZzY8ss…"`; not a hash's hex or base32).
-            if case .randomUnderEnvironmentKey = rule, isBareKey, !isEnvironmentKey(text, key.start, key.end) {
+            if case .randomUnderEnvironmentKey = rule, isBareKey, !isEnvironment {
                 let isQuery = key.start > 0 && (text[key.start - 1] == 0x3f || text[key.start - 1] == 0x26)
                 let hasBothCases =
                     literal.contains(where: SecretText.isUpper) && literal.contains(where: SecretText.isLower)

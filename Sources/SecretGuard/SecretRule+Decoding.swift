@@ -254,8 +254,6 @@ extension SecretRule {
     /// value must be no word of it, eight characters or more with a digit and three character
     /// classes (lower, upper, digit, symbol), and no placeholder.
     static func proseKeyword(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
-        // (`pw is `, `password is `: a `p`; `login is `, `account is `: a login.)
-        if text[start] | 0x20 != SecretText.ascii("p") { return proseLogin(text, start, end) }
         var index = end
         var quote: UInt8?
         if index < text.count && (SecretText.isQuote(text[index]) || text[index] == SecretText.ascii("`")) {

@@ -67,7 +67,7 @@ extension SecretRule {
             value = index
         case .plistPair:
             value = SecretText.find(text, "<string>", from: start, to: end).map { $0 + 8 }
-        case .commandLine, .proseKeyword, .sqlPassword, .credentialCall, .headerDirective, .uciOption,
+        case .commandLine, .proseKeyword, .proseLogin, .sqlPassword, .credentialCall, .headerDirective, .uciOption,
             .environmentDefault, .cookieCall:
             value =
                 SecretText.find(text, "pass:", from: start, to: end).map { $0 + 5 }

@@ -171,6 +171,9 @@ extension SecretRule {
         /// `password is <value>` in prose (a chat line), the value a word that no prose has
         /// (`SecretRule.proseKeyword`).
         case proseKeyword
+        /// A user and its secret in a chat line, after `account is` and the like
+        /// (`SecretRule.proseLogin`).
+        case proseLogin
         /// A value field whose object names a secret (`SecretRule.namedPair`).
         case namedPair
         /// A client's password option on its command line (`SecretRule.commandLine`).
