@@ -228,6 +228,8 @@ extension SecretRule {
             .sentryToken, ["sntrys_eyJ"], .token(.run(SecretAlphabet("A-Za-z0-9+/=_"), 60...1024, .mixedCaseAndDigit))),
         // Render (render.com/docs/api, "API keys"): `rnd_` and a run of letters and digits.
         SecretRule(.renderAPIKey, ["rnd_"], .token(.run(.alphanumeric, 24...48, .mixedCaseAndDigit))),
+        SecretRule(.groqKey, ["gsk_"], .token(.run(.alphanumeric, 52...52, .mixedCaseAndDigit))),
+        SecretRule(.replicateToken, ["r8_"], .token(.run(.alphanumeric, 37...37, .mixedCaseAndDigit))),
         // SonarQube 9.5 on and SonarCloud (docs.sonarsource.com, "Managing your tokens"): `squ_`
         // user, `sqp_` project and `sqa_` global analysis tokens, each with 40 hex digits.
         SecretRule(.sonarQubeToken, ["squ_", "sqp_", "sqa_"], .token(.run(.lowerHex, 40...40, .letterAndDigit))),
@@ -291,11 +293,13 @@ extension SecretRule {
         SecretRule(.namedSecret, ["\"random_password\""], .terraformRandomPassword, rank: .context),
         // The password options of common clients (`curl -u user:pw`, `mysql -pPW`, …).
         SecretRule(.commandLinePassword, SecretRule.commandTriggers.map(\.0), .commandLine, rank: .context),
-        // Session cookies in `Cookie:` and `Set-Cookie:` headers (and `document.cookie =`).
+        // Session cookies in `Cookie:` and `Set-Cookie:` headers (and `document.cookie =`), and
+        // curl's `-b '…'` and `--cookie "…"` ("Copy as cURL" in Chrome and Firefox).
         // (Spelled out, not in any case: PERF(guard-text), as for `pass`.)
         SecretRule(
-            .sessionCookie, ["Cookie:", "cookie:", "COOKIE:", "Cookie\"", "cookie\""], .cookie,
-            rank: .context),
+            .sessionCookie,
+            ["Cookie:", "cookie:", "COOKIE:", "Cookie\"", "cookie\"", "-b '", "-b \"", "--cookie '", "--cookie \""],
+            .cookie, rank: .context),
         // Names that hold a key as often as an identifier: the value must look random. Every
         // qualifier of `SecretName` (`routing`, `storage`, `primary`, …) with `_key` after it.
         .assignment(

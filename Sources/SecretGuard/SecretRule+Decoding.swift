@@ -80,6 +80,8 @@ extension SecretRule {
         else { return nil }
         let width = lineEnd - lineStart
         guard width >= minimumWrapWidth, !SecretText.isSpace(text[lineEnd - 1]) else { return nil }
+        // A published example that ends its line is whole, not cut (Discord's, in its docs).
+        if SecretValue.publishedExamples.contains(SecretText.bytes(text, start, lineEnd)) { return nil }
         // The joined lines, and where each joined byte came from.
         var joined = SecretText.bytes(text, lineStart, lineEnd)
         var origins = Array(lineStart..<lineEnd)

@@ -504,15 +504,7 @@ extension SecretRule {
 
     /// `Cookie: a=b; session=…` or `Set-Cookie: sid=…; Path=/`: a session cookie with a random value.
     static func cookie(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
-        // The trigger is `Cookie:`, `cookie"` or `cookie =`: back to the word's end.
-        var index = start + 6
-        if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
-        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
-        guard index < text.count, text[index] == SecretText.ascii(":") || text[index] == SecretText.ascii("=") else {
-            return nil
-        }
-        index += 1
-        while index < text.count && (SecretText.isBlank(text[index]) || SecretText.isQuote(text[index])) { index += 1 }
+        guard let index = cookieValueStart(text, start, end) else { return nil }
         var lineEnd = index
         while lineEnd < text.count && text[lineEnd] != 0x0a && text[lineEnd] != 0x0d
             && !SecretText.isQuote(text[lineEnd])
@@ -528,7 +520,28 @@ extension SecretRule {
         guard pairs.contains(where: { SecretValue.isRandom($0.value) && SecretName.isSessionCookie($0.name) }) else {
             return nil
         }
+        if text[start] == SecretText.ascii(" ") {
+            // curl's ` -b '…'`: from the option on.
+            return (start + 1, lineEnd, SecretText.string(text, start + 1, index) + "…")
+        }
         return (start, lineEnd, SecretText.string(text, start, start + 6) + ": …")
+    }
+
+    /// Where the cookies after the trigger at `start..<end` begin: after `Cookie:`, `cookie"`
+    /// or `cookie =` (and its blanks and quotes), or right after curl's `-b '` and `--cookie "`
+    /// (Chrome's and Firefox's "Copy as cURL" give the cookies that way), whose trigger ends
+    /// with the quote.
+    static func cookieValueStart(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        if text[start] == SecretText.ascii(" ") || text[start] == SecretText.ascii("-") { return end }
+        var index = start + 6
+        if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        guard index < text.count, text[index] == SecretText.ascii(":") || text[index] == SecretText.ascii("=") else {
+            return nil
+        }
+        index += 1
+        while index < text.count && (SecretText.isBlank(text[index]) || SecretText.isQuote(text[index])) { index += 1 }
+        return index
     }
 
     /// The `name=value` pairs of a cookie header's value.

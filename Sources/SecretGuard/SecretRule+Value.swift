@@ -73,17 +73,13 @@ extension SecretRule {
                 SecretText.find(text, "pass:", from: start, to: end).map { $0 + 5 }
                 ?? quotedOrWordStart(text, before: end, from: start)
         case .cookie:
-            var index = start + 6
-            if index < end && SecretText.isQuote(text[index]) { index += 1 }
-            while index < end && SecretText.isBlank(text[index]) { index += 1 }
-            if index < end && (text[index] == SecretText.ascii(":") || text[index] == SecretText.ascii("=")) {
-                index += 1
-                while index < end && (SecretText.isBlank(text[index]) || SecretText.isQuote(text[index])) {
-                    index += 1
-                }
-                value = index
+            if text[start] == SecretText.ascii(" ") || text[start] == SecretText.ascii("-") {
+                // curl's `-b '…'`: after the quote that ends the trigger.
+                var index = start
+                while index < end && !SecretText.isQuote(text[index]) { index += 1 }
+                value = index + 1
             } else {
-                value = nil
+                value = cookieValueStart(text, start, start)
             }
         }
         guard let value, value >= start, value < end else { return start }

@@ -262,7 +262,9 @@ enum SecretValue {
 
     /// Whether a value is shown elided: a few characters, `..` or `…`, a few more
     /// (`22JY..y2`, `sk-…AbCd` as dashboards and logs show a token), at most
-    /// `elidedPartLength` on each side.
+    /// `elidedPartLength` on each side; or cut by `...` or `…` anywhere after its first
+    /// character (`00QCjAl4MlV-WPXM...0HmjFx-vbGua`, `OAAABAAAAiL9…`, as documentation prints
+    /// a token too long for its page).
     static func isElided(_ value: [UInt8]) -> Bool {
         let ellipsis: [UInt8] = [0xe2, 0x80, 0xa6]
         var index = 0
@@ -271,6 +273,7 @@ enum SecretValue {
                 value[index] == 0x2e
                 ? value[index...].prefix { $0 == 0x2e }.count
                 : value[index...].starts(with: ellipsis) ? 3 : 0
+            if dots >= 3 && index > 0 { return true }
             if dots >= (value[index] == 0x2e ? 2 : 3) {
                 let after = value.count - index - dots
                 return index > 0 && index <= elidedPartLength && after > 0 && after <= elidedPartLength
@@ -311,7 +314,7 @@ enum SecretValue {
         "dp.st.dev.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi", "dp.sa.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi",
         "dp.said.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi", "dp.scim.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi",
         "dp.audit.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi", "bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi",
-    ].reduce(into: []) { $0.insert(Array($1.utf8)) }
+    ].reduce(into: Set(documentedExamples.map { Array($0.utf8) })) { $0.insert(Array($1.utf8)) }
 
     /// How long a mixed-case run with digits must be to be taken for random.
     static let randomLength = 20
@@ -346,6 +349,7 @@ enum SecretValue {
             }
         default: break
         }
+        if isConstantName(value) { return true }
         let lower = value.map(SecretText.lowercased)
         if placeholderWords.contains(where: { $0 == lower }) { return true }
         if startsWithReference(lower) || hasSubstitution(lower) { return true }
@@ -477,6 +481,22 @@ enum SecretValue {
         "apikey", "api_key", "secretkey", "secret_key", "mypassword", "password123", "123456",
         "12345678", "qwerty",
     ].map { Array($0.utf8) }
+
+    /// Whether a value is an environment variable's or a constant's name standing for the
+    /// secret (`oauth2:ACCESS_TOKEN@`, `--password MY_DB_PASSWORD`): capitals, digits and
+    /// `_`: two words or more joined by `_`, each capitals with any digits at its end (`S3`,
+    /// `V2`), one of three letters or more. A random key of capitals and digits mixes them
+    /// (`F2A1_91BC`), and a chosen secret of that shape has too little in it to be one.
+    static func isConstantName(_ value: [UInt8]) -> Bool {
+        guard value.count >= 5, value.contains(0x5f) else { return false }
+        var longest = 0
+        for word in value.split(separator: 0x5f, omittingEmptySubsequences: false) {
+            let letters = word.prefix(while: SecretText.isUpper).count
+            guard letters > 0, word.dropFirst(letters).allSatisfy(SecretText.isDigit) else { return false }
+            longest = max(longest, letters)
+        }
+        return longest >= 3
+    }
 
     /// Whether `value` holds a substitution: `$(command …)` or `%(name)s`, a name (or a
     /// command and its words) in parentheses after `$` or `%`. Not any `%(` or `$(`: Django's

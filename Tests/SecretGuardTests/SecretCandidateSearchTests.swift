@@ -330,12 +330,21 @@ struct SecretCandidateSearchTests {
         // that whatever plan this thread's last search left, each runs over candidates here.
         var generator = SplitMix(seed: 4216)
         let literals = SecretGuard.triggerLiterals.map { Array($0.utf8) }
-        let sentence = Array("The committee read the quarterly figures over coffee, and nobody asked why.\n".utf8)
+        // (Prose in Chinese: few of its bytes are a trigger's, so the narrow plan passes few
+        // positions whatever the buckets; English prose passes about one in ten of the narrow
+        // plan's, as many as log lines, and which plan it gets moves with every literal added.)
+        let sentences = [
+            "委员会在喝咖啡的时候看了季度的数字，没有人问为什么。\n",
+            "她沿着河走，直到身后小镇的灯都亮了起来。\n",
+            "大多数的信从来没有回音，有几封几个月后才寄回来。\n",
+            "冬天山口的路封了，村子里的人就各过各的日子。\n",
+            "他把每个数字都写两遍，一遍用铅笔，一遍凭记忆。\n",
+        ].map { Array($0.utf8) }
         func prose(_ count: Int, into text: inout [UInt8]) {
             let end = text.count + count
             var line = 0
             while text.count < end {
-                text += sentence
+                text += sentences[line % sentences.count]
                 line += 1
                 if line % 40 == 0 {
                     text += literals[Int(generator.next() % UInt64(literals.count))] + Array(" = x\n".utf8)

@@ -177,7 +177,7 @@ struct SecretDecodingTests {
             ("Unseal Key 2: 3Jq4Wm9xYp2Lr7Tz8Vb1Nc6Hd5Gf0Ks3Qa9Ew4Ru7Io2\n", .vaultUnsealKey),
             ("Authorization: SSWS 00Qm4Kx8Zp2Wv7Lr9Tn3Bc6Yh1Jd5Gs0Fa8Ue4Oi2X\n", .oktaToken),
             ("Authorization: lin_api_Qm4Kx8Zp2Wv7Lr9Tn3Bc6Yh1Jd5Gs0Fa8Ue4Oi2P\n", .linearAPIKey),
-            ("const n = new Client({ auth: 'ntn_12345678901Qm4Kx8Zp2Wv7Lr9Tn3Bc6Yh1Jd5Gs0Fa8Ue' })\n", .notionToken),
+            ("const n = new Client({ auth: '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' })\n", .notionToken),
         ])
     func formats(text: String, expected: SecretPattern) {
         #expect(scan(text).map(\.pattern) == [expected], "\(text)")

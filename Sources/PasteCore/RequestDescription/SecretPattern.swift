@@ -137,6 +137,10 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
     case sentryToken = "sentry-token"
     /// A Render API key: `rnd_` and a run of letters and digits.
     case renderAPIKey = "render-key"
+    /// A Groq API key: `gsk_` and 52 letters and digits.
+    case groqKey = "groq-key"
+    /// A Replicate API token: `r8_` and 37 letters and digits.
+    case replicateToken = "replicate-token"
     /// A SonarQube or SonarCloud token: `squ_` (user), `sqp_` (project), `sqa_` (global
     /// analysis) and 40 hex digits.
     case sonarQubeToken = "sonarqube-token"
@@ -234,6 +238,8 @@ public enum SecretPattern: String, Sendable, CaseIterable, Codable {
         case .alibabaAccessKeyID: "Alibaba Cloud AccessKey ID"
         case .sentryToken: "Sentry auth token"
         case .renderAPIKey: "Render API key"
+        case .groqKey: "Groq API key"
+        case .replicateToken: "Replicate API token"
         case .sonarQubeToken: "SonarQube token"
         case .firebaseServerKey: "Firebase Cloud Messaging server key"
         case .jsonWebToken: "JSON Web Token"
