@@ -321,6 +321,12 @@ extension SecretRule {
         // Any environment variable's `…_KEY` with a long random value (`INGEST_KEY`, `UPSTREAM_API_KEY`).
         .assignment(
             .secretAssignment, keys: ["key"], triggers: ["key"], value: .randomUnderEnvironmentKey(minimumLength: 32)),
+        // A secret's value in a field of its own, beside its name's: Proxmox's `token_name:` and
+        // `token_value:`, a form's `secretValue`; the value must look random.
+        .assignment(
+            .secretAssignment, keys: ["token_value", "secret_value", "tokenvalue", "secretvalue"],
+            triggers: ["token_value", "secret_value", "tokenValue", "secretValue"], ignoringCase: false,
+            value: .random(minimumLength: SecretValue.minimumRandomLength)),
         // A secret named with its encoding after it: `WEBHOOK_SECRET_B64`, `SIGNING_KEY_HEX`,
         // `api_token_base64`; the value must look random.
         .assignment(
@@ -342,8 +348,11 @@ extension SecretRule {
         SecretRule(.namedSecret, SecretRule.environmentLookups, .environmentDefault, rank: .context),
         // A session cookie made in code: `System.Net.Cookie("sessionid", "…")` (Copy as PowerShell).
         SecretRule(.sessionCookie, ["System.Net.Cookie("], .cookieCall, rank: .context),
-        // A chat line: "user is admin, password is …".
-        SecretRule(.passwordAssignment, ["password is ", "Password is ", "pw is "], .proseKeyword, rank: .generic),
+        // A chat line: "user is admin, password is …", "pw: `…`"; a Cisco IOS configuration's
+        // clear-text (type 0) password, `username ops privilege 15 password 0 …`.
+        SecretRule(
+            .passwordAssignment, ["password is ", "Password is ", "pw is ", "pw: ", "password 0 ", "secret 0 "],
+            .proseKeyword, rank: .generic),
         // And "login is zoe / …", "account is admin / …".
         SecretRule(.passwordAssignment, ["login is ", "Login is ", "account is "], .proseLogin, rank: .generic),
 

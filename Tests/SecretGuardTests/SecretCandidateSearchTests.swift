@@ -353,7 +353,7 @@ struct SecretCandidateSearchTests {
         }
         var text: [UInt8] = []
         prose(1_536 << 10, into: &text)
-        while text.count < (1_536 + 64) << 10 { text += Self.denseText.prefix(4096) }
+        while text.count < (1_536 + 128) << 10 { text += Self.denseText.prefix(4096) }
         prose(1_536 << 10, into: &text)
         let before = CandidateSearch.avx2BlocksOnThisThread
         let found = Self.found(text, from: 0, to: text.count, kernel: .avx2)

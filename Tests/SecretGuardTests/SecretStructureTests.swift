@@ -438,6 +438,24 @@ struct SecretStructureTests {
                 + "authtoken: 4nq9771bPxe8ctg7LKr_2ClH7Y15Zqe4bWLWF9p\napi_key: 24yRd5U3DestCQapJrrVHLOqiAC_7RviwRqpd3wc9dKLujQZN\n"
                 + "Token:       cf0e05d9-4eca-4948-a012-b91fe9704bab\n"),
         Shape(
+            name: "Proxmox's token_value (a secret's name, then _value), not a variable",
+            secret:
+                "  user: prometheus@pve\n  token_name: \"grafana\"\n  token_value: \"9011df7f-b298-408e-8fc6-de32ed688831\"\n",
+            kind: .secretAssignment,
+            twin: "  user: prometheus@pve\n  token_name: \"grafana\"\n  token_value: \"${PVE_TOKEN_VALUE}\"\n"),
+        Shape(
+            name: "a chat's pw: `…`, not a pointer to the vault",
+            secret: "carla.novak  16:17\nuser is `admin`, pw: `anchor-maple.67`\n",
+            kind: .passwordAssignment,
+            twin: "carla.novak  16:17\nuser is `admin`, pw: in the team vault\n"),
+        Shape(
+            name: "a Cisco IOS clear-text (type 0) password, not a type 9 hash",
+            secret: "username netadmin privilege 15 password 0 S3qu014@z3phyr45\n",
+            kind: .passwordAssignment,
+            twin:
+                "username netadmin privilege 15 secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQYwucySCt7qFm4v7pqCxkKM\n"
+                + "no service password-encryption\n"),
+        Shape(
             name: "GitHub's documentation token and a form-encoded answer",
             secret: "access_token=gho_16C7e42F292c6912E7710c838347Ae178B4b&scope=repo%2Cgist&token_type=bearer\n",
             kind: .secretAssignment,
