@@ -520,10 +520,7 @@ extension SecretRule {
         guard pairs.contains(where: { SecretValue.isRandom($0.value) && SecretName.isSessionCookie($0.name) }) else {
             return nil
         }
-        if text[start] == SecretText.ascii(" ") {
-            // curl's ` -b '…'`: from the option on.
-            return (start + 1, lineEnd, SecretText.string(text, start + 1, index) + "…")
-        }
+        if isCurlCookieOption(text, start) { return (start, lineEnd, SecretText.string(text, start, index) + "…") }
         return (start, lineEnd, SecretText.string(text, start, start + 6) + ": …")
     }
 
@@ -532,7 +529,7 @@ extension SecretRule {
     /// (Chrome's and Firefox's "Copy as cURL" give the cookies that way), whose trigger ends
     /// with the quote.
     static func cookieValueStart(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Int? {
-        if text[start] == SecretText.ascii(" ") || text[start] == SecretText.ascii("-") { return end }
+        if isCurlCookieOption(text, start) { return start == 0 || SecretText.isSpace(text[start - 1]) ? end : nil }
         var index = start + 6
         if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
         while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
@@ -542,6 +539,12 @@ extension SecretRule {
         index += 1
         while index < text.count && (SecretText.isBlank(text[index]) || SecretText.isQuote(text[index])) { index += 1 }
         return index
+    }
+
+    /// Whether the cookie row's trigger at `start` is curl's option (`-b '`, `--cookie "`), not a
+    /// header's name.
+    static func isCurlCookieOption(_ text: Span<UInt8>, _ start: Int) -> Bool {
+        text[start] == SecretText.ascii("-")
     }
 
     /// The `name=value` pairs of a cookie header's value.

@@ -73,7 +73,7 @@ extension SecretRule {
                 SecretText.find(text, "pass:", from: start, to: end).map { $0 + 5 }
                 ?? quotedOrWordStart(text, before: end, from: start)
         case .cookie:
-            if text[start] == SecretText.ascii(" ") || text[start] == SecretText.ascii("-") {
+            if isCurlCookieOption(text, start) {
                 // curl's `-b '…'`: after the quote that ends the trigger.
                 var index = start
                 while index < end && !SecretText.isQuote(text[index]) { index += 1 }
