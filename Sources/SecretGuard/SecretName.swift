@@ -28,6 +28,9 @@ enum SecretName {
         "password", "passwd", "pwd", "passphrase", "pass", "secret", "secrets", "token", "tokens", "credential",
         "credentials", "creds", "apikey", "authkey", "authtoken", "privatekey", "clientsecret", "bindpw", "authtok",
         "passcode", "pat", "psk",
+        // An HMAC's key (`ReportingHMAC`), a header's shared secret (`X-Upstream-Auth`): judged by
+        // the value's shape, as every word here (`auth_method: oauth2` is no secret).
+        "hmac", "auth",
     ]
 
     /// Words that make `key` after them a secret (`api key`, `routing key`).

@@ -310,12 +310,14 @@ extension SecretRule {
         // SQL: `CREATE ROLE … PASSWORD '…'`, `IDENTIFIED BY '…'`.
         SecretRule(
             // (In SQL's upper case, as pg_dump and mysqldump write it.)
-            .passwordAssignment, ["PASSWORD '", "IDENTIFIED BY '"],
+            // (And SQL Server's `CREATE LOGIN … WITH PASSWORD = N'…'`.)
+            .passwordAssignment, ["PASSWORD '", "IDENTIFIED BY '", "PASSWORD = N'", "PASSWORD = '"],
             .sqlPassword, rank: .context),
         // A credential's constructor: `NetworkCredential("u", "pw")`, `HTTPBasicAuth("u", "pw")`.
         SecretRule(.passwordAssignment, SecretRule.credentialCalls.map(\.call), .credentialCall, rank: .context),
-        // OpenWrt's UCI: `option key '…'` (Wi-Fi), `option password '…'`.
-        SecretRule(.passwordAssignment, ["option key ", "option password "], .uciOption, rank: .context),
+        // OpenWrt's UCI: `option key '…'` (Wi-Fi), `option password '…'`; `uci show`'s
+        // `wireless.default_radio0.key='…'`.
+        SecretRule(.passwordAssignment, ["option key ", "option password ", ".key="], .uciOption, rank: .context),
         // A request header set by a web server or proxy: `proxy_set_header X-Api-Key "…";`.
         SecretRule(.namedSecret, SecretRule.headerDirectives, .headerDirective, rank: .context),
         // Any environment variable's `…_KEY` with a long random value (`INGEST_KEY`, `UPSTREAM_API_KEY`).
@@ -348,11 +350,20 @@ extension SecretRule {
         SecretRule(.namedSecret, SecretRule.environmentLookups, .environmentDefault, rank: .context),
         // A session cookie made in code: `System.Net.Cookie("sessionid", "…")` (Copy as PowerShell).
         SecretRule(.sessionCookie, ["System.Net.Cookie("], .cookieCall, rank: .context),
-        // A chat line: "user is admin, password is …", "pw: `…`"; a Cisco IOS configuration's
-        // clear-text (type 0) password, `username ops privilege 15 password 0 …`.
+        // A chat line: "user is admin, password is …", "pw: `…`", "log in as qa with password …";
+        // a Cisco IOS configuration's clear-text (type 0) password, `username ops privilege 15
+        // password 0 …`; EdgeOS's and VyOS's `authentication plaintext-password …`.
         SecretRule(
-            .passwordAssignment, ["password is ", "Password is ", "pw is ", "pw: ", "password 0 ", "secret 0 "],
+            .passwordAssignment,
+            [
+                "password is ", "Password is ", "pw is ", "pw: ", "password 0 ", "secret 0 ", "with password ",
+                "with the password ", "plaintext-password ",
+            ],
             .proseKeyword, rank: .generic),
+        // A password manager's or a browser's CSV export: the column its header names.
+        SecretRule(.passwordAssignment, SecretRule.csvPasswordTriggers, .csvPassword, rank: .context),
+        // Go's MySQL data source name: `user:password@tcp(host:3306)/db`.
+        SecretRule(.connectionString, ["@tcp("], .goDataSource, rank: .context),
         // And "login is zoe / …", "account is admin / …".
         SecretRule(.passwordAssignment, ["login is ", "Login is ", "account is "], .proseLogin, rank: .generic),
 

@@ -136,6 +136,8 @@ extension SecretRule {
         case .namedPair: found = Self.namedPair(text, start, end)
         case .commandLine: found = Self.commandLine(text, start, end)
         case .cookie: found = Self.cookie(text, start, end)
+        case .csvPassword: found = Self.csvPassword(text, start, end)
+        case .goDataSource: found = Self.goDataSource(text, start, end)
         case .terraformRandomPassword: found = Self.terraformRandomPassword(text, start, end)
         case .decoded(let decoding):
             // Alone, with no earlier region: the scanner calls `decodedMatch` with its progress.
@@ -453,7 +455,7 @@ extension SecretRule {
 
     /// A quick test before the full check of a key-and-value row: the trigger word at
     /// `start..<end` ends a key and a separator follows (`=`, `:`, `>` of `<key>`, or a blank
-    /// after a `--flag`).
+    /// after a `--flag` or a C macro's name).
     static func mayAssign(_ text: Span<UInt8>, keyStart start: Int, keyEnd end: Int) -> Bool {
         var index = end
         guard index < text.count, !SecretText.isKey(text[index]) else { return false }
@@ -482,7 +484,11 @@ extension SecretRule {
         while keyStart > 0 && end - keyStart < maximumKeyLength && SecretText.isKey(text[keyStart - 1]) {
             keyStart -= 1
         }
+        // A `--flag`, a C macro's name (`#define WIFI_PASSWORD "…"`), or a two-column table's
+        // name (`vault kv get`'s `Key  Value` rows: starting its line, two blanks or more).
         return SecretText.has(text, at: keyStart, "--")
+            || keyStart >= 8 && SecretText.has(text, at: keyStart - 8, "#define ")
+            || index - blanksStart >= 2 && (keyStart == 0 || text[keyStart - 1] == 0x0a)
     }
 
     /// How long the longest of `keys` (lower case, no separators) that ends the key at
@@ -693,9 +699,15 @@ extension SecretRule {
         if index < text.count && text[index] == SecretText.ascii("]") { index += 1 }
         if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
         let isXML = key.start > 0 && text[key.start - 1] == SecretText.ascii("<")
-        let isFlag = SecretText.has(text, at: key.start, "--")
+        // (A `--flag` and a C macro's name take their value after a blank; a macro's, a string
+        // literal: `#define PASSWORD_LENGTH 12` is a number, `#define TOKEN_TYPE BEARER2` a name.)
+        let isMacro = key.start >= 8 && SecretText.has(text, at: key.start - 8, "#define ")
+        let isFlag = SecretText.has(text, at: key.start, "--") || isMacro
         let separatorStart = index
         skipBlanks()
+        // A two-column table's row (`signing_key      hh…`): its one word ends the line.
+        let isColumn =
+            index - separatorStart >= 2 && separatorStart == key.end && (key.start == 0 || text[key.start - 1] == 0x0a)
         if isXML {
             guard index < text.count, text[index] == SecretText.ascii(">") else { return nil }
             let valueStart = index + 1
@@ -730,7 +742,7 @@ extension SecretRule {
         } else if index < text.count && text[index] == SecretText.ascii("|") && isTableCell(text, keyStart: key.start) {
             // A pipe table's row: `| DB_PASSWORD | s3cr3t |`.
             index += 1
-        } else if !(isFlag && index > separatorStart) {
+        } else if !(isFlag && index > separatorStart || isColumn) {
             return nil
         }
         skipBlanks()
@@ -755,6 +767,7 @@ extension SecretRule {
         // A string literal's prefix: Python's and Rust's `b"…"`, `r'…'`, C#'s `@"…"`.
         if index + 1 < text.count && isStringPrefix(text[index]) && SecretText.isQuote(text[index + 1]) { index += 1 }
         let isQuoted = SecretText.isQuote(text[index])
+        if isMacro && !isQuoted { return nil }
         let valueStart = isQuoted ? index + 1 : index
         var valueEnd = valueStart
         // A quote opened before the key and not closed after it (`"DB_PASSWORD=…"` in a JSON
@@ -784,6 +797,9 @@ extension SecretRule {
             {
                 valueEnd += 1
             }
+        }
+        if isColumn && text[separator] != SecretText.ascii("=") && text[separator] != SecretText.ascii(":") {
+            guard valueEnd == text.count || text[valueEnd] == 0x0a || text[valueEnd] == 0x0d else { return nil }
         }
         // A value closed by the quote opened before its key was a quoted literal.
         let isClosed = openQuote != nil && valueEnd < text.count && text[valueEnd] == openQuote

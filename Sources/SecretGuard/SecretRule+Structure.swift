@@ -41,7 +41,10 @@ extension SecretRule {
         let verdict = SecretName.verdict(name.bytes)
         let holds: Bool
         switch verdict {
-        case .none: return nil
+        case .none:
+            // A Postman variable its author marked secret (`"type": "secret"`), whatever its name.
+            guard isMarkedSecret(text, after: value.end) else { return nil }
+            holds = SecretValue.isCredential(literal)
         case .secret: holds = SecretValue.isCredential(literal)
         case .authorization: holds = SecretValue.isAuthorization(literal)
         case .cookie:
@@ -51,6 +54,24 @@ extension SecretRule {
         }
         guard holds else { return nil }
         return (name.start, value.end, String(decoding: name.bytes, as: UTF8.self) + " = …")
+    }
+
+    /// Whether the object of a value that ends at `index` says its type is `secret` before it
+    /// closes (Postman's environments and collections' variables), within 120 bytes.
+    static func isMarkedSecret(_ text: Span<UInt8>, after index: Int) -> Bool {
+        let highest = min(text.count, index + 120)
+        var position = index
+        while position < highest && text[position] != SecretText.ascii("}") {
+            if SecretText.has(text, at: position, "\"type\"") {
+                var next = position + 6
+                while next < highest && (SecretText.isBlank(text[next]) || text[next] == SecretText.ascii(":")) {
+                    next += 1
+                }
+                return SecretText.has(text, at: next, "\"secret\"")
+            }
+            position += 1
+        }
+        return false
     }
 
     /// The value after a value field's name ending at `index`: a quoted string (JSON escapes
@@ -218,6 +239,9 @@ extension SecretRule {
     /// The clients whose password options the command-line row knows, by trigger.
     enum Client {
         case curl, mysql, sshpass, redis, htpasswd, registryLogin, openssl, secureString, nmcli, lftp, redisAuth
+        // rabbitmqadmin (`-p`), keytool's store and key passwords, `openssl passwd PW`, Windows'
+        // `net user NAME PW`, Oracle's `sqlplus user/pw@db`, and `echo 'user:pw' | chpasswd`.
+        case rabbitmqadmin, keytool, opensslPasswd, netUser, sqlplus, chpasswd
     }
 
     /// A client's trigger literals: its name and a blank (`curl `), or `pass:` for OpenSSL.
@@ -235,7 +259,27 @@ extension SecretRule {
         // `nmcli dev wifi connect SSID password pw` (and `wifi-sec.psk pw`).
         ("ConvertTo-SecureString ", .secureString),
         ("wifi connect ", .nmcli), ("lftp -u ", .lftp), ("> AUTH ", .redisAuth),
+        // (Each literal may move the prefilter's plan: sqlcmd's, mosquitto_pub's, ldapsearch's,
+        // smbclient's, xfreerdp's, plink's and mongosh's cost the candidate search 2-8 % more
+        // over the bench's texts, in every combination tried, PERF(guard-text), session 22.)
+        ("rabbitmqadmin ", .rabbitmqadmin), ("keytool ", .keytool), ("openssl passwd ", .opensslPasswd),
+        ("net user ", .netUser), ("sqlplus ", .sqlplus), ("chpasswd", .chpasswd),
     ]
+
+    /// Where one of `names` is a word of its own earlier on the line of `start` (or the lines it
+    /// continues with `\`), within 512 bytes: the start of the nearest.
+    static func clientBefore(_ text: Span<UInt8>, _ start: Int, names: [String]) -> Int? {
+        let lineFrom = max(0, start - 512)
+        var position = start
+        while position > lineFrom {
+            position -= 1
+            if text[position] == 0x0a && !(position > 0 && text[position - 1] == SecretText.ascii("\\")) { break }
+            for name in names where SecretText.has(text, at: position, name + " ") {
+                if SecretText.startsName(text, at: position, after: SecretText.ascii("/")) { return position }
+            }
+        }
+        return nil
+    }
 
     /// A password on the command line of the client named at `start..<end`.
     static func commandLine(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
@@ -243,22 +287,10 @@ extension SecretRule {
             return nil
         }
         if client == .openssl { return opensslPass(text, end - 5, end) }
+        if client == .chpasswd { return chpasswdLine(text, start) }
         if client == .curl {
             // `curl` earlier on the line (or the lines it continues), then its words from there.
-            let lineFrom = max(0, start - 512)
-            var position = start
-            var found: Int?
-            while position > lineFrom {
-                position -= 1
-                if text[position] == 0x0a && !(position > 0 && text[position - 1] == SecretText.ascii("\\")) { break }
-                if SecretText.has(text, at: position, "curl ")
-                    && SecretText.startsName(text, at: position, after: SecretText.ascii("/"))
-                {
-                    found = position
-                    break
-                }
-            }
-            guard let curl = found else { return nil }
+            guard let curl = clientBefore(text, start, names: ["curl"]) else { return nil }
             return commandLine(text, curl, curl + 5, client: .curl)
         }
         return commandLine(text, start, end, client: client)
@@ -348,7 +380,15 @@ extension SecretRule {
         case .nmcli:
             // `password` (and the Wi-Fi key's property names) take the next word.
             option(nil, ["password", "wifi-sec.psk", "802-11-wireless-security.psk"], attached: false)
-        case .openssl:
+        case .rabbitmqadmin:
+            option("-p", ["--password"], attached: false)
+        case .keytool:
+            option(
+                nil, ["-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass"],
+                attached: false)
+        case .opensslPasswd, .netUser, .sqlplus:
+            password = positionalPassword(text, arguments, client: client)
+        case .openssl, .chpasswd:
             return nil
         }
         guard let password else { return nil }
@@ -365,6 +405,80 @@ extension SecretRule {
                 || isQuoted && SecretValue.isPassphrase(value)
         else { return nil }
         return (start, password.end, SecretText.string(text, start, end - 1) + " … (password)")
+    }
+
+    /// The password among a command's positional words: `openssl passwd [-6] [-salt S] PW` (the
+    /// last; `-stdin` and `-in FILE` read it instead), `net user NAME PW [/add]` (the second, not
+    /// `*`, which asks), `sqlplus [-s] user/PW[@db]` (after the first's `/`; `/ as sysdba` has
+    /// none).
+    static func positionalPassword(_ text: Span<UInt8>, _ arguments: [(start: Int, end: Int)], client: Client) -> (
+        start: Int, end: Int
+    )? {
+        var positionals: [(start: Int, end: Int)] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            let string = SecretText.string(text, word.start, word.end)
+            if client == .opensslPasswd && string.hasPrefix("-") {
+                if ["-stdin", "-in"].contains(string) { return nil }
+                // The options that take a value.
+                if ["-salt", "-rand", "-writerand", "-propquery", "-provider", "-provider-path"].contains(string) {
+                    index += 1
+                }
+            } else if client == .netUser && (string.hasPrefix("/") || string.hasPrefix("-")) {
+                // `/add`, `/domain`, `/active:no`.
+            } else if client == .sqlplus && string.hasPrefix("-") {
+                // `-s`, `-L`.
+            } else {
+                positionals.append(word)
+            }
+            index += 1
+        }
+        switch client {
+        case .opensslPasswd:
+            return positionals.last
+        case .netUser:
+            guard positionals.count >= 2, SecretText.string(text, positionals[1].start, positionals[1].end) != "*"
+            else { return nil }
+            return positionals[1]
+        default:
+            guard let first = positionals.first else { return nil }
+            let value = SecretText.bytes(text, first.start, first.end)
+            guard let slash = value.firstIndex(of: SecretText.ascii("/")), slash > 0 else { return nil }
+            let at = value[slash...].firstIndex(of: SecretText.ascii("@")) ?? value.count
+            guard at > slash + 1 else { return nil }
+            return (first.start + slash + 1, first.start + at)
+        }
+    }
+
+    /// `echo 'user:pw' | [sudo] chpasswd`: the password after the colon of the word `echo` (or
+    /// `printf`) gives earlier on the line.
+    static func chpasswdLine(_ text: Span<UInt8>, _ start: Int) -> Found? {
+        guard SecretText.startsName(text, at: start, after: SecretText.ascii("/")),
+            let lineStart = SecretText.lineStart(text, of: start, within: 256)
+        else { return nil }
+        var position = lineStart
+        var echo: Int?
+        while position + 5 < start {
+            if SecretText.has(text, at: position, "echo ") || SecretText.has(text, at: position, "printf ") {
+                if SecretText.startsName(text, at: position) { echo = position }
+            }
+            position += 1
+        }
+        guard let echo else { return nil }
+        let arguments = shellWords(text, from: echo + (text[echo] == SecretText.ascii("e") ? 5 : 7))
+        guard let word = arguments.first(where: { text[$0.start] != SecretText.ascii("-") }) else { return nil }
+        let value = SecretText.bytes(text, word.start, word.end)
+        guard let colon = value.firstIndex(of: SecretText.ascii(":")), colon > 0 else { return nil }
+        var passwordEnd = value.count
+        // (`printf 'user:pw\n'`.)
+        if value.count >= 2 && value[value.count - 2] == SecretText.ascii("\\") && value.last == SecretText.ascii("n") {
+            passwordEnd -= 2
+        }
+        let password = Array(value[(colon + 1)..<passwordEnd])
+        let isSingleQuoted = word.start > 0 && text[word.start - 1] == 0x27
+        guard SecretValue.isCommandPassword(password, isSingleQuoted: isSingleQuoted) else { return nil }
+        return (echo, word.start + passwordEnd, "echo 'user:…' | chpasswd (password)")
     }
 
     /// `ConvertTo-SecureString [-String] 'pw' -AsPlainText`: the string, when `-AsPlainText`
@@ -585,6 +699,8 @@ extension SecretRule {
         // mysqli, Java's JDBC. (Not MATLAB's `database(`: its literal put the prefilter's wide
         // plan over prose, PERF(guard-text).)
         ("DBI->connect(", 3), ("new PDO(", 3), ("mysqli_connect(", 3), ("getConnection(", 3),
+        // Python's smtplib, imaplib, poplib and ftplib: `server.login("user@…", "pw")`.
+        (".login(", 2),
     ]
 
     /// `NetworkCredential("user", "pw", …)`, `HTTPBasicAuth(user, "pw")`,
@@ -750,7 +866,16 @@ extension SecretRule {
     /// OpenWrt's UCI: `option key '…'` (a Wi-Fi network's passphrase) and `option password '…'`,
     /// quoted or not: a plausible password, or a passphrase of words in quotes.
     static func uciOption(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
-        guard start == 0 || SecretText.isSpace(text[start - 1]) else { return nil }
+        if text[start] == SecretText.ascii(".") {
+            // `uci show`'s form, `wireless.<section>.key='…'`: the line starts with the section's
+            // path. (`key` of any other config is a lookup's, a certificate's file, a name.)
+            guard let lineStart = SecretText.lineStart(text, of: start, within: 80),
+                SecretText.has(text, at: lineStart, "wireless."),
+                (lineStart + 9..<start).allSatisfy({ SecretText.isWord(text[$0]) })
+            else { return nil }
+        } else {
+            guard start == 0 || SecretText.isSpace(text[start - 1]) else { return nil }
+        }
         let quote: UInt8? = end < text.count && SecretText.isQuote(text[end]) ? text[end] : nil
         let valueStart = quote == nil ? end : end + 1
         var index = valueStart

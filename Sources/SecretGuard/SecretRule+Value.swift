@@ -19,7 +19,7 @@ extension SecretRule {
         let end = found.end
         let value: Int?
         switch check {
-        case .token, .jsonWebToken, .privateKeyBlock, .pgpBlock, .puttyKeyFile, .decoded:
+        case .token, .jsonWebToken, .privateKeyBlock, .pgpBlock, .puttyKeyFile, .decoded, .csvPassword, .goDataSource:
             value = nil
         case .namedPair, .terraformRandomPassword:
             // A quoted value field: inside its quotes; a bare YAML scalar: the whole match.

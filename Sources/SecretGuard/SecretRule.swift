@@ -180,6 +180,10 @@ extension SecretRule {
         case commandLine
         /// A session cookie in a `Cookie:` or `Set-Cookie:` header.
         case cookie
+        /// A CSV export's password column, named in its header line (`SecretRule.csvPassword`).
+        case csvPassword
+        /// Go's MySQL data source name, `user:password@tcp(…)` (`SecretRule.goDataSource`).
+        case goDataSource
         /// The `result` of a Terraform `random_password` in a state file
         /// (`SecretRule.terraformRandomPassword`).
         case terraformRandomPassword

@@ -222,6 +222,14 @@ enum SecretValue {
         {
             return false
         }
+        // A capital first, small letters and a digit, no dot (`Wizard50_`, `Summer_Rain77`): what
+        // people choose for a password; a name in code is lower case or all capitals where it
+        // has `_` (`db_pass2`, `DB_PASS2`), a path where it has `.`.
+        if SecretText.isUpper(first) && !value.contains(0x2e) && value.contains(where: SecretText.isLower)
+            && value.contains(where: SecretText.isDigit)
+        {
+            return false
+        }
         // A vendor's prefix and a random run (`squ_<40 hex>`, `dop_v1_<64 hex>`, lower case
         // only): a token, not a name; a name's parts are words (`api_key_v2`).
         if value.split(whereSeparator: { $0 == 0x5f || $0 == 0x2e }).contains(where: {

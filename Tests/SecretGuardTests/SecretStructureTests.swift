@@ -578,6 +578,105 @@ struct SecretStructureTests {
             kind: .dopplerToken,
             twin: "Service token: dp.st.dev.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi\n"
                 + "Personal token: dp.pt.bAqhcVzrhy5cRHkOlNTc0Ve6w5NUDCpcutm8vGE9myi\n"),
+        // Session 22: the password options of more clients, and passwords people chose.
+        Shape(
+            name: "rabbitmqadmin -p",
+            secret: "rabbitmqadmin -H mq.lan -u admin -p 'Sunflower#2024' list queues\n",
+            kind: .commandLinePassword,
+            twin: "rabbitmqadmin -H mq.lan -u admin -p \"$RABBIT_PASS\" list queues\n"),
+        Shape(
+            name: "keytool -storepass",
+            secret:
+                "keytool -importcert -alias ca -file ca.pem -keystore trust.jks -storepass Summer_Rain77 -noprompt\n",
+            kind: .commandLinePassword,
+            twin: "keytool -importcert -alias ca -file ca.pem -keystore trust.jks -storepass:env STOREPASS -noprompt\n"),
+        Shape(
+            name: "openssl passwd's argument",
+            secret: "useradd -m -p \"$(openssl passwd -6 -salt x9 'Winter2023!')\" deploy\n",
+            kind: .commandLinePassword,
+            twin: "useradd -m -p \"$(openssl passwd -6 -stdin < pw.txt)\" deploy\n"),
+        Shape(
+            name: "net user NAME PASSWORD",
+            secret: "C:\\> net user svc_backup Winter2023! /add /domain\n",
+            kind: .commandLinePassword,
+            twin: "C:\\> net user svc_backup * /add /domain\nC:\\> net user svc_backup /active:no\n"),
+        Shape(
+            name: "sqlplus user/password@db",
+            secret: "$ sqlplus -s scott/Tiger_2931x@ORCLPDB1 @report.sql\n",
+            kind: .commandLinePassword,
+            twin: "$ sqlplus / as sysdba\n$ sqlplus -s scott@ORCLPDB1 @report.sql\n"),
+        Shape(
+            name: "echo 'user:password' | chpasswd",
+            secret: "echo 'pi:Winter2023!' | sudo chpasswd\n",
+            kind: .commandLinePassword,
+            twin: "echo \"pi:$NEW_PASSWORD\" | sudo chpasswd\n"),
+        Shape(
+            name: "a password manager's CSV export",
+            secret: "name,url,username,password,note\nnas.local,http://nas.local/,admin,Gr33nTea-41,\n",
+            kind: .passwordAssignment,
+            twin:
+                "id,username,password,created\n1,admin,$2b$12$KIXQJ1n4y9z8WbYq3C0uOe5kq7QyqZ0xX8m1d2f3g4h5j6k7l8m9n,2024-01-02\n"
+        ),
+        Shape(
+            name: "Go's MySQL data source name",
+            secret: "db, err := sql.Open(\"mysql\", \"root:Gr33nTea$5@tcp(127.0.0.1:3306)/app?parseTime=true\")\n",
+            kind: .connectionString,
+            twin:
+                "db, err := sql.Open(\"mysql\", os.Getenv(\"DB_USER\")+\":\"+os.Getenv(\"DB_PASS\")+\"@tcp(db:3306)/app\")\n"
+                + "DSN=root:${DB_PASSWORD}@tcp(db:3306)/app\n"),
+        Shape(
+            name: "`with password` in a ticket",
+            secret: "1. log in as qa_user with password Winter2023!\n2. open settings\n",
+            kind: .passwordAssignment,
+            twin: "1. log in as qa_user with password reset enabled\n2. open settings\n"),
+        Shape(
+            name: "SQL Server's WITH PASSWORD = N'…'",
+            secret: "CREATE LOGIN [metabase] WITH PASSWORD = N'orange$chicken1972', CHECK_POLICY = OFF\n",
+            kind: .passwordAssignment,
+            twin: "CREATE LOGIN [metabase] WITH PASSWORD = N'$(MetabasePassword)', CHECK_POLICY = OFF\n"),
+        Shape(
+            name: "smtplib's login",
+            secret: "    server.login(\"chen@blueyonder.io\", \"kifocw0uywddqrvy\")\n",
+            kind: .passwordAssignment,
+            twin: "    server.login(\"chen@blueyonder.io\", os.environ[\"SMTP_PASSWORD\"])\n"),
+        Shape(
+            name: "a C macro's string",
+            secret: "#define WIFI_SSID \"IoT\"\n#define WIFI_PASS \"Piano_dragon77\"\n",
+            kind: .passwordAssignment,
+            twin: "#define WIFI_SSID \"IoT\"\n#define WIFI_PASS_MAX 63\n#define PASSWORD_HASH SHA256_2\n"),
+        Shape(
+            name: "vault kv get's two columns",
+            secret: "====== Data ======\nKey              Value\n---              -----\n"
+                + "client_id        pow1vkunrvaaj8px4j55\nwebhook_secret   3UdvX2G0PacqBtWVir9ERPKz9AKBOAI+C4KRK2U/AkPy\n",
+            kind: .secretAssignment,
+            twin: "Key              Value\n---              -----\ntoken_policies   [default ops]\n"
+                + "token            n/a (see the web UI)\n"),
+        Shape(
+            name: "uci show's Wi-Fi key",
+            secret: "wireless.default_radio1.ssid='Lab5G'\nwireless.default_radio1.key='Koala_winter70'\n",
+            kind: .passwordAssignment,
+            twin: "wireless.default_radio1.ssid='Lab5G'\nwireless.default_radio1.encryption='none'\n"
+                + "cache.key='user_profile_v2'\n"),
+        Shape(
+            name: "a Postman variable marked secret",
+            secret:
+                "{\"key\": \"svc_ticket\", \"value\": \"97pp3HnlD6otQYGreCzkavy9LEmKP2ifgxl8zzX2\", \"type\": \"secret\"}\n",
+            kind: .namedSecret,
+            twin:
+                "{\"key\": \"svc_ticket\", \"value\": \"97pp3HnlD6otQYGreCzkavy9LEmKP2ifgxl8zzX2\", \"type\": \"default\"}\n"
+        ),
+        Shape(
+            name: "a proxy's shared-secret header",
+            secret: "        proxy_set_header X-Upstream-Auth \"jEdvaQ5IU5aRZ4sbP1EMfF7chxkWUP9gmRdxBhA3\";\n",
+            kind: .namedSecret,
+            twin:
+                "        proxy_set_header X-Upstream-Auth $upstream_auth;\n        proxy_set_header X-Auth-User \"bob\";\n"
+        ),
+        Shape(
+            name: "a password people choose, shaped as a name",
+            secret: "spring.datasource.username=pylon\nspring.datasource.password=Wizard50_\n",
+            kind: .passwordAssignment,
+            twin: "spring.datasource.username=pylon\nspring.datasource.password=db_password_2\n"),
     ]
 
     static let storageKey = "J+KIb4qKbcE52gK3GGmUWRnUFq9Bw7ngu4uqBvLt2MP+ci2xTbB7OaD7FxalJ+jN4E++GTqaIpEOdOsy2k1ztg=="
