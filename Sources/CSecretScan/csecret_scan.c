@@ -670,7 +670,8 @@ static int is_argument_pair(const uint8_t *text, size_t count, size_t start, siz
 /// follows that is none of a key name's, then (past a quote, a `]` and a quote, and blanks) a
 /// separator: `=`, `:`, `>` of `<key>`, R's `<-`, `|` of a table, `,` of PHP's `define('KEY', …)`, or a
 /// value after a blank when the key is a `--flag` or a C macro's name (`#define KEY "…"`), or after
-/// two blanks or more when it starts its line (a two-column table's row). PERF(guard-text): `key`, `token` and `auth`
+/// two blanks or more (a two-column table's row) or a quoted one (a game server's cvar) when it
+/// starts its line. PERF(guard-text): `key`, `token` and `auth`
 /// in source code are as often the start of a longer name (`keys`, `tokenize`, `author`) or a
 /// word of an expression (`key)`, `for key in`) as a key of their own: only the first byte was
 /// tested here, and three in four of the rest went to the Swift side to be turned away by this
@@ -694,7 +695,7 @@ __attribute__((noinline)) static int separator_follows(const uint8_t *text, size
     while (key_start > 0 && end - key_start < MAXIMUM_KEY_LENGTH && is_key(text[key_start - 1])) key_start--;
     if (count - key_start >= 2 && text[key_start] == '-' && text[key_start + 1] == '-') return 1;
     if (key_start >= 8 && memcmp(text + key_start - 8, "#define ", 8) == 0) return 1;
-    return index - blanks_start >= 2 && (key_start == 0 || text[key_start - 1] == '\n');
+    return (index - blanks_start >= 2 || is_quote(byte)) && (key_start == 0 || text[key_start - 1] == '\n');
 }
 
 /// `separator_follows` after its first test, here in line: most literals that fit are the start

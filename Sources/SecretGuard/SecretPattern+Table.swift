@@ -350,16 +350,24 @@ extension SecretRule {
         SecretRule(.namedSecret, SecretRule.environmentLookups, .environmentDefault, rank: .context),
         // A session cookie made in code: `System.Net.Cookie("sessionid", "…")` (Copy as PowerShell).
         SecretRule(.sessionCookie, ["System.Net.Cookie("], .cookieCall, rank: .context),
-        // A chat line: "user is admin, password is …", "pw: `…`", "log in as qa with password …";
+        // A chat line: "user is admin, password is …", "pw: `…`", "log in as qa with password …",
+        // "pw for the router is …", a mail's "the password below" and the line under it;
         // a Cisco IOS configuration's clear-text (type 0) password, `username ops privilege 15
         // password 0 …`; EdgeOS's and VyOS's `authentication plaintext-password …`.
         SecretRule(
             .passwordAssignment,
             [
                 "password is ", "Password is ", "pw is ", "pw: ", "password 0 ", "secret 0 ", "with password ",
-                "with the password ", "plaintext-password ",
+                "with the password ", "plaintext-password ", "pw for ", "password for ", "password below",
             ],
             .proseKeyword, rank: .generic),
+        // Windows' answer file (`<AdministratorPassword><Value>…</Value>`), FileZilla's site
+        // manager (`<Pass encoding="base64">…</Pass>`).
+        SecretRule(.passwordAssignment, ["<Value>", "<Pass"], .xmlPassword, rank: .context),
+        // A Netscape cookie file (curl's cookie jar, a browser extension's `cookies.txt`), by its
+        // first line. (Not by its `\tTRUE\t` fields: their literals cost the candidate search 5 %
+        // more over the bench's log lines, PERF(guard-text).)
+        SecretRule(.sessionCookie, ["HTTP Cookie File"], .cookieFile, rank: .context),
         // A password manager's or a browser's CSV export: the column its header names.
         SecretRule(.passwordAssignment, SecretRule.csvPasswordTriggers, .csvPassword, rank: .context),
         // Go's MySQL data source name: `user:password@tcp(host:3306)/db`.

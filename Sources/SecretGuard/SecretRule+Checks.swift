@@ -138,6 +138,8 @@ extension SecretRule {
         case .cookie: found = Self.cookie(text, start, end)
         case .csvPassword: found = Self.csvPassword(text, start, end)
         case .goDataSource: found = Self.goDataSource(text, start, end)
+        case .xmlPassword: found = Self.xmlPassword(text, start, end)
+        case .cookieFile: found = Self.cookieFile(text, start, end)
         case .terraformRandomPassword: found = Self.terraformRandomPassword(text, start, end)
         case .decoded(let decoding):
             // Alone, with no earlier region: the scanner calls `decodedMatch` with its progress.
@@ -455,7 +457,7 @@ extension SecretRule {
 
     /// A quick test before the full check of a key-and-value row: the trigger word at
     /// `start..<end` ends a key and a separator follows (`=`, `:`, `>` of `<key>`, or a blank
-    /// after a `--flag` or a C macro's name).
+    /// after a `--flag`, a C macro's name or a name starting its line).
     static func mayAssign(_ text: Span<UInt8>, keyStart start: Int, keyEnd end: Int) -> Bool {
         var index = end
         guard index < text.count, !SecretText.isKey(text[index]) else { return false }
@@ -484,11 +486,12 @@ extension SecretRule {
         while keyStart > 0 && end - keyStart < maximumKeyLength && SecretText.isKey(text[keyStart - 1]) {
             keyStart -= 1
         }
-        // A `--flag`, a C macro's name (`#define WIFI_PASSWORD "…"`), or a two-column table's
-        // name (`vault kv get`'s `Key  Value` rows: starting its line, two blanks or more).
+        // A `--flag`, a C macro's name (`#define WIFI_PASSWORD "…"`), or a name starting its
+        // line: a two-column table's (`vault kv get`'s `Key  Value` rows, two blanks or more)
+        // or a game server's cvar's (`rcon_password "…"`, a quoted value).
         return SecretText.has(text, at: keyStart, "--")
             || keyStart >= 8 && SecretText.has(text, at: keyStart - 8, "#define ")
-            || index - blanksStart >= 2 && (keyStart == 0 || text[keyStart - 1] == 0x0a)
+            || (index - blanksStart >= 2 || SecretText.isQuote(byte)) && (keyStart == 0 || text[keyStart - 1] == 0x0a)
     }
 
     /// How long the longest of `keys` (lower case, no separators) that ends the key at
@@ -574,13 +577,17 @@ extension SecretRule {
         case .random(let minimumLength), .plausible(let minimumLength):
             guard length >= minimumLength else { return nil }
         case .randomUnderEnvironmentKey(let minimumLength):
-            guard length >= minimumLength else { return nil }
+            guard length >= minimumLength || length >= 24 && isBareKey && followsAccount(text, key.start) else {
+                return nil
+            }
         case .base64(let count): guard length == count else { return nil }
         }
         let literal = SecretText.bytes(text, value.start, value.end)
         if needsProsePassword && !SecretValue.isProsePassword(literal) { return nil }
         switch rule {
-        case .random(let minimumLength), .randomUnderEnvironmentKey(let minimumLength):
+        case .random(var minimumLength), .randomUnderEnvironmentKey(var minimumLength):
+            let isAccountKey = isBareKey && !isEnvironment && followsAccount(text, key.start)
+            if isAccountKey { minimumLength = 24 }
             // A key is token characters: `AuthenticationString(os.urandom(32))` is code.
             guard literal.count >= minimumLength, literal.allSatisfy(SecretValue.tokenCharacters.contains),
                 SecretValue.isRandom(literal)
@@ -593,7 +600,7 @@ extension SecretRule {
                 let hasBothCases =
                     literal.contains(where: SecretText.isUpper) && literal.contains(where: SecretText.isLower)
                 // (Letters, digits, `-` and `_`: an object store's `?key=photos/2024/a.jpg` is a path.)
-                guard isQuery || value.isQuoted && hasBothCases,
+                guard isQuery || value.isQuoted && hasBothCases || isAccountKey,
                     literal.allSatisfy({ SecretText.isWord($0) || $0 == 0x2d })
                 else { return nil }
             }
@@ -607,7 +614,9 @@ extension SecretRule {
                 SecretValue.isPlausible(literal, isQuoted: value.isQuoted || isEnvLine, allowsBrackets: value.isQuoted)
                     || SecretValue.isJoinedPassphrase(literal)
                     || value.isQuoted
-                        && (SecretValue.isGroupedAppPassword(literal) || SecretValue.isSchemeCredential(literal))
+                        && (SecretValue.isGroupedAppPassword(literal) || SecretValue.isSchemeCredential(literal)
+                            || endsName(text, key, ["pass", "passwd", "password", "passphrase", "psk", "pwd"])
+                                && SecretValue.isPassphrase(literal))
             else {
                 return nil
             }
@@ -625,6 +634,38 @@ extension SecretRule {
         // (Asked after the value: its words cost more than the value's shape, PERF(guard-text).)
         if isHarmless(text, key.start, key.end) || isInReference(text, key.start) { return nil }
         return (key.start, value.end, SecretText.string(text, key.start, key.end) + "=…")
+    }
+
+    /// Whether the line of `keyStart` follows, within three lines, one that starts with
+    /// `account` and `=` or `:`: an account's name and its key (rclone's Backblaze B2 and Azure
+    /// Blob remotes, `account = …` then `key = …`).
+    static func followsAccount(_ text: Span<UInt8>, _ keyStart: Int) -> Bool {
+        guard let lineStart = SecretText.lineStart(text, of: keyStart, within: 64) else { return false }
+        var line = lineStart
+        for _ in 0..<3 {
+            guard line > 0, let previous = SecretText.lineStart(text, of: line - 1, within: 256) else { return false }
+            var index = previous
+            while index < line && SecretText.isBlank(text[index]) { index += 1 }
+            if SecretText.has(text, at: index, "account") {
+                index += 7
+                while index < line && SecretText.isBlank(text[index]) { index += 1 }
+                if index < line && (text[index] == SecretText.ascii("=") || text[index] == SecretText.ascii(":")) {
+                    return true
+                }
+            }
+            line = previous
+        }
+        return false
+    }
+
+    /// Whether the key at `key` ends with one of `words` (lower case), in any letter case: a
+    /// password's name (`psk`, `DB_PASS`, `wifi_password`; not `onePasswordToken`) takes a
+    /// passphrase of words in quotes (`psk="saffron ferret …"`).
+    static func endsName(_ text: Span<UInt8>, _ key: (start: Int, end: Int), _ words: [String]) -> Bool {
+        words.contains { word in
+            key.end - key.start >= word.utf8.count
+                && SecretText.has(text, at: key.end - word.utf8.count, word, ignoringCase: true)
+        }
     }
 
     /// Whether the key at `keyStart` is glued to a `:` inside a reference to where a secret is
@@ -705,9 +746,11 @@ extension SecretRule {
         let isFlag = SecretText.has(text, at: key.start, "--") || isMacro
         let separatorStart = index
         skipBlanks()
-        // A two-column table's row (`signing_key      hh…`): its one word ends the line.
+        // A two-column table's row (`signing_key      hh…`: its one word ends the line), or a
+        // cvar's (`rcon_password "…"`).
         let isColumn =
-            index - separatorStart >= 2 && separatorStart == key.end && (key.start == 0 || text[key.start - 1] == 0x0a)
+            (index - separatorStart >= 2 || index < text.count && SecretText.isQuote(text[index]))
+            && separatorStart == key.end && index > separatorStart && (key.start == 0 || text[key.start - 1] == 0x0a)
         if isXML {
             guard index < text.count, text[index] == SecretText.ascii(">") else { return nil }
             let valueStart = index + 1
@@ -798,7 +841,8 @@ extension SecretRule {
                 valueEnd += 1
             }
         }
-        if isColumn && text[separator] != SecretText.ascii("=") && text[separator] != SecretText.ascii(":") {
+        if isColumn && !isQuoted && text[separator] != SecretText.ascii("=") && text[separator] != SecretText.ascii(":")
+        {
             guard valueEnd == text.count || text[valueEnd] == 0x0a || text[valueEnd] == 0x0d else { return nil }
         }
         // A value closed by the quote opened before its key was a quoted literal.

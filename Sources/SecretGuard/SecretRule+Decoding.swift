@@ -250,13 +250,41 @@ extension SecretRule {
         return (start, trimmed, SecretText.string(text, start, end) + " …")
     }
 
-    /// `password is <value>` (or `pw is`) in prose, as a chat line gives it ("user is admin,
-    /// password is …"): the next word (inside its quotes or backticks, without a sentence's last `.`, `,`
+    /// `password is <value>` (or `pw is`, or "pw for the router is") in prose, as a chat line
+    /// gives it ("user is admin, password is …"), or the line after "the password below": the next word (inside its quotes or backticks, without a sentence's last `.`, `,`
     /// or `;`). Prose says "the password is required", "is stored", "is \`changeme\`": the
     /// value must be no word of it, eight characters or more with a digit and three character
     /// classes (lower, upper, digit, symbol), and no placeholder.
     static func proseKeyword(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
         var index = end
+        if text[end - 1] == SecretText.ascii("w") {
+            // "…with the password below:", then the password alone on a line of its own (a
+            // service desk's mail), after at most two empty lines.
+            index = SecretText.lineEnd(text, of: end)
+            for _ in 0..<3 {
+                guard index < text.count else { return nil }
+                index += 1
+                while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+                if index < text.count && text[index] != 0x0a && text[index] != 0x0d { break }
+            }
+            let lineEnd = SecretText.lineEnd(text, of: index)
+            var valueEnd = lineEnd
+            while valueEnd > index && SecretText.isBlank(text[valueEnd - 1]) { valueEnd -= 1 }
+            let value = SecretText.bytes(text, index, valueEnd)
+            guard value.count >= 8, !value.contains(where: SecretText.isBlank), SecretValue.isProsePassword(value)
+            else { return nil }
+            return (start, valueEnd, SecretText.string(text, start, end) + " …")
+        }
+        if text[end - 2] == SecretText.ascii("r") && text[end - 3] == SecretText.ascii("o") {
+            // "pw for the router is …": what it is for, a few words, then `is`.
+            let highest = min(text.count, end + 48)
+            var position = end
+            while position < highest && text[position] != 0x0a && !SecretText.has(text, at: position, " is ") {
+                position += 1
+            }
+            guard position < highest, SecretText.has(text, at: position, " is ") else { return nil }
+            index = position + 4
+        }
         var quote: UInt8?
         if index < text.count && (SecretText.isQuote(text[index]) || text[index] == SecretText.ascii("`")) {
             quote = text[index]

@@ -113,3 +113,88 @@ extension SecretRule {
         return (colon + 1, start, "user:…@tcp(…) (password)")
     }
 }
+
+// MARK: - Passwords in XML elements and cookie files
+
+extension SecretRule {
+    /// A password in an XML element of its own: Windows' answer file (`unattend.xml`:
+    /// `<AdministratorPassword><Value>…</Value><PlainText>true</PlainText>`, the `<Value>` under
+    /// an element whose name bears a password) and FileZilla's site manager (`<Pass
+    /// encoding="base64">…</Pass>`, the base64 decoded; an older `<Pass>…</Pass>` as it is).
+    /// Found as the value itself.
+    static func xmlPassword(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        let isFileZilla = SecretText.has(text, at: start, "<Pass")
+        var valueStart = end
+        var isBase64 = false
+        if isFileZilla {
+            if SecretText.has(text, at: end, " encoding=\"base64\">") {
+                valueStart = end + 19
+                isBase64 = true
+            } else {
+                guard SecretText.has(text, at: end, ">") else { return nil }
+                valueStart = end + 1
+            }
+        } else {
+            // The element the `<Value>` is in: the opening tag before it, past blanks and lines.
+            var index = start
+            while index > 0 && start - index < 128 && SecretText.isSpace(text[index - 1]) { index -= 1 }
+            guard index > 0, text[index - 1] == SecretText.ascii(">") else { return nil }
+            let tagEnd = index - 1
+            var tagStart = tagEnd
+            while tagStart > 0 && tagEnd - tagStart < 64 && SecretText.isKey(text[tagStart - 1]) { tagStart -= 1 }
+            guard tagStart > 0, text[tagStart - 1] == SecretText.ascii("<"), tagStart < tagEnd,
+                SecretName.verdict(SecretText.bytes(text, tagStart, tagEnd)) == .secret
+            else { return nil }
+        }
+        guard let close = SecretText.find(text, "</", from: valueStart, to: valueStart + SecretValue.maximumLength),
+            close > valueStart
+        else { return nil }
+        var value = SecretText.bytes(text, valueStart, close)
+        if isBase64 {
+            guard let decoded = SecretText.decodeBase64(text, valueStart, close) else { return nil }
+            value = decoded
+        }
+        guard value.count >= SecretValue.minimumLength, SecretValue.isCommandPassword(value, isSingleQuoted: true)
+        else { return nil }
+        return (valueStart, close, isFileZilla ? "<Pass>…</Pass>" : "<Value>…</Value> (password)")
+    }
+
+    /// A Netscape cookie file (curl's `-c` jar, `cookies.txt` exports), its header line the trigger:
+    /// a line under it (domain, subdomains, path, secure, expiry, name, value, tab-separated; an
+    /// HttpOnly cookie's domain after `#HttpOnly_`) holding a session cookie with a random value.
+    /// Found as the value itself.
+    static func cookieFile(_ text: Span<UInt8>, _ start: Int, _ end: Int) -> Found? {
+        var lineStart = SecretText.lineEnd(text, of: end)
+        for _ in 0..<200 {
+            guard lineStart < text.count else { return nil }
+            lineStart += 1
+            let lineEnd = SecretText.lineEnd(text, of: lineStart)
+            // (A line cut by the window's end is not judged.)
+            guard lineEnd < text.count else { return nil }
+            if let found = cookieFileLine(text, lineStart, lineEnd) { return found }
+            lineStart = lineEnd
+        }
+        return nil
+    }
+
+    /// A cookie file's line from `lineStart` to `lineEnd` (`cookieFile`).
+    static func cookieFileLine(_ text: Span<UInt8>, _ lineStart: Int, _ lineEnd: Int) -> Found? {
+        guard lineEnd - lineStart <= 8192 else { return nil }
+        var fields: [(start: Int, end: Int)] = []
+        var fieldStart = lineStart
+        for index in lineStart...lineEnd where index == lineEnd || text[index] == 0x09 {
+            fields.append((fieldStart, index))
+            fieldStart = index + 1
+        }
+        guard fields.count == 7 else { return nil }
+        func field(_ index: Int) -> String { SecretText.string(text, fields[index].start, fields[index].end) }
+        guard ["TRUE", "FALSE"].contains(field(1)), ["TRUE", "FALSE"].contains(field(3)),
+            fields[4].end > fields[4].start,
+            (fields[4].start..<fields[4].end).allSatisfy({ SecretText.isDigit(text[$0]) })
+        else { return nil }
+        let name = SecretText.bytes(text, fields[5].start, fields[5].end)
+        let value = SecretText.bytes(text, fields[6].start, fields[6].end)
+        guard SecretName.isSessionCookie(name), SecretValue.isRandom(value) else { return nil }
+        return (fields[6].start, fields[6].end, SecretText.string(text, fields[5].start, fields[5].end) + "\t…")
+    }
+}

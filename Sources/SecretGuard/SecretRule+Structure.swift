@@ -241,7 +241,7 @@ extension SecretRule {
         case curl, mysql, sshpass, redis, htpasswd, registryLogin, openssl, secureString, nmcli, lftp, redisAuth
         // rabbitmqadmin (`-p`), keytool's store and key passwords, `openssl passwd PW`, Windows'
         // `net user NAME PW`, Oracle's `sqlplus user/pw@db`, and `echo 'user:pw' | chpasswd`.
-        case rabbitmqadmin, keytool, opensslPasswd, netUser, sqlplus, chpasswd
+        case rabbitmqadmin, keytool, opensslPasswd, netUser, sqlplus, chpasswd, capitalP
     }
 
     /// A client's trigger literals: its name and a blank (`curl `), or `pass:` for OpenSSL.
@@ -263,8 +263,11 @@ extension SecretRule {
         // smbclient's, xfreerdp's, plink's and mongosh's cost the candidate search 2-8 % more
         // over the bench's texts, in every combination tried, PERF(guard-text), session 22.)
         ("rabbitmqadmin ", .rabbitmqadmin), ("keytool ", .keytool), ("openssl passwd ", .opensslPasswd),
-        ("net user ", .netUser), ("sqlplus ", .sqlplus), ("chpasswd", .chpasswd),
+        ("net user ", .netUser), ("sqlplus ", .sqlplus), ("chpasswd", .chpasswd), (" -P ", .capitalP),
     ]
+
+    /// The clients whose `-P` is the password: ipmitool, SQL Server's sqlcmd and bcp, Mosquitto's.
+    static let capitalPClients = ["ipmitool", "sqlcmd", "bcp", "mosquitto_pub", "mosquitto_sub", "mosquitto_rr"]
 
     /// Where one of `names` is a word of its own earlier on the line of `start` (or the lines it
     /// continues with `\`), within 512 bytes: the start of the nearest.
@@ -292,6 +295,14 @@ extension SecretRule {
             // `curl` earlier on the line (or the lines it continues), then its words from there.
             guard let curl = clientBefore(text, start, names: ["curl"]) else { return nil }
             return commandLine(text, curl, curl + 5, client: .curl)
+        }
+        if client == .capitalP {
+            // The clients whose `-P` is the password (their `-p`, the port): one of them earlier
+            // on the line.
+            guard let name = clientBefore(text, start, names: capitalPClients) else { return nil }
+            var nameEnd = name
+            while nameEnd < text.count && !SecretText.isBlank(text[nameEnd]) { nameEnd += 1 }
+            return commandLine(text, name, nameEnd + 1, client: .capitalP)
         }
         return commandLine(text, start, end, client: client)
     }
@@ -382,6 +393,9 @@ extension SecretRule {
             option(nil, ["password", "wifi-sec.psk", "802-11-wireless-security.psk"], attached: false)
         case .rabbitmqadmin:
             option("-p", ["--password"], attached: false)
+        case .capitalP:
+            // (`-p` is these clients' port.)
+            option("-P", [], attached: false)
         case .keytool:
             option(
                 nil, ["-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass"],
@@ -438,7 +452,13 @@ extension SecretRule {
         case .opensslPasswd:
             return positionals.last
         case .netUser:
-            guard positionals.count >= 2, SecretText.string(text, positionals[1].start, positionals[1].end) != "*"
+            // (A user's name, `DOMAIN\name` at most; a password no word is, `sqlplus` in a table.)
+            guard positionals.count >= 2,
+                (positionals[0].start..<positionals[0].end).allSatisfy({
+                    SecretText.isKey(text[$0]) || text[$0] == SecretText.ascii("\\")
+                }),
+                SecretValue.isPlausible(
+                    SecretText.bytes(text, positionals[1].start, positionals[1].end), isQuoted: true)
             else { return nil }
             return positionals[1]
         default:
@@ -764,11 +784,28 @@ extension SecretRule {
         let words = shellWords(text, from: end)
         guard words.count >= 2 else { return nil }
         let name = SecretText.bytes(text, words[0].start, words[0].end)
-        guard isNamedCredential(name, SecretText.bytes(text, words[1].start, words[1].end)) else { return nil }
+        let value = SecretText.bytes(text, words[1].start, words[1].end)
+        guard isNamedCredential(name, value) || isSharedSecretHeader(name, value) else { return nil }
         return (
             start, words[1].end,
             SecretText.string(text, start, end) + SecretText.string(text, words[0].start, words[0].end) + " …"
         )
+    }
+
+    /// Whether a header a proxy sets to a literal is a secret it shares with the origin whatever
+    /// its name (`X-Origin-Verify`, CloudFront's custom origin header): a random value of 24
+    /// characters or more, under a name no word of which says it is an ID, a trace, a version or
+    /// a hash (`X-Request-Id`, `X-Build-Commit`: those are variables or fixed and known).
+    static func isSharedSecretHeader(_ name: [UInt8], _ value: [UInt8]) -> Bool {
+        guard value.count >= 24, SecretValue.isRandom(value) else { return false }
+        let parts = SecretName.words(name)
+        let harmless: Set<String> = [
+            "request", "trace", "correlation", "span", "etag", "nonce", "build", "commit", "revision", "version",
+            "cache", "session", "client", "device", "user", "tenant", "region", "host", "forwarded", "real",
+        ]
+        return !parts.contains(where: {
+            harmless.contains($0) || SecretName.harmlessAnywhere.contains($0) || SecretName.harmlessLast.contains($0)
+        })
     }
 
     /// Whether `name` holds a secret and `value` is one, as a name/value pair is judged (a

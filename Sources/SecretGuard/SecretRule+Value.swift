@@ -19,7 +19,9 @@ extension SecretRule {
         let end = found.end
         let value: Int?
         switch check {
-        case .token, .jsonWebToken, .privateKeyBlock, .pgpBlock, .puttyKeyFile, .decoded, .csvPassword, .goDataSource:
+        case .token, .jsonWebToken, .privateKeyBlock, .pgpBlock, .puttyKeyFile, .decoded, .csvPassword, .goDataSource,
+            .xmlPassword,
+            .cookieFile:
             value = nil
         case .namedPair, .terraformRandomPassword:
             // A quoted value field: inside its quotes; a bare YAML scalar: the whole match.

@@ -184,6 +184,10 @@ extension SecretRule {
         case csvPassword
         /// Go's MySQL data source name, `user:password@tcp(…)` (`SecretRule.goDataSource`).
         case goDataSource
+        /// A password in an XML element of its own (`SecretRule.xmlPassword`).
+        case xmlPassword
+        /// A Netscape cookie file (`SecretRule.cookieFile`).
+        case cookieFile
         /// The `result` of a Terraform `random_password` in a state file
         /// (`SecretRule.terraformRandomPassword`).
         case terraformRandomPassword

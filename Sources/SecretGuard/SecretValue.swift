@@ -119,14 +119,15 @@ enum SecretValue {
     }
 
     /// Whether `value` is a token its vendor makes to be public: Mapbox's `pk.eyJ…` (its secret
-    /// ones are `sk.`), Stripe's publishable `pk_live_`/`pk_test_`.
+    /// ones are `sk.`), Stripe's publishable `pk_live_`/`pk_test_`, PostHog's project key `phc_`
+    /// (its personal API keys are `phx_`).
     static func isPublicToken(_ value: [UInt8]) -> Bool {
         // (The first byte first: `isPlaceholder` asks every value, PERF(guard-text).)
         value.first == 0x70 && publicTokenPrefixes.contains { value.starts(with: $0) }
     }
 
     /// The prefixes of `isPublicToken`.
-    static let publicTokenPrefixes: [[UInt8]] = ["pk.eyJ", "pk_live_", "pk_test_"].map { Array($0.utf8) }
+    static let publicTokenPrefixes: [[UInt8]] = ["pk.eyJ", "pk_live_", "pk_test_", "phc_"].map { Array($0.utf8) }
 
     /// Whether a quoted value is a passphrase of words (`'camel nutmeg9025 ginger maple?'`): 8 to
     /// 63 printable characters (a WPA passphrase's bounds), three words or more, a digit or a
@@ -152,7 +153,7 @@ enum SecretValue {
         return false
     }
 
-    /// Whether `value` is a passphrase of words joined by `_` or `-` and ending in digits, as
+    /// Whether `value` is a passphrase of words joined by `_`, `-` or `.` and ending in digits, as
     /// password managers make them (`basil_ember_glacier_falcon20`, `cobalt-tundra-pixel-28`):
     /// three words or more, each of three lower-case letters or more, the last two digits or
     /// more (as a word of its own or after the last letters). Names in code end in a word or a
@@ -161,7 +162,7 @@ enum SecretValue {
         guard value.count >= 12, value.count <= 64, let last = value.last, SecretText.isDigit(last) else {
             return false
         }
-        let separator = value.first { $0 == 0x5f || $0 == 0x2d }
+        let separator = value.first { $0 == 0x5f || $0 == 0x2d || $0 == 0x2e }
         guard let separator else { return false }
         var words = value.split(separator: separator, omittingEmptySubsequences: false)
         let digits = words.last!.reversed().prefix { SecretText.isDigit($0) }.count
@@ -222,14 +223,18 @@ enum SecretValue {
         {
             return false
         }
-        // A capital first, small letters and a digit, no dot (`Wizard50_`, `Summer_Rain77`): what
-        // people choose for a password; a name in code is lower case or all capitals where it
-        // has `_` (`db_pass2`, `DB_PASS2`), a path where it has `.`.
-        if SecretText.isUpper(first) && !value.contains(0x2e) && value.contains(where: SecretText.isLower)
+        // A capital first, small letters and a digit, and each part after a dot a capital too
+        // (`Wizard50_`, `Summer_Rain77`, `Farah.Tanaka38`): what people choose for a password; a
+        // name in code is lower case or all capitals where it has `_` (`db_pass2`, `DB_PASS2`), a
+        // path's later parts are lower case (`Settings.db_pass2`, `Config.password`).
+        if SecretText.isUpper(first) && value.contains(where: SecretText.isLower)
             && value.contains(where: SecretText.isDigit)
+            && parts.allSatisfy({ SecretText.isUpper($0.first!) })
         {
             return false
         }
+        // Words joined by dots and ending in digits (`snowball.jaguar.cobalt94`): a passphrase.
+        if isJoinedPassphrase(value) { return false }
         // A vendor's prefix and a random run (`squ_<40 hex>`, `dop_v1_<64 hex>`, lower case
         // only): a token, not a name; a name's parts are words (`api_key_v2`).
         if value.split(whereSeparator: { $0 == 0x5f || $0 == 0x2e }).contains(where: {

@@ -677,6 +677,85 @@ struct SecretStructureTests {
             secret: "spring.datasource.username=pylon\nspring.datasource.password=Wizard50_\n",
             kind: .passwordAssignment,
             twin: "spring.datasource.username=pylon\nspring.datasource.password=db_password_2\n"),
+        Shape(
+            name: "a password people choose, shaped as a dotted name",
+            secret: "ansible_become: true\nansible_become_password: Farah.Tanaka38\n",
+            kind: .passwordAssignment,
+            twin: "ansible_become: true\nansible_become_password: Vault.become_pw\nsudo_pass: Secrets.sudo2\n"),
+        Shape(
+            name: "words joined by dots, ending in digits",
+            secret: "  MYSQL_USER: ncuser\n  MYSQL_PASSWORD: snowball.jaguar.cobalt94\n",
+            kind: .passwordAssignment,
+            twin: "  MYSQL_USER: ncuser\n  MYSQL_PASSWORD: config.mysql.password\n"),
+        Shape(
+            name: "a Wi-Fi passphrase of words",
+            secret: "network={\n\tssid=\"river-5G\"\n\tpsk=\"saffron ferret llama 21\"\n}\n",
+            kind: .passwordAssignment,
+            twin: "network={\n\tssid=\"river-5G\"\n\tpsk=\"your wifi password\"\n}\n"),
+        Shape(
+            name: "a game server's cvar",
+            secret: "sv_maxrate 0\nrcon_password \"vortex9316#OTTER\"\nwriteid\n",
+            kind: .passwordAssignment,
+            twin: "sv_maxrate 0\nrcon_password \"\"\nsv_password \"\"\n"),
+        Shape(
+            name: "a proxy's origin-verify header under a name nobody listed",
+            secret: "        proxy_set_header X-Origin-Verify \"O3xM7bxoxw5MZE0AQyGHh3Nhe2R6u1dlnYv2z2hK\";\n",
+            kind: .namedSecret,
+            twin: "        proxy_set_header X-Request-Id \"O3xM7bxoxw5MZE0AQyGHh3Nhe2R6u1dlnYv2z2hK\";\n"
+                + "        proxy_set_header X-Origin-Verify $origin_secret;\n"),
+        Shape(
+            name: "Windows' answer file",
+            secret: "<AdministratorPassword>\n    <Value>Viktor+Moreau91</Value>\n    <PlainText>true</PlainText>\n"
+                + "</AdministratorPassword>\n",
+            kind: .passwordAssignment,
+            twin: "<ProductKey>\n    <Value>W269N-WFGWX-YVC9B-4J6C9-T83GX</Value>\n</ProductKey>\n"),
+        Shape(
+            name: "FileZilla's site manager",
+            secret: "<User>deploy</User>\n<Pass encoding=\"base64\">UmF2ZW5DYW55b241MzQ/</Pass>\n",
+            kind: .passwordAssignment,
+            twin: "<User>deploy</User>\n<Logontype>2</Logontype>\n<Pass encoding=\"base64\" />\n"),
+        Shape(
+            name: "a Netscape cookie file",
+            secret: "# Netscape HTTP Cookie File\n\npied.cloud\tFALSE\t/\tFALSE\t0\tlang\ten-GB\n"
+                + "pied.cloud\tFALSE\t/\tTRUE\t1757798168\tconnect.sid\ts%3ApdCsmj0JByLgE60eduMYPGXdPsatjhlK.9S2Gs\n",
+            kind: .sessionCookie,
+            twin: "# Netscape HTTP Cookie File\n\npied.cloud\tFALSE\t/\tFALSE\t0\tlang\ten-GB\n"
+                + "pied.cloud\tFALSE\t/\tFALSE\t0\tcookie_consent\taccepted\n"),
+        Shape(
+            name: "a service desk's \"password below\"",
+            secret: "Log in with the password below and set up MFA within 24h:\n\n    DragonNebula727+\n\nThanks,\n",
+            kind: .passwordAssignment,
+            twin: "Log in with the password below and set up MFA within 24h:\n\n    (sent separately by SMS)\n"),
+        Shape(
+            name: "\"pw for the router is\"",
+            secret: "Quinn  08:34 AM\npw for the router is Nadia.Nguyen4 -- change it after you log in pls\n",
+            kind: .passwordAssignment,
+            twin: "Quinn  08:34 AM\npw for the router is on the sticker underneath\n"),
+        Shape(
+            name: "ipmitool -P (its -p is the port)",
+            secret: "$ ipmitool -I lanplus -H 172.22.235.248 -U ADMIN -P MyVoyageIsFalafel92% lan print 1\n",
+            kind: .commandLinePassword,
+            twin: "$ ipmitool -I lanplus -H 172.22.235.248 -U ADMIN -E lan print 1\n$ tar -P -cf a.tar /etc\n"),
+        Shape(
+            name: "sqlcmd -P",
+            secret: "sqlcmd -S localhost,1433 -U sa -P 'Sunflower#2024' -Q \"SELECT @@VERSION\"\n",
+            kind: .commandLinePassword,
+            twin: "sqlcmd -S localhost,1433 -U sa -P \"$SA_PASSWORD\" -Q \"SELECT @@VERSION\"\n"),
+        Shape(
+            name: "an account and its key (rclone's Backblaze B2 remote)",
+            secret:
+                "[offsite]\ntype = b2\naccount = 00591caa3e97f080000000073\nkey = K005pnbJhj7IkjaOhFQXUkGKm3UgFFy\n",
+            kind: .secretAssignment,
+            twin: "[offsite]\ntype = b2\naccount = 00591caa3e97f080000000073\nkey = ${B2_KEY}\n"
+                + "[cache]\nkey = user_profile_cache_v2_entries\n"),
+        Shape(
+            name: "PostHog's project key is public by design",
+            secret:
+                "VITE_OPENAI_KEY=sk-proj-Zx8cV2bN4mQ7wE1rT6yU9iO3pA5sD0fG2hJ4kL6zX8cV1bN3mQ5wE7rT9yU2iO4pA6sD8fG0hJ1k\n",
+            kind: .openAIKey,
+            twin:
+                "VITE_POSTHOG_KEY=phc_o8hzUlGOp9oZoWXs5WaQCvoBXM16MtGiwoJ14qHMIe8\nAES_KEY = '2b7e151628aed2a6abf7158809cf4f3c'\n"
+        ),
     ]
 
     static let storageKey = "J+KIb4qKbcE52gK3GGmUWRnUFq9Bw7ngu4uqBvLt2MP+ci2xTbB7OaD7FxalJ+jN4E++GTqaIpEOdOsy2k1ztg=="
