@@ -241,7 +241,7 @@ extension SecretRule {
         case curl, mysql, sshpass, redis, htpasswd, registryLogin, openssl, secureString, nmcli, lftp, redisAuth
         // rabbitmqadmin (`-p`), keytool's store and key passwords, `openssl passwd PW`, Windows'
         // `net user NAME PW`, Oracle's `sqlplus user/pw@db`, and `echo 'user:pw' | chpasswd`.
-        case rabbitmqadmin, keytool, opensslPasswd, netUser, sqlplus, chpasswd, capitalP
+        case rabbitmqadmin, keytool, opensslPasswd, netUser, sqlplus, chpasswd
     }
 
     /// A client's trigger literals: its name and a blank (`curl `), or `pass:` for OpenSSL.
@@ -261,13 +261,12 @@ extension SecretRule {
         ("wifi connect ", .nmcli), ("lftp -u ", .lftp), ("> AUTH ", .redisAuth),
         // (Each literal may move the prefilter's plan: sqlcmd's, mosquitto_pub's, ldapsearch's,
         // smbclient's, xfreerdp's, plink's and mongosh's cost the candidate search 2-8 % more
-        // over the bench's texts, in every combination tried, PERF(guard-text), session 22.)
+        // over the bench's texts, in every combination tried; ` -P ` for ipmitool's, sqlcmd's and
+        // Mosquitto's, 1-2 %, and source code then read slower than log lines, PERF(guard-text),
+        // session 22.)
         ("rabbitmqadmin ", .rabbitmqadmin), ("keytool ", .keytool), ("openssl passwd ", .opensslPasswd),
-        ("net user ", .netUser), ("sqlplus ", .sqlplus), ("chpasswd", .chpasswd), (" -P ", .capitalP),
+        ("net user ", .netUser), ("sqlplus ", .sqlplus), ("chpasswd", .chpasswd),
     ]
-
-    /// The clients whose `-P` is the password: ipmitool, SQL Server's sqlcmd and bcp, Mosquitto's.
-    static let capitalPClients = ["ipmitool", "sqlcmd", "bcp", "mosquitto_pub", "mosquitto_sub", "mosquitto_rr"]
 
     /// Where one of `names` is a word of its own earlier on the line of `start` (or the lines it
     /// continues with `\`), within 512 bytes: the start of the nearest.
@@ -296,14 +295,7 @@ extension SecretRule {
             guard let curl = clientBefore(text, start, names: ["curl"]) else { return nil }
             return commandLine(text, curl, curl + 5, client: .curl)
         }
-        if client == .capitalP {
-            // The clients whose `-P` is the password (their `-p`, the port): one of them earlier
-            // on the line.
-            guard let name = clientBefore(text, start, names: capitalPClients) else { return nil }
-            var nameEnd = name
-            while nameEnd < text.count && !SecretText.isBlank(text[nameEnd]) { nameEnd += 1 }
-            return commandLine(text, name, nameEnd + 1, client: .capitalP)
-        }
+
         return commandLine(text, start, end, client: client)
     }
 
@@ -393,9 +385,6 @@ extension SecretRule {
             option(nil, ["password", "wifi-sec.psk", "802-11-wireless-security.psk"], attached: false)
         case .rabbitmqadmin:
             option("-p", ["--password"], attached: false)
-        case .capitalP:
-            // (`-p` is these clients' port.)
-            option("-P", [], attached: false)
         case .keytool:
             option(
                 nil, ["-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass"],

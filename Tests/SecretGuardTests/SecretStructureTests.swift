@@ -732,16 +732,6 @@ struct SecretStructureTests {
             kind: .passwordAssignment,
             twin: "Quinn  08:34 AM\npw for the router is on the sticker underneath\n"),
         Shape(
-            name: "ipmitool -P (its -p is the port)",
-            secret: "$ ipmitool -I lanplus -H 172.22.235.248 -U ADMIN -P MyVoyageIsFalafel92% lan print 1\n",
-            kind: .commandLinePassword,
-            twin: "$ ipmitool -I lanplus -H 172.22.235.248 -U ADMIN -E lan print 1\n$ tar -P -cf a.tar /etc\n"),
-        Shape(
-            name: "sqlcmd -P",
-            secret: "sqlcmd -S localhost,1433 -U sa -P 'Sunflower#2024' -Q \"SELECT @@VERSION\"\n",
-            kind: .commandLinePassword,
-            twin: "sqlcmd -S localhost,1433 -U sa -P \"$SA_PASSWORD\" -Q \"SELECT @@VERSION\"\n"),
-        Shape(
             name: "an account and its key (rclone's Backblaze B2 remote)",
             secret:
                 "[offsite]\ntype = b2\naccount = 00591caa3e97f080000000073\nkey = K005pnbJhj7IkjaOhFQXUkGKm3UgFFy\n",
