@@ -47,7 +47,7 @@ extension SecretRule {
                 let field = row[column]
                 let value = SecretText.bytes(text, field.start, field.end)
                 if value.count >= SecretValue.minimumLength, SecretValue.isCommandPassword(value, isSingleQuoted: true),
-                    SecretValue.isPlausible(value, isQuoted: true), !isCryptHash(value)
+                    SecretValue.isPlausible(value, isQuoted: true), !SecretValue.isCryptHash(value)
                 {
                     return (field.start, field.end, "CSV password column")
                 }
@@ -80,12 +80,6 @@ extension SecretRule {
             index += 1
         }
         return fields
-    }
-
-    /// Whether a value is a crypt(3) hash as a system stores passwords (`$2b$12$…`, `$6$salt$…`,
-    /// `$argon2id$…`): a `$`, an identifier, and two `$` more.
-    static func isCryptHash(_ value: [UInt8]) -> Bool {
-        value.first == 0x24 && value.filter { $0 == 0x24 }.count >= 3
     }
 
     /// Go's MySQL data source name, `user:password@tcp(host:port)/db` (or `@unix(/path)`): the

@@ -153,6 +153,13 @@ enum SecretValue {
         return false
     }
 
+    /// Whether a value is a crypt(3) hash as a system stores passwords (`$2b$12$…`, `$6$salt$…`,
+    /// `$argon2id$…`): a `$`, an identifier, and two `$` more. (A CSV export's column of them is
+    /// a user table's, `SecretRule.csvPassword`.)
+    static func isCryptHash(_ value: [UInt8]) -> Bool {
+        value.first == 0x24 && value.filter { $0 == 0x24 }.count >= 3
+    }
+
     /// Whether `value` is a passphrase of words joined by `_`, `-` or `.` and ending in digits, as
     /// password managers make them (`basil_ember_glacier_falcon20`, `cobalt-tundra-pixel-28`):
     /// three words or more, each of three lower-case letters or more, the last two digits or
