@@ -353,11 +353,12 @@ extension SecretRule {
         // A chat line: "user is admin, password is …", "pw: `…`", "log in as qa with password …",
         // "pw for the router is …", a mail's "the password below" and the line under it;
         // a Cisco IOS configuration's clear-text (type 0) password, `username ops privilege 15
-        // password 0 …`; EdgeOS's and VyOS's `authentication plaintext-password …`.
+        // password 0 …`, and a TACACS+ or RADIUS server's shared key, `key 0 …`; EdgeOS's and VyOS's `authentication plaintext-password …`.
         SecretRule(
             .passwordAssignment,
             [
-                "password is ", "Password is ", "pw is ", "pw: ", "password 0 ", "secret 0 ", "with password ",
+                "password is ", "Password is ", "pw is ", "pw: ", "password 0 ", "secret 0 ", "key 0 ",
+                "with password ",
                 "with the password ", "plaintext-password ", "pw for ", "password for ", "password below",
             ],
             .proseKeyword, rank: .generic),

@@ -74,13 +74,20 @@ extension SecretRule {
     /// imports `operator`, and in prose.
     func shape(literal: [UInt8]) -> [(set: SecretAlphabet, length: ClosedRange<Int>)] {
         let own = shape
-        guard own.isEmpty, literal.count > 8, literal.allSatisfy({ $0 < 128 }) else { return own }
-        return literal.map { byte in
+        guard own.isEmpty, literal.allSatisfy({ $0 < 128 }) else { return own }
+        let bytes = literal.map { byte in
             var set = SecretAlphabet("")
             set.insert(byte)
             if ignoresCase, let other = SecretPrefilter.otherCase(byte) { set.insert(other) }
             return (set, 1...1)
         }
+        // HCL's `value = "…"` (Terraform, `{ name = …, value = … }`) quotes its strings: a bare
+        // `value = …` is code. PERF(guard-text source code): `value = self._value` is in every
+        // Python module, a third of the candidates the bench's source code sent to Swift.
+        if case .namedPair = check, literal.last == SecretText.ascii("=") {
+            return bytes + [(SecretAlphabet(" \t"), 0...Int(UInt32.max)), (SecretAlphabet("\"'`"), 1...1)]
+        }
+        return literal.count > 8 ? bytes : own
     }
 
     static let algorithmCharacters = SecretAlphabet("a-z0-9-")
@@ -562,16 +569,10 @@ extension SecretRule {
             isEnvironment = isEnvironmentKey(text, key.start, key.end)
             guard isBareKey || isEnvironment else { return nil }
         }
-        let matched = matchingKey(keys, in: text, key.start, key.end)
-        guard matched > 0, let value = assignedValue(text, key: key) else { return nil }
-        // A bare short key (`token`, `pass`) followed by `:` is often prose ("a bearer token:
-        // base64url"): such a key must start its line, as in YAML.
-        // (Or the value is a password no prose has: "creds: root:…" in a chat line.)
-        let needsProsePassword =
-            matched <= 5 && key.end - key.start == matched && text[value.separator] == 0x3a
-            && !startsLine(text, key.start)
-        // The value's length before its bytes are copied out: most values in source code are
-        // short names (`key=None`, `token: str`), PERF(guard-text).
+        guard let value = assignedOrDefault(text, key: key) else { return nil }
+        // The value's length before the key's name is matched and the value's bytes are copied
+        // out: most values in source code are short names (`key=None`, `token: str`), and a
+        // `key` is asked by four rows, PERF(guard-text).
         let length = max(0, value.end - value.start)
         switch rule {
         case .random(let minimumLength), .plausible(let minimumLength):
@@ -582,6 +583,14 @@ extension SecretRule {
             }
         case .base64(let count): guard length == count else { return nil }
         }
+        let matched = matchingKey(keys, in: text, key.start, key.end)
+        guard matched > 0 else { return nil }
+        // A bare short key (`token`, `pass`) followed by `:` is often prose ("a bearer token:
+        // base64url"): such a key must start its line, as in YAML.
+        // (Or the value is a password no prose has: "creds: root:…" in a chat line.)
+        let needsProsePassword =
+            matched <= 5 && key.end - key.start == matched && text[value.separator] == 0x3a
+            && !startsLine(text, key.start)
         let literal = SecretText.bytes(text, value.start, value.end)
         if needsProsePassword && !SecretValue.isProsePassword(literal) { return nil }
         switch rule {
@@ -636,6 +645,74 @@ extension SecretRule {
         // (Asked after the value: its words cost more than the value's shape, PERF(guard-text).)
         if isHarmless(text, key.start, key.end) || isInReference(text, key.start) { return nil }
         return (key.start, value.end, SecretText.string(text, key.start, key.end) + "=…")
+    }
+
+    /// The value assigned to `key` on its line (`assignedValue`), or, when there is none, its
+    /// mapping's `Default` (`parameterDefault`).
+    static func assignedOrDefault(_ text: Span<UInt8>, key: (start: Int, end: Int)) -> (
+        start: Int, end: Int, isQuoted: Bool, separator: Int
+    )? {
+        let assigned = assignedValue(text, key: key)
+        // (Nothing, or JSON's `{` that opens the mapping.)
+        let opensMapping =
+            assigned.map { $0.end == $0.start || $0.end == $0.start + 1 && text[$0.start] == 0x7b } ?? true
+        guard opensMapping else { return assigned }
+        return parameterDefault(text, key: key) ?? assigned
+    }
+
+    /// How many lines under a key its `Default` field is looked for.
+    static let parameterDefaultLines = 8
+
+    /// The `Default` of a mapping that is a key's value, when nothing follows the key's `:` on
+    /// its line: a CloudFormation template's parameter (`DBPassword:`, then `Type: String`,
+    /// `NoEcho: true`, `Default: '…'`, each indented under it), in YAML or in JSON (`"DBPassword":
+    /// {`, then `"Default": "…"`). The key's name decides, as for any value.
+    static func parameterDefault(_ text: Span<UInt8>, key: (start: Int, end: Int)) -> (
+        start: Int, end: Int, isQuoted: Bool, separator: Int
+    )? {
+        var index = key.end
+        if index < text.count && SecretText.isQuote(text[index]) { index += 1 }
+        guard index < text.count, text[index] == SecretText.ascii(":") else { return nil }
+        index += 1
+        while index < text.count && SecretText.isBlank(text[index]) { index += 1 }
+        if index < text.count && text[index] == SecretText.ascii("{") { index += 1 }
+        while index < text.count && (text[index] == 0x0d || SecretText.isBlank(text[index])) { index += 1 }
+        guard index < text.count, text[index] == 0x0a,
+            let lineStart = SecretText.lineStart(text, of: key.start, within: 256)
+        else { return nil }
+        var quoted = key.start
+        if quoted > 0 && SecretText.isQuote(text[quoted - 1]) { quoted -= 1 }
+        let indent = quoted - lineStart
+        guard (lineStart..<quoted).allSatisfy({ SecretText.isBlank(text[$0]) }) else { return nil }
+        var line = index + 1
+        for _ in 0..<parameterDefaultLines {
+            var field = line
+            while field < text.count && SecretText.isBlank(text[field]) { field += 1 }
+            // The mapping ends at a line indented no deeper than the key.
+            guard field < text.count, field - line > indent else { return nil }
+            if SecretText.isQuote(text[field]) { field += 1 }
+            if SecretText.has(text, at: field, "Default"), let value = namedFieldValue(text, after: field + 7) {
+                return value
+            }
+            line = SecretText.lineEnd(text, of: field) + 1
+        }
+        return nil
+    }
+
+    /// `fieldValue(_:after:)` in `assignedValue`'s terms: the value after a field's name that
+    /// ends at `end`, whether it is quoted, and where its separator is.
+    static func namedFieldValue(_ text: Span<UInt8>, after end: Int) -> (
+        start: Int, end: Int, isQuoted: Bool, separator: Int
+    )? {
+        guard let value = fieldValue(text, after: end) else { return nil }
+        var separator = end
+        while separator < value.start && text[separator] != SecretText.ascii(":")
+            && text[separator] != SecretText.ascii("=")
+        {
+            separator += 1
+        }
+        let isQuoted = value.start > 0 && SecretText.isQuote(text[value.start - 1])
+        return (value.start, value.end, isQuoted, separator)
     }
 
     /// Whether the line of `keyStart` follows, within three lines, one that starts with
@@ -1029,14 +1106,19 @@ extension SecretRule {
         let lineFrom = SecretText.lineStart(text, of: start, within: 512) ?? from
         let lineTo = min(SecretText.lineEnd(text, of: index), index + 512)
         guard SecretText.find(text, ";", from: lineFrom, to: lineTo) != nil else { return nil }
-        let keys = [
-            "server=", "data source=", "host=", "hostname=", "address=", "addr=", "uid=", "user id=", "userid=",
-            "username=", "user=", "database=", "initial catalog=", "dsn=", "driver=",
-        ]
-        guard keys.contains(where: { SecretText.find(text, $0, from: lineFrom, to: lineTo, ignoringCase: true) != nil })
+        guard
+            connectionStringKeys.contains(where: {
+                SecretText.find(text, $0, from: lineFrom, to: lineTo, ignoringCase: true) != nil
+            })
         else { return nil }
         return (start, index, SecretText.string(text, start, end) + "=…")
     }
+
+    /// The other keys of a connection string, one of which its line must have.
+    static let connectionStringKeys = [
+        "server=", "data source=", "host=", "hostname=", "address=", "addr=", "uid=", "user id=", "userid=",
+        "username=", "user=", "database=", "initial catalog=", "dsn=", "driver=",
+    ]
 
     /// `Authorization: Basic <base64 of user:password>` or `Authorization: Bearer <token>`, as
     /// a header or written in code (`"Authorization": "Bearer …"`, `headers["authorization"] =`).

@@ -31,7 +31,7 @@ extension SecretRule {
         case .assignment:
             var keyEnd = start
             while keyEnd < end && SecretText.isKey(text[keyEnd]) { keyEnd += 1 }
-            value = assignedValue(text, key: (start, keyEnd))?.start
+            value = assignedOrDefault(text, key: (start, keyEnd))?.start
         case .netrc, .lineKeyword:
             value = wordStart(text, before: end, from: start)
         case .saslPassword:

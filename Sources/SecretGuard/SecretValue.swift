@@ -197,8 +197,9 @@ enum SecretValue {
         return true
     }
 
-    /// Whether `value` holds a bracket around a name, or empty brackets: a call (`hash(pw)`,
-    /// `NOW()`), a template's slot (`{password}`, `<token>`) or a mark (`[REDACTED]`).
+    /// Whether `value` holds a bracket around a name, or empty round or curly brackets: a call
+    /// (`hash(pw)`, `NOW()`), a template's slot (`{password}`, `{}`, `<token>`) or a mark
+    /// (`[REDACTED]`).
     /// Four brackets or more are a random key's (Django's `7)3)e(i))(j-zd_m92v)83om9)…`), not code's.
     static func hasTemplateSlot(_ value: [UInt8]) -> Bool {
         let pairs: [(UInt8, UInt8)] = [(0x28, 0x29), (0x7b, 0x7d), (0x5b, 0x5d), (0x3c, 0x3e)]
@@ -211,7 +212,12 @@ enum SecretValue {
             {
                 inner += 1
             }
-            if inner < value.count && value[inner] == close { return true }
+            // (Empty square brackets, and angle brackets around less than a name, `[]`, `<>`,
+            // `<d>`, are symbols a password generator drew: Terraform's `random_password`
+            // draws from `!@#$%&*()-_=+[]{}<>:?`.)
+            let name = inner - index - 1
+            let least = byte == 0x5b ? 1 : byte == 0x3c ? 2 : 0
+            if inner < value.count && value[inner] == close && name >= least { return true }
         }
         return false
     }

@@ -447,6 +447,15 @@ struct SecretCandidateSearchTests {
         // Every `:0`…`:9` here is a `.pgpass` trigger; none has a port, a database and a user after it.
         #expect(Self.found(text, from: 0, to: text.count).isEmpty)
     }
+
+    @Test("HCL's `value =` is a candidate only before a quote: Python's `value = self._value` never reaches Swift")
+    func hclValueNeedsAQuote() {
+        let code = Array("        value = self._value\n        value = int(value) + 1\n".utf8)
+        #expect(Self.found(code, from: 0, to: code.count).isEmpty)
+        let hcl = Array("  name  = \"DB_PASSWORD\"\n  value = \"rV8kq2Lm0pXz7Tn4\"\n".utf8)
+        let start = hcl.firstIndex(of: UInt8(ascii: "v"))!
+        #expect(Self.found(hcl, from: 0, to: hcl.count).contains { $0[0] >= start && $0[0] < start + 7 })
+    }
 }
 
 /// A small fixed-seed generator (SplitMix64), so the dense text is the same in every run.

@@ -746,6 +746,37 @@ struct SecretStructureTests {
             twin:
                 "VITE_POSTHOG_KEY=phc_o8hzUlGOp9oZoWXs5WaQCvoBXM16MtGiwoJ14qHMIe8\nAES_KEY = '2b7e151628aed2a6abf7158809cf4f3c'\n"
         ),
+        Shape(
+            name: "a CloudFormation parameter's Default",
+            secret: "Parameters:\n  DBPassword:\n    Type: String\n    NoEcho: true\n"
+                + "    Default: 'coffee-nebula-zeppelin-98'\n    MinLength: 8\n",
+            kind: .passwordAssignment,
+            twin: "Parameters:\n  DBPassword:\n    Type: String\n    NoEcho: true\n    MinLength: 8\n"
+                + "  DBUser:\n    Type: String\n    Default: shippingadmin\n"
+                + "  AdminPassword:\n    Type: String\n    Default: ''\n"),
+        Shape(
+            name: "a CloudFormation parameter's Default, in JSON",
+            secret: "{\"Parameters\": {\n  \"AdminPassword\": {\n    \"Type\": \"String\",\n"
+                + "    \"NoEcho\": \"true\",\n    \"Default\": \"Tr0ub4dor&3x\"\n  }\n}}\n",
+            kind: .passwordAssignment,
+            twin: "{\"Parameters\": {\n  \"AdminPassword\": {\n    \"Type\": \"String\",\n"
+                + "    \"NoEcho\": \"true\"\n  },\n  \"Env\": {\n    \"Default\": \"production-eu1\"\n  }\n}}\n"),
+        Shape(
+            name: "a TACACS+ server's clear-text key",
+            secret: "tacacs server ISE\n address ipv4 10.120.203.166\n key 0 BarcaRule97_\n!\n",
+            kind: .passwordAssignment,
+            twin: "tacacs server ISE\n address ipv4 10.120.203.166\n key 7 0822455D0A16\n!\n"),
+        Shape(
+            name: "a generated password with empty brackets and a letter in angle brackets",
+            secret:
+                "{\n  \"identifier\": \"billing-qa\",\n  \"password\": \"m9p5WTSb?HRhzcQ:ha9z<d>\",\n  \"port\": 5432\n}\n",
+            kind: .passwordAssignment,
+            twin: "{\n  \"password\": \"<password>\",\n  \"db_password\": \"pass_{}\",\n  \"port\": 5432\n}\n"),
+        Shape(
+            name: "HCL's quoted value under a secret's name (a bare one is code)",
+            secret: "env {\n  name = \"DB_PASSWORD\"\n  value = \"rV8kq2Lm0pXz7Tn4\"\n}\n",
+            kind: .namedSecret,
+            twin: "    name = \"DB_PASSWORD\"\n    value = self._values[name]\n"),
     ]
 
     static let storageKey = "J+KIb4qKbcE52gK3GGmUWRnUFq9Bw7ngu4uqBvLt2MP+ci2xTbB7OaD7FxalJ+jN4E++GTqaIpEOdOsy2k1ztg=="
