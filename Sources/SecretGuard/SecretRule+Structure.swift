@@ -857,6 +857,9 @@ extension SecretRule {
         skipBlanks()
         guard nameEnd > nameStart, index < highest, SecretText.isQuote(text[index]),
             let valueEnd = SecretText.closingQuote(text, text[index], from: index + 1, limit: highest - index - 1),
+            // (The value's length before the name's words: most defaults are empty or short,
+            // `os.environ.get('TMPDIR', '')`, PERF(guard-text source code).)
+            valueEnd - index - 1 >= SecretValue.minimumLength,
             SecretName.verdict(SecretText.bytes(text, nameStart, nameEnd)) == .secret,
             SecretValue.isCredential(SecretText.bytes(text, index + 1, valueEnd))
         else { return nil }
