@@ -353,7 +353,8 @@ extension SecretRule {
         // A chat line: "user is admin, password is …", "pw: `…`", "log in as qa with password …",
         // "pw for the router is …", a mail's "the password below" and the line under it;
         // a Cisco IOS configuration's clear-text (type 0) password, `username ops privilege 15
-        // password 0 …`, and a TACACS+ or RADIUS server's shared key, `key 0 …`; EdgeOS's and VyOS's `authentication plaintext-password …`.
+        // password 0 …`, and a TACACS+ or RADIUS server's shared key, `key 0 …`; EdgeOS's and
+        // VyOS's `authentication plaintext-password …`.
         SecretRule(
             .passwordAssignment,
             [

@@ -691,28 +691,13 @@ extension SecretRule {
             // The mapping ends at a line indented no deeper than the key.
             guard field < text.count, field - line > indent else { return nil }
             if SecretText.isQuote(text[field]) { field += 1 }
-            if SecretText.has(text, at: field, "Default"), let value = namedFieldValue(text, after: field + 7) {
-                return value
+            if SecretText.has(text, at: field, "Default"), let value = fieldValue(text, after: field + 7) {
+                let isQuoted = SecretText.isQuote(text[value.start - 1])
+                return (value.start, value.end, isQuoted, value.separator)
             }
             line = SecretText.lineEnd(text, of: field) + 1
         }
         return nil
-    }
-
-    /// `fieldValue(_:after:)` in `assignedValue`'s terms: the value after a field's name that
-    /// ends at `end`, whether it is quoted, and where its separator is.
-    static func namedFieldValue(_ text: Span<UInt8>, after end: Int) -> (
-        start: Int, end: Int, isQuoted: Bool, separator: Int
-    )? {
-        guard let value = fieldValue(text, after: end) else { return nil }
-        var separator = end
-        while separator < value.start && text[separator] != SecretText.ascii(":")
-            && text[separator] != SecretText.ascii("=")
-        {
-            separator += 1
-        }
-        let isQuoted = value.start > 0 && SecretText.isQuote(text[value.start - 1])
-        return (value.start, value.end, isQuoted, separator)
     }
 
     /// Whether the line of `keyStart` follows, within three lines, one that starts with

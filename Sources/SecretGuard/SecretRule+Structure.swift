@@ -75,8 +75,8 @@ extension SecretRule {
     }
 
     /// The value after a value field's name ending at `index`: a quoted string (JSON escapes
-    /// skipped), or a bare YAML scalar to the line's end.
-    static func fieldValue(_ text: Span<UInt8>, after end: Int) -> (start: Int, end: Int)? {
+    /// skipped), or a bare YAML scalar to the line's end; and where its `:` or `=` is.
+    static func fieldValue(_ text: Span<UInt8>, after end: Int) -> (start: Int, end: Int, separator: Int)? {
         var index = end
         guard index < text.count, !SecretText.isKey(text[index]) else { return nil }
         if SecretText.isQuote(text[index]) { index += 1 }
@@ -84,6 +84,7 @@ extension SecretRule {
         guard index < text.count, text[index] == SecretText.ascii(":") || text[index] == SecretText.ascii("=") else {
             return nil
         }
+        let separator = index
         index += 1
         // `==`, `::` and `=>` are no fields.
         guard index < text.count, text[index] != SecretText.ascii("="), text[index] != SecretText.ascii(":") else {
@@ -101,7 +102,7 @@ extension SecretRule {
                 valueEnd += text[valueEnd] == SecretText.ascii("\\") ? 2 : 1
             }
             guard valueEnd < text.count, text[valueEnd] == quote else { return nil }
-            return (valueStart, valueEnd)
+            return (valueStart, valueEnd, separator)
         }
         // A bare scalar: YAML, HCL without quotes; up to a comment, a comma or the line's end.
         let valueStart = index
@@ -116,7 +117,7 @@ extension SecretRule {
         }
         while valueEnd > valueStart && SecretText.isBlank(text[valueEnd - 1]) { valueEnd -= 1 }
         guard valueEnd > valueStart else { return nil }
-        return (valueStart, valueEnd)
+        return (valueStart, valueEnd, separator)
     }
 
     /// The name that goes with a value field starting at `index`: the nearest `name`/`key`
