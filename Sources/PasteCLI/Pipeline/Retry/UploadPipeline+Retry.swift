@@ -117,6 +117,14 @@ extension UploadPipeline {
             // and not tried again.
             idlePasses = hasSent ? 0 : idlePasses + 1
             guard idlePasses <= Self.idlePassLimit else { break }
+            // After a pass that sent nothing, a pause before the next look, longer each time
+            // (2 ms to a quarter of a second, half a second in all): runs that look at once
+            // keep holding each other's entries with their listings; the pauses put them out
+            // of step (50 runs at once on two cores, without them, still had two runs say an entry
+            // waited, 75, in one of three suite runs: session 23).
+            if idlePasses > 0, !seams.sleep(.milliseconds(1 << idlePasses), { sender.interruption.hasArrived }) {
+                break
+            }
             let now = context.now()
             candidates = ((try? outbox.listing(recovering: false).items) ?? []).filter {
                 isWanted($0, at: now) && !tried.contains($0.entry.name)
