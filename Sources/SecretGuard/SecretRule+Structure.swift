@@ -296,7 +296,6 @@ extension SecretRule {
             guard let curl = clientBefore(text, start, names: ["curl"]) else { return nil }
             return commandLine(text, curl, curl + 5, client: .curl)
         }
-
         return commandLine(text, start, end, client: client)
     }
 
